@@ -253,7 +253,7 @@ def parse_card(text: str) -> Card:
             f"{raw!r} is not a card: write count, colour and shape, for example 4YS "
             "(four yellow stars)"
         )
-    n, col, sh = key
+    n, col, sh = key[0], key[1], key[2]
     if n not in "12345":
         raise CardError(f"{raw!r}: the count must be 1 to 5, not {n!r}")
     if col not in _COLOR_BY_LETTER:

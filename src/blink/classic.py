@@ -708,9 +708,9 @@ class ClassicGame:
     @classmethod
     def from_events(cls, events: Sequence[Event]) -> ClassicGame:
         """Rebuild a game by replaying its full (unredacted) event log."""
-        if not events or not isinstance(events[0], Dealt) or events[0].deck is None:
+        first = events[0] if events else None
+        if not isinstance(first, Dealt) or first.deck is None:
             raise ValueError("an event log starts with the full Dealt event")
-        first = events[0]
         game = cls(first.deck, first.players, first.ruleset, first.sizes)
         for e in events[1:]:
             _apply_event(game, e)
