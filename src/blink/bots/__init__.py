@@ -1,0 +1,121 @@
+"""Bots that play Blink like people: a reaction-time model and a choosing strategy.
+
+``make_bot("expert", "blocker", seat=0, seed=1)`` builds a bot; ``BotSpec.parse("expert:blocker")``
+reads the ``level:strategy`` notation used on command lines (an optional ``@speed`` suffix,
+``expert:first@1.5``, makes the bot that many times faster, for sweeps). Every bot implements
+:class:`Bot`: it sees only a :class:`~blink.classic.PlayerView` and answers with an
+:class:`Intent`. :class:`blink.bots.live.LiveBot` runs the same bots in real time.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from blink.bots.base import Bot, BotConfigError, Intent
+from blink.bots.human import HumanBot
+from blink.bots.reaction import LEVELS, Level
+from blink.bots.strategies import STRATEGIES, Strategy
+
+__all__ = [
+    "LEVELS",
+    "STRATEGIES",
+    "Bot",
+    "BotConfigError",
+    "BotSpec",
+    "HumanBot",
+    "Intent",
+    "Level",
+    "Strategy",
+    "make_bot",
+]
+
+DEFAULT_STRATEGY = "first"
+
+
+def _level(name: str) -> Level:
+    try:
+        return LEVELS[name]
+    except KeyError:
+        allowed = tuple(LEVELS)
+        raise BotConfigError(
+            f"unknown bot level {name!r}; choose one of: {', '.join(allowed)}", "level", allowed
+        ) from None
+
+
+def _strategy(name: str) -> Strategy:
+    try:
+        return STRATEGIES[name]
+    except KeyError:
+        allowed = tuple(STRATEGIES)
+        raise BotConfigError(
+            f"unknown bot strategy {name!r}; choose one of: {', '.join(allowed)}",
+            "strategy",
+            allowed,
+        ) from None
+
+
+def make_bot(level: str, strategy: str, seat: int, seed: int, speed: float = 1.0) -> HumanBot:
+    """A bot of skill ``level`` choosing by ``strategy`` for ``seat``, seeded by ``seed``.
+
+    Raises :class:`BotConfigError` listing the allowed names for an unknown level or strategy.
+    """
+    lv = _level(level)
+    st = _strategy(strategy)
+    if not (isinstance(speed, int | float) and math.isfinite(speed) and speed > 0):
+        raise BotConfigError(f"a bot speed must be a positive number, not {speed!r}", "speed")
+    return HumanBot(seat, lv.scaled(float(speed)), st, seed)
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot's level and strategy (and speed factor), as written ``level:strategy[@speed]``."""
+
+    level: str
+    strategy: str = DEFAULT_STRATEGY
+    speed: float = 1.0
+
+    def __post_init__(self) -> None:
+        _level(self.level)
+        _strategy(self.strategy)
+        if not (
+            isinstance(self.speed, int | float) and math.isfinite(self.speed) and self.speed > 0
+        ):
+            raise BotConfigError(
+                f"a bot speed must be a positive number, not {self.speed!r}", "speed"
+            )
+
+    @classmethod
+    def parse(cls, text: str) -> BotSpec:
+        """Read ``"expert:blocker"``, ``"expert"`` (strategy ``first``) or ``"expert:first@2"``.
+
+        Raises :class:`BotConfigError` listing the allowed levels or strategies.
+        """
+        raw = text.strip().lower()
+        speed = 1.0
+        if "@" in raw:
+            raw, _, sp = raw.partition("@")
+            try:
+                speed = float(sp)
+            except ValueError:
+                raise BotConfigError(
+                    f"bot {text!r}: the speed after @ must be a number, like expert:first@1.5",
+                    "speed",
+                ) from None
+        parts = raw.split(":")
+        if len(parts) > 2 or not parts[0]:
+            raise BotConfigError(
+                f"bot {text!r}: write level:strategy, for example expert:blocker "
+                f"(levels: {', '.join(LEVELS)}; strategies: {', '.join(STRATEGIES)})",
+                "spec",
+            )
+        strategy = parts[1] if len(parts) == 2 and parts[1] else DEFAULT_STRATEGY
+        return cls(parts[0], strategy, speed)
+
+    def build(self, seat: int, seed: int) -> HumanBot:
+        """The bot for ``seat`` seeded by ``seed``."""
+        return make_bot(self.level, self.strategy, seat, seed, self.speed)
+
+    def __str__(self) -> str:
+        base = f"{self.level}:{self.strategy}"
+        return base if self.speed == 1.0 else f"{base}@{self.speed:g}"

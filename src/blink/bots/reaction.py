@@ -1,0 +1,91 @@
+"""The reaction-time model: how long a bot takes to see a play (see docs/bots.md for sources).
+
+A decision after a change of the table takes
+
+    floor + lognormal(0, sigma) * (encode + comparisons * per_comparison
+                                   + (options - 1) * per_option) + exponential(tau)
+
+* ``floor``: simple reaction time, the irreducible sensory and motor delay (about 0.2 s for
+  people).
+* ``encode``: looking at what changed and moving the hand, beyond the simple-reaction floor.
+* ``comparisons``: card-pile-attribute comparisons made by the search (a serial,
+  self-terminating visual search for the ``first`` strategy, an exhaustive one for strategies
+  that weigh every legal play), each costing ``per_comparison`` seconds.
+* ``per_option``: the time to weigh each extra legal play against the others (Hick-Hyman:
+  decision time grows with the number of alternatives).
+* the lognormal factor and the exponential tail give the right-skewed, ex-Gaussian-like
+  distribution of human response times.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+__all__ = ["LEVELS", "Level"]
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A skill level: the parameters of the reaction-time model (seconds)."""
+
+    name: str
+    mean_play: float
+    """The nominal mean time per play (a solo pace with the ``first`` strategy, see docs)."""
+    floor: float
+    encode: float
+    per_comparison: float
+    per_option: float
+    sigma: float
+    tau: float
+    description: str = ""
+
+    def sample(self, rng: random.Random, comparisons: float, options: int = 1) -> float:
+        """One reaction time for a search of ``comparisons`` comparisons among ``options``."""
+        work = self.encode + comparisons * self.per_comparison
+        if options > 1:
+            work += (options - 1) * self.per_option
+        t = self.floor
+        if self.sigma > 0.0:
+            t += work * math.exp(rng.gauss(0.0, self.sigma))
+        else:
+            t += work
+        if self.tau > 0.0:
+            t += rng.expovariate(1.0 / self.tau)
+        return t
+
+    def recheck(self, rng: random.Random) -> float:
+        """The quick second look before a planned card goes on a pile that just changed."""
+        return self.sample(rng, 3.0)
+
+    def scaled(self, speed: float) -> Level:
+        """The same level ``speed`` times faster (every time divided by ``speed``)."""
+        if speed == 1.0:
+            return self
+        return Level(
+            f"{self.name}@{speed:g}",
+            self.mean_play / speed,
+            self.floor / speed,
+            self.encode / speed,
+            self.per_comparison / speed,
+            self.per_option / speed,
+            self.sigma,
+            self.tau / speed,
+            self.description,
+        )
+
+
+# Calibrated with ``blink.sim.pace`` so that a bot using the ``first`` strategy, alone, plays a
+# card every ``mean_play`` seconds on average (tests/bots/test_reaction.py checks it).
+LEVELS: dict[str, Level] = {
+    level.name: level
+    for level in (
+        Level("beginner", 3.0, 0.20, 1.10, 0.120, 0.20, 0.45, 0.55, "learning the game"),
+        Level("casual", 2.0, 0.20, 0.70, 0.080, 0.12, 0.40, 0.35, "plays now and then"),
+        Level("skilled", 1.5, 0.20, 0.50, 0.060, 0.09, 0.35, 0.25, "a practised player"),
+        Level("expert", 1.2, 0.20, 0.40, 0.045, 0.07, 0.30, 0.18, "a strong club player"),
+        Level("champion", 0.9, 0.20, 0.28, 0.033, 0.05, 0.25, 0.12, "the 27-second deck pace"),
+        Level("inhuman", 0.02, 0.005, 0.005, 0.0005, 0.0005, 0.10, 0.002, "for testing"),
+    )
+}

@@ -1,0 +1,299 @@
+"""The discrete-event simulator: bots race in virtual time, no sleeping.
+
+Every bot is asked to :meth:`~blink.bots.Bot.plan` from its own view after every change. Each
+answer is an intent due at ``now + delay``; the earliest due intent is applied (equal times are
+broken at random by the game's seed), the clock jumps to it, and every bot re-plans from the new
+state. A flip stall is flipped by the simulator after ``flip_pause`` seconds; in a choosing
+stall the bots have until ``choice_timeout`` seconds to choose, after which the game's
+default choice is used for them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from blink.bots import BotSpec
+from blink.classic import (
+    ClassicGame,
+    IllegalAction,
+    Outcome,
+    Phase,
+    Play,
+)
+from blink.match import Series
+from blink.record import GameRecord, SeriesRecord
+from blink.rules import OFFICIAL, Ruleset
+from blink.sim.seeds import derive_seed
+
+__all__ = [
+    "BEHIND_MARGIN",
+    "GameResult",
+    "SeriesResult",
+    "SimConfig",
+    "simulate_game",
+    "simulate_series",
+]
+
+BEHIND_MARGIN = 3
+"""A winner "came from behind" if it once had this many more cards left than the leader."""
+
+MAX_SERIES_GAMES = 99
+"""A series stops after this many games even if ties kept it undecided."""
+
+_PLAYING = Phase.PLAYING
+_STALLED = Phase.STALLED
+_CHOOSING = Phase.CHOOSING
+_OVER = Phase.OVER
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    """Timing of what the simulator does itself (virtual seconds)."""
+
+    flip_pause: float = 1.0
+    """From the stall until the flip."""
+    choice_timeout: float = 10.0
+    """From a choosing stall until the default choice is taken for bots that have not chosen."""
+
+
+DEFAULT_CONFIG = SimConfig()
+
+
+@dataclass
+class GameResult:
+    """One simulated game."""
+
+    seed: int
+    specs: tuple[str, ...]
+    outcome: Outcome
+    plays: int
+    plays_by_seat: tuple[int, ...]
+    duration: float
+    """Virtual seconds from the reveal to the end."""
+    stalls: int
+    flips: int
+    """Stalls broken by a flip."""
+    choices: int
+    """Stalls broken by chosen hand cards (the game may have ended there)."""
+    dead_ends: int
+    """Stalls that ended the game under the dead-end ruleset."""
+    defaults: int
+    """Stall choices the simulator had to make for a bot at the deadline."""
+    max_deficit: tuple[int, ...]
+    """Per seat, the most cards it ever had left beyond the leader."""
+    cards_left: tuple[int, ...]
+    game: ClassicGame | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def winner(self) -> int | None:
+        """The single winner, or ``None`` for a tie."""
+        return self.outcome.winner
+
+    @property
+    def is_tie(self) -> bool:
+        """True for a tied game."""
+        return self.outcome.is_tie
+
+    @property
+    def won_from_behind(self) -> bool:
+        """The winner once trailed the leader by at least :data:`BEHIND_MARGIN` cards."""
+        w = self.outcome.winner
+        return w is not None and self.max_deficit[w] >= BEHIND_MARGIN
+
+    @cached_property
+    def record(self) -> GameRecord:
+        """The game's record (replayable with ``record.verify()``)."""
+        if self.game is None:
+            raise ValueError("this result was made without its game; no record available")
+        return GameRecord.from_game(
+            self.game,
+            names=[f"{s} (seat {i})" for i, s in enumerate(self.specs)],
+            meta={"simulated": True, "seed": self.seed, "bots": list(self.specs)},
+        )
+
+    def summary(self) -> tuple[Any, ...]:
+        """A compact, picklable row for statistics (see :mod:`blink.sim.stats`)."""
+        return (
+            self.outcome.winners,
+            self.outcome.reason,
+            self.plays,
+            self.duration,
+            self.stalls,
+            self.flips,
+            self.choices,
+            self.dead_ends,
+            self.won_from_behind,
+        )
+
+
+def simulate_game(
+    specs: Sequence[BotSpec],
+    seed: int,
+    *,
+    ruleset: Ruleset = OFFICIAL,
+    sizes: Sequence[int] | None = None,
+    config: SimConfig = DEFAULT_CONFIG,
+    keep_game: bool = True,
+) -> GameResult:
+    """Simulate one game between 2 or 3 bots; deterministic for a given ``seed``.
+
+    ``sizes`` gives each seat's draw-pile size (a handicap). The deck, the bots and the
+    tie-breaks are seeded from ``seed`` by :func:`~blink.sim.seeds.derive_seed`.
+    """
+    players = len(specs)
+    if players not in (2, 3):
+        raise ValueError(f"classic Blink is for 2 or 3 players, not {players}")
+    game = ClassicGame.new(players, derive_seed(seed, "deck"), ruleset=ruleset, sizes=sizes)
+    bots = [spec.build(i, derive_seed(seed, "bot", i)) for i, spec in enumerate(specs)]
+    tie_rng = random.Random(derive_seed(seed, "ties"))
+    seats = range(players)
+    due: list[float | None] = [None] * players
+    acts: list[Any] = [None] * players
+    plans = [b.plan for b in bots]
+    view = game.view
+    now = 0.0
+    flips = choices = dead_ends = defaults = 0
+    plays_by_seat = [0] * players
+    left = [game.cards_left(s) for s in seats]
+    max_deficit = [0] * players
+    choice_deadline = 0.0
+    game.reveal(0)
+    phase = game.phase
+    while True:
+        if phase is _OVER:
+            break
+        if phase is _STALLED:
+            for s in seats:
+                plans[s](view(s), now)
+            now += config.flip_pause
+            flips += 1
+            game.flip(round(now * 1000))
+            phase = game.phase
+            left = [game.cards_left(s) for s in seats]
+            continue
+        best = None
+        best_seats: list[int] = []
+        for s in seats:
+            intent = plans[s](view(s), now)
+            if intent is None:
+                due[s] = None
+                continue
+            t = now + intent.delay
+            due[s] = t
+            acts[s] = intent.action
+            if best is None or t < best:
+                best = t
+                best_seats = [s]
+            elif t == best:
+                best_seats.append(s)
+        if phase is _CHOOSING:
+            if best is None or best > choice_deadline:
+                now = max(now, choice_deadline)
+                for s in seats:
+                    if s not in game.choices:
+                        defaults += 1
+                        game.choose(s, game.default_choice(s), round(now * 1000))
+                phase = game.phase
+                left = [game.cards_left(s) for s in seats]
+                continue
+        elif best is None:
+            raise RuntimeError(f"no bot acts in phase {phase} (game seed {seed})")
+        seat = best_seats[0] if len(best_seats) == 1 else tie_rng.choice(best_seats)
+        action = acts[seat]
+        now = best  # type: ignore[assignment]
+        try:
+            if type(action) is Play:
+                game.play(seat, action.card, action.pile, round(now * 1000))
+                plays_by_seat[seat] += 1
+                left[seat] -= 1
+                lead = min(left)
+                for s in seats:
+                    d = left[s] - lead
+                    if d > max_deficit[s]:
+                        max_deficit[s] = d
+            else:
+                game.choose(seat, action.card, round(now * 1000))
+        except IllegalAction:
+            reset = getattr(bots[seat], "reset", None)
+            if reset is not None:
+                reset()
+            continue
+        new_phase = game.phase
+        if new_phase is not phase:
+            if new_phase is _CHOOSING:
+                choices += 1
+                choice_deadline = now + config.choice_timeout
+            elif (
+                new_phase is _OVER
+                and game.outcome is not None
+                and game.outcome.reason == "fewest_cards"
+            ):
+                dead_ends += 1
+            if phase is _CHOOSING:
+                left = [game.cards_left(s) for s in seats]
+            phase = new_phase
+    outcome = game.outcome
+    assert outcome is not None
+    return GameResult(
+        seed=seed,
+        specs=tuple(str(s) for s in specs),
+        outcome=outcome,
+        plays=game.plays,
+        plays_by_seat=tuple(plays_by_seat),
+        duration=now,
+        stalls=game.stalls,
+        flips=flips,
+        choices=choices,
+        dead_ends=dead_ends,
+        defaults=defaults,
+        max_deficit=tuple(max_deficit),
+        cards_left=tuple(game.cards_left(s) for s in seats),
+        game=game if keep_game else None,
+    )
+
+
+@dataclass
+class SeriesResult:
+    """A simulated best-of-N series."""
+
+    best_of: int
+    winner: int | None
+    """The seat that won the series (``None`` if ties kept it undecided to the game limit)."""
+    score: tuple[int, ...]
+    games: list[GameResult]
+
+    @property
+    def record(self) -> SeriesRecord:
+        """The series record: every game's record in order."""
+        return SeriesRecord(self.best_of, [g.record for g in self.games], {"simulated": True})
+
+
+def simulate_series(
+    specs: Sequence[BotSpec],
+    best_of: int,
+    seed: int,
+    *,
+    ruleset: Ruleset = OFFICIAL,
+    sizes: Sequence[int] | None = None,
+    config: SimConfig = DEFAULT_CONFIG,
+    keep_games: bool = True,
+) -> SeriesResult:
+    """Simulate a best-of-``best_of`` series; game ``i`` is seeded ``derive_seed(seed, i)``."""
+    series = Series(best_of, len(specs))
+    games: list[GameResult] = []
+    while not series.over and len(games) < MAX_SERIES_GAMES:
+        g = simulate_game(
+            specs,
+            derive_seed(seed, "game", len(games)),
+            ruleset=ruleset,
+            sizes=sizes,
+            config=config,
+            keep_game=keep_games,
+        )
+        games.append(g)
+        series.record(g.outcome.winners)
+    return SeriesResult(best_of, series.winner, series.score, games)
