@@ -1,0 +1,869 @@
+"""Go Blink: the rulebook's turn-based game for 2 to 6 players, applied one action at a time.
+
+The engine is pure: no clock, no I/O, no global random state. A game is made from an explicit
+deck order (or a seed) and a dealer seat; every accepted action returns the events it caused,
+and a refused action raises :class:`IllegalAction` (with a machine-readable :class:`Reason`)
+and changes nothing.
+
+The flow of a game (rulings marked *ruling* are where the rulebook is silent; see
+docs/rules-goblink.md):
+
+* The deal: four cards to each player, starting with the player after the dealer; the rest is
+  one face-down draw pile (top card first in ``deck`` order after the hands).
+* The opening (*ruling*): each player in seat order, starting with the player after the
+  dealer, gets one opening decision. They may lay down matches from the deal (never all their
+  cards), then end it with :class:`EndTurn`. A server's timer default is :class:`EndTurn`.
+* Turns, clockwise from the player after the dealer. A turn is one :class:`Ask` of an
+  opponent for a colour, shape or count the asker holds; the answer is applied at once (the
+  opponent passes every such card, or says "Go Blink" and the asker draws one card, nothing
+  when the draw pile is empty). Then the asker may lay down any number of matches with
+  :class:`LayDown` and ends the turn with :class:`EndTurn` (*ruling*: the end is explicit).
+* A player whose hand is emptied by others draws one card at once (if there is one).
+* A player whose turn comes with an empty hand (only possible when the draw pile is empty)
+  cannot ask: the turn is skipped (*ruling*).
+* A player wins only by laying down a match that uses all their remaining cards ("I Blunk!").
+* When the draw pile is empty and a full round of turns (one per player) passes with no match
+  laid down, the game ends: the fewest cards in hand wins; equal counts share (*ruling*).
+
+Typical use::
+
+    game = GoGame.new(players=4, seed=7, dealer=0)
+    while not game.over:
+        action = game.legal_actions()[0]
+        game.apply(action)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from enum import Enum
+from itertools import combinations
+from typing import Final, NamedTuple
+
+from blink.cards import STANDARD_DECK, Attribute, Card, Color, Shape, shuffled_deck
+
+__all__ = [
+    "HAND_SIZE",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "Ask",
+    "AskLog",
+    "Asked",
+    "Dealt",
+    "Drew",
+    "EndTurn",
+    "Ended",
+    "GoAction",
+    "GoBlinked",
+    "GoEvent",
+    "GoGame",
+    "GoView",
+    "IllegalAction",
+    "LaidDown",
+    "LayDown",
+    "Outcome",
+    "Passed",
+    "Phase",
+    "Reason",
+    "Skipped",
+    "TurnBegan",
+    "Value",
+    "attribute_of",
+    "match_value",
+    "matches_in",
+    "parse_value",
+    "redact",
+    "value_from_wire",
+    "value_label",
+    "value_to_wire",
+    "values_of",
+]
+
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 6
+HAND_SIZE: Final = 4
+MIN_MATCH: Final = 3
+
+Value = Color | Shape | int
+"""One attribute value: a colour, a shape or a count (1 to 5)."""
+
+
+# --- values --------------------------------------------------------------------------------
+
+
+def attribute_of(value: Value) -> Attribute:
+    """The attribute a value belongs to."""
+    if isinstance(value, Color):
+        return Attribute.COLOR
+    if isinstance(value, Shape):
+        return Attribute.SHAPE
+    return Attribute.COUNT
+
+
+def values_of(card: Card) -> tuple[Color, Shape, int]:
+    """The three values of a card: its colour, shape and count."""
+    return (card.color, card.shape, card.count)
+
+
+def _has(card: Card, value: Value) -> bool:
+    if isinstance(value, Color):
+        return card.color is value
+    if isinstance(value, Shape):
+        return card.shape is value
+    return card.count == value
+
+
+_COUNT_NAMES: Final = {1: "ones", 2: "twos", 3: "threes", 4: "fours", 5: "fives"}
+
+
+def value_label(value: Value) -> str:
+    """A readable plural for an ask: "yellows", "stars", "fours"."""
+    if isinstance(value, Color):
+        return value.label + "s"
+    if isinstance(value, Shape):
+        return value.plural
+    return _COUNT_NAMES.get(value, str(value))
+
+
+def value_to_wire(value: Value) -> tuple[str, str | int]:
+    """``(attribute, value)`` for JSON: ``("color", "yellow")``, ``("count", 4)``."""
+    if isinstance(value, Color | Shape):
+        return attribute_of(value).value, value.label
+    return Attribute.COUNT.value, value
+
+
+def value_from_wire(attribute: object, value: object) -> Value:
+    """The inverse of :func:`value_to_wire`; raises ``ValueError`` naming the problem."""
+    if attribute == "color":
+        for c in Color:
+            if c.label == value:
+                return c
+        raise ValueError(f"unknown colour {value!r}")
+    if attribute == "shape":
+        for s in Shape:
+            if s.label == value:
+                return s
+        raise ValueError(f"unknown shape {value!r}")
+    if attribute == "count":
+        if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 5:
+            return value
+        raise ValueError(f"a count is 1 to 5, not {value!r}")
+    raise ValueError(f"unknown attribute {attribute!r} (color, shape, count)")
+
+
+_WORDS: Final[dict[str, Value]] = {}
+for _c in Color:
+    _WORDS[_c.label] = _c
+    _WORDS[_c.label + "s"] = _c
+    _WORDS[_c.letter.lower()] = _c
+for _s in Shape:
+    _WORDS[_s.label] = _s
+    _WORDS[_s.plural] = _s
+for _n, _w in ((1, "one"), (2, "two"), (3, "three"), (4, "four"), (5, "five")):
+    _WORDS[str(_n)] = _n
+    _WORDS[_w] = _n
+    _WORDS[_COUNT_NAMES[_n]] = _n
+# Shape letters clash with colour letters (P), so shapes are only accepted by name.
+
+
+def parse_value(text: str) -> Value:
+    """Parse "yellow", "yellows", "star", "stars", "4", "four" or "fours" into a value."""
+    key = text.strip().lower()
+    found = _WORDS.get(key)
+    if found is None:
+        raise ValueError(f"{text!r} is not a colour, shape or count (for example: yellow, star, 4)")
+    return found
+
+
+def match_value(cards: Sequence[Card]) -> Value | None:
+    """The value shared by all of ``cards`` if they form a match (3+ distinct cards), else None.
+
+    In the standard deck three cards never share two attributes, so the value is unique; with a
+    custom deck the first shared attribute in colour, shape, count order is returned.
+    """
+    if len(cards) < MIN_MATCH or len(set(cards)) != len(cards):
+        return None
+    first = cards[0]
+    for value in values_of(first):
+        if all(_has(c, value) for c in cards):
+            return value
+    return None
+
+
+def matches_in(hand: Iterable[Card]) -> list[tuple[Card, ...]]:
+    """Every match that can be made from ``hand`` (all subsets of 3+ cards sharing a value)."""
+    cards = sorted(set(hand))
+    groups: dict[Value, list[Card]] = {}
+    for c in cards:
+        for v in values_of(c):
+            groups.setdefault(v, []).append(c)
+    out: list[tuple[Card, ...]] = []
+    seen: set[frozenset[Card]] = set()
+    for group in groups.values():
+        for k in range(MIN_MATCH, len(group) + 1):
+            for combo in combinations(group, k):
+                key = frozenset(combo)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(combo)
+    return out
+
+
+# --- phases, reasons, errors ---------------------------------------------------------------
+
+
+class Phase(Enum):
+    """Where a game is, and what the current player may do."""
+
+    OPENING = "opening"
+    """The current player's opening decision: lay down matches from the deal, then end."""
+    ASKING = "asking"
+    """The current player must ask an opponent."""
+    LAYING = "laying"
+    """The ask is answered: the current player may lay down matches, then must end the turn."""
+    OVER = "over"
+    """The game has ended."""
+
+
+class Reason(Enum):
+    """Machine-readable reasons an action is refused (stable codes, used on the wire)."""
+
+    GAME_OVER = "game_over"
+    NO_SUCH_PLAYER = "no_such_player"
+    OUT_OF_TURN = "out_of_turn"
+    ASK_YOURSELF = "ask_yourself"
+    ATTRIBUTE_NOT_HELD = "attribute_not_held"
+    BAD_VALUE = "bad_value"
+    ALREADY_ASKED = "already_asked"
+    ASK_FIRST = "ask_first"
+    NO_ASK_IN_OPENING = "no_ask_in_opening"
+    CARD_NOT_IN_HAND = "card_not_in_hand"
+    NOT_A_MATCH = "not_a_match"
+    EMPTIES_HAND_IN_OPENING = "empties_hand_in_opening"
+
+
+class IllegalAction(ValueError):
+    """A refused action. ``reason`` is a :class:`Reason`; ``str(exc)`` is for people."""
+
+    def __init__(self, reason: Reason, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+
+    @property
+    def code(self) -> str:
+        """The stable machine-readable code (``reason.value``)."""
+        return self.reason.value
+
+
+# --- actions -------------------------------------------------------------------------------
+
+
+class Ask(NamedTuple):
+    """``player`` asks ``target`` for every card with ``value`` (a colour, shape or count)."""
+
+    player: int
+    target: int
+    value: Value
+
+    @property
+    def attribute(self) -> Attribute:
+        """Which attribute is asked for."""
+        return attribute_of(self.value)
+
+
+class LayDown(NamedTuple):
+    """``player`` lays down one match: three or more of their cards sharing one value."""
+
+    player: int
+    cards: tuple[Card, ...]
+
+
+class EndTurn(NamedTuple):
+    """``player`` ends their turn (or their opening decision)."""
+
+    player: int
+
+
+GoAction = Ask | LayDown | EndTurn
+
+
+# --- events --------------------------------------------------------------------------------
+
+
+class Dealt(NamedTuple):
+    """The deal. ``deck`` is the full order (``None`` in redacted copies)."""
+
+    players: int
+    dealer: int
+    deck: tuple[Card, ...] | None
+
+
+class TurnBegan(NamedTuple):
+    """``player``'s turn (or, when ``opening``, their opening decision) begins."""
+
+    player: int
+    opening: bool
+
+
+class Asked(NamedTuple):
+    """``player`` asked ``target`` for ``value``."""
+
+    player: int
+    target: int
+    value: Value
+
+
+class Passed(NamedTuple):
+    """``giver`` passed ``number`` cards of ``value`` to ``receiver``.
+
+    ``cards`` is ``None`` for everyone but the giver and the receiver.
+    """
+
+    giver: int
+    receiver: int
+    value: Value
+    number: int
+    cards: tuple[Card, ...] | None
+
+
+class GoBlinked(NamedTuple):
+    """``target`` had no card of the value and said "Go Blink" to ``player``."""
+
+    target: int
+    player: int
+
+
+class Drew(NamedTuple):
+    """``player`` drew a card (``None`` for other viewers); ``cause`` is "go_blink" or "emptied"."""
+
+    player: int
+    card: Card | None
+    cause: str
+
+
+class LaidDown(NamedTuple):
+    """``player`` laid down ``cards`` (a match on ``value``) on the discard pile, face up."""
+
+    player: int
+    cards: tuple[Card, ...]
+    value: Value
+
+
+class Skipped(NamedTuple):
+    """``player`` had no card and the draw pile was empty: they could not ask."""
+
+    player: int
+
+
+class Outcome(NamedTuple):
+    """How a game ended. More than one winner is a tie between them."""
+
+    winners: tuple[int, ...]
+    reason: str
+    """``blunk`` (a player laid down their last cards), ``fewest_cards`` or ``turn_limit``."""
+
+    @property
+    def is_tie(self) -> bool:
+        """True when several players share the result."""
+        return len(self.winners) > 1
+
+    @property
+    def winner(self) -> int | None:
+        """The single winner, or ``None`` for a tie."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
+
+class Ended(NamedTuple):
+    """The game is over. ``hand_counts`` are the cards left in each hand."""
+
+    outcome: Outcome
+    hand_counts: tuple[int, ...]
+
+
+GoEvent = Dealt | TurnBegan | Asked | Passed | GoBlinked | Drew | LaidDown | Skipped | Ended
+
+
+def redact(event: GoEvent, viewer: int | None) -> GoEvent:
+    """The event as ``viewer`` may see it (``None``: a spectator). Hidden cards become None."""
+    if isinstance(event, Passed):
+        if viewer in (event.giver, event.receiver):
+            return event
+        return event._replace(cards=None)
+    if isinstance(event, Drew):
+        return event if event.player == viewer else event._replace(card=None)
+    if isinstance(event, Dealt):
+        return event._replace(deck=None)
+    return event
+
+
+# --- views ---------------------------------------------------------------------------------
+
+
+class AskLog(NamedTuple):
+    """One answered ask as everyone saw it: who asked whom for what, and how many came back.
+
+    ``passed`` is 0 for "Go Blink"; ``drew`` says whether the asker then drew a card.
+    """
+
+    player: int
+    target: int
+    value: Value
+    passed: int
+    drew: bool
+
+
+class GoView(NamedTuple):
+    """What one player (or a spectator, ``seat is None``) may know. Bots and clients get this.
+
+    ``hand`` is the viewer's own hand (empty for a spectator); other hands and the draw pile are
+    counts only. ``discard`` holds every laid-down match in order with its player; ``asks`` the
+    public log of asks. ``received`` and ``given`` are the cards the viewer was passed and
+    passed away, in order (never anybody else's).
+    """
+
+    seat: int | None
+    players: int
+    dealer: int
+    phase: Phase
+    current: int | None
+    hand: tuple[Card, ...]
+    hand_counts: tuple[int, ...]
+    draw_count: int
+    discard: tuple[tuple[int, tuple[Card, ...]], ...]
+    asks: tuple[AskLog, ...]
+    received: tuple[tuple[int, tuple[Card, ...]], ...]
+    given: tuple[tuple[int, tuple[Card, ...]], ...]
+    laid_this_turn: int
+    quiet_turns: int
+    turns: int
+    outcome: Outcome | None
+
+    @property
+    def my_turn(self) -> bool:
+        """True when the viewer is the one to act."""
+        return self.seat is not None and self.current == self.seat
+
+    def legal_actions(self) -> list[GoAction]:
+        """The viewer's legal actions in this view (none when it is not their turn)."""
+        if self.seat is None or self.current != self.seat:
+            return []
+        return _legal(self.phase, self.seat, self.players, self.hand)
+
+
+def _legal(phase: Phase, seat: int, players: int, hand: Sequence[Card]) -> list[GoAction]:
+    out: list[GoAction] = []
+    if phase is Phase.ASKING:
+        held: list[Value] = []
+        for c in hand:
+            for v in values_of(c):
+                if v not in held:
+                    held.append(v)
+        for target in range(players):
+            if target != seat:
+                out.extend(Ask(seat, target, v) for v in held)
+    elif phase in (Phase.OPENING, Phase.LAYING):
+        for m in matches_in(hand):
+            if phase is Phase.OPENING and len(m) >= len(hand):
+                continue
+            out.append(LayDown(seat, m))
+        out.append(EndTurn(seat))
+    return out
+
+
+# --- the game ------------------------------------------------------------------------------
+
+
+class GoGame:
+    """A game of Go Blink for two to six players.
+
+    Make one with :meth:`new`. Act with :meth:`ask`, :meth:`lay_down` and :meth:`end_turn`
+    (or :meth:`apply` with an action value); each returns the events it caused and raises
+    :class:`IllegalAction` without changing anything when refused. Read it through
+    :meth:`view` (what one player may know) or the read-only accessors.
+    """
+
+    __slots__ = (
+        "_asks",
+        "_discard",
+        "_draw",
+        "_given",
+        "_hands",
+        "_history",
+        "_laid_this_turn",
+        "_opening_left",
+        "_received",
+        "asks",
+        "current",
+        "dealer",
+        "deck",
+        "events",
+        "outcome",
+        "phase",
+        "players",
+        "quiet_turns",
+        "turn_limit",
+        "turns",
+    )
+
+    def __init__(
+        self,
+        deck: Sequence[Card],
+        players: int = 2,
+        dealer: int = 0,
+        turn_limit: int | None = None,
+    ) -> None:
+        """Deal ``deck`` (top card first): four cards each, one at a time from the player after
+        the dealer clockwise; the rest is the draw pile.
+
+        ``turn_limit`` (optional, not in the rulebook) ends the game by fewest cards after that
+        many turns; simulations use it as a safety net.
+        """
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"Go Blink is for 2 to 6 players, not {players}")
+        if not 0 <= dealer < players:
+            raise ValueError(f"the dealer must be a seat 0 to {players - 1}, not {dealer}")
+        if turn_limit is not None and turn_limit < 1:
+            raise ValueError(f"the turn limit must be positive, not {turn_limit}")
+        deck = tuple(deck)
+        if len(set(deck)) != len(deck):
+            raise ValueError("the deck has a duplicate card")
+        if len(deck) < HAND_SIZE * players:
+            raise ValueError(f"{players} players need at least {HAND_SIZE * players} cards")
+        self.deck = deck
+        self.players = players
+        self.dealer = dealer
+        self.turn_limit = turn_limit
+        self._hands: list[list[Card]] = [[] for _ in range(players)]
+        first = (dealer + 1) % players
+        for i in range(HAND_SIZE * players):
+            self._hands[(first + i) % players].append(deck[i])
+        # The draw pile is stored bottom first so that drawing is list.pop().
+        self._draw: list[Card] = list(reversed(deck[HAND_SIZE * players :]))
+        self._discard: list[tuple[int, tuple[Card, ...]]] = []
+        self._asks: list[AskLog] = []
+        self._received: list[list[tuple[int, tuple[Card, ...]]]] = [[] for _ in range(players)]
+        self._given: list[list[tuple[int, tuple[Card, ...]]]] = [[] for _ in range(players)]
+        self._history: list[tuple[GoAction, int | None]] = []
+        self._laid_this_turn = 0
+        self._opening_left = players - 1
+        self.phase = Phase.OPENING
+        self.current: int | None = first
+        self.outcome: Outcome | None = None
+        self.turns = 0
+        self.asks = 0
+        self.quiet_turns = 0
+        self.events: list[GoEvent] = [Dealt(players, dealer, deck), TurnBegan(first, True)]
+
+    @classmethod
+    def new(
+        cls,
+        players: int = 2,
+        seed: int | str | None = None,
+        *,
+        dealer: int = 0,
+        deck: Sequence[Card] | None = None,
+        turn_limit: int | None = None,
+    ) -> GoGame:
+        """A new game: the standard deck shuffled by ``seed``, or an explicit ``deck`` order."""
+        if deck is None:
+            if seed is None:
+                raise ValueError("give a seed or an explicit deck order")
+            deck = shuffled_deck(seed, STANDARD_DECK)
+        elif seed is not None:
+            deck = shuffled_deck(seed, deck)
+        return cls(deck, players, dealer, turn_limit)
+
+    # -- reading --------------------------------------------------------------------------
+
+    @property
+    def first_player(self) -> int:
+        """The first to act: the player after the dealer."""
+        return (self.dealer + 1) % self.players
+
+    @property
+    def over(self) -> bool:
+        """True once the game has ended."""
+        return self.phase is Phase.OVER
+
+    def hand(self, player: int) -> tuple[Card, ...]:
+        """A player's hand in order (full state: for the engine's owner, not for players)."""
+        return tuple(self._hands[player])
+
+    def draw_pile(self) -> tuple[Card, ...]:
+        """The draw pile, top first (full state)."""
+        return tuple(reversed(self._draw))
+
+    def discard(self) -> tuple[tuple[int, tuple[Card, ...]], ...]:
+        """Every laid-down match with the player who laid it, in order."""
+        return tuple(self._discard)
+
+    @property
+    def history(self) -> tuple[tuple[GoAction, int | None], ...]:
+        """Every accepted action with its time (if given), in order."""
+        return tuple(self._history)
+
+    def legal_actions(self, player: int | None = None) -> list[GoAction]:
+        """Every action ``player`` (default: the current player) may take now."""
+        if self.current is None or self.phase is Phase.OVER:
+            return []
+        seat = self.current if player is None else player
+        if seat != self.current:
+            return []
+        return _legal(self.phase, seat, self.players, self._hands[seat])
+
+    def default_action(self) -> GoAction | None:
+        """What a server does for a current player who does not act in time.
+
+        Opening and laying: end the turn. Asking: ask the next opponent clockwise for the colour
+        of one's first card. ``None`` when the game is over.
+        """
+        if self.current is None or self.phase is Phase.OVER:
+            return None
+        seat = self.current
+        if self.phase is Phase.ASKING:
+            return Ask(seat, (seat + 1) % self.players, self._hands[seat][0].color)
+        return EndTurn(seat)
+
+    def view(self, seat: int | None) -> GoView:
+        """What ``seat`` may know (``None`` for a spectator): never another hand or the draw."""
+        if seat is not None and not 0 <= seat < self.players:
+            raise IllegalAction(Reason.NO_SUCH_PLAYER, f"there is no seat {seat}")
+        return GoView(
+            seat=seat,
+            players=self.players,
+            dealer=self.dealer,
+            phase=self.phase,
+            current=self.current,
+            hand=() if seat is None else tuple(self._hands[seat]),
+            hand_counts=tuple(len(h) for h in self._hands),
+            draw_count=len(self._draw),
+            discard=tuple(self._discard),
+            asks=tuple(self._asks),
+            received=() if seat is None else tuple(self._received[seat]),
+            given=() if seat is None else tuple(self._given[seat]),
+            laid_this_turn=self._laid_this_turn,
+            quiet_turns=self.quiet_turns,
+            turns=self.turns,
+            outcome=self.outcome,
+        )
+
+    def events_for(self, seat: int | None) -> list[GoEvent]:
+        """The whole event log as ``seat`` may see it."""
+        return [redact(e, seat) for e in self.events]
+
+    def snapshot(self) -> tuple[object, ...]:
+        """A value capturing the whole state, for equality checks in tests and verification."""
+        return (
+            self.phase,
+            self.current,
+            tuple(tuple(h) for h in self._hands),
+            tuple(self._draw),
+            tuple(self._discard),
+            tuple(self._asks),
+            self._laid_this_turn,
+            self._opening_left,
+            self.outcome,
+            self.turns,
+            self.asks,
+            self.quiet_turns,
+            len(self.events),
+            len(self._history),
+        )
+
+    # -- acting ---------------------------------------------------------------------------
+
+    def apply(self, action: GoAction, t: int | None = None) -> list[GoEvent]:
+        """Apply any action value; ``t`` is an optional time in ms, kept for the record."""
+        if isinstance(action, Ask):
+            return self.ask(action.player, action.target, action.value, t)
+        if isinstance(action, LayDown):
+            return self.lay_down(action.player, action.cards, t)
+        if isinstance(action, EndTurn):
+            return self.end_turn(action.player, t)
+        raise TypeError(f"not a Go Blink action: {action!r}")
+
+    def _check_turn(self, player: int) -> None:
+        if self.phase is Phase.OVER:
+            raise IllegalAction(Reason.GAME_OVER, "the game is over")
+        if not 0 <= player < self.players:
+            raise IllegalAction(Reason.NO_SUCH_PLAYER, f"there is no player {player}")
+        if player != self.current:
+            raise IllegalAction(
+                Reason.OUT_OF_TURN, f"it is player {self.current}'s turn, not player {player}'s"
+            )
+
+    def ask(self, player: int, target: int, value: Value, t: int | None = None) -> list[GoEvent]:
+        """``player`` asks ``target`` for every card of ``value``; the answer is applied at once."""
+        self._check_turn(player)
+        if self.phase is Phase.OPENING:
+            raise IllegalAction(
+                Reason.NO_ASK_IN_OPENING,
+                "this is your opening decision: lay down matches from the deal or end it",
+            )
+        if self.phase is Phase.LAYING:
+            raise IllegalAction(Reason.ALREADY_ASKED, "you have already asked this turn")
+        if not 0 <= target < self.players:
+            raise IllegalAction(Reason.NO_SUCH_PLAYER, f"there is no player {target}")
+        if target == player:
+            raise IllegalAction(Reason.ASK_YOURSELF, "ask an opponent, not yourself")
+        if not isinstance(value, Color | Shape) and (
+            not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 5
+        ):
+            raise IllegalAction(
+                Reason.BAD_VALUE, f"{value!r} is not a colour, a shape or a count from 1 to 5"
+            )
+        hand = self._hands[player]
+        if not any(_has(c, value) for c in hand):
+            raise IllegalAction(
+                Reason.ATTRIBUTE_NOT_HELD,
+                f"you may only ask for {value_label(value)} if you hold at least one",
+            )
+        out: list[GoEvent] = [Asked(player, target, value)]
+        self.asks += 1
+        theirs = self._hands[target]
+        passed = tuple(c for c in theirs if _has(c, value))
+        drew = False
+        if passed:
+            self._hands[target] = [c for c in theirs if not _has(c, value)]
+            hand.extend(passed)
+            self._received[player].append((target, passed))
+            self._given[target].append((player, passed))
+            out.append(Passed(target, player, value, len(passed), passed))
+            if not self._hands[target] and self._draw:
+                c = self._draw.pop()
+                self._hands[target].append(c)
+                out.append(Drew(target, c, "emptied"))
+        else:
+            out.append(GoBlinked(target, player))
+            if self._draw:
+                c = self._draw.pop()
+                hand.append(c)
+                drew = True
+                out.append(Drew(player, c, "go_blink"))
+        self._asks.append(AskLog(player, target, value, len(passed), drew))
+        self.phase = Phase.LAYING
+        self._history.append((Ask(player, target, value), t))
+        self.events.extend(out)
+        return out
+
+    def lay_down(self, player: int, cards: Sequence[Card], t: int | None = None) -> list[GoEvent]:
+        """``player`` lays down one match (three or more of their cards sharing one value).
+
+        Allowed in their opening decision (never with all their cards) and after their ask.
+        Laying down the last cards in hand after an ask wins the game ("I Blunk!").
+        """
+        self._check_turn(player)
+        if self.phase is Phase.ASKING:
+            raise IllegalAction(
+                Reason.ASK_FIRST, "ask an opponent first: matches go down after the ask"
+            )
+        cards = tuple(cards)
+        hand = self._hands[player]
+        for c in cards:
+            if c not in hand:
+                raise IllegalAction(
+                    Reason.CARD_NOT_IN_HAND, f"{c} ({c.long_name}) is not in your hand"
+                )
+        value = match_value(cards)
+        if value is None:
+            raise IllegalAction(
+                Reason.NOT_A_MATCH,
+                "a match is three or more different cards sharing one colour, shape or count",
+            )
+        if self.phase is Phase.OPENING and len(cards) >= len(hand):
+            raise IllegalAction(
+                Reason.EMPTIES_HAND_IN_OPENING,
+                "in the opening you must keep at least one card of the deal",
+            )
+        self._hands[player] = [c for c in hand if c not in cards]
+        self._discard.append((player, cards))
+        self._laid_this_turn += 1
+        out: list[GoEvent] = [LaidDown(player, cards, value)]
+        if not self._hands[player]:
+            self._end(out, Outcome((player,), "blunk"))
+        self._history.append((LayDown(player, cards), t))
+        self.events.extend(out)
+        return out
+
+    def end_turn(self, player: int, t: int | None = None) -> list[GoEvent]:
+        """``player`` ends their opening decision or (after their ask) their turn."""
+        self._check_turn(player)
+        if self.phase is Phase.ASKING:
+            raise IllegalAction(Reason.ASK_FIRST, "ask an opponent before ending your turn")
+        out: list[GoEvent] = []
+        if self.phase is Phase.OPENING:
+            self._laid_this_turn = 0
+            if self._opening_left:
+                self._opening_left -= 1
+                self.current = (player + 1) % self.players
+                out.append(TurnBegan(self.current, True))
+            else:
+                self._begin_turn(self.first_player, out)
+        else:
+            self._finish_turn(out)
+            if self.phase is not Phase.OVER:
+                self._begin_turn((player + 1) % self.players, out)
+        self._history.append((EndTurn(player), t))
+        self.events.extend(out)
+        return out
+
+    # -- internals ------------------------------------------------------------------------
+
+    def _finish_turn(self, out: list[GoEvent]) -> None:
+        """Count a finished turn; end the game after a quiet round or at the turn limit."""
+        self.turns += 1
+        if not self._draw and not self._laid_this_turn:
+            self.quiet_turns += 1
+        else:
+            self.quiet_turns = 0
+        self._laid_this_turn = 0
+        if self.quiet_turns >= self.players:
+            self._end_by_count(out, "fewest_cards")
+        elif self.turn_limit is not None and self.turns >= self.turn_limit:
+            self._end_by_count(out, "turn_limit")
+
+    def _begin_turn(self, seat: int, out: list[GoEvent]) -> None:
+        """Give the turn to ``seat``, skipping players who hold nothing (empty draw pile)."""
+        while True:
+            self.current = seat
+            out.append(TurnBegan(seat, False))
+            if self._hands[seat]:
+                self.phase = Phase.ASKING
+                return
+            out.append(Skipped(seat))
+            self._finish_turn(out)
+            if self.phase is Phase.OVER:
+                return
+            seat = (seat + 1) % self.players
+
+    def _end_by_count(self, out: list[GoEvent], reason: str) -> None:
+        counts = [len(h) for h in self._hands]
+        fewest = min(counts)
+        self._end(out, Outcome(tuple(p for p, n in enumerate(counts) if n == fewest), reason))
+
+    def _end(self, out: list[GoEvent], outcome: Outcome) -> None:
+        self.phase = Phase.OVER
+        self.current = None
+        self.outcome = outcome
+        out.append(Ended(outcome, tuple(len(h) for h in self._hands)))
+
+    # -- rebuilding -----------------------------------------------------------------------
+
+    @classmethod
+    def replay(
+        cls,
+        deck: Sequence[Card],
+        players: int,
+        dealer: int,
+        actions: Iterable[tuple[GoAction, int | None]],
+        turn_limit: int | None = None,
+    ) -> GoGame:
+        """Rebuild a game from its deal and accepted (action, time) pairs.
+
+        Raises :class:`IllegalAction` at the first action that is not legal.
+        """
+        game = cls(deck, players, dealer, turn_limit)
+        for action, t in actions:
+            game.apply(action, t)
+        return game
