@@ -1,9 +1,15 @@
 """Complete random-legal two-player games per second through the public engine API.
 
-Usage: python benchmarks/bench_engine.py [--games N] [--repeat R]
+Usage: python benchmarks/bench_engine.py [--games N] [--repeat R] [--list] [--seeded]
 
-Each game: a fresh deal from a seed, the reveal, then until the game ends, one legal play chosen
-at random among all players' legal plays (or the flip, or each player's default stall choice).
+Each game: a fresh deal (the standard deck shuffled by the run's generator, or with
+``--seeded`` by ``random.Random(seed)`` per game), the reveal, then until the game ends one
+legal play chosen uniformly at random among all players' legal plays and applied with the
+checked ``ClassicGame.play`` (every event is produced and every check made), or the flip, or
+each player's default stall choice.
+
+By default the random play is picked with the engine's fast path ``random_legal_play(rng)``;
+``--list`` picks from ``legal_plays(0) + legal_plays(1)`` instead (the plain API, slower).
 Prints the median games per second over the repeats.
 """
 
@@ -13,12 +19,34 @@ import argparse
 import random
 import statistics
 import time
+from collections.abc import Callable
 
 from blink.classic import ClassicGame, Phase
 
 
-def play_one(seed: int, rng: random.Random) -> int:
-    """Play one complete random-legal game; return its number of plays."""
+def play_one(seed: int | random.Random, rng: random.Random) -> int:
+    """Play one complete random-legal game with the fast path; return its number of plays."""
+    game = ClassicGame.new(2, seed)
+    game.reveal()
+    pick = game.random_legal_play
+    play = game.play
+    while True:
+        p = pick(rng)
+        if p is not None:
+            play(p[0], p[1], p[2])
+            continue
+        phase = game.phase
+        if phase is Phase.STALLED:
+            game.flip()
+        elif phase is Phase.CHOOSING:
+            for seat in (0, 1):
+                game.choose(seat, game.default_choice(seat))
+        else:
+            return game.plays
+
+
+def play_one_listing(seed: int | random.Random, rng: random.Random) -> int:
+    """The same game loop, picking from the full lists of legal plays."""
     game = ClassicGame.new(2, seed)
     game.reveal()
     while True:
@@ -36,20 +64,37 @@ def play_one(seed: int, rng: random.Random) -> int:
             return game.plays
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=5000)
-    parser.add_argument("--repeat", type=int, default=5)
-    args = parser.parse_args()
+def run(
+    games: int, repeat: int, seeded: bool, one: Callable[[int | random.Random, random.Random], int]
+) -> tuple[list[float], float]:
+    """Time ``repeat`` runs of ``games`` games; return the rates and the mean plays per game."""
     rates = []
     total_plays = 0
-    for r in range(args.repeat):
+    for r in range(repeat):
         rng = random.Random(r)
         start = time.perf_counter()
-        total_plays = sum(play_one(r * args.games + i, rng) for i in range(args.games))
-        rates.append(args.games / (time.perf_counter() - start))
+        if seeded:
+            total_plays = sum(one(r * games + i, rng) for i in range(games))
+        else:
+            total_plays = sum(one(rng, rng) for _ in range(games))
+        rates.append(games / (time.perf_counter() - start))
+    return rates, total_plays / games
+
+
+def main() -> None:
+    """Run the benchmark and print the figures."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--games", type=int, default=5000)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--list", action="store_true", help="pick from legal_plays() lists")
+    parser.add_argument("--seeded", action="store_true", help="seed a new generator per game")
+    args = parser.parse_args()
+    one = play_one_listing if args.list else play_one
+    rates, mean_plays = run(args.games, args.repeat, args.seeded, one)
+    print(f"picking: {'legal_plays lists' if args.list else 'random_legal_play fast path'}")
+    print(f"dealing: {'random.Random(seed) per game' if args.seeded else 'one generator per run'}")
     print(f"games per run: {args.games}, runs: {args.repeat}")
-    print(f"mean plays per game: {total_plays / args.games:.1f}")
+    print(f"mean plays per game: {mean_plays:.1f}")
     print(f"median games/s (one core): {statistics.median(rates):,.0f}")
     print("all runs:", ", ".join(f"{x:,.0f}" for x in rates))
 

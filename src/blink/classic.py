@@ -23,10 +23,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import Enum
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple, Protocol
 
 from blink.cards import STANDARD_DECK, Card, shuffled_deck
 from blink.rules import OFFICIAL, DeadEnd, Ruleset, deal_sizes
+
+if TYPE_CHECKING:
+    from random import Random
 
 __all__ = [
     "Action",
@@ -45,6 +48,7 @@ __all__ = [
     "Play",
     "Played",
     "PlayerView",
+    "RandomSource",
     "Reason",
     "Refilled",
     "Reveal",
@@ -313,6 +317,25 @@ def legal_plays_in_view(view: PlayerView) -> list[Play]:
 
 
 # --- the game ------------------------------------------------------------------------------
+# --- the game ------------------------------------------------------------------------------
+
+
+class RandomSource(Protocol):
+    """Anything with a ``random()`` giving a float in [0, 1), such as :class:`random.Random`."""
+
+    def random(self) -> float:
+        """A float in [0, 1)."""
+        ...
+
+
+# Engine-internal fast paths: build NamedTuple values without their Python-level __new__, and
+# read enum members from module globals.
+_tuple_new: Final = tuple.__new__
+_PLAYING: Final = Phase.PLAYING
+_STALLED: Final = Phase.STALLED
+_CHOOSING: Final = Phase.CHOOSING
+_OVER: Final = Phase.OVER
+_DEALT: Final = Phase.DEALT
 
 
 class ClassicGame:
@@ -322,14 +345,19 @@ class ClassicGame:
     :meth:`choose` (or :meth:`apply` with an action value); each returns the events it caused
     and raises :class:`IllegalAction` without changing anything when refused. Read it through
     :meth:`view` (what one player may know) or the read-only properties.
+
+    Fast path for simulations (python-chess style): :meth:`legal_play_count` and
+    :meth:`random_legal_play` answer without building the list of legal plays; the play they
+    return still goes through the checked :meth:`play` and produces the same events.
     """
 
     __slots__ = (
         "_draws",
         "_hands",
-        "_history",
+        "_hm",
         "_piles",
         "_reach",
+        "_times",
         "_tops",
         "choices",
         "deck",
@@ -379,25 +407,32 @@ class ClassicGame:
             self._draws.append(list(reversed(pile[1 + hand_size :])))
         self.set_aside = deck[start:]
         self._tops: list[Card] = [p[0] for p in self._piles]
-        self.phase = Phase.DEALT
+        # Each hand as a bit set over card indexes, for cheap stall detection.
+        self._hm: list[int] = [sum(c._bit for c in h) for h in self._hands]
+        self.phase = _DEALT
         self.choices: dict[int, Card] = {}
         self.outcome: Outcome | None = None
         self.plays = 0
         self.stalls = 0
-        self._history: list[tuple[Action, int | None]] = []
+        # The time of each accepted action; the actions themselves are read from the events.
+        self._times: list[int | None] = []
         self.events: list[Event] = [Dealt(players, ruleset, self.sizes, deck)]
 
     @classmethod
     def new(
         cls,
         players: int = 2,
-        seed: int | str | None = None,
+        seed: int | str | Random | None = None,
         *,
         deck: Sequence[Card] | None = None,
         ruleset: Ruleset = OFFICIAL,
         sizes: Sequence[int] | None = None,
     ) -> ClassicGame:
-        """A new game: the standard deck shuffled by ``seed``, or an explicit ``deck`` order."""
+        """A new game: the standard deck shuffled by ``seed``, or an explicit ``deck`` order.
+
+        ``seed`` may be a :class:`random.Random` owned by the caller (see
+        :func:`blink.cards.shuffled_deck`); given with ``deck``, it shuffles that deck.
+        """
         if deck is None:
             if seed is None:
                 raise ValueError("give a seed or an explicit deck order")
@@ -426,13 +461,36 @@ class ClassicGame:
 
     @property
     def history(self) -> tuple[tuple[Action, int | None], ...]:
-        """Every accepted action with its time in ms since the reveal (if given), in order."""
-        return tuple(self._history)
+        """Every accepted action with its time in ms since the reveal (if given), in order.
+
+        Derived from the event log: each action's first event names it (a flip's first event
+        is seat 0's :class:`Flipped`).
+        """
+        out: list[tuple[Action, int | None]] = []
+        times = self._times
+        i = 0
+        for e in self.events:
+            action: Action
+            if isinstance(e, Played):
+                action = Play(e.player, e.card, e.pile)
+            elif isinstance(e, Revealed):
+                action = Reveal()
+            elif isinstance(e, Flipped):
+                if e.player != 0:
+                    continue
+                action = Flip()
+            elif isinstance(e, ChoiceMade) and e.card is not None:
+                action = Choose(e.player, e.card)
+            else:
+                continue
+            out.append((action, times[i] if i < len(times) else None))
+            i += 1
+        return tuple(out)
 
     @property
     def over(self) -> bool:
         """True once the game has ended."""
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     def cards_left(self, player: int) -> int:
         """Cards in a player's hand and draw pile together."""
@@ -444,16 +502,18 @@ class ClassicGame:
 
     def legal_plays(self, player: int) -> list[Play]:
         """Every play ``player`` may make now (empty unless the game is in the playing phase)."""
-        if self.phase is not Phase.PLAYING:
+        if player.__class__ is not int or not 0 <= player < self.players:
+            raise _no_player(player)
+        if self.phase is not _PLAYING:
             return []
         tops = self._tops
         hand = self._hands[player]
         a, b = self._reach[player]
         row_a = tops[a]._row
-        row_b = tops[b]._row
-        out = [Play(player, c, a) for c in hand if row_a[c.index]]
+        out = [_tuple_new(Play, (player, c, a)) for c in hand if row_a[c.index]]
         if a != b:
-            out += [Play(player, c, b) for c in hand if row_b[c.index]]
+            row_b = tops[b]._row
+            out += [_tuple_new(Play, (player, c, b)) for c in hand if row_b[c.index]]
         return out
 
     def all_legal_plays(self) -> list[Play]:
@@ -463,11 +523,94 @@ class ClassicGame:
             out.extend(self.legal_plays(p))
         return out
 
+    def legal_play_count(self) -> int:
+        """How many (player, card, pile) plays are legal now, without listing them."""
+        if self.phase is not _PLAYING:
+            return 0
+        tops = self._tops
+        hm = self._hm
+        total = 0
+        for p, (a, b) in enumerate(self._reach):
+            total += (hm[p] & tops[a]._mask).bit_count()
+            if a != b:
+                total += (hm[p] & tops[b]._mask).bit_count()
+        return total
+
+    def random_legal_play(self, rng: RandomSource) -> Play | None:
+        """One of :meth:`all_legal_plays`, uniformly at random, or ``None`` when there is none.
+
+        ``rng`` is the caller's generator (one ``rng.random()`` call per pick). Much cheaper
+        than listing every legal play: the fast path for simulations and benchmarks.
+        """
+        if self.phase is not _PLAYING:
+            return None
+        tops = self._tops
+        hm = self._hm
+        if len(hm) == 2:
+            return self._random_play_2(rng)
+        counts: list[tuple[int, int, int]] = []
+        total = 0
+        for p, (a, b) in enumerate(self._reach):
+            h = hm[p]
+            n = (h & tops[a]._mask).bit_count()
+            if n:
+                counts.append((n, p, a))
+                total += n
+            if a != b:
+                n = (h & tops[b]._mask).bit_count()
+                if n:
+                    counts.append((n, p, b))
+                    total += n
+        if not total:
+            return None
+        r = int(rng.random() * total)
+        for n, p, pile in counts:
+            if r < n:
+                row = tops[pile]._row
+                for c in self._hands[p]:
+                    if row[c.index]:
+                        if not r:
+                            return _tuple_new(Play, (p, c, pile))
+                        r -= 1
+            r -= n
+        return None  # pragma: no cover - unreachable: the counts above add up to total
+
+    def _random_play_2(self, rng: RandomSource) -> Play | None:
+        """:meth:`random_legal_play` for two players (both reach both piles)."""
+        tops = self._tops
+        h0, h1 = self._hm
+        t0 = tops[0]
+        t1 = tops[1]
+        m0 = t0._mask
+        m1 = t1._mask
+        a = (h0 & m0).bit_count()
+        b = (h0 & m1).bit_count()
+        c = (h1 & m0).bit_count()
+        total = a + b + c + (h1 & m1).bit_count()
+        if not total:
+            return None
+        r = int(rng.random() * total)
+        if r < a:
+            p, top = 0, t0
+        elif r < a + b:
+            p, top, r = 0, t1, r - a
+        elif r < a + b + c:
+            p, top, r = 1, t0, r - a - b
+        else:
+            p, top, r = 1, t1, r - a - b - c
+        row = top._row
+        for card in self._hands[p]:
+            if row[card.index]:
+                if not r:
+                    return _tuple_new(Play, (p, card, 0 if top is t0 else 1))
+                r -= 1
+        return None  # pragma: no cover - unreachable: the counts above add up to total
+
     def view(self, seat: int | None) -> PlayerView:
         """What ``seat`` may know (``None`` for a spectator): never another hand or a draw."""
-        if seat is not None and not 0 <= seat < self.players:
-            raise IllegalAction(Reason.NO_SUCH_PLAYER, f"there is no seat {seat}")
-        revealed = self.phase is not Phase.DEALT
+        if seat is not None and (seat.__class__ is not int or not 0 <= seat < self.players):
+            raise IllegalAction(Reason.NO_SUCH_PLAYER, f"there is no seat {seat!r}")
+        revealed = self.phase is not _DEALT
         return PlayerView(
             seat=seat,
             players=self.players,
@@ -505,15 +648,15 @@ class ClassicGame:
 
     def reveal(self, t: int | None = None) -> list[Event]:
         """Turn the center cards face up together and start the race."""
-        if self.phase is not Phase.DEALT:
-            if self.phase is Phase.OVER:
+        if self.phase is not _DEALT:
+            if self.phase is _OVER:
                 raise IllegalAction(Reason.GAME_OVER, "the game is over")
             raise IllegalAction(Reason.ALREADY_REVEALED, "the center cards are already face up")
-        self.phase = Phase.PLAYING
+        self.phase = _PLAYING
         out: list[Event] = [Revealed(tuple(self._tops))]
         self._after_change(out)
-        self._history.append((Reveal(), t))
-        self.events.extend(out)
+        self._times.append(t)
+        self.events += out
         return out
 
     def play(self, player: int, card: Card, pile: int, t: int | None = None) -> list[Event]:
@@ -522,56 +665,68 @@ class ClassicGame:
         Judged against the pile's top card as it is now: when two players race for a pile,
         the second play is judged against the first one's card.
         """
-        if self.phase is not Phase.PLAYING:
+        if self.phase is not _PLAYING:
             self._refuse_phase()
-        if not 0 <= player < self.players:
-            raise IllegalAction(Reason.NO_SUCH_PLAYER, f"there is no player {player}")
+        if player.__class__ is not int or not 0 <= player < self.players:
+            raise _no_player(player)
         hand = self._hands[player]
         try:
             slot = hand.index(card)
         except ValueError:
             raise IllegalAction(
-                Reason.CARD_NOT_IN_HAND, f"{card} ({_name(card)}) is not in your hand"
+                Reason.CARD_NOT_IN_HAND, f"{_name(card)} is not in your hand"
             ) from None
         if pile not in self._reach[player]:
-            if not 0 <= pile < self.players:
-                raise IllegalAction(Reason.NO_SUCH_PILE, f"there is no pile {pile}")
-            raise IllegalAction(
-                Reason.PILE_OUT_OF_REACH,
-                f"pile {pile} is out of your reach (you may play on piles "
-                f"{' and '.join(map(str, self._reach[player]))})",
-            )
-        top = self._tops[pile]
+            raise self._no_reach(player, pile)
+        tops = self._tops
+        top = tops[pile]
         if not top._row[card.index]:
             raise IllegalAction(
                 Reason.NO_COMMON_ATTRIBUTE,
                 f"{_name(card)} shares no colour, shape or count with {_name(top)} on pile {pile}",
             )
+        # Legal: apply it.
         self._piles[pile].append(card)
-        self._tops[pile] = card
+        tops[pile] = card
         self.plays += 1
-        out: list[Event] = [Played(player, card, pile, slot, top)]
+        hm = self._hm
         draw = self._draws[player]
+        out: list[Event]
         if draw:
             new = draw.pop()
             hand[slot] = new
-            out.append(Refilled(player, slot, new))
+            hm[player] ^= card._bit | new._bit
+            out = [
+                _tuple_new(Played, (player, card, pile, slot, top)),
+                _tuple_new(Refilled, (player, slot, new)),
+            ]
         else:
             del hand[slot]
+            hm[player] ^= card._bit
+            out = [_tuple_new(Played, (player, card, pile, slot, top))]
             if not hand:
                 self._end(out, Outcome((player,), "out_of_cards"))
-        if self.phase is Phase.PLAYING:
+                self._times.append(t)
+                self.events += out
+                return out
+        # Stall detection: does any hand card match a top its player can reach?
+        if len(hm) == 2:
+            if not (hm[0] | hm[1]) & (tops[0]._mask | tops[1]._mask):
+                self._stall(out)
+        else:
             self._after_change(out)
-        self._history.append((Play(player, card, pile), t))
-        self.events.extend(out)
+        self._times.append(t)
+        self.events += out
         return out
 
     def flip(self, t: int | None = None) -> list[Event]:
         """Break a flip stall: every player flips their draw pile's top onto their own pile."""
-        if self.phase is not Phase.STALLED:
-            if self.phase is Phase.OVER:
+        if self.phase is not _STALLED:
+            if self.phase is _OVER:
                 raise IllegalAction(Reason.GAME_OVER, "the game is over")
-            if self.phase is Phase.CHOOSING:
+            if self.phase is _DEALT:
+                raise IllegalAction(Reason.NOT_REVEALED, "the center cards are not revealed yet")
+            if self.phase is _CHOOSING:
                 raise IllegalAction(
                     Reason.CHOICE_AWAITED, "a draw pile is empty: each player must choose a card"
                 )
@@ -582,10 +737,10 @@ class ClassicGame:
             self._piles[p].append(c)
             self._tops[p] = c
             out.append(Flipped(p, c, p))
-        self.phase = Phase.PLAYING
+        self.phase = _PLAYING
         self._after_change(out)
-        self._history.append((Flip(), t))
-        self.events.extend(out)
+        self._times.append(t)
+        self.events += out
         return out
 
     def choose(self, player: int, card: Card, t: int | None = None) -> list[Event]:
@@ -593,48 +748,67 @@ class ClassicGame:
 
         Choices stay secret until every player has chosen; then all are placed at once.
         """
-        if self.phase is not Phase.CHOOSING:
-            if self.phase is Phase.OVER:
+        if self.phase is not _CHOOSING:
+            if self.phase is _OVER:
                 raise IllegalAction(Reason.GAME_OVER, "the game is over")
-            if self.phase is Phase.DEALT:
+            if self.phase is _DEALT:
                 raise IllegalAction(Reason.NOT_REVEALED, "the center cards are not revealed yet")
+            if self.phase is _STALLED:
+                raise IllegalAction(
+                    Reason.FLIP_AWAITED,
+                    "no choice is needed: every player still has draw cards, wait for the flip",
+                )
             raise IllegalAction(Reason.NO_CHOICE_NEEDED, "no stall choice is awaited")
-        if not 0 <= player < self.players:
-            raise IllegalAction(Reason.NO_SUCH_PLAYER, f"there is no player {player}")
+        if player.__class__ is not int or not 0 <= player < self.players:
+            raise _no_player(player)
         if player in self.choices:
             raise IllegalAction(Reason.ALREADY_CHOSEN, "you have already chosen a card")
         if card not in self._hands[player]:
-            raise IllegalAction(
-                Reason.CARD_NOT_IN_HAND, f"{card} ({_name(card)}) is not in your hand"
-            )
+            raise IllegalAction(Reason.CARD_NOT_IN_HAND, f"{_name(card)} is not in your hand")
         self.choices[player] = card
         out: list[Event] = [ChoiceMade(player, card)]
         if len(self.choices) == self.players:
             self._place_choices(out)
-        self._history.append((Choose(player, card), t))
-        self.events.extend(out)
+        self._times.append(t)
+        self.events += out
         return out
 
     def default_choice(self, player: int) -> Card:
         """The card chosen for a player who does not choose in time: their first hand card."""
         return self._hands[player][0]
 
+    def awaiting_choice(self) -> tuple[int, ...]:
+        """The seats that still have to choose a card (empty unless the game is choosing)."""
+        if self.phase is not _CHOOSING:
+            return ()
+        return tuple(p for p in range(self.players) if p not in self.choices)
+
     # -- internals ------------------------------------------------------------------------
 
     def _refuse_phase(self) -> None:
         phase = self.phase
-        if phase is Phase.OVER:
+        if phase is _OVER:
             raise IllegalAction(Reason.GAME_OVER, "the game is over")
-        if phase is Phase.DEALT:
+        if phase is _DEALT:
             raise IllegalAction(Reason.NOT_REVEALED, "the center cards are not revealed yet")
-        if phase is Phase.STALLED:
+        if phase is _STALLED:
             raise IllegalAction(Reason.FLIP_AWAITED, "the game is stalled: wait for the flip")
         raise IllegalAction(
             Reason.CHOICE_AWAITED, "the game is stalled: choose a hand card to place"
         )
 
+    def _no_reach(self, player: int, pile: object) -> IllegalAction:
+        if not isinstance(pile, int) or not 0 <= pile < self.players:
+            return IllegalAction(Reason.NO_SUCH_PILE, f"there is no pile {pile!r}")
+        return IllegalAction(
+            Reason.PILE_OUT_OF_REACH,
+            f"pile {pile} is out of your reach (you may play on piles "
+            f"{' and '.join(map(str, self._reach[player]))})",
+        )
+
     def _place_choices(self, out: list[Event]) -> None:
         placed = []
+        hm = self._hm
         for p in range(self.players):
             c = self.choices[p]
             hand = self._hands[p]
@@ -646,29 +820,34 @@ class ClassicGame:
             if draw:
                 new = draw.pop()
                 hand[slot] = new
+                hm[p] ^= c._bit | new._bit
                 placed.append(Refilled(p, slot, new))
             else:
                 del hand[slot]
+                hm[p] ^= c._bit
         out.extend(placed)
         self.choices = {}
         empty = tuple(p for p in range(self.players) if not self._hands[p])
         if empty:
             self._end(out, Outcome(empty, "stall_placement"))
             return
-        self.phase = Phase.PLAYING
+        self.phase = _PLAYING
         self._after_change(out)
 
     def _after_change(self, out: list[Event]) -> None:
         """Detect a stall after the position changed."""
         tops = self._tops
+        hm = self._hm
         for p, (a, b) in enumerate(self._reach):
-            mask = tops[a]._mask | tops[b]._mask
-            for c in self._hands[p]:
-                if mask >> c.index & 1:
-                    return
+            if hm[p] & (tops[a]._mask | tops[b]._mask):
+                return
+        self._stall(out)
+
+    def _stall(self, out: list[Event]) -> None:
+        """No one can play: decide how the stall is broken."""
         self.stalls += 1
         if all(self._draws):
-            self.phase = Phase.STALLED
+            self.phase = _STALLED
             out.append(Stalled(StallKind.FLIP))
         elif self.ruleset.dead_end is DeadEnd.FEWEST_CARDS:
             out.append(Stalled(StallKind.DEAD_END))
@@ -677,11 +856,11 @@ class ClassicGame:
             winners = tuple(p for p in range(self.players) if left[p] == fewest)
             self._end(out, Outcome(winners, "fewest_cards"))
         else:
-            self.phase = Phase.CHOOSING
+            self.phase = _CHOOSING
             out.append(Stalled(StallKind.CHOOSE))
 
     def _end(self, out: list[Event], outcome: Outcome) -> None:
-        self.phase = Phase.OVER
+        self.phase = _OVER
         self.outcome = outcome
         out.append(Ended(outcome))
 
@@ -707,7 +886,13 @@ class ClassicGame:
 
     @classmethod
     def from_events(cls, events: Sequence[Event]) -> ClassicGame:
-        """Rebuild a game by replaying its full (unredacted) event log."""
+        """Rebuild a game by replaying its full (unredacted) event log.
+
+        The events are applied as they are, without the rules (event sourcing); a log that
+        does not fit its own deal (a card drawn that is not the top of the draw pile, a card
+        played that is not in the hand) raises :class:`ValueError`. Action times are not in
+        events, so the rebuilt :attr:`history` has no times.
+        """
         first = events[0] if events else None
         if not isinstance(first, Dealt) or first.deck is None:
             raise ValueError("an event log starts with the full Dealt event")
@@ -732,45 +917,73 @@ class ClassicGame:
 def _apply_event(game: ClassicGame, e: Event) -> None:
     """Re-apply one event to a game (used to rebuild state from an event log)."""
     if isinstance(e, Revealed):
-        game.phase = Phase.PLAYING
+        if game.phase is not _DEALT:
+            raise ValueError("a second reveal in the log")
+        game.phase = _PLAYING
+        game._times.append(None)
     elif isinstance(e, Played):
-        del game._hands[e.player][e.slot]
+        hand = game._hands[e.player]
+        if e.slot >= len(hand) or hand[e.slot] is not e.card:
+            raise ValueError(f"log does not match the deal: {e.card} is not in slot {e.slot}")
+        del hand[e.slot]
+        game._hm[e.player] ^= e.card._bit
         game._piles[e.pile].append(e.card)
         game._tops[e.pile] = e.card
         game.plays += 1
-        game.phase = Phase.PLAYING
+        game.phase = _PLAYING
+        game._times.append(None)
     elif isinstance(e, Refilled):
         draw = game._draws[e.player]
+        if not draw:
+            raise ValueError(f"log does not match the deal: player {e.player} has no draw pile")
         card = draw.pop()
-        if e.card is not None and card != e.card:
+        if e.card is not None and card is not e.card:
             raise ValueError(f"log does not match the deal: expected {e.card}, drew {card}")
         game._hands[e.player].insert(e.slot, card)
+        game._hm[e.player] ^= card._bit
     elif isinstance(e, Stalled):
         game.stalls += 1
         game.phase = {
-            StallKind.FLIP: Phase.STALLED,
-            StallKind.CHOOSE: Phase.CHOOSING,
-            StallKind.DEAD_END: Phase.OVER,
+            StallKind.FLIP: _STALLED,
+            StallKind.CHOOSE: _CHOOSING,
+            StallKind.DEAD_END: _OVER,
         }[e.kind]
     elif isinstance(e, Flipped):
-        game._piles[e.pile].append(game._draws[e.player].pop())
-        game._tops[e.pile] = game._piles[e.pile][-1]
-        game.phase = Phase.PLAYING
+        draw = game._draws[e.player]
+        if not draw or draw[-1] is not e.card:
+            raise ValueError(f"log does not match the deal: {e.card} is not on top of a draw")
+        game._piles[e.pile].append(draw.pop())
+        game._tops[e.pile] = e.card
+        game.phase = _PLAYING
+        if e.player == 0:
+            game._times.append(None)
     elif isinstance(e, ChoiceMade):
         if e.card is None:
             raise ValueError("a redacted event log cannot rebuild a game")
         game.choices[e.player] = e.card
+        game._times.append(None)
     elif isinstance(e, Placed):
-        game._hands[e.player].remove(e.card)
+        hand = game._hands[e.player]
+        if e.card not in hand:
+            raise ValueError(f"log does not match the deal: {e.card} is not in the hand")
+        hand.remove(e.card)
+        game._hm[e.player] ^= e.card._bit
         game._piles[e.pile].append(e.card)
         game._tops[e.pile] = e.card
         game.choices.pop(e.player, None)
-        game.phase = Phase.PLAYING
+        game.phase = _PLAYING
     elif isinstance(e, Ended):
-        game.phase = Phase.OVER
+        game.phase = _OVER
         game.outcome = e.outcome
     game.events.append(e)
 
 
-def _name(card: Card) -> str:
-    return card.long_name
+def _no_player(player: object) -> IllegalAction:
+    return IllegalAction(Reason.NO_SUCH_PLAYER, f"there is no player {player!r}")
+
+
+def _name(card: object) -> str:
+    """A card's notation and long name for messages (or the repr of a non-card)."""
+    if isinstance(card, Card):
+        return f"{card} ({card.long_name})"
+    return repr(card)
