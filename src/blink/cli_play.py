@@ -1,9 +1,205 @@
-"""The `blink` sub-commands for this area (registered by blink.cli)."""
+"""``blink play``: Blink in the terminal, against bots, two on one keyboard, or online.
+
+Textual and the bots are imported inside the command, so ``blink`` itself starts instantly.
+"""
 
 from __future__ import annotations
 
+import sys
+from typing import Annotated, Any
+
 import typer
+
+__all__ = ["register"]
+
+
+def _fail(message: str) -> None:
+    """One clear line on stderr and exit status 2."""
+    typer.echo(f"blink play: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def play(
+    bot: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--bot",
+            "-b",
+            help="A bot as level:strategy (e.g. expert:blocker); twice for 3 players.",
+        ),
+    ] = None,
+    level: Annotated[
+        str,
+        typer.Option(
+            "--level", "-l", help="Bot level: beginner, casual, skilled, expert, champion, inhuman."
+        ),
+    ] = "skilled",
+    strategy: Annotated[
+        str,
+        typer.Option("--strategy", "-s", help="Bot strategy: random, first, blocker, flexible."),
+    ] = "first",
+    players: Annotated[
+        int, typer.Option("--players", "-p", help="2 or 3 (3: you and two bots).")
+    ] = 2,
+    hotseat: Annotated[
+        bool,
+        typer.Option(
+            "--hotseat", help="Two people on one keyboard (Q W E + A S against U I O + K L)."
+        ),
+    ] = False,
+    best_of: Annotated[
+        int, typer.Option("--best-of", "-n", help="Play a best-of-N series (N odd).")
+    ] = 1,
+    handicap: Annotated[
+        str,
+        typer.Option(
+            "--handicap", help="Draw-pile sizes like 35:25, or extra cards for you like +5."
+        ),
+    ] = "",
+    ruleset: Annotated[str, typer.Option("--ruleset", help="official or dead-end.")] = "official",
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed for the deals and the bots.")
+    ] = None,
+    countdown: Annotated[
+        float, typer.Option("--countdown", help="Seconds before each reveal.")
+    ] = 3.0,
+    colorblind: Annotated[
+        bool, typer.Option("--colorblind", help="Add each colour's letter to the cards.")
+    ] = False,
+    ascii_symbols: Annotated[
+        bool,
+        typer.Option("--ascii", help="Draw shapes as letters (M P S W F L) instead of symbols."),
+    ] = False,
+    server: Annotated[
+        str | None,
+        typer.Option("--server", help="Play online on this server (e.g. http://localhost:8000)."),
+    ] = None,
+    join: Annotated[
+        str | None, typer.Option("--join", help="Take a seat in room CODE (online).")
+    ] = None,
+    watch: Annotated[str | None, typer.Option("--watch", help="Watch room CODE (online).")] = None,
+    name: Annotated[str, typer.Option("--name", help="Your name (online).")] = "Player",
+) -> None:
+    """Play Blink in the terminal: against bots (default), --hotseat, or online with --server."""
+    from blink.rules import DealError, RulesetError, get_ruleset, parse_handicap
+
+    bot = bot or []
+    try:
+        rules = get_ruleset(ruleset)
+    except RulesetError as exc:
+        _fail(str(exc))
+        return
+    if players not in (2, 3):
+        _fail(f"classic Blink is for 2 or 3 players, not {players}")
+    if best_of < 1 or best_of % 2 == 0:
+        _fail(f"--best-of must be a positive odd number, not {best_of}")
+    try:
+        sizes = parse_handicap(handicap, players)
+    except DealError as exc:
+        _fail(str(exc))
+        return
+    style: dict[str, Any] = {"colorblind": colorblind, "ascii_symbols": ascii_symbols}
+
+    if server is not None or join is not None or watch is not None:
+        from blink.tui.online import OnlineError, run_online
+
+        if server is None:
+            _fail("--join and --watch need --server URL")
+            return
+        if join is not None and watch is not None:
+            _fail("give either --join CODE or --watch CODE, not both")
+        try:
+            code = run_online(
+                server,
+                join=join,
+                watch=watch,
+                name=name,
+                players=players,
+                seats=_online_seats(bot, level, strategy, players, hotseat),
+                best_of=best_of,
+                handicap=handicap,
+                ruleset=rules.name,
+                **style,
+            )
+        except OnlineError as exc:
+            _fail(str(exc))
+            return
+        raise typer.Exit(code)
+
+    from blink.tui.app import BlinkApp
+    from blink.tui.table import LocalTable
+
+    if hotseat:
+        if bot:
+            _fail("--hotseat is for two people; leave out --bot")
+        if players != 2:
+            _fail("--hotseat is for two players")
+        table = LocalTable(
+            players=2,
+            humans=(0, 1),
+            names=("Left", "Right"),
+            seed=seed,
+            ruleset=rules,
+            sizes=sizes,
+            best_of=best_of,
+            countdown=countdown,
+        )
+        title = "Left (Q W E · A S) vs Right (U I O · K L)"
+    else:
+        from blink.bots import BotConfigError
+
+        try:
+            specs = _bot_specs(bot, level, strategy, players)
+        except BotConfigError as exc:
+            _fail(str(exc))
+            return
+        names = ["You"] + [f"{s.level} {s.strategy}" for s in specs]
+        table = LocalTable(
+            players=len(specs) + 1,
+            humans=(0,),
+            bots={i + 1: s for i, s in enumerate(specs)},
+            names=names,
+            seed=seed,
+            ruleset=rules,
+            sizes=sizes,
+            best_of=best_of,
+            countdown=countdown,
+        )
+        title = "You vs " + " and ".join(names[1:])
+    app = BlinkApp(table, title=title, **style)
+    app.run()
+
+
+def _bot_specs(bots: list[str], level: str, strategy: str, players: int) -> list[Any]:
+    """The bots' specs: from --bot (one per bot seat) or from --level/--strategy."""
+    from blink.bots import BotSpec
+
+    if bots:
+        if len(bots) not in (1, 2):
+            from blink.bots import BotConfigError
+
+            raise BotConfigError("give one --bot (two players) or two (three players)")
+        specs = [BotSpec.parse(b) for b in bots]
+        if len(specs) == 1 and players == 3:
+            specs.append(specs[0])
+        return specs
+    return [BotSpec(level, strategy)] * (players - 1)
+
+
+def _online_seats(
+    bots: list[str], level: str, strategy: str, players: int, hotseat: bool
+) -> list[str | None]:
+    """Seats for a room created online: you, then bots given with --bot, then open seats."""
+    seats: list[str | None] = [None] * players
+    for i, b in enumerate(bots[: players - 1]):
+        seats[i + 1] = b
+    return seats
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the main app."""
+    """Add ``blink play`` to the main app."""
+    app.command("play")(play)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(typer.run(play))

@@ -1,0 +1,356 @@
+"""The Blink terminal app: one table screen, a help screen and a pause screen."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.events import Key
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from blink.classic import PlayerView
+from blink.tui.keys import HOTSEAT_LEFT, HOTSEAT_RIGHT, SOLO, HandKeys, KeyRouter, pile_sides
+from blink.tui.render import CardStyle
+from blink.tui.table import Notice, Stage, Status, Table
+from blink.tui.widgets import (
+    HandInfo,
+    HandsView,
+    HeaderLine,
+    MessageLine,
+    OpponentsView,
+    PileInfo,
+    PilesView,
+    StatusLine,
+    pile_label,
+)
+
+__all__ = ["BlinkApp", "HelpScreen", "PauseScreen"]
+
+HELP_SOLO = """\
+[b]Blink — keys[/b]
+
+Play a card that shares a colour, a shape or a count with the top card of a pile.
+Be the first with no cards left.
+
+  [b]1 2 3[/b] (or Q W E)  play that hand card. A card that fits one pile goes at once;
+                     one that fits both waits for a pile key.
+  [b]A[/b] / [b]←[/b]            onto the left pile      [b]S[/b] / [b]→[/b]  onto the right pile
+  In a stall with an empty draw pile, a card key chooses the card to place.
+
+  [b]Space[/b]  pause (against bots)   [b]Enter[/b]  next game / rematch
+  [b]?[/b]      this help              [b]Ctrl+Q[/b] quit
+
+Press any key to go back."""
+
+HELP_HOTSEAT = """\
+[b]Blink — two players, one keyboard[/b]
+
+Both play at once. Play a card that shares a colour, a shape or a count with the
+top card of a pile. The first with no cards left wins.
+
+  Left player:   cards [b]Q W E[/b]   piles [b]A[/b] (left)  [b]S[/b] (right)
+  Right player:  cards [b]U I O[/b]   piles [b]K[/b] (left)  [b]L[/b] (right)
+
+A card that fits only one pile goes at once; one that fits both waits for a pile key.
+In a stall with an empty draw pile, a card key chooses the card to place.
+
+  [b]Enter[/b]  next game / rematch   [b]?[/b]  this help   [b]Ctrl+Q[/b]  quit
+
+Press any key to go back."""
+
+HELP_WATCH = """\
+[b]Blink — watching[/b]
+
+You are a spectator: you see the piles and every player's counts.
+
+  [b]?[/b]  this help   [b]Ctrl+Q[/b]  quit
+
+Press any key to go back."""
+
+
+class HelpScreen(ModalScreen[None]):
+    """The keys, over the table; any key closes it."""
+
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > Static { width: 78; height: auto; border: round $accent; padding: 0 1;
+                          background: $surface; }
+    """
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        """The help text."""
+        yield Static(self.text, id="help")
+
+    def on_key(self, event: Key) -> None:
+        """Any key closes the help."""
+        event.stop()
+        self.dismiss(None)
+
+
+class PauseScreen(ModalScreen[None]):
+    """Hides the table while the game is paused; Space (or any key) resumes."""
+
+    DEFAULT_CSS = """
+    PauseScreen { align: center middle; background: $background; }
+    PauseScreen > Static { width: 40; height: 5; border: round $accent;
+                           content-align: center middle; }
+    """
+
+    def compose(self) -> ComposeResult:
+        """The pause box."""
+        yield Static("[b]Paused[/b]\nPress Space to go on", id="paused")
+
+    def on_key(self, event: Key) -> None:
+        """Resume on Space, Escape or P; Ctrl+Q still quits."""
+        if event.key in ("space", "escape", "enter", "p"):
+            event.stop()
+            self.dismiss(None)
+
+
+class BlinkApp(App[Status | None]):
+    """The terminal table for any :class:`Table` (local, against bots, online, spectating).
+
+    ``title`` is the header text; ``colorblind`` adds each colour's letter to the cards (always
+    on without colour, ``NO_COLOR``); ``ascii_symbols`` draws shapes as letters. The app
+    returns the last :class:`Status` when it quits.
+    """
+
+    CSS = """
+    Screen { layout: vertical; }
+    #header { height: 1; }
+    #opponents { height: auto; max-height: 2; }
+    #piles { height: 6; margin: 1 0 0 2; }
+    #status { height: 3; padding: 0 1; }
+    #message { height: 2; padding: 0 1; color: $warning; }
+    #hands { height: 7; margin: 0 0 0 1; }
+    #footer { dock: bottom; height: 1; background: $panel; }
+    """
+
+    TITLE = "Blink"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "quit", priority=True),
+    ]
+
+    def __init__(
+        self,
+        table: Table,
+        *,
+        title: str = "",
+        colorblind: bool = False,
+        ascii_symbols: bool = False,
+        key_maps: dict[int, HandKeys] | None = None,
+        tick_seconds: float = 0.05,
+    ) -> None:
+        super().__init__()
+        self.table = table
+        self.game_title = title
+        self.colorblind = colorblind
+        self.ascii_symbols = ascii_symbols
+        self.tick_seconds = tick_seconds
+        seats = table.local_seats
+        if key_maps is None:
+            if len(seats) == 1:
+                key_maps = {seats[0]: SOLO}
+            elif len(seats) == 2:
+                key_maps = {seats[0]: HOTSEAT_LEFT, seats[1]: HOTSEAT_RIGHT}
+            else:
+                key_maps = {}
+        self.router = KeyRouter(table, key_maps)
+        self._drawn = -1
+        self._last_notice: Notice | None = None
+        self._last_status: Status | None = None
+        self._paused_screen: PauseScreen | None = None
+
+    @property
+    def hotseat(self) -> bool:
+        """Two people at this keyboard."""
+        return len(self.table.local_seats) > 1
+
+    @property
+    def card_style(self) -> CardStyle:
+        """How cards are drawn now (letters forced when colour is off)."""
+        no_color = self.no_color or "NO_COLOR" in os.environ
+        return CardStyle(letters=self.colorblind or no_color, ascii_symbols=self.ascii_symbols)
+
+    def compose(self) -> ComposeResult:
+        """The table's widgets, top to bottom."""
+        with Vertical():
+            yield HeaderLine(id="header")
+            yield OpponentsView(id="opponents")
+            yield PilesView(id="piles")
+            yield StatusLine(id="status")
+            yield MessageLine(id="message")
+            yield HandsView(id="hands")
+        yield Static(id="footer")
+
+    async def on_mount(self) -> None:
+        """Start the table and the timer that drives it."""
+        await self.table.start()
+        self.set_interval(self.tick_seconds, self._tick)
+        self.redraw()
+
+    async def on_unmount(self) -> None:
+        """Stop the table (bots, connections)."""
+        await self.table.close()
+
+    def _tick(self) -> None:
+        self.table.tick()
+        status = self.table.status()
+        timed = status.seconds_left is not None
+        if self.table.version != self._drawn or timed:
+            self.redraw()
+
+    # -- keys -------------------------------------------------------------------------------
+
+    def on_key(self, event: Key) -> None:
+        """Game keys go to the router; the rest are the app's keys; anything else is ignored."""
+        if len(self.screen_stack) > 1:
+            return
+        key = event.key
+        event.stop()
+        if key in ("question_mark", "f1"):
+            self._help()
+        elif key == "space":
+            self._toggle_pause()
+        elif key == "enter":
+            if self.table.status().can_rematch:
+                self.router.pending.clear()
+                self._last_notice = None
+                self.table.rematch()
+        elif self.router.handle(key):
+            pass
+        self.redraw()
+
+    def _help(self) -> None:
+        if not self.table.local_seats:
+            text = HELP_WATCH
+        elif self.hotseat:
+            text = HELP_HOTSEAT
+        else:
+            text = HELP_SOLO
+        self.push_screen(HelpScreen(text))
+
+    def _toggle_pause(self) -> None:
+        status = self.table.status()
+        if not status.can_pause or status.stage is Stage.OVER:
+            return
+        self.table.set_paused(True)
+
+        def resumed(_: None) -> None:
+            self.table.set_paused(False)
+            self.redraw()
+
+        self.push_screen(PauseScreen(), resumed)
+
+    # -- drawing ----------------------------------------------------------------------------
+
+    def redraw(self) -> None:
+        """Draw every widget from the table's current views and status."""
+        table = self.table
+        self._drawn = table.version
+        status = table.status()
+        self._last_status = status
+        for n in table.notices():
+            self._last_notice = n
+        if status.stage is Stage.OVER and self._last_notice and self._last_notice.refused:
+            self._last_notice = None
+        seats = table.local_seats
+        viewer = seats[0] if seats else None
+        view = table.view(viewer)
+        style = self.card_style
+        self.query_one(HeaderLine).show(status, self.game_title)
+        self.query_one(StatusLine).show(status, viewer if len(seats) == 1 else None, self.hotseat)
+        self.query_one(MessageLine).show(self._last_notice, status.names, self.hotseat)
+        self.query_one("#footer", Static).update(self._footer(status))
+        if view is None:
+            return
+        others = [s for s in range(status.players) if s not in seats]
+        self.query_one(OpponentsView).show(view, status, others)
+        self.query_one(PilesView).show(self._piles(view, status), style)
+        self.query_one(HandsView).show(self._hands(status), style)
+
+    def _footer(self, status: Status) -> Text:
+        parts = ["?: help"]
+        if status.can_pause:
+            parts.append("Space: pause")
+        if status.can_rematch:
+            parts.append("Enter: " + ("rematch" if status.series_over else "next game"))
+        parts.append("Ctrl+Q: quit")
+        return Text(" " + " · ".join(parts), style="bold")
+
+    def _piles(self, view: PlayerView, status: Status) -> list[PileInfo]:
+        seats = self.table.local_seats
+        n = status.players
+        if n == 2:
+            order: Sequence[int] = (0, 1)
+        elif len(seats) == 1:
+            left, right = pile_sides(n, seats[0])
+            far = ({0, 1, 2} - {left, right}).pop()
+            order = (left, far, right)
+        else:
+            order = (0, 1, 2)
+        out = []
+        for index in order:
+            keys = []
+            reachable = not seats
+            for seat in seats:
+                sides = pile_sides(n, seat)
+                km = self.router.maps.get(seat)
+                if index in sides and km is not None:
+                    reachable = True
+                    keys.append(km.left_label if sides[0] == index else km.right_label)
+            label = pile_label(index, "·".join(keys), reachable)
+            if n == 3 and len(seats) == 1 and reachable:
+                label = ("◀ " + label) if index == order[0] else (label + " ▶")
+            pile = view.piles[index] if view.piles[index] else ()
+            size = len(pile) if pile else 1
+            out.append(PileInfo(index, view.tops[index], size, label, reachable))
+        return out
+
+    def _hands(self, status: Status) -> list[HandInfo]:
+        out = []
+        for seat in self.table.local_seats:
+            view = self.table.view(seat)
+            km = self.router.maps.get(seat)
+            if view is None or km is None:
+                continue
+            size = max(len(view.hand), view.ruleset.hand_size)
+            keys = tuple(km.card_label(i) for i in range(size))
+            pending = self.router.pending_card(seat)
+            hint = ""
+            if pending is not None:
+                hint = f"{pending.long_name}: which pile? {km.left_label} or {km.right_label}"
+            elif status.stage is Stage.CHOOSING:
+                hint = (
+                    f"chose {view.my_choice.long_name}"
+                    if view.my_choice is not None
+                    else "choose a card to place: " + " ".join(keys[: len(view.hand)])
+                )
+            title = "You" if not self.hotseat else status.names[seat]
+            out.append(
+                HandInfo(
+                    title=title,
+                    cards=view.hand,
+                    keys=keys,
+                    draw=view.draw_counts[seat],
+                    pending=pending,
+                    chosen=view.my_choice,
+                    hint=hint,
+                )
+            )
+        return out
+
+    async def action_quit(self) -> None:
+        """Quit, returning the last status."""
+        self.exit(self._last_status)

@@ -1,0 +1,138 @@
+"""Drawing cards as Rich text: colour, a symbol per shape (or a letter) and the count.
+
+A card is a small box four lines high and nine columns wide, readable in an 80x24 terminal::
+
+    ╭───────╮
+    │ ★★★★  │
+    │  4 Y  │
+    ╰───────╯
+
+The top line inside repeats the shape's symbol ``count`` times; the second gives the count and,
+in colour-blind mode (always without colour), the colour's letter. Everything here is pure:
+functions from cards and options to :class:`rich.text.Text` lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from rich.style import Style
+from rich.text import Text
+
+from blink.cards import Card, Color, Shape
+
+__all__ = [
+    "CARD_HEIGHT",
+    "CARD_WIDTH",
+    "SYMBOLS",
+    "CardStyle",
+    "blank_lines",
+    "card_label",
+    "card_lines",
+    "join_columns",
+]
+
+CARD_WIDTH: Final = 9
+"""Columns taken by one card box."""
+CARD_HEIGHT: Final = 4
+"""Lines taken by one card box."""
+
+SYMBOLS: Final[dict[Shape, str]] = {
+    Shape.MOON: "☾",
+    Shape.PYRAMID: "▲",
+    Shape.STAR: "★",
+    Shape.WATER: "≈",
+    Shape.FLOWER: "✿",
+    Shape.LIGHTNING: "ϟ",
+}
+"""One single-width Unicode symbol per shape."""
+
+_TERMINAL_COLORS: Final[dict[Color, str]] = {
+    Color.RED: "#ff5f5f",
+    Color.ORANGE: "#ffaf00",
+    Color.YELLOW: "#ffff5f",
+    Color.GREEN: "#00d787",
+    Color.BLUE: "#5fafff",
+    Color.PURPLE: "#d787ff",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class CardStyle:
+    """How cards are drawn: ``letters`` shows each colour's letter (colour-blind mode, or no
+    colour); ``ascii_symbols`` uses the shape's letter instead of a Unicode symbol."""
+
+    letters: bool = False
+    ascii_symbols: bool = False
+
+    def symbol(self, shape: Shape) -> str:
+        """The character drawn for ``shape``."""
+        return shape.letter if self.ascii_symbols else SYMBOLS[shape]
+
+    def color(self, color: Color) -> str:
+        """The terminal colour of a card colour."""
+        return _TERMINAL_COLORS[color]
+
+
+def card_label(card: Card, style: CardStyle) -> Text:
+    """A one-line label: count, symbol and (in letter mode) the colour letter, e.g. ``4★Y``."""
+    text = Text()
+    text.append(f"{card.count}{style.symbol(card.shape)}", Style(color=style.color(card.color)))
+    if style.letters:
+        text.append(card.color.letter, Style(color=style.color(card.color), bold=True))
+    return text
+
+
+def card_lines(
+    card: Card | None, style: CardStyle, *, dim: bool = False, highlight: bool = False
+) -> list[Text]:
+    """The four lines of one card box. ``None`` draws a face-down card."""
+    border = Style(dim=dim, bold=highlight, reverse=False)
+    if card is None:
+        fill = "░" * (CARD_WIDTH - 2)
+        return [
+            Text("╭" + "─" * (CARD_WIDTH - 2) + "╮", border),
+            Text("│" + fill + "│", border),
+            Text("│" + fill + "│", border),
+            Text("╰" + "─" * (CARD_WIDTH - 2) + "╯", border),
+        ]
+    ink = Style(color=style.color(card.color), bold=True, dim=dim)
+    edge = Style(color=style.color(card.color), dim=dim, bold=highlight)
+    inner = CARD_WIDTH - 2
+    symbols = style.symbol(card.shape) * card.count
+    second = f"{card.count} {card.color.letter}" if style.letters else str(card.count)
+    top_char, bottom_char = ("━", "━") if highlight else ("─", "─")
+    corner = ("┏", "┓", "┗", "┛") if highlight else ("╭", "╮", "╰", "╯")
+    side = "┃" if highlight else "│"
+    lines = [Text(corner[0] + top_char * inner + corner[1], edge)]
+    for body in (symbols, second):
+        line = Text(side, edge)
+        line.append(body.center(inner), ink)
+        line.append(side, edge)
+        lines.append(line)
+    lines.append(Text(corner[2] + bottom_char * inner + corner[3], edge))
+    return lines
+
+
+def blank_lines(width: int = CARD_WIDTH, height: int = CARD_HEIGHT) -> list[Text]:
+    """Empty space the size of a card (an empty hand slot)."""
+    return [Text(" " * width) for _ in range(height)]
+
+
+def join_columns(columns: Sequence[Sequence[Text]], gap: int = 2) -> Text:
+    """Lay out blocks of lines side by side (each block padded to its widest line)."""
+    height = max((len(c) for c in columns), default=0)
+    widths = [max((line.cell_len for line in c), default=0) for c in columns]
+    out = Text()
+    for row in range(height):
+        if row:
+            out.append("\n")
+        for i, col in enumerate(columns):
+            if i:
+                out.append(" " * gap)
+            line = col[row] if row < len(col) else Text("")
+            out.append_text(line)
+            out.append(" " * (widths[i] - line.cell_len))
+    return out

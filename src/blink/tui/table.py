@@ -1,0 +1,542 @@
+"""Table controllers: what the screen draws and where its key presses go.
+
+A :class:`Table` runs a game for the screen. The screen asks it for views
+(:meth:`Table.view`) and a :class:`Status` (countdown, stall, deadline, score, result), and
+hands it intentions (:meth:`Table.play`, :meth:`Table.choose`); the table answers through
+:attr:`Table.version` (bumped on every change) and :meth:`Table.notices` (refusals and news,
+for the line under the table). The screen never judges a play: the engine does.
+
+:class:`LocalTable` owns a :class:`~blink.classic.ClassicGame` and a
+:class:`~blink.match.Series`. It stamps each action with its time in milliseconds since the
+reveal, read from an injectable clock; it reveals after a countdown, flips a stall after a short
+pause, and in a choosing stall applies :meth:`ClassicGame.default_choice` for every player who
+has not chosen when the deadline passes. Bots (from :mod:`blink.bots`) play through the same
+entry point as people. Call :meth:`LocalTable.tick` often (the app does, every 50 ms).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Protocol
+
+from blink.cards import Card
+from blink.classic import (
+    Action,
+    Choose,
+    ClassicGame,
+    IllegalAction,
+    Outcome,
+    Phase,
+    Play,
+    PlayerView,
+    Reason,
+    reach,
+)
+from blink.match import Series
+from blink.rules import OFFICIAL, Ruleset
+
+__all__ = [
+    "BotFactory",
+    "Clock",
+    "Figures",
+    "LocalTable",
+    "ManualClock",
+    "Notice",
+    "Stage",
+    "Status",
+    "Table",
+]
+
+Clock = Callable[[], float]
+"""A monotonic clock in seconds."""
+
+
+class ManualClock:
+    """A clock that moves only when told to (for tests and replays)."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        """Move the clock forward."""
+        self.now += seconds
+
+
+class Stage(Enum):
+    """Where the table is, as the screen shows it."""
+
+    WAITING = "waiting"
+    """Online: the room is waiting for players."""
+    COUNTDOWN = "countdown"
+    """Cards dealt; the reveal comes when the countdown ends."""
+    PLAYING = "playing"
+    STALLED = "stalled"
+    """No one can play: the flip comes after a short pause."""
+    CHOOSING = "choosing"
+    """No one can play and a draw pile is empty: each player chooses a hand card."""
+    OVER = "over"
+    """The game has ended (``Status.outcome``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Figures:
+    """Figures of a finished game: its length, and plays per seat."""
+
+    time_ms: int
+    plays: int
+    plays_by_seat: tuple[int, ...]
+
+    @property
+    def ms_per_play(self) -> float:
+        """Average time per play over the whole table."""
+        return self.time_ms / self.plays if self.plays else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """Everything the screen shows besides the cards."""
+
+    stage: Stage
+    players: int
+    names: tuple[str, ...]
+    local_seats: tuple[int, ...]
+    best_of: int = 1
+    score: tuple[int, ...] = ()
+    game_number: int = 1
+    seconds_left: float | None = None
+    """Countdown before the reveal, or time left before the flip or to choose."""
+    paused: bool = False
+    can_pause: bool = False
+    outcome: Outcome | None = None
+    figures: Figures | None = None
+    series_winner: int | None = None
+    series_over: bool = False
+    can_rematch: bool = False
+    info: str = ""
+    """A line about the table itself (online: the room code, who is missing)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A line for the player: a refused play (``refused``) or news."""
+
+    text: str
+    seat: int | None = None
+    refused: bool = False
+
+
+class Table:
+    """The interface the screen uses. Subclasses run a game locally or online."""
+
+    players: int = 2
+    local_seats: tuple[int, ...] = ()
+
+    def __init__(self) -> None:
+        self.version = 0
+        self._notices: list[Notice] = []
+
+    def changed(self) -> None:
+        """Mark the table as changed (the screen redraws)."""
+        self.version += 1
+
+    def notify_player(self, notice: Notice) -> None:
+        """Queue a line for the screen."""
+        self._notices.append(notice)
+        self.changed()
+
+    def notices(self) -> list[Notice]:
+        """Take the queued lines."""
+        out, self._notices = self._notices, []
+        return out
+
+    def view(self, seat: int | None) -> PlayerView | None:
+        """The current view for a local seat (or a spectator), ``None`` before any deal."""
+        raise NotImplementedError
+
+    def status(self) -> Status:
+        """The current status."""
+        raise NotImplementedError
+
+    def play(self, seat: int, card: Card, pile: int) -> None:
+        """A local seat plays ``card`` on ``pile``; refusals come back as notices."""
+        raise NotImplementedError
+
+    def choose(self, seat: int, card: Card) -> None:
+        """A local seat chooses a hand card in a choosing stall."""
+        raise NotImplementedError
+
+    def tick(self) -> None:
+        """Advance timers (called often by the app)."""
+
+    def rematch(self) -> None:
+        """Start the next game of the series, or a new series once it is decided."""
+
+    def set_paused(self, paused: bool) -> None:
+        """Pause or resume (only where the status says the table can pause)."""
+
+    async def start(self) -> None:
+        """Start the table (connect, deal): called once the app runs."""
+
+    async def close(self) -> None:
+        """Stop everything the table started."""
+
+
+class BotFactory(Protocol):
+    """Anything with ``build(seat, seed)`` returning a bot, like ``blink.bots.BotSpec``."""
+
+    def build(self, seat: int, seed: int) -> Any:
+        """A bot for ``seat``."""
+        ...
+
+
+LiveBotMaker = Callable[[Any, Callable[[], PlayerView], Callable[[Action], object]], Any]
+
+
+def _default_live_bot(clock: Clock) -> LiveBotMaker:
+    def make(
+        bot: Any, get_view: Callable[[], PlayerView], submit: Callable[[Action], object]
+    ) -> Any:
+        from blink.bots.live import LiveBot
+
+        return LiveBot(bot, get_view, submit, clock=clock)
+
+    return make
+
+
+@dataclass
+class _Game:
+    game: ClassicGame
+    number: int
+    reveal_at: float
+    deadline: float | None = None
+    paused_since: float | None = None
+    paused_total: float = 0.0
+    stalls_seen: int = 0
+    bots: dict[int, Any] = field(default_factory=dict)
+    live: dict[int, Any] = field(default_factory=dict)
+
+
+class LocalTable(Table):
+    """A game on this machine: people at the keyboard (``humans``) and bots at other seats.
+
+    ``bots`` maps each bot seat to a factory (``BotSpec``); every seat is either human or bot.
+    Times: ``countdown`` seconds before the reveal, ``flip_delay`` before a stall's flip,
+    ``choice_seconds`` to choose a hand card in a choosing stall. ``sizes`` is a handicap deal;
+    ``deck`` fixes the deck order of every game (tests, puzzles) instead of shuffling by seed.
+    """
+
+    def __init__(
+        self,
+        *,
+        players: int = 2,
+        humans: Sequence[int] = (0,),
+        bots: Mapping[int, BotFactory] | None = None,
+        names: Sequence[str] | None = None,
+        seed: int | None = None,
+        ruleset: Ruleset = OFFICIAL,
+        sizes: Sequence[int] | None = None,
+        best_of: int = 1,
+        countdown: float = 3.0,
+        flip_delay: float = 1.0,
+        choice_seconds: float = 10.0,
+        clock: Clock = time.monotonic,
+        live_bot: LiveBotMaker | None = None,
+        deck: Sequence[Card] | None = None,
+    ) -> None:
+        super().__init__()
+        self.players = players
+        self.local_seats = tuple(humans)
+        self.bot_specs = dict(bots or {})
+        seats = set(self.local_seats) | set(self.bot_specs)
+        if seats != set(range(players)) or set(self.local_seats) & set(self.bot_specs):
+            raise ValueError(f"every one of the {players} seats needs exactly one player")
+        self.names = tuple(names) if names else tuple(f"Player {i + 1}" for i in range(players))
+        self.seed = seed if seed is not None else random.randrange(1 << 30)
+        self.ruleset = ruleset
+        self.sizes = tuple(sizes) if sizes else None
+        self.series = Series(best_of=best_of, players=players)
+        self.countdown = countdown
+        self.flip_delay = flip_delay
+        self.choice_seconds = choice_seconds
+        self.clock = clock
+        self._live_bot = live_bot or _default_live_bot(clock)
+        self.deck = tuple(deck) if deck else None
+        self.games_started = 0
+        self._g: _Game | None = None
+        self._series_recorded = False
+
+    # -- reading ----------------------------------------------------------------------------
+
+    @property
+    def game(self) -> ClassicGame | None:
+        """The current game (full state: for tests and the owner, never drawn whole)."""
+        return self._g.game if self._g else None
+
+    @property
+    def can_pause(self) -> bool:
+        """Only a game against bots alone can pause: people never wait for each other."""
+        return bool(self.bot_specs) and len(self.local_seats) == 1
+
+    def view(self, seat: int | None) -> PlayerView | None:
+        """The engine's view for ``seat``."""
+        return self._g.game.view(seat) if self._g else None
+
+    def now_ms(self) -> int:
+        """Milliseconds since the reveal of the current game, pauses excluded."""
+        g = self._g
+        if g is None:
+            return 0
+        now = g.paused_since if g.paused_since is not None else self.clock()
+        return max(0, round((now - g.reveal_at - g.paused_total) * 1000))
+
+    def status(self) -> Status:
+        """What the screen shows besides the cards."""
+        g = self._g
+        base: dict[str, Any] = {
+            "players": self.players,
+            "names": self.names,
+            "local_seats": self.local_seats,
+            "best_of": self.series.best_of,
+            "score": self.series.score,
+            "game_number": g.number if g else 1,
+            "can_pause": self.can_pause,
+            "series_winner": self.series.winner,
+            "series_over": self.series.over,
+        }
+        if g is None:
+            return Status(stage=Stage.COUNTDOWN, **base)
+        now = g.paused_since if g.paused_since is not None else self.clock()
+        paused = g.paused_since is not None
+        phase = g.game.phase
+        if phase is Phase.DEALT:
+            return Status(
+                stage=Stage.COUNTDOWN,
+                seconds_left=max(0.0, g.reveal_at - now),
+                paused=paused,
+                **base,
+            )
+        if phase is Phase.OVER:
+            return Status(
+                stage=Stage.OVER,
+                outcome=g.game.outcome,
+                figures=self._figures(g.game),
+                can_rematch=True,
+                **base,
+            )
+        left = max(0.0, g.deadline - now) if g.deadline is not None else None
+        stage = {
+            Phase.PLAYING: Stage.PLAYING,
+            Phase.STALLED: Stage.STALLED,
+            Phase.CHOOSING: Stage.CHOOSING,
+        }[phase]
+        return Status(stage=stage, seconds_left=left, paused=paused, **base)
+
+    @staticmethod
+    def _figures(game: ClassicGame) -> Figures:
+        by_seat = [0] * game.players
+        last = 0
+        for action, t in game.history:
+            if isinstance(action, Play):
+                by_seat[action.player] += 1
+            if t is not None:
+                last = max(last, t)
+        return Figures(time_ms=last, plays=game.plays, plays_by_seat=tuple(by_seat))
+
+    # -- lifecycle --------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Deal the first game."""
+        if self._g is None:
+            self.deal()
+
+    async def close(self) -> None:
+        """Stop the bots."""
+        self._stop_bots()
+
+    def deal(self) -> None:
+        """Deal the next game of the series and start its countdown."""
+        self._stop_bots()
+        n = self.games_started
+        self.games_started += 1
+        if self.deck is not None:
+            game = ClassicGame(self.deck, self.players, self.ruleset, self.sizes)
+        else:
+            game = ClassicGame.new(
+                self.players, seed=self.seed * 1000 + n, ruleset=self.ruleset, sizes=self.sizes
+            )
+        g = _Game(
+            game=game, number=self.series.games_played + 1, reveal_at=self.clock() + self.countdown
+        )
+        for seat, spec in self.bot_specs.items():
+            g.bots[seat] = spec.build(seat, self.seed * 1000 + n * 10 + seat)
+        self._g = g
+        self._series_recorded = False
+        self._start_bots()
+        self.changed()
+        self.tick()
+
+    def rematch(self) -> None:
+        """After a game: the next game of the series, or a fresh series once it is decided."""
+        g = self._g
+        if g is None or not g.game.over:
+            return
+        if self.series.over:
+            self.series = Series(best_of=self.series.best_of, players=self.players)
+        self.deal()
+
+    def set_paused(self, paused: bool) -> None:
+        """Pause (stops bots and timers) or resume; only against bots."""
+        g = self._g
+        if g is None or not self.can_pause or g.game.over:
+            return
+        if paused and g.paused_since is None:
+            g.paused_since = self.clock()
+            self._stop_bots()
+        elif not paused and g.paused_since is not None:
+            gap = self.clock() - g.paused_since
+            g.paused_since = None
+            g.paused_total += gap
+            if g.game.phase is Phase.DEALT:
+                g.reveal_at += gap
+                g.paused_total -= gap
+            if g.deadline is not None:
+                g.deadline += gap
+            self._start_bots()
+        self.changed()
+
+    # -- the game loop ----------------------------------------------------------------------
+
+    def tick(self) -> None:
+        """Reveal, flip and apply default choices when their time has come."""
+        g = self._g
+        if g is None or g.paused_since is not None:
+            return
+        game = g.game
+        now = self.clock()
+        if game.phase is Phase.DEALT:
+            if now >= g.reveal_at:
+                self._apply(game.reveal, 0)
+        elif (
+            game.phase in (Phase.STALLED, Phase.CHOOSING)
+            and g.deadline is not None
+            and now >= g.deadline
+        ):
+            if game.phase is Phase.STALLED:
+                self._apply(lambda t: game.flip(t))
+            else:
+                stall = game.stalls
+                for seat in range(self.players):
+                    if (
+                        game.phase is Phase.CHOOSING
+                        and game.stalls == stall
+                        and seat not in game.choices
+                    ):
+                        card = game.default_choice(seat)
+                        self._apply(lambda t, s=seat, c=card: game.choose(s, c, t))
+                        if seat in self.local_seats:
+                            self.notify_player(
+                                Notice(f"time's up: {card.long_name} was placed", seat)
+                            )
+
+    def _apply(self, act: Callable[..., object], t: int | None = None) -> None:
+        """Apply one engine call, then update deadlines, bots and the screen."""
+        g = self._g
+        assert g is not None
+        act(self.now_ms() if t is None else t)
+        game = g.game
+        phase = game.phase
+        new_stall = game.stalls != g.stalls_seen
+        g.stalls_seen = game.stalls
+        if phase is Phase.STALLED:
+            if g.deadline is None or new_stall:
+                g.deadline = self.clock() + self.flip_delay
+        elif phase is Phase.CHOOSING:
+            if g.deadline is None or new_stall:
+                g.deadline = self.clock() + self.choice_seconds
+        else:
+            g.deadline = None
+        if game.over:
+            self._finish(g)
+        else:
+            for bot in g.live.values():
+                bot.notify()
+        self.changed()
+
+    def _finish(self, g: _Game) -> None:
+        self._stop_bots()
+        if not self._series_recorded and g.game.outcome is not None and not self.series.over:
+            self.series.record(g.game.outcome.winners)
+            self._series_recorded = True
+
+    def _start_bots(self) -> None:
+        g = self._g
+        if g is None or g.game.over:
+            return
+        for seat, bot in g.bots.items():
+            live = self._live_bot(
+                bot,
+                lambda s=seat: self._bot_view(s),
+                lambda action, s=seat: self._bot_submit(s, action),
+            )
+            g.live[seat] = live
+            live.start()
+
+    def _stop_bots(self) -> None:
+        g = self._g
+        if g is None:
+            return
+        live, g.live = g.live, {}
+        for bot in live.values():
+            bot.stop()
+
+    def _bot_view(self, seat: int) -> PlayerView:
+        assert self._g is not None
+        return self._g.game.view(seat)
+
+    def _bot_submit(self, seat: int, action: Action) -> None:
+        """A bot's action: applied like a person's; refusals raise back to the bot."""
+        g = self._g
+        if g is None or g.paused_since is not None:
+            raise IllegalAction(Reason.NOT_REVEALED, "the game is paused")
+        game = g.game
+        if isinstance(action, Play) and action.player == seat:
+            self._apply(lambda t: game.play(seat, action.card, action.pile, t))
+        elif isinstance(action, Choose) and action.player == seat:
+            self._apply(lambda t: game.choose(seat, action.card, t))
+        else:
+            raise IllegalAction(Reason.NO_SUCH_PLAYER, f"seat {seat} may only play for itself")
+
+    # -- people -----------------------------------------------------------------------------
+
+    def play(self, seat: int, card: Card, pile: int) -> None:
+        """A person at ``seat`` plays; a refusal becomes a notice with the engine's reason."""
+        g = self._g
+        if g is None or seat not in self.local_seats or g.paused_since is not None:
+            return
+        game = g.game
+        try:
+            self._apply(lambda t: game.play(seat, card, pile, t))
+        except IllegalAction as exc:
+            self.notify_player(Notice(exc.message, seat, refused=True))
+
+    def choose(self, seat: int, card: Card) -> None:
+        """A person at ``seat`` chooses a hand card in a choosing stall."""
+        g = self._g
+        if g is None or seat not in self.local_seats or g.paused_since is not None:
+            return
+        game = g.game
+        try:
+            self._apply(lambda t: game.choose(seat, card, t))
+        except IllegalAction as exc:
+            self.notify_player(Notice(exc.message, seat, refused=True))
+
+    def reach(self, seat: int) -> tuple[int, int]:
+        """The piles ``seat`` may play on."""
+        return reach(self.players, seat)

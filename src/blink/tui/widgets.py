@@ -1,0 +1,204 @@
+"""The table's widgets. Each draws what it is given (views, status, labels) and nothing else:
+no widget knows a rule or changes a game."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.style import Style
+from rich.text import Text
+from textual.widgets import Static
+
+from blink.cards import Card
+from blink.classic import PlayerView
+from blink.tui.render import CARD_WIDTH, CardStyle, blank_lines, card_lines, join_columns
+from blink.tui.table import Notice, Stage, Status
+
+__all__ = [
+    "HandInfo",
+    "HandsView",
+    "HeaderLine",
+    "MessageLine",
+    "OpponentsView",
+    "PileInfo",
+    "PilesView",
+    "StatusLine",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class PileInfo:
+    """One center pile as drawn: its top card (``None`` face down), size and label."""
+
+    index: int
+    top: Card | None
+    size: int
+    label: str
+    reachable: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class HandInfo:
+    """One hand at the keyboard: its title, cards, key labels and what is selected."""
+
+    title: str
+    cards: tuple[Card, ...]
+    keys: tuple[str, ...]
+    draw: int
+    pending: Card | None = None
+    chosen: Card | None = None
+    hint: str = ""
+
+
+class HeaderLine(Static):
+    """Title, players and the series score."""
+
+    def show(self, status: Status, title: str) -> None:
+        """Draw the header."""
+        text = Text()
+        text.append(" BLINK ", Style(bold=True, reverse=True))
+        text.append(f" {title}")
+        if status.best_of > 1:
+            score = "–".join(str(s) for s in status.score)
+            text.append(f" · game {status.game_number}, best of {status.best_of} · score {score}")
+        self.update(text)
+
+
+class OpponentsView(Static):
+    """The other players: hand and draw counts (and whether they have chosen, in a stall)."""
+
+    def show(self, view: PlayerView, status: Status, seats: Sequence[int]) -> None:
+        """Draw one line per seat in ``seats``."""
+        lines = []
+        for seat in seats:
+            name = status.names[seat] if seat < len(status.names) else f"Player {seat + 1}"
+            line = Text()
+            line.append(f" {name}", Style(bold=True))
+            line.append(f": {view.hand_counts[seat]} in hand, {view.draw_counts[seat]} to draw")
+            if status.stage is Stage.CHOOSING:
+                line.append("  ✓ chosen" if view.chosen[seat] else "  … choosing")
+            lines.append(line)
+        self.update(Text("\n").join(lines) if lines else Text(""))
+
+
+class PilesView(Static):
+    """The center piles, left to right, each with its label and size."""
+
+    def show(self, piles: Sequence[PileInfo], style: CardStyle) -> None:
+        """Draw the piles."""
+        columns = []
+        for p in piles:
+            dim = not p.reachable
+            label = Text(
+                p.label.center(CARD_WIDTH + 4)[: CARD_WIDTH + 4], Style(dim=dim, bold=not dim)
+            )
+            size = Text(
+                f"{p.size} card{'s' if p.size != 1 else ''}".center(CARD_WIDTH + 4), Style(dim=True)
+            )
+            body = [Text("  ") + line for line in card_lines(p.top, style, dim=dim)]
+            columns.append([label, *body, size])
+        self.update(join_columns(columns, gap=4))
+
+
+class HandsView(Static):
+    """The hands at this keyboard, side by side, each card over its key."""
+
+    def show(self, hands: Sequence[HandInfo], style: CardStyle) -> None:
+        """Draw the hands."""
+        blocks = []
+        for hand in hands:
+            cols = []
+            for i, key in enumerate(hand.keys):
+                if i < len(hand.cards):
+                    card = hand.cards[i]
+                    mark = card is hand.pending or card is hand.chosen
+                    lines = card_lines(card, style, highlight=mark)
+                    tag = Text(f"[{key}]".center(CARD_WIDTH), Style(bold=True, reverse=mark))
+                else:
+                    lines = blank_lines()
+                    tag = Text(" " * CARD_WIDTH)
+                cols.append([*lines, tag])
+            cards = join_columns(cols, gap=1) if cols else Text("")
+            title = Text(hand.title, Style(bold=True))
+            title.append(f"  · {hand.draw} to draw", Style(dim=True))
+            hint = Text(hand.hint, Style(italic=True))
+            block = [title, *cards.split("\n"), hint]
+            blocks.append(block)
+        self.update(join_columns(blocks, gap=6) if blocks else Text(""))
+
+
+class StatusLine(Static):
+    """Countdown, stall, deadline, pause and the result with its figures."""
+
+    def show(self, status: Status, you: int | None, hotseat: bool) -> None:
+        """Draw the status for viewer ``you`` (``None``: spectator or hotseat)."""
+        text = Text()
+        s = status.stage
+        names = status.names
+        if status.paused:
+            text.append(" Paused ", Style(bold=True, reverse=True))
+            text.append("  press Space to go on")
+        elif s is Stage.WAITING:
+            text.append(status.info or "Waiting for players…", Style(bold=True))
+        elif s is Stage.COUNTDOWN:
+            left = status.seconds_left
+            n = max(1, math.ceil(left)) if left is not None else None
+            text.append(" Get ready… ", Style(bold=True))
+            if n is not None:
+                text.append(f" {n} ", Style(bold=True, reverse=True))
+        elif s is Stage.PLAYING:
+            text.append(" Go! ", Style(bold=True, reverse=True))
+            text.append("  play any card that shares a colour, a shape or a count")
+        elif s is Stage.STALLED:
+            text.append(" Stall! ", Style(bold=True, reverse=True))
+            text.append(" no one can play: each player flips a card onto their pile")
+            if status.seconds_left is not None:
+                text.append(f" in {status.seconds_left:.1f} s")
+        elif s is Stage.CHOOSING:
+            text.append(" Stall! ", Style(bold=True, reverse=True))
+            text.append(" choose a hand card to place on your pile")
+            if status.seconds_left is not None:
+                text.append(f" · {math.ceil(status.seconds_left)} s left", Style(bold=True))
+        elif s is Stage.OVER and status.outcome is not None:
+            out = status.outcome
+            text.append(" BLINK! ", Style(bold=True, reverse=True))
+            if out.is_tie:
+                text.append(" A tie between " + " and ".join(names[w] for w in out.winners))
+            elif out.winner == you:
+                text.append(" You win!", Style(bold=True))
+            elif out.winner is not None:
+                text.append(f" {names[out.winner]} wins", Style(bold=True))
+            f = status.figures
+            if f is not None:
+                per_seat = ", ".join(f"{names[i]} {n}" for i, n in enumerate(f.plays_by_seat))
+                text.append(
+                    f"\n {f.time_ms / 1000:.1f} s · {f.plays} plays ({per_seat})"
+                    f" · {f.ms_per_play / 1000:.2f} s per play"
+                )
+            if status.series_over and status.best_of > 1 and status.series_winner is not None:
+                text.append(f"\n {names[status.series_winner]} takes the series!", Style(bold=True))
+        self.update(text)
+
+
+class MessageLine(Static):
+    """The line under the table: a refused play's reason, or news."""
+
+    def show(self, notice: Notice | None, names: Sequence[str], hotseat: bool) -> None:
+        """Draw ``notice`` (or clear the line)."""
+        if notice is None:
+            self.update("")
+            return
+        text = Text()
+        if hotseat and notice.seat is not None:
+            text.append(f"{names[notice.seat]}: ", Style(bold=True))
+        text.append(notice.text, Style(bold=notice.refused))
+        self.update(text)
+
+
+def pile_label(index: int, keys: str, reachable: bool) -> str:
+    """A pile's label: its keys, or that it is out of reach."""
+    if not reachable:
+        return f"pile {index} (far)"
+    return f"pile {index} [{keys}]" if keys else f"pile {index}"
