@@ -1,9 +1,510 @@
-"""The `blink` sub-commands for this area (registered by blink.cli)."""
+"""``blink simulate``: bot-vs-bot games in virtual time, with statistics, records and plots.
+
+Examples::
+
+    blink simulate --games 2000 --bot champion:blocker --bot beginner:random
+    blink simulate --players 3 --bot expert --bot expert:blocker --bot expert:flexible --json
+    blink simulate --bot champion --bot beginner --handicap 40:20 --best-of 3 --plot out.png
+    blink simulate sweep --param speed --values 1,1.25,1.5,2 --bot expert --bot expert
+    blink simulate sweep --param handicap --values 0,4,8,12,16 --bot champion --bot beginner
+
+Heavy modules (the simulator, Rich, matplotlib) are imported inside the commands.
+"""
 
 from __future__ import annotations
 
+import json
+import os
+import sys
+import time
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+
 import typer
+
+if TYPE_CHECKING:
+    from blink.bots import BotSpec
+    from blink.rules import Ruleset
+    from blink.sim.stats import Summary
+
+__all__ = ["register"]
+
+DEFAULT_BOT = "expert:first"
+
+
+class GameKind(StrEnum):
+    """Which game to simulate."""
+
+    classic = "classic"
+    goblink = "goblink"
+
+
+class SweepParam(StrEnum):
+    """What a sweep varies."""
+
+    speed = "speed"
+    handicap = "handicap"
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"Error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+GamesOpt = Annotated[int, typer.Option("--games", "-n", help="Number of games (or series).")]
+PlayersOpt = Annotated[
+    int | None, typer.Option("--players", "-p", help="2 or 3 (default: the number of --bot).")
+]
+BotOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--bot",
+        "-b",
+        help="level:strategy for each seat in order, e.g. --bot champion:blocker --bot "
+        "beginner:random (levels: beginner, casual, skilled, expert, champion, inhuman; "
+        "strategies: random, first, blocker, flexible; @F makes a bot F times faster).",
+    ),
+]
+HandicapOpt = Annotated[
+    str, typer.Option("--handicap", help="Draw-pile sizes like 35:25, or +5 extra for seat 0.")
+]
+RulesetOpt = Annotated[str, typer.Option("--ruleset", help="official or dead-end.")]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Master seed: same seed, same results.")]
+WorkersOpt = Annotated[
+    int | None, typer.Option("--workers", "-w", help="Processes (default: all cores).")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")]
+PlotOpt = Annotated[Path | None, typer.Option("--plot", help="Write a figure (PNG).")]
+
+
+def _check_common(games: int, seed: int, workers: int | None) -> int:
+    if games < 1:
+        _fail(f"--games must be a positive whole number, not {games}")
+    if seed < 0:
+        _fail(f"--seed must be zero or positive, not {seed}")
+    if workers is None:
+        return os.cpu_count() or 1
+    if workers < 1:
+        _fail(f"--workers must be at least 1, not {workers}")
+    return workers
+
+
+def _parse_bots(players: int | None, bots: list[str] | None) -> list[BotSpec]:
+    from blink.bots import BotConfigError, BotSpec
+
+    raw = list(bots or [])
+    if players is None:
+        players = len(raw) if len(raw) in (2, 3) else 2
+    if players not in (2, 3):
+        _fail(f"--players must be 2 or 3 for classic Blink, not {players}")
+    if not raw:
+        raw = [DEFAULT_BOT] * players
+    elif len(raw) == 1:
+        raw = raw * players
+    elif len(raw) != players:
+        _fail(
+            f"{len(raw)} --bot options for {players} players: give one --bot per seat "
+            "(or a single one for every seat)"
+        )
+    specs = []
+    for text in raw:
+        try:
+            specs.append(BotSpec.parse(text))
+        except BotConfigError as exc:
+            _fail(str(exc))
+    return specs
+
+
+def _parse_setting(
+    players: int, handicap: str, ruleset: str, best_of: int
+) -> tuple[Ruleset, tuple[int, ...] | None]:
+    from blink.rules import DealError, RulesetError, get_ruleset, parse_handicap
+
+    try:
+        rules = get_ruleset(ruleset)
+    except RulesetError as exc:
+        _fail(str(exc))
+    try:
+        sizes = parse_handicap(handicap, players)
+    except DealError as exc:
+        _fail(
+            f"{exc} (handicap: draw-pile sizes like 35:25, one per seat, each at least 4 and "
+            "60 cards in all at most; or extra cards for seat 0 like +5)"
+        )
+    if best_of < 1 or best_of % 2 == 0:
+        _fail(f"--best-of must be a positive odd number (1, 3, 5, ...), not {best_of}")
+    return rules, sizes
+
+
+def _progress(total: int, description: str) -> Any:
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    return Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+
+
+def _print_summary(summary: Summary, elapsed: float) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    unit = "series" if summary.best_of > 1 else "games"
+    if summary.interrupted:
+        console.print(
+            f"[bold yellow]Interrupted:[/] {summary.matches} of {summary.requested} {unit} "
+            "finished; summary of those:"
+        )
+    wins = Table(
+        title=f"Wins over {summary.matches} {unit}"
+        + (
+            f" (best of {summary.best_of}, {summary.games_played} games)"
+            if summary.best_of > 1
+            else ""
+        )
+    )
+    wins.add_column("seat", justify="right")
+    wins.add_column("bot")
+    wins.add_column("wins", justify="right")
+    wins.add_column("win rate", justify="right")
+    wins.add_column("95% CI (Wilson)", justify="right")
+    for s in range(summary.players):
+        r, lo, hi = summary.win_rate(s)
+        bot = summary.bots[s] if s < len(summary.bots) else ""
+        wins.add_row(str(s), bot, str(summary.wins[s]), f"{r:.1%}", f"{lo:.1%} - {hi:.1%}")
+    wins.add_row("", "ties", str(summary.ties), f"{summary.ties / max(1, summary.matches):.1%}", "")
+    console.print(wins)
+
+    games = Table(title=f"Games ({summary.games_played})")
+    games.add_column("measure")
+    for col in ("mean", "median", "p10", "p90"):
+        games.add_column(col, justify="right")
+    p, d = summary.plays, summary.duration
+    games.add_row("plays", f"{p.mean:.1f}", f"{p.median:.1f}", f"{p.p10:.1f}", f"{p.p90:.1f}")
+    games.add_row(
+        "virtual seconds", f"{d.mean:.1f}", f"{d.median:.1f}", f"{d.p10:.1f}", f"{d.p90:.1f}"
+    )
+    console.print(games)
+
+    st = summary.stalls
+    other = Table(title="Stalls and endings")
+    other.add_column("what")
+    other.add_column("count", justify="right")
+    other.add_column("per game", justify="right")
+    n = max(1, summary.games_played)
+    other.add_row("stalls", str(st["total"]), f"{summary.stalls_per_game:.3f}")
+    other.add_row("  broken by a flip", str(st["flip"]), f"{st['flip'] / n:.3f}")
+    other.add_row("  broken by chosen cards", str(st["choose"]), f"{st['choose'] / n:.3f}")
+    other.add_row("  ended the game (dead end)", str(st["dead_end"]), f"{st['dead_end'] / n:.3f}")
+    other.add_row(
+        "  default choices at the deadline",
+        str(st["default_choices"]),
+        f"{st['default_choices'] / n:.3f}",
+    )
+    for reason, count in summary.endings.items():
+        other.add_row(f"ended: {reason}", str(count), f"{count / n:.3f}")
+    other.add_row(
+        "won from behind (trailed by 3+ cards)",
+        str(summary.from_behind),
+        f"{summary.from_behind / n:.3f}",
+    )
+    console.print(other)
+    rate = summary.games_played / elapsed if elapsed > 0 else 0.0
+    console.print(f"[dim]{summary.games_played} games in {elapsed:.1f} s ({rate:,.0f} games/s)[/]")
+
+
+def simulate(
+    ctx: typer.Context,
+    games: GamesOpt = 1000,
+    players: PlayersOpt = None,
+    bot: BotOpt = None,
+    handicap: HandicapOpt = "",
+    ruleset: RulesetOpt = "official",
+    best_of: Annotated[int, typer.Option("--best-of", help="Play best-of-N series.")] = 1,
+    seed: SeedOpt = 0,
+    workers: WorkersOpt = None,
+    json_out: JsonOpt = False,
+    records: Annotated[
+        Path | None, typer.Option("--records", help="Write every game's record to DIR.")
+    ] = None,
+    plot: PlotOpt = None,
+    game: Annotated[GameKind, typer.Option("--game", help="classic or goblink.")] = (
+        GameKind.classic
+    ),
+    flip_pause: Annotated[
+        float, typer.Option("--flip-pause", help="Virtual seconds from a stall to the flip.")
+    ] = 1.0,
+    choice_timeout: Annotated[
+        float,
+        typer.Option("--choice-timeout", help="Virtual seconds to choose a stall card."),
+    ] = 10.0,
+) -> None:
+    """Simulate bot-vs-bot games in virtual time and summarise them."""
+    if ctx.invoked_subcommand is not None:
+        return
+    nworkers = _check_common(games, seed, workers)
+    if game is GameKind.goblink:
+        _goblink(games, players, bot, seed, nworkers, json_out, plot, records)
+        return
+    specs = _parse_bots(players, bot)
+    rules, sizes = _parse_setting(len(specs), handicap, ruleset, best_of)
+    if flip_pause < 0 or choice_timeout <= 0:
+        _fail("--flip-pause must be 0 or more and --choice-timeout more than 0")
+    if records is not None and records.exists() and not records.is_dir():
+        _fail(f"--records {records} exists and is not a directory")
+    if plot is not None and plot.suffix.lower() != ".png":
+        _fail(f"--plot needs a .png file name, not {plot}")
+
+    from blink.sim.core import SimConfig
+    from blink.sim.runner import Job, run
+    from blink.sim.stats import summarize
+
+    job = Job(
+        tuple(specs),
+        seed=seed,
+        best_of=best_of,
+        ruleset=rules,
+        sizes=sizes,
+        config=SimConfig(flip_pause, choice_timeout),
+        records=str(records) if records is not None else None,
+    )
+    start = time.perf_counter()
+    unit = "series" if best_of > 1 else "games"
+    try:
+        with _progress(games, "") as bar:
+            task = bar.add_task(f"simulating {unit}", total=games)
+            result = run(job, games, nworkers, lambda k: bar.advance(task, k))
+    except KeyboardInterrupt:  # pragma: no cover - run() normally catches it itself
+        _fail("interrupted before any game finished")
+    elapsed = time.perf_counter() - start
+    summary = summarize(
+        result.rows,
+        len(specs),
+        [str(s) for s in specs],
+        best_of,
+        interrupted=result.interrupted,
+        requested=games,
+    )
+    summary.extra.update(
+        seed=seed,
+        ruleset=rules.name,
+        sizes=list(sizes) if sizes is not None else None,
+        elapsed_s=round(elapsed, 3),
+    )
+    if plot is not None and summary.games_played:
+        from blink.sim.plots import plot_summary
+
+        plot_summary(summary, plot, " vs ".join(str(s) for s in specs))
+    if json_out:
+        typer.echo(json.dumps(summary.to_dict()))
+    else:
+        _print_summary(summary, elapsed)
+        if plot is not None:
+            typer.echo(f"figure written to {plot}")
+        if records is not None:
+            typer.echo(f"records written to {records}/")
+    if result.interrupted:
+        raise typer.Exit(130)
+
+
+def _goblink(
+    games: int,
+    players: int | None,
+    bots: list[str] | None,
+    seed: int,
+    workers: int,
+    json_out: bool,
+    plot: Path | None,
+    records: Path | None,
+) -> None:
+    try:
+        from blink.gosim import simulate_cli  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        _fail("Go Blink simulation is unavailable (blink.gosim could not be imported)")
+    code = simulate_cli(
+        games=games,
+        players=players if players is not None else (len(bots) if bots else 2),
+        bots=list(bots or []),
+        seed=seed,
+        workers=workers,
+        json_out=json_out,
+        plot=plot,
+        records=records,
+    )
+    if isinstance(code, int) and code:
+        raise typer.Exit(code)
+
+
+def sweep(
+    param: Annotated[SweepParam, typer.Option("--param", help="speed or handicap.")] = (
+        SweepParam.speed
+    ),
+    values: Annotated[
+        str,
+        typer.Option(
+            "--values",
+            help="Comma-separated values: seat 0's speed factor (1 = as given), or the extra "
+            "cards seat 0 is dealt (negative: fewer).",
+        ),
+    ] = "",
+    games: GamesOpt = 1000,
+    players: PlayersOpt = None,
+    bot: BotOpt = None,
+    ruleset: RulesetOpt = "official",
+    seed: SeedOpt = 0,
+    workers: WorkersOpt = None,
+    json_out: JsonOpt = False,
+    plot: PlotOpt = None,
+) -> None:
+    """Vary one parameter (seat 0's speed, or the handicap) and chart seat 0's win rate."""
+    nworkers = _check_common(games, seed, workers)
+    specs = _parse_bots(players, bot)
+    rules, _ = _parse_setting(len(specs), "", ruleset, 1)
+    if plot is not None and plot.suffix.lower() != ".png":
+        _fail(f"--plot needs a .png file name, not {plot}")
+    if not values.strip():
+        values = "0.5,0.75,1,1.25,1.5,2" if param is SweepParam.speed else "-8,-4,0,4,8,12,16"
+    try:
+        points = [float(v) for v in values.replace(" ", "").split(",") if v]
+    except ValueError:
+        _fail(f"--values must be numbers separated by commas, not {values!r}")
+    if not points:
+        _fail("--values needs at least one value")
+    n = len(specs)
+    settings: list[tuple[float, list[BotSpec], tuple[int, ...] | None]] = []
+    from dataclasses import replace
+
+    from blink.rules import DealError, deal_sizes
+
+    for v in points:
+        if param is SweepParam.speed:
+            if v <= 0:
+                _fail(f"speed values must be positive, not {v:g}")
+            settings.append((v, [replace(specs[0], speed=specs[0].speed * v), *specs[1:]], None))
+        else:
+            if v != int(v) or int(v) % (n - 1):
+                _fail(f"handicap values must be whole multiples of {n - 1}, not {v:g}")
+            extra = int(v)
+            each = 60 // n
+            sizes = [each + extra] + [each - extra // (n - 1)] * (n - 1)
+            try:
+                settings.append((v, specs, deal_sizes(n, 60, sizes) if extra else None))
+            except DealError as exc:
+                _fail(f"handicap {extra:+d}: {exc}")
+
+    from blink.sim.plots import plot_sweep
+    from blink.sim.runner import Job, run
+    from blink.sim.stats import wilson
+
+    out = []
+    interrupted = False
+    with _progress(games * len(settings), "") as bar:
+        task = bar.add_task(f"sweeping {param.value}", total=games * len(settings))
+        for v, sp, sizes in settings:
+            job = Job(tuple(sp), seed=seed, ruleset=rules, sizes=sizes)
+            res = run(job, games, nworkers, lambda k: bar.advance(task, k))
+            wins = [0] * n
+            ties = 0
+            for row in res.rows:
+                if len(row.winners) == 1:
+                    wins[row.winners[0]] += 1
+                else:
+                    ties += 1
+            m = len(res.rows)
+            lo, hi = wilson(wins[0], m)
+            out.append(
+                {
+                    "value": v,
+                    "bots": [str(s) for s in sp],
+                    "sizes": list(sizes) if sizes else None,
+                    "games": m,
+                    "wins": wins,
+                    "ties": ties,
+                    "rate": wins[0] / m if m else None,
+                    "ci95": [lo, hi],
+                }
+            )
+            if res.interrupted:
+                interrupted = True
+                break
+    label = "seat 0 speed factor" if param is SweepParam.speed else "extra cards dealt to seat 0"
+    if plot is not None and out:
+        plot_sweep(
+            label,
+            [p["value"] for p in out],
+            [p["wins"][0] for p in out],
+            [p["games"] for p in out],
+            plot,
+            " vs ".join(str(s) for s in specs),
+            f"seat 0 ({specs[0]})",
+        )
+    if json_out:
+        typer.echo(
+            json.dumps(
+                {
+                    "parameter": param.value,
+                    "bots": [str(s) for s in specs],
+                    "seed": seed,
+                    "interrupted": interrupted,
+                    "points": out,
+                }
+            )
+        )
+    else:
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(title=f"Seat 0 ({specs[0]}) win rate against {label}")
+        table.add_column(label, justify="right")
+        table.add_column("games", justify="right")
+        table.add_column("seat 0 wins", justify="right")
+        table.add_column("rate", justify="right")
+        table.add_column("95% CI", justify="right")
+        table.add_column("ties", justify="right")
+        for p in out:
+            lo, hi = p["ci95"]
+            table.add_row(
+                f"{p['value']:g}",
+                str(p["games"]),
+                str(p["wins"][0]),
+                f"{p['rate']:.1%}" if p["rate"] is not None else "-",
+                f"{lo:.1%} - {hi:.1%}",
+                str(p["ties"]),
+            )
+        Console().print(table)
+        if plot is not None:
+            typer.echo(f"figure written to {plot}")
+    if interrupted:
+        raise typer.Exit(130)
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the main app."""
+    """Add ``blink simulate`` (and ``blink simulate sweep``) to the main app."""
+    sim = typer.Typer(
+        help="Simulate bot-vs-bot games in virtual time: statistics, records, plots.",
+        invoke_without_command=True,
+        no_args_is_help=False,
+        add_completion=False,
+    )
+    sim.callback(invoke_without_command=True)(simulate)
+    sim.command("sweep")(sweep)
+    app.add_typer(sim, name="simulate")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit("run: blink simulate --help")

@@ -33,13 +33,16 @@ class HumanBot:
     """
 
     __slots__ = (
-        "_checked",
+        "_chk",
         "_due",
+        "_ktop",
         "_lens",
+        "_ok",
         "_phase",
         "_plan",
+        "_reach",
+        "_reaches",
         "_seen",
-        "_tops",
         "level",
         "rng",
         "seat",
@@ -56,8 +59,13 @@ class HumanBot:
         self._seen = 0
         self._lens: list[int] = []
         self._phase: Phase | None = None
-        self._tops: tuple[Card | None, ...] = ()
-        self._checked: dict[tuple[Card, int], bool] = {}
+        self._reach: tuple[int, int] = (0, 0)
+        self._reaches: tuple[tuple[int, int], ...] = ()
+        # Per pile: the top the bot last compared its hand with, and the sets (bit masks by
+        # card index) of hand cards already compared with it and found to match.
+        self._ktop: list[Card | None] = []
+        self._chk: list[int] = []
+        self._ok: list[int] = []
         self._plan: Play | Choose | None = None
         self._due = 0.0
 
@@ -72,8 +80,10 @@ class HumanBot:
     def reset(self) -> None:
         """Forget plans and comparisons (for example after an action was refused)."""
         self._plan = None
-        self._checked = {}
-        self._tops = ()
+        n = len(self._ktop)
+        self._ktop = [None] * n
+        self._chk = [0] * n
+        self._ok = [0] * n
 
     def plan(self, view: PlayerView, now: float | None = None) -> Intent | None:
         """React to ``view`` seen at time ``now`` (seconds; default the monotonic clock)."""
@@ -96,7 +106,13 @@ class HumanBot:
         lens = self._lens
         piles = view.piles
         if len(lens) != len(piles):
+            players = view.players
             lens[:] = [0] * len(piles)
+            self._reach = reach(players, self.seat)
+            self._reaches = tuple(reach(players, s) for s in range(players))
+            self._ktop = [None] * players
+            self._chk = [0] * players
+            self._ok = [0] * players
         seen = self._seen
         for i, pile in enumerate(piles):
             n = len(pile)
@@ -109,16 +125,16 @@ class HumanBot:
                 lens[i] = n
         self._seen = seen
 
-    def _knowledge(self, view: PlayerView) -> Knowledge:
-        players = view.players
+    def knowledge(self, view: PlayerView) -> Knowledge:
+        """What the bot knows in ``view`` (its memory of seen cards included)."""
         return Knowledge(
             self.seat,
-            players,
+            view.players,
             view.hand,
             view.tops,
             DECK_MASK & ~(self._seen | hand_mask(view.hand)),
             view.hand_counts,
-            tuple(reach(players, s) for s in range(players)),
+            self._reaches,
         )
 
     # -- playing ----------------------------------------------------------------------------
@@ -126,81 +142,88 @@ class HumanBot:
     def _plan_play(self, view: PlayerView, now: float) -> Intent | None:
         tops = view.tops
         hand = view.hand
+        ktop = self._ktop
         plan = self._plan
-        old_tops = self._tops
         if plan is not None:
-            pile = plan.pile  # type: ignore[union-attr]
-            if old_tops and tops[pile] is old_tops[pile] and plan.card in hand:
+            if type(plan) is Play and tops[plan.pile] is ktop[plan.pile] and plan.card in hand:
                 due = self._due - now
                 return Intent(plan, due if due > 0.0 else 0.0)
             self._plan = None
-        checked = self._checked
-        a, b = view.reach
-        # Forget comparisons against tops that changed and cards that left the hand.
-        if checked:
-            if not old_tops:
-                checked = {}
-            else:
-                ok_a = tops[a] is old_tops[a]
-                ok_b = tops[b] is old_tops[b]
-                if not (ok_a and ok_b) or len(checked) > 2 * len(hand):
-                    checked = {
-                        key: v
-                        for key, v in checked.items()
-                        if key[0] in hand and (ok_a if key[1] == a else ok_b)
-                    }
-        self._tops = tops
-        fresh = [(c, p) for p in (a, b) for c in hand if (c, p) not in checked]
-        rng = self.rng
-        comparisons = 0
+        a, b = self._reach
         ta = tops[a]
         tb = tops[b]
         if ta is None or tb is None:
-            self._checked = checked
             return None
+        chk = self._chk
+        ok = self._ok
+        if ta is not ktop[a]:
+            ktop[a] = ta
+            chk[a] = ok[a] = 0
+        if tb is not ktop[b]:
+            ktop[b] = tb
+            chk[b] = ok[b] = 0
+        ca, cb = chk[a], chk[b]
+        fresh = [(c, a) for c in hand if not ca >> c.index & 1]
+        fresh += [(c, b) for c in hand if not cb >> c.index & 1]
         row_a = CMP[ta.index]
         row_b = CMP[tb.index]
+        rng = self.rng
+        seat = self.seat
+        comparisons = 0
         if not self.strategy.exhaustive:
+            oa, ob = ok[a], ok[b]
             found: Play | None = None
-            for key, legal in checked.items():
-                if legal:
-                    found = Play(self.seat, key[0], key[1])
-                    break
+            if oa or ob:
+                for c in hand:
+                    if oa >> c.index & 1:
+                        found = Play(seat, c, a)
+                        break
+                    if ob >> c.index & 1:
+                        found = Play(seat, c, b)
+                        break
             if found is None and fresh:
                 if len(fresh) > 1:
                     rng.shuffle(fresh)
-                for key in fresh:
-                    c, p = key
-                    v = (row_a if p == a else row_b)[c.index]
+                for c, p in fresh:
+                    i = c.index
+                    v = (row_a if p == a else row_b)[i]
+                    chk[p] |= BIT[i]
                     if v == NO_MATCH:
                         comparisons += 3
-                        checked[key] = False
                     else:
                         comparisons += v
-                        checked[key] = True
-                        found = Play(self.seat, c, p)
+                        ok[p] |= BIT[i]
+                        found = Play(seat, c, p)
                         break
-            self._checked = checked
             if found is None:
                 return None
             delay = self.level.sample(rng, comparisons)
             self._plan = found
             self._due = now + delay
             return Intent(found, delay)
-        for key in fresh:
-            c, p = key
-            v = (row_a if p == a else row_b)[c.index]
+        for c, p in fresh:
+            i = c.index
+            v = (row_a if p == a else row_b)[i]
+            chk[p] |= BIT[i]
             if v == NO_MATCH:
                 comparisons += 3
-                checked[key] = False
             else:
                 comparisons += v
-                checked[key] = True
-        self._checked = checked
-        legal = [Play(self.seat, key[0], key[1]) for key, ok in checked.items() if ok]
+                ok[p] |= BIT[i]
+        oa, ob = ok[a], ok[b]
+        if not (oa or ob):
+            return None
+        legal = [Play(seat, c, a) for c in hand if oa >> c.index & 1]
+        legal += [Play(seat, c, b) for c in hand if ob >> c.index & 1]
         if not legal:
             return None
-        choice = self.strategy.pick_play(self._knowledge(view), legal, rng)
+        strategy = self.strategy
+        if len(legal) == 1:
+            choice = legal[0]
+        elif strategy.informed:
+            choice = strategy.pick_play(self.knowledge(view), legal, rng)
+        else:
+            choice = legal[rng.randrange(len(legal))]
         delay = self.level.sample(rng, comparisons, len(legal))
         self._plan = choice
         self._due = now + delay
@@ -217,7 +240,7 @@ class HumanBot:
         if isinstance(plan, Choose) and plan.card in hand:
             due = self._due - now
             return Intent(plan, due if due > 0.0 else 0.0)
-        card = self.strategy.pick_choice(self._knowledge(view), self.rng)
+        card = self.strategy.pick_choice(self.knowledge(view), self.rng)
         options = len(hand) if self.strategy.exhaustive else 1
         delay = self.level.sample(self.rng, 3 * len(hand), options)
         action = Choose(self.seat, card)

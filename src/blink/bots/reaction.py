@@ -81,11 +81,11 @@ class Level:
 LEVELS: dict[str, Level] = {
     level.name: level
     for level in (
-        Level("beginner", 3.0, 0.20, 1.10, 0.120, 0.20, 0.45, 0.55, "learning the game"),
-        Level("casual", 2.0, 0.20, 0.70, 0.080, 0.12, 0.40, 0.35, "plays now and then"),
-        Level("skilled", 1.5, 0.20, 0.50, 0.060, 0.09, 0.35, 0.25, "a practised player"),
-        Level("expert", 1.2, 0.20, 0.40, 0.045, 0.07, 0.30, 0.18, "a strong club player"),
-        Level("champion", 0.9, 0.20, 0.28, 0.033, 0.05, 0.25, 0.12, "the 27-second deck pace"),
-        Level("inhuman", 0.02, 0.005, 0.005, 0.0005, 0.0005, 0.10, 0.002, "for testing"),
+        Level("beginner", 3.0, 0.2, 1.27, 0.139, 0.231, 0.45, 0.635, "learning the game"),
+        Level("casual", 2.0, 0.2, 0.82, 0.0937, 0.141, 0.4, 0.41, "plays now and then"),
+        Level("skilled", 1.5, 0.2, 0.593, 0.0711, 0.107, 0.35, 0.296, "a practised player"),
+        Level("expert", 1.2, 0.2, 0.481, 0.0541, 0.0842, 0.3, 0.217, "a strong club player"),
+        Level("champion", 0.9, 0.2, 0.34, 0.04, 0.0607, 0.25, 0.146, "the 27-second deck pace"),
+        Level("inhuman", 0.015, 0.005, 0.005, 0.0005, 0.0005, 0.1, 0.002, "for testing"),
     )
 }

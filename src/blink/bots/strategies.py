@@ -42,6 +42,11 @@ class Strategy:
     exhaustive: bool
     description: str
 
+    @property
+    def informed(self) -> bool:
+        """True when the strategy weighs what the bot knows (not a blind or random pick)."""
+        return self.name in ("blocker", "flexible")
+
     def pick_play(self, k: Knowledge, legal: Sequence[Play], rng: random.Random) -> Play:
         """Choose one of ``legal`` (non-empty; for ``first``, the play found first)."""
         if len(legal) == 1 or self.name == "first":

@@ -1,0 +1,193 @@
+"""Many simulated games or series, in parallel processes, reproducible whatever the workers.
+
+Match ``i`` of a run with master seed ``s`` is seeded ``derive_seed(s, i)``, so its result does
+not depend on which process plays it or in what order; rows come back sorted by index.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
+
+from blink.bots import BotSpec
+from blink.rules import OFFICIAL, Ruleset
+from blink.sim.core import DEFAULT_CONFIG, GameResult, SimConfig, simulate_game, simulate_series
+from blink.sim.seeds import derive_seed
+
+__all__ = ["GameRow", "Job", "MatchRow", "RunResult", "run", "run_chunk"]
+
+
+class GameRow(NamedTuple):
+    """The statistics of one game (compact and picklable)."""
+
+    winners: tuple[int, ...]
+    reason: str
+    plays: int
+    duration: float
+    stalls: int
+    flips: int
+    choices: int
+    dead_ends: int
+    defaults: int
+    from_behind: bool
+
+    @classmethod
+    def of(cls, g: GameResult) -> GameRow:
+        """The row of a simulated game."""
+        return cls(
+            g.outcome.winners,
+            g.outcome.reason,
+            g.plays,
+            g.duration,
+            g.stalls,
+            g.flips,
+            g.choices,
+            g.dead_ends,
+            g.defaults,
+            g.won_from_behind,
+        )
+
+
+class MatchRow(NamedTuple):
+    """One match: a single game, or a best-of-N series. ``winners`` has one seat unless tied."""
+
+    index: int
+    winners: tuple[int, ...]
+    games: tuple[GameRow, ...]
+
+
+@dataclass(frozen=True)
+class Job:
+    """What to simulate: the same setting for every match of a run."""
+
+    specs: tuple[BotSpec, ...]
+    seed: int = 0
+    best_of: int = 1
+    ruleset: Ruleset = OFFICIAL
+    sizes: tuple[int, ...] | None = None
+    config: SimConfig = DEFAULT_CONFIG
+    records: str | None = None
+    """A directory to write each match's record to (``game-000001.json``/``series-...``)."""
+
+    def play(self, index: int) -> MatchRow:
+        """Simulate match ``index`` (and write its record if asked)."""
+        seed = derive_seed(self.seed, index)
+        keep = self.records is not None
+        if self.best_of == 1:
+            g = simulate_game(
+                self.specs,
+                seed,
+                ruleset=self.ruleset,
+                sizes=self.sizes,
+                config=self.config,
+                keep_game=keep,
+            )
+            if self.records is not None:
+                rec = g.record
+                rec.meta["index"] = index
+                Path(self.records, f"game-{index:06d}.json").write_text(rec.to_json())
+            return MatchRow(index, g.outcome.winners, (GameRow.of(g),))
+        s = simulate_series(
+            self.specs,
+            self.best_of,
+            seed,
+            ruleset=self.ruleset,
+            sizes=self.sizes,
+            config=self.config,
+            keep_games=keep,
+        )
+        if self.records is not None:
+            srec = s.record
+            srec.meta.update(index=index, seed=seed, bots=[str(b) for b in self.specs])
+            Path(self.records, f"series-{index:06d}.json").write_text(srec.to_json())
+        winners = (s.winner,) if s.winner is not None else tuple(range(len(self.specs)))
+        return MatchRow(index, winners, tuple(GameRow.of(g) for g in s.games))
+
+
+def run_chunk(job: Job, start: int, stop: int) -> list[MatchRow]:
+    """Matches ``start`` to ``stop - 1`` of ``job``."""
+    return [job.play(i) for i in range(start, stop)]
+
+
+@dataclass
+class RunResult:
+    """The matches finished (sorted by index) and whether the run was interrupted."""
+
+    rows: list[MatchRow] = field(default_factory=list)
+    interrupted: bool = False
+    requested: int = 0
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _chunks(n: int, workers: int) -> list[tuple[int, int]]:
+    size = max(1, min(200, n // max(1, workers * 8)))
+    return [(i, min(n, i + size)) for i in range(0, n, size)]
+
+
+def run(
+    job: Job,
+    matches: int,
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> RunResult:
+    """Simulate ``matches`` matches of ``job`` on ``workers`` processes (default: all cores).
+
+    ``progress(k)`` is called as each batch of ``k`` matches finishes. Ctrl-C stops the run
+    and returns the matches finished so far with ``interrupted`` set.
+    """
+    if workers is None:
+        workers = os.cpu_count() or 1
+    if job.records is not None:
+        Path(job.records).mkdir(parents=True, exist_ok=True)
+    out = RunResult(requested=matches)
+    chunks = _chunks(matches, workers)
+    if workers <= 1:
+        try:
+            for start, stop in chunks:
+                out.rows.extend(run_chunk(job, start, stop))
+                if progress is not None:
+                    progress(stop - start)
+        except KeyboardInterrupt:
+            out.interrupted = True
+        return out
+    done: list[list[MatchRow]] = []
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+    pending: set[Future[list[MatchRow]]] = set()
+    try:
+        todo = iter(chunks)
+        # Keep a few batches per worker queued, so Ctrl-C has little to wait for.
+        for chunk in todo:
+            pending.add(pool.submit(run_chunk, job, *chunk))
+            if len(pending) >= 3 * workers:
+                break
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for f in finished:
+                rows = f.result()
+                done.append(rows)
+                if progress is not None:
+                    progress(len(rows))
+                nxt = next(todo, None)
+                if nxt is not None:
+                    pending.add(pool.submit(run_chunk, job, *nxt))
+    except KeyboardInterrupt:
+        out.interrupted = True
+        for f in pending:
+            f.cancel()
+    finally:
+        pool.shutdown(wait=not out.interrupted, cancel_futures=True)
+    out.rows = sorted((r for rows in done for r in rows), key=lambda r: r.index)
+    return out
+
+
+def run_list(job: Job, indices: Sequence[int]) -> list[MatchRow]:
+    """Specific matches of ``job`` in this process (for tests and spot checks)."""
+    return [job.play(i) for i in indices]

@@ -1,0 +1,181 @@
+"""Summary statistics of a run: win rates with Wilson intervals, game lengths, stalls."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from blink.sim.runner import MatchRow
+
+__all__ = ["Distribution", "Summary", "percentile", "summarize", "wilson"]
+
+
+def wilson(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval (95 % by default) for a proportion ``successes / n``."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def percentile(sorted_values: Sequence[float], q: float) -> float:
+    """The ``q``-th percentile (0-100) of sorted values, by linear interpolation."""
+    if not sorted_values:
+        return math.nan
+    k = (len(sorted_values) - 1) * q / 100
+    lo = math.floor(k)
+    hi = min(lo + 1, len(sorted_values) - 1)
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (k - lo)
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """Mean, median and the 10th and 90th percentiles of a sample."""
+
+    mean: float
+    median: float
+    p10: float
+    p90: float
+
+    @classmethod
+    def of(cls, values: Sequence[float]) -> Distribution:
+        """Describe ``values``."""
+        if not values:
+            return cls(math.nan, math.nan, math.nan, math.nan)
+        s = sorted(values)
+        return cls(
+            math.fsum(s) / len(s), statistics.median(s), percentile(s, 10), percentile(s, 90)
+        )
+
+    def to_dict(self) -> dict[str, float]:
+        """JSON-ready."""
+        return {"mean": self.mean, "median": self.median, "p10": self.p10, "p90": self.p90}
+
+
+@dataclass
+class Summary:
+    """What a run found. A "match" is one game, or one series with ``best_of`` > 1."""
+
+    players: int
+    bots: list[str]
+    best_of: int
+    matches: int
+    wins: list[int]
+    ties: int
+    games_played: int
+    game_wins: list[int]
+    game_ties: int
+    plays: Distribution
+    duration: Distribution
+    stalls_per_game: float
+    stalls: dict[str, int]
+    endings: dict[str, int]
+    from_behind: int
+    interrupted: bool = False
+    requested: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+    plays_values: list[int] = field(default_factory=list, repr=False)
+    duration_values: list[float] = field(default_factory=list, repr=False)
+
+    def win_rate(self, seat: int) -> tuple[float, float, float]:
+        """The seat's match win rate and its 95 % Wilson interval."""
+        n = self.matches
+        lo, hi = wilson(self.wins[seat], n)
+        return (self.wins[seat] / n if n else math.nan, lo, hi)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON summary (``games``, ``wins``, ``ties`` and ``plays`` are the mean plays)."""
+        return {
+            "games": self.matches,
+            "wins": list(self.wins),
+            "ties": self.ties,
+            "plays": self.plays.mean,
+            "players": self.players,
+            "bots": self.bots,
+            "best_of": self.best_of,
+            "win_rate": [
+                {"seat": s, "rate": r, "ci95": [lo, hi]}
+                for s, (r, lo, hi) in enumerate(self.win_rate(s) for s in range(self.players))
+            ],
+            "games_played": self.games_played,
+            "game_wins": list(self.game_wins),
+            "game_ties": self.game_ties,
+            "plays_per_game": self.plays.to_dict(),
+            "seconds_per_game": self.duration.to_dict(),
+            "stalls_per_game": self.stalls_per_game,
+            "stalls": dict(self.stalls),
+            "endings": dict(self.endings),
+            "won_from_behind": self.from_behind,
+            "interrupted": self.interrupted,
+            "requested": self.requested,
+            **self.extra,
+        }
+
+
+def summarize(
+    rows: Sequence[MatchRow],
+    players: int,
+    bots: Sequence[str] = (),
+    best_of: int = 1,
+    *,
+    interrupted: bool = False,
+    requested: int = 0,
+) -> Summary:
+    """Summarise finished matches (in index order, for reproducible floating-point sums)."""
+    wins = [0] * players
+    ties = 0
+    game_wins = [0] * players
+    game_ties = 0
+    plays: list[int] = []
+    duration: list[float] = []
+    stalls = Counter({"total": 0, "flip": 0, "choose": 0, "dead_end": 0, "default_choices": 0})
+    endings: Counter[str] = Counter()
+    behind = 0
+    for row in sorted(rows, key=lambda r: r.index):
+        if len(row.winners) == 1:
+            wins[row.winners[0]] += 1
+        else:
+            ties += 1
+        for g in row.games:
+            if len(g.winners) == 1:
+                game_wins[g.winners[0]] += 1
+            else:
+                game_ties += 1
+            plays.append(g.plays)
+            duration.append(g.duration)
+            stalls["total"] += g.stalls
+            stalls["flip"] += g.flips
+            stalls["choose"] += g.choices
+            stalls["dead_end"] += g.dead_ends
+            stalls["default_choices"] += g.defaults
+            endings[g.reason if len(g.winners) == 1 else f"{g.reason} (tie)"] += 1
+            behind += g.from_behind
+    n_games = len(plays)
+    return Summary(
+        players=players,
+        bots=list(bots),
+        best_of=best_of,
+        matches=len(rows),
+        wins=wins,
+        ties=ties,
+        games_played=n_games,
+        game_wins=game_wins,
+        game_ties=game_ties,
+        plays=Distribution.of(plays),
+        duration=Distribution.of(duration),
+        stalls_per_game=stalls["total"] / n_games if n_games else math.nan,
+        stalls=dict(stalls),
+        endings=dict(sorted(endings.items())),
+        from_behind=behind,
+        interrupted=interrupted,
+        requested=requested,
+        plays_values=plays,
+        duration_values=duration,
+    )
