@@ -25,7 +25,8 @@ from blink.classic import (
     Play,
     Reveal,
 )
-from blink.rules import DealError, Ruleset, RulesetError
+from blink.match import Series
+from blink.rules import OFFICIAL, DealError, Ruleset, RulesetError
 
 __all__ = [
     "FORMAT",
@@ -48,13 +49,25 @@ class RecordError(ValueError):
     """A record that cannot be read, or whose actions do not replay.
 
     ``index`` is the 0-based index of the offending action (``None`` when the problem is not an
-    action); ``reason`` is a machine-readable code (an engine reason for illegal actions).
+    action); ``reason`` is a machine-readable code: an engine :class:`~blink.classic.Reason`
+    value for an illegal action, or ``malformed``, ``impossible_deal``, ``result_mismatch``,
+    ``time_order``, ``series``. ``game`` is the 0-based game index inside a series record.
     """
 
-    def __init__(self, message: str, index: int | None = None, reason: str = "malformed") -> None:
-        super().__init__(message if index is None else f"action {index}: {message}")
+    def __init__(
+        self,
+        message: str,
+        index: int | None = None,
+        reason: str = "malformed",
+        *,
+        game: int | None = None,
+    ) -> None:
+        text = message if index is None else f"action {index}: {message}"
+        super().__init__(text if game is None else f"game {game}: {text}")
         self.index = index
         self.reason = reason
+        self.game = game
+        self.detail = message
 
 
 def action_to_dict(action: Action, t: int | None) -> dict[str, Any]:
@@ -108,7 +121,7 @@ class GameRecord:
 
     deck: list[Card]
     players: int = 2
-    ruleset: Ruleset = field(default_factory=lambda: Ruleset("official"))
+    ruleset: Ruleset = OFFICIAL
     sizes: tuple[int, ...] | None = None
     actions: list[tuple[Action, int | None]] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
@@ -139,7 +152,7 @@ class GameRecord:
         try:
             game = ClassicGame(self.deck, self.players, self.ruleset, self.sizes)
         except (DealError, ValueError) as exc:
-            raise RecordError(f"the deal is impossible: {exc}") from None
+            raise RecordError(f"the deal is impossible: {exc}", reason="impossible_deal") from None
         for i, (action, t) in enumerate(self.actions):
             try:
                 game.apply(action, t)
@@ -148,7 +161,21 @@ class GameRecord:
         return game
 
     def verify(self) -> ClassicGame:
-        """Replay and check that the stored result (if any) matches; return the final game."""
+        """Replay and check the record; return the final game.
+
+        Checks every action's legality, that action times never go backwards, and that the
+        stored result (if any) is the one the actions lead to.
+        """
+        last = 0
+        for i, (_, t) in enumerate(self.actions):
+            if t is not None:
+                if t < last:
+                    raise RecordError(
+                        f"time {t} ms is earlier than the previous action's {last} ms",
+                        i,
+                        "time_order",
+                    )
+                last = t
         game = self.replay()
         if self.result is not None:
             actual = _result_dict(game)
@@ -190,16 +217,21 @@ class GameRecord:
         if data.get("game", "classic") != "classic":
             raise RecordError(f"not a classic game record: game is {data.get('game')!r}")
         variant = data.get("variant") or {}
+        if not isinstance(variant, Mapping):
+            raise RecordError("variant must be an object")
         players = variant.get("players", 2)
-        if players not in (2, 3):
+        if isinstance(players, bool) or players not in (2, 3):
             raise RecordError(f"classic Blink has 2 or 3 players, not {players!r}")
         sizes = variant.get("sizes")
         if sizes is not None and (
             not isinstance(sizes, list) or not all(isinstance(n, int) for n in sizes)
         ):
             raise RecordError("variant.sizes must be a list of whole numbers")
+        raw_ruleset = data.get("ruleset") or {"name": "official"}
+        if not isinstance(raw_ruleset, Mapping):
+            raise RecordError("ruleset must be an object")
         try:
-            ruleset = Ruleset.from_dict(data.get("ruleset") or {"name": "official"})
+            ruleset = Ruleset.from_dict(raw_ruleset)
         except RulesetError as exc:
             raise RecordError(f"ruleset: {exc}") from None
         raw_deck = data.get("deck")
@@ -217,7 +249,16 @@ class GameRecord:
         if not isinstance(raw_actions, list):
             raise RecordError("the record has no actions list")
         actions = [action_from_dict(a, i) for i, a in enumerate(raw_actions)]
-        names = [str(p.get("name", "")) for p in data.get("players", []) if isinstance(p, dict)]
+        raw_players = data.get("players") or []
+        if not isinstance(raw_players, list):
+            raise RecordError("players must be a list")
+        names = [str(p.get("name", "")) for p in raw_players if isinstance(p, Mapping)]
+        meta = data.get("meta") or {}
+        result = data.get("result")
+        if not isinstance(meta, Mapping):
+            raise RecordError("meta must be an object")
+        if result is not None and not isinstance(result, dict):
+            raise RecordError("result must be an object or null")
         return cls(
             deck=deck,
             players=players,
@@ -225,8 +266,8 @@ class GameRecord:
             sizes=tuple(sizes) if sizes is not None else None,
             actions=actions,
             names=names,
-            meta=dict(data.get("meta") or {}),
-            result=data.get("result"),
+            meta=dict(meta),
+            result=result,
         )
 
 
@@ -237,6 +278,42 @@ class SeriesRecord:
     best_of: int
     games: list[GameRecord] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
+
+    def verify(self) -> list[ClassicGame]:
+        """Verify every game and the series itself; return the final games.
+
+        Each game must verify (see :meth:`GameRecord.verify`); every game but the last must be
+        finished; no game may follow the one that decided the series. Errors carry ``game``.
+        """
+        out = []
+        series = self.series_from([])
+        for i, record in enumerate(self.games):
+            if series.over:
+                raise RecordError(
+                    f"the series was decided before this game (score {series.score})",
+                    reason="series",
+                    game=i,
+                )
+            try:
+                game = record.verify()
+            except RecordError as exc:
+                raise RecordError(exc.detail, exc.index, exc.reason, game=i) from None
+            if game.outcome is None:
+                if i != len(self.games) - 1:
+                    raise RecordError("an unfinished game is followed by another", game=i)
+            else:
+                series.record(game.outcome.winners)
+            out.append(game)
+        return out
+
+    def series_from(self, games: Sequence[ClassicGame]) -> Series:
+        """The :class:`~blink.match.Series` state after the given finished games."""
+        players = self.games[0].players if self.games else 2
+        series = Series(self.best_of, players)
+        for g in games:
+            if g.outcome is not None:
+                series.record(g.outcome.winners)
+        return series
 
     def to_dict(self) -> dict[str, Any]:
         """The series as a JSON-ready dict."""
@@ -267,8 +344,11 @@ class SeriesRecord:
             try:
                 out.append(GameRecord.from_dict(g))
             except RecordError as exc:
-                raise RecordError(f"game {i}: {exc}", exc.index, exc.reason) from None
-        return cls(best_of, out, dict(data.get("meta") or {}))
+                raise RecordError(exc.detail, exc.index, exc.reason, game=i) from None
+        meta = data.get("meta") or {}
+        if not isinstance(meta, Mapping):
+            raise RecordError("meta must be an object")
+        return cls(best_of, out, dict(meta))
 
 
 def _check_header(data: Mapping[str, Any], expected: str) -> None:
