@@ -1,0 +1,154 @@
+// Entry point: settings in the top bar (language, sound, colour letters), and the router.
+// Routes: "/" lobby; "/play/CODE" or "/?join=CODE" a seat at a table; "/watch/CODE" or
+// "/?watch=CODE" a spectator; "#rules" how to play; "#replay" open a file;
+// "#replay=<record url>" replay a finished game.
+
+import { applyI18n, getLang, onLangChange, setLang, t } from "./i18n.js";
+import { isMuted, setMuted } from "./sound.js";
+import { mountLobby } from "./lobby.js";
+import { mountTable } from "./table.js";
+import { mountReplay } from "./replay.js";
+import { api } from "./net.js";
+import { cardSVG, escapeXml } from "./cards.js";
+import { cardName, colorLetter } from "./i18n.js";
+
+const view = document.getElementById("view");
+const SPEAKER = '<path d="M2 6h3l4-3v10l-4-3H2z"/>';
+const SPEAKER_ON = `<svg viewBox="0 0 16 16" width="18" height="18" aria-hidden="true" fill="currentColor">${SPEAKER}<path d="M11 5.5a3.5 3.5 0 0 1 0 5M12.5 3.5a6 6 0 0 1 0 9" fill="none" stroke="currentColor" stroke-width="1.4" stroke-linecap="round"/></svg>`;
+const SPEAKER_OFF = `<svg viewBox="0 0 16 16" width="18" height="18" aria-hidden="true" fill="currentColor">${SPEAKER}<path d="M11 6l4 4M15 6l-4 4" stroke="currentColor" stroke-width="1.4" stroke-linecap="round"/></svg>`;
+let cleanup = () => {};
+
+/** Go to a path inside the app without reloading. */
+export function navigate(url) {
+  history.pushState(null, "", url);
+  route();
+}
+
+/** Announce a sentence to screen readers (polite or assertive). */
+export function announce(text, assertive = false) {
+  const el = document.getElementById(assertive ? "alert" : "live");
+  el.textContent = "";
+  requestAnimationFrame(() => { el.textContent = text; });
+}
+
+/** Show the connection status and latency, discreetly. */
+export function netStatus(text, bad = false) {
+  const el = document.getElementById("net");
+  el.textContent = text;
+  el.classList.toggle("bad", bad);
+}
+
+function route() {
+  cleanup();
+  cleanup = () => {};
+  netStatus("");
+  const path = location.pathname;
+  const q = new URLSearchParams(location.search);
+  const hash = decodeURIComponent(location.hash.slice(1));
+  let m;
+  view.innerHTML = "";
+  if ((m = path.match(/^\/play\/([A-Za-z0-9]+)/)) || q.get("join")) {
+    cleanup = mountTable(view, { code: (m ? m[1] : q.get("join")).toUpperCase(), spectate: false });
+  } else if ((m = path.match(/^\/watch\/([A-Za-z0-9]+)/)) || q.get("watch")) {
+    cleanup = mountTable(view, { code: (m ? m[1] : q.get("watch")).toUpperCase(), spectate: true });
+  } else if (hash === "rules") {
+    cleanup = mountRules(view);
+  } else if (hash.startsWith("replay")) {
+    cleanup = mountReplayRoute(view, hash.slice("replay=".length));
+  } else {
+    cleanup = mountLobby(view);
+  }
+  document.title = `Blink · ${t("tagline")}`;
+}
+
+function mountRules(root) {
+  const example = ["4YS", "2YM", "5BS", "4GW"];
+  root.innerHTML = `<article class="rules panel">
+    <h1 data-i18n="how_to_play"></h1>
+    <div class="example" aria-hidden="true">${example.map((c) => cardSVG(c, { letter: colorLetter(c) })).join("")}</div>
+    <div data-i18n-html="rules_html"></div>
+    <p><a href="/" data-link data-i18n="back_lobby"></a></p></article>`;
+  applyI18n(root);
+  root.querySelector(".example").setAttribute("title", example.map(cardName).join(", "));
+  return () => {};
+}
+
+function mountReplayRoute(root, url) {
+  let stop = () => {};
+  if (url) {
+    root.innerHTML = `<p class="muted">…</p>`;
+    api(url).then((data) => {
+      stop = mountReplay(root, data, data.meta && data.meta.room ? `${data.meta.room} #${data.meta.number ?? ""}` : "");
+    }).catch((e) => {
+      root.innerHTML = `<p class="error-msg" role="alert">${escapeXml(t("error", { msg: e.message }))}</p><p><a href="/" data-link>${escapeXml(t("back_lobby"))}</a></p>`;
+    });
+  } else {
+    root.innerHTML = `<section class="panel"><h1>${escapeXml(t("replay_title"))}</h1>
+      <label>${escapeXml(t("load_record"))}<input type="file" id="rp-file" accept=".json,application/json"></label>
+      <div id="rp-mount"></div></section>`;
+    root.querySelector("#rp-file").addEventListener("change", async (e) => {
+      const file = e.target.files[0];
+      if (!file) return;
+      const mount = root.querySelector("#rp-mount");
+      stop();
+      try {
+        stop = mountReplay(mount, JSON.parse(await file.text()), file.name);
+      } catch (err) {
+        mount.innerHTML = `<p class="error-msg" role="alert">${escapeXml(t("bad_record", { msg: err.message }))}</p>`;
+      }
+    });
+  }
+  return () => stop();
+}
+
+// --- settings in the top bar ---------------------------------------------------------------
+
+function setupSettings() {
+  const langSel = document.getElementById("lang");
+  langSel.value = getLang();
+  langSel.addEventListener("change", () => setLang(langSel.value));
+  const snd = document.getElementById("btn-sound");
+  const drawSound = () => {
+    snd.setAttribute("aria-pressed", String(!isMuted()));
+    snd.innerHTML = isMuted() ? SPEAKER_OFF : SPEAKER_ON;
+    snd.title = isMuted() ? t("sound_off") : t("sound_on");
+  };
+  snd.addEventListener("click", () => { setMuted(!isMuted()); drawSound(); });
+  const cb = document.getElementById("btn-cb");
+  let cbOn = false;
+  try { cbOn = localStorage.getItem("blink.cb") === "1"; } catch { /* ignore */ }
+  const drawCb = () => {
+    document.body.classList.toggle("cb", cbOn);
+    cb.setAttribute("aria-pressed", String(cbOn));
+  };
+  cb.addEventListener("click", () => {
+    cbOn = !cbOn;
+    try { localStorage.setItem("blink.cb", cbOn ? "1" : "0"); } catch { /* ignore */ }
+    drawCb();
+  });
+  document.getElementById("btn-rules").addEventListener("click", () => navigate("/#rules"));
+  document.documentElement.lang = getLang();
+  applyI18n(document);
+  drawSound();
+  drawCb();
+  onLangChange(() => {
+    langSel.value = getLang();
+    drawSound();
+    // A live table re-renders in place (keeping its connection); other views are rebuilt.
+    if (cleanup.relang) cleanup.relang();
+    else route();
+  });
+}
+
+document.addEventListener("click", (e) => {
+  const a = e.target.closest && e.target.closest("a[data-link], a#home-link");
+  if (a && !e.ctrlKey && !e.metaKey && !e.shiftKey && a.origin === location.origin) {
+    e.preventDefault();
+    navigate(a.getAttribute("href"));
+  }
+});
+window.addEventListener("popstate", route);
+window.addEventListener("hashchange", route);
+
+setupSettings();
+route();

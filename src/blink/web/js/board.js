@@ -1,0 +1,73 @@
+// The shared picture of a table: opponents and center piles, seen from one seat.
+// Used by the live table (table.js) and the replay viewer (replay.js).
+
+import { backSVG, cardSVG, escapeXml } from "./cards.js";
+import { cardName, colorLetter, t } from "./i18n.js";
+
+/** Where each pile and opponent goes when seen from `seat` (bottom of the screen). */
+export function layout(players, seat) {
+  const s = seat ?? 0;
+  if (players === 3) {
+    return { left: (s + 2) % 3, right: s, far: (s + 1) % 3, opponents: [(s + 1) % 3, (s + 2) % 3] };
+  }
+  return { left: s, right: 1 - s, far: null, opponents: [1 - s] };
+}
+
+/** Markup for a card face with its accessible name and colour letter. */
+export function face(code, extraLabel = "") {
+  const label = extraLabel ? `${extraLabel}: ${cardName(code)}` : cardName(code);
+  return cardSVG(code, { label, letter: colorLetter(code) });
+}
+
+/**
+ * The board markup. `m` = {players, seat, names, tops, depth, hands, handCounts, drawCounts,
+ * connected, chosen, winners, fits:Set, landed:Set, showKeys, interactive}.
+ */
+export function boardHTML(m) {
+  const L = layout(m.players, m.seat);
+  const parts = [];
+  m.layout = L;
+  if (!m.noOpponents) L.opponents.forEach((p, i) => parts.push(opponentHTML(m, p, `o${i + 1}`)));
+  parts.push(pileHTML(m, L.left, "pl", "left"));
+  parts.push(pileHTML(m, L.right, "pr", "right"));
+  if (L.far !== null) parts.push(pileHTML(m, L.far, "pt", "far"));
+  return `<div class="board p${m.players}">${parts.join("")}</div>`;
+}
+
+function opponentHTML(m, p, area) {
+  const name = escapeXml(m.names[p] || t("seat", { n: p + 1 }));
+  const hc = m.handCounts[p] ?? 0;
+  const dc = m.drawCounts[p] ?? 0;
+  const hand = m.hands && m.hands[p];
+  let mini = "";
+  if (hand) mini = hand.map((c) => face(c)).join("");
+  else for (let i = 0; i < hc; i++) mini += backSVG();
+  const conn = m.connected ? `<span class="dot${m.connected[p] ? "" : " off"}" aria-hidden="true"></span>` : "";
+  const chosen = m.chosen && m.chosen[p] ? `<span class="chosen-tag">✓ ${escapeXml(t("choose_card"))}</span>` : "";
+  const won = m.winners && m.winners.includes(p) ? " won" : "";
+  return (
+    `<section class="opp area-${area}${won}" data-seat="${p}" aria-label="${name}: ${escapeXml(t("cards_in_hand", { n: hc }))}, ${escapeXml(t("cards_in_draw", { n: dc }))}">` +
+    `<div class="name">${conn}${name}</div>` +
+    `<div class="minihand" aria-hidden="true">${mini}</div>` +
+    `<div class="counts" aria-hidden="true">${escapeXml(t("hand"))} ${hc} · ${escapeXml(t("draw"))} <b>${dc}</b></div>${chosen}</section>`
+  );
+}
+
+function pileHTML(m, pile, area, side) {
+  const top = m.tops[pile];
+  const depth = (m.depth && m.depth[pile]) || 1;
+  const sideName = side === "left" ? t("pile_left") : side === "right" ? t("pile_right") : `${t("pile", { n: pile + 1 })}, ${t("pile_out")}`;
+  const art = top ? cardSVG(top, { letter: colorLetter(top) }) : backSVG();
+  const label = `${sideName}: ${top ? cardName(top) : t("empty_pile")}`;
+  const cls = ["pile", `area-${area}`];
+  if (side === "far" && m.dimFar !== false) cls.push("far");
+  if (m.fits && m.fits.has(pile)) cls.push("fits");
+  if (m.landed && m.landed.has(pile)) cls.push("land");
+  let key = "";
+  if (m.showKeys && side !== "far") key = `<span class="pkey" aria-hidden="true">${side === "left" ? "← A" : "D →"}</span>`;
+  else if (m.pileNumbers) key = `<span class="pkey" aria-hidden="true">${escapeXml(t("pile", { n: pile + 1 }))}</span>`;
+  const d = depth > 2 ? "d1 d2" : depth > 1 ? "d1" : "";
+  const tag = m.interactive && side !== "far" ? "button" : "div";
+  const extra = tag === "button" ? ` type="button" data-pile="${pile}"` : ` role="img" data-pile="${pile}"`;
+  return `<${tag} class="${cls.join(" ")}"${extra} aria-label="${escapeXml(label)}"><div class="stack ${d}">${art}</div>${key}</${tag}>`;
+}

@@ -1,0 +1,209 @@
+// The lobby: quick game against a bot, private game with a link and code, join by link or
+// code, live games to watch, finished games to replay, how to play.
+
+import { api, extractCode, recent, saveSeat } from "./net.js";
+import { applyI18n, t } from "./i18n.js";
+import { escapeXml } from "./cards.js";
+import { face } from "./board.js";
+import { navigate } from "./app.js";
+
+const FALLBACK_LEVELS = ["beginner", "casual", "skilled", "expert", "champion", "inhuman"];
+
+export function levelName(level) {
+  const key = `level_${level}`;
+  const s = t(key);
+  return s === key ? level : s;
+}
+
+function myName() {
+  try { return localStorage.getItem("blink.name") || ""; } catch { return ""; }
+}
+
+function seg(name, values, checked, label = (v) => v) {
+  return `<div class="seg" role="radiogroup">${values.map((v) =>
+    `<label><input type="radio" name="${name}" value="${v}"${String(v) === String(checked) ? " checked" : ""}><span>${escapeXml(label(v))}</span></label>`,
+  ).join("")}</div>`;
+}
+
+export function mountLobby(root) {
+  let levels = FALLBACK_LEVELS;
+  let timer = null;
+  let alive = true;
+
+  root.innerHTML = `
+  <div class="hero">
+    <div><h1 data-i18n="title"></h1><p data-i18n="quick_help"></p></div>
+    <div class="fan" aria-hidden="true">${["4YS", "2BM", "5RF", "1GL"].map((c) => face(c)).join("")}</div>
+  </div>
+  <div class="grid">
+    <section class="panel" aria-labelledby="h-quick">
+      <h2 id="h-quick" data-i18n="quick_game"></h2>
+      <form id="f-quick">
+        <label><span data-i18n="name"></span><input name="name" id="q-name" maxlength="24" autocomplete="nickname"></label>
+        <label><span data-i18n="bot_level"></span><select name="level" id="q-level"></select></label>
+        <fieldset style="border:0;padding:0;margin:0"><legend class="muted" style="font-size:.85rem" data-i18n="players"></legend>${seg("players", [2, 3], 2)}</fieldset>
+        <button class="primary" type="submit" id="q-play" data-i18n="play"></button>
+        <p class="error-msg" id="q-err" role="alert"></p>
+      </form>
+    </section>
+    <section class="panel" aria-labelledby="h-priv">
+      <h2 id="h-priv" data-i18n="private_game"></h2>
+      <p data-i18n="private_help"></p>
+      <form id="f-priv">
+        <fieldset style="border:0;padding:0;margin:0"><legend class="muted" style="font-size:.85rem" data-i18n="players"></legend>${seg("pplayers", [2, 3], 2)}</fieldset>
+        <div class="seats" id="p-seats"></div>
+        <div class="row">
+          <label><span data-i18n="best_of"></span>${seg("best_of", [1, 3, 5], 1)}</label>
+        </div>
+        <div class="row">
+          <label><span data-i18n="ruleset"></span><select name="ruleset">
+            <option value="official" data-i18n="rules_official"></option>
+            <option value="dead-end" data-i18n="rules_dead_end"></option></select></label>
+          <label><span data-i18n="handicap"></span><input name="handicap" placeholder="+5" data-i18n-title="handicap_help"></label>
+        </div>
+        <button class="primary" type="submit" id="p-create" data-i18n="create"></button>
+        <p class="error-msg" id="p-err" role="alert"></p>
+      </form>
+    </section>
+    <section class="panel" aria-labelledby="h-join">
+      <h2 id="h-join" data-i18n="join"></h2>
+      <p data-i18n="join_help"></p>
+      <form id="f-join" class="row">
+        <label><span class="sr-only" data-i18n="code"></span><input name="code" id="j-code" autocomplete="off" autocapitalize="characters" data-i18n-placeholder="code"></label>
+        <button type="submit" style="flex:0 0 auto" data-i18n="join_btn"></button>
+      </form>
+      <p class="error-msg" id="j-err" role="alert"></p>
+      <h2 style="margin-top:1rem" data-i18n="how_to_play"></h2>
+      <p><a href="/#rules" data-link data-i18n="how_to_play"></a> · <a href="/#replay" data-link data-i18n="load_record"></a></p>
+    </section>
+    <section class="panel" aria-labelledby="h-live">
+      <h2 id="h-live" data-i18n="live_games"></h2>
+      <ul class="list" id="l-live"></ul>
+    </section>
+    <section class="panel" aria-labelledby="h-done">
+      <h2 id="h-done" data-i18n="finished_games"></h2>
+      <ul class="list" id="l-done"></ul>
+    </section>
+  </div>`;
+  applyI18n(root);
+  const $ = (s) => root.querySelector(s);
+  $("#q-name").value = myName();
+  const name = () => {
+    const n = $("#q-name").value.trim().slice(0, 24);
+    try { localStorage.setItem("blink.name", n); } catch { /* ignore */ }
+    return n || t("you");
+  };
+
+  function levelOptions(selected) {
+    return levels.map((l) => `<option value="${l}"${l === selected ? " selected" : ""}>${escapeXml(levelName(l))}</option>`).join("");
+  }
+  function drawLevels() {
+    const def = levels.includes("skilled") ? "skilled" : levels[0];
+    $("#q-level").innerHTML = levelOptions(def);
+    drawSeats();
+  }
+  function drawSeats() {
+    const n = Number(new FormData($("#f-priv")).get("pplayers"));
+    let html = `<div class="seatrow"><span>${escapeXml(t("seat", { n: 1 }))}</span><strong>${escapeXml(t("you"))}</strong></div>`;
+    for (let i = 1; i < n; i++) {
+      html += `<div class="seatrow"><label for="seat-${i}" style="color:inherit">${escapeXml(t("seat", { n: i + 1 }))}</label>
+        <select id="seat-${i}" name="seat-${i}"><option value="">${escapeXml(t("human"))}</option>
+        ${levels.map((l) => `<option value="${l}">${escapeXml(t("bot"))}: ${escapeXml(levelName(l))}</option>`).join("")}</select></div>`;
+    }
+    $("#p-seats").innerHTML = html;
+  }
+  drawLevels();
+  $("#f-priv").addEventListener("change", (e) => { if (e.target.name === "pplayers") drawSeats(); });
+
+  api("/api/options").then((o) => {
+    if (alive && o && Array.isArray(o.bot_levels) && o.bot_levels.length) {
+      levels = o.bot_levels;
+      drawLevels();
+    }
+  }).catch(() => {});
+
+  async function enter(res, err) {
+    saveSeat(res.code, { token: res.token, seat: res.seat });
+    navigate(`/play/${res.code}`);
+    return err;
+  }
+
+  $("#f-quick").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const fd = new FormData(e.target);
+    const level = fd.get("level");
+    const players = Number(fd.get("players"));
+    $("#q-err").textContent = "";
+    $("#q-play").disabled = true;
+    try {
+      const res = players === 2
+        ? await api("/api/quick", { bot: level, name: name() })
+        : await api("/api/rooms", { players: 3, seats: [null, level, level], name: name(), public: false, take_seat: 0 });
+      await enter(res);
+    } catch (err) {
+      $("#q-err").textContent = t("error", { msg: err.message });
+      $("#q-play").disabled = false;
+    }
+  });
+
+  $("#f-priv").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const fd = new FormData(e.target);
+    const players = Number(fd.get("pplayers"));
+    const seats = [null];
+    for (let i = 1; i < players; i++) seats.push(fd.get(`seat-${i}`) || null);
+    $("#p-err").textContent = "";
+    try {
+      const res = await api("/api/rooms", {
+        players, seats, best_of: Number(fd.get("best_of")), ruleset: fd.get("ruleset"),
+        handicap: String(fd.get("handicap") || "").trim(), name: name(), take_seat: 0, public: true,
+      });
+      await enter(res);
+    } catch (err) {
+      $("#p-err").textContent = t("error", { msg: err.message });
+    }
+  });
+
+  $("#f-join").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const code = extractCode($("#j-code").value);
+    if (!code) {
+      $("#j-err").textContent = t("not_found");
+      return;
+    }
+    navigate(`/play/${code}`);
+  });
+
+  async function refresh() {
+    let rooms = [];
+    try {
+      rooms = (await api("/api/rooms")).rooms || [];
+    } catch { /* keep the lists as they are */ }
+    if (!alive) return;
+    const live = rooms.filter((r) => r.status !== "finished" && r.status !== "closed");
+    $("#l-live").innerHTML = live.length ? live.map((r) => {
+      const who = (r.seats || []).map((s) => s.name || (s.kind === "bot" ? `${t("bot")} ${levelName(String(s.bot || "").split(":")[0])}` : "…")).join(" · ");
+      const open = (r.open_seats || []).length > 0;
+      return `<li><span class="who"><strong>${escapeXml(r.code)}</strong> ${escapeXml(who)}</span>
+        <span>${open ? `<a class="btn primary" data-link href="/play/${escapeXml(r.code)}">${escapeXml(t("join_btn"))}</a> ` : ""}<a class="btn" data-link href="/watch/${escapeXml(r.code)}">${escapeXml(t("watch"))}</a></span></li>`;
+    }).join("") : `<li class="muted">${escapeXml(t("none_yet"))}</li>`;
+    const done = [];
+    const seen = new Set();
+    for (const e of recent()) {
+      if (e.record_url && !seen.has(e.record_url)) {
+        seen.add(e.record_url);
+        done.push({ url: e.record_url, label: `${e.code} · ${t("game_n", { n: e.number ?? "" })}`, who: e.who || "" });
+      }
+    }
+    $("#l-done").innerHTML = done.length ? done.slice(0, 12).map((g) =>
+      `<li><span class="who"><strong>${escapeXml(g.label)}</strong> ${escapeXml(g.who)}</span>
+      <a class="btn" data-link href="/#replay=${encodeURIComponent(g.url)}">${escapeXml(t("replay"))}</a></li>`,
+    ).join("") : `<li class="muted">${escapeXml(t("none_yet"))}</li>`;
+  }
+  refresh();
+  timer = setInterval(refresh, 4000);
+  return () => {
+    alive = false;
+    clearInterval(timer);
+  };
+}

@@ -1,0 +1,662 @@
+// The live table: a seat (or a spectator) in a room, speaking the protocol through net.js.
+// Plays by keyboard (1 2 3 / J K L, then ← → / A D when both piles fit), mouse (click a card
+// then a pile, or drag) and touch.
+
+import { boardHTML, face, layout } from "./board.js";
+import { backSVG, escapeXml, matches } from "./cards.js";
+import { cardName, t } from "./i18n.js";
+import { api, Connection, remember, savedSeat, saveSeat } from "./net.js";
+import { sfx } from "./sound.js";
+import { announce, navigate, netStatus } from "./app.js";
+import { levelName } from "./lobby.js";
+
+const SLOT_KEYS = { 1: 0, 2: 1, 3: 2, j: 0, k: 1, l: 2 };
+const KEY_LABELS = ["1 · J", "2 · K", "3 · L"];
+
+export function mountTable(root, { code, spectate }) {
+  const S = {
+    code, spectate, seat: null, room: null, game: null, number: null, view: null, players: 2,
+    depth: [], stall: null, countdownUntil: null, revealFlash: 0, series: null, end: null,
+    votes: null, voted: false, pending: new Map(), sel: null, msg: null, landed: new Set(),
+    newSlots: new Set(), status: "connecting", fatal: null, notice: null, nextAt: null,
+  };
+  let conn = null;
+  let alive = true;
+  let drag = null;
+  let suppressClick = false;
+  const timer = setInterval(tick, 100);
+
+  // --- connecting ---------------------------------------------------------------------------
+
+  async function start() {
+    let token = null;
+    if (!spectate) {
+      const saved = savedSeat(code);
+      if (saved && saved.token) {
+        token = saved.token;
+      } else {
+        try {
+          let name = "";
+          try { name = localStorage.getItem("blink.name") || ""; } catch { /* ignore */ }
+          const res = await api(`/api/rooms/${code}/join`, { name: name || t("you") });
+          saveSeat(code, { token: res.token, seat: res.seat });
+          token = res.token;
+        } catch (e) {
+          if (e.code === "no_such_room") {
+            S.fatal = t("not_found");
+            render();
+            return;
+          }
+          // Full or closed: watch instead.
+          S.notice = t("error", { msg: e.message });
+          S.spectate = true;
+        }
+      }
+    }
+    if (!alive) return;
+    conn = new Connection({ room: code, token, spectate: !token }, { message: onMessage, status: onStatus });
+    window.blinkConnection = conn; // for tests and debugging
+    conn.start();
+    render();
+  }
+
+  function onStatus(st) {
+    if (st.state === "open") {
+      S.status = "open";
+      netStatus(st.rtt != null ? `● ${t("latency", { ms: st.rtt })}` : "●");
+    } else if (st.state === "reconnecting") {
+      S.status = "reconnecting";
+      netStatus(t("reconnecting"), true);
+    } else if (st.state === "connecting") {
+      netStatus(t("connecting"));
+    } else if (st.state === "closed") {
+      S.status = "closed";
+      if (st.code === 4003 || st.code === 4004) S.fatal = t("not_found");
+      netStatus("");
+    }
+    if (st.rtt == null) render();
+  }
+
+  // --- messages -----------------------------------------------------------------------------
+
+  function onMessage(msg) {
+    switch (msg.type) {
+      case "welcome":
+        S.seat = msg.seat;
+        S.spectate = msg.role !== "player";
+        break;
+      case "room":
+        S.room = msg.room;
+        if (msg.room.series) S.series = msg.room.series;
+        break;
+      case "snapshot": {
+        const v = msg.view;
+        if (S.game !== msg.game) {
+          S.end = null;
+          S.votes = null;
+          S.voted = false;
+        }
+        S.game = msg.game;
+        S.number = msg.number;
+        S.players = v.players || (v.tops || []).length || 2;
+        S.view = v;
+        S.depth = (v.piles || []).map((p) => Math.max(1, p.length));
+        S.stall = msg.stall ? { ...msg.stall, deadline: performance.now() + msg.stall.in_ms } : null;
+        S.countdownUntil = msg.countdown_ms != null ? performance.now() + msg.countdown_ms : null;
+        if (msg.series) S.series = msg.series;
+        S.sel = null;
+        S.pending.clear();
+        if (v.phase === "over" && !S.end && v.outcome) S.end = { outcome: v.outcome, figures: null, series: S.series };
+        break;
+      }
+      case "countdown":
+        if (S.game !== msg.game) {
+          S.game = msg.game;
+          S.view = null;
+        }
+        S.number = msg.number;
+        S.end = null;
+        S.voted = false;
+        S.votes = null;
+        S.countdownUntil = performance.now() + msg.in_ms;
+        break;
+      case "update":
+        applyUpdate(msg);
+        break;
+      case "ack":
+        S.pending.delete(msg.id);
+        break;
+      case "refused":
+        onRefused(msg);
+        break;
+      case "game_end":
+        onEnd(msg);
+        break;
+      case "rematch":
+        S.votes = msg.votes;
+        break;
+      case "error":
+        if (msg.code !== "no_game") flash(t("error", { msg: msg.message }), "refused");
+        break;
+      case "left":
+        navigate("/");
+        return;
+      default:
+        return;
+    }
+    render();
+  }
+
+  function applyUpdate(msg) {
+    const me = S.seat;
+    for (const e of msg.events) {
+      switch (e.type) {
+        case "revealed":
+          S.countdownUntil = null;
+          S.revealFlash = performance.now() + 700;
+          S.depth = e.tops.map(() => 1);
+          e.tops.forEach((_, i) => S.landed.add(i));
+          sfx.reveal();
+          announce(`${t("go")} ${e.tops.map(cardName).join(", ")}`);
+          break;
+        case "played":
+        case "flipped":
+        case "placed":
+          S.depth[e.pile] = (S.depth[e.pile] || 1) + 1;
+          S.landed.add(e.pile);
+          if (e.type === "played") (e.seat === me ? sfx.play : sfx.other)();
+          break;
+        case "refilled":
+          if (e.seat === me) S.newSlots.add(e.slot);
+          break;
+        case "stalled":
+          sfx.stall();
+          if (e.kind === "flip") announce(t("stall_flip"));
+          break;
+        default:
+          break;
+      }
+    }
+    const prevHand = S.view ? S.view.hand : [];
+    S.view = { ...S.view, ...msg.view };
+    S.stall = msg.stall ? { ...msg.stall, deadline: performance.now() + msg.stall.in_ms } : null;
+    if (S.stall && S.stall.kind === "choose" && S.seat !== null && !S.view.my_choice) {
+      announce(t("stall_choose", { s: Math.ceil(S.stall.in_ms / 1000) }), true);
+    }
+    if (S.sel !== null && prevHand[S.sel] !== S.view.hand[S.sel]) S.sel = null;
+  }
+
+  function onRefused(msg) {
+    const p = S.pending.get(msg.id);
+    S.pending.delete(msg.id);
+    let text;
+    if (p && msg.code === "no_common_attribute" && matches(p.card, p.top)) text = t("r_too_slow");
+    else {
+      const key = `r_${msg.code}`;
+      text = t(key) === key ? msg.message || t("r_generic") : t(key);
+    }
+    refuse(text, p ? p.slot : null);
+  }
+
+  function onEnd(msg) {
+    S.end = msg;
+    if (msg.series) S.series = msg.series;
+    S.nextAt = msg.next_in_ms != null ? performance.now() + msg.next_in_ms : null;
+    S.stall = null;
+    S.sel = null;
+    const winners = msg.outcome.winners;
+    const names = winners.map(nameOf).join(", ");
+    remember({ code, game: msg.game, number: msg.number, record_url: msg.record_url, who: seatNames().join(" · ") });
+    if (S.seat !== null && winners.includes(S.seat) && winners.length === 1) sfx.win();
+    else sfx.lose();
+    announce(winners.length === 1 ? `${t("blink_win")} ${S.seat === winners[0] ? t("you_won") : t("x_won", { name: names })}` : t("tie"), true);
+  }
+
+  // --- acting ---------------------------------------------------------------------------------
+
+  function flash(text, kind = "info", ms = 2200) {
+    S.msg = { text, kind, until: performance.now() + ms };
+  }
+
+  function refuse(text, slot) {
+    flash(text, "refused");
+    sfx.refused();
+    announce(text, true);
+    render();
+    if (slot !== null && slot !== undefined) {
+      const el = root.querySelector(`.hcard[data-slot="${slot}"]`);
+      if (el) {
+        el.classList.remove("shake");
+        void el.offsetWidth;
+        el.classList.add("shake");
+      }
+    }
+  }
+
+  function reachable() {
+    const v = S.view;
+    if (!v || !v.reach) return [];
+    return [...new Set(v.reach)];
+  }
+
+  function fitsOf(card) {
+    const v = S.view;
+    return reachable().filter((p) => v.tops[p] && matches(card, v.tops[p]));
+  }
+
+  function canAct() {
+    return conn && S.seat !== null && !S.spectate && S.view;
+  }
+
+  function phaseRefusal() {
+    const ph = S.view && S.view.phase;
+    if (ph === "dealt") return t("r_not_revealed");
+    if (ph === "stalled") return t("r_flip_awaited");
+    if (ph === "over") return t("r_game_over");
+    return null;
+  }
+
+  function pressSlot(slot) {
+    if (!canAct()) return;
+    const v = S.view;
+    const card = v.hand[slot];
+    if (!card) return;
+    if (v.phase === "choosing") {
+      choose(slot);
+      return;
+    }
+    const why = phaseRefusal();
+    if (why) {
+      refuse(why, slot);
+      return;
+    }
+    const fits = fitsOf(card);
+    if (!fits.length) {
+      refuse(t("r_no_common_attribute"), slot);
+      return;
+    }
+    if (fits.length === 1) {
+      sendPlay(slot, fits[0]);
+      return;
+    }
+    S.sel = S.sel === slot ? null : slot;
+    if (S.sel !== null) flash(t("pick_pile", { card: cardName(card) }), "info", 4000);
+    else S.msg = null;
+    render();
+  }
+
+  function clickSlot(slot) {
+    if (!canAct()) return;
+    const v = S.view;
+    if (!v.hand[slot]) return;
+    if (v.phase === "choosing") {
+      choose(slot);
+      return;
+    }
+    const why = phaseRefusal();
+    if (why) {
+      refuse(why, slot);
+      return;
+    }
+    S.sel = S.sel === slot ? null : slot;
+    S.msg = null;
+    render();
+    const btn = root.querySelector(`.hcard[data-slot="${slot}"]`);
+    if (btn) btn.focus();
+  }
+
+  function sendPlay(slot, pile) {
+    const v = S.view;
+    const card = v.hand[slot];
+    S.sel = null;
+    if (!card) return;
+    const why = phaseRefusal();
+    if (why) {
+      refuse(why, slot);
+      return;
+    }
+    if (!reachable().includes(pile)) {
+      refuse(t("r_pile_out_of_reach"), slot);
+      return;
+    }
+    if (!matches(card, v.tops[pile])) {
+      refuse(t("r_no_common_attribute"), slot);
+      return;
+    }
+    const id = conn.nextId();
+    S.pending.set(id, { card, pile, top: v.tops[pile], slot });
+    conn.send({ type: "play", id, card, pile });
+    S.msg = null;
+    render();
+  }
+
+  function choose(slot) {
+    const v = S.view;
+    if (v.my_choice || !v.hand[slot]) return;
+    const id = conn.nextId();
+    conn.send({ type: "choose", id, card: v.hand[slot] });
+    S.pending.set(id, { card: v.hand[slot], pile: null, top: null, slot });
+    flash(t("chosen_wait"), "info", 10000);
+    render();
+  }
+
+  function onKey(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.target.closest && e.target.closest("input, select, textarea")) return;
+    const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    if (k in SLOT_KEYS && !(S.end && S.view && S.view.phase === "over")) {
+      e.preventDefault();
+      pressSlot(SLOT_KEYS[k]);
+      return;
+    }
+    if (S.sel !== null) {
+      const L = layout(S.players, S.seat);
+      if (k === "ArrowLeft" || k === "a") { e.preventDefault(); sendPlay(S.sel, L.left); }
+      else if (k === "ArrowRight" || k === "d") { e.preventDefault(); sendPlay(S.sel, L.right); }
+      else if (k === "Escape") { S.sel = null; S.msg = null; render(); }
+    }
+  }
+
+  function onClick(e) {
+    if (suppressClick) {
+      suppressClick = false;
+      return;
+    }
+    const act = e.target.closest("[data-act]");
+    if (act) {
+      doAction(act.dataset.act, act);
+      return;
+    }
+    const h = e.target.closest(".hcard[data-slot]");
+    if (h) {
+      clickSlot(Number(h.dataset.slot));
+      return;
+    }
+    const p = e.target.closest(".pile[data-pile]");
+    if (p && S.sel !== null) sendPlay(S.sel, Number(p.dataset.pile));
+  }
+
+  function onPointerDown(e) {
+    const h = e.target.closest(".hcard[data-slot]");
+    if (!h || e.button !== 0 || !canAct() || S.view.phase !== "playing") return;
+    drag = { slot: Number(h.dataset.slot), x: e.clientX, y: e.clientY, ghost: null, el: h, id: e.pointerId };
+  }
+
+  function onPointerMove(e) {
+    if (!drag || e.pointerId !== drag.id) return;
+    const dx = e.clientX - drag.x;
+    const dy = e.clientY - drag.y;
+    if (!drag.ghost && Math.hypot(dx, dy) > 10) {
+      drag.ghost = document.createElement("div");
+      drag.ghost.className = "ghostcard";
+      drag.ghost.innerHTML = drag.el.querySelector(".card-svg").outerHTML;
+      document.body.appendChild(drag.ghost);
+      drag.el.classList.add("pending");
+    }
+    if (drag.ghost) {
+      const w = drag.ghost.offsetWidth;
+      drag.ghost.style.left = `${e.clientX - w / 2}px`;
+      drag.ghost.style.top = `${e.clientY - w * 0.7}px`;
+      for (const p of root.querySelectorAll(".pile")) p.classList.remove("drop");
+      const over = pileAt(e.clientX, e.clientY);
+      if (over) over.classList.add("drop");
+      e.preventDefault();
+    }
+  }
+
+  function pileAt(x, y) {
+    const el = document.elementFromPoint(x, y);
+    return el && el.closest ? el.closest(".pile[data-pile]") : null;
+  }
+
+  function onPointerUp(e) {
+    if (!drag || e.pointerId !== drag.id) return;
+    const d = drag;
+    drag = null;
+    if (!d.ghost) return;
+    d.ghost.remove();
+    d.el.classList.remove("pending");
+    suppressClick = true;
+    setTimeout(() => { suppressClick = false; }, 0);
+    const over = pileAt(e.clientX, e.clientY);
+    if (over && over.tagName === "BUTTON") sendPlay(d.slot, Number(over.dataset.pile));
+    else render();
+  }
+
+  async function doAction(act, el) {
+    if (act === "copy") {
+      const input = root.querySelector("#share-link");
+      try {
+        await navigator.clipboard.writeText(input.value);
+      } catch {
+        input.select();
+        document.execCommand && document.execCommand("copy");
+      }
+      el.textContent = t("copied");
+    } else if (act === "rematch") {
+      conn.send({ type: "rematch", id: conn.nextId() });
+      S.voted = true;
+      render();
+    } else if (act === "lobby") {
+      navigate("/");
+    } else if (act === "replay") {
+      navigate(`/#replay=${encodeURIComponent(el.dataset.url)}`);
+    }
+  }
+
+  // --- drawing --------------------------------------------------------------------------------
+
+  function seatNames() {
+    const n = S.players || (S.room && S.room.players) || 2;
+    return Array.from({ length: n }, (_, i) => nameOf(i));
+  }
+
+  function nameOf(i) {
+    const seat = S.room && S.room.seats && S.room.seats[i];
+    if (S.seat === i && !S.spectate) return seat && seat.name ? `${seat.name} (${t("you")})` : t("you");
+    if (!seat) return t("seat", { n: i + 1 });
+    if (seat.kind === "bot") return seat.name || `${t("bot")} · ${levelName(String(seat.bot || "").split(":")[0])}`;
+    return seat.name || t("seat", { n: i + 1 });
+  }
+
+  function scoreHTML() {
+    const s = S.series;
+    if (!s) return "";
+    const names = seatNames();
+    const parts = (s.score || []).map((n, i) => `${escapeXml(names[i] || "")} <b>${n}</b>`);
+    const bo = s.best_of > 1 ? ` · ${escapeXml(t("best_of"))} ${s.best_of}` : "";
+    return `<span class="score" aria-label="${escapeXml(t("series_score"))}">${parts.join(" · ")}${bo}</span>`;
+  }
+
+  function shareHTML() {
+    const url = `${location.origin}${(S.room && S.room.join_url) || `/play/${code}`}`;
+    return `<div class="share"><div class="muted">${escapeXml(t("share"))}</div>
+      <div class="code" aria-label="${escapeXml(t("code"))}">${escapeXml(code)}</div>
+      <div class="row"><label class="sr-only" for="share-link">link</label><input id="share-link" readonly value="${escapeXml(url)}">
+      <button type="button" data-act="copy" style="flex:0 0 auto">${escapeXml(t("copy"))}</button></div></div>`;
+  }
+
+  function waitingHTML() {
+    const seats = (S.room && S.room.seats) || [];
+    const rows = seats.map((s, i) =>
+      `<li><span>${escapeXml(nameOf(i))}</span><span class="muted">${s.kind === "bot" ? escapeXml(t("bot")) : s.taken ? (s.connected ? "●" : "○") : "…"}</span></li>`,
+    ).join("");
+    return `<section class="panel waiting"><h1>${escapeXml(t("waiting_players"))}</h1>
+      ${S.spectate ? "" : shareHTML()}<ul class="list" style="margin-top:.8rem">${rows}</ul></section>`;
+  }
+
+  function endHTML() {
+    const e = S.end;
+    const w = e.outcome.winners || [];
+    const iWon = S.seat !== null && !S.spectate && w.length === 1 && w[0] === S.seat;
+    const lost = S.seat !== null && !S.spectate && !w.includes(S.seat);
+    let title;
+    if (w.length !== 1) title = t("tie");
+    else if (iWon) title = t("you_won");
+    else title = t("x_won", { name: nameOf(w[0]) });
+    const f = e.figures;
+    let figs = "";
+    if (f) {
+      const secs = (f.duration_ms / 1000).toFixed(1);
+      const mine = S.seat !== null && f.plays_by_seat ? f.plays_by_seat[S.seat] : null;
+      const per = mine ? f.duration_ms / mine : f.plays ? f.duration_ms / f.plays : 0;
+      figs = `<dl class="figures">
+        <div><dt>${escapeXml(t("game_time"))}</dt><dd>${secs} s</dd></div>
+        <div><dt>${escapeXml(mine != null ? t("your_plays") : t("plays"))}</dt><dd>${mine != null ? `${mine}<small class="muted">/${f.plays}</small>` : f.plays}</dd></div>
+        <div><dt>${escapeXml(t("avg_play"))}</dt><dd>${(per / 1000).toFixed(2)} s</dd></div></dl>`;
+    }
+    const s = S.series;
+    let seriesLine = "";
+    if (s && s.best_of > 1) {
+      seriesLine = `<p>${scoreHTML()}</p>`;
+      if (s.winner != null) seriesLine += `<p><strong>${escapeXml(t("series_won", { name: nameOf(s.winner) }))}</strong></p>`;
+    }
+    const seriesOver = !s || s.winner != null || e.next_in_ms == null;
+    const next = S.nextAt && !seriesOver ? `<p class="muted" id="next-in"></p>` : "";
+    const votes = S.votes ? `<p class="muted">${escapeXml(t("rematch_wait"))} ${S.votes.map((v, i) => `${escapeXml(nameOf(i))} ${v ? "✓" : "…"}`).join(" · ")}</p>` : "";
+    const buttons = [];
+    if (seriesOver && !S.spectate && S.seat !== null) {
+      buttons.push(`<button type="button" class="primary" data-act="rematch" data-focus="rematch"${S.voted ? " disabled" : ""}>${escapeXml(t("rematch"))}</button>`);
+    }
+    if (e.record_url) buttons.push(`<button type="button" data-act="replay" data-url="${escapeXml(e.record_url)}" data-focus="replay">${escapeXml(t("replay"))}</button>`);
+    buttons.push(`<button type="button" data-act="lobby" data-focus="lobby">${escapeXml(t("back_lobby"))}</button>`);
+    return `<section class="end" aria-live="polite">
+      <p class="blink${lost ? " lost" : ""}">${escapeXml(t("blink_win"))}</p>
+      <h1 style="margin:0">${escapeXml(title)}</h1>${figs}${seriesLine}${next}${votes}
+      <div class="actions">${buttons.join("")}</div></section>`;
+  }
+
+  function meHTML(v) {
+    const L = layout(S.players, S.seat);
+    if (S.spectate || S.seat === null) {
+      const p = L.opponents.length === 1 ? 1 - L.opponents[0] : (S.seat ?? 0);
+      const backs = Array.from({ length: v.hand_counts[p] || 0 }, () => backSVG()).join("");
+      return `<div class="me"><section class="opp" aria-label="${escapeXml(nameOf(p))}"><div class="name">${escapeXml(nameOf(p))}</div>
+        <div class="minihand" aria-hidden="true">${backs}</div>
+        <div class="counts">${escapeXml(t("hand"))} ${v.hand_counts[p] || 0} · ${escapeXml(t("draw"))} <b>${v.draw_counts[p] || 0}</b></div></section>
+        <p class="muted">${escapeXml(t("spectating"))}</p></div>`;
+    }
+    const choosing = v.phase === "choosing" && !v.my_choice;
+    const pendingCards = new Set([...S.pending.values()].map((p) => p.card));
+    const cards = v.hand.map((c, i) => {
+      const cls = ["hcard"];
+      if (S.sel === i) cls.push("sel");
+      if (pendingCards.has(c) || v.my_choice === c) cls.push("pending");
+      if (S.newSlots.has(i)) cls.push("new");
+      if (v.phase === "playing" && !fitsOf(c).length) cls.push("dead");
+      const label = `${choosing ? `${t("choose_card")}: ` : ""}${cardName(c)}`;
+      return `<button type="button" class="${cls.join(" ")}" data-slot="${i}" data-focus="slot-${i}" aria-label="${escapeXml(label)}" aria-keyshortcuts="${i + 1} ${"JKL"[i]}"${S.sel === i ? ' aria-pressed="true"' : ""}>${face(c)}<span class="hkey" aria-hidden="true">${KEY_LABELS[i]}</span></button>`;
+    }).join("");
+    const me = S.seat;
+    return `<div class="me"><div class="hand" role="group" aria-label="${escapeXml(t("your_hand"))}">${cards}</div>
+      <div class="mine">${escapeXml(nameOf(me))} · ${escapeXml(t("cards_in_draw", { n: v.draw_counts[me] ?? 0 }))}</div></div>`;
+  }
+
+  function centerMsgHTML(v) {
+    const now = performance.now();
+    if (S.msg && S.msg.until > now) {
+      return `<span class="${S.msg.kind}">${escapeXml(S.msg.text)}</span>`;
+    }
+    if (S.stall && v.phase === "stalled") {
+      return `<div><span class="info">${escapeXml(t("stall_flip"))}</span><div class="deadline"><i id="stall-bar"></i></div></div>`;
+    }
+    if (v.phase === "choosing") {
+      const txt = v.my_choice ? t("chosen_wait") : t("stall_choose", { s: `<s>` });
+      return `<div><span class="info" id="stall-text" data-tpl="${escapeXml(txt)}">${escapeXml(txt.replace("<s>", ""))}</span><div class="deadline"><i id="stall-bar"></i></div></div>`;
+    }
+    return "";
+  }
+
+  function render() {
+    if (!alive) return;
+    const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focus : null;
+    let html = "";
+    if (S.fatal) {
+      html = `<section class="panel"><p class="error-msg" role="alert">${escapeXml(S.fatal)}</p><button type="button" data-act="lobby">${escapeXml(t("back_lobby"))}</button></section>`;
+    } else {
+      const banner = S.status === "reconnecting" ? `<div class="banner" role="status">${escapeXml(t("reconnecting"))}</div>` : "";
+      const notice = S.notice ? `<p class="muted">${escapeXml(S.notice)}</p>` : "";
+      const bar = `<div class="tablebar"><span>${escapeXml(code)}${S.number ? ` · ${escapeXml(t("game_n", { n: S.number }))}` : ""}${S.spectate ? ` · ${escapeXml(t("spectating"))}` : ""}</span>${scoreHTML()}</div>`;
+      if (S.end && (!S.view || S.view.phase === "over")) {
+        html = `<div class="table">${bar}${banner}${notice}${endHTML()}</div>`;
+      } else if (!S.view) {
+        html = `<div class="table">${bar}${banner}${notice}${S.room ? waitingHTML() : `<p class="waiting muted">${escapeXml(t("connecting"))}</p>`}</div>`;
+      } else {
+        const v = S.view;
+        const fits = S.sel !== null && v.hand[S.sel] ? new Set(fitsOf(v.hand[S.sel])) : new Set();
+        const board = boardHTML({
+          players: S.players, seat: S.seat, names: seatNames(), tops: v.tops, depth: S.depth,
+          hands: null, handCounts: v.hand_counts, drawCounts: v.draw_counts,
+          connected: S.room ? S.room.seats.map((s) => s.kind === "bot" || s.connected) : null,
+          chosen: v.phase === "choosing" ? v.chosen : null, winners: v.outcome ? v.outcome.winners : [],
+          fits, landed: S.landed, showKeys: !S.spectate && S.seat !== null, interactive: !S.spectate && S.seat !== null,
+        });
+        html = `<div class="table" data-phase="${escapeXml(v.phase)}">${bar}${banner}${notice}${board}
+          <div class="center-msg" id="center-msg">${centerMsgHTML(v)}</div>${meHTML(v)}
+          ${S.spectate ? "" : `<p class="keyhint">${escapeXml(t("key_hint"))}</p>`}</div>`;
+      }
+    }
+    const overlay = `<div class="overlay" id="overlay" hidden><div class="count" id="count"></div></div>`;
+    root.innerHTML = html + overlay;
+    S.landed.clear();
+    S.newSlots.clear();
+    if (focused) {
+      const el = root.querySelector(`[data-focus="${focused}"]`);
+      if (el) el.focus({ preventScroll: true });
+    }
+    tick();
+  }
+
+  let lastCount = null;
+  function tick() {
+    const now = performance.now();
+    const ov = root.querySelector("#overlay");
+    if (ov) {
+      let text = null;
+      if (S.countdownUntil && S.countdownUntil > now) text = String(Math.ceil((S.countdownUntil - now) / 1000));
+      else if (S.revealFlash > now) text = t("go");
+      ov.hidden = text === null;
+      if (text !== null && text !== lastCount) {
+        root.querySelector("#count").textContent = text;
+        if (/^\d$/.test(text)) sfx.tick();
+      }
+      lastCount = text;
+    }
+    if (S.stall && S.stall.deadline) {
+      const left = Math.max(0, S.stall.deadline - now);
+      const bar = root.querySelector("#stall-bar");
+      if (bar) bar.style.transform = `scaleX(${(left / S.stall.in_ms).toFixed(3)})`;
+      const st = root.querySelector("#stall-text");
+      if (st) st.textContent = st.dataset.tpl.replace("<s>", String(Math.ceil(left / 1000)));
+    }
+    if (S.msg && S.msg.until <= now) {
+      S.msg = null;
+      const cm = root.querySelector("#center-msg");
+      if (cm && S.view) cm.innerHTML = centerMsgHTML(S.view);
+    }
+    const nx = root.querySelector("#next-in");
+    if (nx && S.nextAt) nx.textContent = `${t("next_game")}: ${Math.max(0, Math.ceil((S.nextAt - now) / 1000))} s`;
+  }
+
+  document.addEventListener("keydown", onKey);
+  root.addEventListener("click", onClick);
+  root.addEventListener("pointerdown", onPointerDown);
+  window.addEventListener("pointermove", onPointerMove, { passive: false });
+  window.addEventListener("pointerup", onPointerUp);
+  render();
+  start();
+
+  const cleanup = () => {
+    alive = false;
+    clearInterval(timer);
+    document.removeEventListener("keydown", onKey);
+    root.removeEventListener("click", onClick);
+    root.removeEventListener("pointerdown", onPointerDown);
+    window.removeEventListener("pointermove", onPointerMove);
+    window.removeEventListener("pointerup", onPointerUp);
+    if (conn) conn.stop();
+    if (window.blinkConnection === conn) window.blinkConnection = null;
+  };
+  cleanup.relang = () => render();
+  return cleanup;
+}
