@@ -1,0 +1,900 @@
+"""Rooms, seats, connections and the live game loop.
+
+Everything here runs on the event loop and is synchronous: an action is judged by the engine,
+its frames are built for every receiver from that receiver's view, and it is queued for the
+database. Frames are sent only once the database has committed the action (the storage
+callback), in sequence order. Timers (countdown, stall pause, choice deadline, next game) are
+``loop.call_later`` handles with delays from :class:`Settings`; engine times come from
+``settings.clock``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from blink.cards import STANDARD_DECK, parse_card, shuffled_deck
+from blink.classic import (
+    Action,
+    Choose,
+    ClassicGame,
+    Flip,
+    IllegalAction,
+    Phase,
+    Play,
+    Reveal,
+    Stalled,
+    StallKind,
+    redact,
+)
+from blink.match import Series
+from blink.record import GameRecord, action_from_dict, action_to_dict
+from blink.rules import RULESETS, get_ruleset
+from blink.server import storage as st
+from blink.server.bots import LiveBotLike, live_bot
+from blink.server.protocol import PROTOCOL, dumps, event_to_wire, outcome_to_wire, view_to_wire
+from blink.server.settings import Settings
+
+__all__ = ["Conn", "GameState", "Hub", "NoGame", "Room", "Seat", "hash_token"]
+
+log = logging.getLogger("blink.server")
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+ANSWERS_KEPT = 1024
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a seat token (SHA-256, hex)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class NoGame(Exception):
+    """An action arrived while no game is in progress."""
+
+
+class Conn:
+    """One WebSocket client: its identity in a room and its own send queue.
+
+    ``send`` never blocks: frames go to a per-client queue drained by the transport's sender
+    task, so a slow client never stalls a broadcast (it is closed when its queue overflows).
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
+        self.limit = limit
+        self.room: Room | None = None
+        self.seat: int | None = None
+        self.spectator = False
+        self.closed = False
+        self.awaiting_snapshot = False
+        self.on_overflow: Callable[[], None] | None = None
+
+    def send(self, frame: str) -> None:
+        """Queue one frame."""
+        if self.closed:
+            return
+        if self.queue.qsize() >= self.limit:
+            self.closed = True
+            if self.on_overflow is not None:
+                self.on_overflow()
+            return
+        self.queue.put_nowait(frame)
+
+    def close(self, code: int, reason: str = "") -> None:
+        """Close after the frames already queued."""
+        if not self.closed:
+            self.queue.put_nowait((code, reason))
+            self.closed = True
+
+
+@dataclass
+class Seat:
+    """A seat of a room."""
+
+    seat: int
+    kind: str  # "human" or "bot"
+    bot: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+    left: bool = False
+    conns: set[Conn] = field(default_factory=set)
+    connected_once: bool = False
+    answers: OrderedDict[str, str] = field(default_factory=OrderedDict)
+    pending_ids: set[str] = field(default_factory=set)
+    rematch: bool = False
+
+    @property
+    def taken(self) -> bool:
+        """A bot seat, or a human seat someone holds a token for."""
+        return self.kind == "bot" or self.token_hash is not None
+
+    def remember(self, msg_id: str, frame: str) -> None:
+        """Keep the answer to a client action id (repeated ids get it again)."""
+        self.answers[msg_id] = frame
+        if len(self.answers) > ANSWERS_KEPT:
+            self.answers.popitem(last=False)
+
+    def info(self) -> dict[str, Any]:
+        """The seat as a JSON object (no token)."""
+        return {
+            "seat": self.seat,
+            "kind": self.kind,
+            "bot": self.bot,
+            "name": self.name if self.kind == "human" else (self.name or f"Bot ({self.bot})"),
+            "taken": self.taken,
+            "connected": self.kind == "bot" or bool(self.conns),
+            "left": self.left,
+        }
+
+
+@dataclass
+class Pending:
+    """An applied action waiting for its commit before its frames are sent."""
+
+    seq: int
+    frames: dict[int | None, str]
+    ack_seat: int | None
+    ack_id: str | None
+    ack: str | None
+    ended: bool
+
+
+@dataclass
+class GameState:
+    """A live game of a room."""
+
+    id: int
+    number: int
+    series_number: int
+    game: ClassicGame
+    started_wall: float
+    seq: int = 0
+    reveal_at: float | None = None
+    last_t: int = 0
+    persisted: int = 0
+    ring: deque[tuple[int, dict[int | None, str]]] = field(default_factory=deque)
+    pending: deque[Pending] = field(default_factory=deque)
+    stall_kind: str | None = None
+    stall_deadline: float | None = None
+    countdown_deadline: float | None = None
+    plays_by_seat: list[int] = field(default_factory=list)
+    bots: list[LiveBotLike] = field(default_factory=list)
+    timer: asyncio.TimerHandle | None = None
+    ended_sent: bool = False
+
+
+class Room:
+    """A room: seats, connections, the series and its current game."""
+
+    def __init__(
+        self,
+        hub: Hub,
+        code: str,
+        players: int,
+        best_of: int,
+        ruleset: str,
+        sizes: tuple[int, ...] | None,
+        public: bool,
+        seats: list[Seat],
+        created_at: float,
+    ) -> None:
+        self.hub = hub
+        self.code = code
+        self.players = players
+        self.best_of = best_of
+        self.ruleset = ruleset
+        self.sizes = sizes
+        self.public = public
+        self.seats = seats
+        self.created_at = created_at
+        self.status = "waiting"
+        self.series_number = 1
+        self.series = Series(best_of, players)
+        self.game: GameState | None = None
+        self.games: list[dict[str, Any]] = []
+        self.conns: set[Conn] = set()
+        self.spectators: set[Conn] = set()
+        self.timer: asyncio.TimerHandle | None = None
+
+    # -- helpers -------------------------------------------------------------------------
+
+    @property
+    def settings(self) -> Settings:
+        """The server settings."""
+        return self.hub.settings
+
+    def _submit(
+        self, job: Callable[[Any], None], done: Callable[[Any], None] | None = None
+    ) -> None:
+        self.hub.storage.submit(job, done)
+
+    def set_status(self, status: str) -> None:
+        """Change the status (stored) and tell everyone."""
+        if status != self.status:
+            self.status = status
+            self._submit(st.job_update_room(self.code, status=status))
+        self.broadcast_room()
+
+    def info(self) -> dict[str, Any]:
+        """The room as a JSON object (``RoomInfo``)."""
+        return {
+            "code": self.code,
+            "players": self.players,
+            "best_of": self.best_of,
+            "ruleset": self.ruleset,
+            "sizes": list(self.sizes) if self.sizes else None,
+            "status": self.status,
+            "seats": [s.info() for s in self.seats],
+            "spectators": len(self.spectators),
+            "series": self.series.to_dict(),
+            "series_number": self.series_number,
+            "games": self.games,
+            "join_url": f"/play/{self.code}",
+            "watch_url": f"/watch/{self.code}",
+            "public": self.public,
+        }
+
+    def summary(self) -> dict[str, Any]:
+        """The room as listed by ``GET /api/rooms``."""
+        return {
+            "code": self.code,
+            "players": self.players,
+            "best_of": self.best_of,
+            "ruleset": self.ruleset,
+            "status": self.status,
+            "open_seats": [s.seat for s in self.seats if not s.taken],
+            "seats": [s.info() for s in self.seats],
+            "spectators": len(self.spectators),
+        }
+
+    def broadcast_room(self) -> None:
+        """Send the room info to every connection."""
+        if not self.conns:
+            return
+        frame = dumps({"type": "room", "room": self.info()})
+        for c in self.conns:
+            c.send(frame)
+
+    def _broadcast(self, frame: str) -> None:
+        for c in self.conns:
+            c.send(frame)
+
+    def _cancel_timer(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+    def _later(self, delay: float, fn: Callable[[], None]) -> asyncio.TimerHandle:
+        return asyncio.get_running_loop().call_later(max(0.0, delay), fn)
+
+    def seat_for_token(self, token: str) -> Seat | None:
+        """The seat this token owns, or ``None``."""
+        h = hash_token(token)
+        for s in self.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, h):
+                return s
+        return None
+
+    # -- connections ---------------------------------------------------------------------
+
+    def attach(self, conn: Conn, seat: Seat | None, game: int | None, last_seq: int | None) -> None:
+        """A client said hello: welcome it and bring it up to date."""
+        conn.room = self
+        conn.seat = None if seat is None else seat.seat
+        conn.spectator = seat is None
+        self.conns.add(conn)
+        if seat is None:
+            self.spectators.add(conn)
+        else:
+            seat.conns.add(conn)
+            seat.connected_once = True
+        conn.send(
+            dumps(
+                {
+                    "type": "welcome",
+                    "protocol": PROTOCOL,
+                    "server": self.hub.version,
+                    "room": self.code,
+                    "seat": conn.seat,
+                    "role": "spectator" if seat is None else "player",
+                    "name": None if seat is None else seat.name,
+                }
+            )
+        )
+        self.broadcast_room()
+        g = self.game
+        if g is not None:
+            if not self._resume(conn, g, game, last_seq):
+                self._send_snapshot(conn)
+        elif self.status == "finished":
+            conn.send(self._rematch_frame())
+        self.maybe_start()
+
+    def detach(self, conn: Conn) -> None:
+        """A client went away."""
+        if conn.room is not self:
+            return
+        self.conns.discard(conn)
+        self.spectators.discard(conn)
+        if conn.seat is not None:
+            self.seats[conn.seat].conns.discard(conn)
+        conn.room = None
+        self.broadcast_room()
+
+    def _resume(self, conn: Conn, g: GameState, game: int | None, last_seq: int | None) -> bool:
+        if game != g.id or last_seq is None or last_seq > g.persisted:
+            return False
+        if last_seq == g.persisted:
+            return True
+        if not g.ring or g.ring[0][0] > last_seq + 1:
+            return False
+        key = conn.seat
+        frames = [f[key] for s, f in g.ring if s > last_seq]
+        if any(f is None for f in frames) or len(frames) != g.persisted - last_seq:
+            return False
+        for f in frames:
+            conn.send(f)
+        return True
+
+    def _send_snapshot(self, conn: Conn) -> None:
+        g = self.game
+        if g is None:
+            return
+        if g.pending:
+            # The game is ahead of the database: wait until it is not, so a snapshot never
+            # shows anything that was not stored.
+            conn.awaiting_snapshot = True
+            return
+        conn.awaiting_snapshot = False
+        conn.send(self._snapshot_frame(g, conn.seat))
+        if g.countdown_deadline is not None and g.game.phase is Phase.DEALT:
+            conn.send(self._countdown_frame(g))
+
+    def _snapshot_frame(self, g: GameState, seat: int | None) -> str:
+        view = view_to_wire(g.game.view(seat), full=True)
+        view["seats"] = [s.info() for s in self.seats]
+        countdown = None
+        if g.countdown_deadline is not None and g.game.phase is Phase.DEALT:
+            countdown = self._ms_left(g.countdown_deadline)
+        return dumps(
+            {
+                "type": "snapshot",
+                "game": g.id,
+                "number": g.number,
+                "seq": g.seq,
+                "view": view,
+                "stall": self._stall_wire(g),
+                "countdown_ms": countdown,
+                "series": self.series.to_dict(),
+            }
+        )
+
+    def _countdown_frame(self, g: GameState) -> str:
+        left = self._ms_left(g.countdown_deadline) if g.countdown_deadline else 0
+        return dumps(
+            {"type": "countdown", "game": g.id, "number": g.number, "seq": g.seq, "in_ms": left}
+        )
+
+    def _ms_left(self, deadline: float) -> int:
+        return max(0, round((deadline - self.settings.clock()) * 1000))
+
+    def _stall_wire(self, g: GameState) -> dict[str, Any] | None:
+        if g.stall_kind is None or g.stall_deadline is None:
+            return None
+        game = g.game
+        waiting = (
+            [p for p in range(game.players) if p not in game.choices]
+            if g.stall_kind == "choose"
+            else []
+        )
+        return {"kind": g.stall_kind, "in_ms": self._ms_left(g.stall_deadline), "waiting": waiting}
+
+    # -- starting games ------------------------------------------------------------------
+
+    def maybe_start(self) -> None:
+        """Start the first game once every seat is taken and every person has connected."""
+        if self.status != "waiting" or self.game is not None:
+            return
+        humans = [s for s in self.seats if s.kind == "human"]
+        if not all(s.taken for s in self.seats):
+            return
+        if not all(s.connected_once for s in humans):
+            return
+        self.start_game()
+
+    def start_game(self) -> None:
+        """Deal a new game of the series and start its countdown."""
+        self._cancel_timer()
+        hub = self.hub
+        gid = hub.take_game_id()
+        seed = (
+            hub.settings.deal_seed + gid
+            if hub.settings.deal_seed is not None
+            else secrets.randbits(64)
+        )
+        deck = shuffled_deck(seed, STANDARD_DECK)
+        ruleset = get_ruleset(self.ruleset)
+        game = ClassicGame(deck, self.players, ruleset, self.sizes)
+        number = self.series.games_played + 1
+        g = GameState(
+            id=gid,
+            number=number,
+            series_number=self.series_number,
+            game=game,
+            started_wall=time.time(),
+            plays_by_seat=[0] * self.players,
+        )
+        self._submit(
+            st.job_insert_game(
+                {
+                    "id": gid,
+                    "room_code": self.code,
+                    "series_number": self.series_number,
+                    "number": number,
+                    "players": self.players,
+                    "ruleset": json.dumps(ruleset.to_dict()),
+                    "sizes": json.dumps(list(game.sizes)) if self.sizes else None,
+                    "deck": " ".join(str(c) for c in deck),
+                    "names": json.dumps(self._names()),
+                    "started_at": g.started_wall,
+                }
+            )
+        )
+        self.game = g
+        self.games.append(
+            {
+                "id": gid,
+                "number": number,
+                "series": self.series_number,
+                "status": "playing",
+                "result": None,
+                "record_url": None,
+            }
+        )
+        self._begin_countdown(g)
+        self._start_bots(g, seed)
+
+    def _names(self) -> list[str]:
+        return [
+            s.name or (f"Bot ({s.bot})" if s.bot else f"Player {s.seat + 1}") for s in self.seats
+        ]
+
+    def _begin_countdown(self, g: GameState) -> None:
+        delay = self.settings.countdown
+        g.countdown_deadline = self.settings.clock() + delay
+        self.set_status("countdown")
+        for c in self.conns:
+            self._send_snapshot(c)
+        g.timer = self._later(delay, lambda: self._reveal(g))
+
+    def _reveal(self, g: GameState) -> None:
+        if self.game is not g or g.game.phase is not Phase.DEALT:
+            return
+        g.countdown_deadline = None
+        self.apply(Reveal(), None, None)
+        self.set_status("playing")
+
+    def _start_bots(self, g: GameState, seed: int) -> None:
+        for s in self.seats:
+            if s.kind != "bot" or s.bot is None:
+                continue
+            seat = s.seat
+            try:
+                bot = live_bot(
+                    s.bot,
+                    seat,
+                    seed + 1000 * (seat + 1),
+                    lambda seat=seat: g.game.view(seat),  # type: ignore[misc]
+                    lambda action, seat=seat: self._bot_submit(g, seat, action),  # type: ignore[misc]
+                    self.settings.clock,
+                )
+                bot.start()
+            except Exception:
+                log.exception("could not start the bot of seat %d in room %s", seat, self.code)
+                continue
+            g.bots.append(bot)
+
+    def _bot_submit(self, g: GameState, seat: int, action: Play | Choose) -> None:
+        if self.game is not g:
+            raise IllegalAction(_reason("game_over"), "that game is over")
+        if isinstance(action, Play):
+            self.apply(Play(seat, action.card, action.pile), seat, None)
+        elif isinstance(action, Choose):
+            self.apply(Choose(seat, action.card), seat, None)
+        else:
+            raise TypeError(f"a bot may only play or choose, not {action!r}")
+
+    def _stop_bots(self, g: GameState) -> None:
+        for b in g.bots:
+            try:
+                b.stop()
+            except Exception:
+                log.exception("bot stop failed")
+        g.bots.clear()
+
+    # -- applying actions ----------------------------------------------------------------
+
+    def apply(self, action: Action, seat: int | None, msg_id: str | None) -> int:
+        """Judge and apply one action; queue it for storage; return its sequence number.
+
+        Raises :class:`IllegalAction` (nothing changes) or :class:`NoGame`.
+        """
+        g = self.game
+        if g is None or g.game.over:
+            raise NoGame()
+        if g.game.phase is Phase.DEALT and not isinstance(action, Reveal):
+            raise IllegalAction(_reason("not_revealed"), "the game has not started yet")
+        game = g.game
+        now = self.settings.clock()
+        if isinstance(action, Reveal):
+            g.reveal_at = now
+            t = 0
+        else:
+            base = g.reveal_at if g.reveal_at is not None else now
+            t = max(g.last_t, int((now - base) * 1000))
+        events = game.apply(action, t)
+        g.last_t = t
+        g.seq += 1
+        seq = g.seq
+        if isinstance(action, Play):
+            g.plays_by_seat[action.player] += 1
+        stalled = next((e for e in events if isinstance(e, Stalled)), None)
+        if stalled is not None and stalled.kind is StallKind.FLIP:
+            g.stall_kind = "flip"
+            g.stall_deadline = now + self.settings.stall_pause
+        elif stalled is not None and stalled.kind is StallKind.CHOOSE:
+            g.stall_kind = "choose"
+            g.stall_deadline = now + self.settings.choice_deadline
+        elif game.phase is not Phase.CHOOSING:
+            g.stall_kind = None
+            g.stall_deadline = None
+        stall = self._stall_wire(g)
+        frames: dict[int | None, str] = {}
+        receivers: list[int | None] = list(range(self.players))
+        if self.spectators:
+            receivers.append(None)
+        for r in receivers:
+            frames[r] = dumps(
+                {
+                    "type": "update",
+                    "game": g.id,
+                    "seq": seq,
+                    "t": t,
+                    "events": [
+                        w for w in (event_to_wire(redact(e, r)) for e in events) if w is not None
+                    ],
+                    "view": view_to_wire(game.view(r)),
+                    "stall": stall,
+                }
+            )
+        ack = None
+        if msg_id is not None and seat is not None:
+            ack = dumps({"type": "ack", "id": msg_id, "game": g.id, "seq": seq})
+            self.seats[seat].pending_ids.add(msg_id)
+        ended = game.over
+        self._submit(
+            st.job_append_action(g.id, seq, action_to_dict(action, t), seat, msg_id),
+            lambda result: self._persisted(g, seq, result),
+        )
+        if ended:
+            record = GameRecord.from_game(game)
+            self._submit(st.job_finish_game(g.id, time.time(), record.result or {}))
+        g.pending.append(Pending(seq, frames, seat, msg_id, ack, ended))
+        # Timers for what the server does next.
+        if stalled is not None and stalled.kind is StallKind.FLIP:
+            self._set_game_timer(g, self.settings.stall_pause, lambda: self._auto_flip(g))
+        elif stalled is not None and stalled.kind is StallKind.CHOOSE:
+            self._set_game_timer(g, self.settings.choice_deadline, lambda: self._auto_choose(g))
+        return seq
+
+    def _set_game_timer(self, g: GameState, delay: float, fn: Callable[[], None]) -> None:
+        if g.timer is not None:
+            g.timer.cancel()
+        g.timer = self._later(delay, fn)
+
+    def _auto_flip(self, g: GameState) -> None:
+        if self.game is g and g.game.phase is Phase.STALLED:
+            self.apply(Flip(), None, None)
+
+    def _auto_choose(self, g: GameState) -> None:
+        game = g.game
+        for p in range(game.players):
+            if self.game is not g or game.phase is not Phase.CHOOSING:
+                return
+            if p not in game.choices:
+                self.apply(Choose(p, game.default_choice(p)), p, None)
+
+    def _persisted(self, g: GameState, seq: int, result: Any) -> None:
+        if isinstance(result, BaseException):
+            log.error("game %d action %d was not stored: %s", g.id, seq, result)
+        while g.pending and g.pending[0].seq <= seq:
+            p = g.pending.popleft()
+            g.persisted = p.seq
+            if p.ack_id is not None and p.ack_seat is not None and p.ack is not None:
+                seat = self.seats[p.ack_seat]
+                seat.pending_ids.discard(p.ack_id)
+                seat.remember(p.ack_id, p.ack)
+                for c in seat.conns:
+                    if not c.awaiting_snapshot:
+                        c.send(p.ack)
+            for c in self.conns:
+                if c.awaiting_snapshot:
+                    continue
+                f = p.frames.get(c.seat)
+                if f is None:
+                    c.awaiting_snapshot = True
+                    continue
+                c.send(f)
+            g.ring.append((p.seq, p.frames))
+            if len(g.ring) > self.settings.resume_buffer:
+                g.ring.popleft()
+            if p.ended:
+                self._game_ended(g)
+        if not g.pending:
+            for c in self.conns:
+                if c.awaiting_snapshot:
+                    self._send_snapshot(c)
+        if self.game is g and not g.game.over:
+            for b in g.bots:
+                try:
+                    b.notify()
+                except Exception:
+                    log.exception("bot notify failed")
+
+    # -- ending ----------------------------------------------------------------------------
+
+    def _game_ended(self, g: GameState) -> None:
+        if g.ended_sent:
+            return
+        g.ended_sent = True
+        if g.timer is not None:
+            g.timer.cancel()
+        self._stop_bots(g)
+        game = g.game
+        outcome = game.outcome
+        if outcome is None:  # pragma: no cover - only called for finished games
+            return
+        self.series.record(outcome.winners)
+        for meta in self.games:
+            if meta["id"] == g.id:
+                meta["status"] = "finished"
+                meta["result"] = {"winners": list(outcome.winners), "reason": outcome.reason}
+                meta["record_url"] = f"/api/games/{g.id}/record"
+        next_in = None if self.series.over else round(self.settings.between_games * 1000)
+        frame = dumps(
+            {
+                "type": "game_end",
+                "game": g.id,
+                "number": g.number,
+                "seq": g.seq,
+                "outcome": outcome_to_wire(outcome),
+                "figures": {
+                    "plays": game.plays,
+                    "duration_ms": g.last_t,
+                    "plays_by_seat": list(g.plays_by_seat),
+                    "cards_left": [game.cards_left(p) for p in range(game.players)],
+                    "stalls": game.stalls,
+                },
+                "series": self.series.to_dict(),
+                "record_url": f"/api/games/{g.id}/record",
+                "next_in_ms": next_in,
+            }
+        )
+        self._broadcast(frame)
+        if self.series.over:
+            self.set_status("finished")
+            self._broadcast(self._rematch_frame())
+        else:
+            self.set_status("between")
+            self._cancel_timer()
+            self.timer = self._later(self.settings.between_games, self._next_game)
+
+    def _next_game(self) -> None:
+        if self.status == "between" and not self.series.over:
+            self.start_game()
+
+    def _rematch_frame(self) -> str:
+        return dumps(
+            {
+                "type": "rematch",
+                "votes": [s.kind == "bot" or s.rematch for s in self.seats],
+                "available": self.rematch_available(),
+            }
+        )
+
+    def rematch_available(self) -> bool:
+        """True when a new series may be voted for."""
+        return self.status == "finished" and not any(s.left for s in self.seats)
+
+    def vote_rematch(self, seat: int) -> None:
+        """A player asks for a new series; start it once every person has."""
+        self.seats[seat].rematch = True
+        if all(s.rematch for s in self.seats if s.kind == "human"):
+            for s in self.seats:
+                s.rematch = False
+            self.series_number += 1
+            self.series = Series(self.best_of, self.players)
+            self.games = []
+            self._submit(st.job_update_room(self.code, series_number=self.series_number))
+            self.start_game()
+        else:
+            self._broadcast(self._rematch_frame())
+
+    def leave(self, seat: int) -> None:
+        """A player gives up their seat."""
+        s = self.seats[seat]
+        before_play = self.game is None and self.status == "waiting" and not self.games
+        if before_play:
+            s.token_hash = None
+            s.name = None
+            s.connected_once = False
+            self._submit(st.job_update_seat(self.code, seat, token_hash=None, name=None))
+        else:
+            s.left = True
+            self._submit(st.job_update_seat(self.code, seat, left=True))
+            if self.status == "finished":
+                self._broadcast(self._rematch_frame())
+        if all(x.left for x in self.seats if x.kind == "human") and self.status == "finished":
+            self.set_status("closed")
+        else:
+            self.broadcast_room()
+
+    # -- recovery ----------------------------------------------------------------------------
+
+    def restore_game(self, lg: st.LoadedGame) -> None:
+        """Rebuild an unfinished game from its stored deal and action log."""
+        from blink.rules import Ruleset
+
+        deck = [parse_card(c) for c in lg.deck]
+        ruleset = Ruleset.from_dict(lg.ruleset)
+        game = ClassicGame(deck, lg.players, ruleset, lg.sizes)
+        g = GameState(
+            id=lg.id,
+            number=lg.number,
+            series_number=lg.series_number,
+            game=game,
+            started_wall=lg.started_at,
+            plays_by_seat=[0] * lg.players,
+        )
+        for seq, raw, seat, client_id in lg.actions:
+            action, t = action_from_dict(raw, seq)
+            game.apply(action, t)
+            g.seq = seq
+            g.last_t = t or 0
+            if isinstance(action, Play):
+                g.plays_by_seat[action.player] += 1
+            if client_id is not None and seat is not None:
+                self.seats[seat].remember(
+                    client_id, dumps({"type": "ack", "id": client_id, "game": g.id, "seq": seq})
+                )
+        g.persisted = g.seq
+        self.game = g
+        self.games.append(
+            {
+                "id": g.id,
+                "number": g.number,
+                "series": g.series_number,
+                "status": "playing",
+                "result": None,
+                "record_url": None,
+            }
+        )
+        seed = secrets.randbits(32) if self.settings.deal_seed is None else self.settings.deal_seed
+        now = self.settings.clock()
+        if game.phase is Phase.DEALT:
+            self._begin_countdown(g)
+        else:
+            g.reveal_at = now - g.last_t / 1000
+            if game.phase is Phase.STALLED:
+                g.stall_kind = "flip"
+                g.stall_deadline = now + self.settings.stall_pause
+                self._set_game_timer(g, self.settings.stall_pause, lambda: self._auto_flip(g))
+            elif game.phase is Phase.CHOOSING:
+                g.stall_kind = "choose"
+                g.stall_deadline = now + self.settings.choice_deadline
+                self._set_game_timer(g, self.settings.choice_deadline, lambda: self._auto_choose(g))
+            self.status = "playing"
+        self._start_bots(g, seed)
+        for b in g.bots:
+            b.notify()
+
+
+def _reason(code: str) -> Any:
+    from blink.classic import Reason
+
+    return Reason(code)
+
+
+class Hub:
+    """Every room of the server, the storage and the settings."""
+
+    def __init__(self, settings: Settings, storage: st.Storage, version: str) -> None:
+        self.settings = settings
+        self.storage = storage
+        self.version = version
+        self.rooms: dict[str, Room] = {}
+        self._next_game_id = 1
+        self.connections = 0
+
+    def take_game_id(self) -> int:
+        """A new game id (ids are given by the server, so actions can be queued at once)."""
+        gid = self._next_game_id
+        self._next_game_id += 1
+        return gid
+
+    def new_code(self) -> str:
+        """A fresh room code."""
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+            if code not in self.rooms:
+                return code
+
+    @property
+    def live_games(self) -> int:
+        """Games in progress."""
+        return sum(1 for r in self.rooms.values() if r.game is not None and not r.game.game.over)
+
+    def restore(self) -> None:
+        """Rebuild every room and unfinished game from the database (at start)."""
+        self._next_game_id = self.storage.next_game_id()
+        for lr in self.storage.load_rooms():
+            seat_list = [
+                Seat(s.seat, s.kind, s.bot, s.name, s.token_hash, s.left) for s in lr.seats
+            ]
+            room = Room(
+                self,
+                lr.code,
+                lr.players,
+                lr.best_of,
+                lr.ruleset if lr.ruleset in RULESETS else "official",
+                tuple(lr.sizes) if lr.sizes else None,
+                lr.public,
+                seat_list,
+                lr.created_at,
+            )
+            room.series_number = lr.series_number
+            room.status = lr.status
+            unfinished = None
+            for lg in lr.games:
+                if lg.ended_at is None:
+                    unfinished = lg
+                    continue
+                winners = (lg.result or {}).get("winners") or []
+                with contextlib.suppress(Exception):
+                    room.series.record(winners)
+                room.games.append(
+                    {
+                        "id": lg.id,
+                        "number": lg.number,
+                        "series": lg.series_number,
+                        "status": "finished",
+                        "result": {
+                            "winners": winners,
+                            "reason": (lg.result or {}).get("reason"),
+                        },
+                        "record_url": f"/api/games/{lg.id}/record",
+                    }
+                )
+            self.rooms[room.code] = room
+            try:
+                if unfinished is not None:
+                    room.restore_game(unfinished)
+                elif room.series.over:
+                    room.status = "finished"
+                elif room.games or room.status in ("countdown", "playing", "between"):
+                    room.status = "between"
+                    room.timer = room._later(self.settings.between_games, room._next_game)
+                else:
+                    room.status = "waiting"
+            except Exception:
+                log.exception("could not restore room %s", room.code)

@@ -1,0 +1,75 @@
+"""Server settings: addresses, database, delays, limits and the clock, in one injectable value.
+
+Tests build a :class:`Settings` with short delays and a private database; ``blink serve`` builds
+one from its options. Nothing in the server reads the clock or a delay from anywhere else.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["Settings", "default_database_path", "sqlite_url"]
+
+
+def default_database_path() -> Path:
+    """Where ``blink serve`` keeps its SQLite file by default: the user data dir, else ./blink.db."""
+    base = os.environ.get("XDG_DATA_HOME")
+    root = Path(base) if base else Path.home() / ".local" / "share"
+    try:
+        folder = root / "blink"
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / ".write-test"
+        probe.write_text("")
+        probe.unlink()
+        return folder / "blink.db"
+    except OSError:
+        return Path("blink.db").resolve()
+
+
+def sqlite_url(path: Path | str) -> str:
+    """A SQLAlchemy URL for a SQLite file."""
+    return f"sqlite:///{Path(path).resolve()}"
+
+
+@dataclass
+class Settings:
+    """Everything the server needs to know; all delays are in seconds."""
+
+    database_url: str = field(default_factory=lambda: sqlite_url(default_database_path()))
+    countdown: float = 3.0
+    """From a game's deal (every seat ready) to the reveal."""
+    stall_pause: float = 1.5
+    """How long a flip stall is shown before the server flips."""
+    choice_deadline: float = 10.0
+    """How long players have to choose a hand card in a choosing stall."""
+    between_games: float = 5.0
+    """From the end of one game of a series to the next game's deal."""
+    hello_timeout: float = 10.0
+    """A connection that sends no ``hello`` in this time is closed (4008)."""
+    max_message_bytes: int = 4096
+    rate_per_second: float = 40.0
+    """Sustained client messages per second per connection."""
+    rate_burst: float = 80.0
+    """Messages a connection may send at once before the rate limit applies."""
+    max_errors: int = 50
+    """Bad messages tolerated on one connection before it is closed (1008)."""
+    send_queue_limit: int = 2048
+    """Frames waiting for a client that does not read before it is closed (1008)."""
+    resume_buffer: int = 256
+    """Updates kept per game for clients that resume with ``last_seq``."""
+    allowed_origins: tuple[str, ...] = ()
+    """Extra browser origins allowed on the WebSocket handshake (the own host always is)."""
+    deal_seed: int | None = None
+    """When set, game ``n`` is shuffled with seed ``deal_seed + n`` (tests); else at random."""
+    web_dir: Path | None = field(
+        default_factory=lambda: Path(__file__).resolve().parent.parent / "web"
+    )
+    """The static browser client, served at ``/`` when the folder exists."""
+    clock: Callable[[], float] = time.monotonic
+    """Seconds, monotonic: engine times (ms since the reveal) are measured with it."""
+    commit_batch: int = 512
+    """Most database jobs committed in one transaction."""

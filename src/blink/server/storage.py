@@ -1,0 +1,509 @@
+"""Durable storage: rooms, seats, games and every accepted action, in SQLite or PostgreSQL.
+
+The schema is defined here (SQLAlchemy Core) and created or migrated by the Alembic migrations
+shipped in ``blink/server/migrations`` (:func:`migrate`, run at every start).
+
+All writes go through one writer thread (:class:`Storage`): jobs are queued from the event loop,
+committed in batches (one transaction for everything queued meanwhile, "group commit"), and each
+job's callback runs back on the event loop only after its transaction has committed. That is
+how the server keeps "appended before sent" without a database round trip per message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Connection,
+    Engine,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+
+__all__ = [
+    "LoadedGame",
+    "LoadedRoom",
+    "LoadedSeat",
+    "Storage",
+    "StorageError",
+    "actions",
+    "games",
+    "make_engine",
+    "metadata",
+    "migrate",
+    "rooms",
+    "seats",
+]
+
+log = logging.getLogger("blink.server.storage")
+T = TypeVar("T")
+
+metadata = MetaData()
+
+rooms = Table(
+    "rooms",
+    metadata,
+    Column("code", String(8), primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("best_of", Integer, nullable=False),
+    Column("ruleset", String(32), nullable=False),
+    Column("sizes", Text, nullable=True),
+    Column("public", Boolean, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("series_number", Integer, nullable=False),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("room_code", String(8), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("bot", String(64), nullable=True),
+    Column("name", String(32), nullable=True),
+    Column("token_hash", String(64), nullable=True),
+    Column("left", Boolean, nullable=False),
+)
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("room_code", String(8), nullable=False, index=True),
+    Column("series_number", Integer, nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("ruleset", Text, nullable=False),
+    Column("sizes", Text, nullable=True),
+    Column("deck", Text, nullable=False),
+    Column("names", Text, nullable=False),
+    Column("started_at", Float, nullable=False),
+    Column("ended_at", Float, nullable=True),
+    Column("result", Text, nullable=True),
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("game_id", Integer, primary_key=True, autoincrement=False),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("action", Text, nullable=False),
+    Column("seat", Integer, nullable=True),
+    Column("client_id", String(64), nullable=True),
+)
+
+
+class StorageError(RuntimeError):
+    """The database could not be opened or migrated."""
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite files get WAL mode and a busy timeout."""
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            # NORMAL in WAL mode: a commit survives the process being killed (not power loss).
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Create or upgrade the schema to the newest migration (Alembic ``upgrade head``)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).resolve().parent / "migrations"))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+@dataclass
+class LoadedSeat:
+    """A seat row."""
+
+    seat: int
+    kind: str
+    bot: str | None
+    name: str | None
+    token_hash: str | None
+    left: bool
+
+
+@dataclass
+class LoadedGame:
+    """A game row with its action log (for rebuilding)."""
+
+    id: int
+    series_number: int
+    number: int
+    players: int
+    ruleset: dict[str, Any]
+    sizes: list[int] | None
+    deck: list[str]
+    names: list[str]
+    started_at: float
+    ended_at: float | None
+    result: dict[str, Any] | None
+    actions: list[tuple[int, dict[str, Any], int | None, str | None]] = field(default_factory=list)
+
+
+@dataclass
+class LoadedRoom:
+    """A room row with its seats and the games of its current series."""
+
+    code: str
+    created_at: float
+    players: int
+    best_of: int
+    ruleset: str
+    sizes: list[int] | None
+    public: bool
+    status: str
+    series_number: int
+    seats: list[LoadedSeat]
+    games: list[LoadedGame]
+
+
+def _game_from_row(r: Any) -> LoadedGame:
+    return LoadedGame(
+        id=r.id,
+        series_number=r.series_number,
+        number=r.number,
+        players=r.players,
+        ruleset=json.loads(r.ruleset),
+        sizes=json.loads(r.sizes) if r.sizes else None,
+        deck=r.deck.split(),
+        names=json.loads(r.names),
+        started_at=r.started_at,
+        ended_at=r.ended_at,
+        result=json.loads(r.result) if r.result else None,
+    )
+
+
+class Storage:
+    """The database: migrations at open, one writer thread with group commit, plain reads."""
+
+    def __init__(self, url: str, batch: int = 512) -> None:
+        self.url = url
+        self.kind = "postgresql" if url.startswith("postgres") else "sqlite"
+        try:
+            self.engine = make_engine(url)
+            migrate(self.engine)
+        except Exception as exc:
+            raise StorageError(f"cannot open the database {self.safe_url}: {exc}") from exc
+        self._batch = batch
+        self._queue: queue.SimpleQueue[
+            tuple[Callable[[Connection], Any], Callable[[Any], None] | None] | None
+        ] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    @property
+    def safe_url(self) -> str:
+        """The URL without a password, for messages."""
+        from sqlalchemy.engine import make_url
+
+        return make_url(self.url).render_as_string(hide_password=True)
+
+    # -- the writer -------------------------------------------------------------------------
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Start the writer thread; callbacks run on ``loop``."""
+        self._loop = loop
+        self._thread = threading.Thread(target=self._writer, name="blink-db-writer", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Commit what is queued and stop the writer thread."""
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join(timeout=30)
+            self._thread = None
+        self.engine.dispose()
+
+    def submit(
+        self, job: Callable[[Connection], Any], done: Callable[[Any], None] | None = None
+    ) -> None:
+        """Queue a write; ``done(result_or_exception)`` runs on the loop after the commit."""
+        self._queue.put((job, done))
+
+    async def run(self, job: Callable[[Connection], T]) -> T:
+        """Queue a write and wait for its committed result."""
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[Any] = loop.create_future()
+
+        def done(result: Any) -> None:
+            if fut.done():
+                return
+            if isinstance(result, BaseException):
+                fut.set_exception(result)
+            else:
+                fut.set_result(result)
+
+        self.submit(job, done)
+        result: T = await fut
+        return result
+
+    def _writer(self) -> None:
+        q = self._queue
+        stopping = False
+        while not stopping:
+            item = q.get()
+            if item is None:
+                break
+            batch = [item]
+            while len(batch) < self._batch:
+                try:
+                    nxt = q.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is None:
+                    stopping = True
+                    break
+                batch.append(nxt)
+            results = self._run_batch([job for job, _ in batch])
+            loop = self._loop
+            if loop is not None and not loop.is_closed():
+                try:
+                    loop.call_soon_threadsafe(_deliver, [d for _, d in batch], results)
+                except RuntimeError:  # the loop closed meanwhile
+                    pass
+
+    def _run_batch(self, jobs: list[Callable[[Connection], Any]]) -> list[Any]:
+        try:
+            with self.engine.begin() as conn:
+                return [job(conn) for job in jobs]
+        except Exception:
+            log.exception("a batch of %d database jobs failed; retrying one by one", len(jobs))
+        out: list[Any] = []
+        for job in jobs:
+            try:
+                with self.engine.begin() as conn:
+                    out.append(job(conn))
+            except Exception as exc:
+                log.exception("database job failed")
+                out.append(exc)
+        return out
+
+    # -- reads (any thread) -----------------------------------------------------------------
+
+    def next_game_id(self) -> int:
+        """One more than the largest game id."""
+        with self.engine.connect() as conn:
+            got = conn.execute(select(games.c.id).order_by(games.c.id.desc()).limit(1)).first()
+        return 1 if got is None else int(got[0]) + 1
+
+    def load_rooms(self) -> list[LoadedRoom]:
+        """Every room that is not closed, with its seats and its current series' games."""
+        out: list[LoadedRoom] = []
+        with self.engine.connect() as conn:
+            for r in conn.execute(select(rooms).where(rooms.c.status != "closed")):
+                seat_rows = conn.execute(
+                    select(seats).where(seats.c.room_code == r.code).order_by(seats.c.seat)
+                )
+                room_seats = [
+                    LoadedSeat(s.seat, s.kind, s.bot, s.name, s.token_hash, bool(s.left))
+                    for s in seat_rows
+                ]
+                game_rows = conn.execute(
+                    select(games)
+                    .where(games.c.room_code == r.code, games.c.series_number == r.series_number)
+                    .order_by(games.c.number)
+                )
+                room_games = [_game_from_row(g) for g in game_rows]
+                for g in room_games:
+                    if g.ended_at is None:
+                        g.actions = [
+                            (a.seq, json.loads(a.action), a.seat, a.client_id)
+                            for a in conn.execute(
+                                select(actions)
+                                .where(actions.c.game_id == g.id)
+                                .order_by(actions.c.seq)
+                            )
+                        ]
+                out.append(
+                    LoadedRoom(
+                        code=r.code,
+                        created_at=r.created_at,
+                        players=r.players,
+                        best_of=r.best_of,
+                        ruleset=r.ruleset,
+                        sizes=json.loads(r.sizes) if r.sizes else None,
+                        public=bool(r.public),
+                        status=r.status,
+                        series_number=r.series_number,
+                        seats=room_seats,
+                        games=room_games,
+                    )
+                )
+        return out
+
+    def load_game(self, game_id: int) -> LoadedGame | None:
+        """A game with its full action log, or ``None``."""
+        with self.engine.connect() as conn:
+            r = conn.execute(select(games).where(games.c.id == game_id)).first()
+            if r is None:
+                return None
+            g = _game_from_row(r)
+            g.actions = [
+                (a.seq, json.loads(a.action), a.seat, a.client_id)
+                for a in conn.execute(
+                    select(actions).where(actions.c.game_id == game_id).order_by(actions.c.seq)
+                )
+            ]
+        return g
+
+    def series_games(self, room_code: str, series_number: int) -> list[LoadedGame]:
+        """The finished games of one series of a room, with their logs."""
+        with self.engine.connect() as conn:
+            ids = [
+                r.id
+                for r in conn.execute(
+                    select(games.c.id)
+                    .where(
+                        games.c.room_code == room_code,
+                        games.c.series_number == series_number,
+                        games.c.ended_at.is_not(None),
+                    )
+                    .order_by(games.c.number)
+                )
+            ]
+        out = []
+        for i in ids:
+            g = self.load_game(i)
+            if g is not None:
+                out.append(g)
+        return out
+
+    def room_exists(self, code: str) -> bool:
+        """True when a room with this code was ever created."""
+        with self.engine.connect() as conn:
+            return (
+                conn.execute(select(rooms.c.code).where(rooms.c.code == code)).first() is not None
+            )
+
+    def room_games(self, code: str) -> list[LoadedGame]:
+        """Every game of a room (all series), without logs."""
+        with self.engine.connect() as conn:
+            return [
+                _game_from_row(r)
+                for r in conn.execute(
+                    select(games)
+                    .where(games.c.room_code == code)
+                    .order_by(games.c.series_number, games.c.number)
+                )
+            ]
+
+
+# --- write jobs (run on the writer thread) ----------------------------------------------------
+
+
+def _deliver(callbacks: list[Callable[[Any], None] | None], results: list[Any]) -> None:
+    for cb, res in zip(callbacks, results, strict=True):
+        if cb is not None:
+            try:
+                cb(res)
+            except Exception:
+                log.exception("storage callback failed")
+
+
+def job_insert_room(
+    row: dict[str, Any], seat_rows: list[dict[str, Any]]
+) -> Callable[[Connection], None]:
+    """Insert a room and its seats."""
+
+    def job(conn: Connection) -> None:
+        conn.execute(insert(rooms).values(**row))
+        if seat_rows:
+            conn.execute(insert(seats), seat_rows)
+
+    return job
+
+
+def job_update_room(code: str, **values: Any) -> Callable[[Connection], None]:
+    """Update a room's columns."""
+
+    def job(conn: Connection) -> None:
+        conn.execute(update(rooms).where(rooms.c.code == code).values(**values))
+
+    return job
+
+
+def job_update_seat(code: str, seat: int, **values: Any) -> Callable[[Connection], None]:
+    """Update a seat's columns."""
+
+    def job(conn: Connection) -> None:
+        conn.execute(
+            update(seats).where(seats.c.room_code == code, seats.c.seat == seat).values(**values)
+        )
+
+    return job
+
+
+def job_insert_game(row: dict[str, Any]) -> Callable[[Connection], None]:
+    """Insert a game (its deal)."""
+
+    def job(conn: Connection) -> None:
+        conn.execute(insert(games).values(**row))
+
+    return job
+
+
+def job_append_action(
+    game_id: int, seq: int, action: dict[str, Any], seat: int | None, client_id: str | None
+) -> Callable[[Connection], None]:
+    """Append one accepted action to a game's log."""
+    text = json.dumps(action, separators=(",", ":"))
+
+    def job(conn: Connection) -> None:
+        conn.execute(
+            insert(actions).values(
+                game_id=game_id, seq=seq, action=text, seat=seat, client_id=client_id
+            )
+        )
+
+    return job
+
+
+def job_finish_game(
+    game_id: int, ended_at: float, result: dict[str, Any]
+) -> Callable[[Connection], None]:
+    """Mark a game finished with its result."""
+    text = json.dumps(result)
+
+    def job(conn: Connection) -> None:
+        conn.execute(
+            update(games).where(games.c.id == game_id).values(ended_at=ended_at, result=text)
+        )
+
+    return job
