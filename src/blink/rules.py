@@ -158,7 +158,11 @@ def parse_handicap(text: str, players: int, deck_size: int = 60) -> tuple[int, .
         extra = numbers[0]
         each = deck_size // players
         others = players - 1
-        if extra < 0 or extra % others:
+        if extra < 0:
+            raise DealError(
+                f"handicap {text!r}: give the stronger player extra cards (+5), or sizes (25:35)"
+            )
+        if extra % others:
             raise DealError(
                 f"handicap {text!r}: the extra cards must be a positive multiple of {others}"
             )
