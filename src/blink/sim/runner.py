@@ -182,6 +182,11 @@ def run(
         out.interrupted = True
         for f in pending:
             f.cancel()
+        # Batches already finished (or finishing now) still count.
+        finished, _ = wait(pending, timeout=1.0)
+        for f in finished:
+            if not f.cancelled() and f.exception() is None:
+                done.append(f.result())
     finally:
         pool.shutdown(wait=not out.interrupted, cancel_futures=True)
     out.rows = sorted((r for rows in done for r in rows), key=lambda r: r.index)
