@@ -403,7 +403,10 @@ def redact(event: GoEvent, viewer: int | None) -> GoEvent:
 class AskLog(NamedTuple):
     """One answered ask as everyone saw it: who asked whom for what, and how many came back.
 
-    ``passed`` is 0 for "Go Blink"; ``drew`` says whether the asker then drew a card.
+    ``passed`` is 0 for "Go Blink"; ``drew`` says whether the asker then drew a card;
+    ``target_drew`` whether the target, emptied by the pass, drew one. ``matches_before`` is
+    the number of matches on the discard pile when the ask was made (to interleave the two
+    logs).
     """
 
     player: int
@@ -411,6 +414,8 @@ class AskLog(NamedTuple):
     value: Value
     passed: int
     drew: bool
+    target_drew: bool
+    matches_before: int
 
 
 class GoView(NamedTuple):
@@ -551,6 +556,7 @@ class GoGame:
         self.current: int | None = first
         self.outcome: Outcome | None = None
         self.turns = 0
+        """Turns begun after the opening (skipped turns included)."""
         self.asks = 0
         self.quiet_turns = 0
         self.events: list[GoEvent] = [Dealt(players, dealer, deck), TurnBegan(first, True)]
@@ -724,6 +730,7 @@ class GoGame:
         theirs = self._hands[target]
         passed = tuple(c for c in theirs if _has(c, value))
         drew = False
+        target_drew = False
         if passed:
             self._hands[target] = [c for c in theirs if not _has(c, value)]
             hand.extend(passed)
@@ -733,6 +740,7 @@ class GoGame:
             if not self._hands[target] and self._draw:
                 c = self._draw.pop()
                 self._hands[target].append(c)
+                target_drew = True
                 out.append(Drew(target, c, "emptied"))
         else:
             out.append(GoBlinked(target, player))
@@ -741,7 +749,9 @@ class GoGame:
                 hand.append(c)
                 drew = True
                 out.append(Drew(player, c, "go_blink"))
-        self._asks.append(AskLog(player, target, value, len(passed), drew))
+        self._asks.append(
+            AskLog(player, target, value, len(passed), drew, target_drew, len(self._discard))
+        )
         self.phase = Phase.LAYING
         self._history.append((Ask(player, target, value), t))
         self.events.extend(out)
@@ -812,7 +822,6 @@ class GoGame:
 
     def _finish_turn(self, out: list[GoEvent]) -> None:
         """Count a finished turn; end the game after a quiet round or at the turn limit."""
-        self.turns += 1
         if not self._draw and not self._laid_this_turn:
             self.quiet_turns += 1
         else:
@@ -827,6 +836,7 @@ class GoGame:
         """Give the turn to ``seat``, skipping players who hold nothing (empty draw pile)."""
         while True:
             self.current = seat
+            self.turns += 1
             out.append(TurnBegan(seat, False))
             if self._hands[seat]:
                 self.phase = Phase.ASKING

@@ -143,7 +143,7 @@ def test_opening_each_player_in_seat_order_once() -> None:
         game.apply(EndTurn(game.current))  # type: ignore[arg-type]
     assert order == [2, 0, 1]
     assert game.phase is Phase.ASKING and game.current == 2
-    assert game.turns == 0
+    assert game.turns == 1  # the first turn has begun
 
 
 def test_opening_lay_down_but_never_all_cards() -> None:
@@ -218,9 +218,10 @@ def test_go_blink_draws_one_card() -> None:
     assert game.hand(0)[-1] == parse_card("4YL")
     assert redact(events[2], 1) == Drew(0, None, "go_blink")
     assert game.view(None).asks[-1].drew
+    assert game.turns == 1
     game.apply(EndTurn(0))
     assert game.current == 1 and game.phase is Phase.ASKING
-    assert game.turns == 1
+    assert game.turns == 2
 
 
 def test_go_blink_with_an_empty_draw_pile_draws_nothing() -> None:
@@ -255,7 +256,7 @@ def test_emptied_with_an_empty_draw_pile_stays_empty_and_is_skipped() -> None:
     assert game.hand(1) == ()
     events = game.apply(EndTurn(0))
     assert events == [TurnBegan(1, False), Skipped(1), TurnBegan(2, False)]
-    assert game.current == 2 and game.turns == 2
+    assert game.current == 2 and game.turns == 3
 
 
 # --- laying down and winning -----------------------------------------------------------------
