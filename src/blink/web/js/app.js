@@ -65,11 +65,10 @@ function mountRules(root) {
   const example = ["4YS", "2YM", "5BS", "4GW"];
   root.innerHTML = `<article class="rules panel">
     <h1 data-i18n="how_to_play"></h1>
-    <div class="example" aria-hidden="true">${example.map((c) => cardSVG(c, { letter: colorLetter(c) })).join("")}</div>
+    <div class="example">${example.map((c) => cardSVG(c, { letter: colorLetter(c), label: cardName(c) })).join("")}</div>
     <div data-i18n-html="rules_html"></div>
     <p><a href="/" data-link data-i18n="back_lobby"></a></p></article>`;
   applyI18n(root);
-  root.querySelector(".example").setAttribute("title", example.map(cardName).join(", "));
   return () => {};
 }
 

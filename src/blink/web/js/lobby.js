@@ -91,7 +91,7 @@ export function mountLobby(root) {
   const name = () => {
     const n = $("#q-name").value.trim().slice(0, 24);
     try { localStorage.setItem("blink.name", n); } catch { /* ignore */ }
-    return n || t("you");
+    return n || undefined;
   };
 
   function levelOptions(selected) {

@@ -38,7 +38,7 @@ export function mountTable(root, { code, spectate }) {
         try {
           let name = "";
           try { name = localStorage.getItem("blink.name") || ""; } catch { /* ignore */ }
-          const res = await api(`/api/rooms/${code}/join`, { name: name || t("you") });
+          const res = await api(`/api/rooms/${code}/join`, name ? { name } : {});
           saveSeat(code, { token: res.token, seat: res.seat });
           token = res.token;
         } catch (e) {
@@ -453,10 +453,11 @@ export function mountTable(root, { code, spectate }) {
 
   function nameOf(i) {
     const seat = S.room && S.room.seats && S.room.seats[i];
-    if (S.seat === i && !S.spectate) return seat && seat.name ? `${seat.name} (${t("you")})` : t("you");
-    if (!seat) return t("seat", { n: i + 1 });
+    const named = seat && seat.name && seat.name !== "Player" ? seat.name : null;
+    if (S.seat === i && !S.spectate) return named ? `${named} (${t("you")})` : t("you");
+    if (!seat) return t("player_n", { n: i + 1 });
     if (seat.kind === "bot") return seat.name || `${t("bot")} · ${levelName(String(seat.bot || "").split(":")[0])}`;
-    return seat.name || t("seat", { n: i + 1 });
+    return named || t("player_n", { n: i + 1 });
   }
 
   function scoreHTML() {
@@ -513,7 +514,7 @@ export function mountTable(root, { code, spectate }) {
     }
     const seriesOver = !s || s.winner != null || e.next_in_ms == null;
     const next = S.nextAt && !seriesOver ? `<p class="muted" id="next-in"></p>` : "";
-    const votes = S.votes ? `<p class="muted">${escapeXml(t("rematch_wait"))} ${S.votes.map((v, i) => `${escapeXml(nameOf(i))} ${v ? "✓" : "…"}`).join(" · ")}</p>` : "";
+    const votes = S.votes && S.votes.some(Boolean) ? `<p class="muted">${escapeXml(t("rematch_wait"))} ${S.votes.map((v, i) => `${escapeXml(nameOf(i))} ${v ? "✓" : "…"}`).join(" · ")}</p>` : "";
     const buttons = [];
     if (seriesOver && !S.spectate && S.seat !== null) {
       buttons.push(`<button type="button" class="primary" data-act="rematch" data-focus="rematch"${S.voted ? " disabled" : ""}>${escapeXml(t("rematch"))}</button>`);
@@ -616,10 +617,8 @@ export function mountTable(root, { code, spectate }) {
       if (S.countdownUntil && S.countdownUntil > now) text = String(Math.ceil((S.countdownUntil - now) / 1000));
       else if (S.revealFlash > now) text = t("go");
       ov.hidden = text === null;
-      if (text !== null && text !== lastCount) {
-        root.querySelector("#count").textContent = text;
-        if (/^\d$/.test(text)) sfx.tick();
-      }
+      if (text !== null) root.querySelector("#count").textContent = text;
+      if (text !== null && text !== lastCount && /^\d$/.test(text)) sfx.tick();
       lastCount = text;
     }
     if (S.stall && S.stall.deadline) {

@@ -1,0 +1,84 @@
+"""A full game against the fastest bot played by keyboard, the lobby, and its replay."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+from playwright.sync_api import BrowserContext, expect
+from webkit import collect_errors, keyboard_step
+
+from conftest import Server
+
+
+def test_lobby_lists_live_games(context: BrowserContext, server: Server, screenshots: Path) -> None:
+    room = server.api("/api/rooms", {"players": 2, "name": "Lena", "public": True})
+    page = context.new_page()
+    errors = collect_errors(page)
+    page.goto(server.url + "/")
+    expect(page.get_by_role("heading", name="Quick game")).to_be_visible()
+    expect(page.locator("#q-level option")).to_have_count(6)
+    live = page.locator("#l-live")
+    expect(live).to_contain_text(str(room["code"]))
+    expect(live.get_by_role("link", name="Join")).to_be_visible()
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(screenshots / "lobby.png"))
+    # Joining by code from the lobby takes the free seat.
+    page.fill("#j-code", str(room["code"]).lower())
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(f"/play/{room['code']}$"))
+    expect(page.locator(".table")).to_be_visible()
+    assert not errors, errors
+
+
+def test_full_game_against_inhuman_bot_by_keyboard(
+    context: BrowserContext, server: Server
+) -> None:
+    page = context.new_page()
+    errors = collect_errors(page)
+    page.goto(server.url + "/")
+    # The lobby, by keyboard: type a name, choose the level, press Play.
+    page.focus("#q-name")
+    page.keyboard.type("Kim")
+    page.focus("#q-level")
+    page.keyboard.press("End")  # the last level is the fastest: inhuman
+    expect(page.locator("#q-level")).to_have_value("inhuman")
+    page.focus("#q-play")
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]{6}$"))
+    expect(page.locator(".hcard")).to_have_count(3, timeout=15000)
+    # The countdown is shown before the reveal.
+    expect(page.locator('.table[data-phase="playing"]')).to_be_visible(timeout=15000)
+    deadline = time.monotonic() + 60
+    keys_used = []
+    while time.monotonic() < deadline and not page.locator(".end").count():
+        pressed = keyboard_step(page, keys="jkl" if len(keys_used) % 2 else "123")
+        if pressed:
+            keys_used.append(pressed)
+    expect(page.locator(".end")).to_be_visible()
+    expect(page.locator(".blink")).to_have_text("BLINK!")
+    title = page.locator(".end h1").inner_text()
+    assert title == "You won!" or title.endswith("won") or title == "A tie"
+    figures = page.locator(".figures")
+    expect(figures).to_contain_text("Time")
+    expect(figures).to_contain_text("Average per play")
+    # The end screen is keyboard-usable: rematch, replay and back to the lobby are buttons.
+    for name in ("Rematch", "Replay", "Back to lobby"):
+        expect(page.get_by_role("button", name=name)).to_be_visible()
+
+    # Replay the game just played, from the end screen, by keyboard.
+    page.get_by_role("button", name="Replay").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#rp-range")).to_be_visible(timeout=10000)
+    expect(page.locator("#rp-step")).to_contain_text("Step 0 of")
+    page.locator("#rp-board").click(position={"x": 5, "y": 5})
+    page.keyboard.press("End")
+    expect(page.locator("#rp-log")).to_contain_text(re.compile(r"wins|tie"))
+    total = int(page.locator("#rp-range").get_attribute("max") or "0")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#rp-step")).to_contain_text(f"Step {total - 1} of {total}")
+    page.keyboard.press("Home")
+    page.click("#rp-play")  # play at speed
+    expect(page.locator("#rp-step")).not_to_contain_text("Step 0 of", timeout=5000)
+    assert not errors, errors

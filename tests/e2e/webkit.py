@@ -1,0 +1,86 @@
+"""Helpers shared by the browser tests: read the table from the page, play by keyboard."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Page
+
+from blink.cards import parse_card
+
+# What the player sees, read from the page: the phase, the hand and the reachable piles.
+STATE_JS = """() => {
+  const table = document.querySelector('.table[data-phase]');
+  if (!table) return null;
+  const hand = [...document.querySelectorAll('.hcard .card-svg')].map(e => e.dataset.card);
+  const piles = [...document.querySelectorAll('button.pile[data-pile]')].map(e => ({
+    pile: Number(e.dataset.pile),
+    side: e.classList.contains('area-pl') ? 'left' : 'right',
+    top: (e.querySelector('.card-svg[data-card]') || {dataset: {}}).dataset.card || null,
+  }));
+  return {phase: table.dataset.phase, hand, piles,
+          refused: (document.querySelector('.center-msg .refused') || {}).textContent || null};
+}"""
+
+SIG_JS = """() => [...document.querySelectorAll('.hcard .card-svg, .pile .card-svg')]
+  .map(e => e.dataset.card || '-').join(',') + '|' +
+  ((document.querySelector('.table') || {}).dataset || {}).phase + '|' +
+  (document.querySelector('.end') ? 'end' : '')"""
+
+
+def matches(a: str, b: str) -> bool:
+    """The rule, through the engine: two cards match on colour, shape or count."""
+    return parse_card(a).matches(parse_card(b))
+
+
+def state(page: Page) -> dict[str, Any] | None:
+    """The table as the page shows it (None when no table is shown)."""
+    result: dict[str, Any] | None = page.evaluate(STATE_JS)
+    return result
+
+
+def keyboard_step(page: Page, keys: str = "123") -> str | None:
+    """Make one legal play (or stall choice) with the keyboard; return the keys pressed.
+
+    Waits until the page shows the result (the hand or a pile changed, or the game ended).
+    """
+    st = state(page)
+    if st is None:
+        return None
+    before = page.evaluate(SIG_JS)
+    pressed: str | None = None
+    if st["phase"] == "choosing":
+        if page.query_selector(".hcard.pending"):
+            return None
+        page.keyboard.press(keys[0])
+        pressed = keys[0]
+    elif st["phase"] == "playing":
+        for slot, card in enumerate(st["hand"]):
+            fits = [p for p in st["piles"] if p["top"] and matches(card, p["top"])]
+            if not fits:
+                continue
+            page.keyboard.press(keys[slot])
+            pressed = keys[slot]
+            if len({p["pile"] for p in fits}) > 1:
+                arrow = "ArrowLeft" if fits[0]["side"] == "left" else "ArrowRight"
+                page.keyboard.press(arrow)
+                pressed += " " + arrow
+            break
+    if pressed is None:
+        return None
+    try:
+        page.wait_for_function(f"(b) => ({SIG_JS})() !== b", arg=before, timeout=3000)
+    except Exception:  # the play may have been refused without a visible change
+        pass
+    return pressed
+
+
+def collect_errors(page: Page) -> list[str]:
+    """Record JavaScript errors on the page (console errors and uncaught exceptions)."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    page.on(
+        "console",
+        lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None,
+    )
+    return errors
