@@ -73,7 +73,7 @@ async def test_hotseat_both_players_and_refusals() -> None:
                 if card not in legal:
                     await pilot.press(app.router.maps[seat].cards[slot][0])
                     await pilot.pause()
-                    message = str(app.query_one("#message").render())
+                    message = str(app.table_screen.query_one("#message").render())
                     assert "shares no colour" in message
                     assert game.hand(seat)[slot] is card
                     break

@@ -10,8 +10,9 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.css.query import NoMatches
 from textual.events import Key
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from blink.classic import PlayerView
@@ -30,7 +31,7 @@ from blink.tui.widgets import (
     pile_label,
 )
 
-__all__ = ["BlinkApp", "HelpScreen", "PauseScreen"]
+__all__ = ["BlinkApp", "HelpScreen", "PauseScreen", "TableScreen"]
 
 HELP_SOLO = """\
 [b]Blink — keys[/b]
@@ -117,6 +118,34 @@ class PauseScreen(ModalScreen[None]):
             self.dismiss(None)
 
 
+class TableScreen(Screen[None]):
+    """The table: every widget of the game, and the game keys."""
+
+    def compose(self) -> ComposeResult:
+        """The table's widgets, top to bottom."""
+        with Vertical():
+            yield HeaderLine(id="header")
+            yield OpponentsView(id="opponents")
+            yield PilesView(id="piles")
+            yield StatusLine(id="status")
+            yield MessageLine(id="message")
+            yield HandsView(id="hands")
+        yield Static(id="footer")
+
+    async def on_mount(self) -> None:
+        """Once the widgets exist, the app starts the table."""
+        app = self.app
+        if isinstance(app, BlinkApp):
+            await app.start_table()
+
+    def on_key(self, event: Key) -> None:
+        """Hand every key to the app's game-key handler."""
+        event.stop()
+        app = self.app
+        if isinstance(app, BlinkApp):
+            app.game_key(event.key)
+
+
 class BlinkApp(App[Status | None]):
     """The terminal table for any :class:`Table` (local, against bots, online, spectating).
 
@@ -126,7 +155,7 @@ class BlinkApp(App[Status | None]):
     """
 
     CSS = """
-    Screen { layout: vertical; }
+    TableScreen { layout: vertical; }
     #header { height: 1; }
     #opponents { height: auto; max-height: 2; }
     #piles { height: 6; margin: 1 0 0 2; }
@@ -170,7 +199,8 @@ class BlinkApp(App[Status | None]):
         self._drawn = -1
         self._last_notice: Notice | None = None
         self._last_status: Status | None = None
-        self._paused_screen: PauseScreen | None = None
+        self.table_screen = TableScreen()
+        self._started = False
 
     @property
     def hotseat(self) -> bool:
@@ -183,19 +213,15 @@ class BlinkApp(App[Status | None]):
         no_color = self.no_color or "NO_COLOR" in os.environ
         return CardStyle(letters=self.colorblind or no_color, ascii_symbols=self.ascii_symbols)
 
-    def compose(self) -> ComposeResult:
-        """The table's widgets, top to bottom."""
-        with Vertical():
-            yield HeaderLine(id="header")
-            yield OpponentsView(id="opponents")
-            yield PilesView(id="piles")
-            yield StatusLine(id="status")
-            yield MessageLine(id="message")
-            yield HandsView(id="hands")
-        yield Static(id="footer")
-
     async def on_mount(self) -> None:
-        """Start the table and the timer that drives it."""
+        """Show the table screen (which starts the table once its widgets exist)."""
+        await self.push_screen(self.table_screen)
+
+    async def start_table(self) -> None:
+        """Start the table and the timer that drives it (once the table screen is up)."""
+        if self._started:
+            return
+        self._started = True
         await self.table.start()
         self.set_interval(self.tick_seconds, self._tick)
         self.redraw()
@@ -213,12 +239,8 @@ class BlinkApp(App[Status | None]):
 
     # -- keys -------------------------------------------------------------------------------
 
-    def on_key(self, event: Key) -> None:
+    def game_key(self, key: str) -> None:
         """Game keys go to the router; the rest are the app's keys; anything else is ignored."""
-        if len(self.screen_stack) > 1:
-            return
-        key = event.key
-        event.stop()
         if key in ("question_mark", "f1"):
             self._help()
         elif key == "space":
@@ -258,6 +280,10 @@ class BlinkApp(App[Status | None]):
     def redraw(self) -> None:
         """Draw every widget from the table's current views and status."""
         table = self.table
+        try:
+            self.table_screen.query_one(HeaderLine)
+        except NoMatches:
+            return  # not composed yet
         self._drawn = table.version
         status = table.status()
         self._last_status = status
@@ -269,16 +295,18 @@ class BlinkApp(App[Status | None]):
         viewer = seats[0] if seats else None
         view = table.view(viewer)
         style = self.card_style
-        self.query_one(HeaderLine).show(status, self.game_title)
-        self.query_one(StatusLine).show(status, viewer if len(seats) == 1 else None, self.hotseat)
-        self.query_one(MessageLine).show(self._last_notice, status.names, self.hotseat)
-        self.query_one("#footer", Static).update(self._footer(status))
+        self.table_screen.query_one(HeaderLine).show(status, self.game_title)
+        self.table_screen.query_one(StatusLine).show(
+            status, viewer if len(seats) == 1 else None, self.hotseat
+        )
+        self.table_screen.query_one(MessageLine).show(self._last_notice, status.names, self.hotseat)
+        self.table_screen.query_one("#footer", Static).update(self._footer(status))
         if view is None:
             return
         others = [s for s in range(status.players) if s not in seats]
-        self.query_one(OpponentsView).show(view, status, others)
-        self.query_one(PilesView).show(self._piles(view, status), style)
-        self.query_one(HandsView).show(self._hands(status), style)
+        self.table_screen.query_one(OpponentsView).show(view, status, others)
+        self.table_screen.query_one(PilesView).show(self._piles(view, status), style)
+        self.table_screen.query_one(HandsView).show(self._hands(status), style)
 
     def _footer(self, status: Status) -> Text:
         parts = ["?: help"]
