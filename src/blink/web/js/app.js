@@ -32,9 +32,10 @@ export function announce(text, assertive = false) {
 }
 
 /** Show the connection status and latency, discreetly. */
-export function netStatus(text, bad = false) {
+export function netStatus(text, bad = false, title = "") {
   const el = document.getElementById("net");
   el.textContent = text;
+  el.title = title;
   el.classList.toggle("bad", bad);
 }
 

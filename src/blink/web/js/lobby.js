@@ -189,6 +189,17 @@ export function mountLobby(root) {
     }).join("") : `<li class="muted">${escapeXml(t("none_yet"))}</li>`;
     const done = [];
     const seen = new Set();
+    // Finished games of the listed rooms (a series in progress), then this browser's own games.
+    const infos = await Promise.all(live.slice(0, 6).map((r) => api(`/api/rooms/${r.code}`).catch(() => null)));
+    if (!alive) return;
+    for (const info of infos) {
+      for (const g of (info && info.games) || []) {
+        if (g.record_url && !seen.has(g.record_url)) {
+          seen.add(g.record_url);
+          done.push({ url: g.record_url, label: `${info.code} · ${t("game_n", { n: g.number })}`, who: (info.seats || []).map((x) => x.name || "").join(" · ") });
+        }
+      }
+    }
     for (const e of recent()) {
       if (e.record_url && !seen.has(e.record_url)) {
         seen.add(e.record_url);

@@ -63,7 +63,7 @@ export function mountTable(root, { code, spectate }) {
   function onStatus(st) {
     if (st.state === "open") {
       S.status = "open";
-      netStatus(st.rtt != null ? `● ${t("latency", { ms: st.rtt })}` : "●");
+      netStatus(st.rtt != null ? `● ${st.rtt} ms` : "●", false, st.rtt != null ? t("latency", { ms: st.rtt }) : "");
     } else if (st.state === "reconnecting") {
       S.status = "reconnecting";
       netStatus(t("reconnecting"), true);
