@@ -1,9 +1,119 @@
-"""The `blink` sub-commands for this area (registered by blink.cli)."""
+"""``blink goblink``: Go Blink in the terminal (``play``) and bot-vs-bot runs (``simulate``).
+
+Textual, the bots and the simulator are imported inside the commands, so ``blink`` itself
+starts instantly.
+"""
 
 from __future__ import annotations
 
+import secrets
+from pathlib import Path
+from typing import Annotated, NoReturn
+
 import typer
+
+__all__ = ["register"]
+
+goblink_app = typer.Typer(
+    name="goblink",
+    help="Go Blink, the rulebook's turn-based game for 2 to 6 players.",
+    no_args_is_help=True,
+)
+
+
+def _fail(command: str, message: str) -> NoReturn:
+    typer.echo(f"blink goblink {command}: {message}", err=True)
+    raise typer.Exit(2)
+
+
+@goblink_app.command("play")
+def play(
+    players: Annotated[int, typer.Option("--players", "-p", help="2 to 6 players.")] = 3,
+    humans: Annotated[
+        int,
+        typer.Option(
+            "--humans",
+            help="People sharing this screen (the rest are bots); with 2 or more, a 'pass to "
+            "the next player' screen hides each hand between turns.",
+        ),
+    ] = 1,
+    bot: Annotated[
+        list[str] | None,
+        typer.Option("--bot", "-b", help="Bot seats: random, greedy or memory (repeat, cycled)."),
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed for the deal and bots.")] = None,
+    dealer: Annotated[
+        int | None,
+        typer.Option("--dealer", help="Dealer seat, 1-based (the player after asks first)."),
+    ] = None,
+    delay: Annotated[float, typer.Option("--delay", help="Seconds between bot actions.")] = 0.7,
+    ascii_symbols: Annotated[
+        bool, typer.Option("--ascii", help="Draw shapes as letters instead of symbols.")
+    ] = False,
+    record: Annotated[
+        Path | None, typer.Option("--record", help="Write the game's record (JSON) here at exit.")
+    ] = None,
+) -> None:
+    """Play Go Blink in the terminal against bots, or pass one screen between people."""
+    if not 2 <= players <= 6:
+        _fail("play", f"--players must be 2 to 6, not {players}")
+    if not 0 <= humans <= players:
+        _fail("play", f"--humans must be 0 to {players}, not {humans}")
+    if humans == 0:
+        _fail("play", "--humans must be at least 1 (use 'blink goblink simulate' for bots only)")
+    if delay < 0:
+        _fail("play", "--delay must be 0 or more")
+    if dealer is not None and not 1 <= dealer <= players:
+        _fail("play", f"--dealer must be a seat 1 to {players}, not {dealer}")
+    from blink.gobots import GOBOTS, GoBotError, make_gobot
+
+    names = [n.strip() for b in (bot or []) for n in b.split(",") if n.strip()] or ["memory"]
+    for n in names:
+        try:
+            make_gobot(n, 0, 0)
+        except GoBotError:
+            _fail("play", f"unknown bot {n!r}; choose one of: {', '.join(GOBOTS)}")
+    from blink.tui.render import CardStyle
+    from blink.tui_goblink.app import GoBlinkApp
+    from blink.tui_goblink.driver import GoTable
+
+    table = GoTable(
+        players=players,
+        humans=tuple(range(humans)),
+        bots=names,
+        seed=secrets.randbits(31) if seed is None else seed,
+        dealer=None if dealer is None else dealer - 1,
+    )
+    GoBlinkApp(
+        table, bot_delay=delay, style=CardStyle(letters=True, ascii_symbols=ascii_symbols)
+    ).run()
+    if record is not None:
+        record.write_text(table.record().to_json(indent=1), encoding="utf-8")
+        typer.echo(f"record written to {record}")
+
+
+@goblink_app.command("simulate")
+def simulate(
+    games: Annotated[int, typer.Option("--games", "-g", help="Number of games.")] = 1000,
+    players: Annotated[int, typer.Option("--players", "-p", help="2 to 6 players.")] = 2,
+    bot: Annotated[
+        list[str] | None,
+        typer.Option("--bot", "-b", help="random, greedy or memory per seat (repeat, cycled)."),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Master seed.")] = 0,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="Worker processes.")] = 1,
+    json_out: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+    plot: Annotated[Path | None, typer.Option("--plot", help="Write a PNG figure.")] = None,
+    records: Annotated[
+        Path | None, typer.Option("--records", help="Write every game's record to DIR.")
+    ] = None,
+) -> None:
+    """Simulate bot-vs-bot Go Blink games (same as 'blink simulate --game goblink')."""
+    from blink.gosim import simulate_cli
+
+    simulate_cli(games, players, list(bot or []), seed, workers, json_out, plot, records)
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the main app."""
+    """Add ``blink goblink`` (play, simulate) to the main app."""
+    app.add_typer(goblink_app, name="goblink")

@@ -1,0 +1,7 @@
+"""Go Blink in the terminal: :class:`GoTable` (the table, no screen) and :class:`GoBlinkApp`."""
+
+from __future__ import annotations
+
+from blink.tui_goblink.driver import CommandError, GoTable
+
+__all__ = ["CommandError", "GoTable"]

@@ -1,0 +1,243 @@
+"""Go Blink in the terminal (Textual): against bots, or several people sharing one screen.
+
+The screen shows the viewer's hand (cards lettered a, b, c... for commands), every player's card
+count, the draw pile, the matches laid down and a log of asks. People type commands
+(``ask 2 yellow``, ``lay a b c``, ``end``, ``hint``, ``help``). With several people, a "pass to
+the next player" screen hides the table between turns, and the hand is only drawn again once
+the next person confirms they are at the keyboard.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, RichLog, Static
+
+from blink.goblink import Phase
+from blink.tui.render import CardStyle, card_label, card_lines, join_columns
+from blink.tui_goblink.driver import CommandError, GoTable, hand_letter
+
+__all__ = ["GoBlinkApp", "PassScreen"]
+
+HELP = (
+    "Commands: 'ask <player> <value>' (e.g. ask 2 yellow, ask 3 stars, ask 2 4), "
+    "'lay <cards>' (hand letters: lay a b c, or codes: lay 1RS 2RM 3RW), 'end', "
+    "'hint' (what the remembering bot would do), 'help'. Ctrl+Q quits."
+)
+
+
+class PassScreen(Screen[None]):
+    """Hides the table until the next person is at the keyboard."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", "I'm ready")]
+    DEFAULT_CSS = """
+    PassScreen { align: center middle; background: $background; }
+    PassScreen > Static { width: 60; padding: 1 2; border: heavy $accent; text-align: center; }
+    """
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.player_name = name
+
+    def compose(self) -> ComposeResult:
+        yield Static(
+            f"Pass to {self.player_name}\n\nEveryone else, look away.\n"
+            f"{self.player_name}: press Enter when you are ready.",
+            id="pass-message",
+        )
+
+    def action_ready(self) -> None:
+        """The next person is ready: show the table again."""
+        self.dismiss(None)
+
+
+class GoBlinkApp(App[None]):
+    """The Go Blink table."""
+
+    TITLE = "Go Blink"
+    CSS = """
+    #status { height: auto; padding: 0 1; background: $boost; }
+    #middle { height: auto; }
+    #players { width: 1fr; height: auto; padding: 0 1; border: round $primary; }
+    #discard { width: 2fr; height: auto; padding: 0 1; border: round $primary; }
+    #hand { height: auto; padding: 0 1; border: round $accent; }
+    #prompt { height: auto; padding: 0 1; }
+    #log { height: 1fr; border: round $primary; }
+    """
+
+    def __init__(self, table: GoTable, bot_delay: float = 0.7, style: CardStyle | None = None):
+        super().__init__()
+        self.table = table
+        self.bot_delay = bot_delay
+        self.style = style or CardStyle(letters=True)
+        self.viewer: int | None = table.humans[0] if len(table.humans) == 1 else None
+        self.message = ""
+        self._events_seen = 0
+        self._bot_pending = False
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="status")
+        with Horizontal(id="middle"):
+            yield Static(id="players")
+            yield Static(id="discard")
+        with Vertical():
+            yield Static(id="hand")
+            yield Static(id="prompt")
+            yield Input(placeholder="ask 2 yellow | lay a b c | end | hint | help", id="command")
+        yield RichLog(id="log", wrap=True, markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Start: write the log so far, then hand the turn to whoever acts first."""
+        self._after_change()
+
+    # -- flow -----------------------------------------------------------------------------
+
+    def _after_change(self) -> None:
+        log = self.query_one("#log", RichLog)
+        for line in self.table.log_lines(self._events_seen):
+            log.write(line)
+        self._events_seen = len(self.table.game.events)
+        game = self.table.game
+        if len(self.table.humans) > 1 and game.current != self.viewer:
+            self.viewer = None  # several people share the screen: hide the hand at once
+        if game.over:
+            self.message = "Game over. Ctrl+Q quits."
+        elif self.table.is_bot_turn():
+            if not self._bot_pending:
+                self._bot_pending = True
+                if self.bot_delay > 0:
+                    self.set_timer(self.bot_delay, self._bot_step)
+                else:
+                    self.call_later(self._bot_step)
+        elif game.current is not None and game.current != self.viewer:
+            # Several people share the screen: hide this hand before the next one sits down.
+            self.viewer = None
+            self._refresh()
+            seat = game.current
+            self.push_screen(PassScreen(self.table.names[seat]), lambda _: self._seated(seat))
+            return
+        self._refresh()
+
+    def _seated(self, seat: int) -> None:
+        self.viewer = seat
+        self.message = ""
+        self._refresh()
+        self.query_one("#command", Input).focus()
+
+    def _bot_step(self) -> None:
+        self._bot_pending = False
+        self.table.bot_step()
+        self._after_change()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Run a typed command."""
+        text = event.value.strip()
+        box = self.query_one("#command", Input)
+        if not text:
+            return
+        word = text.split()[0].lower()
+        if word in ("help", "h", "?"):
+            self.message = HELP
+            box.value = ""
+            self._refresh()
+            return
+        seat = self.viewer
+        if seat is None or self.table.current != seat or self.table.game.over:
+            self.message = "It is not your turn." if not self.table.game.over else "Game over."
+            self._refresh()
+            return
+        if word == "hint":
+            self.message = f"Hint: {_command_for(self.table.hint(seat), self.table, seat)}"
+            box.value = ""
+            self._refresh()
+            return
+        try:
+            self.table.act(seat, text)
+        except CommandError as exc:
+            self.message = f"[!] {exc}"
+            self._refresh()
+            return
+        box.value = ""
+        self.message = ""
+        self._after_change()
+
+    # -- drawing --------------------------------------------------------------------------
+
+    def _refresh(self) -> None:
+        table = self.table
+        game = table.game
+        view = table.view(self.viewer)
+        names = table.names
+        if game.over and game.outcome is not None:
+            who = " and ".join(names[w] for w in game.outcome.winners)
+            status = f"Game over: {who} {'share the win' if game.outcome.is_tie else 'wins'}!"
+        else:
+            assert view.current is not None
+            step = {
+                Phase.OPENING: "opening",
+                Phase.ASKING: "asking",
+                Phase.LAYING: "laying down",
+            }[view.phase]
+            status = f"{names[view.current]}'s turn ({step})"
+        self.query_one("#status", Static).update(
+            f"{status}   |   draw pile: {view.draw_count}   |   turn {view.turns}"
+        )
+        players = Text()
+        for p in range(table.players):
+            mark = "▶ " if view.current == p else "  "
+            dealer = " (dealer)" if p == view.dealer else ""
+            kind = "" if p in table.humans else " [bot]"
+            players.append(
+                f"{mark}{p + 1}. {names[p]}{kind}{dealer}: {view.hand_counts[p]} cards\n"
+            )
+        self.query_one("#players", Static).update(players)
+        discard = Text("Matches laid down:\n" if view.discard else "No matches laid down yet.")
+        for laid_by, cards in view.discard[-8:]:
+            discard.append(f"{names[laid_by]}: ")
+            for c in cards:
+                discard.append_text(card_label(c, self.style))
+                discard.append(" ")
+            discard.append("\n")
+        self.query_one("#discard", Static).update(discard)
+        hand = Text()
+        if self.viewer is None:
+            hand.append("(hands are hidden)")
+        else:
+            hand.append(f"{names[self.viewer]}'s hand:\n")
+            columns = []
+            for i, c in enumerate(view.hand):
+                lines = card_lines(c, self.style)
+                lines.append(Text(f" {hand_letter(i)}:{c} ".center(9)))
+                columns.append(lines)
+            if columns:
+                hand.append_text(join_columns(columns, gap=1))
+            else:
+                hand.append("(no cards)")
+        self.query_one("#hand", Static).update(hand)
+        prompt = self.message
+        if not prompt and self.viewer is not None:
+            prompt = table.prompt(self.viewer)
+        if not prompt and not game.over and view.current is not None:
+            prompt = f"Waiting for {names[view.current]}..."
+        self.query_one("#prompt", Static).update(Text(prompt))
+
+
+def _command_for(action: object, table: GoTable, seat: int) -> str:
+    """The command a person would type for ``action``."""
+    from blink.goblink import Ask, LayDown, value_label
+
+    if isinstance(action, Ask):
+        return (
+            f"ask {action.target + 1} {value_label(action.value)}  ({table.names[action.target]})"
+        )
+    if isinstance(action, LayDown):
+        hand = table.game.view(seat).hand
+        return "lay " + " ".join(hand_letter(hand.index(c)) for c in action.cards)
+    return "end"

@@ -1,0 +1,123 @@
+"""The Go Blink terminal game, driven through Textual's pilot: against bots, and hotseat."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input, Static
+
+from blink.goblink import GoAction, Phase
+from blink.tui_goblink.app import GoBlinkApp, PassScreen, _command_for
+from blink.tui_goblink.driver import CommandError, GoTable
+
+
+async def wait_for(pilot: Pilot[None], cond: Callable[[], bool], timeout: float = 30.0) -> None:
+    """Wait (in real time, generously) until ``cond()`` holds."""
+    deadline = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < deadline, "condition not met in time"
+        await pilot.pause(0.01)
+    await pilot.pause()
+
+
+def command(table: GoTable, seat: int, action: GoAction) -> str:
+    return _command_for(action, table, seat).split("  (")[0]
+
+
+async def type_command(pilot: Pilot[None], app: GoBlinkApp, text: str) -> None:
+    box = app.query_one("#command", Input)
+    box.focus()
+    box.value = text
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+def shown(app: GoBlinkApp, widget: str) -> str:
+    return str(app.query_one(widget, Static).render())
+
+
+async def test_a_whole_game_against_bots() -> None:
+    table = GoTable(players=3, humans=(0,), bots=("greedy", "memory"), seed=12)
+    app = GoBlinkApp(table, bot_delay=0)
+    async with app.run_test(size=(120, 50)) as pilot:
+        game = table.game
+        # A wrong command shows why and changes nothing.
+        await wait_for(pilot, lambda: game.over or game.current == 0)
+        before = game.snapshot()
+        await type_command(pilot, app, "ask 1 red")
+        assert game.snapshot() == before
+        assert "[!]" in shown(app, "#prompt")
+        await type_command(pilot, app, "help")
+        assert "Commands" in shown(app, "#prompt")
+        for _ in range(400):
+            await wait_for(pilot, lambda: game.over or game.current == 0)
+            if game.over:
+                break
+            hand = game.hand(0)
+            assert all(str(c) in shown(app, "#hand") for c in hand)
+            await type_command(pilot, app, command(table, 0, table.hint(0)))
+        assert game.over
+        assert "Game over" in shown(app, "#status")
+        table.record().verify()
+
+
+async def test_hotseat_hides_each_hand_behind_the_pass_screen() -> None:
+    table = GoTable(players=3, humans=(0, 1), bots=("random",), seed=3)
+    app = GoBlinkApp(table, bot_delay=0)
+    async with app.run_test(size=(120, 50)) as pilot:
+        game = table.game
+        turns_seen = 0
+        for _ in range(300):
+            await wait_for(pilot, lambda: game.over or isinstance(app.screen, PassScreen))
+            if game.over:
+                break
+            seat = game.current
+            assert seat in (0, 1)
+            # While the pass screen is up, no hand is drawn on the table underneath.
+            assert app.viewer is None
+            hidden = shown(app, "#hand")
+            assert "hidden" in hidden
+            for p in (0, 1):
+                assert not any(f":{c}" in hidden for c in game.hand(p))
+            assert table.names[seat] in str(app.screen.query_one("#pass-message", Static).render())
+            await pilot.press("enter")
+            await wait_for(pilot, lambda s=seat: app.viewer == s)  # type: ignore[misc]
+            other = 1 - seat
+            text = shown(app, "#hand")
+            assert all(f":{c}" in text for c in game.hand(seat))
+            assert not any(f":{c}" in text for c in game.hand(other) if c not in game.hand(seat))
+            # Play this person's whole turn.
+            while not game.over and game.current == seat:
+                await type_command(pilot, app, command(table, seat, table.hint(seat)))
+            turns_seen += 1
+        assert game.over and turns_seen >= 2
+
+
+def test_commands_parse_with_clear_errors() -> None:
+    table = GoTable(players=3, humans=(0, 1, 2), seed=1)
+    while table.game.phase is Phase.OPENING:
+        table.act(table.current or 0, "end")
+    seat = table.current
+    assert seat is not None
+    card = table.game.hand(seat)[0]
+    action = table.parse(seat, f"ask {(seat + 1) % 3 + 1} {card.color.label}")
+    assert action.player == seat
+    for bad in (
+        "",
+        "fly",
+        "ask",
+        "ask 9 red",
+        "ask 2 banana",
+        "lay",
+        "lay z",
+        "lay 9ZZ",
+        "ask Q red",
+    ):
+        with pytest.raises(CommandError):
+            table.act(seat, bad)
+    with pytest.raises(CommandError):
+        table.act(seat, f"ask {seat + 1} {card.color.label}")  # asking yourself
+    assert "Ask someone" in table.prompt(seat)
