@@ -25,7 +25,8 @@ def random_game(seed: int, small: bool) -> ClassicGame:
     players = 2 + seed % 2
     ruleset = DEAD_END if seed % 5 == 0 else OFFICIAL
     if small:
-        game = ClassicGame(rng.sample(STANDARD_DECK, rng.randint(4 * players, 16)), players, ruleset)
+        deck = rng.sample(STANDARD_DECK, rng.randint(4 * players, 16))
+        game = ClassicGame(deck, players, ruleset)
     else:
         game = ClassicGame.new(players, seed=seed, ruleset=ruleset)
     t = 0
@@ -100,9 +101,7 @@ def replay_in_browser(page: Page, records: list[dict[str, object]]) -> list[obje
     return result
 
 
-def test_js_engine_replays_like_the_python_engine(
-    context: BrowserContext, server: Server
-) -> None:
+def test_js_engine_replays_like_the_python_engine(context: BrowserContext, server: Server) -> None:
     page = context.new_page()
     page.goto(server.url + "/#replay")
     seen: list[tuple[dict[str, object], object]] = []

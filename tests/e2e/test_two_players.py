@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 from webkit import collect_errors, keyboard_step, matches, state
 
 from conftest import Server
@@ -65,7 +65,7 @@ def test_two_players_through_a_shared_link(
         bob_ctx.close()
 
 
-def mouse_step(page) -> None:  # type: ignore[no-untyped-def]
+def mouse_step(page: Page) -> None:
     """Play one legal card with the mouse: click the card, then the pile."""
     st = state(page)
     if not st or st["phase"] != "playing":

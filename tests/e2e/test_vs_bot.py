@@ -32,9 +32,7 @@ def test_lobby_lists_live_games(context: BrowserContext, server: Server, screens
     assert not errors, errors
 
 
-def test_full_game_against_inhuman_bot_by_keyboard(
-    context: BrowserContext, server: Server
-) -> None:
+def test_full_game_against_inhuman_bot_by_keyboard(context: BrowserContext, server: Server) -> None:
     page = context.new_page()
     errors = collect_errors(page)
     page.goto(server.url + "/")
