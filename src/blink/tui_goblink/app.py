@@ -20,7 +20,7 @@ from textual.widgets import Footer, Header, Input, RichLog, Static
 
 from blink.goblink import Phase
 from blink.tui.render import CardStyle, card_label, card_lines, join_columns
-from blink.tui_goblink.driver import CommandError, GoTable, hand_letter
+from blink.tui_goblink.driver import CommandError, GoTable, hand_letter, possessive
 
 __all__ = ["GoBlinkApp", "PassScreen"]
 
@@ -63,8 +63,9 @@ class GoBlinkApp(App[None]):
     CSS = """
     #status { height: auto; padding: 0 1; background: $boost; }
     #middle { height: auto; }
-    #players { width: 1fr; height: auto; padding: 0 1; border: round $primary; }
+    #players { width: 46; height: auto; padding: 0 1; border: round $primary; }
     #discard { width: 2fr; height: auto; padding: 0 1; border: round $primary; }
+    #main { height: auto; }
     #hand { height: auto; padding: 0 1; border: round $accent; }
     #prompt { height: auto; padding: 0 1; }
     #log { height: 1fr; border: round $primary; }
@@ -86,7 +87,7 @@ class GoBlinkApp(App[None]):
         with Horizontal(id="middle"):
             yield Static(id="players")
             yield Static(id="discard")
-        with Vertical():
+        with Vertical(id="main"):
             yield Static(id="hand")
             yield Static(id="prompt")
             yield Input(placeholder="ask 2 yellow | lay a b c | end | hint | help", id="command")
@@ -185,9 +186,10 @@ class GoBlinkApp(App[None]):
                 Phase.ASKING: "asking",
                 Phase.LAYING: "laying down",
             }[view.phase]
-            status = f"{names[view.current]}'s turn ({step})"
+            status = f"{possessive(names[view.current])} turn ({step})"
         self.query_one("#status", Static).update(
-            f"{status}   |   draw pile: {view.draw_count}   |   turn {view.turns}"
+            f"{status}   |   draw pile: {view.draw_count}"
+            + (f"   |   turn {view.turns}" if view.turns else "")
         )
         players = Text()
         for p in range(table.players):
@@ -210,7 +212,7 @@ class GoBlinkApp(App[None]):
         if self.viewer is None:
             hand.append("(hands are hidden)")
         else:
-            hand.append(f"{names[self.viewer]}'s hand:\n")
+            hand.append(f"{possessive(names[self.viewer])} hand:\n")
             columns = []
             for i, c in enumerate(view.hand):
                 lines = card_lines(c, self.style)

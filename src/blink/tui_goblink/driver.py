@@ -37,11 +37,16 @@ from blink.goblink import (
 from blink.goblink_record import GoRecord
 from blink.gobots import GoBot, MemoryBot, make_gobot
 
-__all__ = ["CommandError", "GoTable", "describe_event", "hand_letter"]
+__all__ = ["CommandError", "GoTable", "describe_event", "hand_letter", "possessive"]
 
 
 class CommandError(ValueError):
     """A typed command that cannot be understood or is not allowed (the message says why)."""
+
+
+def possessive(name: str) -> str:
+    """ "Your" for "You", otherwise "Name's"."""
+    return "Your" if name == "You" else f"{name}'s"
 
 
 def hand_letter(index: int) -> str:
@@ -72,7 +77,7 @@ def describe_event(event: GoEvent, names: Sequence[str], viewer: int | None) -> 
     if isinstance(e, Skipped):
         return f"{names[e.player]} has no cards and the draw pile is empty: turn skipped."
     if isinstance(e, TurnBegan):
-        return f"-- {names[e.player]}'s {'opening' if e.opening else 'turn'} --"
+        return f"-- {possessive(names[e.player])} {'opening' if e.opening else 'turn'} --"
     if isinstance(e, Ended):
         o = e.outcome
         who = " and ".join(names[w] for w in o.winners)
