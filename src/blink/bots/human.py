@@ -163,8 +163,6 @@ class HumanBot:
             ktop[b] = tb
             chk[b] = ok[b] = 0
         ca, cb = chk[a], chk[b]
-        fresh = [(c, a) for c in hand if not ca >> c.index & 1]
-        fresh += [(c, b) for c in hand if not cb >> c.index & 1]
         row_a = CMP[ta.index]
         row_b = CMP[tb.index]
         rng = self.rng
@@ -181,6 +179,8 @@ class HumanBot:
                     if ob >> c.index & 1:
                         found = Play(seat, c, b)
                         break
+            fresh = [(c, a) for c in hand if not ca >> c.index & 1]
+            fresh += [(c, b) for c in hand if not cb >> c.index & 1]
             if found is None and fresh:
                 if len(fresh) > 1:
                     rng.shuffle(fresh)
@@ -201,16 +201,30 @@ class HumanBot:
             self._plan = found
             self._due = now + delay
             return Intent(found, delay)
-        for c, p in fresh:
-            i = c.index
-            v = (row_a if p == a else row_b)[i]
-            chk[p] |= BIT[i]
-            if v == NO_MATCH:
-                comparisons += 3
-            else:
-                comparisons += v
-                ok[p] |= BIT[i]
         oa, ob = ok[a], ok[b]
+        for c in hand:
+            i = c.index
+            bit = BIT[i]
+            if not ca & bit:
+                ca |= bit
+                v = row_a[i]
+                if v == NO_MATCH:
+                    comparisons += 3
+                else:
+                    comparisons += v
+                    oa |= bit
+            if not cb & bit:
+                cb |= bit
+                v = row_b[i]
+                if v == NO_MATCH:
+                    comparisons += 3
+                else:
+                    comparisons += v
+                    ob |= bit
+        chk[a] = ca
+        chk[b] = cb
+        ok[a] = oa
+        ok[b] = ob
         if not (oa or ob):
             return None
         legal = [Play(seat, c, a) for c in hand if oa >> c.index & 1]

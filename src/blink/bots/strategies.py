@@ -54,7 +54,7 @@ class Strategy:
         if self.name == "random":
             return legal[rng.randrange(len(legal))]
         if self.name == "blocker":
-            return _best(legal, [-_opponent_matches(k, p) for p in legal], rng)
+            return _best(legal, _opponent_scores(k, legal), rng)
         return _best(legal, [_coverage(k, _without(k.hand, p.card)) for p in legal], rng)
 
     def pick_choice(self, k: Knowledge, rng: random.Random) -> Card:
@@ -79,28 +79,27 @@ def _without(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     return tuple(c for c in hand if c is not card)
 
 
-def _opponent_matches(k: Knowledge, play: Play) -> float:
-    """Expected number of opponents' hand cards that would match after ``play``.
+def _opponent_scores(k: Knowledge, legal: Sequence[Play]) -> list[float]:
+    """Minus the expected number of opponents' hand cards that would match after each play.
 
-    Each hidden hand card is taken to be uniformly drawn from the cards the bot has not seen.
+    Each hidden hand card is taken to be uniformly drawn from the cards the bot has not seen,
+    so an opponent holding ``h`` cards is expected to hold ``h * m / u`` matching cards, where
+    ``m`` of the ``u`` unseen cards match one of the tops it can reach.
     """
-    tops = list(k.tops)
-    tops[play.pile] = play.card
     pool = k.unknown
     size = pool.bit_count() or 1
-    total = 0.0
-    for seat in range(k.players):
-        if seat == k.seat:
-            continue
-        a, b = k.reaches[seat]
-        mask = 0
-        ta, tb = tops[a], tops[b]
-        if ta is not None:
-            mask |= MATCH_MASK[ta.index]
-        if tb is not None:
-            mask |= MATCH_MASK[tb.index]
-        total += k.hand_counts[seat] * (pool & mask).bit_count() / size
-    return total
+    top_masks = [0 if t is None else MATCH_MASK[t.index] for t in k.tops]
+    opponents = [(k.reaches[s], k.hand_counts[s] / size) for s in range(k.players) if s != k.seat]
+    out = []
+    for play in legal:
+        pile = play.pile
+        new = MATCH_MASK[play.card.index]
+        total = 0.0
+        for (a, b), weight in opponents:
+            mask = (new if a == pile else top_masks[a]) | (new if b == pile else top_masks[b])
+            total += weight * (pool & mask).bit_count()
+        out.append(-total)
+    return out
 
 
 def _coverage(k: Knowledge, cards: Sequence[Card]) -> int:

@@ -19,10 +19,15 @@ from typing import Any
 from blink.bots import BotSpec
 from blink.classic import (
     ClassicGame,
+    Event,
+    Flipped,
     IllegalAction,
     Outcome,
     Phase,
+    Placed,
     Play,
+    Played,
+    PlayerView,
 )
 from blink.match import Series
 from blink.record import GameRecord, SeriesRecord
@@ -58,6 +63,8 @@ class SimConfig:
     """From the stall until the flip."""
     choice_timeout: float = 10.0
     """From a choosing stall until the default choice is taken for bots that have not chosen."""
+    check_views: bool = False
+    """Check every view built by the simulator against ``ClassicGame.view`` (for tests)."""
 
 
 DEFAULT_CONFIG = SimConfig()
@@ -130,6 +137,74 @@ class GameResult:
         )
 
 
+class _Viewer:
+    """Builds every seat's :class:`PlayerView` after each change, sharing the common parts.
+
+    Equal to ``game.view(seat)`` (checked when ``SimConfig.check_views`` is on) but cheaper:
+    the face-up piles are kept as tuples and extended from the events instead of copied.
+    """
+
+    __slots__ = ("game", "piles", "seats", "set_aside")
+
+    def __init__(self, game: ClassicGame) -> None:
+        self.game = game
+        self.seats = range(game.players)
+        self.piles = [game.pile(i) for i in self.seats]
+        self.set_aside = len(game.set_aside)
+
+    def update(self, events: list[Event]) -> None:
+        piles = self.piles
+        for e in events:
+            t = type(e)
+            if t is Played or t is Flipped or t is Placed:
+                piles[e.pile] += (e.card,)  # type: ignore[union-attr]
+
+    def views(self) -> list[PlayerView]:
+        game = self.game
+        seats = self.seats
+        piles = tuple(self.piles)
+        tops = tuple(p[-1] for p in piles)
+        hands = [game.hand(s) for s in seats]
+        hand_counts = tuple(len(h) for h in hands)
+        draw_counts = tuple(game.cards_left(s) - hand_counts[s] for s in seats)
+        choices = game.choices
+        chosen = tuple(s in choices for s in seats)
+        phase = game.phase
+        players = game.players
+        ruleset = game.ruleset
+        outcome = game.outcome
+        plays = game.plays
+        set_aside = self.set_aside
+        return [
+            PlayerView(
+                s,
+                players,
+                phase,
+                ruleset,
+                hands[s],
+                tops,
+                piles,
+                hand_counts,
+                draw_counts,
+                set_aside,
+                chosen,
+                choices.get(s),
+                outcome,
+                plays,
+            )
+            for s in seats
+        ]
+
+    def checked_views(self) -> list[PlayerView]:
+        views = self.views()
+        for s, v in enumerate(views):
+            if v != self.game.view(s):
+                raise AssertionError(
+                    f"simulator view of seat {s} differs: {v} != {self.game.view(s)}"
+                )
+        return views
+
+
 def simulate_game(
     specs: Sequence[BotSpec],
     seed: int,
@@ -154,7 +229,6 @@ def simulate_game(
     due: list[float | None] = [None] * players
     acts: list[Any] = [None] * players
     plans = [b.plan for b in bots]
-    view = game.view
     now = 0.0
     flips = choices = dead_ends = defaults = 0
     plays_by_seat = [0] * players
@@ -162,23 +236,26 @@ def simulate_game(
     max_deficit = [0] * players
     choice_deadline = 0.0
     game.reveal(0)
+    viewer = _Viewer(game)
+    views = viewer.checked_views if config.check_views else viewer.views
+    update = viewer.update
     phase = game.phase
     while True:
         if phase is _OVER:
             break
         if phase is _STALLED:
-            for s in seats:
-                plans[s](view(s), now)
+            for s, v in enumerate(views()):
+                plans[s](v, now)
             now += config.flip_pause
             flips += 1
-            game.flip(round(now * 1000))
+            update(game.flip(round(now * 1000)))
             phase = game.phase
             left = [game.cards_left(s) for s in seats]
             continue
         best = None
         best_seats: list[int] = []
-        for s in seats:
-            intent = plans[s](view(s), now)
+        for s, v in enumerate(views()):
+            intent = plans[s](v, now)
             if intent is None:
                 due[s] = None
                 continue
@@ -196,7 +273,7 @@ def simulate_game(
                 for s in seats:
                     if s not in game.choices:
                         defaults += 1
-                        game.choose(s, game.default_choice(s), round(now * 1000))
+                        update(game.choose(s, game.default_choice(s), round(now * 1000)))
                 phase = game.phase
                 left = [game.cards_left(s) for s in seats]
                 continue
@@ -207,7 +284,7 @@ def simulate_game(
         now = best  # type: ignore[assignment]
         try:
             if type(action) is Play:
-                game.play(seat, action.card, action.pile, round(now * 1000))
+                update(game.play(seat, action.card, action.pile, round(now * 1000)))
                 plays_by_seat[seat] += 1
                 left[seat] -= 1
                 lead = min(left)
@@ -216,7 +293,7 @@ def simulate_game(
                     if d > max_deficit[s]:
                         max_deficit[s] = d
             else:
-                game.choose(seat, action.card, round(now * 1000))
+                update(game.choose(seat, action.card, round(now * 1000)))
         except IllegalAction:
             reset = getattr(bots[seat], "reset", None)
             if reset is not None:
