@@ -44,7 +44,7 @@ def test_more_comparisons_take_longer(level: str) -> None:
 def test_more_options_take_longer() -> None:
     one = statistics.fmean(_sample("expert", 6, 1))
     four = statistics.fmean(_sample("expert", 6, 4))
-    assert four > one + 2 * LEVELS["expert"].per_option
+    assert four > one + 1.5 * LEVELS["expert"].per_bit  # log2(4) = 2 bits
 
 
 @pytest.mark.parametrize("level", ["beginner", "casual", "skilled", "expert", "champion"])

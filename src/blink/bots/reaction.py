@@ -3,7 +3,7 @@
 A decision after a change of the table takes
 
     floor + lognormal(0, sigma) * (encode + comparisons * per_comparison
-                                   + (options - 1) * per_option) + exponential(tau)
+                                   + log2(options) * per_bit) + exponential(tau)
 
 * ``floor``: simple reaction time, the irreducible sensory and motor delay (about 0.2 s for
   people).
@@ -11,8 +11,9 @@ A decision after a change of the table takes
 * ``comparisons``: card-pile-attribute comparisons made by the search (a serial,
   self-terminating visual search for the ``first`` strategy, an exhaustive one for strategies
   that weigh every legal play), each costing ``per_comparison`` seconds.
-* ``per_option``: the time to weigh each extra legal play against the others (Hick-Hyman:
-  decision time grows with the number of alternatives).
+* ``per_bit``: the time to weigh the legal plays found against each other, per bit of choice
+  (the Hick-Hyman law: decision time grows with the logarithm of the number of alternatives;
+  zero with a single option, and for the ``first`` strategy, which does not weigh).
 * the lognormal factor and the exponential tail give the right-skewed, ex-Gaussian-like
   distribution of human response times.
 """
@@ -25,6 +26,8 @@ from dataclasses import dataclass
 
 __all__ = ["LEVELS", "Level"]
 
+_LOG2 = [0.0] + [math.log2(n) for n in range(1, 16)]
+
 
 @dataclass(frozen=True, slots=True)
 class Level:
@@ -36,7 +39,7 @@ class Level:
     floor: float
     encode: float
     per_comparison: float
-    per_option: float
+    per_bit: float
     sigma: float
     tau: float
     description: str = ""
@@ -45,7 +48,7 @@ class Level:
         """One reaction time for a search of ``comparisons`` comparisons among ``options``."""
         work = self.encode + comparisons * self.per_comparison
         if options > 1:
-            work += (options - 1) * self.per_option
+            work += (_LOG2[options] if options < 16 else math.log2(options)) * self.per_bit
         t = self.floor
         if self.sigma > 0.0:
             t += work * math.exp(rng.gauss(0.0, self.sigma))
@@ -69,7 +72,7 @@ class Level:
             self.floor / speed,
             self.encode / speed,
             self.per_comparison / speed,
-            self.per_option / speed,
+            self.per_bit / speed,
             self.sigma,
             self.tau / speed,
             self.description,
@@ -81,11 +84,11 @@ class Level:
 LEVELS: dict[str, Level] = {
     level.name: level
     for level in (
-        Level("beginner", 3.0, 0.2, 1.27, 0.139, 0.231, 0.45, 0.635, "learning the game"),
-        Level("casual", 2.0, 0.2, 0.82, 0.0937, 0.141, 0.4, 0.41, "plays now and then"),
-        Level("skilled", 1.5, 0.2, 0.593, 0.0711, 0.107, 0.35, 0.296, "a practised player"),
-        Level("expert", 1.2, 0.2, 0.481, 0.0541, 0.0842, 0.3, 0.217, "a strong club player"),
-        Level("champion", 0.9, 0.2, 0.34, 0.04, 0.0607, 0.25, 0.146, "the 27-second deck pace"),
+        Level("beginner", 3.0, 0.2, 1.27, 0.139, 0.2, 0.45, 0.635, "learning the game"),
+        Level("casual", 2.0, 0.2, 0.82, 0.0937, 0.15, 0.4, 0.41, "plays now and then"),
+        Level("skilled", 1.5, 0.2, 0.593, 0.0711, 0.12, 0.35, 0.296, "a practised player"),
+        Level("expert", 1.2, 0.2, 0.481, 0.0541, 0.1, 0.3, 0.217, "a strong club player"),
+        Level("champion", 0.9, 0.2, 0.34, 0.04, 0.08, 0.25, 0.146, "the 27-second deck pace"),
         Level("inhuman", 0.015, 0.005, 0.005, 0.0005, 0.0005, 0.1, 0.002, "for testing"),
     )
 }
