@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -301,3 +302,13 @@ def test_malformed_series(change: Any, fragment: str) -> None:
     change(data)
     with pytest.raises(RecordError, match=fragment):
         loads(json.dumps(data))
+
+
+def test_the_example_in_the_record_format_document_verifies() -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "record-format.md").read_text()
+    block = doc.split("```json\n", 1)[1].split("```", 1)[0]
+    record = loads(block)
+    assert isinstance(record, GameRecord)
+    game = record.verify()
+    assert game.outcome is not None and game.outcome.winners == (1,)
+    assert record.names == ["Ann", "Bob"] and record.sizes == (5, 6)
