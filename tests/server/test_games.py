@@ -42,7 +42,7 @@ async def test_two_player_game_to_the_end(server: ServerThread) -> None:
 
 
 async def test_three_players_and_spectators(server: ServerThread) -> None:
-    code, clients, _ = await seat_clients(server, players=3, spectators=2)
+    _code, clients, _ = await seat_clients(server, players=3, spectators=2)
     players, watchers = clients[:3], clients[3:]
     ends = await asyncio.gather(*(bot_loop(c) for c in players))
     for w in watchers:
