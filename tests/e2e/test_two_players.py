@@ -6,7 +6,8 @@ import time
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
-from webkit import collect_errors, keyboard_step, matches, state
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from webkit import SIG_JS, collect_errors, keyboard_step, matches, state
 
 from conftest import Server
 
@@ -16,6 +17,7 @@ def test_two_players_through_a_shared_link(
 ) -> None:
     ann_ctx = browser.new_context(viewport={"width": 1200, "height": 800}, locale="en-US")
     bob_ctx = browser.new_context(viewport={"width": 1200, "height": 800}, locale="en-US")
+    watch_ctx = browser.new_context(viewport={"width": 1200, "height": 800}, locale="en-US")
     try:
         ann = ann_ctx.new_page()
         bob = bob_ctx.new_page()
@@ -33,11 +35,23 @@ def test_two_players_through_a_shared_link(
         # Both tables appear, the countdown runs, the cards are revealed.
         for page in (ann, bob):
             expect(page.locator('.table[data-phase="playing"]')).to_be_visible(timeout=15000)
+        expect(bob.locator(".opp .name")).to_have_text("Ann")
+
+        # A third browser watches the game live: both players' counts, no hand to play.
+        watch = watch_ctx.new_page()
+        errors += collect_errors(watch)
+        watch.goto(server.url + "/")
+        watch.locator("#l-live").get_by_role("link", name="Watch").first.click()
+        expect(watch.locator('.table[data-phase="playing"]')).to_be_visible(timeout=15000)
+        expect(watch.locator(".tablebar")).to_contain_text("Watching")
+        expect(watch.locator(".hcard")).to_have_count(0)
+        expect(watch.locator(".pile")).to_have_count(2)
 
         # Ann plays by keyboard, Bob with the mouse (click a card, then a pile).
         deadline = time.monotonic() + 90
         shot = False
         ann_plays = 0
+        bob_plays = 0
         while time.monotonic() < deadline:
             if ann.locator(".end").count() and bob.locator(".end").count():
                 break
@@ -49,7 +63,7 @@ def test_two_players_through_a_shared_link(
                 ann.screenshot(path=str(screenshots / "table.png"))
                 shot = True
             if not played or ann_plays % 4 == 0:
-                mouse_step(bob)
+                bob_plays += mouse_step(bob, drag=bob_plays % 2 == 1)
         expect(ann.locator(".end")).to_be_visible()
         expect(bob.locator(".end")).to_be_visible()
         ann_title = ann.locator(".end h1").inner_text()
@@ -59,20 +73,38 @@ def test_two_players_through_a_shared_link(
             assert "Ann" in bob_title
             ann.wait_for_timeout(700)  # the BLINK! animation
             ann.screenshot(path=str(screenshots / "end.png"))
+        # The spectator saw the same end.
+        expect(watch.locator(".end")).to_be_visible()
+        assert ann_plays > 0 and bob_plays > 0
         assert not errors, errors
     finally:
         ann_ctx.close()
         bob_ctx.close()
+        watch_ctx.close()
 
 
-def mouse_step(page: Page) -> None:
-    """Play one legal card with the mouse: click the card, then the pile."""
+def mouse_step(page: Page, drag: bool = False) -> int:
+    """Play one legal card with the mouse: click the card then the pile, or drag it there.
+
+    Returns 1 when the play was accepted (the hand or the pile changed), else 0.
+    """
     st = state(page)
     if not st or st["phase"] != "playing":
-        return
+        return 0
     for slot, card in enumerate(st["hand"]):
         for p in st["piles"]:
             if p["top"] and matches(card, p["top"]):
-                page.click(f'.hcard[data-slot="{slot}"]')
-                page.click(f'button.pile[data-pile="{p["pile"]}"]')
-                return
+                before = page.evaluate(SIG_JS)
+                source = f'.hcard[data-slot="{slot}"]'
+                target = f'button.pile[data-pile="{p["pile"]}"]'
+                if drag:
+                    page.drag_and_drop(source, target)
+                else:
+                    page.click(source)
+                    page.click(target)
+                try:
+                    page.wait_for_function(f"(b) => ({SIG_JS})() !== b", arg=before, timeout=3000)
+                except PlaywrightTimeoutError:
+                    return 0
+                return 1
+    return 0

@@ -7,9 +7,19 @@ import time
 from pathlib import Path
 
 from playwright.sync_api import BrowserContext, expect
-from webkit import collect_errors, keyboard_step
+from webkit import collect_errors, keyboard_step, state
 
 from conftest import Server
+
+KNOWN_REFUSALS = {
+    "Too slow: the pile changed first",
+    "No match: no shared colour, shape or count",
+    "That card is no longer in your hand",
+    "Stalled: wait for the flip",
+    "Stalled: choose a card",
+    "The game is over",
+    "Wait for the reveal",
+}
 
 
 def test_lobby_lists_live_games(context: BrowserContext, server: Server, screenshots: Path) -> None:
@@ -50,10 +60,16 @@ def test_full_game_against_inhuman_bot_by_keyboard(context: BrowserContext, serv
     expect(page.locator('.table[data-phase="playing"]')).to_be_visible(timeout=15000)
     deadline = time.monotonic() + 60
     keys_used = []
+    refusals = set()
     while time.monotonic() < deadline and not page.locator(".end").count():
         pressed = keyboard_step(page, keys="jkl" if len(keys_used) % 2 else "123")
         if pressed:
             keys_used.append(pressed)
+        st = state(page)
+        if st and st["refused"]:
+            refusals.add(st["refused"])
+    # A refused play is explained in words, never as a raw code.
+    assert refusals <= KNOWN_REFUSALS, refusals
     expect(page.locator(".end")).to_be_visible()
     expect(page.locator(".blink")).to_have_text("BLINK!")
     title = page.locator(".end h1").inner_text()
@@ -64,6 +80,17 @@ def test_full_game_against_inhuman_bot_by_keyboard(context: BrowserContext, serv
     # The end screen is keyboard-usable: rematch, replay and back to the lobby are buttons.
     for name in ("Rematch", "Replay", "Back to lobby"):
         expect(page.get_by_role("button", name=name)).to_be_visible()
+
+    # Rematch: a new series starts in the same room (the bot always agrees).
+    code = page.url.rsplit("/", 1)[1]
+    page.get_by_role("button", name="Rematch").click()
+    deadline = time.monotonic() + 30
+    while server.api(f"/api/rooms/{code}")["series_number"] != 2:
+        assert time.monotonic() < deadline, "no rematch"
+        page.wait_for_timeout(100)
+    while time.monotonic() < deadline and not page.locator(".end").count():
+        keyboard_step(page)
+    expect(page.locator(".end")).to_be_visible()
 
     # Replay the game just played, from the end screen, by keyboard.
     page.get_by_role("button", name="Replay").focus()
@@ -79,4 +106,10 @@ def test_full_game_against_inhuman_bot_by_keyboard(context: BrowserContext, serv
     page.keyboard.press("Home")
     page.click("#rp-play")  # play at speed
     expect(page.locator("#rp-step")).not_to_contain_text("Step 0 of", timeout=5000)
+
+    # Both games are listed in the lobby as finished games to replay.
+    page.goto(server.url + "/")
+    expect(page.locator("#l-done").get_by_role("link", name="Replay")).to_have_count(2)
+    page.locator("#l-done").get_by_role("link", name="Replay").first.click()
+    expect(page.locator("#rp-step")).to_contain_text("Step 0 of")
     assert not errors, errors

@@ -336,7 +336,7 @@ export function mountTable(root, { code, spectate }) {
     const id = conn.nextId();
     conn.send({ type: "choose", id, card: v.hand[slot] });
     S.pending.set(id, { card: v.hand[slot], pile: null, top: null, slot });
-    flash(t("chosen_wait"), "info", 10000);
+    S.msg = null;
     render();
   }
 
@@ -562,7 +562,10 @@ export function mountTable(root, { code, spectate }) {
       return `<div><span class="info">${escapeXml(t("stall_flip"))}</span><div class="deadline"><i id="stall-bar"></i></div></div>`;
     }
     if (v.phase === "choosing") {
-      const txt = v.my_choice ? t("chosen_wait") : t("stall_choose", { s: `<s>` });
+      const chosen = v.my_choice || [...S.pending.values()].some((p) => p.pile === null);
+      let txt = t("stall_choose", { s: "<s>" });
+      if (S.seat === null || S.spectate) txt = t("stall_choose_watch");
+      else if (chosen) txt = t("chosen_wait");
       return `<div><span class="info" id="stall-text" data-tpl="${escapeXml(txt)}">${escapeXml(txt.replace("<s>", ""))}</span><div class="deadline"><i id="stall-bar"></i></div></div>`;
     }
     return "";
