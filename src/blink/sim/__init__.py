@@ -12,6 +12,7 @@ from blink.sim.core import (
     GameResult,
     SeriesResult,
     SimConfig,
+    play_game,
     simulate_game,
     simulate_series,
 )
@@ -23,6 +24,7 @@ __all__ = [
     "SeriesResult",
     "SimConfig",
     "derive_seed",
+    "play_game",
     "simulate_game",
     "simulate_series",
 ]

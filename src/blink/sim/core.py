@@ -10,13 +10,14 @@ default choice is used for them.
 
 from __future__ import annotations
 
+import inspect
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from blink.bots import BotSpec
+from blink.bots import Bot, BotSpec, Intent
 from blink.classic import (
     ClassicGame,
     Event,
@@ -39,6 +40,7 @@ __all__ = [
     "GameResult",
     "SeriesResult",
     "SimConfig",
+    "play_game",
     "simulate_game",
     "simulate_series",
 ]
@@ -224,11 +226,34 @@ def simulate_game(
         raise ValueError(f"classic Blink is for 2 or 3 players, not {players}")
     game = ClassicGame.new(players, derive_seed(seed, "deck"), ruleset=ruleset, sizes=sizes)
     bots = [spec.build(i, derive_seed(seed, "bot", i)) for i, spec in enumerate(specs)]
+    return play_game(
+        game, bots, seed, config=config, keep_game=keep_game, names=[str(s) for s in specs]
+    )
+
+
+def play_game(
+    game: ClassicGame,
+    bots: Sequence[Bot],
+    seed: int,
+    *,
+    config: SimConfig = DEFAULT_CONFIG,
+    keep_game: bool = True,
+    names: Sequence[str] | None = None,
+) -> GameResult:
+    """Play a dealt, unrevealed ``game`` to its end between ``bots`` (one per seat, in order).
+
+    The lower level under :func:`simulate_game`, for any :class:`~blink.bots.Bot` (bots whose
+    ``plan`` takes no ``now`` are called with the view alone). Equal due times are broken at
+    random by ``seed``.
+    """
+    players = game.players
+    if len(bots) != players:
+        raise ValueError(f"{len(bots)} bots for {players} seats")
     tie_rng = random.Random(derive_seed(seed, "ties"))
     seats = range(players)
     due: list[float | None] = [None] * players
     acts: list[Any] = [None] * players
-    plans = [b.plan for b in bots]
+    plans = [_timed_plan(b) for b in bots]
     now = 0.0
     flips = choices = dead_ends = defaults = 0
     plays_by_seat = [0] * players
@@ -317,7 +342,7 @@ def simulate_game(
     assert outcome is not None
     return GameResult(
         seed=seed,
-        specs=tuple(str(s) for s in specs),
+        specs=tuple(names) if names is not None else tuple(repr(b) for b in bots),
         outcome=outcome,
         plays=game.plays,
         plays_by_seat=tuple(plays_by_seat),
@@ -331,6 +356,17 @@ def simulate_game(
         cards_left=tuple(game.cards_left(s) for s in seats),
         game=game if keep_game else None,
     )
+
+
+def _timed_plan(bot: Bot) -> Callable[[PlayerView, float], Intent | None]:
+    plan: Callable[..., Intent | None] = bot.plan
+    try:
+        timed = "now" in inspect.signature(plan).parameters
+    except (TypeError, ValueError):
+        timed = False
+    if timed:
+        return plan
+    return lambda view, now: plan(view)
 
 
 @dataclass
