@@ -73,8 +73,7 @@ export function mountLobby(root) {
         <button type="submit" style="flex:0 0 auto" data-i18n="join_btn"></button>
       </form>
       <p class="error-msg" id="j-err" role="alert"></p>
-      <h2 style="margin-top:1rem" data-i18n="how_to_play"></h2>
-      <p><a href="/#rules" data-link data-i18n="how_to_play"></a> · <a href="/#replay" data-link data-i18n="load_record"></a></p>
+      <p style="margin-top:1rem"><a href="/#rules" data-link data-i18n="how_to_play"></a> · <a href="/#replay" data-link data-i18n="load_record"></a></p>
     </section>
     <section class="panel" aria-labelledby="h-live">
       <h2 id="h-live" data-i18n="live_games"></h2>

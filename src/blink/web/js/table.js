@@ -456,7 +456,11 @@ export function mountTable(root, { code, spectate }) {
     const named = seat && seat.name && seat.name !== "Player" ? seat.name : null;
     if (S.seat === i && !S.spectate) return named ? `${named} (${t("you")})` : t("you");
     if (!seat) return t("player_n", { n: i + 1 });
-    if (seat.kind === "bot") return seat.name || `${t("bot")} · ${levelName(String(seat.bot || "").split(":")[0])}`;
+    if (seat.kind === "bot") {
+      const level = String(seat.bot || "").split(":")[0];
+      const same = (S.room.seats || []).filter((x) => x.kind === "bot" && x.bot === seat.bot).length > 1;
+      return `${t("bot")} (${levelName(level)})${same ? ` ${i + 1}` : ""}`;
+    }
     return named || t("player_n", { n: i + 1 });
   }
 
@@ -505,6 +509,10 @@ export function mountTable(root, { code, spectate }) {
         <div><dt>${escapeXml(t("game_time"))}</dt><dd>${secs} s</dd></div>
         <div><dt>${escapeXml(mine != null ? t("your_plays") : t("plays"))}</dt><dd>${mine != null ? `${mine}<small class="muted">/${f.plays}</small>` : f.plays}</dd></div>
         <div><dt>${escapeXml(t("avg_play"))}</dt><dd>${(per / 1000).toFixed(2)} s</dd></div></dl>`;
+      if (Array.isArray(f.cards_left)) {
+        figs += `<ul class="left-list">${f.cards_left.map((n, i) =>
+          `<li${w.includes(i) ? ' class="won"' : ""}>${escapeXml(nameOf(i))}: <b>${n}</b> ${escapeXml(t("cards_left"))}</li>`).join("")}</ul>`;
+      }
     }
     const s = S.series;
     let seriesLine = "";
