@@ -10,18 +10,27 @@ each player's default stall choice.
 
 By default the random play is picked with the engine's fast path ``random_legal_play(rng)``;
 ``--list`` picks from ``legal_plays(0) + legal_plays(1)`` instead (the plain API, slower).
-Prints the median games per second over the repeats.
+Prints the median games per second over the repeats, measured in CPU time (the machine may be
+shared: CPU time does not count the time the process waits for a core) and in wall-clock time,
+and, in the same run and interleaved with it, the median of ``bench_bare_loop.py``'s bare loop
+of the rules, with the ratio between the two.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import platform
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
 
 from blink.classic import ClassicGame, Phase
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_bare_loop import bare_game
 
 
 def play_one(seed: int | random.Random, rng: random.Random) -> int:
@@ -65,20 +74,31 @@ def play_one_listing(seed: int | random.Random, rng: random.Random) -> int:
 
 
 def run(
-    games: int, repeat: int, seeded: bool, one: Callable[[int | random.Random, random.Random], int]
-) -> tuple[list[float], float]:
-    """Time ``repeat`` runs of ``games`` games; return the rates and the mean plays per game."""
-    rates = []
-    total_plays = 0
+    games: int,
+    repeat: int,
+    seeded: bool,
+    one: Callable[[int | random.Random, random.Random], int],
+    compare: bool,
+) -> dict[str, list[float]]:
+    """Time ``repeat`` runs of ``games`` games (and of the bare loop, interleaved)."""
+    out: dict[str, list[float]] = {"cpu": [], "wall": [], "bare_cpu": [], "plays": []}
     for r in range(repeat):
         rng = random.Random(r)
-        start = time.perf_counter()
+        wall, cpu = time.perf_counter(), time.process_time()
         if seeded:
-            total_plays = sum(one(r * games + i, rng) for i in range(games))
+            plays = sum(one(r * games + i, rng) for i in range(games))
         else:
-            total_plays = sum(one(rng, rng) for _ in range(games))
-        rates.append(games / (time.perf_counter() - start))
-    return rates, total_plays / games
+            plays = sum(one(rng, rng) for _ in range(games))
+        out["cpu"].append(games / (time.process_time() - cpu))
+        out["wall"].append(games / (time.perf_counter() - wall))
+        out["plays"].append(plays / games)
+        if compare:
+            rng = random.Random(r)
+            cpu = time.process_time()
+            for _ in range(games):
+                bare_game(rng)
+            out["bare_cpu"].append(games / (time.process_time() - cpu))
+    return out
 
 
 def main() -> None:
@@ -88,15 +108,25 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--list", action="store_true", help="pick from legal_plays() lists")
     parser.add_argument("--seeded", action="store_true", help="seed a new generator per game")
+    parser.add_argument(
+        "--no-compare", action="store_true", help="skip the bare-loop runs (bench_bare_loop.py)"
+    )
     args = parser.parse_args()
     one = play_one_listing if args.list else play_one
-    rates, mean_plays = run(args.games, args.repeat, args.seeded, one)
+    res = run(args.games, args.repeat, args.seeded, one, not args.no_compare)
+    med = statistics.median
+    print(f"python {sys.version.split()[0]} on {platform.machine()}, {os.cpu_count()} CPUs")
     print(f"picking: {'legal_plays lists' if args.list else 'random_legal_play fast path'}")
     print(f"dealing: {'random.Random(seed) per game' if args.seeded else 'one generator per run'}")
     print(f"games per run: {args.games}, runs: {args.repeat}")
-    print(f"mean plays per game: {mean_plays:.1f}")
-    print(f"median games/s (one core): {statistics.median(rates):,.0f}")
-    print("all runs:", ", ".join(f"{x:,.0f}" for x in rates))
+    print(f"mean plays per game: {med(res['plays']):.1f}")
+    print(f"engine: median {med(res['cpu']):,.0f} games/s of CPU time (one core)")
+    print("        runs: " + ", ".join(f"{x:,.0f}" for x in res["cpu"]))
+    print(f"        median {med(res['wall']):,.0f} games/s of wall-clock time")
+    if res["bare_cpu"]:
+        bare = med(res["bare_cpu"])
+        print(f"bare loop (bench_bare_loop.py): median {bare:,.0f} games/s of CPU time")
+        print(f"engine / bare loop: {med(res['cpu']) / bare:.2f}")
 
 
 if __name__ == "__main__":
