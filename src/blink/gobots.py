@@ -244,6 +244,9 @@ class MemoryBot:
 
     PAIR_WORTH: float = 0.5
     """What keeping two cards of a value (with a third still out there) is worth, in cards."""
+    SURE_PAIR_WORTH: float = 1.5
+    """The same for a pair whose third card an opponent surely holds (known from the log):
+    worth more than laying one card now, so the bot holds that card back."""
     FINISH_WORTH: float = 1.0
     """What leaving one or two cards that share a value (one ask from a win) is worth."""
     EXPLORE: float = 0.05
@@ -281,9 +284,6 @@ class MemoryBot:
 
     def _ask(self, view: GoView, mem: _Memory) -> GoAction:
         seat = self.seat
-        legal = [a for a in view.legal_actions() if isinstance(a, Ask)]
-        if self.rng.random() < self.EXPLORE:
-            return self.rng.choice(legal)
         mine = _value_counts(view.hand)
         unseen = self._unseen(view, mem)
         unseen_counts = _value_counts(unseen)
@@ -311,6 +311,10 @@ class MemoryBot:
                 score = p + 0.05 * held + 0.01 * sure
                 best.append((score, Ask(seat, target, value)))
         top = max(s for s, _ in best)
+        if top < 1.0 and self.rng.random() < self.EXPLORE:
+            # No sure match: now and then ask at random, which breaks cycles of the same cards
+            # passed back and forth between two remembering bots.
+            return self.rng.choice([a for _, a in best])
         return self.rng.choice([a for s, a in best if s >= top - 1e-9])
 
     # -- laying down ----------------------------------------------------------------------
@@ -323,6 +327,17 @@ class MemoryBot:
             if plan:
                 return LayDown(seat, plan[0])
         out_there = self._available(view)
+        sure_elsewhere = {
+            v
+            for p in range(view.players)
+            if p != seat
+            for v, n in mem.at_least[p].items()
+            if n > 0
+        }
+        for p in range(view.players):
+            if p != seat:
+                for c in mem.known[p]:
+                    sure_elsewhere.update(values_of(c))
         endgame = view.draw_count == 0
 
         def worth(rest: Sequence[Card]) -> float:
@@ -331,7 +346,9 @@ class MemoryBot:
                 return score
             counts = _value_counts(rest)
             for value, n in counts.items():
-                if n >= 2 and out_there[value] > 0:
+                if n >= 2 and value in sure_elsewhere:
+                    score += self.SURE_PAIR_WORTH
+                elif n >= 2 and out_there[value] > 0:
                     score += self.PAIR_WORTH
             if 0 < len(rest) <= 2 and any(n == len(rest) for n in counts.values()):
                 score += self.FINISH_WORTH  # one good answer away from "I Blunk!"
