@@ -198,3 +198,21 @@ def test_play_game_with_custom_bots_replays() -> None:
     game = ClassicGame.new(3, 2)
     res = play_game(game, [_Fixed(0, 0.3), _Fixed(1, 0.4), _Fixed(2, 0.35)], 1)
     assert res.record.verify().outcome == res.outcome
+
+
+def test_deadline_defaults_only_the_bots_that_have_not_chosen() -> None:
+    # The inhuman bot (seat 1) chooses at once; the beginner (seat 0) misses a 0.5 s deadline.
+    # The default for seat 0 completes the placement, which may end the game or stall again:
+    # seat 1 must not be given a second, spurious default.
+    cfg = SimConfig(choice_timeout=0.5)
+    mixed = [BotSpec.parse("beginner:first"), BotSpec.parse("inhuman:first")]
+    found = 0
+    for seed in range(600):
+        g = simulate_game(mixed, seed, config=cfg)
+        if g.choices:
+            found += 1
+            assert g.defaults == g.choices  # one default (the beginner's) per choosing stall
+            assert g.record.verify().outcome == g.outcome
+        if found >= 3:
+            break
+    assert found, "no choosing stall in 600 games"

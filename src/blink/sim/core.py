@@ -295,10 +295,9 @@ def play_game(
         if phase is _CHOOSING:
             if best is None or best > choice_deadline:
                 now = max(now, choice_deadline)
-                for s in seats:
-                    if s not in game.choices:
-                        defaults += 1
-                        update(game.choose(s, game.default_choice(s), round(now * 1000)))
+                for s in [s for s in seats if s not in game.choices]:
+                    defaults += 1
+                    update(game.choose(s, game.default_choice(s), round(now * 1000)))
                 phase = game.phase
                 left = [game.cards_left(s) for s in seats]
                 continue

@@ -19,7 +19,7 @@ from blink.rules import OFFICIAL, Ruleset
 from blink.sim.core import DEFAULT_CONFIG, GameResult, SimConfig, simulate_game, simulate_series
 from blink.sim.seeds import derive_seed
 
-__all__ = ["GameRow", "Job", "MatchRow", "RunResult", "run", "run_chunk"]
+__all__ = ["GameRow", "Job", "MatchRow", "RunResult", "SimulationError", "run", "run_chunk"]
 
 
 class GameRow(NamedTuple):
@@ -111,7 +111,19 @@ class Job:
 
 def run_chunk(job: Job, start: int, stop: int) -> list[MatchRow]:
     """Matches ``start`` to ``stop - 1`` of ``job``."""
-    return [job.play(i) for i in range(start, stop)]
+    out = []
+    for i in range(start, stop):
+        try:
+            out.append(job.play(i))
+        except Exception as exc:  # report which game failed, in a form any process can read
+            raise SimulationError(
+                f"match {i} (seed {job.seed}) failed: {type(exc).__name__}: {exc}"
+            ) from None
+    return out
+
+
+class SimulationError(RuntimeError):
+    """A simulated match failed (a bug): the message names the match and the master seed."""
 
 
 @dataclass
