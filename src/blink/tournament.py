@@ -32,8 +32,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
+from functools import cached_property
 from itertools import combinations
 from typing import Any, Final
 
@@ -355,7 +356,7 @@ class MatchKind(Enum):
     """Three players still tied after playing each other in turn: one three-player game."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Match:
     """A match as derived from the draw and the results (a view: change it with the tournament).
 
@@ -381,7 +382,7 @@ class Match:
         """All players are known."""
         return None not in self.players
 
-    @property
+    @cached_property
     def score(self) -> dict[str, int]:
         """Games won by each known player (ties count for no one)."""
         wins = {p: 0 for p in self.players if p is not None}
@@ -416,7 +417,7 @@ class Match:
             return self.decided_games >= FINAL_SET_GAMES
         return self.winner is not None
 
-    @property
+    @cached_property
     def winner(self) -> str | None:
         """The winner of a match decided by wins (``None`` for a final set, or while open)."""
         if self.kind is MatchKind.FINAL_SET:
@@ -892,7 +893,7 @@ class Tournament:
         game = Game(tuple(canon), ref)
         self._games.setdefault(m.id, []).append(game)
         self._cache = None
-        return self.match(m.id)
+        return replace(m, games=(*m.games, game))
 
     def record_tie(self, match_id: str, ref: str | None = None) -> Match:
         """Enter a game tied between all the match's players (it is replayed)."""
