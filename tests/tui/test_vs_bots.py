@@ -60,8 +60,10 @@ async def test_full_game_against_the_fastest_bot() -> None:
         status = table.status()
         assert status.figures is not None
         assert sum(status.figures.plays_by_seat) == game.plays
-        shown = str(app.table_screen.query_one("#status").render())
-        assert "BLINK!" in shown and "per play" in shown
+        await wait_for(
+            pilot, lambda: "per play" in str(app.table_screen.query_one("#status").render())
+        )
+        assert "BLINK!" in str(app.table_screen.query_one("#status").render())
         assert sum(status.score) == (0 if game.outcome.is_tie else 1)
         # The next game of the series starts on Enter.
         await pilot.press("enter")
