@@ -85,3 +85,17 @@ def collect_errors(page: Page) -> list[str]:
         lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None,
     )
     return errors
+
+
+def play_card(page: Page, card: str, pile: int) -> None:
+    """Play ``card`` on ``pile`` with the keyboard (slot key, then an arrow if both piles fit)."""
+    st = state(page)
+    assert st is not None and card in st["hand"], (card, st)
+    slot = st["hand"].index(card)
+    before = page.evaluate(SIG_JS)
+    page.keyboard.press("123"[slot])
+    fits = [p for p in st["piles"] if p["top"] and matches(card, p["top"])]
+    if len({p["pile"] for p in fits}) > 1:
+        side = next(p["side"] for p in st["piles"] if p["pile"] == pile)
+        page.keyboard.press("ArrowLeft" if side == "left" else "ArrowRight")
+    page.wait_for_function(f"(b) => ({SIG_JS})() !== b", arg=before, timeout=5000)
