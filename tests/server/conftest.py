@@ -13,9 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from srvkit import ServerThread, pg_create_db, pg_drop_db
-
-from blink.server.settings import Settings
+from srvkit import ServerThread, fast_settings, pg_create_db, pg_drop_db
 
 PG_URL = os.environ.get("BLINK_TEST_DATABASE_URL")
 DB_KINDS = ["sqlite"] + (["postgres"] if PG_URL else [])
@@ -34,22 +32,6 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         yield url
     finally:
         pg_drop_db(PG_URL, name)
-
-
-def fast_settings(db_url: str, **overrides: Any) -> Settings:
-    """Settings with short delays for tests (no test depends on machine speed)."""
-    base: dict[str, Any] = {
-        "database_url": db_url,
-        "countdown": 0.05,
-        "stall_pause": 0.05,
-        "choice_deadline": 30.0,
-        "between_games": 0.05,
-        "deal_seed": 1000,
-        "web_dir": None,
-        "hello_timeout": 30.0,
-    }
-    base.update(overrides)
-    return Settings(**base)
 
 
 @pytest.fixture

@@ -22,6 +22,25 @@ from blink.server.settings import Settings
 TIMEOUT = 30.0
 
 
+def fast_settings(db_url: str, **overrides: Any) -> Settings:
+    """Settings with short delays for tests (no test depends on machine speed)."""
+    base: dict[str, Any] = {
+        "database_url": db_url,
+        "countdown": 0.05,
+        "stall_pause": 0.05,
+        "choice_deadline": 30.0,
+        "between_games": 0.05,
+        "deal_seed": 1000,
+        "web_dir": None,
+        "hello_timeout": 30.0,
+        # Client bots play as fast as they can: far above a person's rate.
+        "rate_per_second": 2000.0,
+        "rate_burst": 4000.0,
+    }
+    base.update(overrides)
+    return Settings(**base)
+
+
 def free_port() -> int:
     """A free TCP port on loopback."""
     with socket.socket() as s:
@@ -122,6 +141,7 @@ class Client:
         self.reader: asyncio.Task[None] | None = None
         self.close_code: int | None = None
         self.stall: dict[str, Any] | None = None
+        self.sent: dict[str, dict[str, Any]] = {}
 
     async def connect(self, url: str, **hello: Any) -> Client:
         """Open the connection and send hello (unless ``hello`` is empty)."""
@@ -178,13 +198,15 @@ class Client:
     async def play(self, card: str, pile: int, msg_id: str | None = None) -> str:
         """Send a play; return its id."""
         mid = msg_id or self.next_id()
-        await self.send({"type": "play", "id": mid, "card": card, "pile": pile})
+        self.sent[mid] = {"type": "play", "id": mid, "card": card, "pile": pile}
+        await self.send(self.sent[mid])
         return mid
 
     async def choose(self, card: str, msg_id: str | None = None) -> str:
         """Send a choice; return its id."""
         mid = msg_id or self.next_id()
-        await self.send({"type": "choose", "id": mid, "card": card})
+        self.sent[mid] = {"type": "choose", "id": mid, "card": card}
+        await self.send(self.sent[mid])
         return mid
 
     async def wait(self, pred: Any, timeout: float = TIMEOUT) -> dict[str, Any]:
