@@ -647,7 +647,7 @@ async def _serve_ws(ws: WebSocket, hub: Hub, settings: Settings) -> None:
             data: str | bytes | None = message.get("text")
             if data is None:
                 data = message.get("bytes") or b""
-            size = len(data) if isinstance(data, bytes) else len(data)
+            size = len(data)
             if size > limit // 4 and isinstance(data, str):
                 size = len(data.encode())
             if size > limit:

@@ -63,14 +63,11 @@ def check_spec(text: str) -> str:
     bots = _bots()
     if bots is None:
         raise BotError("bots_unavailable", "bots are not available on this server")
-    raw = text.strip().lower()
     try:
-        bots.BotSpec.parse(raw)
-    except bots.BotConfigError as exc:
+        spec = bots.BotSpec.parse(text.strip().lower())
+    except (bots.BotConfigError, ValueError) as exc:
         raise BotError("bad_bot", str(exc)) from None
-    except ValueError as exc:
-        raise BotError("bad_bot", str(exc)) from None
-    return raw
+    return str(spec)
 
 
 def live_bot(

@@ -505,14 +505,17 @@ class Room:
             g.bots.append(bot)
 
     def _bot_submit(self, g: GameState, seat: int, action: Play | Choose) -> None:
-        if self.game is not g:
+        if self.game is not g or g.game.over:
             raise IllegalAction(_reason("game_over"), "that game is over")
-        if isinstance(action, Play):
-            self.apply(Play(seat, action.card, action.pile), seat, None)
-        elif isinstance(action, Choose):
-            self.apply(Choose(seat, action.card), seat, None)
-        else:
-            raise TypeError(f"a bot may only play or choose, not {action!r}")
+        try:
+            if isinstance(action, Play):
+                self.apply(Play(seat, action.card, action.pile), seat, None)
+            elif isinstance(action, Choose):
+                self.apply(Choose(seat, action.card), seat, None)
+            else:
+                raise TypeError(f"a bot may only play or choose, not {action!r}")
+        except NoGame:
+            raise IllegalAction(_reason("game_over"), "that game is over") from None
 
     def _stop_bots(self, g: GameState) -> None:
         for b in g.bots:

@@ -16,7 +16,7 @@ __all__ = ["Settings", "default_database_path", "sqlite_url"]
 
 
 def default_database_path() -> Path:
-    """Where ``blink serve`` keeps its SQLite file by default: the user data dir, else ./blink.db."""
+    """Where ``blink serve`` keeps its SQLite file: the user data folder, else ./blink.db."""
     base = os.environ.get("XDG_DATA_HOME")
     root = Path(base) if base else Path.home() / ".local" / "share"
     try:

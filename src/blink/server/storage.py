@@ -12,6 +12,7 @@ how the server keeps "appended before sent" without a database round trip per me
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import queue
@@ -294,10 +295,8 @@ class Storage:
             results = self._run_batch([job for job, _ in batch])
             loop = self._loop
             if loop is not None and not loop.is_closed():
-                try:
+                with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
                     loop.call_soon_threadsafe(_deliver, [d for _, d in batch], results)
-                except RuntimeError:  # the loop closed meanwhile
-                    pass
 
     def _run_batch(self, jobs: list[Callable[[Connection], Any]]) -> list[Any]:
         try:
