@@ -12,6 +12,9 @@ import typer
 
 __all__ = ["register"]
 
+DEFAULT_LEVEL = "skilled"
+DEFAULT_STRATEGY = "first"
+
 
 def _fail(message: str) -> None:
     """One clear line on stderr and exit status 2."""
@@ -29,15 +32,19 @@ def play(
         ),
     ] = None,
     level: Annotated[
-        str,
+        str | None,
         typer.Option(
-            "--level", "-l", help="Bot level: beginner, casual, skilled, expert, champion, inhuman."
+            "--level",
+            "-l",
+            help="Bot level: beginner, casual, skilled (default), expert, champion, inhuman.",
         ),
-    ] = "skilled",
+    ] = None,
     strategy: Annotated[
-        str,
-        typer.Option("--strategy", "-s", help="Bot strategy: random, first, blocker, flexible."),
-    ] = "first",
+        str | None,
+        typer.Option(
+            "--strategy", "-s", help="Bot strategy: random, first (default), blocker, flexible."
+        ),
+    ] = None,
     players: Annotated[
         int, typer.Option("--players", "-p", help="2 or 3 (3: you and two bots).")
     ] = 2,
@@ -91,6 +98,8 @@ def play(
         return
     if players not in (2, 3):
         _fail(f"classic Blink is for 2 or 3 players, not {players}")
+    if len(bot) == 2:
+        players = 3
     if best_of < 1 or best_of % 2 == 0:
         _fail(f"--best-of must be a positive odd number, not {best_of}")
     try:
@@ -108,6 +117,8 @@ def play(
             return
         if join is not None and watch is not None:
             _fail("give either --join CODE or --watch CODE, not both")
+        if hotseat:
+            _fail("--hotseat is for one keyboard; online, each player runs their own client")
         try:
             code = run_online(
                 server,
@@ -115,7 +126,7 @@ def play(
                 watch=watch,
                 name=name,
                 players=players,
-                seats=_online_seats(bot, level, strategy, players, hotseat),
+                seats=_online_seats(bot, level, strategy, players),
                 best_of=best_of,
                 handicap=handicap,
                 ruleset=rules.name,
@@ -134,6 +145,7 @@ def play(
             _fail("--hotseat is for two people; leave out --bot")
         if players != 2:
             _fail("--hotseat is for two players")
+            return
         table = LocalTable(
             players=2,
             humans=(0, 1),
@@ -170,29 +182,33 @@ def play(
     app.run()
 
 
-def _bot_specs(bots: list[str], level: str, strategy: str, players: int) -> list[Any]:
+def _bot_specs(bots: list[str], level: str | None, strategy: str | None, players: int) -> list[Any]:
     """The bots' specs: from --bot (one per bot seat) or from --level/--strategy."""
-    from blink.bots import BotSpec
+    from blink.bots import BotConfigError, BotSpec
 
     if bots:
-        if len(bots) not in (1, 2):
-            from blink.bots import BotConfigError
-
+        if len(bots) > 2:
             raise BotConfigError("give one --bot (two players) or two (three players)")
         specs = [BotSpec.parse(b) for b in bots]
-        if len(specs) == 1 and players == 3:
-            specs.append(specs[0])
+        while len(specs) < players - 1:
+            specs.append(specs[-1])
         return specs
-    return [BotSpec(level, strategy)] * (players - 1)
+    return [BotSpec(level or DEFAULT_LEVEL, strategy or DEFAULT_STRATEGY)] * (players - 1)
 
 
 def _online_seats(
-    bots: list[str], level: str, strategy: str, players: int, hotseat: bool
+    bots: list[str], level: str | None, strategy: str | None, players: int
 ) -> list[str | None]:
-    """Seats for a room created online: you, then bots given with --bot, then open seats."""
+    """Seats for a room created online: yours, then bots (from --bot, or --level/--strategy
+    when given), and open seats for people to join."""
     seats: list[str | None] = [None] * players
-    for i, b in enumerate(bots[: players - 1]):
-        seats[i + 1] = b
+    if bots:
+        for i, b in enumerate(bots[: players - 1]):
+            seats[i + 1] = b
+    elif level is not None or strategy is not None:
+        spec = f"{level or DEFAULT_LEVEL}:{strategy or DEFAULT_STRATEGY}"
+        for i in range(1, players):
+            seats[i] = spec
     return seats
 
 

@@ -153,3 +153,11 @@ def test_game_over_figures(snap_compare: Compare) -> None:
 
 def test_help_screen(snap_compare: Compare) -> None:
     assert snap_compare(_hotseat(), press=["question_mark"], run_before=_redraw)
+
+
+def test_no_color_shows_colour_letters(snap_compare: Compare, monkeypatch: Any) -> None:
+    # Without colour (NO_COLOR), every card carries its colour's letter.
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = _hotseat()
+    assert app.card_style.letters
+    assert snap_compare(app, run_before=_redraw)
