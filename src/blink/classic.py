@@ -508,12 +508,22 @@ class ClassicGame:
             return []
         tops = self._tops
         hand = self._hands[player]
+        h = self._hm[player]
         a, b = self._reach[player]
-        row_a = tops[a]._row
-        out = [_tuple_new(Play, (player, c, a)) for c in hand if row_a[c.index]]
+        out: list[Play] = []
+        top = tops[a]
+        if h & top._mask:  # some hand card matches: find which
+            row = top._row
+            for c in hand:
+                if row[c.index]:
+                    out.append(_tuple_new(Play, (player, c, a)))
         if a != b:
-            row_b = tops[b]._row
-            out += [_tuple_new(Play, (player, c, b)) for c in hand if row_b[c.index]]
+            top = tops[b]
+            if h & top._mask:
+                row = top._row
+                for c in hand:
+                    if row[c.index]:
+                        out.append(_tuple_new(Play, (player, c, b)))
         return out
 
     def all_legal_plays(self) -> list[Play]:
