@@ -5,7 +5,6 @@ Textual and the bots are imported inside the command, so ``blink`` itself starts
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated, Any
 
 import typer
@@ -218,4 +217,4 @@ def register(app: typer.Typer) -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(typer.run(play))
+    typer.run(play)

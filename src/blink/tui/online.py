@@ -214,8 +214,8 @@ class OnlineTable(Table):
         if self.closed_reason is not None and (v is None or v.phase is not Phase.OVER):
             return Status(stage=Stage.WAITING, **{**base, "info": self.closed_reason})
         if self._countdown_until is not None and (v is None or v.phase is Phase.DEALT):
-            left = max(0.0, self._countdown_until - now)
-            return Status(stage=Stage.COUNTDOWN, seconds_left=left, **base)
+            to_go = max(0.0, self._countdown_until - now)
+            return Status(stage=Stage.COUNTDOWN, seconds_left=to_go, **base)
         if v is None or room_status == "waiting" or v.phase is Phase.DEALT:
             return Status(stage=Stage.WAITING, **base)
         if v.phase is Phase.OVER:
@@ -226,7 +226,8 @@ class OnlineTable(Table):
                 can_rematch=series_over and bool(self.local_seats),
                 **base,
             )
-        left = max(0.0, self._stall_until - now) if self._stall_until is not None else None
+        until = self._stall_until
+        left = None if until is None else max(0.0, until - now)
         stage = {
             Phase.PLAYING: Stage.PLAYING,
             Phase.STALLED: Stage.STALLED,
@@ -326,8 +327,7 @@ class OnlineTable(Table):
                     async for frame in ws:
                         if isinstance(frame, str):
                             self._handle(frame)
-                    rcvd = ws.close_rcvd
-                    code = rcvd.code if rcvd is not None else None
+                    code = ws.close_code
                     if code in (1000, 4000, 4003, 4004, 1008, 1009):
                         self._lost(f"the server closed the connection ({code})")
                         return
@@ -376,7 +376,7 @@ class OnlineTable(Table):
             self.ruleset = get_ruleset(str(room.get("ruleset", "official")))
         if isinstance(room.get("series"), dict):
             self.series = room["series"]
-        names = []
+        names: list[str] = []
         for info in room.get("seats", []):
             i = int(info.get("seat", len(names)))
             if i in self.local_seats:

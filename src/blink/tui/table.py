@@ -480,13 +480,18 @@ class LocalTable(Table):
         if g is None or g.game.over:
             return
         for seat, bot in g.bots.items():
-            live = self._live_bot(
-                bot,
-                lambda s=seat: self._bot_view(s),
-                lambda action, s=seat: self._bot_submit(s, action),
-            )
+            live = self._live_bot(bot, *self._bot_hooks(seat))
             g.live[seat] = live
             live.start()
+
+    def _bot_hooks(self, seat: int) -> tuple[Callable[[], PlayerView], Callable[[Action], object]]:
+        def get_view() -> PlayerView:
+            return self._bot_view(seat)
+
+        def submit(action: Action) -> None:
+            self._bot_submit(seat, action)
+
+        return get_view, submit
 
     def _stop_bots(self) -> None:
         g = self._g
