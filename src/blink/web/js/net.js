@@ -221,6 +221,12 @@ export function saveSeat(code, seat) {
   remember({ code, kind: "seat", token: seat.token, seat: seat.seat });
 }
 
+export function forgetSeat(code) {
+  try {
+    sessionStorage.removeItem(`blink.seat.${code}`);
+  } catch { /* ignore */ }
+}
+
 /** Recently played or watched rooms and games (localStorage), newest first. */
 export function recent() {
   try {

@@ -5,7 +5,7 @@
 import { boardHTML, face, layout } from "./board.js";
 import { backSVG, escapeXml, matches } from "./cards.js";
 import { cardName, t } from "./i18n.js";
-import { api, Connection, remember, savedSeat, saveSeat } from "./net.js";
+import { api, Connection, forgetSeat, remember, savedSeat, saveSeat } from "./net.js";
 import { sfx } from "./sound.js";
 import { announce, navigate, netStatus } from "./app.js";
 import { levelName } from "./lobby.js";
@@ -71,6 +71,14 @@ export function mountTable(root, { code, spectate }) {
       netStatus(t("connecting"));
     } else if (st.state === "closed") {
       S.status = "closed";
+      if (st.code === 4003 && !S.spectate && !S.retried) {
+        // The saved seat token is no longer valid: forget it and ask for a seat again.
+        S.retried = true;
+        forgetSeat(code);
+        conn = null;
+        start();
+        return;
+      }
       if (st.code === 4003 || st.code === 4004) S.fatal = t("not_found");
       netStatus("");
     }
@@ -466,7 +474,7 @@ export function mountTable(root, { code, spectate }) {
 
   function scoreHTML() {
     const s = S.series;
-    if (!s) return "";
+    if (!s || (s.best_of <= 1 && !(s.results || []).length)) return "";
     const names = seatNames();
     const parts = (s.score || []).map((n, i) => `${escapeXml(names[i] || "")} <b>${n}</b>`);
     const bo = s.best_of > 1 ? ` · ${escapeXml(t("best_of"))} ${s.best_of}` : "";
@@ -484,9 +492,9 @@ export function mountTable(root, { code, spectate }) {
   function waitingHTML() {
     const seats = (S.room && S.room.seats) || [];
     const rows = seats.map((s, i) =>
-      `<li><span>${escapeXml(nameOf(i))}</span><span class="muted">${s.kind === "bot" ? escapeXml(t("bot")) : s.taken ? (s.connected ? "●" : "○") : "…"}</span></li>`,
+      `<li><span>${escapeXml(nameOf(i))}</span><span class="muted">${escapeXml(s.kind === "bot" ? t("bot") : s.connected ? t("seat_here") : s.taken ? t("seat_away") : t("seat_open"))}</span></li>`,
     ).join("");
-    return `<section class="panel waiting"><h1>${escapeXml(t("waiting_players"))}</h1>
+    return `<section class="panel waiting"><h1 class="wait-title">${escapeXml(t("waiting_players"))}</h1>
       ${S.spectate ? "" : shareHTML()}<ul class="list" style="margin-top:.8rem">${rows}</ul></section>`;
   }
 
@@ -504,7 +512,7 @@ export function mountTable(root, { code, spectate }) {
     if (f) {
       const secs = (f.duration_ms / 1000).toFixed(1);
       const mine = S.seat !== null && f.plays_by_seat ? f.plays_by_seat[S.seat] : null;
-      const per = mine ? f.duration_ms / mine : f.plays ? f.duration_ms / f.plays : 0;
+      const per = f.plays ? f.duration_ms / f.plays : 0;
       figs = `<dl class="figures">
         <div><dt>${escapeXml(t("game_time"))}</dt><dd>${secs} s</dd></div>
         <div><dt>${escapeXml(mine != null ? t("your_plays") : t("plays"))}</dt><dd>${mine != null ? `${mine}<small class="muted">/${f.plays}</small>` : f.plays}</dd></div>
