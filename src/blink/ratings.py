@@ -3,8 +3,9 @@ fixed ratings for bots by level, and a handicap suggested from two ratings.
 
 Pure: no I/O, no clock. A :class:`Rating` is ``mu`` (skill) and ``sigma`` (uncertainty);
 :attr:`Rating.ordinal` (``mu - 3 sigma``) is the conservative number shown on leaderboards. A
-game's result is ranks: the winner first, everyone else shares second place (Blink only says who
-is out of cards first); a tied game gives the tied players first place together.
+game is rated as the pairwise results it shows: each winner beat each other player, and
+nothing is learnt between two losers (Blink only says who is out of cards first) or between
+players who tied. In a two-player game this is the plain OpenSkill update.
 
 Bots have fixed ratings by level (:data:`BOT_RATINGS`): a game against a bot moves the person's
 rating and never the bot's, so a newcomer gets a meaningful number after a few games.
@@ -120,8 +121,10 @@ def rate_game(
 ) -> list[Rating]:
     """New ratings after one game of 2 or 3 players.
 
-    ``winners`` are the seats that won (several for a tie); every other seat shares the next
-    place. Seats marked in ``fixed`` (bots) keep their rating.
+    ``winners`` are the seats that won (several for a tie). Each winner is rated as having
+    beaten each other player (two-player OpenSkill updates against their ratings before the
+    game); losers are not compared with each other. Seats marked in ``fixed`` (bots) keep their
+    rating.
     """
     n = len(ratings)
     if n not in (2, 3):
@@ -134,18 +137,24 @@ def rate_game(
         raise RatingError("give one fixed flag per player", "bad-players")
     if len(ws) == n:  # everyone tied: nothing is learnt
         return list(ratings)
+    losers = [i for i in range(n) if i not in ws]
+    new = list(ratings)
+    for i in ws:  # each winner beat each loser, judged against the loser's rating before the game
+        for j in losers:
+            new[i] = _duel(new[i], ratings[j])[0]
+    for j in losers:
+        for i in ws:
+            new[j] = _duel(ratings[i], new[j])[1]
+    return [r if fix[k] else new[k] for k, r in enumerate(ratings)]
+
+
+def _duel(winner: Rating, loser: Rating) -> tuple[Rating, Rating]:
+    """Both ratings after ``winner`` beat ``loser`` in a two-player game."""
     model = _model()
-    teams = [[model.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
-    ranks = [1.0 if i in ws else 2.0 for i in range(n)]
-    rated = model.rate(teams, ranks=ranks)
-    out: list[Rating] = []
-    for i, r in enumerate(ratings):
-        if fix[i]:
-            out.append(r)
-        else:
-            new = rated[i][0]
-            out.append(Rating(float(new.mu), float(new.sigma)))
-    return out
+    a = model.rating(mu=winner.mu, sigma=winner.sigma)
+    b = model.rating(mu=loser.mu, sigma=loser.sigma)
+    (na,), (nb,) = model.rate([[a], [b]], ranks=[1.0, 2.0])
+    return Rating(float(na.mu), float(na.sigma)), Rating(float(nb.mu), float(nb.sigma))
 
 
 def win_probability(a: Rating, b: Rating) -> float:

@@ -39,11 +39,17 @@ def test_upset_moves_more_than_expected_result() -> None:
     assert (w2.mu - weak.mu) > (s1.mu - strong.mu) > 0
 
 
-def test_three_player_game_winner_first_others_share_second() -> None:
+def test_three_player_game_winner_beat_both_losers_not_compared() -> None:
     r = [Rating(), Rating(), Rating()]
     a, b, c = rate_game(r, [1])
     assert b.mu > 25 > a.mu
     assert a.mu == pytest.approx(c.mu)
+    # the winner gains more than for beating one player
+    assert b.mu > rate_game(r[:2], [1])[1].mu
+    # a weak loser does not gain from losing alongside a strong one
+    weak, strong, winner = Rating(10, 2), Rating(40, 2), Rating(25, 2)
+    w2, s2, _ = rate_game([weak, strong, winner], [2])
+    assert w2.mu < weak.mu and s2.mu < strong.mu
 
 
 def test_ties() -> None:
@@ -153,10 +159,11 @@ def test_rating_updates_stay_finite_and_reward_winners(
     w = data.draw(st.integers(0, len(ratings) - 1))
     new = rate_game(ratings, [w])
     assert new[w].mu >= ratings[w].mu
-    for i, (old, r) in enumerate(zip(ratings, new, strict=True)):
-        # the model adds its dynamics term tau = 25/300 before each update
-        assert r.sigma <= math.hypot(old.sigma, 25 / 300) + 1e-9
+    for old, r in zip(ratings, new, strict=True):
+        # the model adds its dynamics term tau = 25/300 before each (pairwise) update
+        assert r.sigma <= math.sqrt(old.sigma**2 + 2 * (25 / 300) ** 2) + 1e-9
         assert math.isfinite(r.mu)
+    for i, (old, r) in enumerate(zip(ratings, new, strict=True)):
         if i != w:
             assert r.mu <= old.mu
 
