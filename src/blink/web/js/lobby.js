@@ -181,7 +181,11 @@ export function mountLobby(root) {
     if (!alive) return;
     const live = rooms.filter((r) => r.status !== "finished" && r.status !== "closed");
     $("#l-live").innerHTML = live.length ? live.map((r) => {
-      const who = (r.seats || []).map((s) => s.name || (s.kind === "bot" ? `${t("bot")} ${levelName(String(s.bot || "").split(":")[0])}` : "…")).join(" · ");
+      const who = (r.seats || []).map((s, i) => {
+        if (s.kind === "bot") return `${t("bot")} (${levelName(String(s.bot || "").split(":")[0])})`;
+        if (!s.taken) return t("seat_open");
+        return s.name && s.name !== "Player" ? s.name : t("player_n", { n: i + 1 });
+      }).join(" · ");
       const open = (r.open_seats || []).length > 0;
       return `<li><span class="who"><strong>${escapeXml(r.code)}</strong> ${escapeXml(who)}</span>
         <span>${open ? `<a class="btn primary" data-link href="/play/${escapeXml(r.code)}">${escapeXml(t("join_btn"))}</a> ` : ""}<a class="btn" data-link href="/watch/${escapeXml(r.code)}">${escapeXml(t("watch"))}</a></span></li>`;
