@@ -17,6 +17,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -332,10 +333,13 @@ def _goblink(
     plot: Path | None,
     records: Path | None,
 ) -> None:
+    import importlib
+
     try:
-        from blink.gosim import simulate_cli  # type: ignore[import-not-found,unused-ignore]
+        gosim = importlib.import_module("blink.gosim")
     except ImportError:
         _fail("Go Blink simulation is unavailable (blink.gosim could not be imported)")
+    simulate_cli: Callable[..., object] = gosim.simulate_cli
     code = simulate_cli(
         games=games,
         players=players if players is not None else (len(bots) if bots else 2),
@@ -401,9 +405,9 @@ def sweep(
                 _fail(f"handicap values must be whole multiples of {n - 1}, not {v:g}")
             extra = int(v)
             each = 60 // n
-            sizes = [each + extra] + [each - extra // (n - 1)] * (n - 1)
+            wanted = [each + extra] + [each - extra // (n - 1)] * (n - 1)
             try:
-                settings.append((v, specs, deal_sizes(n, 60, sizes) if extra else None))
+                settings.append((v, specs, deal_sizes(n, 60, wanted) if extra else None))
             except DealError as exc:
                 _fail(f"handicap {extra:+d}: {exc}")
 
@@ -411,7 +415,7 @@ def sweep(
     from blink.sim.runner import Job, run
     from blink.sim.stats import wilson
 
-    out = []
+    out: list[dict[str, Any]] = []
     interrupted = False
     with _progress(games * len(settings), "") as bar:
         task = bar.add_task(f"sweeping {param.value}", total=games * len(settings))

@@ -18,7 +18,7 @@ def test_same_results_whatever_the_workers() -> None:
     one = run(job, 60, workers=1)
     two = run(job, 60, workers=2)
     assert not one.interrupted and not two.interrupted
-    assert [r.index for r in one.rows] == list(range(60))
+    assert [r.number for r in one.rows] == list(range(60))
     assert one.rows == two.rows
     s1 = summarize(one.rows, 2).to_dict()
     s2 = summarize(two.rows, 2).to_dict()

@@ -157,9 +157,8 @@ class _Viewer:
     def update(self, events: list[Event]) -> None:
         piles = self.piles
         for e in events:
-            t = type(e)
-            if t is Played or t is Flipped or t is Placed:
-                piles[e.pile] += (e.card,)  # type: ignore[union-attr]
+            if isinstance(e, Played | Flipped | Placed):
+                piles[e.pile] += (e.card,)
 
     def views(self) -> list[PlayerView]:
         game = self.game
@@ -277,7 +276,7 @@ def play_game(
             phase = game.phase
             left = [game.cards_left(s) for s in seats]
             continue
-        best = None
+        best: float | None = None
         best_seats: list[int] = []
         for s, v in enumerate(views()):
             intent = plans[s](v, now)
@@ -305,7 +304,7 @@ def play_game(
             raise RuntimeError(f"no bot acts in phase {phase} (game seed {seed})")
         seat = best_seats[0] if len(best_seats) == 1 else tie_rng.choice(best_seats)
         action = acts[seat]
-        now = best  # type: ignore[assignment]
+        now = best
         try:
             if type(action) is Play:
                 update(game.play(seat, action.card, action.pile, round(now * 1000)))

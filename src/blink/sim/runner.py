@@ -56,7 +56,8 @@ class GameRow(NamedTuple):
 class MatchRow(NamedTuple):
     """One match: a single game, or a best-of-N series. ``winners`` has one seat unless tied."""
 
-    index: int
+    number: int
+    """The match's index in the run (its seed is ``derive_seed(master, number)``)."""
     winners: tuple[int, ...]
     games: tuple[GameRow, ...]
 
@@ -201,7 +202,7 @@ def run(
                 done.append(f.result())
     finally:
         pool.shutdown(wait=not out.interrupted, cancel_futures=True)
-    out.rows = sorted((r for rows in done for r in rows), key=lambda r: r.index)
+    out.rows = sorted((r for rows in done for r in rows), key=lambda r: r.number)
     return out
 
 

@@ -138,7 +138,7 @@ def summarize(
     stalls = Counter({"total": 0, "flip": 0, "choose": 0, "dead_end": 0, "default_choices": 0})
     endings: Counter[str] = Counter()
     behind = 0
-    for row in sorted(rows, key=lambda r: r.index):
+    for row in sorted(rows, key=lambda r: r.number):
         if len(row.winners) == 1:
             wins[row.winners[0]] += 1
         else:
