@@ -41,7 +41,7 @@ Be the first with no cards left.
 
   [b]1 2 3[/b] (or Q W E)  play that hand card. A card that fits one pile goes at once;
                      one that fits both waits for a pile key.
-  [b]A[/b] / [b]←[/b]            onto the left pile      [b]S[/b] / [b]→[/b]  onto the right pile
+  [b]A[/b] / [b]←[/b]            onto the left pile      [b]D[/b] / [b]→[/b]  onto the right pile
   In a stall with an empty draw pile, a card key chooses the card to place.
 
   [b]Space[/b]  pause (against bots)   [b]Enter[/b]  next game / rematch

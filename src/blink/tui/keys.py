@@ -55,9 +55,10 @@ def _label(key: str) -> str:
 SOLO = HandKeys(
     cards=(("1", "q", "j"), ("2", "w", "k"), ("3", "e", "l"), ("4", "r"), ("5", "t")),
     left=("a", "left"),
-    right=("s", "right"),
+    right=("d", "s", "right"),
 )
-"""One player: cards 1-5 (or Q W E R T, or J K L), piles A/S (or the arrow keys)."""
+"""One player: cards 1-5 (or Q W E R T, or J K L), piles A/D (or S, or the arrow keys), as in
+the browser client."""
 
 HOTSEAT_LEFT = HandKeys(
     cards=(("q",), ("w",), ("e",), ("r",), ("t",)),
