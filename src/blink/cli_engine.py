@@ -33,6 +33,7 @@ from blink.record import (
     GameRecord,
     RecordError,
     SeriesRecord,
+    action_to_dict,
 )
 
 __all__ = ["deck", "describe_game", "register", "replay", "summarize_game"]
@@ -203,13 +204,24 @@ def _load_go_record(data: dict[str, Any]) -> Any:
     return module.GoRecord.from_dict(data)
 
 
-def _illegal(exc: Exception, as_json: bool, prefix: str = "") -> None:
+def _action_text(record: GameRecord, index: int | None) -> str:
+    """An action of a record in a few words, for error messages ("" when there is none)."""
+    if index is None or not 0 <= index < len(record.actions):
+        return ""
+    d = action_to_dict(*record.actions[index])
+    words = [str(d["type"])] + [f"{k} {d[k]}" for k in ("seat", "card", "pile", "t") if k in d]
+    return f" ({', '.join(words)})"
+
+
+def _illegal(exc: Exception, as_json: bool, prefix: str = "", action: str = "") -> None:
     """Report a record that does not verify, then exit 1."""
     index = getattr(exc, "index", None)
     reason = getattr(exc, "reason", "invalid")
     reason = getattr(reason, "value", reason)
     detail = getattr(exc, "detail", None) or str(exc)
-    where = f"action {index}" if index is not None else "record"
+    what = (
+        f"action {index}{action} is illegal" if index is not None else "the record does not verify"
+    )
     if as_json:
         typer.echo(
             json.dumps(
@@ -217,7 +229,7 @@ def _illegal(exc: Exception, as_json: bool, prefix: str = "") -> None:
                 | ({"game": getattr(exc, "game", None)} if prefix else {})
             )
         )
-    typer.echo(f"blink replay: {prefix}{where} is illegal: {reason}: {detail}", err=True)
+    typer.echo(f"blink replay: {prefix}{what}: {reason}: {detail}", err=True)
     raise typer.Exit(1)
 
 
@@ -254,7 +266,7 @@ def _replay_classic(file: Path, data: dict[str, Any], as_json: bool) -> None:
     try:
         game = record.verify()
     except RecordError as exc:
-        _illegal(exc, as_json)
+        _illegal(exc, as_json, action=_action_text(record, exc.index))
     if as_json:
         typer.echo(json.dumps({"ok": True} | summarize_game(record, game), indent=1))
         return
@@ -270,7 +282,13 @@ def _replay_series(file: Path, data: dict[str, Any], as_json: bool) -> None:
     try:
         games = series_record.verify()
     except RecordError as exc:
-        _illegal(exc, as_json, prefix=f"game {exc.game}, " if exc.game is not None else "")
+        game_record = series_record.games[exc.game] if exc.game is not None else None
+        _illegal(
+            exc,
+            as_json,
+            prefix=f"game {exc.game}, " if exc.game is not None else "",
+            action="" if game_record is None else _action_text(game_record, exc.index),
+        )
     series = series_record.series_from(games)
     summary = {
         "ok": True,
