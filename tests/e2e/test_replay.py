@@ -6,17 +6,16 @@ import json
 import random
 from pathlib import Path
 
+from blinkweb import Server, collect_errors
 from hypothesis import given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 from playwright.sync_api import BrowserContext, Page, expect
-from webkit import collect_errors
 
 from blink.cards import STANDARD_DECK
 from blink.classic import ClassicGame, Phase
 from blink.record import GameRecord
 from blink.rules import DEAD_END, OFFICIAL
-from conftest import Server
 
 
 def random_game(seed: int, small: bool) -> ClassicGame:

@@ -6,10 +6,8 @@ import re
 import time
 from pathlib import Path
 
+from blinkweb import Server, collect_errors, keyboard_step, matches, state
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from webkit import collect_errors, keyboard_step, matches, state
-
-from conftest import Server
 
 
 def start_quick_game(page: Page, server: Server, level: str = "beginner") -> None:

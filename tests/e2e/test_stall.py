@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import random
 
+from blinkweb import Server, collect_errors, play_card, state
 from playwright.sync_api import Browser, expect
-from webkit import collect_errors, play_card, state
 
 from blink.cards import STANDARD_DECK, shuffled_deck
 from blink.classic import ClassicGame, Phase, Play
 from blink.rules import OFFICIAL
-from conftest import Server
 
 SIZES = (4, 56)  # seat 0 starts with no draw pile: every stall is a choosing stall
 

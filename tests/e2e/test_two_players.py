@@ -5,11 +5,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from blinkweb import SIG_JS, Server, collect_errors, keyboard_step, matches, state
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-from webkit import SIG_JS, collect_errors, keyboard_step, matches, state
-
-from conftest import Server
 
 
 def test_two_players_through_a_shared_link(

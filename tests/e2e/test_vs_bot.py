@@ -6,10 +6,8 @@ import re
 import time
 from pathlib import Path
 
+from blinkweb import Server, collect_errors, keyboard_step, state
 from playwright.sync_api import BrowserContext, expect
-from webkit import collect_errors, keyboard_step, state
-
-from conftest import Server
 
 KNOWN_REFUSALS = {
     "Too slow: the pile changed first",
