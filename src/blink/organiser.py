@@ -1,0 +1,143 @@
+"""Tournaments played with real cards: the organiser's tournament file.
+
+A tournament is kept as one JSON file (the form of :meth:`blink.tournament.Tournament.to_dict`:
+players, draw and results, plus the derived matches and standings for readers). Every change is
+written atomically (a temporary file in the same folder, flushed to disk, then ``os.replace``),
+so a crash or a full disk never leaves a half-written file: the old state or the new one.
+
+Storage-agnostic by design: :func:`apply` runs a change on a loaded tournament, and only
+:func:`load` and :func:`save` touch the disk, so a server can keep the same JSON in a database.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from blink.tournament import Entrant, FieldError, Tournament, TournamentError
+
+__all__ = [
+    "OrganiserError",
+    "create",
+    "load",
+    "parse_player",
+    "save",
+    "update",
+]
+
+T = TypeVar("T")
+
+
+class OrganiserError(Exception):
+    """A tournament file that cannot be read or written. ``code`` is machine-readable."""
+
+    def __init__(self, message: str, code: str = "file") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def parse_player(text: str) -> Entrant:
+    """Read a player as given on the command line.
+
+    ``"Ann"``: no experience known; ``"Ann:1"``: the organiser ranks Ann first (1 = most
+    experienced); ``"Ann@31.5"``: Ann has a rating of 31.5. Ranks come before ratings for byes.
+    """
+    raw = text.strip()
+    rank: int | None = None
+    rating: float | None = None
+    if "@" in raw:
+        raw, _, value = raw.rpartition("@")
+        try:
+            rating = float(value)
+        except ValueError:
+            raise FieldError(
+                f"player {text!r}: the rating after @ must be a number, like Ann@31.5",
+                "bad-rating",
+            ) from None
+    elif ":" in raw:
+        raw, _, value = raw.rpartition(":")
+        if not value.strip().isdigit():
+            raise FieldError(
+                f"player {text!r}: the rank after : must be a whole number, like Ann:1",
+                "bad-rank",
+            )
+        rank = int(value)
+    entrant = Entrant(raw.strip(), rank, rating)
+    Tournament([entrant])  # checks the name, rank and rating
+    return entrant
+
+
+def load(path: str | os.PathLike[str]) -> Tournament:
+    """Read a tournament file; :class:`OrganiserError` (one line) if it cannot be used."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise OrganiserError(
+            f"{p}: no such tournament file (create one with: blink tournament new {p} ...)",
+            "not-found",
+        ) from None
+    except OSError as e:
+        raise OrganiserError(f"{p}: cannot read the file ({e.strerror})", "unreadable") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise OrganiserError(f"{p}: not valid JSON (line {e.lineno})", "bad-json") from None
+    try:
+        return Tournament.from_dict(data)
+    except TournamentError as e:
+        raise OrganiserError(f"{p}: {e}", e.code) from None
+
+
+def save(tournament: Tournament, path: str | os.PathLike[str]) -> None:
+    """Write the tournament atomically (temporary file, fsync, ``os.replace``)."""
+    p = Path(path)
+    data = json.dumps(tournament.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    folder = p.parent if str(p.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
+    except OSError as e:
+        raise OrganiserError(f"{p}: cannot write here ({e.strerror})", "unwritable") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def create(
+    path: str | os.PathLike[str],
+    players: Sequence[Entrant],
+    name: str = "Blink tournament",
+    force: bool = False,
+) -> Tournament:
+    """Make a new tournament file; refuse to overwrite an existing one unless ``force``."""
+    p = Path(path)
+    if p.exists() and not force:
+        raise OrganiserError(f"{p} already exists (use --force to replace it)", "exists")
+    t = Tournament.create(players, name)
+    save(t, p)
+    return t
+
+
+def update(path: str | os.PathLike[str], change: Callable[[Tournament], T]) -> tuple[Tournament, T]:
+    """Load, apply ``change``, save. A change that raises leaves the file as it was."""
+    t = load(path)
+    result = change(t)
+    save(t, path)
+    return t, result
+
+
+def to_json(tournament: Tournament) -> dict[str, Any]:
+    """The export form (the same as the file)."""
+    return tournament.to_dict()
