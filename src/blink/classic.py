@@ -686,7 +686,7 @@ class ClassicGame:
             raise IllegalAction(
                 Reason.CARD_NOT_IN_HAND, f"{_name(card)} is not in your hand"
             ) from None
-        if pile not in self._reach[player]:
+        if pile not in self._reach[player] or pile.__class__ is not int:
             raise self._no_reach(player, pile)
         tops = self._tops
         top = tops[pile]
@@ -808,7 +808,7 @@ class ClassicGame:
         )
 
     def _no_reach(self, player: int, pile: object) -> IllegalAction:
-        if not isinstance(pile, int) or not 0 <= pile < self.players:
+        if pile.__class__ is not int or not 0 <= pile < self.players:
             return IllegalAction(Reason.NO_SUCH_PILE, f"there is no pile {pile!r}")
         return IllegalAction(
             Reason.PILE_OUT_OF_REACH,
