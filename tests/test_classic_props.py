@@ -17,8 +17,10 @@ from blink.classic import (
     ClassicGame,
     Dealt,
     Event,
+    Flipped,
     IllegalAction,
     Phase,
+    Placed,
     Play,
     Played,
     Refilled,
@@ -61,6 +63,7 @@ def check_invariants(game: ClassicGame) -> None:
     assert count == len(game.all_legal_plays())
     if game.phase is Phase.PLAYING:
         assert count > 0
+    check_piles(game)
     # Secret choices are hand cards.
     for seat, c in game.choices.items():
         assert c in game.hand(seat)
@@ -96,6 +99,20 @@ def event_cards(e: Event) -> set[Card]:
         elif isinstance(value, tuple):
             out.update(v for v in value if isinstance(v, Card))
     return out
+
+
+def check_piles(game: ClassicGame) -> None:
+    """Walk the event log: each played card covers the pile's top of that moment and shares an
+    attribute with it (flips and stall placements need not); the piles end as the game has them."""
+    piles: list[list[Card]] = [[game.pile(i)[0]] for i in range(game.players)]
+    for e in game.events:
+        if isinstance(e, Played):
+            assert e.covered is piles[e.pile][-1]
+            assert e.card.matches(e.covered)
+            piles[e.pile].append(e.card)
+        elif isinstance(e, Flipped | Placed):
+            piles[e.pile].append(e.card)
+    assert [tuple(p) for p in piles] == [game.pile(i) for i in range(game.players)]
 
 
 def check_plays_match(events: list[Event]) -> None:
