@@ -467,7 +467,7 @@ export function mountTable(root, { code, spectate }) {
     if (seat.kind === "bot") {
       const level = String(seat.bot || "").split(":")[0];
       const same = (S.room.seats || []).filter((x) => x.kind === "bot" && x.bot === seat.bot).length > 1;
-      return `${t("bot")} (${levelName(level)})${same ? ` ${i + 1}` : ""}`;
+      return `${t("bot")}${same ? ` ${i + 1}` : ""} (${levelName(level)})`;
     }
     return named || t("player_n", { n: i + 1 });
   }
