@@ -285,7 +285,7 @@ def render_html(t: Tournament) -> str:
         f"<title>{e(t.name)}</title><style>{_CSS}</style></head><body>",
         f"<h1>{e(t.name)}</h1>",
     ]
-    meta = f"{p.players} players · {p.byes} byes · {p.rounds} elimination rounds · "
+    meta = f"{p.players} players · {_n(p.byes, 'bye')} · {_n(p.rounds, 'elimination round')} · "
     meta += f"{p.finalists} in the final round"
     if draw is not None:
         meta += f" · draw seed {draw.seed}"
@@ -375,7 +375,7 @@ def render_png(t: Tournament, dpi: int = 150) -> bytes:
     fs = 0.3 * pt
     p = t.plan
     ax.text(0, 0.6, t.name, fontsize=0.55 * pt, fontweight="bold", va="center")
-    sub = f"{p.players} players · {p.byes} byes · {p.finalists} in the final round"
+    sub = f"{p.players} players · {_n(p.byes, 'bye')} · {p.finalists} in the final round"
     if t.draw_record is not None:
         sub += f" · draw seed {t.draw_record.seed}"
     if t.champion:
@@ -484,3 +484,8 @@ def write_png(t: Tournament, path: str | os.PathLike[str], dpi: int = 150) -> No
     """Write :func:`render_png` to a file."""
     with open(path, "wb") as f:
         f.write(render_png(t, dpi))
+
+
+def _n(count: int, noun: str) -> str:
+    """``1 bye``, ``3 byes``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"

@@ -108,11 +108,22 @@ def save(tournament: Tournament, path: str | os.PathLike[str]) -> None:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
+        os.chmod(tmp, _file_mode(p))
         os.replace(tmp, p)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def _file_mode(p: Path) -> int:
+    """The existing file's mode, or the usual mode for a new file under the current umask."""
+    try:
+        return p.stat().st_mode & 0o777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 def create(
