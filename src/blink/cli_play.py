@@ -164,7 +164,10 @@ def play(
         except BotConfigError as exc:
             _fail(str(exc))
             return
-        names = ["You"] + [f"{s.level} {s.strategy}" for s in specs]
+        labels = [f"{s.level} {s.strategy}" for s in specs]
+        if len(set(labels)) < len(labels):
+            labels = [f"{label} ({i + 1})" for i, label in enumerate(labels)]
+        names = ["You", *labels]
         table = LocalTable(
             players=len(specs) + 1,
             humans=(0,),

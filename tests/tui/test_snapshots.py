@@ -14,7 +14,7 @@ from textual.pilot import Pilot
 
 from blink.bots import BotSpec
 from blink.cards import parse_card
-from blink.classic import Action, PlayerView
+from blink.classic import Action, Phase, PlayerView
 from blink.tui.app import BlinkApp
 from blink.tui.table import LocalTable, ManualClock
 
@@ -132,18 +132,22 @@ def test_game_over_figures(snap_compare: Compare) -> None:
         clock = table.clock
         assert isinstance(clock, ManualClock)
         await pilot.pause()
-        # Both choose, then play by keys (a choice deadline may pass) until the end.
+        # Everything is driven here, never by a deadline passing on its own: the clock moves
+        # a quarter second per play, and both players choose by key in every stall.
         clock.advance(2.5)
-        await pilot.press("q", "u")
-        for _ in range(40):
+        for _ in range(60):
             game = table.game
             assert game is not None
             if game.over:
                 break
-            clock.advance(1.25)
-            if not await press_one_move(pilot, app, 0) and not await press_one_move(pilot, app, 1):
-                clock.advance(10.0)
-                table.tick()
+            if game.phase is Phase.CHOOSING:
+                for seat in (0, 1):
+                    if seat not in game.choices:
+                        await pilot.press(app.router.maps[seat].cards[0][0])
+            else:
+                clock.advance(0.25)
+                if not await press_one_move(pilot, app, 0):
+                    await press_one_move(pilot, app, 1)
             await pilot.pause()
         assert table.game is not None and table.game.over
         await _redraw(pilot)
@@ -161,3 +165,18 @@ def test_no_color_shows_colour_letters(snap_compare: Compare, monkeypatch: Any) 
     app = _hotseat()
     assert app.card_style.letters
     assert snap_compare(app, run_before=_redraw)
+
+
+def test_spectator_three_players(snap_compare: Compare) -> None:
+    # A spectator's table (as with --watch): every player's counts, all three piles, no hand.
+    table = LocalTable(
+        players=3,
+        humans=(),
+        bots={i: BotSpec("expert", "blocker") for i in range(3)},
+        names=("Ann", "Bob", "expert blocker"),
+        seed=4,
+        clock=ManualClock(),
+        countdown=0.0,
+        live_bot=idle,
+    )
+    assert snap_compare(BlinkApp(table, title="watching room TAWPC9"), run_before=_redraw)

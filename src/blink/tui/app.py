@@ -157,7 +157,7 @@ class BlinkApp(App[Status | None]):
     CSS = """
     TableScreen { layout: vertical; }
     #header { height: 1; }
-    #opponents { height: auto; max-height: 2; }
+    #opponents { height: auto; max-height: 3; }
     #piles { height: 6; margin: 1 0 0 2; }
     #status { height: 3; padding: 0 1; }
     #message { height: 2; padding: 0 1; color: $warning; }
@@ -304,7 +304,11 @@ class BlinkApp(App[Status | None]):
         if view is None:
             return
         others = [s for s in range(status.players) if s not in seats]
-        self.table_screen.query_one(OpponentsView).show(view, status, others)
+        places: dict[int, str] = {}
+        if status.players == 3 and len(seats) == 1:
+            # Seats go clockwise: the next seat shares your right pile, the one after your left.
+            places = {(seats[0] + 1) % 3: "on your right", (seats[0] + 2) % 3: "on your left"}
+        self.table_screen.query_one(OpponentsView).show(view, status, others, places)
         self.table_screen.query_one(PilesView).show(self._piles(view, status), style)
         self.table_screen.query_one(HandsView).show(self._hands(status), style)
 

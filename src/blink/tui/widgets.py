@@ -4,7 +4,7 @@ no widget knows a rule or changes a game."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rich.style import Style
@@ -69,13 +69,21 @@ class HeaderLine(Static):
 class OpponentsView(Static):
     """The other players: hand and draw counts (and whether they have chosen, in a stall)."""
 
-    def show(self, view: PlayerView, status: Status, seats: Sequence[int]) -> None:
-        """Draw one line per seat in ``seats``."""
+    def show(
+        self,
+        view: PlayerView,
+        status: Status,
+        seats: Sequence[int],
+        places: Mapping[int, str] | None = None,
+    ) -> None:
+        """Draw one line per seat in ``seats`` (``places``: where each sits, "on your left")."""
         lines = []
         for seat in seats:
             name = status.names[seat] if seat < len(status.names) else f"Player {seat + 1}"
             line = Text()
             line.append(f" {name}", Style(bold=True))
+            if places and seat in places:
+                line.append(f" ({places[seat]})")
             line.append(f": {view.hand_counts[seat]} in hand, {view.draw_counts[seat]} to draw")
             if status.stage is Stage.CHOOSING:
                 line.append("  ✓ chosen" if view.chosen[seat] else "  … choosing")
@@ -134,6 +142,7 @@ class StatusLine(Static):
 
     def show(self, status: Status, you: int | None, hotseat: bool) -> None:
         """Draw the status for viewer ``you`` (``None``: spectator or hotseat)."""
+        watching = not status.local_seats
         text = Text()
         s = status.stage
         names = status.names
@@ -148,6 +157,9 @@ class StatusLine(Static):
             text.append(" Get ready… ", Style(bold=True))
             if n is not None:
                 text.append(f" {n} ", Style(bold=True, reverse=True))
+        elif s is Stage.PLAYING and watching:
+            text.append(" Live ", Style(bold=True, reverse=True))
+            text.append("  you are watching: the players race")
         elif s is Stage.PLAYING:
             text.append(" Go! ", Style(bold=True, reverse=True))
             text.append("  play any card that shares a colour, a shape or a count")
@@ -158,7 +170,11 @@ class StatusLine(Static):
                 text.append(f" in {status.seconds_left:.1f} s")
         elif s is Stage.CHOOSING:
             text.append(" Stall! ", Style(bold=True, reverse=True))
-            text.append(" choose a hand card to place on your pile")
+            text.append(
+                " each player chooses a hand card to place"
+                if watching
+                else " choose a hand card to place on your pile"
+            )
             if status.seconds_left is not None:
                 text.append(f" · {math.ceil(status.seconds_left)} s left", Style(bold=True))
         elif s is Stage.OVER and status.outcome is not None:
