@@ -69,6 +69,7 @@ __all__ = [
     "TurnBegan",
     "Value",
     "attribute_of",
+    "event_to_dict",
     "match_value",
     "matches_in",
     "parse_value",
@@ -77,6 +78,7 @@ __all__ = [
     "value_label",
     "value_to_wire",
     "values_of",
+    "view_to_dict",
 ]
 
 MIN_PLAYERS: Final = 2
@@ -397,6 +399,60 @@ def redact(event: GoEvent, viewer: int | None) -> GoEvent:
     return event
 
 
+def _codes(cards: Iterable[Card] | None) -> list[str] | None:
+    return None if cards is None else [str(c) for c in cards]
+
+
+def _value_dict(value: Value) -> dict[str, object]:
+    attribute, v = value_to_wire(value)
+    return {"attribute": attribute, "value": v}
+
+
+def event_to_dict(event: GoEvent) -> dict[str, object]:
+    """One event as a JSON-ready object with a ``type`` (redact it first for a player)."""
+    if isinstance(event, Dealt):
+        return {
+            "type": "dealt",
+            "players": event.players,
+            "dealer": event.dealer,
+            "deck": _codes(event.deck),
+        }
+    if isinstance(event, TurnBegan):
+        return {"type": "turn", "seat": event.player, "opening": event.opening}
+    if isinstance(event, Asked):
+        return {"type": "asked", "seat": event.player, "target": event.target} | _value_dict(
+            event.value
+        )
+    if isinstance(event, Passed):
+        return {
+            "type": "passed",
+            "giver": event.giver,
+            "receiver": event.receiver,
+            "number": event.number,
+            "cards": _codes(event.cards),
+        } | _value_dict(event.value)
+    if isinstance(event, GoBlinked):
+        return {"type": "go_blink", "seat": event.target, "asker": event.player}
+    if isinstance(event, Drew):
+        card = None if event.card is None else str(event.card)
+        return {"type": "drew", "seat": event.player, "card": card, "cause": event.cause}
+    if isinstance(event, LaidDown):
+        return {
+            "type": "laid_down",
+            "seat": event.player,
+            "cards": _codes(event.cards),
+        } | _value_dict(event.value)
+    if isinstance(event, Skipped):
+        return {"type": "skipped", "seat": event.player}
+    return {
+        "type": "ended",
+        "winners": list(event.outcome.winners),
+        "reason": event.outcome.reason,
+        "tie": event.outcome.is_tie,
+        "hand_counts": list(event.hand_counts),
+    }
+
+
 # --- views ---------------------------------------------------------------------------------
 
 
@@ -454,6 +510,41 @@ class GoView(NamedTuple):
         if self.seat is None or self.current != self.seat:
             return []
         return _legal(self.phase, self.seat, self.players, self.hand)
+
+
+def view_to_dict(view: GoView) -> dict[str, object]:
+    """A view as a JSON-ready object (it holds only what the viewer may know)."""
+    outcome = view.outcome
+    return {
+        "seat": view.seat,
+        "players": view.players,
+        "dealer": view.dealer,
+        "phase": view.phase.value,
+        "current": view.current,
+        "hand": _codes(view.hand),
+        "hand_counts": list(view.hand_counts),
+        "draw_count": view.draw_count,
+        "discard": [{"seat": p, "cards": _codes(m)} for p, m in view.discard],
+        "asks": [
+            {
+                "seat": a.player,
+                "target": a.target,
+                "passed": a.passed,
+                "drew": a.drew,
+                "target_drew": a.target_drew,
+            }
+            | _value_dict(a.value)
+            for a in view.asks
+        ],
+        "received": [{"from": p, "cards": _codes(m)} for p, m in view.received],
+        "given": [{"to": p, "cards": _codes(m)} for p, m in view.given],
+        "laid_this_turn": view.laid_this_turn,
+        "quiet_turns": view.quiet_turns,
+        "turns": view.turns,
+        "outcome": None
+        if outcome is None
+        else {"winners": list(outcome.winners), "reason": outcome.reason, "tie": outcome.is_tie},
+    }
 
 
 def _legal(phase: Phase, seat: int, players: int, hand: Sequence[Card]) -> list[GoAction]:

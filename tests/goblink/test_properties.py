@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from collections.abc import Iterator
 
 from hypothesis import given, settings
@@ -17,9 +19,21 @@ from blink.goblink import (
     IllegalAction,
     LayDown,
     Phase,
+    event_to_dict,
+    view_to_dict,
 )
 
 ALL_CARDS = list(STANDARD_DECK)
+CODE = re.compile(r"\b[1-5][ROYGBP][MPSWFL]\b")
+
+
+def wire_codes(seat: int | None, game: GoGame) -> set[str]:
+    """Every card code in the JSON a seat would be sent: its view and its redacted log."""
+    text = json.dumps(view_to_dict(game.view(seat)))
+    text += json.dumps([event_to_dict(e) for e in game.events_for(seat)])
+    return set(CODE.findall(text))
+
+
 VALUES: list[object] = [*Color, *Shape, 0, 1, 2, 3, 4, 5, 6, True]
 
 
@@ -107,6 +121,9 @@ def test_random_games_keep_every_invariant(players: int, seed: int, dealer: int)
             assert view.hand == game.hand(seat)
             assert set(cards_in(view)) <= ever_held[seat] | public
             assert set(cards_in(game.events_for(seat))) <= ever_held[seat] | public
+        for seat in (game.current, None) if steps % 7 == 0 or game.over else ():
+            allowed = public if seat is None else ever_held[seat] | public
+            assert wire_codes(seat, game) <= {str(c) for c in allowed}
         spectator = game.view(None)
         assert set(cards_in(spectator)) <= public
         assert set(cards_in(game.events_for(None))) <= public
