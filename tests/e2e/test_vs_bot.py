@@ -32,6 +32,12 @@ def test_lobby_lists_live_games(context: BrowserContext, server: Server, screens
     expect(live.get_by_role("link", name="Join")).to_be_visible()
     page.wait_for_timeout(300)
     page.screenshot(path=str(screenshots / "lobby.png"))
+    # Keyboard focus is always visible.
+    page.focus("#q-name")
+    for _ in range(4):
+        page.keyboard.press("Tab")
+        outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+        assert outline not in ("none", ""), page.evaluate("document.activeElement.outerHTML")
     # Joining by code from the lobby takes the free seat.
     page.fill("#j-code", str(room["code"]).lower())
     page.keyboard.press("Enter")

@@ -3,14 +3,13 @@
 // "/?watch=CODE" a spectator; "#rules" how to play; "#replay" open a file;
 // "#replay=<record url>" replay a finished game.
 
-import { applyI18n, getLang, onLangChange, setLang, t } from "./i18n.js";
+import { applyI18n, cardName, colorLetter, getLang, onLangChange, setLang, t } from "./i18n.js";
 import { isMuted, setMuted } from "./sound.js";
 import { mountLobby } from "./lobby.js";
 import { mountTable } from "./table.js";
 import { mountReplay } from "./replay.js";
 import { api } from "./net.js";
 import { cardSVG, escapeXml } from "./cards.js";
-import { cardName, colorLetter } from "./i18n.js";
 
 const view = document.getElementById("view");
 const SPEAKER = '<path d="M2 6h3l4-3v10l-4-3H2z"/>';

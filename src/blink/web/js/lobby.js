@@ -121,10 +121,9 @@ export function mountLobby(root) {
     }
   }).catch(() => {});
 
-  async function enter(res, err) {
+  function enter(res) {
     saveSeat(res.code, { token: res.token, seat: res.seat });
     navigate(`/play/${res.code}`);
-    return err;
   }
 
   $("#f-quick").addEventListener("submit", async (e) => {
@@ -138,7 +137,7 @@ export function mountLobby(root) {
       const res = players === 2
         ? await api("/api/quick", { bot: level, name: name() })
         : await api("/api/rooms", { players: 3, seats: [null, level, level], name: name(), public: false, take_seat: 0 });
-      await enter(res);
+      enter(res);
     } catch (err) {
       $("#q-err").textContent = t("error", { msg: err.message });
       $("#q-play").disabled = false;
@@ -157,7 +156,7 @@ export function mountLobby(root) {
         players, seats, best_of: Number(fd.get("best_of")), ruleset: fd.get("ruleset"),
         handicap: String(fd.get("handicap") || "").trim(), name: name(), take_seat: 0, public: true,
       });
-      await enter(res);
+      enter(res);
     } catch (err) {
       $("#p-err").textContent = t("error", { msg: err.message });
     }

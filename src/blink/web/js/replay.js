@@ -99,7 +99,7 @@ export function mountReplay(root, data, title = "") {
       `<div class="rp-seat${winners.includes(p) ? " won" : ""}" data-seat="${p}">` +
       `<span class="name">${escapeXml(rec.names[p])}</span>` +
       `<div class="minihand">${h.map((c) => face(c)).join("")}</div>` +
-      `<span class="counts">${escapeXml(t("draw"))} ${g.draws[p].length} · ${escapeXml(t("plays"))} ${g.playsBy[p]}</span></div>`,
+      `<span class="counts">${escapeXml(t("draw"))} ${g.draws[p].length} · ${escapeXml(t("n_plays", { n: g.playsBy[p] }))}</span></div>`,
     ).join("");
     $("#rp-board").innerHTML = board + seats;
     let log = describe(step);
