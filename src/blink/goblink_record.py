@@ -38,6 +38,7 @@ from blink.goblink import (
     LaidDown,
     LayDown,
     Passed,
+    Phase,
     Skipped,
     value_from_wire,
     value_label,
@@ -196,6 +197,7 @@ class GoRecord:
         game = GoGame(self.deck, self.players, self.dealer, self.turn_limit)
         lines: list[str] = []
         for i, (action, _t) in enumerate(self.actions):
+            opening = game.phase is Phase.OPENING
             try:
                 events = game.apply(action)
             except IllegalAction as exc:
@@ -222,17 +224,19 @@ class GoRecord:
                     f"{who} lays down {' '.join(str(c) for c in laid.cards)} "
                     f"({value_label(laid.value)})"
                 )
+                if opening:
+                    text += " in the opening"
                 if game.over:
-                    text += ": I Blunk!"
+                    text += ': "I Blunk!"'
             else:
-                text = f"{who} ends the turn"
+                text = f"{who} ends the {'opening' if opening else 'turn'}"
                 skipped = [names[e.player] for e in events if isinstance(e, Skipped)]
                 if skipped:
                     text += f" ({', '.join(skipped)} skipped: empty hand)"
             if game.over and game.outcome is not None:
                 winners = " and ".join(names[w] for w in game.outcome.winners)
                 verb = "share the win" if game.outcome.is_tie else "wins"
-                text += f". Game over ({game.outcome.reason}): {winners} {verb}"
+                text += f"; game over ({game.outcome.reason}): {winners} {verb}"
             lines.append(f"{i + 1}. {text}")
         return lines
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -50,7 +51,7 @@ def test_summary_and_describe() -> None:
     assert summary["turns"] == game.turns and summary["asks"] == game.asks
     lines = record.describe()
     assert len(lines) == len(game.history)
-    assert "Game over" in lines[-1]
+    assert "game over" in lines[-1]
     assert any(" asks " in line for line in lines)
 
 
@@ -59,7 +60,7 @@ def test_describe_names_passes_and_go_blink() -> None:
     skip_opening(game)
     game.apply(Ask(0, 1, game.hand(0)[2].color))
     lines = GoRecord.from_game(game, names=["Ann", "Bob"]).describe()
-    assert lines[0] == "1. Ann ends the turn"
+    assert lines[0] == "1. Ann ends the opening"
     assert lines[2] == "3. Ann asks Bob for blues: Bob passes 2 (1BM 2BL)"
     assert GoRecord.from_game(game).result is None
     assert GoRecord.from_game(game).summary()["result"] is None
@@ -126,3 +127,25 @@ def test_action_dicts_round_trip() -> None:
     game = played(2, seed=3, dealer=0)
     for action, t in game.history:
         assert go_action_from_dict(go_action_to_dict(action, t)) == (action, t)
+
+
+def test_blink_replay_reads_go_blink_records(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from blink.cli import app
+
+    game = played(3, seed=6, dealer=2)
+    path = tmp_path / "go.json"
+    path.write_text(GoRecord.from_game(game, names=["Ann", "Bob", "Cy"]).to_json())
+    runner = CliRunner()
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count("\n") >= len(game.history)
+    result = runner.invoke(app, ["replay", "--json", str(path)])
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["plays"] == len(game.history)
+    data = json.loads(path.read_text())
+    data["actions"][3] = {"type": "ask", "seat": 0, "target": 0, "attribute": "count", "value": 1}
+    path.write_text(json.dumps(data))
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 1
