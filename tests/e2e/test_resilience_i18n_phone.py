@@ -84,6 +84,20 @@ def test_spanish_interface(browser: Browser, server: Server) -> None:
         expect(page.get_by_role("img", name="four yellow stars")).to_be_visible()
         page.select_option("#lang", "es")
         expect(page.get_by_role("heading", name="Cómo se juega")).to_be_visible()
+        names = page.evaluate(
+            """async () => {
+              const { cardName } = await import('/js/i18n.js');
+              return ['1RL', '1OM', '1BW', '5PF', '2GP', '3YS'].map(cardName);
+            }"""
+        )
+        assert names == [
+            "un rayo rojo",
+            "una luna naranja",
+            "un agua azul",
+            "cinco flores moradas",
+            "dos pirámides verdes",
+            "tres estrellas amarillas",
+        ]
         start_quick_game(page, server)
         expect(page.locator(".keyhint")).to_contain_text("Teclas")
         label = page.locator(".hcard").first.get_attribute("aria-label") or ""
