@@ -29,7 +29,9 @@ def test_lobby_lists_live_games(context: BrowserContext, server: Server, screens
     expect(page.locator("#q-level option")).to_have_count(6)
     live = page.locator("#l-live")
     expect(live).to_contain_text(str(room["code"]))
-    expect(live.get_by_role("link", name="Join")).to_be_visible()
+    entry = live.locator("li", has_text=str(room["code"]))
+    expect(entry.get_by_role("link", name="Join")).to_be_visible()
+    expect(entry.get_by_role("link", name="Watch")).to_be_visible()
     page.wait_for_timeout(300)
     page.screenshot(path=str(screenshots / "lobby.png"))
     # Keyboard focus is always visible.
