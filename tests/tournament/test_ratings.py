@@ -180,3 +180,33 @@ def test_table_round_trips_and_sorts() -> None:
         t.record(["Ann", "Bo"], ["Cy"])
     with pytest.raises(RatingError):
         RatingTable.from_dict({"format": "nope"})
+
+
+@pytest.mark.parametrize(("strong", "weak"), [("skilled", "casual"), ("expert", "skilled")])
+def test_suggested_handicap_evens_neighbouring_bot_levels_in_the_simulator(
+    strong: str, weak: str
+) -> None:
+    from blink.bots import BotSpec
+    from blink.sim import derive_seed, simulate_game
+
+    h = suggest_handicap(bot_rating(strong), bot_rating(weak))
+    assert h.sizes is not None and h.stronger == 0
+
+    def win_rate(sizes: tuple[int, int] | None, n: int = 120) -> float:
+        wins = decided = 0
+        for i in range(n):
+            flip = i % 2 == 1
+            specs = [BotSpec.parse(strong), BotSpec.parse(weak)]
+            sz = None if sizes is None else list(sizes)
+            if flip:
+                specs.reverse()
+                sz = None if sz is None else sz[::-1]
+            g = simulate_game(specs, derive_seed(3, strong, i), sizes=sz, keep_game=False)
+            if g.outcome.is_tie:
+                continue
+            decided += 1
+            wins += g.outcome.winner == (1 if flip else 0)
+        return wins / decided
+
+    assert win_rate(None) > 0.85  # an equal deal is lopsided
+    assert 0.2 < win_rate(h.sizes) < 0.8  # the suggested deal is close to even
