@@ -758,6 +758,8 @@ class GoGame:
             tuple(self._draw),
             tuple(self._discard),
             tuple(self._asks),
+            tuple(tuple(r) for r in self._received),
+            tuple(tuple(g) for g in self._given),
             self._laid_this_turn,
             self._opening_left,
             self.outcome,

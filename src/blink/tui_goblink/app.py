@@ -16,7 +16,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, RichLog, Static
+from textual.widgets import Footer, Input, RichLog, Static
 
 from blink.goblink import Phase
 from blink.tui.render import CardStyle, card_label, card_lines, join_columns
@@ -61,14 +61,14 @@ class GoBlinkApp(App[None]):
 
     TITLE = "Go Blink"
     CSS = """
-    #status { height: auto; padding: 0 1; background: $boost; }
+    #status { height: 1; padding: 0 1; background: $primary; color: $text; text-style: bold; }
     #middle { height: auto; }
-    #players { width: 46; height: auto; padding: 0 1; border: round $primary; }
-    #discard { width: 2fr; height: auto; padding: 0 1; border: round $primary; }
+    #players { width: 46; height: auto; padding: 0 1; background: $boost; }
+    #discard { width: 1fr; height: auto; padding: 0 1; background: $panel; }
     #main { height: auto; }
-    #hand { height: auto; padding: 0 1; border: round $accent; }
-    #prompt { height: auto; padding: 0 1; }
-    #log { height: 1fr; border: round $primary; }
+    #hand { height: auto; padding: 0 1; }
+    #prompt { height: auto; padding: 0 1; color: $warning; }
+    #log { height: 1fr; min-height: 4; border-top: solid $primary; }
     """
 
     def __init__(self, table: GoTable, bot_delay: float = 0.7, style: CardStyle | None = None):
@@ -82,7 +82,6 @@ class GoBlinkApp(App[None]):
         self._bot_pending = False
 
     def compose(self) -> ComposeResult:
-        yield Header()
         yield Static(id="status")
         with Horizontal(id="middle"):
             yield Static(id="players")
@@ -196,17 +195,18 @@ class GoBlinkApp(App[None]):
             mark = "▶ " if view.current == p else "  "
             dealer = " (dealer)" if p == view.dealer else ""
             kind = "" if p in table.humans else " [bot]"
-            players.append(
-                f"{mark}{p + 1}. {names[p]}{kind}{dealer}: {view.hand_counts[p]} cards\n"
-            )
+            end = "\n" if p < table.players - 1 else ""
+            count = view.hand_counts[p]
+            players.append(f"{mark}{p + 1}. {names[p]}{kind}{dealer}: {count} cards{end}")
         self.query_one("#players", Static).update(players)
-        discard = Text("Matches laid down:\n" if view.discard else "No matches laid down yet.")
-        for laid_by, cards in view.discard[-8:]:
-            discard.append(f"{names[laid_by]}: ")
+        discard = Text(
+            f"Matches laid down ({len(view.discard)}):" if view.discard else "No matches yet."
+        )
+        for laid_by, cards in view.discard[-(table.players - 1) :]:
+            discard.append(f"\n{names[laid_by]}: ")
             for c in cards:
                 discard.append_text(card_label(c, self.style))
                 discard.append(" ")
-            discard.append("\n")
         self.query_one("#discard", Static).update(discard)
         hand = Text()
         if self.viewer is None:
