@@ -5,10 +5,11 @@ explicit deck order (or a seed), and the caller passes each action in the order 
 optionally with its time in milliseconds since the reveal. Every accepted action returns the
 events it caused; a refused action raises :class:`IllegalAction` and changes nothing.
 
-Seating and piles. Seats are numbered clockwise from 0. With two players there are two center
-piles, both reachable by both players; pile ``i`` is the one seat ``i`` started. With three
-players pile ``i`` lies between seat ``i`` and seat ``i + 1`` (to seat ``i``'s right), so seat
-``i`` reaches piles ``i`` (right) and ``i - 1`` (left), and starts pile ``i``.
+Seating and piles. Seats are numbered from 0 so that seat ``i + 1`` sits on seat ``i``'s
+right. With two players there are two center piles, both reachable by both players; pile ``i``
+is the one seat ``i`` started. With three players pile ``i`` lies between seat ``i`` and seat
+``i + 1`` (to seat ``i``'s right), so seat ``i`` reaches piles ``i`` (right) and ``i - 1``
+(left), and starts pile ``i``. See docs/rules.md for every ruling.
 
 Typical use::
 
