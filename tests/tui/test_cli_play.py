@@ -1,0 +1,49 @@
+"""``blink play`` option checks: bad input gives one line on stderr and exit status 2."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from blink.bots import BotSpec
+from blink.cli import app
+from blink.cli_play import _bot_specs, _online_seats
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--players", "4"], "2 or 3 players"),
+        (["--best-of", "2"], "odd"),
+        (["--bot", "nope"], "unknown bot level"),
+        (["--level", "expert", "--strategy", "zigzag"], "unknown bot strategy"),
+        (["--handicap", "99"], "draw pile"),
+        (["--ruleset", "speedy"], "unknown ruleset"),
+        (["--hotseat", "--bot", "expert"], "two people"),
+        (["--hotseat", "--players", "3"], "two players"),
+        (["--join", "ABCDEF"], "--server"),
+        (["--server", "http://127.0.0.1:9", "--join", "A", "--watch", "B"], "either"),
+        (["--server", "http://127.0.0.1:9", "--hotseat"], "one keyboard"),
+    ],
+)
+def test_bad_options(args: list[str], words: str) -> None:
+    result = CliRunner().invoke(app, ["play", *args])
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("blink play: ")
+    assert words in lines[0]
+    assert "Traceback" not in result.output
+
+
+def test_bot_seats() -> None:
+    assert _bot_specs([], None, None, 2) == [BotSpec("skilled", "first")]
+    assert _bot_specs([], "expert", None, 3) == [BotSpec("expert", "first")] * 2
+    assert _bot_specs(["expert:blocker"], None, None, 3) == [BotSpec("expert", "blocker")] * 2
+    assert _bot_specs(["inhuman", "casual:random"], None, None, 3) == [
+        BotSpec("inhuman", "first"),
+        BotSpec("casual", "random"),
+    ]
+    # Online: open seats for people unless bots are asked for.
+    assert _online_seats([], None, None, 2) == [None, None]
+    assert _online_seats([], "expert", None, 3) == [None, "expert:first", "expert:first"]
+    assert _online_seats(["inhuman:first"], None, None, 3) == [None, "inhuman:first", None]
