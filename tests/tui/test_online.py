@@ -51,6 +51,12 @@ async def test_online_game_against_a_server_bot(server_url: str) -> None:
         # The server keeps the record of the finished game.
         room = httpx.get(f"{server_url}/api/rooms/{seat.code}", timeout=10).json()
         assert room["games"] and room["games"][0]["status"] == "finished"
+        # Enter asks for a rematch; the bot always agrees, so a new series starts.
+        first_game = table.game_id
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: table.game_id != first_game)
+        await wait_for(pilot, lambda: stage(app) in (Stage.COUNTDOWN, Stage.PLAYING, Stage.OVER))
+        assert sum(table.status().score) <= 1
 
 
 async def test_join_a_browser_room_and_watch_it(server_url: str) -> None:
@@ -136,3 +142,26 @@ def test_unreachable_server_and_wrong_code(server_url: str) -> None:
         assert len(lines) == 1, (args, r.stderr)
         assert lines[0].startswith("blink play: ")
         assert "Traceback" not in r.stderr
+
+
+async def test_reconnects_after_a_dropped_connection(server_url: str) -> None:
+    seat = prepare(server_url, seats=[None, "beginner:first"], name="Ann")
+    table = OnlineTable(seat, name="Ann")
+    app = BlinkApp(table, title="drop")
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: stage(app) is Stage.PLAYING)
+        ws = table._ws
+        assert ws is not None
+        # The network goes away under the client (no closing handshake).
+        ws.transport.abort()
+        await wait_for(pilot, lambda: table._ws is not None and table._ws is not ws)
+        await wait_for(pilot, lambda: table.closed_reason is None and stage(app) is Stage.PLAYING)
+        # The game goes on from where it was: a play by key is accepted after the resume.
+        view = table.view(0)
+        assert view is not None
+        before = view.plays
+        deadline = time.monotonic() + 30
+        while (table.view(0) or view).plays <= before and stage(app) is not Stage.OVER:
+            assert time.monotonic() < deadline
+            await press_one_move(pilot, app, 0)
+            await pilot.pause(0.1)
