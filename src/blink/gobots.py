@@ -328,11 +328,7 @@ class MemoryBot:
                 return LayDown(seat, plan[0])
         out_there = self._available(view)
         sure_elsewhere = {
-            v
-            for p in range(view.players)
-            if p != seat
-            for v, n in mem.at_least[p].items()
-            if n > 0
+            v for p in range(view.players) if p != seat for v, n in mem.at_least[p].items() if n > 0
         }
         for p in range(view.players):
             if p != seat:
