@@ -182,6 +182,9 @@ def play(
         title = "You vs " + " and ".join(names[1:])
     app = BlinkApp(table, title=title, **style)
     app.run()
+    if table.series.games_played:
+        score = " – ".join(f"{n} {w}" for n, w in zip(table.names, table.series.score, strict=True))
+        typer.echo(f"Games won: {score}")
 
 
 def _bot_specs(bots: list[str], level: str | None, strategy: str | None, players: int) -> list[Any]:

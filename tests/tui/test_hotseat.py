@@ -66,6 +66,7 @@ async def test_hotseat_both_players_and_refusals() -> None:
         game = table.game
         assert game is not None
         # A card that fits no pile is refused by the engine, and the reason is shown.
+        refused = 0
         for seat in (0, 1):
             view = game.view(seat)
             legal = {p.card for p in view.legal_plays()}
@@ -76,7 +77,9 @@ async def test_hotseat_both_players_and_refusals() -> None:
                     message = str(app.table_screen.query_one("#message").render())
                     assert "shares no colour" in message
                     assert game.hand(seat)[slot] is card
+                    refused += 1
                     break
+        assert refused == 1  # seed 5: Right's two green flowers fits neither pile
         # Each player plays with their own keys.
         before = game.plays
         assert await press_one_move(pilot, app, 0)
