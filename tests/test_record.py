@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from blink.cards import card
 from blink.classic import (
@@ -312,3 +314,34 @@ def test_the_example_in_the_record_format_document_verifies() -> None:
     game = record.verify()
     assert game.outcome is not None and game.outcome.winners == (1,)
     assert record.names == ["Ann", "Bob"] and record.sizes == (5, 6)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 70) | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=150)
+@given(st.data(), json_values)
+def test_any_damaged_record_is_refused_with_a_record_error(data: st.DataObject, value: Any) -> None:
+    record = GameRecord.from_game(played_game(7), ["A", "B"]).to_dict()
+    node: Any = record
+    while True:
+        keys = list(node.keys()) if isinstance(node, dict) else list(range(len(node)))
+        if not keys:
+            break
+        key = data.draw(st.sampled_from(keys))
+        child = node[key]
+        if isinstance(child, dict | list) and child and data.draw(st.booleans()):
+            node = child
+            continue
+        node[key] = value
+        break
+    try:
+        loads(json.dumps(record)).verify()
+    except RecordError as exc:
+        assert exc.reason and str(exc)
