@@ -320,7 +320,9 @@ def _replay_series(file: Path, data: dict[str, Any], as_json: bool) -> None:
 def _replay_go(file: Path, data: dict[str, Any], as_json: bool) -> None:
     try:
         record = _load_go_record(data)
-    except RecordError as exc:
+    except typer.Exit:
+        raise
+    except Exception as exc:  # another engineer's reader: any failure means unreadable
         _fail("replay", f"{file} is not a readable Go Blink record: {exc}")
     try:
         record.verify()
