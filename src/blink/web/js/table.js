@@ -537,9 +537,12 @@ export function mountTable(root, { code, spectate }) {
     }
     if (e.record_url) buttons.push(`<button type="button" data-act="replay" data-url="${escapeXml(e.record_url)}" data-focus="replay">${escapeXml(t("replay"))}</button>`);
     buttons.push(`<button type="button" data-act="lobby" data-focus="lobby">${escapeXml(t("back_lobby"))}</button>`);
+    const tops = S.view && S.view.tops && S.view.tops.every(Boolean)
+      ? `<div class="final-tops" role="group" aria-label="${escapeXml(t("final_piles"))}">${S.view.tops.map((c) => face(c)).join("")}</div>`
+      : "";
     return `<section class="end" aria-live="polite">
       <p class="blink${lost ? " lost" : ""}">${escapeXml(t("blink_win"))}</p>
-      <h1 style="margin:0">${escapeXml(title)}</h1>${figs}${seriesLine}${next}${votes}
+      <h1 style="margin:0">${escapeXml(title)}</h1>${tops}${figs}${seriesLine}${next}${votes}
       <div class="actions">${buttons.join("")}</div></section>`;
   }
 
