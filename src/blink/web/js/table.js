@@ -155,9 +155,22 @@ export function mountTable(root, { code, spectate }) {
     render();
   }
 
+  function pileName(pile) {
+    const L = layout(S.players, S.spectate ? null : S.seat);
+    if (!S.spectate && S.seat !== null) {
+      if (pile === L.left) return t("pile_left");
+      if (pile === L.right) return t("pile_right");
+    }
+    return t("pile", { n: pile + 1 });
+  }
+
   function applyUpdate(msg) {
     const me = S.seat;
+    const said = [];
     for (const e of msg.events) {
+      if (e.type === "played" || e.type === "flipped" || e.type === "placed") {
+        said.push(`${pileName(e.pile)}: ${cardName(e.card)}`);
+      }
       switch (e.type) {
         case "revealed":
           S.countdownUntil = null;
@@ -185,6 +198,7 @@ export function mountTable(root, { code, spectate }) {
           break;
       }
     }
+    if (said.length) announce(said.join(". "));
     const prevHand = S.view ? S.view.hand : [];
     S.view = { ...S.view, ...msg.view };
     S.stall = msg.stall ? { ...msg.stall, deadline: performance.now() + msg.stall.in_ms } : null;
