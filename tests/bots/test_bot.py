@@ -261,3 +261,26 @@ def test_stall_choices_follow_the_strategy() -> None:
     # Once chosen, nothing more to do.
     game.choose(0, cards("2YS")[0])
     assert make_bot("expert", "first", 0, 1).plan(game.view(0), 0.0) is None
+
+
+def test_a_new_stall_after_a_default_placement_is_a_new_decision() -> None:
+    # Seat 0 plans a choice but the deadline places its default card instead; the placement
+    # stalls again at once. The stale plan must not be sent: the bot decides anew.
+    game = _choosing_game("2YS 3GF 4BL", "2PW 3BF 4GL")
+    seed = 0
+    while True:  # a seed whose choice is not the default card
+        bot = make_bot("expert", "random", 0, seed)
+        first = bot.plan(game.view(0), 0.0)
+        assert first is not None and isinstance(first.action, Choose)
+        if first.action.card != game.default_choice(0):
+            break
+        seed += 1
+    pile_cards = sum(len(p) for p in game.view(0).piles)
+    game.choose(0, game.default_choice(0))
+    game.choose(1, game.default_choice(1))
+    view = game.view(0)
+    assert sum(len(p) for p in view.piles) > pile_cards
+    assert view.phase is Phase.CHOOSING
+    again = bot.plan(view, 50.0)
+    assert again is not None
+    assert again.delay >= bot.level.floor  # a fresh decision, not a stale one due at once

@@ -43,6 +43,7 @@ class HumanBot:
         "_reach",
         "_reaches",
         "_seen",
+        "_stall",
         "level",
         "rng",
         "seat",
@@ -57,6 +58,7 @@ class HumanBot:
         self.seed = seed
         self.rng = random.Random(seed)
         self._seen = 0
+        self._stall = -1
         self._lens: list[int] = []
         self._phase: Phase | None = None
         self._reach: tuple[int, int] = (0, 0)
@@ -251,9 +253,12 @@ class HumanBot:
             self._plan = None
             return None
         plan = self._plan
-        if isinstance(plan, Choose) and plan.card in hand:
+        # A new stall right after a placement is a new decision (the piles grew meanwhile).
+        key = sum(len(p) for p in view.piles)
+        if isinstance(plan, Choose) and plan.card in hand and self._stall == key:
             due = self._due - now
             return Intent(plan, due if due > 0.0 else 0.0)
+        self._stall = key
         card = self.strategy.pick_choice(self.knowledge(view), self.rng)
         options = len(hand) if self.strategy.exhaustive else 1
         delay = self.level.sample(self.rng, 3 * len(hand), options)
