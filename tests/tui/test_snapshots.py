@@ -180,3 +180,12 @@ def test_spectator_three_players(snap_compare: Compare) -> None:
         live_bot=idle,
     )
     assert snap_compare(BlinkApp(table, title="watching room TAWPC9"), run_before=_redraw)
+
+
+def test_help_against_bots(snap_compare: Compare) -> None:
+    assert snap_compare(_vs_bots(2), press=["question_mark"], run_before=_redraw)
+
+
+def test_paused(snap_compare: Compare) -> None:
+    # Against bots, Space pauses: the table is hidden until Space again.
+    assert snap_compare(_vs_bots(2), press=["space"], run_before=_redraw)

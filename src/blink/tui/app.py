@@ -36,30 +36,35 @@ __all__ = ["BlinkApp", "HelpScreen", "PauseScreen", "TableScreen"]
 HELP_SOLO = """\
 [b]Blink — keys[/b]
 
-Play a card that shares a colour, a shape or a count with the top card of a pile.
-Be the first with no cards left.
+Play a card that shares a colour, a shape or a count with the top card
+of a pile. Be the first with no cards left.
 
-  [b]1 2 3[/b] (or Q W E)  play that hand card. A card that fits one pile goes at once;
-                     one that fits both waits for a pile key.
-  [b]A[/b] / [b]←[/b]            onto the left pile      [b]D[/b] / [b]→[/b]  onto the right pile
-  In a stall with an empty draw pile, a card key chooses the card to place.
+  [b]1 2 3[/b] (or [b]Q W E[/b])   play that hand card: a card that fits one
+                     pile goes at once; one that fits both waits
+                     for a pile key (press it again to drop it)
+  [b]A[/b] or [b]←[/b]             onto the left pile
+  [b]D[/b] or [b]→[/b]             onto the right pile
 
-  [b]Space[/b]  pause (against bots)   [b]Enter[/b]  next game / rematch
-  [b]?[/b]      this help              [b]Ctrl+Q[/b] quit
+In a stall with an empty draw pile, a card key chooses the card to place
+on your pile, before the deadline shown (else your first card goes).
+
+  [b]Space[/b]  pause (against bots)    [b]Enter[/b]   next game / rematch
+  [b]?[/b]      this help               [b]Ctrl+Q[/b]  quit
 
 Press any key to go back."""
 
 HELP_HOTSEAT = """\
 [b]Blink — two players, one keyboard[/b]
 
-Both play at once. Play a card that shares a colour, a shape or a count with the
-top card of a pile. The first with no cards left wins.
+Both play at once. Play a card that shares a colour, a shape or a count
+with the top card of a pile. The first with no cards left wins.
 
   Left player:   cards [b]Q W E[/b]   piles [b]A[/b] (left)  [b]S[/b] (right)
   Right player:  cards [b]U I O[/b]   piles [b]K[/b] (left)  [b]L[/b] (right)
 
-A card that fits only one pile goes at once; one that fits both waits for a pile key.
-In a stall with an empty draw pile, a card key chooses the card to place.
+A card that fits only one pile goes at once; one that fits both waits
+for a pile key. In a stall with an empty draw pile, a card key chooses
+the card to place.
 
   [b]Enter[/b]  next game / rematch   [b]?[/b]  this help   [b]Ctrl+Q[/b]  quit
 
@@ -104,7 +109,7 @@ class PauseScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     PauseScreen { align: center middle; background: $background; }
     PauseScreen > Static { width: 40; height: 5; border: round $accent;
-                           content-align: center middle; }
+                           content-align: center middle; text-align: center; }
     """
 
     def compose(self) -> ComposeResult:
