@@ -438,3 +438,49 @@ def test_replay_rebuilds_the_same_state() -> None:
     assert again.snapshot() == game.snapshot()
     assert again.events == game.events
     assert deck_for(["1RS 2RM 3BW 4GF", "5RS 1BM 2BL 3YF"], dealer=1)[:2] == list(cards("1RS 5RS"))
+
+
+def test_events_and_views_as_json() -> None:
+    import json
+
+    from blink.goblink import event_to_dict, view_to_dict
+
+    game = deal(["1RS 2RM 3BW 4GF", "5RS 1RM 2RL 3RF", "1YS 2YM 3GW 4BF"], dealer=2)
+    skip_opening(game)
+    game.apply(Ask(0, 1, RED))  # seat 1 is emptied; the draw pile is empty
+    game.apply(LayDown(0, cards("1RS 2RM 5RS")))
+    game.apply(EndTurn(0))  # seat 1 is skipped
+    kinds = set()
+    for seat in (0, 1, 2, None):
+        for e in game.events_for(seat):
+            d = event_to_dict(e)
+            kinds.add(d["type"])
+            json.dumps(d)
+        data = view_to_dict(game.view(seat))
+        json.dumps(data)
+        assert data["hand"] == [str(c) for c in game.view(seat).hand]
+    assert {"dealt", "turn", "asked", "passed", "laid_down", "skipped"} <= kinds
+    hidden = [event_to_dict(e) for e in game.events_for(2) if isinstance(e, Passed)]
+    assert hidden == [
+        {
+            "type": "passed",
+            "giver": 1,
+            "receiver": 0,
+            "number": 4,
+            "cards": None,
+            "attribute": "color",
+            "value": "red",
+        }
+    ]
+    over = GoGame.new(2, seed=1)
+    while not over.over:
+        over.apply(over.legal_actions()[0])
+    ended = event_to_dict(over.events[-1])
+    assert ended["type"] == "ended" and "winners" in ended
+    assert view_to_dict(over.view(0))["outcome"] is not None
+    blink = GoGame.new(2, seed=2)
+    skip_opening(blink)
+    seat = blink.current
+    assert seat is not None
+    for e in blink.apply(blink.legal_actions()[0]):
+        json.dumps(event_to_dict(redact(e, None)))
