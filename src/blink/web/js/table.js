@@ -577,7 +577,6 @@ export function mountTable(root, { code, spectate }) {
       if (S.sel === i) cls.push("sel");
       if (pendingCards.has(c) || v.my_choice === c) cls.push("pending");
       if (S.newSlots.has(i)) cls.push("new");
-      if (v.phase === "playing" && !fitsOf(c).length) cls.push("dead");
       const label = `${choosing ? `${t("choose_card")}: ` : ""}${cardName(c)}`;
       return `<button type="button" class="${cls.join(" ")}" data-slot="${i}" data-focus="slot-${i}" aria-label="${escapeXml(label)}" aria-keyshortcuts="${i + 1} ${"JKL"[i]}"${S.sel === i ? ' aria-pressed="true"' : ""}>${face(c)}<span class="hkey" aria-hidden="true">${KEY_LABELS[i]}</span></button>`;
     }).join("");
