@@ -122,3 +122,27 @@ def test_cli_table_plot_and_records(tmp_path: Path) -> None:
 def test_cli_bad_input_exits_2(args: list[str]) -> None:
     result = runner.invoke(app, ["simulate", "--game", "goblink", "--games", "3", *args])
     assert result.exit_code == 2, result.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--players", "7"],
+        ["--players", "3", "--humans", "4"],
+        ["--humans", "0"],
+        ["--bot", "genius"],
+        ["--delay", "-1"],
+        ["--players", "3", "--dealer", "4"],
+    ],
+)
+def test_play_bad_input_exits_2(args: list[str]) -> None:
+    result = runner.invoke(app, ["goblink", "play", *args])
+    assert result.exit_code == 2, result.output
+
+
+def test_goblink_simulate_command() -> None:
+    result = runner.invoke(
+        app, ["goblink", "simulate", "--games", "5", "--players", "6", "--bot", "memory", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout.strip().splitlines()[-1])["players"] == 6
