@@ -75,7 +75,8 @@ def _rows(m: Match) -> list[tuple[str, str, str]]:
 
 def _match_label(m: Match) -> str:
     ties = f", {m.ties} tied" if m.ties else ""
-    return f"{m.id}{ties}"
+    deal = "" if m.handicap is None else ", deal " + ":".join(str(k) for _, k in m.handicap)
+    return f"{m.id}{ties}{deal}"
 
 
 def layout(t: Tournament) -> Layout:

@@ -196,14 +196,14 @@ def run_bots(
     while not t.finished:
         m = t.ready_matches()[0]
         names = [p for p in m.players if p is not None]
-        sizes = None
-        if balanced and len(names) == 2:
+        if balanced and len(names) == 2 and not m.games:
             h = suggest_handicap(
                 bot_rating(specs[names[0]].level), bot_rating(specs[names[1]].level)
             )
-            sizes = h.sizes
             if h.sizes is not None:
+                m = t.set_handicap(m.id, dict(zip(names, h.sizes, strict=True)))
                 run.handicaps[m.id] = h.text
+        sizes = None if m.handicap is None else [size for _, size in m.handicap]
         g = simulate_game(
             [specs[n] for n in names], _game_seed(seed, m.id, len(m.games)), sizes=sizes
         )
@@ -232,7 +232,7 @@ def run_bots(
 def _score_text(m: Match) -> str:
     names = [p or s.replace("winner:", "w. ") for p, s in zip(m.players, m.sources, strict=True)]
     if not m.games:
-        return " v ".join(names)
+        return " v ".join(names) + _handicap_note(m)
     parts = []
     for p, n in zip(m.players, names, strict=True):
         won = m.score.get(p or "", 0)
@@ -240,7 +240,7 @@ def _score_text(m: Match) -> str:
         end = "[/b]" if mark else ""
         parts.append(f"{mark}{n} {won}{end}")
     tie = f" ({m.ties} tied)" if m.ties else ""
-    return " – ".join(parts) + tie
+    return " – ".join(parts) + tie + _handicap_note(m)
 
 
 def bracket_view(t: Tournament, bots: dict[str, str] | None = None) -> RenderableType:
@@ -560,6 +560,51 @@ def register(app: typer.Typer) -> None:
         except OSError as e:
             _fail(f"cannot write: {e.strerror} ({e.filename})")
 
+    @tour.command("handicap")
+    def handicap_cmd(
+        file: Annotated[Path, typer.Argument(help="The tournament file.")],
+        match: Annotated[str, typer.Option("--match", "-m", help="The match id, e.g. R1-3.")],
+        sizes: Annotated[
+            str | None,
+            typer.Option(
+                "--sizes", help="Draw-pile sizes in the match's player order, e.g. 36:24."
+            ),
+        ] = None,
+        suggest: Annotated[
+            bool, typer.Option("--suggest", help="Use the handicap suggested from the ratings.")
+        ] = False,
+        clear: Annotated[bool, typer.Option("--clear", help="Back to an equal deal.")] = False,
+    ) -> None:
+        """Deal a pairing's games with a handicap (balanced play: more cards for the faster)."""
+        from blink.rules import DealError, parse_handicap
+
+        if sum((sizes is not None, suggest, clear)) != 1:
+            _fail("give exactly one of --sizes A:B, --suggest or --clear")
+
+        def change(t: Tournament) -> Match:
+            m = t.match(match)
+            players = [p for p in m.players if p is not None]
+            if clear:
+                return t.set_handicap(m.id, None)
+            if suggest:
+                hints = _suggestions(t, [m])
+                if m.id not in hints:
+                    _fail(f"no suggestion for {m.id}: both players need a rating, and a gap")
+                return t.set_handicap(m.id, dict(zip(players, hints[m.id], strict=True)))
+            try:
+                parsed = parse_handicap(sizes or "", len(players))
+            except DealError as e:
+                _fail(str(e))
+            if parsed is None:
+                return t.set_handicap(m.id, None)
+            return t.set_handicap(m.id, dict(zip(players, parsed, strict=True)))
+
+        _, m = _update(file, change)
+        if m.handicap is None:
+            typer.echo(f"{m.id}: an equal deal.")
+        else:
+            typer.echo(f"{m.id}: " + ", ".join(f"{n} {k} cards" for n, k in m.handicap))
+
     @tour.command("export")
     def export_cmd(
         file: Annotated[Path, typer.Argument(help="The tournament file.")],
@@ -615,17 +660,24 @@ def register(app: typer.Typer) -> None:
         Console().print(tbl)
 
 
+def _handicap_note(m: Match) -> str:
+    if m.handicap is None:
+        return ""
+    return " [" + ":".join(str(k) for _, k in m.handicap) + " cards]"
+
+
 def _plain(text: str) -> str:
     return text.replace("[b]", "").replace("[/b]", "")
 
 
-def _handicap_hints(t: Tournament, ready: Sequence[Match]) -> list[str]:
-    """Suggested handicaps for ready two-player matches whose players both have a rating."""
+def _suggestions(t: Tournament, matches: Sequence[Match]) -> dict[str, tuple[int, int]]:
+    """Suggested handicaps for two-player matches whose players both have a rating (an
+    organiser's rating is taken as well known: sigma a third of a newcomer's)."""
     from blink.ratings import DEFAULT_SIGMA, Rating, suggest_handicap
 
     rating = {e.name: e.rating for e in t.entrants}
-    out = []
-    for m in ready:
+    out: dict[str, tuple[int, int]] = {}
+    for m in matches:
         if len(m.players) != 2 or None in m.players:
             continue
         a, b = (p or "" for p in m.players)
@@ -634,9 +686,19 @@ def _handicap_hints(t: Tournament, ready: Sequence[Match]) -> list[str]:
             continue
         h = suggest_handicap(Rating(ra, DEFAULT_SIGMA / 3), Rating(rb, DEFAULT_SIGMA / 3))
         if h.sizes is not None:
-            out.append(
-                f"  balanced play for {m.id}: deal {a} {h.sizes[0]} cards and {b} {h.sizes[1]}"
-            )
+            out[m.id] = h.sizes
+    return out
+
+
+def _handicap_hints(t: Tournament, ready: Sequence[Match]) -> list[str]:
+    """Lines suggesting a handicap for ready matches dealt equally."""
+    out = []
+    for mid, (x, y) in _suggestions(t, [m for m in ready if m.handicap is None]).items():
+        a, b = (p or "" for p in t.match(mid).players)
+        out.append(
+            f"  balanced play for {mid}: deal {a} {x} cards and {b} {y} "
+            f"(blink tournament handicap FILE --match {mid} --suggest)"
+        )
     return out
 
 

@@ -38,6 +38,8 @@ from functools import cached_property
 from itertools import combinations
 from typing import Any, Final
 
+from blink.rules import DealError, deal_sizes
+
 __all__ = [
     "FINAL_SET_GAMES",
     "FORMAT",
@@ -371,6 +373,8 @@ class Match:
     sources: tuple[str, ...]
     players: tuple[str | None, ...]
     games: tuple[Game, ...] = ()
+    handicap: tuple[tuple[str, int], ...] | None = None
+    """Draw-pile sizes by player for balanced play (``None``: an equal deal)."""
 
     @property
     def ready(self) -> bool:
@@ -458,6 +462,7 @@ class Match:
             "ties": self.ties,
             "status": self.status,
             "winner": self.winner,
+            "handicap": None if self.handicap is None else dict(self.handicap),
         }
 
 
@@ -527,6 +532,7 @@ class Tournament:
             self.entrants.append(e)
         self._draw: Draw | None = None
         self._games: dict[str, list[Game]] = {}
+        self._handicaps: dict[str, dict[str, int]] = {}
         self._cache: _Derived | None = None
 
     # ---- set-up
@@ -639,8 +645,13 @@ class Tournament:
 
         def add(mid: str, kind: MatchKind, rnd: int, label: str, sources: Sequence[str]) -> Match:
             players = tuple(self._resolve(s, d) for s in sources)
-            games = tuple(self._games.get(mid, ())) if None not in players else ()
-            m = Match(mid, kind, rnd, label, tuple(sources), players, games)
+            known = None not in players
+            games = tuple(self._games.get(mid, ())) if known else ()
+            hc = self._handicaps.get(mid)
+            handicap = tuple((pl, hc[pl]) for pl in players if pl is not None) if hc else None
+            if handicap is not None and (not known or len(handicap) != len(hc or {})):
+                handicap = None
+            m = Match(mid, kind, rnd, label, tuple(sources), players, games, handicap)
             d.matches[mid] = m
             return m
 
@@ -902,6 +913,41 @@ class Tournament:
             return self.record_game(match_id, [], ref)  # raises the not-ready error
         return self.record_game(match_id, [p for p in m.players if p is not None], ref)
 
+    def set_handicap(
+        self, match_id: str, sizes: Mapping[str, int] | None, deck_size: int = 60
+    ) -> Match:
+        """Deal a match's games with a handicap (the rulebook's balanced play): each player's
+        draw-pile size by name, or ``None`` for an equal deal. Refused for a match whose players
+        are not known yet or that is already decided."""
+        m = self.match(match_id)
+        if not m.known:
+            raise MatchNotReadyError(f"match {m.id}'s players are not known yet")
+        if m.decided:
+            raise MatchDecidedError(f"match {m.id} is already decided")
+        if sizes is None:
+            self._handicaps.pop(m.id, None)
+            self._cache = None
+            return self.match(m.id)
+        players = [pl for pl in m.players if pl is not None]
+        canon: dict[str, int] = {}
+        for name, size in sizes.items():
+            hit = [pl for pl in players if pl.casefold() == name.strip().casefold()]
+            if not hit:
+                raise NotInMatchError(f"{name!r} does not play in match {m.id}")
+            canon[hit[0]] = size
+        if set(canon) != set(players):
+            raise ResultError(
+                f"give a draw-pile size for each player of {m.id}: {', '.join(players)}",
+                "bad-handicap",
+            )
+        try:
+            deal_sizes(len(players), deck_size, [canon[pl] for pl in players])
+        except DealError as e:
+            raise ResultError(f"match {m.id}: {e}", "bad-handicap") from None
+        self._handicaps[m.id] = canon
+        self._cache = None
+        return self.match(m.id)
+
     def undo_game(self, match_id: str) -> Game:
         """Take back the last game entered in a match, if no later match depends on it."""
         m = self.match(match_id)
@@ -927,6 +973,11 @@ class Tournament:
             )
         if not stored:
             del self._games[m.id]
+        for k in list(self._handicaps):  # a handicap whose players changed no longer applies
+            hm = self._state().matches.get(k)
+            if hm is None or hm.handicap is None:
+                del self._handicaps[k]
+                self._cache = None
         return game
 
     # ---- JSON
@@ -950,6 +1001,7 @@ class Tournament:
                     self._games, key=lambda k: (order.index(k) if k in order else 999, k)
                 )
             },
+            "handicaps": {k: dict(v) for k, v in sorted(self._handicaps.items())},
             "matches": [m.to_dict() for m in state.matches.values()],
             "finished": self.finished,
             "champion": self.champion,
@@ -1001,6 +1053,21 @@ class Tournament:
             raise UnknownMatchError(
                 f"results for matches that do not exist: {', '.join(sorted(pending))}"
             )
+        handicaps = data.get("handicaps") or {}
+        if not isinstance(handicaps, Mapping):
+            raise TournamentError("handicaps must be an object of match ids", "bad-file")
+        for k, sizes in handicaps.items():
+            m = t.match(str(k))
+            if not isinstance(sizes, Mapping) or set(sizes) != set(m.players):
+                raise ResultError(
+                    f"the stored handicap of {k} does not fit its players", "bad-file"
+                )
+            try:
+                deal_sizes(len(sizes), 60, [sizes[pl] for pl in m.players])
+            except DealError as e:
+                raise ResultError(f"match {k}: {e}", "bad-handicap") from None
+            t._handicaps[m.id] = {str(n): int(v) for n, v in sizes.items()}
+        t._cache = None
         return t
 
     def copy(self) -> Tournament:

@@ -143,6 +143,7 @@ def test_bot_tournament_is_reproducible_and_saves_records(tmp_path: Path) -> Non
     ]
     run = run_bots(players, seed=11, records=tmp_path / "rec")
     again = run_bots(players, seed=11)
+
     def winners(t: Tournament) -> list[tuple[str, tuple[str, ...]]]:
         return [(m.id, g.winners) for m in t.matches() for g in m.games]
 
@@ -236,3 +237,45 @@ def test_leaderboard(tmp_path: Path) -> None:
     code, out, _ = blink("leaderboard", "--ratings", f)
     assert code == 0 and "Leaderboard" in out
     assert blink("leaderboard", "--ratings", tmp_path / "none.json")[0] == 2
+
+
+def test_handicap_from_the_command_line(tmp_path: Path) -> None:
+    f = tmp_path / "h.json"
+    assert (
+        blink(
+            "tournament",
+            "new",
+            f,
+            "-p",
+            "Ann@60",
+            "-p",
+            "Bo@20",
+            "-p",
+            "Cy@60",
+            "-p",
+            "Di@20",
+            "-p",
+            "Ed@40",
+            "-p",
+            "Fay@40",
+        )[0]
+        == 0
+    )
+    assert blink("tournament", "draw", f, "--seed", "3")[0] == 0
+    t = load(f)
+    m = t.match("R1-1")
+    code, out, err = blink("tournament", "handicap", f, "--match", "R1-1", "--sizes", "35:25")
+    assert code == 0, err
+    assert load(f).match("R1-1").handicap == ((m.players[0], 35), (m.players[1], 25))
+    code, _, err = blink("tournament", "handicap", f, "--match", "R1-1", "--sizes", "59:1")
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert blink("tournament", "handicap", f, "--match", "R1-1", "--clear")[0] == 0
+    assert load(f).match("R1-1").handicap is None
+    g = tmp_path / "two.json"
+    assert blink("tournament", "new", g, "-p", "Ann@40", "-p", "Bo@20")[0] == 0
+    assert blink("tournament", "draw", g, "--seed", "1")[0] == 0
+    code, out, err = blink("tournament", "show", g)
+    assert code == 0 and "balanced play for F1-2" in out
+    code, _, err = blink("tournament", "handicap", g, "--match", "F1-2", "--suggest")
+    assert code == 0, err
+    assert dict(load(g).match("F1-2").handicap or ())["Ann"] > 30

@@ -488,3 +488,49 @@ def test_from_dict_checks_what_it_reads() -> None:
         Tournament.from_dict(bad)
     with pytest.raises(TournamentError):
         Tournament.from_dict({"format": "something-else"})
+
+
+# ----------------------------------------------------------------- handicaps
+
+
+def test_handicap_per_pairing() -> None:
+    t = Tournament.create(ranked(6))
+    t.draw(seed=1)
+    m = t.match("R1-1")
+    a, b = m.players
+    assert a is not None and b is not None
+    m = t.set_handicap("r1-1", {a.lower(): 36, b: 24})
+    assert m.handicap == ((a, 36), (b, 24))
+    assert t.to_dict()["handicaps"] == {"R1-1": {a: 36, b: 24}}
+    again = Tournament.from_dict(json.loads(json.dumps(t.to_dict())))
+    assert again.match("R1-1").handicap == m.handicap
+    before = t.to_dict()
+    outsider = next(e.name for e in t.entrants if e.name not in (a, b))
+    for sizes, kind in [
+        ({a: 36}, ResultError),
+        ({a: 36, outsider: 24}, NotInMatchError),
+        ({a: 58, b: 2}, ResultError),
+        ({a: 40, b: 30}, ResultError),
+    ]:
+        with pytest.raises(kind):
+            t.set_handicap("R1-1", sizes)
+        assert t.to_dict() == before
+    with pytest.raises(MatchNotReadyError):
+        t.set_handicap("R2-1" if t.plan.rounds > 1 else "F1-2", {a: 36, b: 24})
+    t.set_handicap("R1-1", None)
+    assert t.match("R1-1").handicap is None
+
+
+def test_undo_drops_a_handicap_whose_players_change() -> None:
+    t = Tournament.create(ranked(5))
+    t.draw(seed=2)
+    w = t.match("R1-1").players[0]
+    assert w is not None
+    play_match(t, "R1-1", w)
+    fin = next(m for m in t.matches() if m.known and m.kind is MatchKind.FINAL_SET)
+    x, y = fin.players
+    assert x is not None and y is not None
+    t.set_handicap(fin.id, {x: 34, y: 26})
+    t.undo_game("R1-1")
+    assert fin.id not in t.to_dict()["handicaps"]
+    assert t.match(fin.id).handicap is None
