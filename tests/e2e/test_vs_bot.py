@@ -34,6 +34,25 @@ def test_lobby_lists_live_games(context: BrowserContext, server: Server, screens
     expect(entry.get_by_role("link", name="Watch")).to_be_visible()
     page.wait_for_timeout(300)
     page.screenshot(path=str(screenshots / "lobby.png"))
+    # Colour-blind mode adds a colour letter to every card, and is remembered.
+    letters = page.locator(".fan .cb-letter")
+    expect(letters.first).to_be_hidden()
+    page.get_by_role("button", name="Colour letters").click()
+    expect(page.get_by_role("button", name="Colour letters")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    expect(letters.first).to_be_visible()
+    expect(letters.first).to_contain_text("Y")  # four yellow stars
+    page.reload()
+    expect(page.locator(".fan .cb-letter").first).to_be_visible()
+    page.get_by_role("button", name="Colour letters").click()
+    # Sound can be muted (and stays muted).
+    sound = page.get_by_role("button", name="Sound")
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    sound.click()
+    expect(sound).to_have_attribute("aria-pressed", "false")
+    assert page.evaluate("localStorage.getItem('blink.muted')") == "1"
+    sound.click()
     # Keyboard focus is always visible.
     page.focus("#q-name")
     for _ in range(4):
