@@ -351,9 +351,13 @@ def simulate_cli(
         console=Console(stderr=True),
         transient=True,
     )
-    with progress:
-        task = progress.add_task("simulating Go Blink games", total=games)
-        rows = run_games(job, games, workers, lambda k: progress.advance(task, k))
+    try:
+        with progress:
+            task = progress.add_task("simulating Go Blink games", total=games)
+            rows = run_games(job, games, workers, lambda k: progress.advance(task, k))
+    except KeyboardInterrupt:
+        typer.echo("blink simulate: interrupted", err=True)
+        raise typer.Exit(130) from None
     elapsed = time.perf_counter() - start
     summary = summarize_go(rows, seats)
     summary.extra.update(seed=seed, turn_limit=job.turn_limit, elapsed_s=round(elapsed, 3))

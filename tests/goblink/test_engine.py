@@ -484,3 +484,35 @@ def test_events_and_views_as_json() -> None:
     assert seat is not None
     for e in blink.apply(blink.legal_actions()[0]):
         json.dumps(event_to_dict(redact(e, None)))
+
+
+def test_turns_go_clockwise_from_the_player_after_the_dealer() -> None:
+    game = GoGame.new(4, seed=17, dealer=1)
+    skip_opening(game)
+    order = []
+    for _ in range(8):
+        seat = game.current
+        assert seat is not None
+        order.append(seat)
+        ask = next(a for a in game.legal_actions() if isinstance(a, Ask))
+        game.apply(ask)
+        if game.over:
+            break
+        game.apply(EndTurn(seat))
+    assert order == [2, 3, 0, 1, 2, 3, 0, 1][: len(order)]
+
+
+def test_win_with_the_card_drawn_after_go_blink() -> None:
+    game = deal(["1RS 2RM 3RW 4RF", "2BS 3BM 4GW 5GF"], draw="5RL", rest=True, dealer=1)
+    skip_opening(game)  # seat 0 keeps its four reds through the opening
+    events = game.apply(Ask(0, 1, 1))  # nobody else holds a 1: "Go Blink", draws 5RL
+    assert events[-1] == Drew(0, parse_card("5RL"), "go_blink")
+    game.apply(LayDown(0, cards("1RS 2RM 3RW 4RF 5RL")))
+    assert game.over and game.outcome is not None and game.outcome.winners == (0,)
+
+
+def test_being_emptied_by_others_is_not_a_win() -> None:
+    game = deal(["1RS 2RM 3BW 4GF", "5RS 1RM 2RL 3RF"], dealer=1)
+    skip_opening(game)
+    game.apply(Ask(0, 1, RED))
+    assert game.hand(1) == () and not game.over
