@@ -117,6 +117,7 @@ def test_phone_layout_by_touch(browser: Browser, server: Server, screenshots: Pa
         is_mobile=True,
         has_touch=True,
         locale="en-US",
+        reduced_motion="reduce",
     )
     try:
         page = ctx.new_page()
@@ -125,6 +126,12 @@ def test_phone_layout_by_touch(browser: Browser, server: Server, screenshots: Pa
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         start_quick_game(page, server)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        # Reduced motion: no transitions or animations.
+        motion = page.evaluate(
+            "(() => { const s = getComputedStyle(document.querySelector('.hcard'));"
+            " return [s.transitionDuration, s.animationName]; })()"
+        )
+        assert motion == ["0s", "none"], motion
         for sel in (".hcard", "button.pile"):
             for box in (el.bounding_box() for el in page.locator(sel).all()):
                 assert box is not None
