@@ -438,12 +438,12 @@ def render_png(t: Tournament, dpi: int = 150) -> bytes:
         y += 1.0
         cols = [("Finalist", 5.5)] + [(f"v {i + 1}", 1.5) for i in range(n_fin)]
         cols += [("Wins", 1.5), ("Place", 1.5)]
-        rows = [[c for c, _ in cols]]
+        rows = [[head for head, _ in cols]]
         for i, name in enumerate(ft["names"]):
             rows.append([f"{i + 1}. {name}", *ft["cells"][i], ft["wins"][i], ft["places"][i]])
         for r, row in enumerate(rows):
             x = 0.0
-            for c, (text, (_, w)) in enumerate(zip(row, cols, strict=True)):
+            for ci, (text, (_, w)) in enumerate(zip(row, cols, strict=True)):
                 ax.add_patch(
                     Rectangle(
                         (x, y),
@@ -454,13 +454,13 @@ def render_png(t: Tournament, dpi: int = 150) -> bytes:
                         linewidth=0.9,
                     )
                 )
-                bold = r == 0 or c == len(cols) - 2
+                bold = r == 0 or ci == len(cols) - 2
                 ax.text(
-                    x + (0.15 if c == 0 else w / 2),
+                    x + (0.15 if ci == 0 else w / 2),
                     y + 0.3,
                     text,
                     fontsize=fs,
-                    ha="left" if c == 0 else "center",
+                    ha="left" if ci == 0 else "center",
                     va="center",
                     fontweight="bold" if bold else "normal",
                 )
