@@ -466,6 +466,32 @@ def register(app: typer.Typer) -> None:
             f"Next: blink tournament draw {file}"
         )
 
+    @tour.command("add")
+    def add_cmd(
+        file: Annotated[Path, typer.Argument(help="The tournament file.")],
+        player: Annotated[
+            list[str], typer.Option("--player", "-p", help="NAME, NAME:RANK or NAME@RATING.")
+        ],
+    ) -> None:
+        """Add players before the draw."""
+        from blink.organiser import parse_player
+
+        def change(t: Tournament) -> None:
+            for p in player:
+                t.add_player(parse_player(p))
+
+        t, _ = _update(file, change)
+        typer.echo(f"{file}: {len(t.entrants)} players, {_n(t.plan.byes, 'bye')}.")
+
+    @tour.command("remove")
+    def remove_cmd(
+        file: Annotated[Path, typer.Argument(help="The tournament file.")],
+        player: Annotated[str, typer.Option("--player", "-p", help="The player's name.")],
+    ) -> None:
+        """Remove a player before the draw."""
+        t, _ = _update(file, lambda t: t.remove_player(player))
+        typer.echo(f"{file}: {len(t.entrants)} players.")
+
     @tour.command("draw")
     def draw_cmd(
         file: Annotated[Path, typer.Argument(help="The tournament file.")],

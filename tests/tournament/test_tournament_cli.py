@@ -279,3 +279,20 @@ def test_handicap_from_the_command_line(tmp_path: Path) -> None:
     code, _, err = blink("tournament", "handicap", g, "--match", "F1-2", "--suggest")
     assert code == 0, err
     assert dict(load(g).match("F1-2").handicap or ())["Ann"] > 30
+
+
+def test_add_and_remove_players_before_the_draw(tmp_path: Path) -> None:
+    f = tmp_path / "a.json"
+    assert blink("tournament", "new", f, "-p", "Ann", "-p", "Bo")[0] == 0
+    code, out, _ = blink("tournament", "add", f, "-p", "Cy:1", "-p", "Di@30")
+    assert code == 0 and "4 players" in out
+    assert [e.name for e in load(f).entrants] == ["Ann", "Bo", "Cy", "Di"]
+    assert blink("tournament", "remove", f, "-p", "bo")[0] == 0
+    assert [e.name for e in load(f).entrants] == ["Ann", "Cy", "Di"]
+    code, _, err = blink("tournament", "add", f, "-p", "ann")
+    assert code == 2 and "already a player" in err
+    code, _, err = blink("tournament", "remove", f, "-p", "Zed")
+    assert code == 2 and "no player called" in err
+    assert blink("tournament", "draw", f, "--seed", "1")[0] == 0
+    code, _, err = blink("tournament", "add", f, "-p", "Late")
+    assert code == 2 and "after the draw" in err
