@@ -249,6 +249,8 @@ class MemoryBot:
     worth more than laying one card now, so the bot holds that card back."""
     FINISH_WORTH: float = 1.0
     """What leaving one or two cards that share a value (one ask from a win) is worth."""
+    WIN_BONUS: float = 3.0
+    """Extra worth of an ask whose success would let it lay down every card at once."""
     EXPLORE: float = 0.05
     """How often it asks at random instead (it breaks cycles of cards passed back and forth)."""
 
@@ -289,6 +291,8 @@ class MemoryBot:
         unseen_counts = _value_counts(unseen)
         total_unseen = max(1, len(unseen))
         best: list[tuple[float, Ask]] = []
+        can_win: set[Value] = set()
+        no_win: set[Value] = set()
         for target in range(view.players):
             if target == seat:
                 continue
@@ -309,6 +313,15 @@ class MemoryBot:
                 else:
                     p = _at_least(need - sure, hidden_left, chance)
                 score = p + 0.05 * held + 0.01 * sure
+                if self.WIN_BONUS and p > 0.0 and value not in no_win:
+                    if value not in can_win:
+                        rest = [c for c in view.hand if not _exact(c, value)]
+                        if winning_partition(rest) is not None:
+                            can_win.add(value)
+                        else:
+                            no_win.add(value)
+                    if value in can_win:
+                        score += self.WIN_BONUS * p  # the answer would let it lay every card
                 best.append((score, Ask(seat, target, value)))
         top = max(s for s, _ in best)
         if top < 1.0 and self.rng.random() < self.EXPLORE:
