@@ -61,6 +61,13 @@ export function mountTable(root, { code, spectate }) {
   }
 
   function onStatus(st) {
+    if (st.state === "open" && S.status === "reconnecting") {
+      // Plays in flight when the connection dropped are sent again with the same id: the
+      // server applies each id once and repeats its first answer.
+      for (const [id, p] of S.pending) {
+        conn.send(p.pile === null ? { type: "choose", id, card: p.card } : { type: "play", id, card: p.card, pile: p.pile });
+      }
+    }
     if (st.state === "open") {
       S.status = "open";
       netStatus(st.rtt != null ? `● ${st.rtt} ms` : "●", false, st.rtt != null ? t("latency", { ms: st.rtt }) : "");
@@ -345,8 +352,10 @@ export function mountTable(root, { code, spectate }) {
       refuse(t("r_no_common_attribute"), slot);
       return;
     }
+    // One play per card in flight: a repeated key press waits for the server's answer.
+    for (const p of S.pending.values()) if (p.card === card) return;
     const id = conn.nextId();
-    S.pending.set(id, { card, pile, top: v.tops[pile], slot });
+    S.pending.set(id, { card, pile, top: v.tops[pile], slot, at: performance.now() });
     conn.send({ type: "play", id, card, pile });
     S.msg = null;
     render();
@@ -357,7 +366,7 @@ export function mountTable(root, { code, spectate }) {
     if (v.my_choice || !v.hand[slot]) return;
     const id = conn.nextId();
     conn.send({ type: "choose", id, card: v.hand[slot] });
-    S.pending.set(id, { card: v.hand[slot], pile: null, top: null, slot });
+    S.pending.set(id, { card: v.hand[slot], pile: null, top: null, slot, at: performance.now() });
     S.msg = null;
     render();
   }
@@ -646,6 +655,10 @@ export function mountTable(root, { code, spectate }) {
   let lastCount = null;
   function tick() {
     const now = performance.now();
+    if (S.status === "open") {
+      // An answer that never came (a lost frame) must not block the card for good.
+      for (const [id, p] of S.pending) if (now - p.at > 5000) S.pending.delete(id);
+    }
     const ov = root.querySelector("#overlay");
     if (ov) {
       let text = null;
