@@ -79,6 +79,17 @@ def test_choice_deadline_takes_the_default_for_slow_bots() -> None:
     g.record.verify()
 
 
+def test_every_stall_is_accounted_for() -> None:
+    """Flips + choosing stalls (also one right after another) + dead ends = the engine's count."""
+    specs = [BotSpec.parse("beginner:blocker"), BotSpec.parse("champion")]
+    multi = 0
+    for s in range(400):
+        g = simulate_game(specs, s, keep_game=False)
+        assert g.stalls == g.flips + g.choices + g.dead_ends
+        multi += g.flips + g.choices > 1
+    assert multi >= 1
+
+
 def test_three_players() -> None:
     specs = [BotSpec.parse(s) for s in ("expert:first", "expert:blocker", "expert:flexible")]
     results = [simulate_game(specs, s) for s in range(30)]
@@ -104,6 +115,7 @@ def test_handicap_evens_out_speed() -> None:
 
 def test_dead_end_ruleset() -> None:
     results = [simulate_game(E, s, ruleset=DEAD_END) for s in range(200)]
+    assert all(g.stalls == g.flips + g.choices + g.dead_ends for g in results)
     ended = [g for g in results if g.outcome.reason == "fewest_cards"]
     assert ended, "some games reach a dead end in 200"
     assert all(g.dead_ends == 1 and g.choices == 0 for g in ended)

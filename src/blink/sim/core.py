@@ -260,6 +260,7 @@ def play_game(
     max_deficit = [0] * players
     choice_deadline = 0.0
     game.reveal(0)
+    stalls_seen = game.stalls
     viewer = _Viewer(game)
     views = viewer.checked_views if config.check_views else viewer.views
     update = viewer.update
@@ -272,9 +273,17 @@ def play_game(
                 plans[s](v, now)
             now += config.flip_pause
             flips += 1
+            stalls_seen = game.stalls  # this stall, counted as a flip
             update(game.flip(round(now * 1000)))
             phase = game.phase
             left = [game.cards_left(s) for s in seats]
+            if game.stalls != stalls_seen:  # the flip stalled again
+                stalls_seen = game.stalls
+                if phase is _CHOOSING:
+                    choices += 1
+                    choice_deadline = now + config.choice_timeout
+                elif phase is _OVER:
+                    dead_ends += 1
             continue
         best: float | None = None
         best_seats: list[int] = []
@@ -299,6 +308,13 @@ def play_game(
                     update(game.choose(s, game.default_choice(s), round(now * 1000)))
                 phase = game.phase
                 left = [game.cards_left(s) for s in seats]
+                if game.stalls != stalls_seen:  # the placement stalled again
+                    stalls_seen = game.stalls
+                    if phase is _CHOOSING:
+                        choices += 1
+                        choice_deadline = now + config.choice_timeout
+                    elif phase is _OVER:
+                        dead_ends += 1
                 continue
         elif best is None:
             raise RuntimeError(f"no bot acts in phase {phase} (game seed {seed})")
@@ -323,19 +339,16 @@ def play_game(
                 reset()
             continue
         new_phase = game.phase
-        if new_phase is not phase:
+        if game.stalls != stalls_seen:  # a new stall (possibly right after a placement)
+            stalls_seen = game.stalls
             if new_phase is _CHOOSING:
                 choices += 1
                 choice_deadline = now + config.choice_timeout
-            elif (
-                new_phase is _OVER
-                and game.outcome is not None
-                and game.outcome.reason == "fewest_cards"
-            ):
+            elif new_phase is _OVER:
                 dead_ends += 1
-            if phase is _CHOOSING:
-                left = [game.cards_left(s) for s in seats]
-            phase = new_phase
+        if phase is _CHOOSING and not game.choices:  # the choices were placed
+            left = [game.cards_left(s) for s in seats]
+        phase = new_phase
     outcome = game.outcome
     assert outcome is not None
     return GameResult(
