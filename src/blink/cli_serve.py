@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -12,30 +13,40 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def serve(
-        host: str = typer.Option("127.0.0.1", help="Address to listen on."),
-        port: int = typer.Option(8000, help="Port to listen on."),
-        db: Path | None = typer.Option(
-            None, "--db", help="SQLite database file (default: in your user data folder)."
-        ),
-        database_url: str | None = typer.Option(
-            None,
-            "--database-url",
-            envvar="BLINK_DATABASE_URL",
-            help="A SQLAlchemy URL instead of a file, e.g. postgresql+psycopg://user@host/db.",
-        ),
-        allow_origin: list[str] = typer.Option(
-            [], "--allow-origin", help="Extra browser origin allowed to open WebSockets."
-        ),
-        countdown: float = typer.Option(3.0, help="Seconds from the deal to the reveal."),
-        stall_pause: float = typer.Option(1.5, help="Seconds a stall is shown before the flip."),
-        choice_deadline: float = typer.Option(
-            10.0, help="Seconds players have to choose a card in a stall."
-        ),
-        between_games: float = typer.Option(5.0, help="Seconds between games of a series."),
-        deal_seed: int | None = typer.Option(
-            None, help="Shuffle game n with seed deal_seed+n (for tests and demos)."
-        ),
-        log_level: str = typer.Option("warning", help="uvicorn log level."),
+        host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+        port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+        db: Annotated[
+            Path | None,
+            typer.Option("--db", help="SQLite database file (default: your user data folder)."),
+        ] = None,
+        database_url: Annotated[
+            str | None,
+            typer.Option(
+                "--database-url",
+                envvar="BLINK_DATABASE_URL",
+                help="A SQLAlchemy URL instead of a file, e.g. postgresql+psycopg://user@host/db.",
+            ),
+        ] = None,
+        allow_origin: Annotated[
+            list[str] | None,
+            typer.Option("--allow-origin", help="Extra browser origin allowed for WebSockets."),
+        ] = None,
+        countdown: Annotated[
+            float, typer.Option(help="Seconds from the deal to the reveal.")
+        ] = 3.0,
+        stall_pause: Annotated[
+            float, typer.Option(help="Seconds a stall is shown before the flip.")
+        ] = 1.5,
+        choice_deadline: Annotated[
+            float, typer.Option(help="Seconds players have to choose a card in a stall.")
+        ] = 10.0,
+        between_games: Annotated[
+            float, typer.Option(help="Seconds between games of a series.")
+        ] = 5.0,
+        deal_seed: Annotated[
+            int | None, typer.Option(help="Shuffle game n with seed deal_seed+n (tests, demos).")
+        ] = None,
+        log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "warning",
     ) -> None:
         """Start the game server; open the address it prints in a browser."""
         import uvicorn
@@ -44,9 +55,9 @@ def register(app: typer.Typer) -> None:
         from blink.server.settings import Settings, default_database_path, sqlite_url
 
         if database_url:
-            url = database_url
             from sqlalchemy.engine import make_url
 
+            url = database_url
             shown = make_url(url).render_as_string(hide_password=True)
         else:
             path = (db or default_database_path()).expanduser().resolve()
@@ -59,19 +70,19 @@ def register(app: typer.Typer) -> None:
             stall_pause=stall_pause,
             choice_deadline=choice_deadline,
             between_games=between_games,
-            allowed_origins=tuple(allow_origin),
+            allowed_origins=tuple(allow_origin or ()),
             deal_seed=deal_seed,
         )
         app_ = create_app(settings)
         typer.echo(f"Database: {shown}")
         shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-        typer.echo(f"Open http://{shown_host}:{port}/", color=False)
+        typer.echo(f"Open http://{shown_host}:{port}/")
         uvicorn.run(
             app_,
             host=host,
             port=port,
             log_level=log_level,
             ws_max_size=64 * 1024,
-            ws_ping_interval=20.0,
+            ws_per_message_deflate=False,
             lifespan="on",
         )

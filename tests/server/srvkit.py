@@ -62,6 +62,7 @@ class ServerThread:
             port=self.port,
             log_level="warning",
             ws_max_size=64 * 1024,
+            ws_per_message_deflate=False,
             lifespan="on",
         )
         self.server = uvicorn.Server(config)
@@ -142,6 +143,7 @@ class Client:
         self.close_code: int | None = None
         self.stall: dict[str, Any] | None = None
         self.sent: dict[str, dict[str, Any]] = {}
+        self.bot_index = 0
 
     async def connect(self, url: str, **hello: Any) -> Client:
         """Open the connection and send hello (unless ``hello`` is empty)."""
@@ -270,7 +272,7 @@ async def bot_loop(c: Client, games: int = 1, choose: bool = True) -> list[dict[
     """Play as a simple client bot until ``games`` games have ended; return the game_end msgs."""
     ends: list[dict[str, Any]] = []
     outstanding: str | None = None
-    i = 0
+    i = c.bot_index  # carry on after what an earlier bot_loop on this client handled
     while len(ends) < games:
         while i < len(c.msgs):
             m = c.msgs[i]
@@ -296,6 +298,7 @@ async def bot_loop(c: Client, games: int = 1, choose: bool = True) -> list[dict[
             continue
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(c.changed.wait(), 1.0)
+    c.bot_index = i
     return ends
 
 

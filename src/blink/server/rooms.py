@@ -26,12 +26,15 @@ from typing import Any
 from blink.cards import STANDARD_DECK, parse_card, shuffled_deck
 from blink.classic import (
     Action,
+    ChoiceMade,
     Choose,
     ClassicGame,
+    Event,
     Flip,
     IllegalAction,
     Phase,
     Play,
+    Refilled,
     Reveal,
     Stalled,
     StallKind,
@@ -574,7 +577,7 @@ class Room:
                     "seq": seq,
                     "t": t,
                     "events": [
-                        w for w in (event_to_wire(redact(e, r)) for e in events) if w is not None
+                        w for w in (event_to_wire(_hide(e, r)) for e in events) if w is not None
                     ],
                     "view": view_to_wire(game.view(r)),
                     "stall": stall,
@@ -810,6 +813,15 @@ class Room:
         self._start_bots(g, seed)
         for b in g.bots:
             b.notify()
+
+
+def _hide(event: Event, viewer: int | None) -> Event:
+    """The engine's ``redact``, plus a second guard: a drawn or chosen card of another seat is
+    never sent, whatever the engine's redaction does."""
+    e = redact(event, viewer)
+    if isinstance(e, Refilled | ChoiceMade) and e.player != viewer and e.card is not None:
+        return e._replace(card=None)
+    return e
 
 
 def _reason(code: str) -> Any:

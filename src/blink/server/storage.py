@@ -224,10 +224,11 @@ class Storage:
             raise StorageError(f"cannot open the database {self.safe_url}: {exc}") from exc
         self._batch = batch
         self._queue: queue.SimpleQueue[
-            tuple[Callable[[Connection], Any], Callable[[Any], None] | None] | None
+            list[tuple[Callable[[Connection], Any], Callable[[Any], None] | None]] | None
         ] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._outbox: list[tuple[Callable[[Connection], Any], Callable[[Any], None] | None]] = []
 
     @property
     def safe_url(self) -> str:
@@ -246,6 +247,7 @@ class Storage:
 
     def stop(self) -> None:
         """Commit what is queued and stop the writer thread."""
+        self._hand_over()
         if self._thread is not None:
             self._queue.put(None)
             self._thread.join(timeout=30)
@@ -255,8 +257,21 @@ class Storage:
     def submit(
         self, job: Callable[[Connection], Any], done: Callable[[Any], None] | None = None
     ) -> None:
-        """Queue a write; ``done(result_or_exception)`` runs on the loop after the commit."""
-        self._queue.put((job, done))
+        """Queue a write; ``done(result_or_exception)`` runs on the loop after the commit.
+
+        Jobs submitted during one turn of the event loop reach the writer thread together (one
+        hand-over per turn, not one per job).
+        """
+        if not self._outbox and self._loop is not None:
+            self._loop.call_soon(self._hand_over)
+        self._outbox.append((job, done))
+        if self._loop is None:
+            self._hand_over()
+
+    def _hand_over(self) -> None:
+        box, self._outbox = self._outbox, []
+        if box:
+            self._queue.put(box)
 
     async def run(self, job: Callable[[Connection], T]) -> T:
         """Queue a write and wait for its committed result."""
@@ -282,7 +297,7 @@ class Storage:
             item = q.get()
             if item is None:
                 break
-            batch = [item]
+            batch = list(item)
             while len(batch) < self._batch:
                 try:
                     nxt = q.get_nowait()
@@ -291,7 +306,7 @@ class Storage:
                 if nxt is None:
                     stopping = True
                     break
-                batch.append(nxt)
+                batch.extend(nxt)
             results = self._run_batch([job for job, _ in batch])
             loop = self._loop
             if loop is not None and not loop.is_closed():
@@ -301,10 +316,23 @@ class Storage:
     def _run_batch(self, jobs: list[Callable[[Connection], Any]]) -> list[Any]:
         try:
             with self.engine.begin() as conn:
-                return [job(conn) for job in jobs]
+                out: list[Any] = []
+                rows: list[dict[str, Any]] = []
+                for job in jobs:
+                    if isinstance(job, AppendJob):
+                        rows.append(job.row)
+                        out.append(None)
+                        continue
+                    if rows:
+                        conn.execute(insert(actions), rows)
+                        rows = []
+                    out.append(job(conn))
+                if rows:
+                    conn.execute(insert(actions), rows)
+                return out
         except Exception:
             log.exception("a batch of %d database jobs failed; retrying one by one", len(jobs))
-        out: list[Any] = []
+        out = []
         for job in jobs:
             try:
                 with self.engine.begin() as conn:
@@ -478,20 +506,26 @@ def job_insert_game(row: dict[str, Any]) -> Callable[[Connection], None]:
     return job
 
 
+class AppendJob:
+    """Append one accepted action to a game's log (batched with its neighbours: executemany)."""
+
+    __slots__ = ("row",)
+
+    def __init__(self, row: dict[str, Any]) -> None:
+        self.row = row
+
+    def __call__(self, conn: Connection) -> None:
+        conn.execute(insert(actions), [self.row])
+
+
 def job_append_action(
     game_id: int, seq: int, action: dict[str, Any], seat: int | None, client_id: str | None
-) -> Callable[[Connection], None]:
+) -> AppendJob:
     """Append one accepted action to a game's log."""
     text = json.dumps(action, separators=(",", ":"))
-
-    def job(conn: Connection) -> None:
-        conn.execute(
-            insert(actions).values(
-                game_id=game_id, seq=seq, action=text, seat=seat, client_id=client_id
-            )
-        )
-
-    return job
+    return AppendJob(
+        {"game_id": game_id, "seq": seq, "action": text, "seat": seat, "client_id": client_id}
+    )
 
 
 def job_finish_game(
