@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from blink.bots import BotSpec
+    from blink.ratings import RatingTable
 
 __all__ = ["BotPlayer", "BotRun", "parse_bot_player", "register", "run_bots"]
 
@@ -224,6 +225,35 @@ def run_bots(
         if on_game is not None:
             on_game(t, m)
     return run
+
+
+def tournament_key(t: Tournament) -> str:
+    """A short id of a drawn tournament: its name, players and draw seed."""
+    import hashlib
+
+    seed = t.draw_record.seed if t.draw_record is not None else None
+    text = json.dumps([t.name, [e.name for e in t.entrants], seed])
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def rate_tournament(t: Tournament, table: RatingTable) -> int:
+    """Rate the tournament's games not yet in ``table`` (in playing order); return how many.
+
+    Each game's key is ``<tournament key>/<match>/<game number>``, so rating the same file
+    again after more games adds only the new ones. Tied games are rated as ties.
+    """
+    key = tournament_key(t)
+    count = 0
+    for m in t.matches():
+        names = [p for p in m.players if p is not None]
+        for i, g in enumerate(m.games):
+            k = f"{key}/{m.id}/{i + 1}"
+            if k in table.rated:
+                continue
+            table.record(names, list(g.winners))
+            table.rated.add(k)
+            count += 1
+    return count
 
 
 # --------------------------------------------------------------------------- views (Rich)
@@ -630,6 +660,33 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"{m.id}: an equal deal.")
         else:
             typer.echo(f"{m.id}: " + ", ".join(f"{n} {k} cards" for n, k in m.handicap))
+
+    @tour.command("rate")
+    def rate_cmd(
+        file: Annotated[Path, typer.Argument(help="The tournament file.")],
+        ratings: Annotated[
+            Path, typer.Option("--ratings", help="The ratings file (JSON; created if missing).")
+        ],
+    ) -> None:
+        """Rate every game of the tournament not rated yet (OpenSkill), into a ratings file."""
+        from blink.organiser import OrganiserError, write_atomic
+        from blink.ratings import RatingError, RatingTable
+
+        t = _load(file)
+        try:
+            table = (
+                RatingTable.from_dict(json.loads(ratings.read_text(encoding="utf-8")))
+                if ratings.exists()
+                else RatingTable()
+            )
+        except (json.JSONDecodeError, RatingError) as e:
+            _fail(f"{ratings}: not a ratings file ({e})")
+        new = rate_tournament(t, table)
+        try:
+            write_atomic(ratings, json.dumps(table.to_dict(), indent=2) + "\n")
+        except OrganiserError as e:
+            _fail(str(e))
+        typer.echo(f"Rated {_n(new, 'new game')} into {ratings}.")
 
     @tour.command("export")
     def export_cmd(

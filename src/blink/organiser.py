@@ -28,6 +28,7 @@ __all__ = [
     "parse_player",
     "save",
     "update",
+    "write_atomic",
 ]
 
 T = TypeVar("T")
@@ -96,8 +97,12 @@ def load(path: str | os.PathLike[str]) -> Tournament:
 
 def save(tournament: Tournament, path: str | os.PathLike[str]) -> None:
     """Write the tournament atomically (temporary file, fsync, ``os.replace``)."""
+    write_atomic(path, json.dumps(tournament.to_dict(), indent=2, ensure_ascii=False) + "\n")
+
+
+def write_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` so that the file is always the old or the new content."""
     p = Path(path)
-    data = json.dumps(tournament.to_dict(), indent=2, ensure_ascii=False) + "\n"
     folder = p.parent if str(p.parent) else Path(".")
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
@@ -105,7 +110,7 @@ def save(tournament: Tournament, path: str | os.PathLike[str]) -> None:
         raise OrganiserError(f"{p}: cannot write here ({e.strerror})", "unwritable") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(data)
+            f.write(text)
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, _file_mode(p))

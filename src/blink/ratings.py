@@ -234,6 +234,8 @@ class RatingTable:
 
     ratings: dict[str, Rating] = field(default_factory=dict)
     games: dict[str, int] = field(default_factory=dict)
+    rated: set[str] = field(default_factory=set)
+    """Keys of the games already rated (so rating a tournament again adds only new games)."""
 
     def get(self, name: str) -> Rating:
         """The player's rating (a newcomer's default if unknown)."""
@@ -273,6 +275,7 @@ class RatingTable:
             "players": {
                 n: {**r.to_dict(), "games": self.games.get(n, 0)} for n, r in self.ratings.items()
             },
+            "rated": sorted(self.rated),
         }
 
     @classmethod
@@ -287,4 +290,8 @@ class RatingTable:
         for n, d in players.items():
             t.ratings[str(n)] = Rating.from_dict(d)
             t.games[str(n)] = int(d.get("games", 0))
+        rated = data.get("rated", [])
+        if not isinstance(rated, list):
+            raise RatingError("rated must be a list of game keys", "bad-file")
+        t.rated = {str(k) for k in rated}
         return t

@@ -296,3 +296,25 @@ def test_add_and_remove_players_before_the_draw(tmp_path: Path) -> None:
     assert blink("tournament", "draw", f, "--seed", "1")[0] == 0
     code, _, err = blink("tournament", "add", f, "-p", "Late")
     assert code == 2 and "after the draw" in err
+
+
+def test_rate_a_tournament_into_a_ratings_file(tmp_path: Path) -> None:
+    from blink.ratings import RatingTable
+
+    f, r = tmp_path / "t.json", tmp_path / "ratings.json"
+    assert blink("tournament", "new", f, "-p", "Ann", "-p", "Bo", "-p", "Cy")[0] == 0
+    assert blink("tournament", "draw", f, "--seed", "1")[0] == 0
+    for _ in range(3):
+        assert blink("tournament", "result", f, "--match", "F1-2", "-w", "Ann")[0] == 0
+    code, out, _ = blink("tournament", "rate", f, "--ratings", r)
+    assert code == 0 and "Rated 3 new games" in out
+    table = RatingTable.from_dict(json.loads(r.read_text()))
+    assert table.games == {"Ann": 3, "Bo": 3}
+    assert table.get("Ann").mu > table.get("Bo").mu
+    code, out, _ = blink("tournament", "rate", f, "--ratings", r)
+    assert code == 0 and "Rated 0 new games" in out  # nothing counted twice
+    assert blink("tournament", "result", f, "--match", "F1-3", "--tie")[0] == 0
+    code, out, _ = blink("tournament", "rate", f, "--ratings", r)
+    assert "Rated 1 new game " in out
+    code, out, _ = blink("leaderboard", "--ratings", r, "--json")
+    assert json.loads(out)[0]["name"] == "Ann"
