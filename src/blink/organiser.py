@@ -4,6 +4,8 @@ A tournament is kept as one JSON file (the form of :meth:`blink.tournament.Tourn
 players, draw and results, plus the derived matches and standings for readers). Every change is
 written atomically (a temporary file in the same folder, flushed to disk, then ``os.replace``),
 so a crash or a full disk never leaves a half-written file: the old state or the new one.
+Changes hold an exclusive lock (a hidden ``.<name>.lock`` file next to it), so two people
+entering results at once both count.
 
 Storage-agnostic by design: :func:`apply` runs a change on a loaded tournament, and only
 :func:`load` and :func:`save` touch the disk, so a server can keep the same JSON in a database.
@@ -15,7 +17,7 @@ import contextlib
 import json
 import os
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -147,11 +149,33 @@ def create(
 
 
 def update(path: str | os.PathLike[str], change: Callable[[Tournament], T]) -> tuple[Tournament, T]:
-    """Load, apply ``change``, save. A change that raises leaves the file as it was."""
-    t = load(path)
-    result = change(t)
-    save(t, path)
+    """Load, apply ``change``, save, holding a lock so that two organisers entering results at
+    the same time both count. A change that raises leaves the file as it was."""
+    with _locked(Path(path)):
+        t = load(path)
+        result = change(t)
+        save(t, path)
     return t, result
+
+
+@contextlib.contextmanager
+def _locked(p: Path) -> Iterator[None]:
+    """An exclusive lock on a hidden file next to ``p`` (POSIX ``flock``; none elsewhere)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        yield
+        return
+    folder = p.parent if str(p.parent) else Path(".")
+    try:
+        fd = os.open(folder / f".{p.name}.lock", os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError as e:
+        raise OrganiserError(f"{p}: cannot lock the file ({e.strerror})", "unwritable") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
 
 
 def to_json(tournament: Tournament) -> dict[str, Any]:

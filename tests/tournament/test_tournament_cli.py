@@ -46,7 +46,7 @@ def test_save_is_atomic_and_refused_changes_leave_the_file(tmp_path: Path) -> No
     with pytest.raises(NotInMatchError):
         update(f, lambda t: t.record_game("R1-1", "Nobody"))
     assert f.read_bytes() == before
-    assert [p.name for p in tmp_path.iterdir()] == ["t.json"]  # no temporary files left
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".t.json.lock", "t.json"]  # no temp
     assert load(f).to_dict() == json.loads(before)
     f.write_text('{"format": "blink-tournament", "version": 1, "players": []}')
     with pytest.raises(OrganiserError):
@@ -318,3 +318,24 @@ def test_rate_a_tournament_into_a_ratings_file(tmp_path: Path) -> None:
     assert "Rated 1 new game " in out
     code, out, _ = blink("leaderboard", "--ratings", r, "--json")
     assert json.loads(out)[0]["name"] == "Ann"
+
+
+def test_simultaneous_results_all_count(tmp_path: Path) -> None:
+    import threading
+
+    f = tmp_path / "t.json"
+    t = Tournament.create(ranked(16))
+    t.draw(seed=4)
+    save(t, f)
+    firsts = [(m.id, m.players[0]) for m in t.ready_matches()]  # 8 first-round pairings
+
+    def enter(mid: str, winner: str) -> None:
+        update(f, lambda t: t.record_game(mid, winner))
+
+    threads = [threading.Thread(target=enter, args=x) for x in firsts * 2]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(timeout=60)
+    t = load(f)
+    assert all(t.match(mid).winner == w for mid, w in firsts)
