@@ -22,6 +22,7 @@ def test_two_players_through_a_shared_link(
         errors = collect_errors(ann) + collect_errors(bob)
         ann.goto(server.url + "/")
         ann.fill("#q-name", "Ann")
+        ann.check("#p-public")  # listed in live games, so a spectator can find it
         ann.click("#p-create")
         link = ann.locator("#share-link")
         expect(link).to_be_visible()

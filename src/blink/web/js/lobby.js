@@ -61,6 +61,7 @@ export function mountLobby(root) {
             <option value="dead-end" data-i18n="rules_dead_end"></option></select></label>
           <label><span data-i18n="handicap"></span><input name="handicap" placeholder="+5" data-i18n-title="handicap_help"></label>
         </div>
+        <label class="check"><input type="checkbox" name="public" id="p-public"> <span data-i18n="list_public"></span></label>
         <button class="primary" type="submit" id="p-create" data-i18n="create"></button>
         <p class="error-msg" id="p-err" role="alert"></p>
       </form>
@@ -154,7 +155,7 @@ export function mountLobby(root) {
     try {
       const res = await api("/api/rooms", {
         players, seats, best_of: Number(fd.get("best_of")), ruleset: fd.get("ruleset"),
-        handicap: String(fd.get("handicap") || "").trim(), name: name(), take_seat: 0, public: true,
+        handicap: String(fd.get("handicap") || "").trim(), name: name(), take_seat: 0, public: fd.get("public") === "on",
       });
       enter(res);
     } catch (err) {
