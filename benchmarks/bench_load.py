@@ -166,6 +166,9 @@ class Player:
                     self.stats.sent += 1
 
 
+SERVER_ARGS: list[str] = []
+
+
 def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
     """``blink serve`` in its own process."""
     args = [
@@ -183,6 +186,7 @@ def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
         "0.5",
         "--log-level",
         "error",
+        *SERVER_ARGS,
     ]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
@@ -375,7 +379,9 @@ def main() -> None:
     ap.add_argument("--ladder", default="250,500,1000,1500,2000,3000")
     ap.add_argument("--limit", type=float, default=50.0, help="p99 limit in ms for --find-max")
     ap.add_argument("--json", action="store_true", help="print JSON lines only")
+    ap.add_argument("--db-writer", default="inline", choices=["inline", "thread"])
     args = ap.parse_args()
+    SERVER_ARGS[:] = ["--db-writer", args.db_writer]
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))

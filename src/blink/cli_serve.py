@@ -46,6 +46,9 @@ def register(app: typer.Typer) -> None:
         deal_seed: Annotated[
             int | None, typer.Option(help="Shuffle game n with seed deal_seed+n (tests, demos).")
         ] = None,
+        db_writer: Annotated[
+            str, typer.Option(help="inline: commit on the event loop; thread: a writer thread.")
+        ] = "inline",
         log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "warning",
     ) -> None:
         """Start the game server; open the address it prints in a browser."""
@@ -72,6 +75,7 @@ def register(app: typer.Typer) -> None:
             between_games=between_games,
             allowed_origins=tuple(allow_origin or ()),
             deal_seed=deal_seed,
+            db_writer=db_writer,
         )
         app_ = create_app(settings)
         typer.echo(f"Database: {shown}")

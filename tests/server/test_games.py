@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
+from typing import Any
 
 from srvkit import Client, ServerThread, bot_loop, seat_clients
 
@@ -111,3 +113,27 @@ async def test_leave_before_the_game_frees_the_seat(server: ServerThread) -> Non
     err = await c.expect("error")
     assert err["code"] == "bad_token"
     assert await c.closed() == 4003
+
+
+async def test_full_game_with_the_writer_thread(make_server: Any) -> None:
+    server = make_server(db_writer="thread")
+    _code, (a, b), _ = await seat_clients(server)
+    ends = await asyncio.gather(bot_loop(a), bot_loop(b))
+    GameRecord.from_dict(server.get(ends[0][0]["record_url"]).json()).verify()
+    await a.close()
+    await b.close()
+
+
+async def test_static_client_and_links(make_server: Any, tmp_path: Path) -> None:
+    web = tmp_path / "web"
+    web.mkdir()
+    (web / "index.html").write_text("<!doctype html><title>Blink client</title>")
+    (web / "app.js").write_text("export const x = 1;")
+    server = make_server(web_dir=web)
+    assert "Blink client" in server.get("/").text
+    assert server.get("/app.js").text.startswith("export")
+    assert "Blink client" in server.get("/play/ABCDEF").text
+    assert "Blink client" in server.get("/watch/ABCDEF").text
+    assert server.get("/api/health").json()["status"] == "ok"
+    bare = make_server(web_dir=tmp_path / "missing")
+    assert "Blink server" in bare.get("/").text

@@ -72,4 +72,7 @@ class Settings:
     clock: Callable[[], float] = time.monotonic
     """Seconds, monotonic: engine times (ms since the reveal) are measured with it."""
     commit_batch: int = 512
-    """Most database jobs committed in one transaction."""
+    """Most database jobs committed in one transaction (thread writer)."""
+    db_writer: str = "inline"
+    """``inline``: commit on the event loop once per loop turn (group commit, no thread);
+    ``thread``: a writer thread commits in batches while the loop goes on."""

@@ -214,7 +214,7 @@ def _game_from_row(r: Any) -> LoadedGame:
 class Storage:
     """The database: migrations at open, one writer thread with group commit, plain reads."""
 
-    def __init__(self, url: str, batch: int = 512) -> None:
+    def __init__(self, url: str, batch: int = 512, writer: str = "inline") -> None:
         self.url = url
         self.kind = "postgresql" if url.startswith("postgres") else "sqlite"
         try:
@@ -223,6 +223,9 @@ class Storage:
         except Exception as exc:
             raise StorageError(f"cannot open the database {self.safe_url}: {exc}") from exc
         self._batch = batch
+        if writer not in ("inline", "thread"):
+            raise StorageError(f"writer must be 'inline' or 'thread', not {writer!r}")
+        self.writer = writer
         self._queue: queue.SimpleQueue[
             list[tuple[Callable[[Connection], Any], Callable[[Any], None] | None]] | None
         ] = queue.SimpleQueue()
@@ -242,8 +245,11 @@ class Storage:
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         """Start the writer thread; callbacks run on ``loop``."""
         self._loop = loop
-        self._thread = threading.Thread(target=self._writer, name="blink-db-writer", daemon=True)
-        self._thread.start()
+        if self.writer == "thread":
+            self._thread = threading.Thread(
+                target=self._writer, name="blink-db-writer", daemon=True
+            )
+            self._thread.start()
 
     def stop(self) -> None:
         """Commit what is queued and stop the writer thread."""
@@ -270,7 +276,14 @@ class Storage:
 
     def _hand_over(self) -> None:
         box, self._outbox = self._outbox, []
-        if box:
+        if not box:
+            return
+        if self._thread is None:
+            # Inline writer: commit right here, on the loop, once per loop turn. No thread
+            # hand-off, no lock contention; the loop pauses for one commit per turn.
+            results = self._run_batch([job for job, _ in box])
+            _deliver([d for _, d in box], results)
+        else:
             self._queue.put(box)
 
     async def run(self, job: Callable[[Connection], T]) -> T:
