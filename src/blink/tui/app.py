@@ -202,6 +202,7 @@ class BlinkApp(App[Status | None]):
                 key_maps = {}
         self.router = KeyRouter(table, key_maps)
         self._drawn = -1
+        self._shown_left: float | None = None
         self._last_notice: Notice | None = None
         self._last_status: Status | None = None
         self.table_screen = TableScreen()
@@ -237,9 +238,10 @@ class BlinkApp(App[Status | None]):
 
     def _tick(self) -> None:
         self.table.tick()
-        status = self.table.status()
-        timed = status.seconds_left is not None
-        if self.table.version != self._drawn or timed:
+        left = self.table.status().seconds_left
+        shown = None if left is None else round(left, 1)
+        if self.table.version != self._drawn or shown != self._shown_left:
+            self._shown_left = shown
             self.redraw()
 
     # -- keys -------------------------------------------------------------------------------
