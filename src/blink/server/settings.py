@@ -59,7 +59,7 @@ class Settings:
     """Bad messages tolerated on one connection before it is closed (1008)."""
     send_queue_limit: int = 2048
     """Frames waiting for a client that does not read before it is closed (1008)."""
-    resume_buffer: int = 256
+    resume_buffer: int = 64
     """Updates kept per game for clients that resume with ``last_seq``."""
     allowed_origins: tuple[str, ...] = ()
     """Extra browser origins allowed on the WebSocket handshake (the own host always is)."""
