@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -32,6 +31,7 @@ from blink.record import GameRecord, SeriesRecord, action_from_dict
 from blink.rules import RULESETS, DealError, Ruleset, get_ruleset, parse_handicap
 from blink.server import storage as st
 from blink.server.bots import BotError, bot_options, bots_available, check_spec
+from blink.server.profiles import seat_token
 from blink.server.protocol import (
     PROTOCOL,
     ChooseMsg,
@@ -47,6 +47,8 @@ from blink.server.protocol import (
 )
 from blink.server.rooms import Conn, Hub, NoGame, Room, Seat, hash_token
 from blink.server.settings import Settings
+from blink.server.tournaments import attach as attach_extras
+from blink.server.tournaments import install as install_extras
 
 __all__ = ["ApiError", "create_app"]
 
@@ -75,6 +77,7 @@ class CreateRoom(BaseModel):
     name: str = Field("Player", min_length=1, max_length=24)
     take_seat: int | None = 0
     public: bool = True
+    profile_secret: str | None = Field(None, max_length=128)
 
 
 class QuickGame(BaseModel):
@@ -85,6 +88,7 @@ class QuickGame(BaseModel):
     best_of: int = Field(1, ge=1, le=15)
     ruleset: str = Field("official", max_length=32)
     handicap: str = Field("", max_length=32)
+    profile_secret: str | None = Field(None, max_length=128)
 
 
 class JoinRoom(BaseModel):
@@ -92,6 +96,7 @@ class JoinRoom(BaseModel):
 
     name: str = Field("Player", min_length=1, max_length=24)
     seat: int | None = None
+    profile_secret: str | None = Field(None, max_length=128)
 
 
 def _origin_ok(ws: WebSocket, settings: Settings) -> bool:
@@ -116,6 +121,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub(settings, storage, VERSION)
         hub.restore()
         state["hub"] = hub
+        await attach_extras(hub)
         try:
             yield
         finally:
@@ -237,7 +243,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     take = humans[0]
                 else:
                     raise ApiError(400, "bad_seat", f"seat {take} is not a free seat for a person")
-            token = secrets.token_urlsafe(24)
+            token = seat_token(h, body.profile_secret)
             seat_list[take].token_hash = hash_token(token)
             seat_list[take].name = body.name
         code = h.new_code()
@@ -310,6 +316,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 name=body.name,
                 take_seat=0,
                 public=False,
+                profile_secret=body.profile_secret,
             )
         )
 
@@ -350,7 +357,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if not free:
                 raise ApiError(409, "room_full", "every seat of this room is taken")
             seat = free[0]
-        token = secrets.token_urlsafe(24)
+        token = seat_token(hub(), body.profile_secret, room)
         seat.token_hash = hash_token(token)
         seat.name = body.name
         seat.left = False
@@ -389,6 +396,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             {"room": code.upper(), "series": number},
         )
         return rec.to_dict()
+
+    install_extras(app, hub)
 
     # -- the browser client --------------------------------------------------------------
 

@@ -704,6 +704,11 @@ class Room:
             self.set_status("between")
             self._cancel_timer()
             self.timer = self._later(self.settings.between_games, self._next_game)
+        for hook in self.hub.game_end_hooks:
+            try:
+                hook(self, g)
+            except Exception:
+                log.exception("a game-end hook failed")
 
     def _next_game(self) -> None:
         if self.status == "between" and not self.series.over:
@@ -840,6 +845,8 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         self._next_game_id = 1
         self.connections = 0
+        self.game_end_hooks: list[Callable[[Room, GameState], None]] = []
+        """Called (on the loop) after each game ends: ratings, tournaments."""
 
     def take_game_id(self) -> int:
         """A new game id (ids are given by the server, so actions can be queued at once)."""

@@ -1,0 +1,311 @@
+"""Player profiles and ratings on the server: ``/api/profiles``, ``/api/leaderboard``.
+
+A profile is a name and a secret (no password). The secret is returned once, when the profile
+is created, and stored only as its SHA-256 (the same hash as a seat token). A player attaches
+the profile to a seat by giving ``profile_secret`` when creating, quick-starting or joining a
+room: the seat's token *is* then the profile secret, so the seat row itself says whose seat it
+is, across restarts, with no extra table.
+
+When a game ends (:func:`on_game_end`, a hook of :class:`blink.server.rooms.Hub`), it is rated
+with :func:`blink.ratings.rate_game` if every seat is a profile or a bot (bots keep their fixed
+rating, :func:`blink.ratings.bot_rating`) and at least one seat is a profile. A game with an
+anonymous person in it is not rated. The update runs as one database job on the writer, so
+ratings of concurrent games never overwrite each other.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import APIRouter
+from pydantic import BaseModel, Field
+from sqlalchemy import (
+    Column,
+    Connection,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    insert,
+    select,
+    update,
+)
+
+from blink.ratings import Rating, RatingError, bot_rating, rate_game
+from blink.server.rooms import GameState, Hub, Room, hash_token
+
+__all__ = [
+    "ProfileError",
+    "lookup_secret",
+    "on_game_end",
+    "profile_games",
+    "profiles",
+    "router",
+    "seat_token",
+]
+
+log = logging.getLogger("blink.server.profiles")
+
+meta = MetaData()
+
+profiles = Table(
+    "profiles",
+    meta,
+    Column("id", String(16), primary_key=True),
+    Column("name", String(32), nullable=False),
+    Column("secret_hash", String(64), nullable=False, unique=True),
+    Column("created_at", Float, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+)
+
+profile_games = Table(
+    "profile_games",
+    meta,
+    Column("profile_id", String(16), primary_key=True),
+    Column("game_id", Integer, primary_key=True, autoincrement=False),
+    Column("room_code", String(8), nullable=False),
+    Column("at", Float, nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("opponents", Text, nullable=False),
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("mu_after", Float, nullable=False),
+    Column("sigma_after", Float, nullable=False),
+)
+
+
+class ProfileError(Exception):
+    """A refused profile request: HTTP status, stable code and a sentence."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+class NewProfile(BaseModel):
+    """A profile to create."""
+
+    name: str = Field(min_length=1, max_length=24)
+
+
+def _public(row: Any) -> dict[str, Any]:
+    r = Rating(row.mu, row.sigma)
+    return {
+        "id": row.id,
+        "name": row.name,
+        "rating": {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal},
+        "games": row.games,
+        "wins": row.wins,
+        "created_at": row.created_at,
+    }
+
+
+def lookup_secret(hub: Hub, secret: str) -> dict[str, Any] | None:
+    """The profile whose secret this is (public fields plus ``secret_hash``), or ``None``."""
+    h = hash_token(secret)
+    with hub.storage.engine.connect() as conn:
+        row = conn.execute(select(profiles).where(profiles.c.secret_hash == h)).first()
+    if row is None:
+        return None
+    return {**_public(row), "secret_hash": row.secret_hash}
+
+
+def profiles_by_id(hub: Hub, ids: list[str]) -> dict[str, Any]:
+    """Profile rows by id (for the tournament code)."""
+    with hub.storage.engine.connect() as conn:
+        rows = conn.execute(select(profiles).where(profiles.c.id.in_(ids))).all()
+    return {r.id: r for r in rows}
+
+
+def seat_token(hub: Hub, secret: str | None, room: Room | None = None) -> str:
+    """The token for a seat being taken: a fresh random token, or the profile secret when one
+    is given (so the seat carries the profile). Raises :class:`ProfileError` for an unknown
+    secret or a profile already seated in ``room``."""
+    if secret is None or secret == "":
+        return secrets.token_urlsafe(24)
+    if lookup_secret(hub, secret) is None:
+        raise ProfileError(400, "no_such_profile", "no profile has this secret")
+    if room is not None and room.seat_for_token(secret) is not None:
+        raise ProfileError(409, "profile_seated", "this profile already has a seat in this room")
+    return secret
+
+
+def _rate_job(
+    room_code: str,
+    game_id: int,
+    hashes: list[str | None],
+    bots: list[str | None],
+    winners: tuple[int, ...],
+    at: float,
+) -> Callable[[Connection], None]:
+    def job(conn: Connection) -> None:
+        wanted = [h for h in hashes if h is not None]
+        rows = {
+            r.secret_hash: r
+            for r in conn.execute(select(profiles).where(profiles.c.secret_hash.in_(wanted)))
+        }
+        ratings: list[Rating] = []
+        fixed: list[bool] = []
+        who: list[Any] = []
+        for h, b in zip(hashes, bots, strict=True):
+            if b is not None:
+                try:
+                    ratings.append(bot_rating(b))
+                except RatingError:
+                    return
+                fixed.append(True)
+                who.append(None)
+            elif h is not None and h in rows:
+                row = rows[h]
+                ratings.append(Rating(row.mu, row.sigma))
+                fixed.append(False)
+                who.append(row)
+            else:
+                return  # an anonymous person: the game is not rated
+        if all(w is None for w in who) or len(ratings) not in (2, 3):
+            return
+        if len({w.id for w in who if w is not None}) != sum(1 for w in who if w is not None):
+            return
+        new = rate_game(ratings, list(winners), fixed)
+        names = [w.name if w is not None else f"bot:{b}" for w, b in zip(who, bots, strict=True)]
+        for i, row in enumerate(who):
+            if row is None:
+                continue
+            won = i in winners
+            place = 1 if won else 1 + len(winners)
+            conn.execute(
+                update(profiles)
+                .where(profiles.c.id == row.id)
+                .values(
+                    mu=new[i].mu,
+                    sigma=new[i].sigma,
+                    games=profiles.c.games + 1,
+                    wins=profiles.c.wins + (1 if won and len(winners) == 1 else 0),
+                )
+            )
+            conn.execute(
+                insert(profile_games).values(
+                    profile_id=row.id,
+                    game_id=game_id,
+                    room_code=room_code,
+                    at=at,
+                    place=place,
+                    players=len(ratings),
+                    opponents=json.dumps([n for j, n in enumerate(names) if j != i]),
+                    mu_before=ratings[i].mu,
+                    sigma_before=ratings[i].sigma,
+                    mu_after=new[i].mu,
+                    sigma_after=new[i].sigma,
+                )
+            )
+
+    return job
+
+
+def on_game_end(room: Room, g: GameState) -> None:
+    """Rate a finished game (a :class:`Hub` game-end hook)."""
+    outcome = g.game.outcome
+    if outcome is None:
+        return
+    hashes = [s.token_hash if s.kind == "human" else None for s in room.seats]
+    bots = [s.bot if s.kind == "bot" else None for s in room.seats]
+    if all(h is None for h in hashes):
+        return
+    room.hub.storage.submit(
+        _rate_job(room.code, g.id, hashes, bots, tuple(outcome.winners), time.time())
+    )
+
+
+def router(hub: Callable[[], Hub]) -> APIRouter:
+    """The profile and leaderboard endpoints."""
+    r = APIRouter()
+
+    @r.post("/api/profiles", status_code=201)
+    async def create_profile(body: NewProfile) -> dict[str, Any]:
+        """Create a profile; its secret is returned this once (keep it)."""
+        name = body.name.strip()
+        if not name or any(c in name for c in "\n\r\t"):
+            raise ProfileError(400, "bad_name", "a profile needs a name on one line")
+        secret = secrets.token_urlsafe(24)
+        pid = secrets.token_hex(6)
+        start = Rating()
+        row = {
+            "id": pid,
+            "name": name,
+            "secret_hash": hash_token(secret),
+            "created_at": time.time(),
+            "mu": start.mu,
+            "sigma": start.sigma,
+            "games": 0,
+            "wins": 0,
+        }
+
+        def job(conn: Connection) -> None:
+            conn.execute(insert(profiles).values(**row))
+
+        await hub().storage.run(job)
+        return {"id": pid, "name": name, "secret": secret}
+
+    @r.get("/api/profiles/{pid}")
+    async def get_profile(pid: str) -> dict[str, Any]:
+        """A profile's rating and its latest rated games."""
+        with hub().storage.engine.connect() as conn:
+            row = conn.execute(select(profiles).where(profiles.c.id == pid)).first()
+            if row is None:
+                raise ProfileError(404, "no_such_profile", f"there is no profile {pid!r}")
+            hist = conn.execute(
+                select(profile_games)
+                .where(profile_games.c.profile_id == pid)
+                .order_by(profile_games.c.game_id.desc())
+                .limit(50)
+            ).all()
+        out = _public(row)
+        out["history"] = [
+            {
+                "game": h.game_id,
+                "room": h.room_code,
+                "at": h.at,
+                "place": h.place,
+                "players": h.players,
+                "opponents": json.loads(h.opponents),
+                "before": {"mu": h.mu_before, "sigma": h.sigma_before},
+                "after": {"mu": h.mu_after, "sigma": h.sigma_after},
+                "record_url": f"/api/games/{h.game_id}/record",
+            }
+            for h in hist
+        ]
+        return out
+
+    @r.get("/api/leaderboard")
+    async def leaderboard(limit: int = 100, min_games: int = 0) -> dict[str, Any]:
+        """Profiles by conservative rating (``mu - 3 sigma``), best first."""
+        limit = max(1, min(limit, 1000))
+        with hub().storage.engine.connect() as conn:
+            rows = conn.execute(
+                select(profiles)
+                .where(profiles.c.games >= min_games)
+                .order_by((profiles.c.mu - 3 * profiles.c.sigma).desc(), profiles.c.id)
+                .limit(limit)
+            ).all()
+        return {
+            "players": [{"rank": i + 1, **_public(row)} for i, row in enumerate(rows)],
+            "bots": {
+                lvl: bot_rating(lvl).to_dict()
+                for lvl in ("beginner", "casual", "skilled", "expert", "champion", "inhuman")
+            },
+        }
+
+    return r
