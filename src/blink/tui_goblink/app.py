@@ -60,6 +60,7 @@ class GoBlinkApp(App[None]):
     """The Go Blink table."""
 
     TITLE = "Go Blink"
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", priority=True)]
     CSS = """
     #status { height: 1; padding: 0 1; background: $primary; color: $text; text-style: bold; }
     #middle { height: auto; }
