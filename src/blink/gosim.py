@@ -330,6 +330,9 @@ def simulate_cli(
         _fail(f"--games must be at least 1, not {games}")
     if not isinstance(workers, int) or workers < 1:
         _fail(f"--workers must be at least 1, not {workers}")
+    named = [n for b in bots for n in b.split(",") if n.strip()]
+    if players < MIN_PLAYERS and MIN_PLAYERS <= len(named) <= MAX_PLAYERS:
+        players = len(named)  # "--bot memory,greedy" without --players: one seat per name
     try:
         seats = parse_bots(bots, players)
     except GoBotError as exc:

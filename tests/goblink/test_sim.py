@@ -146,3 +146,25 @@ def test_goblink_simulate_command() -> None:
     )
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout.strip().splitlines()[-1])["players"] == 6
+
+
+def test_comma_separated_bots_set_the_player_count() -> None:
+    result = runner.invoke(
+        app,
+        [
+            "simulate",
+            "--game",
+            "goblink",
+            "--games",
+            "4",
+            "--bot",
+            "memory,greedy,random",
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout.strip().splitlines()[-1])["bots"] == [
+        "memory",
+        "greedy",
+        "random",
+    ]
