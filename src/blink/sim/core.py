@@ -11,13 +11,16 @@ default choice is used for them.
 from __future__ import annotations
 
 import inspect
+import operator
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from operator import itemgetter
 from typing import Any
 
 from blink.bots import Bot, BotSpec, Intent
+from blink.cards import Card
 from blink.classic import (
     ClassicGame,
     Event,
@@ -146,13 +149,15 @@ class _Viewer:
     the face-up piles are kept as tuples and extended from the events instead of copied.
     """
 
-    __slots__ = ("game", "piles", "seats", "set_aside")
+    __slots__ = ("game", "nobody", "nothing", "piles", "seats", "set_aside")
 
     def __init__(self, game: ClassicGame) -> None:
         self.game = game
         self.seats = range(game.players)
         self.piles = [game.pile(i) for i in self.seats]
         self.set_aside = len(game.set_aside)
+        self.nobody = (False,) * game.players
+        self.nothing: list[Card | None] = [None] * game.players
 
     def update(self, events: list[Event]) -> None:
         piles = self.piles
@@ -164,36 +169,26 @@ class _Viewer:
         game = self.game
         seats = self.seats
         piles = tuple(self.piles)
-        tops = tuple(p[-1] for p in piles)
-        hands = [game.hand(s) for s in seats]
-        hand_counts = tuple(len(h) for h in hands)
-        draw_counts = tuple(game.cards_left(s) - hand_counts[s] for s in seats)
+        tops = tuple(map(_last, piles))
+        hands = list(map(game.hand, seats))
+        hand_counts = tuple(map(len, hands))
+        draw_counts = tuple(map(_sub, map(game.cards_left, seats), hand_counts))
         choices = game.choices
-        chosen = tuple(s in choices for s in seats)
-        phase = game.phase
-        players = game.players
-        ruleset = game.ruleset
-        outcome = game.outcome
-        plays = game.plays
-        set_aside = self.set_aside
+        if choices:
+            chosen = tuple(s in choices for s in seats)
+            mine = [choices.get(s) for s in seats]
+        else:
+            chosen = self.nobody
+            mine = self.nothing
+        # PlayerView's fields, in order: seat, players, phase, ruleset, hand, tops, piles,
+        # hand_counts, draw_counts, set_aside, chosen, my_choice, outcome, plays.
+        new = _new_tuple
+        common = (game.phase, game.ruleset)
+        rest = (tops, piles, hand_counts, draw_counts, self.set_aside, chosen)
+        end = (game.outcome, game.plays)
+        players = (game.players,)
         return [
-            PlayerView(
-                s,
-                players,
-                phase,
-                ruleset,
-                hands[s],
-                tops,
-                piles,
-                hand_counts,
-                draw_counts,
-                set_aside,
-                chosen,
-                choices.get(s),
-                outcome,
-                plays,
-            )
-            for s in seats
+            new(PlayerView, (s, *players, *common, hands[s], *rest, mine[s], *end)) for s in seats
         ]
 
     def checked_views(self) -> list[PlayerView]:
@@ -204,6 +199,11 @@ class _Viewer:
                     f"simulator view of seat {s} differs: {v} != {self.game.view(s)}"
                 )
         return views
+
+
+_last = itemgetter(-1)
+_sub = operator.sub
+_new_tuple: Callable[[type[PlayerView], tuple[object, ...]], PlayerView] = tuple.__new__
 
 
 def simulate_game(
