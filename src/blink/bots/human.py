@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
+from functools import partial
 
 from blink.bots.base import Intent
 from blink.bots.reaction import Level
@@ -21,6 +23,10 @@ from blink.cards import Card
 from blink.classic import Choose, Phase, Play, PlayerView, reach
 
 __all__ = ["HumanBot"]
+
+# Value objects built without their Python-level constructors (hot path; same values).
+_play: Callable[[tuple[int, Card, int]], Play] = partial(tuple.__new__, Play)
+_intent: Callable[[tuple[Play | Choose, float]], Intent] = partial(tuple.__new__, Intent)
 
 _PLAYING = Phase.PLAYING
 _CHOOSING = Phase.CHOOSING
@@ -149,7 +155,7 @@ class HumanBot:
         if plan is not None:
             if type(plan) is Play and tops[plan.pile] is ktop[plan.pile] and plan.card in hand:
                 due = self._due - now
-                return Intent(plan, due if due > 0.0 else 0.0)
+                return _intent((plan, due if due > 0.0 else 0.0))
             self._plan = None
         a, b = self._reach
         ta = tops[a]
@@ -176,10 +182,10 @@ class HumanBot:
             if oa or ob:
                 for c in hand:
                     if oa >> c.index & 1:
-                        found = Play(seat, c, a)
+                        found = _play((seat, c, a))
                         break
                     if ob >> c.index & 1:
-                        found = Play(seat, c, b)
+                        found = _play((seat, c, b))
                         break
             fresh = [(c, a) for c in hand if not ca >> c.index & 1]
             fresh += [(c, b) for c in hand if not cb >> c.index & 1]
@@ -195,14 +201,14 @@ class HumanBot:
                     else:
                         comparisons += v
                         ok[p] |= BIT[i]
-                        found = Play(seat, c, p)
+                        found = _play((seat, c, p))
                         break
             if found is None:
                 return None
             delay = self.level.sample(rng, comparisons)
             self._plan = found
             self._due = now + delay
-            return Intent(found, delay)
+            return _intent((found, delay))
         oa, ob = ok[a], ok[b]
         for c in hand:
             i = c.index
@@ -229,8 +235,8 @@ class HumanBot:
         ok[b] = ob
         if not (oa or ob):
             return None
-        legal = [Play(seat, c, a) for c in hand if oa >> c.index & 1]
-        legal += [Play(seat, c, b) for c in hand if ob >> c.index & 1]
+        legal = [_play((seat, c, a)) for c in hand if oa >> c.index & 1]
+        legal += [_play((seat, c, b)) for c in hand if ob >> c.index & 1]
         if not legal:
             return None
         strategy = self.strategy
@@ -243,7 +249,7 @@ class HumanBot:
         delay = self.level.sample(rng, comparisons, len(legal))
         self._plan = choice
         self._due = now + delay
-        return Intent(choice, delay)
+        return _intent((choice, delay))
 
     # -- stalls -----------------------------------------------------------------------------
 
@@ -257,7 +263,7 @@ class HumanBot:
         key = sum(len(p) for p in view.piles)
         if isinstance(plan, Choose) and plan.card in hand and self._stall == key:
             due = self._due - now
-            return Intent(plan, due if due > 0.0 else 0.0)
+            return _intent((plan, due if due > 0.0 else 0.0))
         self._stall = key
         card = self.strategy.pick_choice(self.knowledge(view), self.rng)
         options = len(hand) if self.strategy.exhaustive else 1
@@ -265,4 +271,4 @@ class HumanBot:
         action = Choose(self.seat, card)
         self._plan = action
         self._due = now + delay
-        return Intent(action, delay)
+        return _intent((action, delay))
