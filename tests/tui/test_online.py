@@ -165,3 +165,16 @@ async def test_reconnects_after_a_dropped_connection(server_url: str) -> None:
             assert time.monotonic() < deadline
             await press_one_move(pilot, app, 0)
             await pilot.pause(0.1)
+
+
+async def test_quitting_while_waiting_frees_the_seat(server_url: str) -> None:
+    created = httpx.post(f"{server_url}/api/rooms", json={"players": 2}, timeout=10).json()
+    seat = prepare(server_url, join=created["code"], name="Term")
+    table = OnlineTable(seat, name="Term")
+    app = BlinkApp(table)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: table.room.get("status") == "waiting")
+        assert "waiting for" in str(app.table_screen.query_one("#status").render())
+        await pilot.press("ctrl+q")
+    room = httpx.get(f"{server_url}/api/rooms/{created['code']}", timeout=10).json()
+    assert not room["seats"][1]["taken"]

@@ -292,9 +292,13 @@ class OnlineTable(Table):
         self._task = asyncio.create_task(self._run())
 
     async def close(self) -> None:
-        """Close the connection."""
+        """Close the connection; leaving before the first game frees the seat for others."""
         self._closing = True
         ws = self._ws
+        if ws is not None and self.local_seats and self.room.get("status") == "waiting":
+            with contextlib.suppress(Exception):
+                await ws.send(json.dumps({"type": "leave", "id": self._next_id()}))
+                await asyncio.wait_for(ws.wait_closed(), 2.0)
         if ws is not None:
             with contextlib.suppress(Exception):
                 await ws.close()
