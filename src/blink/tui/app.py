@@ -369,12 +369,12 @@ class BlinkApp(App[Status | None]):
             pending = self.router.pending_card(seat)
             hint = ""
             if pending is not None:
-                hint = f"{pending.long_name}: which pile? {km.left_label} or {km.right_label}"
+                hint = f"which pile? {km.left_label} or {km.right_label}"
             elif status.stage is Stage.CHOOSING:
                 hint = (
-                    f"chose {view.my_choice.long_name}"
+                    f"placing {view.my_choice}: wait"
                     if view.my_choice is not None
-                    else "choose a card to place: " + " ".join(keys[: len(view.hand)])
+                    else "choose a card: " + " ".join(keys[: len(view.hand)])
                 )
             title = "You" if not self.hotseat else status.names[seat]
             out.append(
