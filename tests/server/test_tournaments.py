@@ -1,0 +1,267 @@
+"""Tournaments on a real server: an online tournament of eight client bots over real
+WebSockets from sign-up to the final standings, restart survival, real-cards entry, export and
+the printable bracket."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from typing import Any
+
+from srvkit import Client, ServerThread
+
+from blink.tournament import Tournament
+
+Json = dict[str, Any]
+
+
+def profile(server: ServerThread, name: str) -> Json:
+    r = server.post("/api/profiles", {"name": name})
+    assert r.status_code == 201, r.text
+    body: Json = r.json()
+    return body
+
+
+async def state(server: ServerThread, tid: str) -> Json:
+    r = await asyncio.to_thread(server.get, f"/api/tournaments/{tid}")
+    assert r.status_code == 200, r.text
+    body: Json = r.json()
+    return body
+
+
+async def play_room(c: Client) -> None:
+    """A simple client bot: the first legal play of each view it gets, a choice when asked;
+    stops when the room's series is over (or the tournament closes the room)."""
+    outstanding: str | None = None
+    i = 0
+    while True:
+        while i < len(c.msgs):
+            m = c.msgs[i]
+            i += 1
+            if m["type"] == "room" and m["room"]["status"] in ("finished", "closed"):
+                return
+            if m["type"] in ("ack", "refused") and m.get("id") == outstanding:
+                outstanding = None
+            if m["type"] in ("snapshot", "game_end"):
+                outstanding = None
+        if outstanding is None and c.view is not None:
+            legal = c.legal()
+            v = c.view
+            if legal:
+                card, pile = legal[0]
+                outstanding = await c.play(card, pile)
+            elif v["phase"] == "choosing" and v["my_choice"] is None and v["hand"]:
+                outstanding = await c.choose(v["hand"][-1])
+        if c.reader is not None and c.reader.done():
+            return
+        c.changed.clear()
+        if i < len(c.msgs):
+            continue
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(c.changed.wait(), 0.5)
+
+
+async def player(server: ServerThread, tid: str, name: str, secret: str, log: list[str]) -> None:
+    """A player's client: watches the tournament and plays every room opened for them."""
+    tasks: dict[str, asyncio.Task[None]] = {}
+
+    async def one(code: str) -> None:
+        c = await Client(f"{name}@{code}").connect(server.ws, room=code, token=secret)
+        try:
+            await play_room(c)
+        finally:
+            await c.close()
+
+    while True:
+        s = await state(server, tid)
+        if s["status"] == "finished":
+            break
+        for m in s["tournament"]["matches"]:
+            room = s["rooms"].get(m["id"])
+            if room is None or name not in m["players"] or m["status"] == "decided":
+                continue
+            code = room["code"]
+            if code not in tasks:
+                log.append(f"{name} plays {m['id']} in {code}")
+                tasks[code] = asyncio.create_task(one(code))
+        for t in tasks.values():
+            if t.done() and t.exception() is not None:
+                raise t.exception()  # type: ignore[misc]
+        await asyncio.sleep(0.1)
+    for t in tasks.values():
+        t.cancel()
+    for t in tasks.values():
+        with contextlib.suppress(BaseException):
+            await t
+
+
+async def run_players(
+    server: ServerThread, tid: str, players: list[Json], timeout: float = 150.0
+) -> list[str]:
+    log: list[str] = []
+    await asyncio.wait_for(
+        asyncio.gather(*(player(server, tid, p["name"], p["secret"], log) for p in players)),
+        timeout,
+    )
+    return log
+
+
+async def test_online_tournament_of_eight_client_bots(server: ServerThread) -> None:
+    players = [profile(server, f"Bot{i}") for i in range(8)]
+    r = server.post("/api/tournaments", {"name": "Night cup", "kind": "online"})
+    assert r.status_code == 201, r.text
+    tid, org = r.json()["id"], r.json()["organiser_secret"]
+    for p in players:
+        j = server.post(f"/api/tournaments/{tid}/join", {"profile_secret": p["secret"]})
+        assert j.status_code == 200, j.text
+    again = server.post(f"/api/tournaments/{tid}/join", {"profile_secret": players[0]["secret"]})
+    assert again.status_code == 409
+    bad = server.post(f"/api/tournaments/{tid}/start", {"organiser_secret": "nope"})
+    assert bad.status_code == 403
+    s = server.post(f"/api/tournaments/{tid}/start", {"organiser_secret": org, "seed": 42}).json()
+    assert s["status"] == "running"
+    assert len(s["rooms"]) == 4  # four first-round pairings, a room each
+
+    # A spectator watches a first-round match.
+    first = s["rooms"]["R1-1"]["code"]
+    spec = await Client("spectator").connect(server.ws, room=first, spectate=True)
+
+    log = await run_players(server, tid, players)
+    final = await state(server, tid)
+    t = final["tournament"]
+    assert final["status"] == "finished" and t["finished"] and t["champion"]
+    places = sorted(p["place"] for p in t["standings"])
+    assert len(t["standings"]) == 8 and places[0] == 1
+    assert {p["name"] for p in t["standings"]} == {p["name"] for p in players}
+    # Every game in the tournament came from a room, each entered once.
+    refs = [g["ref"] for m in t["matches"] for g in m["games"]]
+    assert refs and len(refs) == len(set(refs)) and all("/" in r for r in refs)
+    assert any("R1-1" in line for line in log)
+    assert await spec.wait(lambda m: m["type"] == "update", 5)
+    await spec.close()
+
+    # Every profile played and was rated.
+    for p in players:
+        got = server.get(f"/api/profiles/{p['id']}").json()
+        assert got["games"] >= 2, got
+    board = server.get("/api/leaderboard").json()["players"]
+    assert len(board) == 8
+
+    # The export loads in the engine and gives the same standings.
+    ex = server.get(f"/api/tournaments/{tid}/export").json()
+    again_t = Tournament.from_dict(ex)
+    assert again_t.champion == t["champion"]
+    png = server.get(f"/api/tournaments/{tid}/bracket.png")
+    assert png.status_code == 200 and png.content[:8] == b"\x89PNG\r\n\x1a\n"
+    html = server.get(f"/api/tournaments/{tid}/bracket.html")
+    assert html.status_code == 200 and t["champion"] in html.text
+
+
+async def test_online_tournament_survives_a_restart(
+    make_server: Callable[..., ServerThread],
+) -> None:
+    first = make_server()
+    players = [profile(first, n) for n in ("Ann", "Bob")]
+    r = first.post("/api/tournaments", {"name": "Duel", "kind": "online"}).json()
+    tid, org = r["id"], r["organiser_secret"]
+    for p in players:
+        first.post(f"/api/tournaments/{tid}/join", {"profile_secret": p["secret"]})
+    s = first.post(f"/api/tournaments/{tid}/start", {"organiser_secret": org, "seed": 1}).json()
+    code = next(iter(s["rooms"].values()))["code"]
+    first.stop()
+
+    second = make_server()
+    s2 = await state(second, tid)
+    assert s2["status"] == "running" and s2["rooms"] == s["rooms"]
+    assert second.get(f"/api/rooms/{code}").status_code == 200
+    await run_players(second, tid, players, timeout=90)
+    done = await state(second, tid)
+    assert done["status"] == "finished" and done["tournament"]["champion"] in ("Ann", "Bob")
+    # The organiser secret still works after the restart.
+    u = second.post(f"/api/tournaments/{tid}/draw", {"organiser_secret": org})
+    assert u.status_code == 409  # already drawn: refused by the engine, not by the secret
+
+
+async def test_real_cards_tournament_entered_by_the_organiser(
+    make_server: Callable[..., ServerThread],
+) -> None:
+    server = make_server()
+    names = ["Ann", "Bob", "Cy", "Di", "Ed"]
+    r = server.post(
+        "/api/tournaments",
+        {"name": "Club night", "kind": "cards", "players": [{"name": "Ann", "rank": 1}]},
+    ).json()
+    tid, org = r["id"], r["organiser_secret"]
+    for n in names[1:]:
+        a = server.post(f"/api/tournaments/{tid}/players", {"organiser_secret": org, "name": n})
+        assert a.status_code == 200, a.text
+    dup = server.post(f"/api/tournaments/{tid}/players", {"organiser_secret": org, "name": "ann"})
+    assert dup.status_code == 409
+    assert (
+        server.post(f"/api/tournaments/{tid}/start", {"organiser_secret": org}).status_code == 409
+    )
+    s = server.post(f"/api/tournaments/{tid}/draw", {"organiser_secret": org, "seed": 5}).json()
+    assert s["status"] == "drawn" and s["tournament"]["draw"]["seed"] == 5
+    assert "Ann" in s["tournament"]["draw"]["byes"]
+    assert s["rooms"] == {}
+    # Enter results until finished: the first listed player of each ready match wins each game;
+    # one tie and one undo on the way.
+    steps = 0
+    tied = undone = False
+    while s["status"] != "finished":
+        steps += 1
+        assert steps < 200
+        ready = [m for m in s["tournament"]["matches"] if m["status"] in ("ready", "playing")]
+        m = ready[0]
+        if not tied:
+            s = server.post(
+                f"/api/tournaments/{tid}/result",
+                {"organiser_secret": org, "match": m["id"], "tie": True},
+            ).json()
+            tied = True
+            continue
+        if not undone and m["games"]:
+            s = server.post(
+                f"/api/tournaments/{tid}/undo", {"organiser_secret": org, "match": m["id"]}
+            ).json()
+            undone = True
+            continue
+        res = server.post(
+            f"/api/tournaments/{tid}/result",
+            {"organiser_secret": org, "match": m["id"], "winners": [m["players"][0]]},
+        )
+        assert res.status_code == 200, res.text
+        s = res.json()
+    assert tied and undone
+    wrong = server.post(
+        f"/api/tournaments/{tid}/result",
+        {"organiser_secret": org, "match": "R1-1", "winners": ["Nobody"]},
+    )
+    assert wrong.status_code == 409 and wrong.json()["error"]["code"]
+    version = s["version"]
+    server.stop()
+    again = make_server()
+    s2 = await state(again, tid)
+    assert s2["version"] == version and s2["tournament"] == s["tournament"]
+    ex = again.get(f"/api/tournaments/{tid}/export")
+    assert ex.status_code == 200 and ex.json()["format"] == "blink-tournament"
+    lst = again.get("/api/tournaments").json()["tournaments"]
+    assert [x["id"] for x in lst] == [tid]
+
+
+async def test_long_poll_returns_when_the_version_changes(server: ServerThread) -> None:
+    r = server.post("/api/tournaments", {"name": "Poll", "kind": "cards"}).json()
+    tid, org, v = r["id"], r["organiser_secret"], r["version"]
+    t0 = time.monotonic()
+    waiter = asyncio.create_task(
+        asyncio.to_thread(server.get, f"/api/tournaments/{tid}?since={v}&wait=20")
+    )
+    await asyncio.sleep(0.3)
+    await asyncio.to_thread(
+        server.post, f"/api/tournaments/{tid}/players", {"organiser_secret": org, "name": "Ann"}
+    )
+    got = (await asyncio.wait_for(waiter, 20)).json()
+    assert got["version"] > v and got["players"][0]["name"] == "Ann"
+    assert time.monotonic() - t0 < 15
