@@ -29,6 +29,7 @@ from blink.classic import Choose, IllegalAction, Play
 from blink.match import Series, SeriesError
 from blink.record import GameRecord, SeriesRecord, action_from_dict
 from blink.rules import RULESETS, DealError, Ruleset, get_ruleset, parse_handicap
+from blink.server import go_rooms
 from blink.server import storage as st
 from blink.server.bots import BotError, bot_options, bots_available, check_spec
 from blink.server.profiles import seat_token
@@ -69,7 +70,8 @@ class ApiError(Exception):
 class CreateRoom(BaseModel):
     """Options of a new room."""
 
-    players: int = Field(2, ge=2, le=3)
+    players: int = Field(2, ge=2, le=6)
+    game: str = Field("classic", max_length=16)
     seats: list[str | None] | None = None
     best_of: int = Field(1, ge=1, le=15)
     handicap: str = Field("", max_length=32)
@@ -85,6 +87,8 @@ class QuickGame(BaseModel):
 
     bot: str | None = Field(None, max_length=64)
     name: str = Field("Player", min_length=1, max_length=24)
+    game: str = Field("classic", max_length=16)
+    players: int = Field(2, ge=2, le=6)
     best_of: int = Field(1, ge=1, le=15)
     ruleset: str = Field("official", max_length=32)
     handicap: str = Field("", max_length=32)
@@ -197,6 +201,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "bot_strategies": strategies,
             "bots_available": bots_available(),
             "best_of": [1, 3, 5, 7, 9],
+            "games": ["classic", go_rooms.GAME_KIND],
+            "goblink_players": [2, 3, 4, 5, 6],
+            "goblink_bots": go_rooms.gobot_names(),
         }
 
     @app.get("/api/cards")
@@ -206,7 +213,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     async def _create(body: CreateRoom) -> dict[str, Any]:
         h = hub()
+        if body.game == go_rooms.GAME_KIND:
+            return await go_rooms.create_go_room(h, body)
+        if body.game != "classic":
+            raise ApiError(400, "bad_options", f"unknown game {body.game!r} (classic, goblink)")
         players = body.players
+        if players > 3:
+            raise ApiError(400, "bad_options", "classic Blink is for 2 or 3 players")
         seat_specs = body.seats if body.seats is not None else [None] * players
         if len(seat_specs) != players:
             raise ApiError(400, "bad_options", f"seats must list {players} seats")
@@ -300,6 +313,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/quick", status_code=201)
     async def quick_game(body: QuickGame) -> dict[str, Any]:
         """A private two-seat room against a bot, ready to play."""
+        if body.game == go_rooms.GAME_KIND:
+            gobot = body.bot or "greedy"
+            return await go_rooms.create_go_room(
+                hub(),
+                CreateRoom(
+                    game=body.game,
+                    players=body.players,
+                    seats=[None] + [gobot] * (body.players - 1),
+                    best_of=body.best_of,
+                    name=body.name,
+                    take_seat=0,
+                    public=False,
+                ),
+            )
         spec = body.bot
         if spec is None:
             levels, _ = bot_options()
@@ -377,6 +404,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise ApiError(404, "no_such_game", f"there is no game {game_id}")
         if lg.ended_at is None:
             raise ApiError(409, "game_not_finished", "the game is not finished yet")
+        if go_rooms.is_go_game(lg):
+            return go_rooms.go_record(lg).to_dict()
         return _record(lg).to_dict()
 
     @app.get("/api/rooms/{code}/record")
@@ -535,6 +564,9 @@ class _Session:
         return True
 
     def handle(self, text: str | bytes) -> None:
+        room = self.conn.room
+        if self.hello and room is not None and go_rooms.handle_go_message(self, room, text):
+            return
         try:
             msg = decode(text)
         except ProtocolError as exc:

@@ -870,6 +870,14 @@ class Hub:
         """Rebuild every room and unfinished game from the database (at start)."""
         self._next_game_id = self.storage.next_game_id()
         for lr in self.storage.load_rooms():
+            if lr.ruleset == "goblink":
+                from blink.server.go_rooms import restore_go_room
+
+                try:
+                    restore_go_room(self, lr)
+                except Exception:
+                    log.exception("could not restore Go Blink room %s", lr.code)
+                continue
             seat_list = [
                 Seat(s.seat, s.kind, s.bot, s.name, s.token_hash, s.left) for s in lr.seats
             ]

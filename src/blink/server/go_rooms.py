@@ -1,0 +1,741 @@
+"""Go Blink rooms: the turn-based game (src/blink/goblink.py) on the classic room machinery.
+
+A :class:`GoRoom` is a :class:`~blink.server.rooms.Room` (same seats, tokens, connections,
+welcome/resume/snapshot path, per-client send queues, durable log "stored before sent",
+sequence numbers, rematch and leave) whose game is a :class:`~blink.goblink.GoGame`:
+
+* the room row stores ``ruleset = "goblink"`` and each game row stores
+  ``{"game": "goblink", "dealer": d}`` in its ``ruleset`` JSON column, the deck order in
+  ``deck`` and every accepted action as :func:`~blink.goblink_record.go_action_to_dict`, so no
+  schema change is needed and a restarted server replays unfinished games;
+* every frame is built per receiver from :func:`~blink.goblink.redact` (plus a second guard
+  here) and that receiver's :class:`~blink.goblink.GoView`: no frame ever holds another
+  player's hand or the draw pile;
+* a turn timer (:class:`GoSettings.go_turn_time`) applies the engine's
+  :meth:`~blink.goblink.GoGame.default_action` for a player who does not act in time;
+* bot seats are played by :mod:`blink.gobots` bots after :attr:`GoSettings.go_bot_delay`.
+
+The wire messages are documented in docs/protocol.md, section "Go Blink".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from blink.cards import STANDARD_DECK, CardError, parse_card, shuffled_deck
+from blink.goblink import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Ask,
+    Drew,
+    EndTurn,
+    GoAction,
+    GoEvent,
+    GoGame,
+    IllegalAction,
+    LayDown,
+    Passed,
+    TurnBegan,
+    event_to_dict,
+    redact,
+    value_from_wire,
+    view_to_dict,
+)
+from blink.goblink_record import GoRecord, go_action_from_dict, go_action_to_dict
+from blink.gobots import GOBOTS, GoBot, GoBotError, make_gobot
+from blink.match import Series
+from blink.server import storage as st
+from blink.server.protocol import MAX_ID, dumps
+from blink.server.rooms import GameState, Hub, NoGame, Pending, Room, Seat
+from blink.server.settings import Settings
+
+if TYPE_CHECKING:  # pragma: no cover
+    from blink.server.app import _Session
+
+__all__ = [
+    "GAME_KIND",
+    "GoBotSeat",
+    "GoGameState",
+    "GoRoom",
+    "GoSettings",
+    "check_gobot",
+    "go_record",
+    "handle_go_message",
+    "is_go_game",
+    "restore_go_room",
+]
+
+log = logging.getLogger("blink.server.goblink")
+
+GAME_KIND = "goblink"
+"""The ``game`` of a Go Blink room (``POST /api/rooms``) and its stored ``ruleset``."""
+DEFAULT_TURN_TIME = 60.0
+DEFAULT_BOT_DELAY = 0.8
+CLIENT_TYPES = ("ask", "lay", "end", "play", "choose")
+
+
+@dataclass
+class GoSettings(Settings):
+    """Server settings with the Go Blink delays (a plain :class:`Settings` uses the defaults)."""
+
+    go_turn_time: float = DEFAULT_TURN_TIME
+    """Seconds a player has for a turn (or their opening decision) before the default."""
+    go_bot_delay: float = DEFAULT_BOT_DELAY
+    """Seconds a bot waits before each of its actions (so people can follow)."""
+
+
+def _turn_time(settings: Settings) -> float:
+    return float(getattr(settings, "go_turn_time", DEFAULT_TURN_TIME))
+
+
+def _bot_delay(settings: Settings) -> float:
+    return float(getattr(settings, "go_bot_delay", DEFAULT_BOT_DELAY))
+
+
+def check_gobot(name: str) -> str:
+    """Validate a Go Blink bot name (``random``, ``greedy``, ``memory``); return it normalised.
+
+    Raises :class:`~blink.gobots.GoBotError` for an unknown name.
+    """
+    return make_gobot(name, 0, 0).name
+
+
+@dataclass
+class GoGameState(GameState):
+    """A live Go Blink game of a room (``game`` holds a :class:`GoGame`)."""
+
+    turn_no: int = 0
+    turn_seat: int | None = None
+    turn_deadline: float | None = None
+    started_clock: float = 0.0
+    actions_by_seat: list[int] = field(default_factory=list)
+
+
+class GoBotSeat:
+    """A Go Blink bot playing one seat live: acts after a delay whenever it is its turn."""
+
+    def __init__(self, room: GoRoom, g: GoGameState, seat: int, bot: GoBot, delay: float) -> None:
+        self.room = room
+        self.g = g
+        self.seat = seat
+        self.bot = bot
+        self.delay = delay
+        self.handle: asyncio.TimerHandle | None = None
+        self.stopped = False
+
+    def start(self) -> None:
+        """Begin playing (acts at once if it is already this seat's turn)."""
+        self.notify()
+
+    def notify(self) -> None:
+        """The game changed: plan an action if it is this seat's turn."""
+        game: GoGame = self.g.game  # type: ignore[assignment]
+        if self.stopped or self.handle is not None or game.over or game.current != self.seat:
+            return
+        self.handle = asyncio.get_running_loop().call_later(self.delay, self._act)
+
+    def stop(self) -> None:
+        """Stop for good."""
+        self.stopped = True
+        if self.handle is not None:
+            self.handle.cancel()
+            self.handle = None
+
+    def _act(self) -> None:
+        self.handle = None
+        game: GoGame = self.g.game  # type: ignore[assignment]
+        if self.stopped or self.room.game is not self.g or game.over:
+            return
+        if game.current != self.seat:
+            return
+        try:
+            action = self.bot.act(game.view(self.seat))
+            self.room.apply(action, self.seat, None)
+        except IllegalAction as exc:
+            log.warning("Go Blink bot of seat %d was refused (%s); default", self.seat, exc.code)
+            fallback = game.default_action()
+            if fallback is not None:
+                self.room.apply(fallback, self.seat, None)
+        except NoGame:
+            return
+        except Exception:
+            log.exception("Go Blink bot of seat %d failed", self.seat)
+
+
+def _hide(event: GoEvent, viewer: int | None) -> GoEvent:
+    """The engine's redaction plus a second guard: never another seat's drawn or passed cards."""
+    e = redact(event, viewer)
+    if isinstance(e, Drew) and e.player != viewer and e.card is not None:
+        return e._replace(card=None)
+    if isinstance(e, Passed) and viewer not in (e.giver, e.receiver) and e.cards is not None:
+        return e._replace(cards=None)
+    return e
+
+
+class GoRoom(Room):
+    """A room playing Go Blink (2 to 6 seats, people and :mod:`blink.gobots` bots)."""
+
+    kind = GAME_KIND
+
+    def __init__(
+        self,
+        hub: Hub,
+        code: str,
+        players: int,
+        best_of: int,
+        public: bool,
+        seats: list[Seat],
+        created_at: float,
+    ) -> None:
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"Go Blink is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
+        super().__init__(hub, code, players, best_of, GAME_KIND, None, public, seats, created_at)
+
+    # -- descriptions --------------------------------------------------------------------
+
+    def info(self) -> dict[str, Any]:
+        """The room as a JSON object, with ``game: "goblink"`` and the turn time."""
+        d = super().info()
+        d["game"] = GAME_KIND
+        d["turn_ms"] = round(_turn_time(self.settings) * 1000)
+        return d
+
+    def summary(self) -> dict[str, Any]:
+        """The room as listed, with ``game: "goblink"``."""
+        d = super().summary()
+        d["game"] = GAME_KIND
+        return d
+
+    def _turn_wire(self, g: GoGameState) -> dict[str, Any] | None:
+        if g.turn_seat is None or g.turn_deadline is None or g.game.over:
+            return None
+        return {"seat": g.turn_seat, "in_ms": self._ms_left(g.turn_deadline)}
+
+    def _view_wire(self, g: GoGameState, seat: int | None) -> dict[str, Any]:
+        game: GoGame = g.game  # type: ignore[assignment]
+        view = view_to_dict(game.view(seat))
+        return view
+
+    def _snapshot_frame(self, g: GameState, seat: int | None) -> str:
+        assert isinstance(g, GoGameState)
+        view = self._view_wire(g, seat)
+        view["seats"] = [s.info() for s in self.seats]
+        return dumps(
+            {
+                "type": "snapshot",
+                "game_kind": GAME_KIND,
+                "game": g.id,
+                "number": g.number,
+                "seq": g.seq,
+                "view": view,
+                "turn": self._turn_wire(g),
+                "stall": None,
+                "countdown_ms": None,
+                "series": self.series.to_dict(),
+            }
+        )
+
+    # -- starting ------------------------------------------------------------------------
+
+    def start_game(self) -> None:
+        """Deal a new Go Blink game of the series and start it at once."""
+        self._cancel_timer()
+        hub = self.hub
+        gid = hub.take_game_id()
+        seed = (
+            hub.settings.deal_seed + gid
+            if hub.settings.deal_seed is not None
+            else secrets.randbits(64)
+        )
+        deck = shuffled_deck(seed, STANDARD_DECK)
+        number = self.series.games_played + 1
+        dealer = (number - 1) % self.players
+        game = GoGame(deck, self.players, dealer)
+        g = GoGameState(
+            id=gid,
+            number=number,
+            series_number=self.series_number,
+            game=game,  # type: ignore[arg-type]
+            started_wall=time.time(),
+            plays_by_seat=[0] * self.players,
+            started_clock=self.settings.clock(),
+        )
+        self._submit(
+            st.job_insert_game(
+                {
+                    "id": gid,
+                    "room_code": self.code,
+                    "series_number": self.series_number,
+                    "number": number,
+                    "players": self.players,
+                    "ruleset": json.dumps({"game": GAME_KIND, "dealer": dealer}),
+                    "sizes": None,
+                    "deck": " ".join(str(c) for c in deck),
+                    "names": json.dumps(self._names()),
+                    "started_at": g.started_wall,
+                }
+            )
+        )
+        self.game = g
+        self.games.append(
+            {
+                "id": gid,
+                "number": number,
+                "series": self.series_number,
+                "status": "playing",
+                "result": None,
+                "record_url": None,
+            }
+        )
+        self._new_turn(g)
+        self.set_status("playing")
+        for c in self.conns:
+            self._send_snapshot(c)
+        self._start_bots(g, seed)
+
+    def _start_bots(self, g: GameState, seed: int) -> None:
+        assert isinstance(g, GoGameState)
+        for s in self.seats:
+            if s.kind != "bot" or s.bot is None:
+                continue
+            try:
+                bot = make_gobot(s.bot, s.seat, seed + 1000 * (s.seat + 1))
+            except GoBotError:
+                log.exception("no Go Blink bot %r for seat %d", s.bot, s.seat)
+                continue
+            live = GoBotSeat(self, g, s.seat, bot, _bot_delay(self.settings))
+            g.bots.append(live)
+            live.start()
+
+    # -- the turn timer ------------------------------------------------------------------
+
+    def _new_turn(self, g: GoGameState) -> None:
+        """A turn (or opening decision) began, or the game was rebuilt: restart the timer."""
+        game: GoGame = g.game  # type: ignore[assignment]
+        g.turn_no += 1
+        if g.timer is not None:
+            g.timer.cancel()
+            g.timer = None
+        if game.over or game.current is None:
+            g.turn_seat = None
+            g.turn_deadline = None
+            return
+        delay = _turn_time(self.settings)
+        g.turn_seat = game.current
+        g.turn_deadline = self.settings.clock() + delay
+        turn_no = g.turn_no
+        g.timer = self._later(delay, lambda: self._timeout(g, turn_no))
+
+    def _timeout(self, g: GoGameState, turn_no: int) -> None:
+        """The current player did not finish in time: the engine's default actions end it."""
+        game: GoGame = g.game  # type: ignore[assignment]
+        if self.game is not g or g.turn_no != turn_no:
+            return
+        seat = game.current
+        for _ in range(4):
+            if game.over or game.current != seat or g.turn_no != turn_no:
+                return
+            action = game.default_action()
+            if action is None:
+                return
+            try:
+                self.apply(action, seat, None)
+            except (IllegalAction, NoGame):
+                log.exception("the default action was refused")
+                return
+
+    # -- applying ------------------------------------------------------------------------
+
+    def apply(self, action: Any, seat: int | None, msg_id: str | None) -> int:
+        """Judge and apply one Go Blink action; queue it for storage; return its sequence.
+
+        Raises :class:`~blink.goblink.IllegalAction` (nothing changes) or ``NoGame``.
+        """
+        g = self.game
+        if g is None or g.game.over:
+            raise NoGame()
+        assert isinstance(g, GoGameState)
+        if not isinstance(action, Ask | LayDown | EndTurn):
+            raise TypeError(f"not a Go Blink action: {action!r}")
+        game: GoGame = g.game  # type: ignore[assignment]
+        t = max(g.last_t, int((self.settings.clock() - g.started_clock) * 1000))
+        events = game.apply(action, t)
+        g.last_t = t
+        g.seq += 1
+        seq = g.seq
+        if action.player < len(g.plays_by_seat):
+            g.plays_by_seat[action.player] += 1
+        if game.over or any(isinstance(e, TurnBegan) for e in events):
+            self._new_turn(g)
+        turn = self._turn_wire(g)
+        receivers: list[int | None] = list(range(self.players))
+        if self.spectators:
+            receivers.append(None)
+        frames: dict[int | None, str] = {}
+        for r in receivers:
+            frames[r] = dumps(
+                {
+                    "type": "update",
+                    "game_kind": GAME_KIND,
+                    "game": g.id,
+                    "seq": seq,
+                    "t": t,
+                    "events": [event_to_dict(_hide(e, r)) for e in events],
+                    "view": self._view_wire(g, r),
+                    "turn": turn,
+                    "stall": None,
+                }
+            )
+        ack = None
+        if msg_id is not None and seat is not None:
+            ack = dumps({"type": "ack", "id": msg_id, "game": g.id, "seq": seq})
+            self.seats[seat].pending_ids.add(msg_id)
+        ended = game.over
+        self._submit(
+            st.job_append_action(g.id, seq, go_action_to_dict(action, t), seat, msg_id),
+            lambda result: self._persisted(g, seq, result),
+        )
+        if ended:
+            record = GoRecord.from_game(game, self._names())
+            self._submit(st.job_finish_game(g.id, time.time(), record.result or {}))
+        g.pending.append(Pending(seq, frames, seat, msg_id, ack, ended))
+        return seq
+
+    # -- ending --------------------------------------------------------------------------
+
+    def _game_ended(self, g: GameState) -> None:
+        assert isinstance(g, GoGameState)
+        if g.ended_sent:
+            return
+        g.ended_sent = True
+        if g.timer is not None:
+            g.timer.cancel()
+        self._stop_bots(g)
+        game: GoGame = g.game  # type: ignore[assignment]
+        outcome = game.outcome
+        if outcome is None:  # pragma: no cover - only called for finished games
+            return
+        self.series.record(outcome.winners)
+        for meta in self.games:
+            if meta["id"] == g.id:
+                meta["status"] = "finished"
+                meta["result"] = {"winners": list(outcome.winners), "reason": outcome.reason}
+                meta["record_url"] = f"/api/games/{g.id}/record"
+        next_in = None if self.series.over else round(self.settings.between_games * 1000)
+        frame = dumps(
+            {
+                "type": "game_end",
+                "game_kind": GAME_KIND,
+                "game": g.id,
+                "number": g.number,
+                "seq": g.seq,
+                "outcome": {
+                    "winners": list(outcome.winners),
+                    "reason": outcome.reason,
+                    "tie": outcome.is_tie,
+                },
+                "figures": {
+                    "turns": game.turns,
+                    "asks": game.asks,
+                    "matches": len(game.discard()),
+                    "actions_by_seat": list(g.plays_by_seat),
+                    "hand_counts": [len(game.hand(p)) for p in range(game.players)],
+                    "duration_ms": g.last_t,
+                },
+                "series": self.series.to_dict(),
+                "record_url": f"/api/games/{g.id}/record",
+                "next_in_ms": next_in,
+            }
+        )
+        self._broadcast(frame)
+        if self.series.over:
+            self.set_status("finished")
+            self._broadcast(self._rematch_frame())
+        else:
+            self.set_status("between")
+            self._cancel_timer()
+            self.timer = self._later(self.settings.between_games, self._next_game)
+
+    # -- recovery ------------------------------------------------------------------------
+
+    def restore_game(self, lg: st.LoadedGame) -> None:
+        """Rebuild an unfinished Go Blink game from its stored deal and action log."""
+        deck = [parse_card(c) for c in lg.deck]
+        dealer = int(lg.ruleset.get("dealer", 0))
+        game = GoGame(deck, lg.players, dealer)
+        g = GoGameState(
+            id=lg.id,
+            number=lg.number,
+            series_number=lg.series_number,
+            game=game,  # type: ignore[arg-type]
+            started_wall=lg.started_at,
+            plays_by_seat=[0] * lg.players,
+        )
+        for seq, raw, seat, client_id in lg.actions:
+            action, t = go_action_from_dict(raw, seq)
+            game.apply(action, t)
+            g.seq = seq
+            g.last_t = t or 0
+            g.plays_by_seat[action.player] += 1
+            if client_id is not None and seat is not None:
+                self.seats[seat].remember(
+                    client_id, dumps({"type": "ack", "id": client_id, "game": g.id, "seq": seq})
+                )
+        g.persisted = g.seq
+        g.started_clock = self.settings.clock() - g.last_t / 1000
+        self.game = g
+        self.games.append(
+            {
+                "id": g.id,
+                "number": g.number,
+                "series": g.series_number,
+                "status": "playing",
+                "result": None,
+                "record_url": None,
+            }
+        )
+        self.status = "playing"
+        self._new_turn(g)
+        seed = secrets.randbits(32) if self.settings.deal_seed is None else self.settings.deal_seed
+        self._start_bots(g, seed)
+
+
+def is_go_game(lg: st.LoadedGame) -> bool:
+    """True when a stored game is a Go Blink game."""
+    return isinstance(lg.ruleset, Mapping) and lg.ruleset.get("game") == GAME_KIND
+
+
+def go_record(lg: st.LoadedGame) -> GoRecord:
+    """The :class:`~blink.goblink_record.GoRecord` of a stored Go Blink game."""
+    return GoRecord(
+        deck=[parse_card(c) for c in lg.deck],
+        players=lg.players,
+        dealer=int(lg.ruleset.get("dealer", 0)),
+        actions=[go_action_from_dict(a, i) for i, (_s, a, _seat, _cid) in enumerate(lg.actions)],
+        names=list(lg.names),
+        meta={
+            "game": lg.id,
+            "number": lg.number,
+            "series": lg.series_number,
+            "started": lg.started_at,
+            "ended": lg.ended_at,
+        },
+        result=lg.result,
+    )
+
+
+def restore_go_room(hub: Hub, lr: st.LoadedRoom) -> GoRoom:
+    """Rebuild a Go Blink room (and its unfinished game) from the database."""
+    seat_list = [Seat(s.seat, s.kind, s.bot, s.name, s.token_hash, s.left) for s in lr.seats]
+    room = GoRoom(hub, lr.code, lr.players, lr.best_of, lr.public, seat_list, lr.created_at)
+    room.series_number = lr.series_number
+    room.status = lr.status
+    room.series = Series(lr.best_of, lr.players)
+    unfinished = None
+    for lg in lr.games:
+        if lg.ended_at is None:
+            unfinished = lg
+            continue
+        winners = (lg.result or {}).get("winners") or []
+        try:
+            room.series.record(winners)
+        except Exception:
+            log.exception("bad stored result in room %s", lr.code)
+        room.games.append(
+            {
+                "id": lg.id,
+                "number": lg.number,
+                "series": lg.series_number,
+                "status": "finished",
+                "result": {"winners": winners, "reason": (lg.result or {}).get("reason")},
+                "record_url": f"/api/games/{lg.id}/record",
+            }
+        )
+    hub.rooms[room.code] = room
+    if unfinished is not None:
+        room.restore_game(unfinished)
+    elif room.series.over:
+        room.status = "finished"
+    elif room.games or room.status in ("countdown", "playing", "between"):
+        room.status = "between"
+        room.timer = room._later(hub.settings.between_games, room._next_game)
+    else:
+        room.status = "waiting"
+    return room
+
+
+# --- client messages -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Bad:
+    code: str
+    message: str
+
+
+def _parse_action(d: Mapping[str, Any], seat: int) -> GoAction | _Bad:
+    """The action a client message asks for, or a ``_Bad(code, message)`` when it is malformed."""
+    kind = d.get("type")
+    if kind in ("play", "choose"):
+        return _Bad("wrong_game", "this room plays Go Blink: send ask, lay or end")
+    if kind == "ask":
+        target = d.get("target")
+        if not isinstance(target, int) or isinstance(target, bool):
+            return _Bad("bad_field", "'target' must be a seat number")
+        try:
+            value = value_from_wire(d.get("attribute"), d.get("value"))
+        except ValueError as exc:
+            return _Bad("bad_value", str(exc))
+        return Ask(seat, target, value)
+    if kind == "lay":
+        raw = d.get("cards")
+        if not isinstance(raw, list) or not raw or len(raw) > 60:
+            return _Bad("bad_field", "'cards' must be a list of card codes")
+        try:
+            cards = tuple(parse_card(str(c)[:32]) for c in raw)
+        except CardError as exc:
+            return _Bad("bad_card", str(exc))
+        return LayDown(seat, cards)
+    return EndTurn(seat)
+
+
+def handle_go_message(session: _Session, room: Room, text: str | bytes) -> bool:
+    """Handle a Go Blink action message (``ask``, ``lay``, ``end``) of a client in a Go room.
+
+    Returns ``False`` for any other message (hello, ping, resync, rematch, leave, malformed
+    JSON...), which the classic path then handles. ``play`` and ``choose`` are refused here
+    with ``wrong_game``.
+    """
+    if not isinstance(room, GoRoom):
+        return False
+    try:
+        d = json.loads(text)
+    except (ValueError, RecursionError, UnicodeDecodeError):
+        return False
+    if not isinstance(d, dict) or d.get("type") not in CLIENT_TYPES:
+        return False
+    msg_id = d.get("id")
+    if not isinstance(msg_id, str) or not 1 <= len(msg_id) <= MAX_ID:
+        session.error("bad_field", "'id' is required (a string of 1 to 64 characters)")
+        return True
+    seat_no = session.conn.seat
+    if seat_no is None:
+        session.refuse(msg_id, "not_a_player", "spectators cannot play")
+        session.errors += 1
+        return True
+    seat = room.seats[seat_no]
+    answer = seat.answers.get(msg_id)
+    if answer is not None:
+        session.conn.send(answer)
+        return True
+    if msg_id in seat.pending_ids:
+        return True
+    parsed = _parse_action(d, seat_no)
+    if isinstance(parsed, _Bad):
+        seat.remember(msg_id, session.refuse(msg_id, parsed.code, parsed.message))
+        session.errors += 1
+        return True
+    try:
+        room.apply(parsed, seat_no, msg_id)
+    except IllegalAction as exc:
+        seat.remember(msg_id, session.refuse(msg_id, exc.code, exc.message))
+    except NoGame:
+        seat.remember(msg_id, session.refuse(msg_id, "no_game", "no game is in progress"))
+    return True
+
+
+def gobot_names() -> list[str]:
+    """The Go Blink bot names a seat may hold."""
+    return list(GOBOTS)
+
+
+async def create_go_room(hub: Hub, body: Any) -> dict[str, Any]:
+    """Create a Go Blink room from a ``CreateRoom`` body (``POST /api/rooms``, ``game: goblink``).
+
+    Seats are ``null`` (a person) or a Go Blink bot name; raises the app's ``ApiError``.
+    """
+    from blink.server.app import ApiError
+    from blink.server.rooms import hash_token
+
+    players = int(body.players)
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ApiError(400, "bad_options", f"Go Blink is for 2 to 6 players, not {players}")
+    seat_specs = body.seats if body.seats is not None else [None] * players
+    if len(seat_specs) != players:
+        raise ApiError(400, "bad_options", f"seats must list {players} seats")
+    try:
+        Series(body.best_of, players)
+    except ValueError as exc:
+        raise ApiError(400, "bad_options", str(exc)) from None
+    seat_list: list[Seat] = []
+    for i, spec in enumerate(seat_specs):
+        if spec is None:
+            seat_list.append(Seat(i, "human"))
+            continue
+        try:
+            name = check_gobot(spec)
+        except GoBotError as exc:
+            raise ApiError(400, "bad_bot", str(exc)) from None
+        seat_list.append(Seat(i, "bot", bot=name, name=f"Bot ({name})"))
+    take = body.take_seat
+    token = None
+    if take is not None:
+        if not 0 <= take < players or seat_list[take].kind != "human":
+            humans = [s.seat for s in seat_list if s.kind == "human"]
+            if take == 0 and humans:
+                take = humans[0]
+            else:
+                raise ApiError(400, "bad_seat", f"seat {take} is not a free seat for a person")
+        token = secrets.token_urlsafe(24)
+        seat_list[take].token_hash = hash_token(token)
+        seat_list[take].name = body.name
+    code = hub.new_code()
+    room = GoRoom(hub, code, players, body.best_of, body.public, seat_list, time.time())
+    hub.rooms[code] = room
+    try:
+        await hub.storage.run(
+            st.job_insert_room(
+                {
+                    "code": code,
+                    "created_at": room.created_at,
+                    "players": players,
+                    "best_of": body.best_of,
+                    "ruleset": GAME_KIND,
+                    "sizes": None,
+                    "public": body.public,
+                    "status": "waiting",
+                    "series_number": 1,
+                },
+                [
+                    {
+                        "room_code": code,
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "bot": s.bot,
+                        "name": s.name,
+                        "token_hash": s.token_hash,
+                        "left": False,
+                    }
+                    for s in seat_list
+                ],
+            )
+        )
+    except Exception:
+        hub.rooms.pop(code, None)
+        raise
+    room.maybe_start()
+    return {
+        "code": code,
+        "join_url": f"/play/{code}",
+        "watch_url": f"/watch/{code}",
+        "seat": take,
+        "token": token,
+        "room": room.info(),
+    }
