@@ -417,3 +417,11 @@ async def test_rest_errors(server: ServerThread) -> None:
     listed = server.get("/api/rooms").json()["rooms"]
     assert any(x["code"] == code for x in listed)
     assert server.get(f"/api/rooms/{code.lower()}").json()["code"] == code
+
+
+async def test_no_hello_in_time(make_server: Callable[..., ServerThread]) -> None:
+    server = make_server(hello_timeout=0.2)
+    c = await Client("c").connect(server.ws)
+    err = await c.expect("error")
+    assert err["code"] == "hello_required"
+    assert await c.closed() == 4008

@@ -130,6 +130,9 @@ def make_engine(url: str) -> Engine:
             # NORMAL in WAL mode: a commit survives the process being killed (not power loss).
             cur.execute("PRAGMA synchronous=NORMAL")
             cur.execute("PRAGMA busy_timeout=30000")
+            # No checkpoint inside a commit (it fsyncs, which can take long on a busy disk):
+            # Storage runs passive checkpoints from a background thread instead.
+            cur.execute("PRAGMA wal_autocheckpoint=0")
             cur.close()
 
         return engine
@@ -232,6 +235,8 @@ class Storage:
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._outbox: list[tuple[Callable[[Connection], Any], Callable[[Any], None] | None]] = []
+        self._checkpointer: threading.Thread | None = None
+        self._stopping = threading.Event()
 
     @property
     def safe_url(self) -> str:
@@ -245,6 +250,12 @@ class Storage:
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         """Start the writer thread; callbacks run on ``loop``."""
         self._loop = loop
+        if self.kind == "sqlite":
+            self._stopping.clear()
+            self._checkpointer = threading.Thread(
+                target=self._checkpoints, name="blink-db-checkpoint", daemon=True
+            )
+            self._checkpointer.start()
         if self.writer == "thread":
             self._thread = threading.Thread(
                 target=self._writer, name="blink-db-writer", daemon=True
@@ -258,7 +269,24 @@ class Storage:
             self._queue.put(None)
             self._thread.join(timeout=30)
             self._thread = None
+        if self._checkpointer is not None:
+            self._stopping.set()
+            self._checkpointer.join(timeout=30)
+            self._checkpointer = None
+            self._checkpoint("TRUNCATE")
         self.engine.dispose()
+
+    def _checkpoints(self) -> None:
+        """Copy the SQLite write-ahead log into the database now and then, off the loop."""
+        while not self._stopping.wait(1.0):
+            self._checkpoint("PASSIVE")
+
+    def _checkpoint(self, mode: str) -> None:
+        try:
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
+        except Exception:
+            log.warning("SQLite checkpoint failed", exc_info=True)
 
     def submit(
         self, job: Callable[[Connection], Any], done: Callable[[Any], None] | None = None
