@@ -80,6 +80,9 @@ async def test_hotseat_both_players_and_refusals() -> None:
                     refused += 1
                     break
         assert refused == 1  # seed 5: Right's two green flowers fits neither pile
+        # The line clears itself a few seconds later (on the table's clock).
+        clock.advance(5.0)
+        await wait_for(pilot, lambda: not str(app.table_screen.query_one("#message").render()))
         # Each player plays with their own keys.
         before = game.plays
         assert await press_one_move(pilot, app, 0)

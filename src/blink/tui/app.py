@@ -33,6 +33,9 @@ from blink.tui.widgets import (
 
 __all__ = ["BlinkApp", "HelpScreen", "PauseScreen", "TableScreen"]
 
+NOTICE_SECONDS = 4.0
+"""How long a line under the table stays (on the table's clock)."""
+
 HELP_SOLO = """\
 [b]Blink — keys[/b]
 
@@ -204,6 +207,7 @@ class BlinkApp(App[Status | None]):
         self._drawn = -1
         self._shown_left: float | None = None
         self._last_notice: Notice | None = None
+        self._notice_at = 0.0
         self._last_status: Status | None = None
         self.table_screen = TableScreen()
         self._started = False
@@ -238,6 +242,9 @@ class BlinkApp(App[Status | None]):
 
     def _tick(self) -> None:
         self.table.tick()
+        if self._last_notice is not None and self.table.clock() - self._notice_at > NOTICE_SECONDS:
+            self._last_notice = None
+            self.table.changed()
         left = self.table.status().seconds_left
         shown = None if left is None else round(left, 1)
         if self.table.version != self._drawn or shown != self._shown_left:
@@ -296,6 +303,7 @@ class BlinkApp(App[Status | None]):
         self._last_status = status
         for n in table.notices():
             self._last_notice = n
+            self._notice_at = table.clock()
         if status.stage is Stage.OVER and self._last_notice and self._last_notice.refused:
             self._last_notice = None
         seats = table.local_seats

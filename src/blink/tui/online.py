@@ -158,10 +158,9 @@ class OnlineTable(Table):
     """A seat (or a spectator's place) in a room on a server, driven by its WebSocket."""
 
     def __init__(self, seat: Seat, *, name: str = "Player", clock: Clock = time.monotonic) -> None:
-        super().__init__()
+        super().__init__(clock)
         self.where = seat
         self.name = name
-        self.clock = clock
         self.local_seats = () if seat.seat is None else (seat.seat,)
         self.players = 2
         self.ruleset: Ruleset = OFFICIAL

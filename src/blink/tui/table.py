@@ -138,7 +138,9 @@ class Table:
     players: int = 2
     local_seats: tuple[int, ...] = ()
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Clock = time.monotonic) -> None:
+        self.clock = clock
+        """The table's clock (seconds): deadlines, countdowns, how long a notice stays."""
         self.version = 0
         self._notices: list[Notice] = []
 
@@ -250,7 +252,7 @@ class LocalTable(Table):
         live_bot: LiveBotMaker | None = None,
         deck: Sequence[Card] | None = None,
     ) -> None:
-        super().__init__()
+        super().__init__(clock)
         self.players = players
         self.local_seats = tuple(humans)
         self.bot_specs = dict(bots or {})
@@ -265,7 +267,6 @@ class LocalTable(Table):
         self.countdown = countdown
         self.flip_delay = flip_delay
         self.choice_seconds = choice_seconds
-        self.clock = clock
         self._live_bot = live_bot or _default_live_bot(clock)
         self.deck = tuple(deck) if deck else None
         self.games_started = 0
