@@ -64,3 +64,12 @@ def test_percentiles() -> None:
     d = Distribution.of([3.0, 1.0, 2.0])
     assert (d.mean, d.median) == (2.0, 2.0)
     assert math.isnan(Distribution.of([]).mean)
+
+
+def test_empty_summary_is_strict_json() -> None:
+    import json
+
+    data = summarize([], 2, interrupted=True, requested=10).to_dict()
+    text = json.dumps(data, allow_nan=False)
+    assert json.loads(text)["plays"] is None
+    assert data["games"] == 0 and data["wins"] == [0, 0]

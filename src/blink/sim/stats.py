@@ -91,7 +91,15 @@ class Summary:
         return (self.wins[seat] / n if n else math.nan, lo, hi)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON summary (``games``, ``wins``, ``ties`` and ``plays`` are the mean plays)."""
+        """The JSON summary (``games``, ``wins``, ``ties`` and ``plays`` are the mean plays).
+
+        Undefined figures (for example means over no games) are ``None``, so the result is
+        strict JSON.
+        """
+        out: dict[str, Any] = _finite(self._dict())
+        return out
+
+    def _dict(self) -> dict[str, Any]:
         return {
             "games": self.matches,
             "wins": list(self.wins),
@@ -117,6 +125,16 @@ class Summary:
             "requested": self.requested,
             **self.extra,
         }
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
 
 
 def summarize(
