@@ -151,3 +151,30 @@ async def test_plain_bot_without_now_parameter() -> None:
     await asyncio.sleep(0.2)
     live.stop()
     assert game.plays >= 1
+
+
+async def test_notify_rejudges_a_pending_play_whose_pile_changed() -> None:
+    from .helpers import cards, position
+
+    game = position("1RP 5OS", ["3RW 4GF 2BL", "1YP 4YM 2PS"])
+    sent: list[object] = []
+    loop = asyncio.get_running_loop()
+    live = LiveBot(make_bot("expert", "first", 0, 7), lambda: game.view(0), sent.append, loop.time)
+    live.start()
+    planned = live.pending
+    assert planned == Play(0, cards("3RW")[0], 0)
+    game.play(1, cards("1YP")[0], 0)  # 3RW no longer fits pile 0
+    live.notify()
+    assert live.pending != planned
+    assert live.pending is None or live.pending in game.legal_plays(0)
+    live.stop()
+    assert sent == []
+
+
+async def test_full_game_with_the_loop_clock() -> None:
+    table = Table(2, 21, async_submit=False)
+    loop = asyncio.get_running_loop()
+    for b in table.bots:
+        b.clock = loop.time
+    await _play(table)
+    assert table.game.over
