@@ -1,0 +1,52 @@
+// The leaderboard page (leaderboard.html): profiles by conservative rating, the bots' fixed
+// ratings, and this browser's own profile (created here if it has none).
+import { api, ensureProfile, myProfile } from "./tournament-api.js";
+
+function el(tag, attrs = {}, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "onsubmit") e.onsubmit = v;
+    else e.setAttribute(k, v);
+  }
+  for (const kid of kids) e.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+  return e;
+}
+
+async function showMe() {
+  const box = document.getElementById("me");
+  const me = myProfile();
+  if (me) {
+    let line = `Your profile: ${me.name}`;
+    try {
+      const p = await api("GET", `/api/profiles/${encodeURIComponent(me.id)}`);
+      line += ` · rating ${p.rating.ordinal.toFixed(1)} · ${p.games} games, ${p.wins} wins`;
+    } catch { /* the server may have been reset */ }
+    box.replaceChildren(el("p", {}, line));
+    return;
+  }
+  box.replaceChildren(el("form", {
+    onsubmit: async (ev) => {
+      ev.preventDefault();
+      await ensureProfile(new FormData(ev.target).get("name"));
+      showMe();
+    },
+  }, el("label", {}, "Make a profile: your name ", el("input", { name: "name", maxlength: "24", required: "" })),
+  el("button", { type: "submit" }, "Create")),
+  el("p", { class: "meta" }, "The profile is kept by this browser (no password): games you play with it are rated."));
+}
+
+async function showBoard() {
+  const data = await api("GET", "/api/leaderboard");
+  const me = myProfile();
+  document.querySelector("#board tbody").replaceChildren(...data.players.map((p) =>
+    el("tr", p.id === (me && me.id) ? { class: "me" } : {},
+      el("td", {}, p.rank), el("td", {}, p.name), el("td", {}, p.rating.ordinal.toFixed(1)),
+      el("td", {}, p.rating.mu.toFixed(1)), el("td", {}, p.rating.sigma.toFixed(2)),
+      el("td", {}, p.games), el("td", {}, p.wins))));
+  document.querySelector("#bots tbody").replaceChildren(...Object.entries(data.bots).map(([lvl, r]) =>
+    el("tr", {}, el("td", {}, lvl), el("td", {}, r.mu.toFixed(0)))));
+}
+
+showMe();
+showBoard();
+setInterval(showBoard, 10000);
