@@ -97,8 +97,20 @@ class HumanBot:
         """React to ``view`` seen at time ``now`` (seconds; default the monotonic clock)."""
         if now is None:
             now = time.monotonic()
-        self._observe(view)
         phase = view.phase
+        plan = self._plan
+        # Fast path: the planned pile is untouched, so the plan stands (the memory of seen cards
+        # catches up from the piles at the next real decision).
+        if (
+            phase is _PLAYING
+            and phase is self._phase
+            and type(plan) is Play
+            and view.tops[plan.pile] is self._ktop[plan.pile]
+            and plan.card in view.hand
+        ):
+            due = self._due - now
+            return _intent((plan, due if due > 0.0 else 0.0))
+        self._observe(view)
         if phase is not self._phase:
             self._phase = phase
             self.reset()
