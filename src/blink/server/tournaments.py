@@ -276,10 +276,10 @@ class Manager:
                 last = self.hub.rooms.get(codes[-1]) if codes else None
                 if last is not None and last.status not in ("finished", "closed"):
                     continue
-                code = self.open_room(e, m.id)
-                if code is not None:
-                    e.rooms.setdefault(m.id, []).append(code)
-                    self.by_room[code] = e.id
+                opened = self.open_room(e, m.id)
+                if opened is not None:
+                    e.rooms.setdefault(m.id, []).append(opened)
+                    self.by_room[opened] = e.id
                     changed = True
         return changed
 
@@ -293,7 +293,7 @@ class Manager:
         rows = profiles_by_id(self.hub, [i for i in ids if i is not None])
         seat_list = []
         for i, (n, pid) in enumerate(zip(names, ids, strict=True)):
-            row = rows.get(pid)
+            row = rows.get(pid) if pid is not None else None
             if row is None:
                 return None
             seat_list.append(Seat(i, "human", name=n, token_hash=row.secret_hash))
@@ -405,7 +405,8 @@ def router(mgr_of: Callable[[], Manager]) -> APIRouter:
             raise ProfileError(400, "bad_kind", f"kind must be one of {', '.join(KINDS)}")
         t = Tournament([], body.name.strip() or "Blink tournament")
         for p in body.players:
-            engine_call(lambda p=p: t.add_player(Entrant.from_dict(p)))
+            ent = engine_call(lambda p=p: Entrant.from_dict(p))  # type: ignore[misc]
+            engine_call(lambda ent=ent: t.add_player(ent))  # type: ignore[misc]
         secret = secrets.token_urlsafe(24)
         e = Entry(secrets.token_hex(5), body.kind, hash_token(secret), time.time(), t)
         mgr_of().items[e.id] = e
