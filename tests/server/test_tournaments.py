@@ -265,3 +265,35 @@ async def test_long_poll_returns_when_the_version_changes(server: ServerThread) 
     got = (await asyncio.wait_for(waiter, 20)).json()
     assert got["version"] > v and got["players"][0]["name"] == "Ann"
     assert time.monotonic() - t0 < 15
+
+
+async def test_handicap_set_by_the_organiser_deals_the_room(server: ServerThread) -> None:
+    ann, bob = profile(server, "Ann"), profile(server, "Bob")
+    r = server.post("/api/tournaments", {"name": "Balanced", "kind": "online"}).json()
+    tid, org = r["id"], r["organiser_secret"]
+    for p in (ann, bob):
+        server.post(f"/api/tournaments/{tid}/join", {"profile_secret": p["secret"]})
+    s = server.post(f"/api/tournaments/{tid}/draw", {"organiser_secret": org, "seed": 2}).json()
+    (m,) = s["tournament"]["matches"]
+    # Equal ratings: the suggestion is an equal deal.
+    eq = server.post(
+        f"/api/tournaments/{tid}/handicap",
+        {"organiser_secret": org, "match": m["id"], "suggest": True},
+    ).json()
+    assert eq["tournament"]["matches"][0]["handicap"] is None
+    sizes = {m["players"][0]: 34, m["players"][1]: 26}
+    h = server.post(
+        f"/api/tournaments/{tid}/handicap",
+        {"organiser_secret": org, "match": m["id"], "sizes": sizes},
+    ).json()
+    assert h["tournament"]["matches"][0]["handicap"] == sizes
+    bad = server.post(
+        f"/api/tournaments/{tid}/handicap",
+        {"organiser_secret": org, "match": m["id"], "sizes": {"Ann": 70, "Bob": 1}},
+    )
+    assert bad.status_code == 409
+    s = server.post(f"/api/tournaments/{tid}/start", {"organiser_secret": org}).json()
+    code = s["rooms"][m["id"]]["code"]
+    room = server.get(f"/api/rooms/{code}").json()
+    assert room["sizes"] == [34, 26] and room["best_of"] == 3 and room["public"] is False
+    assert [x["name"] for x in room["seats"]] == m["players"]
