@@ -178,3 +178,27 @@ async def test_full_game_with_the_loop_clock() -> None:
         b.clock = loop.time
     await _play(table)
     assert table.game.over
+
+
+async def test_a_refused_action_is_followed_by_a_fresh_look() -> None:
+    """After a refusal the bot re-plans by itself, even if no further change is notified."""
+    from blink.classic import Reason
+
+    game = ClassicGame.new(2, 8)
+    game.reveal()
+    refused_once: list[Play | Choose] = []
+    done = asyncio.Event()
+
+    def submit(action: Play | Choose) -> None:
+        if not refused_once:
+            refused_once.append(action)
+            raise IllegalAction(Reason.NO_COMMON_ATTRIBUTE, "lost the race")
+        game.apply(action)
+        done.set()
+
+    live = LiveBot(make_bot("inhuman", "first", 0, 2), lambda: game.view(0), submit)
+    live.start()
+    await asyncio.wait_for(done.wait(), timeout=30)
+    live.stop()
+    assert live.refused == 1
+    assert game.plays == 1

@@ -4,7 +4,7 @@ A :class:`LiveBot` wraps a :class:`~blink.bots.Bot`. Its owner calls :meth:`Live
 after every change of the game; the bot re-plans from a fresh view and (re)schedules its one
 pending action with ``loop.call_later``. When the action is due it is passed to ``submit``
 (which may be a coroutine function); if the game refuses it (``IllegalAction``, for example a
-lost race) the bot forgets its plan and re-plans on the next notify. ::
+lost race) the bot forgets its plan and looks at the table again from a fresh view. ::
 
     live = LiveBot(make_bot("expert", "blocker", seat=1, seed=7),
                    get_view=lambda: game.view(1),
@@ -153,6 +153,10 @@ class LiveBot:
         self.refused += 1
         self._inflight = None
         self._forget()
+        # Look again at once (a fresh decision, so never a hot loop): if the game has already
+        # told us about the change that beat us, no further notify may come.
+        if self._running and self._loop is not None:
+            self._loop.call_soon(self.notify)
 
     def _forget(self) -> None:
         reset = getattr(self.bot, "reset", None)
