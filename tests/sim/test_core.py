@@ -50,6 +50,9 @@ def test_every_game_is_a_replayable_record(seed: int, bots: list[str]) -> None:
     assert isinstance(rec.actions[0][0], Reveal)
     assert g.flips == sum(1 for a, _ in rec.actions if isinstance(a, Flip))
     assert g.stalls == g.flips + g.choices + g.dead_ends
+    if g.outcome.reason in ("out_of_cards", "stall_placement"):
+        assert all(g.cards_left[w] == 0 for w in g.outcome.winners)
+        assert all(g.cards_left[s] > 0 for s in range(len(specs)) if s not in g.outcome.winners)
 
 
 def test_flip_pause_is_virtual_time() -> None:
