@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -443,10 +443,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/play/{code}", include_in_schema=False)
     async def play_link(code: str) -> Any:
+        if isinstance(hub().rooms.get(code.upper()), go_rooms.GoRoom):
+            return RedirectResponse(f"/?go={code.upper()}")
         return _index()
 
     @app.get("/watch/{code}", include_in_schema=False)
     async def watch_link(code: str) -> Any:
+        if isinstance(hub().rooms.get(code.upper()), go_rooms.GoRoom):
+            return RedirectResponse(f"/?gowatch={code.upper()}")
         return _index()
 
     # -- WebSocket -------------------------------------------------------------------------

@@ -205,6 +205,8 @@ class GoRoom(Room):
         d = super().info()
         d["game"] = GAME_KIND
         d["turn_ms"] = round(_turn_time(self.settings) * 1000)
+        d["join_url"] = f"/?go={self.code}"
+        d["watch_url"] = f"/?gowatch={self.code}"
         return d
 
     def summary(self) -> dict[str, Any]:
@@ -733,8 +735,8 @@ async def create_go_room(hub: Hub, body: Any) -> dict[str, Any]:
     room.maybe_start()
     return {
         "code": code,
-        "join_url": f"/play/{code}",
-        "watch_url": f"/watch/{code}",
+        "join_url": f"/?go={code}",
+        "watch_url": f"/?gowatch={code}",
         "seat": take,
         "token": token,
         "room": room.info(),

@@ -6,6 +6,7 @@ import { applyI18n, t } from "./i18n.js";
 import { escapeXml } from "./cards.js";
 import { face } from "./board.js";
 import { navigate } from "./app.js";
+import { GOBOTS, gt, mountGoTable } from "./goblink.js";
 
 const FALLBACK_LEVELS = ["beginner", "casual", "skilled", "expert", "champion", "inhuman"];
 
@@ -26,6 +27,10 @@ function seg(name, values, checked, label = (v) => v) {
 }
 
 export function mountLobby(root) {
+  const goq = new URLSearchParams(location.search);
+  if (goq.get("go") || goq.get("gowatch")) {
+    return mountGoTable(root, { code: String(goq.get("go") || goq.get("gowatch")).toUpperCase(), spectate: !goq.get("go") });
+  }
   let levels = FALLBACK_LEVELS;
   let timer = null;
   let alive = true;
@@ -64,6 +69,17 @@ export function mountLobby(root) {
         <label class="check"><input type="checkbox" name="public" id="p-public"> <span data-i18n="list_public"></span></label>
         <button class="primary" type="submit" id="p-create" data-i18n="create"></button>
         <p class="error-msg" id="p-err" role="alert"></p>
+      </form>
+    </section>
+    <section class="panel" aria-labelledby="h-go" id="go-panel">
+      <h2 id="h-go">${escapeXml(gt("go_blink"))}</h2>
+      <form id="f-go">
+        <fieldset style="border:0;padding:0;margin:0"><legend class="muted" style="font-size:.85rem" data-i18n="players"></legend>${seg("goplayers", [2, 3, 4, 5, 6], 2)}</fieldset>
+        <label><span>${escapeXml(gt("opponents"))}</span><select name="gobot" id="go-bot">
+          ${GOBOTS.map((b) => `<option value="${b}"${b === "greedy" ? " selected" : ""}>${escapeXml(t("bot"))}: ${escapeXml(b)}</option>`).join("")}
+          <option value="">${escapeXml(t("human"))}</option></select></label>
+        <button class="primary" type="submit" id="go-play">${escapeXml(gt("play_go"))}</button>
+        <p class="error-msg" id="go-err" role="alert"></p>
       </form>
     </section>
     <section class="panel" aria-labelledby="h-join">
@@ -163,14 +179,32 @@ export function mountLobby(root) {
     }
   });
 
-  $("#f-join").addEventListener("submit", (e) => {
+  $("#f-go").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const fd = new FormData(e.target);
+    const players = Number(fd.get("goplayers"));
+    const bot = String(fd.get("gobot") || "");
+    $("#go-err").textContent = "";
+    try {
+      const res = bot
+        ? await api("/api/quick", { game: "goblink", players, bot, name: name() })
+        : await api("/api/rooms", { game: "goblink", players, name: name(), take_seat: 0, public: true });
+      saveSeat(res.code, { token: res.token, seat: res.seat });
+      navigate(`/?go=${res.code}`);
+    } catch (err) {
+      $("#go-err").textContent = t("error", { msg: err.message });
+    }
+  });
+
+  $("#f-join").addEventListener("submit", async (e) => {
     e.preventDefault();
     const code = extractCode($("#j-code").value);
     if (!code) {
       $("#j-err").textContent = t("not_found");
       return;
     }
-    navigate(`/play/${code}`);
+    const info = await api(`/api/rooms/${code}`).catch(() => null);
+    navigate(info && info.game === "goblink" ? `/?go=${code}` : `/play/${code}`);
   });
 
   async function refresh() {
@@ -187,8 +221,11 @@ export function mountLobby(root) {
         return s.name && s.name !== "Player" ? s.name : t("player_n", { n: i + 1 });
       }).join(" · ");
       const open = (r.open_seats || []).length > 0;
-      return `<li><span class="who"><strong>${escapeXml(r.code)}</strong> ${escapeXml(who)}</span>
-        <span>${open ? `<a class="btn primary" data-link href="/play/${escapeXml(r.code)}">${escapeXml(t("join_btn"))}</a> ` : ""}<a class="btn" data-link href="/watch/${escapeXml(r.code)}">${escapeXml(t("watch"))}</a></span></li>`;
+      const go = r.game === "goblink";
+      const playHref = go ? `/?go=${escapeXml(r.code)}` : `/play/${escapeXml(r.code)}`;
+      const watchHref = go ? `/?gowatch=${escapeXml(r.code)}` : `/watch/${escapeXml(r.code)}`;
+      return `<li><span class="who"><strong>${escapeXml(r.code)}</strong>${go ? ` ${escapeXml(gt("go_blink"))}` : ""} ${escapeXml(who)}</span>
+        <span>${open ? `<a class="btn primary" data-link href="${playHref}">${escapeXml(t("join_btn"))}</a> ` : ""}<a class="btn" data-link href="${watchHref}">${escapeXml(t("watch"))}</a></span></li>`;
     }).join("") : `<li class="muted">${escapeXml(t("none_yet"))}</li>`;
     const done = [];
     const seen = new Set();
