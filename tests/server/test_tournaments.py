@@ -140,6 +140,8 @@ async def test_online_tournament_of_eight_client_bots(server: ServerThread) -> N
     assert refs and len(refs) == len(set(refs)) and all("/" in r for r in refs)
     assert any("R1-1" in line for line in log)
     assert await spec.wait(lambda m: m["type"] == "update", 5)
+    undo = server.post(f"/api/tournaments/{tid}/undo", {"organiser_secret": org, "match": "R1-1"})
+    assert undo.status_code == 409 and undo.json()["error"]["code"] == "played_online"
     await spec.close()
 
     # Every profile played and was rated.

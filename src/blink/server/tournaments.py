@@ -568,9 +568,13 @@ def router(mgr_of: Callable[[], Manager]) -> APIRouter:
 
     @r.post("/api/tournaments/{tid}/undo")
     async def undo(tid: str, body: OrgAction) -> dict[str, Any]:
-        """The organiser takes back the last game entered in a match (real cards)."""
+        """The organiser takes back the last game they entered in a match (not a game that was
+        played in a room: the room's record would enter it again)."""
         e = _get(mgr_of(), tid)
         _organiser(e, body.organiser_secret)
+        m = engine_call(lambda: e.t.match(body.match or ""))
+        if m.games and m.games[-1].ref not in (None, "organiser"):
+            raise ProfileError(409, "played_online", "a game played in a room cannot be taken back")
         engine_call(lambda: e.t.undo_game(body.match or ""))
         return await store(e)
 
