@@ -249,6 +249,9 @@ async def test_six_bots_and_quick_game(db: str, servers: list[ServerThread]) -> 
     end = await play_loop(me)
     rec = await finish(server, [me], end)
     assert_no_leaks([me], rec)
+    series = server.get(f"/api/rooms/{body['code']}/record").json()
+    assert series["game"] == "goblink" and len(series["games"]) == 1
+    assert [s["name"] for s in body["room"]["seats"]][1:] == ["Bot 2 (memory)", "Bot 3 (memory)"]
     # Bad options are refused with codes.
     bad = server.post("/api/rooms", {"game": "goblink", "players": 7})
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_options"

@@ -419,6 +419,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         number = series if series is not None else (room.series_number if room else 1)
         best_of = room.best_of if room else 1
         loaded = await asyncio.to_thread(h.storage.series_games, code.upper(), number)
+        if any(go_rooms.is_go_game(g) for g in loaded):
+            return {
+                "game": go_rooms.GAME_KIND,
+                "best_of": best_of,
+                "games": [go_rooms.go_record(g).to_dict() for g in loaded],
+                "meta": {"room": code.upper(), "series": number},
+            }
         rec = SeriesRecord(
             best_of,
             [_record(g) for g in loaded],

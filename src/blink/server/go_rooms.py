@@ -685,7 +685,7 @@ async def create_go_room(hub: Hub, body: Any) -> dict[str, Any]:
             name = check_gobot(spec)
         except GoBotError as exc:
             raise ApiError(400, "bad_bot", str(exc)) from None
-        seat_list.append(Seat(i, "bot", bot=name, name=f"Bot ({name})"))
+        seat_list.append(Seat(i, "bot", bot=name, name=f"Bot {i + 1} ({name})"))
     take = body.take_seat
     token = None
     if take is not None:

@@ -437,6 +437,8 @@ export function mountGoTable(root, { code, spectate }) {
       <ul class="go-opps" id="go-opps">${opps.join("")}</ul>
       <section class="go-discard panel"><h2>${escapeXml(gt("discard"))}</h2>
         <ul id="go-discard">${discard || `<li class="muted">${escapeXml(gt("no_matches"))}</li>`}</ul></section>
+      <section class="go-log panel"><h2>${escapeXml(gt("log"))}</h2>
+        <ol id="go-log">${S.log.slice(-40).map((e) => `<li>${escapeXml(logLine(e))}</li>`).join("")}</ol></section>
       ${mine ? `<section class="go-me panel${myTurn ? " my-turn" : ""}">
         <h2>${escapeXml(gt("your_hand"))}</h2>
         <div class="go-hand" id="go-hand" role="group" aria-label="${escapeXml(gt("your_hand"))}">
@@ -451,8 +453,6 @@ export function mountGoTable(root, { code, spectate }) {
         </div>
         <p class="error-msg" id="go-msg" role="alert">${escapeXml(S.msg || "")}</p>
       </section>` : `<p class="muted">${escapeXml(gt("spectating"))}</p>`}
-      <section class="go-log panel"><h2>${escapeXml(gt("log"))}</h2>
-        <ol id="go-log">${S.log.slice(-40).map((e) => `<li>${escapeXml(logLine(e))}</li>`).join("")}</ol></section>
     </div>`;
     const logEl = root.querySelector("#go-log");
     if (logEl) logEl.scrollTop = logEl.scrollHeight;
