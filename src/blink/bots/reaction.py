@@ -58,10 +58,6 @@ class Level:
             t += rng.expovariate(1.0 / self.tau)
         return t
 
-    def recheck(self, rng: random.Random) -> float:
-        """The quick second look before a planned card goes on a pile that just changed."""
-        return self.sample(rng, 3.0)
-
     def scaled(self, speed: float) -> Level:
         """The same level ``speed`` times faster (every time divided by ``speed``)."""
         if speed == 1.0:
