@@ -6,7 +6,7 @@ and a refused action raises :class:`IllegalAction` (with a machine-readable :cla
 and changes nothing.
 
 The flow of a game (rulings marked *ruling* are where the rulebook is silent; see
-docs/rules-goblink.md):
+docs/rules.md, "Go Blink"):
 
 * The deal: four cards to each player, starting with the player after the dealer; the rest is
   one face-down draw pile (top card first in ``deck`` order after the hands).

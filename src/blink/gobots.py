@@ -1,4 +1,4 @@
-"""Bots for Go Blink: random, greedy and remembering. See docs/bots-goblink.md.
+"""Bots for Go Blink: random, greedy and remembering. See docs/bots.md, "Go Blink bots".
 
 Every bot sees only its own player's :class:`~blink.goblink.GoView` and answers with one
 action; it is deterministic for a given seed (its own ``random.Random``, never the global one).

@@ -96,7 +96,7 @@ BOT_RATINGS: Final[Mapping[str, Rating]] = {
     "inhuman": Rating(90.0, BOT_SIGMA),
 }
 """Fixed ratings of the bot levels (blink.bots.LEVELS), set from simulated games (400 per
-pairing of neighbouring levels, seats alternating, docs/rules-tournament.md): a skilled bot
+pairing of neighbouring levels, seats alternating, docs/rules.md, "Tournaments"): a skilled bot
 beat a casual one 97 % of the time and an expert a skilled one 96 % (11 points apart: the
 model predicts 96 %); casual beat beginner and champion beat expert 99-100 % (15 points:
 99 %). A newcomer starts at 25, the casual bot's rating."""

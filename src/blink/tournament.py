@@ -7,7 +7,7 @@ table, the tie-break matches) is derived from those, so results entered in any v
 the same state, and the whole object round-trips through JSON (:meth:`Tournament.to_dict`).
 A refused result raises a :class:`TournamentError` subclass (with a ``code``) and changes nothing.
 
-The format (docs/rules-tournament.md explains every ruling):
+The format (docs/rules.md, "Tournaments" explains every ruling):
 
 * single elimination, each pairing decided by two games out of three (tied games replayed),
   until three or four players remain;
