@@ -134,7 +134,7 @@ function matchBox(t, m, org) {
       }, "Play your match"));
     }
   }
-  if (org && t.kind === "cards" && (m.status === "ready" || m.status === "playing")) {
+  if (org && (m.status === "ready" || m.status === "playing")) {
     for (const p of m.players) {
       acts.append(el("button", { type: "button", "data-win": p, onclick: () => act("result", { match: m.id, winners: [p] }) }, `${p} won a game`));
     }
@@ -180,6 +180,12 @@ function organiserPanel(t) {
     el("button", { type: "submit" }, t.kind === "online" ? "Draw and start" : "Draw the first round")));
   } else if (t.kind === "online" && t.status === "drawn") {
     panel.append(el("button", { type: "button", onclick: () => act("start", {}) }, "Start: open the rooms"));
+  } else if (t.status === "finished") {
+    panel.append(el("p", {}, "The tournament is over: print the bracket or export it."));
+  } else if (t.kind === "cards") {
+    panel.append(el("p", {}, "Enter each game as it is played with the buttons in the bracket below; a tied game is replayed."));
+  } else {
+    panel.append(el("p", {}, "Rooms open as matches become ready; results come from the rooms. The buttons below override a result."));
   }
   return panel;
 }
