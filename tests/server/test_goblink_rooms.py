@@ -380,3 +380,34 @@ async def test_restart_recovers_the_game(db: str, servers: list[ServerThread]) -
     ends = await asyncio.gather(play_loop(a2), play_loop(b2))
     rec = await finish(server2, [a2, b2], ends[0])
     assert_no_leaks([a2, b2], rec)
+
+
+async def test_reconnect_resumes_with_the_missed_updates(
+    db: str, servers: list[ServerThread]
+) -> None:
+    server = start(servers, db)
+    code, clients, tokens = await seat(server, [None, None])
+    a, b = clients
+    for c in clients:
+        await c.expect("snapshot")
+    assert a.view is not None
+    first = a if a.view["current"] == a.seat else b
+    other = b if first is a else a
+    game, seen = other.game, other.seq
+    await other.close()
+    # Two decisions while the other player is away.
+    mid = first.next_id()
+    await first.send({"type": "end", "id": mid})
+    await first.expect("ack", id=mid)
+    await asyncio.sleep(0.1)
+    back = await Client("back").connect(
+        server.ws, room=code, token=tokens[clients.index(other)], game=game, last_seq=seen
+    )
+    upd = await back.expect("update")
+    assert upd["seq"] == seen + 1
+    assert not any(m["type"] == "snapshot" for m in back.msgs)
+    # The missed update is the other player's opening ending: now it is the returner's turn.
+    assert upd["view"]["current"] == other.seat
+    assert upd["turn"]["seat"] == other.seat
+    await back.close()
+    await first.close()
