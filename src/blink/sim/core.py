@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from operator import itemgetter
+from types import MethodType
 from typing import Any
 
 from blink.bots import Bot, BotSpec, Intent
@@ -369,12 +370,28 @@ def play_game(
     )
 
 
-def _timed_plan(bot: Bot) -> Callable[[PlayerView, float], Intent | None]:
-    plan: Callable[..., Intent | None] = bot.plan
+_TIMED: dict[Any, bool] = {}
+"""Whether a ``plan`` function takes ``now``, by function (inspecting it is slow)."""
+
+
+def _takes_now(plan: Callable[..., Intent | None]) -> bool:
+    func = plan.__func__ if isinstance(plan, MethodType) else None
+    if func is not None:
+        cached = _TIMED.get(func)
+        if cached is not None:
+            return cached
     try:
         timed = "now" in inspect.signature(plan).parameters
     except (TypeError, ValueError):
         timed = False
+    if func is not None:
+        _TIMED[func] = timed
+    return timed
+
+
+def _timed_plan(bot: Bot) -> Callable[[PlayerView, float], Intent | None]:
+    plan: Callable[..., Intent | None] = bot.plan
+    timed = _takes_now(plan)
     if timed:
         return plan
     return lambda view, now: plan(view)
