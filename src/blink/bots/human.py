@@ -18,7 +18,7 @@ from functools import partial
 from blink.bots.base import Intent
 from blink.bots.reaction import Level
 from blink.bots.strategies import Knowledge, Strategy
-from blink.bots.tables import BIT, CMP, DECK_MASK, NO_MATCH, hand_mask
+from blink.bots.tables import BIT, CMP, DECK_MASK, NO_MATCH
 from blink.cards import Card
 from blink.classic import Choose, Phase, Play, PlayerView, reach
 
@@ -152,7 +152,7 @@ class HumanBot:
             view.players,
             view.hand,
             view.tops,
-            DECK_MASK & ~(self._seen | hand_mask(view.hand)),
+            DECK_MASK & ~(self._seen | sum(c._bit for c in view.hand)),
             view.hand_counts,
             self._reaches,
         )
@@ -224,7 +224,7 @@ class HumanBot:
         oa, ob = ok[a], ok[b]
         for c in hand:
             i = c.index
-            bit = BIT[i]
+            bit = c._bit
             if not ca & bit:
                 ca |= bit
                 v = row_a[i]
@@ -247,8 +247,9 @@ class HumanBot:
         ok[b] = ob
         if not (oa or ob):
             return None
-        legal = [_play((seat, c, a)) for c in hand if oa >> c.index & 1]
-        legal += [_play((seat, c, b)) for c in hand if ob >> c.index & 1]
+        legal = [_play((seat, c, a)) for c in hand if oa & c._bit]
+        if ob:
+            legal += [_play((seat, c, b)) for c in hand if ob & c._bit]
         if not legal:
             return None
         strategy = self.strategy

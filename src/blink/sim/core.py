@@ -168,28 +168,50 @@ class _Viewer:
 
     def views(self) -> list[PlayerView]:
         game = self.game
-        seats = self.seats
         piles = tuple(self.piles)
         tops = tuple(map(_last, piles))
-        hands = list(map(game.hand, seats))
+        # The engine's own lists, read only (the same values as ``game.hand(seat)`` and
+        # ``game.cards_left(seat) - len(hand)``, without a method call per seat).
+        hands = list(map(tuple, game._hands))
         hand_counts = tuple(map(len, hands))
-        draw_counts = tuple(map(_sub, map(game.cards_left, seats), hand_counts))
+        draw_counts = tuple(map(len, game._draws))
         choices = game.choices
         if choices:
-            chosen = tuple(s in choices for s in seats)
-            mine = [choices.get(s) for s in seats]
+            chosen = tuple(s in choices for s in self.seats)
+            mine = [choices.get(s) for s in self.seats]
         else:
             chosen = self.nobody
             mine = self.nothing
         # PlayerView's fields, in order: seat, players, phase, ruleset, hand, tops, piles,
         # hand_counts, draw_counts, set_aside, chosen, my_choice, outcome, plays.
         new = _new_tuple
-        common = (game.phase, game.ruleset)
-        rest = (tops, piles, hand_counts, draw_counts, self.set_aside, chosen)
-        end = (game.outcome, game.plays)
-        players = (game.players,)
+        players = game.players
+        phase = game.phase
+        ruleset = game.ruleset
+        set_aside = self.set_aside
+        outcome = game.outcome
+        plays = game.plays
         return [
-            new(PlayerView, (s, *players, *common, hands[s], *rest, mine[s], *end)) for s in seats
+            new(
+                PlayerView,
+                (
+                    s,
+                    players,
+                    phase,
+                    ruleset,
+                    hands[s],
+                    tops,
+                    piles,
+                    hand_counts,
+                    draw_counts,
+                    set_aside,
+                    chosen,
+                    mine[s],
+                    outcome,
+                    plays,
+                ),
+            )
+            for s in self.seats
         ]
 
     def checked_views(self) -> list[PlayerView]:
