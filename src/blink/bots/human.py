@@ -18,7 +18,15 @@ from functools import partial
 from blink.bots.base import Intent
 from blink.bots.reaction import Level
 from blink.bots.strategies import Knowledge, Strategy
-from blink.bots.tables import BIT, CMP, DECK_MASK, NO_MATCH
+from blink.bots.tables import (
+    BIT,
+    CMP,
+    COLOR_MASK,
+    DECK_MASK,
+    MATCH_MASK,
+    NO_MATCH,
+    SHAPE_ONLY_MASK,
+)
 from blink.cards import Card
 from blink.classic import Choose, Phase, Play, PlayerView, reach
 
@@ -39,6 +47,7 @@ class HumanBot:
     """
 
     __slots__ = (
+        "_blocker",
         "_chk",
         "_due",
         "_ktop",
@@ -63,6 +72,7 @@ class HumanBot:
         self.strategy = strategy
         self.seed = seed
         self.rng = random.Random(seed)
+        self._blocker = strategy.name == "blocker"
         self._seen = 0
         self._stall = -1
         self._lens: list[int] = []
@@ -221,33 +231,37 @@ class HumanBot:
             self._plan = found
             self._due = now + delay
             return _intent((found, delay))
+        # Exhaustive search over the hand cards not yet compared with each top, by bit sets:
+        # a card of the top's colour takes 1 comparison, of its shape only 2, any other 3.
         oa, ob = ok[a], ok[b]
+        hm = 0
         for c in hand:
-            i = c.index
-            bit = c._bit
-            if not ca & bit:
-                ca |= bit
-                v = row_a[i]
-                if v == NO_MATCH:
-                    comparisons += 3
-                else:
-                    comparisons += v
-                    oa |= bit
-            if not cb & bit:
-                cb |= bit
-                v = row_b[i]
-                if v == NO_MATCH:
-                    comparisons += 3
-                else:
-                    comparisons += v
-                    ob |= bit
-        chk[a] = ca
-        chk[b] = cb
-        ok[a] = oa
-        ok[b] = ob
+            hm |= c._bit
+        new = hm & ~ca
+        if new:
+            i = ta.index
+            comparisons += (
+                3 * new.bit_count()
+                - 2 * (new & COLOR_MASK[i]).bit_count()
+                - (new & SHAPE_ONLY_MASK[i]).bit_count()
+            )
+            oa |= new & MATCH_MASK[i]
+            chk[a] = ca | new
+            ok[a] = oa
+        new = hm & ~cb
+        if new:
+            i = tb.index
+            comparisons += (
+                3 * new.bit_count()
+                - 2 * (new & COLOR_MASK[i]).bit_count()
+                - (new & SHAPE_ONLY_MASK[i]).bit_count()
+            )
+            ob |= new & MATCH_MASK[i]
+            chk[b] = cb | new
+            ok[b] = ob
         if not (oa or ob):
             return None
-        legal = [_play((seat, c, a)) for c in hand if oa & c._bit]
+        legal = [_play((seat, c, a)) for c in hand if oa & c._bit] if oa else []
         if ob:
             legal += [_play((seat, c, b)) for c in hand if ob & c._bit]
         if not legal:
@@ -255,6 +269,8 @@ class HumanBot:
         strategy = self.strategy
         if len(legal) == 1:
             choice = legal[0]
+        elif self._blocker:
+            choice = self._pick_blocker(view, legal, hm)
         elif strategy.informed:
             choice = strategy.pick_play(self.knowledge(view), legal, rng)
         else:
@@ -263,6 +279,38 @@ class HumanBot:
         self._plan = choice
         self._due = now + delay
         return _intent((choice, delay))
+
+    def _pick_blocker(self, view: PlayerView, legal: list[Play], hand_bits: int) -> Play:
+        """``STRATEGIES["blocker"].pick_play`` for this view: the same scores, in the same
+        order and with the same arithmetic, and the same tie-break draw, without building
+        a :class:`Knowledge`."""
+        pool = DECK_MASK & ~(self._seen | hand_bits)
+        size = pool.bit_count() or 1
+        tops = view.tops
+        counts = view.hand_counts
+        seat = self.seat
+        opponents = [(r, counts[s] / size) for s, r in enumerate(self._reaches) if s != seat]
+        scores = []
+        for play in legal:
+            pile = play.pile
+            new = MATCH_MASK[play.card.index]
+            total = 0.0
+            for (a, b), weight in opponents:
+                if a == pile:
+                    ma = new
+                else:
+                    t = tops[a]
+                    ma = 0 if t is None else MATCH_MASK[t.index]
+                if b == pile:
+                    mb = new
+                else:
+                    t = tops[b]
+                    mb = 0 if t is None else MATCH_MASK[t.index]
+                total += weight * (pool & (ma | mb)).bit_count()
+            scores.append(-total)
+        top = max(scores)
+        best = [p for p, s in zip(legal, scores, strict=True) if s == top]
+        return best[0] if len(best) == 1 else best[self.rng.randrange(len(best))]
 
     # -- stalls -----------------------------------------------------------------------------
 

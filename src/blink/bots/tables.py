@@ -6,7 +6,17 @@ from typing import Final
 
 from blink.cards import COUNTS, STANDARD_DECK, Card, Color, Shape
 
-__all__ = ["ALL_CARDS", "BIT", "CMP", "DECK_MASK", "MATCH_MASK", "NO_MATCH", "hand_mask"]
+__all__ = [
+    "ALL_CARDS",
+    "BIT",
+    "CMP",
+    "COLOR_MASK",
+    "DECK_MASK",
+    "MATCH_MASK",
+    "NO_MATCH",
+    "SHAPE_ONLY_MASK",
+    "hand_mask",
+]
 
 ALL_CARDS: Final[tuple[Card, ...]] = tuple(
     sorted((Card(c, s, n) for c in Color for s in Shape for n in COUNTS), key=lambda c: c.index)
@@ -19,6 +29,18 @@ MATCH_MASK: Final[tuple[int, ...]] = tuple(
     sum(1 << o.index for o in ALL_CARDS if c.matches(o)) for c in ALL_CARDS
 )
 """``MATCH_MASK[card.index]``: the set of cards sharing a colour, shape or count with it."""
+
+COLOR_MASK: Final[tuple[int, ...]] = tuple(
+    sum(1 << o.index for o in ALL_CARDS if o.color is c.color) for c in ALL_CARDS
+)
+"""``COLOR_MASK[top.index]``: the cards of the top's colour (seen in 1 comparison)."""
+
+SHAPE_ONLY_MASK: Final[tuple[int, ...]] = tuple(
+    sum(1 << o.index for o in ALL_CARDS if o.shape is c.shape and o.color is not c.color)
+    for c in ALL_CARDS
+)
+"""``SHAPE_ONLY_MASK[top.index]``: the cards of the top's shape but another colour (seen in 2
+comparisons); every other card takes 3 (a count match, or no match)."""
 
 DECK_MASK: Final[int] = sum(1 << c.index for c in STANDARD_DECK)
 """The standard deck as a set: what a bot assumes the hidden cards are drawn from."""
