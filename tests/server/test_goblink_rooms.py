@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from srvkit import TIMEOUT, Client, ServerThread
 
 from blink.cards import Card, CardError, Color, parse_card
@@ -411,3 +413,65 @@ async def test_reconnect_resumes_with_the_missed_updates(
     assert upd["turn"]["seat"] == other.seat
     await back.close()
     await first.close()
+
+
+_cards = st.sampled_from([str(c) for c in GoGame.new(2, seed=0).deck] + ["9ZZ", "", "4YS"])
+_values = st.one_of(
+    st.sampled_from(["red", "star", "mauve", "", "5"]), st.integers(-2, 8), st.none(), st.booleans()
+)
+_messages = st.one_of(
+    st.fixed_dictionaries(
+        {
+            "type": st.just("ask"),
+            "target": st.one_of(st.integers(-1, 4), st.text(max_size=2), st.none()),
+            "attribute": st.sampled_from(["color", "shape", "count", "size", 3]),
+            "value": _values,
+        }
+    ),
+    st.fixed_dictionaries(
+        {
+            "type": st.just("lay"),
+            "cards": st.one_of(st.lists(_cards, max_size=5), st.text(max_size=3), st.none()),
+        }
+    ),
+    st.fixed_dictionaries({"type": st.sampled_from(["end", "play", "choose"])}),
+)
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(msgs=st.lists(_messages, min_size=1, max_size=12))
+def test_any_action_message_gets_one_answer_and_refusals_change_nothing(
+    db: str, servers: list[ServerThread], msgs: list[dict[str, Any]]
+) -> None:
+    if not servers:
+        start(servers, db)
+    server = servers[0]
+
+    async def scenario() -> None:
+        # Two people; only seat 1 (the first to act) sends anything, so nothing else changes
+        # the game.
+        _code, clients, _ = await seat(server, [None, None])
+        other, me = clients
+        await me.expect("snapshot")
+        for msg in msgs:
+            seq_before = me.seq
+            mid = me.next_id()
+            await me.send({**msg, "id": mid})
+            got = await me.wait(lambda m, mid=mid: m.get("id") == mid, timeout=10)
+            assert got["type"] in ("ack", "refused"), got
+            if got["type"] == "refused":
+                assert isinstance(got["code"], str) and got["message"]
+                await asyncio.sleep(0.01)
+                assert me.seq == seq_before, "a refused action changed the game"
+            else:
+                while me.seq < got["seq"]:
+                    await asyncio.sleep(0.01)
+        assert me.reader is not None and not me.reader.done(), "the server closed"
+        await me.close()
+        await other.close()
+
+    asyncio.run(scenario())
