@@ -17,11 +17,18 @@ async function showMe() {
   const me = myProfile();
   if (me) {
     let line = `Your profile: ${me.name}`;
+    let recent = [];
     try {
       const p = await api("GET", `/api/profiles/${encodeURIComponent(me.id)}`);
       line += ` · rating ${p.rating.ordinal.toFixed(1)} · ${p.games} games, ${p.wins} wins`;
+      recent = p.history.slice(0, 5).map((h) => {
+        const before = h.before.mu - 3 * h.before.sigma;
+        const after = h.after.mu - 3 * h.after.sigma;
+        return el("li", {}, `${h.place === 1 ? "won" : "lost"} against ${h.opponents.join(", ")}: `
+          + `${before.toFixed(1)} → ${after.toFixed(1)}`);
+      });
     } catch { /* the server may have been reset */ }
-    box.replaceChildren(el("p", {}, line));
+    box.replaceChildren(el("p", {}, line), el("ul", { id: "history" }, ...recent));
     return;
   }
   box.replaceChildren(el("form", {
