@@ -21,7 +21,8 @@ from playwright.sync_api import BrowserContext, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from blink.cards import parse_card
-from blink.goblink import matches_in
+from blink.goblink import GoGame, matches_in
+from blink.goblink_record import GoRecord
 from blink.server.app import create_app
 from blink.server.go_rooms import GoSettings
 from blink.server.settings import sqlite_url
@@ -129,11 +130,34 @@ def take_turn_step(page: Page, st: dict[str, Any]) -> None:
         wait_change(page, seq)
 
 
+def assert_browser_saw_no_secret(frames: list[str], record: GoRecord, seat: int) -> None:
+    """Every frame the page received holds only cards ``seat`` held or saw laid down."""
+    game = GoGame(record.deck, record.players, record.dealer)
+    known = set(game.hand(seat))
+    for action, t in record.actions:
+        game.apply(action, t)
+        known |= set(game.hand(seat)) | {c for _p, m in game.discard() for c in m}
+    assert frames
+    codes = set()
+    for f in frames:
+        codes |= set(re.findall(r'"([1-5][ROYGBP][MPSWFL])"', f))
+    assert codes, "the scan found no card at all"
+    leaked = {c for c in codes if parse_card(c) not in known}
+    assert not leaked, f"the browser was sent {sorted(leaked)}"
+
+
 def test_go_blink_game_against_three_bots(
     context: BrowserContext, go_server: GoServer, screenshots: Path
 ) -> None:
     page = context.new_page()
     errors = collect_errors(page)
+    frames: list[str] = []
+    page.on(
+        "websocket",
+        lambda ws: ws.on(
+            "framereceived", lambda f: frames.append(f if isinstance(f, str) else f.decode())
+        ),
+    )
     page.goto(go_server.url + "/")
     panel = page.locator("#go-panel")
     expect(panel.get_by_role("heading", name="Go Blink")).to_be_visible()
@@ -172,6 +196,7 @@ def test_go_blink_game_against_three_bots(
     assert href and href.startswith("/api/games/")
     rec = page.request.get(go_server.url + href).json()
     assert len(rec["players"]) == 4 and rec["result"] is not None
+    assert_browser_saw_no_secret(frames, GoRecord.from_dict(rec), seat=0)
     mine = [a for a in rec["actions"] if a["seat"] == 0]
     assert any(a["type"] == "ask" for a in mine), "the person asked through the controls"
     assert any(a["type"] == "end" for a in mine)
