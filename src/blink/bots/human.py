@@ -50,6 +50,7 @@ class HumanBot:
         "_blocker",
         "_chk",
         "_due",
+        "_informed",
         "_ktop",
         "_lens",
         "_ok",
@@ -73,6 +74,7 @@ class HumanBot:
         self.seed = seed
         self.rng = random.Random(seed)
         self._blocker = strategy.name == "blocker"
+        self._informed = strategy.informed
         self._seen = 0
         self._stall = -1
         self._lens: list[int] = []
@@ -271,7 +273,7 @@ class HumanBot:
             choice = legal[0]
         elif self._blocker:
             choice = self._pick_blocker(view, legal, hm)
-        elif strategy.informed:
+        elif self._informed:
             choice = strategy.pick_play(self.knowledge(view), legal, rng)
         else:
             choice = legal[rng.randrange(len(legal))]

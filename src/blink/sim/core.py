@@ -163,7 +163,7 @@ class _Viewer:
     def update(self, events: list[Event]) -> None:
         piles = self.piles
         for e in events:
-            if isinstance(e, Played | Flipped | Placed):
+            if isinstance(e, _PILE_EVENTS):
                 piles[e.pile] += (e.card,)
 
     def views(self) -> list[PlayerView]:
@@ -224,6 +224,7 @@ class _Viewer:
         return views
 
 
+_PILE_EVENTS = (Played, Flipped, Placed)
 _last = itemgetter(-1)
 _sub = operator.sub
 _new_tuple: Callable[[type[PlayerView], tuple[object, ...]], PlayerView] = tuple.__new__
