@@ -37,6 +37,20 @@ _play: Callable[[tuple[int, Card, int]], Play] = partial(tuple.__new__, Play)
 _intent: Callable[[tuple[Play | Choose, float]], Intent] = partial(tuple.__new__, Intent)
 
 _PLAYING = Phase.PLAYING
+_Random = random.Random
+
+
+def _below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for ``n > 0``: the same draws (CPython's ``_randbelow``), inlined."""
+    if type(rng) is not _Random:
+        return rng.randrange(n)
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
 _CHOOSING = Phase.CHOOSING
 
 
@@ -276,7 +290,7 @@ class HumanBot:
         elif self._informed:
             choice = strategy.pick_play(self.knowledge(view), legal, rng)
         else:
-            choice = legal[rng.randrange(len(legal))]
+            choice = legal[_below(rng, len(legal))]
         delay = self.level.sample(rng, comparisons, len(legal))
         self._plan = choice
         self._due = now + delay
@@ -312,7 +326,7 @@ class HumanBot:
             scores.append(-total)
         top = max(scores)
         best = [p for p, s in zip(legal, scores, strict=True) if s == top]
-        return best[0] if len(best) == 1 else best[self.rng.randrange(len(best))]
+        return best[0] if len(best) == 1 else best[_below(self.rng, len(best))]
 
     # -- stalls -----------------------------------------------------------------------------
 

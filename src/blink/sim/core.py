@@ -274,7 +274,6 @@ def play_game(
         raise ValueError(f"{len(bots)} bots for {players} seats")
     tie_rng = random.Random(derive_seed(seed, "ties"))
     seats = range(players)
-    due: list[float | None] = [None] * players
     acts: list[Any] = [None] * players
     plans = [_timed_plan(b) for b in bots]
     now = 0.0
@@ -314,10 +313,8 @@ def play_game(
         for s, v in enumerate(views()):
             intent = plans[s](v, now)
             if intent is None:
-                due[s] = None
                 continue
             t = now + intent.delay
-            due[s] = t
             acts[s] = intent.action
             if best is None or t < best:
                 best = t
