@@ -64,6 +64,7 @@ class HumanBot:
         "_blocker",
         "_chk",
         "_due",
+        "_exhaustive",
         "_informed",
         "_ktop",
         "_lens",
@@ -89,6 +90,7 @@ class HumanBot:
         self.rng = random.Random(seed)
         self._blocker = strategy.name == "blocker"
         self._informed = strategy.informed
+        self._exhaustive = strategy.exhaustive
         self._seen = 0
         self._stall = -1
         self._lens: list[int] = []
@@ -209,12 +211,12 @@ class HumanBot:
             ktop[b] = tb
             chk[b] = ok[b] = 0
         ca, cb = chk[a], chk[b]
-        row_a = CMP[ta.index]
-        row_b = CMP[tb.index]
         rng = self.rng
         seat = self.seat
         comparisons = 0
-        if not self.strategy.exhaustive:
+        if not self._exhaustive:
+            row_a = CMP[ta.index]
+            row_b = CMP[tb.index]
             oa, ob = ok[a], ok[b]
             found: Play | None = None
             if oa or ob:
