@@ -475,3 +475,38 @@ def test_any_action_message_gets_one_answer_and_refusals_change_nothing(
         await other.close()
 
     asyncio.run(scenario())
+
+
+async def test_a_series_of_bots_rotates_the_dealer(db: str, servers: list[ServerThread]) -> None:
+    server = start(servers, db)
+    r = server.post(
+        "/api/rooms",
+        {
+            "game": "goblink",
+            "players": 3,
+            "seats": ["random", "greedy", "memory"],
+            "best_of": 3,
+            "take_seat": None,
+        },
+    )
+    assert r.status_code == 201, r.text
+    code = r.json()["code"]
+    watcher = await Client("W").connect(server.ws, room=code, spectate=True)
+    deadline = asyncio.get_running_loop().time() + 90
+    info: dict[str, Any] = {}
+    while asyncio.get_running_loop().time() < deadline:
+        info = server.get(f"/api/rooms/{code}").json()
+        if info["status"] == "finished":
+            break
+        await asyncio.sleep(0.2)
+    assert info["status"] == "finished", info
+    games = info["games"]
+    assert len(games) >= 2 and info["series"]["winner"] is not None
+    dealers = []
+    for g in games:
+        rec = GoRecord.from_dict(server.get(g["record_url"]).json())
+        rec.verify()
+        dealers.append(rec.dealer)
+    assert dealers == [i % 3 for i in range(len(games))]
+    await watcher.expect("rematch")
+    await watcher.close()
