@@ -161,6 +161,15 @@ class HumanBot:
             self._ktop = [None] * players
             self._chk = [0] * players
             self._ok = [0] * players
+
+    def _catch_up(self, view: PlayerView) -> None:
+        # The memory of seen cards, brought up to date only when a decision uses it: the
+        # face-up piles only grow during a game, so the view at hand holds every card shown
+        # in the views skipped since the last catch-up.
+        lens = self._lens
+        piles = view.piles
+        if len(lens) != len(piles):
+            self._observe(view)
         seen = self._seen
         for i, pile in enumerate(piles):
             n = len(pile)
@@ -175,6 +184,7 @@ class HumanBot:
 
     def knowledge(self, view: PlayerView) -> Knowledge:
         """What the bot knows in ``view`` (its memory of seen cards included)."""
+        self._catch_up(view)
         return Knowledge(
             self.seat,
             view.players,
@@ -302,6 +312,7 @@ class HumanBot:
         """``STRATEGIES["blocker"].pick_play`` for this view: the same scores, in the same
         order and with the same arithmetic, and the same tie-break draw, without building
         a :class:`Knowledge`."""
+        self._catch_up(view)
         pool = DECK_MASK & ~(self._seen | hand_bits)
         size = pool.bit_count() or 1
         tops = view.tops
