@@ -138,7 +138,8 @@ class HumanBot:
         ):
             due = self._due - now
             return _intent((plan, due if due > 0.0 else 0.0))
-        self._observe(view)
+        if len(self._lens) != len(view.piles):
+            self._observe(view)
         if phase is not self._phase:
             self._phase = phase
             self.reset()
