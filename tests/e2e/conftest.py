@@ -35,14 +35,16 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     s.stop()
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: the sync driver keeps an event loop running in this thread while
+# it lives, which would break every asyncio test that runs after the browser tests.
+@pytest.fixture(scope="module")
 def playwright_instance() -> Iterator[Playwright]:
     """The Playwright driver."""
     with sync_playwright() as p:
         yield p
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright_instance: Playwright) -> Iterator[Browser]:
     """Debian's Chromium, headless."""
     b = playwright_instance.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

@@ -55,7 +55,8 @@ def accounted(game: GoGame) -> list[Card]:
 
 def key(action: GoAction) -> object:
     if isinstance(action, LayDown):
-        return ("lay", action.player, frozenset(action.cards))
+        # A multiset, not a set: a lay naming one card twice is a different (illegal) action.
+        return ("lay", action.player, tuple(sorted(action.cards)))
     if isinstance(action, Ask):  # True == 1 in Python: keep the value's type in the key
         return ("ask", action.player, action.target, type(action.value), action.value)
     return action
