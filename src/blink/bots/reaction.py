@@ -69,13 +69,13 @@ class Level:
         # ``rng.expovariate(1.0 / tau)`` (CPython's random.py), inlined for speed.
         sigma = self.sigma
         if sigma > 0.0:
-            z = rng.gauss_next
-            rng.gauss_next = None
+            z = rng.gauss_next  # type: ignore[attr-defined]
+            rng.gauss_next = None  # type: ignore[attr-defined]
             if z is None:
                 x2pi = rng.random() * _TWOPI
                 g2rad = _sqrt(-2.0 * _log(1.0 - rng.random()))
                 z = _cos(x2pi) * g2rad
-                rng.gauss_next = _sin(x2pi) * g2rad
+                rng.gauss_next = _sin(x2pi) * g2rad  # type: ignore[attr-defined]
             t += work * _exp(0.0 + z * sigma)
         else:
             t += work
