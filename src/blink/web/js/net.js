@@ -20,8 +20,36 @@ export class ApiError extends Error {
   }
 }
 
-/** Call the REST API; returns the parsed JSON body or throws ApiError. */
+/** Requests that take a seat: they carry this browser's profile (if any) so the game is rated. */
+const SEATING = /^\/api\/(quick|rooms|rooms\/[A-Za-z0-9]+\/join)$/;
+
+function profileSecret() {
+  try {
+    const p = JSON.parse(localStorage.getItem("blink.profile") || "null");
+    return p && typeof p.secret === "string" ? p.secret : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Call the REST API; returns the parsed JSON body or throws ApiError. Seat-taking requests add
+ * the browser's profile secret; if the server refuses the profile (unknown, or already seated in
+ * that room, e.g. a second tab), the request is made again without it, as an anonymous seat.
+ */
 export async function api(path, body) {
+  const secret = body && SEATING.test(path) && !("profile_secret" in body) ? profileSecret() : null;
+  if (secret) {
+    try {
+      return await rawApi(path, { ...body, profile_secret: secret });
+    } catch (e) {
+      if (!(e instanceof ApiError) || !["no_such_profile", "profile_seated"].includes(e.code)) throw e;
+    }
+  }
+  return rawApi(path, body);
+}
+
+async function rawApi(path, body) {
   const opts = body === undefined ? {} : {
     method: "POST",
     headers: { "content-type": "application/json" },

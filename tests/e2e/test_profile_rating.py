@@ -1,0 +1,52 @@
+"""A profile kept by the browser is attached to the seats it takes, so its games are rated."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from blinkweb import Server, collect_errors, keyboard_step
+from playwright.sync_api import BrowserContext, expect
+
+# The fallback for a refused profile makes one request the server answers with 400.
+REFUSED_PROFILE = "console: Failed to load resource: the server responded with a status of 400"
+
+
+def _play_quick_game(context: BrowserContext, server: Server, profile: object) -> list[str]:
+    """From the lobby, a quick game against the fastest bot, played by keyboard to its end."""
+    page = context.new_page()
+    errors = collect_errors(page)
+    page.goto(server.url + "/")
+    page.evaluate("p => localStorage.setItem('blink.profile', p)", json.dumps(profile))
+    page.reload()
+    page.select_option("#q-level", "inhuman")
+    page.click("#q-play")
+    expect(page.locator('.table[data-phase="playing"]')).to_be_visible(timeout=15000)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not page.locator(".end").count():
+        keyboard_step(page)
+    expect(page.locator(".end")).to_be_visible()
+    return errors
+
+
+def test_lobby_games_are_rated_for_the_browser_profile(
+    context: BrowserContext, server: Server
+) -> None:
+    me = server.api("/api/profiles", {"name": "Rae"})
+    errors = _play_quick_game(context, server, me)
+    deadline = time.monotonic() + 30
+    profile = server.api(f"/api/profiles/{me['id']}")
+    while profile["games"] == 0 and time.monotonic() < deadline:
+        time.sleep(0.2)
+        profile = server.api(f"/api/profiles/{me['id']}")
+    assert profile["games"] == 1, profile
+    assert len(profile["history"]) == 1
+    assert not errors, errors
+
+
+def test_an_unknown_profile_still_gets_an_anonymous_seat(
+    context: BrowserContext, server: Server
+) -> None:
+    stale = {"id": "nobody", "name": "Old", "secret": "not-a-real-secret"}
+    errors = _play_quick_game(context, server, stale)
+    assert all(e.startswith(REFUSED_PROFILE) for e in errors), errors
