@@ -84,7 +84,21 @@ def play(
         str | None, typer.Option("--join", help="Take a seat in room CODE (online).")
     ] = None,
     watch: Annotated[str | None, typer.Option("--watch", help="Watch room CODE (online).")] = None,
-    name: Annotated[str, typer.Option("--name", help="Your name (online).")] = "Player",
+    name: Annotated[
+        str | None,
+        typer.Option("--name", help="Your name at the table (online; default: your profile's)."),
+    ] = None,
+    profile: Annotated[
+        str | None,
+        typer.Option(
+            "--profile",
+            help="Online: make a profile NAME on the server if none is stored, and keep it "
+            "(rated games).",
+        ),
+    ] = None,
+    no_profile: Annotated[
+        bool, typer.Option("--no-profile", help="Online: play anonymously (not rated).")
+    ] = False,
 ) -> None:
     """Play Blink in the terminal: against bots (default), --hotseat, or online with --server."""
     from blink.rules import DealError, RulesetError, get_ruleset, parse_handicap
@@ -109,7 +123,8 @@ def play(
     style: dict[str, Any] = {"colorblind": colorblind, "ascii_symbols": ascii_symbols}
 
     if server is not None or join is not None or watch is not None:
-        from blink.tui.online import OnlineError, run_online
+        from blink.profile_store import ProfileStoreError
+        from blink.tui.online import OnlineError, resolve_profile, run_online
 
         if server is None:
             _fail("--join and --watch need --server URL")
@@ -118,12 +133,20 @@ def play(
             _fail("give either --join CODE or --watch CODE, not both")
         if hotseat:
             _fail("--hotseat is for one keyboard; online, each player runs their own client")
+        if profile is not None and no_profile:
+            _fail("give either --profile NAME or --no-profile, not both")
         try:
+            stored, note = (None, None)
+            if watch is None:
+                stored, note = resolve_profile(server, create=profile, anonymous=no_profile)
+            if note:
+                typer.echo(f"blink play: {note}", err=True)
             code = run_online(
                 server,
                 join=join,
                 watch=watch,
-                name=name,
+                name=name or (stored.name if stored else "Player"),
+                profile_secret=stored.secret if stored else None,
                 players=players,
                 seats=_online_seats(bot, level, strategy, players),
                 best_of=best_of,
@@ -131,7 +154,7 @@ def play(
                 ruleset=rules.name,
                 **style,
             )
-        except OnlineError as exc:
+        except (OnlineError, ProfileStoreError) as exc:
             _fail(str(exc))
             return
         raise typer.Exit(code)

@@ -17,22 +17,38 @@ import contextlib
 import json
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
+from blink import profile_store
 from blink.cards import Card, CardError, parse_card
 from blink.classic import Outcome, Phase, PlayerView, reach
+from blink.profile_store import StoredProfile
 from blink.rules import OFFICIAL, Ruleset, RulesetError, get_ruleset
 from blink.tui.table import Clock, Figures, Notice, Stage, Status, Table
 
-__all__ = ["PROTOCOL", "OnlineError", "OnlineTable", "Seat", "prepare", "run_online"]
+__all__ = [
+    "PROFILE_REFUSALS",
+    "PROTOCOL",
+    "OnlineError",
+    "OnlineTable",
+    "Seat",
+    "fetch_profile",
+    "prepare",
+    "resolve_profile",
+    "run_online",
+]
 
 PROTOCOL = 1
 """The protocol version this client speaks."""
 
 HTTP_TIMEOUT = 10.0
+
+PROFILE_REFUSALS = frozenset({"no_such_profile", "profile_seated"})
+"""Error codes with which a server refuses a profile secret (the seat is then taken anonymously)."""
 
 
 class OnlineError(Exception):
@@ -51,6 +67,8 @@ class Seat:
     code: str
     seat: int | None
     token: str | None
+    notice: str | None = None
+    """A line for the player about the seat (the stored profile was refused, for example)."""
 
     @property
     def ws_url(self) -> str:
@@ -102,19 +120,56 @@ def prepare(
     best_of: int = 1,
     handicap: str = "",
     ruleset: str = "official",
+    profile_secret: str | None = None,
 ) -> Seat:
     """Create a room and take seat 0, take a seat in room ``join``, or check room ``watch``.
 
-    Raises :class:`OnlineError` with one sentence when the server cannot be reached or refuses.
+    With ``profile_secret`` the seat carries that profile (its games are rated). If the server
+    refuses the secret (:data:`PROFILE_REFUSALS`) the seat is taken anonymously instead and
+    :attr:`Seat.notice` says so. Raises :class:`OnlineError` with one sentence when the server
+    cannot be reached or refuses.
     """
     base = _base_url(server)
     if watch is not None:
         code = watch.strip().upper()
         _request("GET", f"{base}/api/rooms/{code}")
         return Seat(base, code, None, None)
+    notice = None
+    if profile_secret:
+        try:
+            return _take_seat(
+                base,
+                join,
+                name,
+                players,
+                seats,
+                best_of,
+                handicap,
+                ruleset,
+                {"profile_secret": profile_secret},
+            )
+        except OnlineError as exc:
+            if exc.code not in PROFILE_REFUSALS:
+                raise
+            notice = f"the server refused your profile ({exc}): playing anonymously, not rated"
+    seat = _take_seat(base, join, name, players, seats, best_of, handicap, ruleset, {})
+    return Seat(seat.base_url, seat.code, seat.seat, seat.token, notice)
+
+
+def _take_seat(
+    base: str,
+    join: str | None,
+    name: str,
+    players: int,
+    seats: list[str | None] | None,
+    best_of: int,
+    handicap: str,
+    ruleset: str,
+    extra: dict[str, Any],
+) -> Seat:
     if join is not None:
         code = join.strip().upper()
-        data = _request("POST", f"{base}/api/rooms/{code}/join", {"name": name})
+        data = _request("POST", f"{base}/api/rooms/{code}/join", {"name": name, **extra})
         return Seat(base, str(data["code"]), int(data["seat"]), str(data["token"]))
     body: dict[str, Any] = {
         "players": players,
@@ -124,6 +179,7 @@ def prepare(
         "ruleset": ruleset,
         "name": name,
         "take_seat": 0,
+        **extra,
     }
     data = _request("POST", f"{base}/api/rooms", body)
     seat = data.get("seat")
@@ -134,6 +190,53 @@ def prepare(
         None if seat is None else int(seat),
         None if not token else str(token),
     )
+
+
+def fetch_profile(server: str, pid: str) -> dict[str, Any]:
+    """``GET /api/profiles/{pid}``: the profile's rating, games and latest rated games."""
+    return _request("GET", f"{_base_url(server)}/api/profiles/{pid}")
+
+
+def resolve_profile(
+    server: str,
+    *,
+    create: str | None = None,
+    anonymous: bool = False,
+    home: Path | None = None,
+) -> tuple[StoredProfile | None, str | None]:
+    """The profile to play with on ``server``, and a line for the player (or ``None``).
+
+    The stored profile for the server is used. With ``create`` (a name) and no stored profile,
+    or a stored one the server no longer knows, a profile is made on the server and stored.
+    ``anonymous`` plays without a profile. Raises :class:`OnlineError` (server) or
+    :class:`~blink.profile_store.ProfileStoreError` (the file).
+    """
+    if anonymous:
+        return None, None
+    base = _base_url(server)
+    stored = profile_store.load(base, home)
+    if create is None:
+        return stored, None
+    if stored is not None:
+        try:
+            fetch_profile(base, stored.id)
+        except OnlineError as exc:
+            if exc.code != "no_such_profile":
+                raise
+        else:
+            note = None
+            if stored.name != create.strip():
+                note = f"using your stored profile {stored.name!r} on this server"
+            return stored, note
+    data = _request("POST", f"{base}/api/profiles", {"name": create})
+    made = StoredProfile(
+        server=profile_store.server_key(base),
+        id=str(data["id"]),
+        name=str(data["name"]),
+        secret=str(data["secret"]),
+    )
+    path = profile_store.save(made, home)
+    return made, f"profile {made.name!r} created and kept in {path}"
 
 
 def _card(text: Any) -> Card | None:
@@ -539,8 +642,15 @@ def run_online(
     ruleset: str = "official",
     colorblind: bool = False,
     ascii_symbols: bool = False,
+    profile_secret: str | None = None,
 ) -> int:
-    """Prepare the seat (one clear :class:`OnlineError` if that fails), then run the app."""
+    """Prepare the seat (one clear :class:`OnlineError` if that fails), then run the app.
+
+    With ``profile_secret`` the seat carries that profile; if the server refuses it, the seat
+    is anonymous and a one-line notice goes to stderr (and to the table's notice line).
+    """
+    import sys
+
     seat = prepare(
         server,
         join=join,
@@ -551,10 +661,14 @@ def run_online(
         best_of=best_of,
         handicap=handicap,
         ruleset=ruleset,
+        profile_secret=profile_secret,
     )
     from blink.tui.app import BlinkApp
 
     table = OnlineTable(seat, name=name)
+    if seat.notice:
+        print(f"blink play: {seat.notice}", file=sys.stderr)
+        table.notify_player(Notice(seat.notice))
     if seat.seat is None:
         title = f"watching room {seat.code}"
     else:
@@ -562,8 +676,6 @@ def run_online(
     app = BlinkApp(table, title=title, colorblind=colorblind, ascii_symbols=ascii_symbols)
     app.run()
     if table.closed_reason is not None and not table._ended:
-        import sys
-
         print(f"blink play: {table.closed_reason}", file=sys.stderr)
         return 1
     return 0
