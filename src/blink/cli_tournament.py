@@ -13,6 +13,7 @@ Examples::
     blink tournament bracket club.json --png club.png --html club.html
     blink tournament export club.json --json
     blink leaderboard --ratings ratings.json
+    blink leaderboard --server http://localhost:8000 --json
 
 Every bad input ends with one line on stderr and exit status 2. Heavy modules (the simulator,
 Rich, matplotlib) are imported inside the commands.
@@ -701,11 +702,25 @@ def register(app: typer.Typer) -> None:
 
     @app.command("leaderboard")
     def leaderboard_cmd(
-        ratings: Annotated[Path, typer.Option("--ratings", help="A ratings file (JSON).")],
+        ratings: Annotated[
+            Path | None, typer.Option("--ratings", help="A ratings file (JSON).")
+        ] = None,
+        server: Annotated[
+            str | None,
+            typer.Option("--server", help="A blink server's leaderboard (e.g. http://HOST:8000)."),
+        ] = None,
         top: Annotated[int, typer.Option("--top", help="Show this many players.")] = 20,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     ) -> None:
-        """Show the players with the best ratings (a ratings JSON file, for now)."""
+        """Show the players with the best ratings: a server's profiles, or a ratings file."""
+        if (ratings is None) == (server is None):
+            _fail("give either --server URL or --ratings FILE")
+        if top < 1:
+            _fail(f"--top must be at least 1, not {top}")
+        if server is not None:
+            _server_leaderboard(server, top, as_json)
+            return
+        assert ratings is not None
         from blink.ratings import RatingError, RatingTable
 
         try:
@@ -741,6 +756,111 @@ def register(app: typer.Typer) -> None:
         for i, (n, r, g) in enumerate(board, 1):
             tbl.add_row(str(i), n, f"{r.ordinal:.1f}", f"{r.mu:.1f}", f"{r.sigma:.2f}", str(g))
         Console().print(tbl)
+
+
+def _server_get(server: str, path: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    """GET a JSON object from a blink server; any failure is one line and exit status 2."""
+    import httpx
+
+    raw = server.strip()
+    if "://" not in raw:
+        raw = "http://" + raw
+    base = raw.rstrip("/")
+    try:
+        r = httpx.get(base + path, params=params, timeout=10.0)
+    except httpx.HTTPError as e:
+        host = base.split("://", 1)[1]
+        _fail(f"cannot reach the server at {host} ({type(e).__name__})")
+    try:
+        data = r.json()
+    except ValueError:
+        data = None
+    if r.status_code >= 400:
+        err = data.get("error") if isinstance(data, dict) else None
+        if isinstance(err, dict):
+            _fail(str(err.get("message")))
+        _fail(f"the server answered {r.status_code} to {path}")
+    if not isinstance(data, dict):
+        _fail(f"the server sent something other than JSON for {path}")
+    return data
+
+
+def server_board(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """A server's ``/api/leaderboard`` answer as rows, players and bots together by rating
+    (``ordinal``), best first; bot rows have ``bot: True`` and no rank."""
+    from blink.ratings import Rating
+
+    rows: list[dict[str, Any]] = []
+    for p in data.get("players", []):
+        r = p.get("rating") or {}
+        rows.append(
+            {
+                "rank": int(p["rank"]),
+                "id": str(p["id"]),
+                "name": str(p["name"]),
+                "rating": round(float(r["ordinal"]), 2),
+                "mu": float(r["mu"]),
+                "sigma": float(r["sigma"]),
+                "games": int(p.get("games", 0)),
+                "wins": int(p.get("wins", 0)),
+                "bot": False,
+            }
+        )
+    for level, b in (data.get("bots") or {}).items():
+        r = Rating(float(b["mu"]), float(b["sigma"]))
+        rows.append(
+            {
+                "rank": None,
+                "name": f"bot {level}",
+                "rating": round(r.ordinal, 2),
+                "mu": r.mu,
+                "sigma": r.sigma,
+                "bot": True,
+            }
+        )
+    rows.sort(key=lambda x: (-x["rating"], x["bot"]))
+    return rows
+
+
+def _server_leaderboard(server: str, top: int, as_json: bool) -> None:
+    data = _server_get(server, "/api/leaderboard", {"limit": top})
+    rows = server_board(data)
+    if as_json:
+        typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    host = server.strip().split("://", 1)[-1].rstrip("/")
+    tbl = Table(title=f"Leaderboard · {host}", caption="Rating = mu - 3 sigma; bots are fixed.")
+    for col in ("#", "Player", "Rating", "mu", "sigma", "Games", "Wins"):
+        tbl.add_column(col, justify="left" if col == "Player" else "right")
+    for x in rows:
+        if x["bot"]:
+            tbl.add_row(
+                "bot",
+                x["name"],
+                f"{x['rating']:.1f}",
+                f"{x['mu']:.1f}",
+                f"{x['sigma']:.2f}",
+                "–",
+                "–",
+                style="dim",
+            )
+        else:
+            tbl.add_row(
+                str(x["rank"]),
+                escape(x["name"]),
+                f"{x['rating']:.1f}",
+                f"{x['mu']:.1f}",
+                f"{x['sigma']:.2f}",
+                str(x["games"]),
+                str(x["wins"]),
+            )
+    if not any(not x["bot"] for x in rows):
+        tbl.caption = "No profiles yet. " + str(tbl.caption)
+    Console().print(tbl)
 
 
 def _handicap_note(m: Match) -> str:
