@@ -14,6 +14,7 @@ Examples::
     blink tournament export club.json --json
     blink leaderboard --ratings ratings.json
     blink leaderboard --server http://localhost:8000 --json
+    blink profile --server http://localhost:8000
 
 Every bad input ends with one line on stderr and exit status 2. Heavy modules (the simulator,
 Rich, matplotlib) are imported inside the commands.
@@ -364,7 +365,7 @@ def _update(path: Path, change: Callable[[Tournament], Any]) -> tuple[Tournament
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``blink tournament ...`` and ``blink leaderboard`` to the main app."""
+    """Add ``blink tournament ...``, ``blink leaderboard`` and ``blink profile`` to the main app."""
     tour = typer.Typer(
         name="tournament",
         help="Tournaments as the rulebook runs them: bots, or real cards with an organiser.",
@@ -757,6 +758,15 @@ def register(app: typer.Typer) -> None:
             tbl.add_row(str(i), n, f"{r.ordinal:.1f}", f"{r.mu:.1f}", f"{r.sigma:.2f}", str(g))
         Console().print(tbl)
 
+    @app.command("profile")
+    def profile_cmd(
+        server: Annotated[str, typer.Option("--server", help="The server the profile belongs to.")],
+        last: Annotated[int, typer.Option("--last", help="Show this many recent games.")] = 10,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ) -> None:
+        """Show your stored profile on a server: rating, games and the last rated games."""
+        _show_profile(server, last, as_json)
+
 
 def _server_get(server: str, path: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
     """GET a JSON object from a blink server; any failure is one line and exit status 2."""
@@ -861,6 +871,59 @@ def _server_leaderboard(server: str, top: int, as_json: bool) -> None:
     if not any(not x["bot"] for x in rows):
         tbl.caption = "No profiles yet. " + str(tbl.caption)
     Console().print(tbl)
+
+
+def _show_profile(server: str, last: int, as_json: bool) -> None:
+    """``blink profile``: the stored profile for ``server`` as the server knows it."""
+    from blink import profile_store
+
+    try:
+        stored = profile_store.load(server)
+    except profile_store.ProfileStoreError as e:
+        _fail(e.message)
+    if stored is None:
+        _fail(
+            f"no profile is stored for {profile_store.server_key(server)}: make one with "
+            f"blink play --server {server} --profile NAME"
+        )
+    data = _server_get(server, f"/api/profiles/{stored.id}")
+    history = list(data.get("history", []))[: max(0, last)]
+    if as_json:
+        out = {k: v for k, v in data.items() if k != "history"}
+        out["history"] = history
+        out["file"] = str(profile_store.profile_path(server))
+        typer.echo(json.dumps(out, indent=2, ensure_ascii=False))
+        return
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    r = data["rating"]
+    console = Console()
+    console.print(
+        f"[b]{escape(str(data['name']))}[/b] (profile {data['id']} on "
+        f"{profile_store.server_key(server)}): rating {r['ordinal']:.1f} "
+        f"(mu {r['mu']:.1f}, sigma {r['sigma']:.2f}), "
+        f"{_n(int(data['games']), 'rated game')}, {data['wins']} won"
+    )
+    if not history:
+        console.print("No rated games yet.")
+        return
+    tbl = Table(title="Last rated games")
+    for col in ("Game", "Room", "Place", "Opponents", "Rating after", "Change"):
+        tbl.add_column(col, justify="left" if col == "Opponents" else "right")
+    for h in history:
+        before = h["before"]["mu"] - 3 * h["before"]["sigma"]
+        after = h["after"]["mu"] - 3 * h["after"]["sigma"]
+        tbl.add_row(
+            str(h["game"]),
+            str(h["room"]),
+            f"{h['place']} of {h['players']}",
+            escape(", ".join(str(o) for o in h["opponents"])),
+            f"{after:.1f}",
+            f"{after - before:+.1f}",
+        )
+    console.print(tbl)
 
 
 def _handicap_note(m: Match) -> str:

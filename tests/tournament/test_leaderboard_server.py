@@ -102,3 +102,28 @@ def test_unreachable_server_is_one_line_and_exit_2(tmp_path: Path) -> None:
 def test_a_path_that_is_not_a_blink_server(server: ServerThread) -> None:
     code, _, err = blink("leaderboard", "--server", server.http + "/nothing-here")
     assert code == 2 and len(err.strip().splitlines()) == 1
+
+
+def test_blink_profile_shows_the_stored_profile(
+    server: ServerThread, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from blink import profile_store
+
+    monkeypatch.setenv("BLINK_HOME", str(tmp_path))
+    code, _, err = blink("profile", "--server", server.http)
+    assert code == 2 and "--profile NAME" in err and len(err.strip().splitlines()) == 1
+    bo = _rated_game(server, "Bo")
+    key = profile_store.server_key(server.http)
+    profile_store.save(profile_store.StoredProfile(key, bo["id"], "Bo", bo["secret"]))
+    code, out, err = blink("profile", "--server", server.http, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["id"] == bo["id"] and data["games"] == 1 and len(data["history"]) == 1
+    assert "secret" not in out
+    code, out, err = blink("profile", "--server", server.http)
+    assert code == 0, err
+    assert "Bo" in out and "1 rated game," in out and "Last rated games" in out
+    # A profile the server does not know (its database was reset): one line, exit 2.
+    profile_store.save(profile_store.StoredProfile(key, "000000000000", "Old", "x"))
+    code, _, err = blink("profile", "--server", server.http)
+    assert code == 2 and "no profile" in err and len(err.strip().splitlines()) == 1
