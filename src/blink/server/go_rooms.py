@@ -464,6 +464,11 @@ class GoRoom(Room):
             self.set_status("between")
             self._cancel_timer()
             self.timer = self._later(self.settings.between_games, self._next_game)
+        for hook in self.hub.game_end_hooks:  # ratings (profiles); tournaments ignore Go rooms
+            try:
+                hook(self, g)
+            except Exception:
+                log.exception("a game-end hook failed")
 
     # -- recovery ------------------------------------------------------------------------
 
@@ -658,6 +663,20 @@ def gobot_names() -> list[str]:
     return list(GOBOTS)
 
 
+def _seat_token(hub: Hub, secret: str | None) -> str:
+    """A fresh seat token, or the profile secret when one is given (the seat then carries it).
+
+    Raises the app's ``ApiError`` (``no_such_profile``) for an unknown secret.
+    """
+    from blink.server.app import ApiError
+    from blink.server.profiles import ProfileError, seat_token
+
+    try:
+        return seat_token(hub, secret)
+    except ProfileError as exc:
+        raise ApiError(exc.status, exc.code, exc.message) from None
+
+
 async def create_go_room(hub: Hub, body: Any) -> dict[str, Any]:
     """Create a Go Blink room from a ``CreateRoom`` body (``POST /api/rooms``, ``game: goblink``).
 
@@ -695,7 +714,7 @@ async def create_go_room(hub: Hub, body: Any) -> dict[str, Any]:
                 take = humans[0]
             else:
                 raise ApiError(400, "bad_seat", f"seat {take} is not a free seat for a person")
-        token = secrets.token_urlsafe(24)
+        token = _seat_token(hub, getattr(body, "profile_secret", None))
         seat_list[take].token_hash = hash_token(token)
         seat_list[take].name = body.name
     code = hub.new_code()

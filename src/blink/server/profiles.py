@@ -8,7 +8,9 @@ is, across restarts, with no extra table.
 
 When a game ends (:func:`on_game_end`, a hook of :class:`blink.server.rooms.Hub`), it is rated
 with :func:`blink.ratings.rate_game` if every seat is a profile or a bot (bots keep their fixed
-rating, :func:`blink.ratings.bot_rating`) and at least one seat is a profile. A game with an
+rating, :func:`blink.ratings.bot_rating`; Go Blink bots :data:`GO_BOT_RATINGS`) and at least
+one seat is a profile. Go Blink games (2 to 6 seats) are rated the same way: each winner beat
+each loser, and several winners share first place. A game with an
 anonymous person in it is not rated. The update runs as one database job on the writer, so
 ratings of concurrent games never overwrite each other.
 """
@@ -38,7 +40,7 @@ from sqlalchemy import (
     update,
 )
 
-from blink.ratings import Rating, RatingError, bot_rating, rate_game
+from blink.ratings import BOT_SIGMA, Rating, RatingError, bot_rating, rate_game
 from blink.server.rooms import GameState, Hub, Room, hash_token
 
 __all__ = [
@@ -143,6 +145,50 @@ def seat_token(hub: Hub, secret: str | None, room: Room | None = None) -> str:
     return secret
 
 
+GO_BOT_RATINGS: dict[str, Rating] = {
+    "random": Rating(18.0, BOT_SIGMA),
+    "greedy": Rating(25.0, BOT_SIGMA),
+    "memory": Rating(25.7, BOT_SIGMA),
+}
+"""Fixed ratings of the Go Blink bots (blink.gobots), from docs/strategy.md's heads-up figures:
+random wins 13 % against greedy (7 points apart: the model predicts 12.4 %) and memory 54.6 %
+against greedy (0.7 points: 54.6 %). Greedy sits at a newcomer's 25."""
+
+
+def _bot_rating(name: str, game: str) -> Rating:
+    """The fixed rating of a bot seat of a ``classic`` or ``goblink`` game."""
+    if game == "goblink":
+        try:
+            return GO_BOT_RATINGS[name.strip().lower()]
+        except KeyError:
+            raise RatingError(f"no rating for Go Blink bot {name!r}", "bad-level") from None
+    return bot_rating(name)
+
+
+def _rate_any(ratings: list[Rating], winners: list[int], fixed: list[bool]) -> list[Rating]:
+    """:func:`rate_game` for any number of players (Go Blink seats 2 to 6).
+
+    Each winner beat each loser (two-player updates against ratings before the game), exactly
+    as :func:`rate_game` does for 2 or 3 players; several winners share first place.
+    """
+    n = len(ratings)
+    if n in (2, 3):
+        return rate_game(ratings, winners, fixed)
+    if not winners or len(set(winners)) != len(winners) or any(not 0 <= w < n for w in winners):
+        raise RatingError(f"not a valid result for {n} players: winners {winners!r}", "bad-result")
+    if len(winners) == n:
+        return list(ratings)
+    losers = [i for i in range(n) if i not in winners]
+    new = list(ratings)
+    for i in winners:
+        for j in losers:
+            new[i] = rate_game([new[i], ratings[j]], [0])[0]
+    for j in losers:
+        for i in winners:
+            new[j] = rate_game([ratings[i], new[j]], [0])[1]
+    return [r if fixed[k] else new[k] for k, r in enumerate(ratings)]
+
+
 def _rate_job(
     room_code: str,
     game_id: int,
@@ -150,6 +196,7 @@ def _rate_job(
     bots: list[str | None],
     winners: tuple[int, ...],
     at: float,
+    game: str = "classic",
 ) -> Callable[[Connection], None]:
     def job(conn: Connection) -> None:
         wanted = [h for h in hashes if h is not None]
@@ -163,7 +210,7 @@ def _rate_job(
         for h, b in zip(hashes, bots, strict=True):
             if b is not None:
                 try:
-                    ratings.append(bot_rating(b))
+                    ratings.append(_bot_rating(b, game))
                 except RatingError:
                     return
                 fixed.append(True)
@@ -175,11 +222,11 @@ def _rate_job(
                 who.append(row)
             else:
                 return  # an anonymous person: the game is not rated
-        if all(w is None for w in who) or len(ratings) not in (2, 3):
+        if all(w is None for w in who) or not 2 <= len(ratings) <= (6 if game != "classic" else 3):
             return
         if len({w.id for w in who if w is not None}) != sum(1 for w in who if w is not None):
             return
-        new = rate_game(ratings, list(winners), fixed)
+        new = _rate_any(ratings, list(winners), fixed)
         names = [w.name if w is not None else f"bot:{b}" for w, b in zip(who, bots, strict=True)]
         for i, row in enumerate(who):
             if row is None:
@@ -224,8 +271,9 @@ def on_game_end(room: Room, g: GameState) -> None:
     bots = [s.bot if s.kind == "bot" else None for s in room.seats]
     if all(h is None for h in hashes):
         return
+    game = "goblink" if getattr(room, "kind", None) == "goblink" else "classic"
     room.hub.storage.submit(
-        _rate_job(room.code, g.id, hashes, bots, tuple(outcome.winners), time.time())
+        _rate_job(room.code, g.id, hashes, bots, tuple(outcome.winners), time.time(), game)
     )
 
 

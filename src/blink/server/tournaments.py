@@ -337,7 +337,11 @@ class Manager:
         return code
 
     def on_game_end(self, room: Room, _g: GameState) -> None:
-        """A game ended: if it belongs to a tournament, bring the tournament up to date."""
+        """A game ended: if it belongs to a tournament, bring the tournament up to date.
+
+        Go Blink rooms are ignored: tournaments are classic Blink."""
+        if getattr(room, "kind", None) == "goblink":
+            return
         tid = self.by_room.get(room.code)
         e = self.items.get(tid) if tid else None
         if e is not None and self.sync(e):
