@@ -49,13 +49,30 @@ def register(app: typer.Typer) -> None:
         db_writer: Annotated[
             str, typer.Option(help="inline: commit on the event loop; thread: a writer thread.")
         ] = "inline",
+        go_turn_time: Annotated[
+            float,
+            typer.Option(
+                "--go-turn-time",
+                min=0.05,
+                help="Go Blink: seconds a player has for a turn before default actions play it.",
+            ),
+        ] = 60.0,
+        go_bot_delay: Annotated[
+            float,
+            typer.Option(
+                "--go-bot-delay",
+                min=0.0,
+                help="Go Blink: seconds a bot waits before each of its actions.",
+            ),
+        ] = 0.8,
         log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "warning",
     ) -> None:
         """Start the game server; open the address it prints in a browser."""
         import uvicorn
 
         from blink.server.app import create_app
-        from blink.server.settings import Settings, default_database_path, sqlite_url
+        from blink.server.go_rooms import GoSettings
+        from blink.server.settings import default_database_path, sqlite_url
 
         if database_url:
             from sqlalchemy.engine import make_url
@@ -67,7 +84,7 @@ def register(app: typer.Typer) -> None:
             path.parent.mkdir(parents=True, exist_ok=True)
             url = sqlite_url(path)
             shown = str(path)
-        settings = Settings(
+        settings = GoSettings(
             database_url=url,
             countdown=countdown,
             stall_pause=stall_pause,
@@ -76,6 +93,8 @@ def register(app: typer.Typer) -> None:
             allowed_origins=tuple(allow_origin or ()),
             deal_seed=deal_seed,
             db_writer=db_writer,
+            go_turn_time=go_turn_time,
+            go_bot_delay=go_bot_delay,
         )
         app_ = create_app(settings)
         typer.echo(f"Database: {shown}")
