@@ -396,6 +396,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         room.broadcast_room()
         return {"code": room.code, "seat": seat.seat, "token": token, "room": room.info()}
 
+    @app.get("/api/games")
+    async def list_games(
+        status: str = "finished", limit: int = 50, room: str | None = None
+    ) -> dict[str, Any]:
+        """Finished games, newest first: those of public rooms, or every game of ``room``."""
+        if status != "finished":
+            raise ApiError(400, "bad_options", "only status=finished can be listed")
+        if not 1 <= limit <= 200:
+            raise ApiError(400, "bad_options", "limit must be between 1 and 200")
+        code = room.upper() if room is not None else None
+        listed = await asyncio.to_thread(hub().storage.finished_games, limit, code)
+        return {"games": listed}
+
     @app.get("/api/games/{game_id}/record")
     async def game_record(game_id: int) -> dict[str, Any]:
         """A finished game's record (the engine's JSON record format)."""

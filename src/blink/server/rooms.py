@@ -174,6 +174,10 @@ class GameState:
     bots: list[LiveBotLike] = field(default_factory=list)
     timer: asyncio.TimerHandle | None = None
     ended_sent: bool = False
+    end_msg: dict[str, Any] | None = None
+    """The ``game_end`` message once sent (re-sent with ``again: true`` on resume/resync)."""
+    next_at: float | None = None
+    """When the next game of the series starts (settings clock), once this game has ended."""
 
 
 class Room:
@@ -319,6 +323,8 @@ class Room:
         if g is not None:
             if not self._resume(conn, g, game, last_seq):
                 self._send_snapshot(conn)
+            elif not g.pending:
+                self._send_end_again(conn, g)
         elif self.status == "finished":
             conn.send(self._rematch_frame())
         self.maybe_start()
@@ -362,6 +368,17 @@ class Room:
         conn.send(self._snapshot_frame(g, conn.seat))
         if g.countdown_deadline is not None and g.game.phase is Phase.DEALT:
             conn.send(self._countdown_frame(g))
+        self._send_end_again(conn, g)
+
+    def _send_end_again(self, conn: Conn, g: GameState) -> None:
+        """Send an ended game's ``game_end`` again (marked ``again``), with a fresh
+        ``next_in_ms``, so a client that reconnects or resyncs after the end has its figures."""
+        if g.end_msg is None:
+            return
+        msg = dict(g.end_msg, again=True)
+        if msg.get("next_in_ms") is not None and g.next_at is not None:
+            msg["next_in_ms"] = self._ms_left(g.next_at)
+        conn.send(dumps(msg))
 
     def _snapshot_frame(self, g: GameState, seat: int | None) -> str:
         view = view_to_wire(g.game.view(seat), full=True)
@@ -677,26 +694,27 @@ class Room:
                 meta["result"] = {"winners": list(outcome.winners), "reason": outcome.reason}
                 meta["record_url"] = f"/api/games/{g.id}/record"
         next_in = None if self.series.over else round(self.settings.between_games * 1000)
-        frame = dumps(
-            {
-                "type": "game_end",
-                "game": g.id,
-                "number": g.number,
-                "seq": g.seq,
-                "outcome": outcome_to_wire(outcome),
-                "figures": {
-                    "plays": game.plays,
-                    "duration_ms": g.last_t,
-                    "plays_by_seat": list(g.plays_by_seat),
-                    "cards_left": [game.cards_left(p) for p in range(game.players)],
-                    "stalls": game.stalls,
-                },
-                "series": self.series.to_dict(),
-                "record_url": f"/api/games/{g.id}/record",
-                "next_in_ms": next_in,
-            }
+        g.next_at = (
+            None if self.series.over else self.settings.clock() + self.settings.between_games
         )
-        self._broadcast(frame)
+        g.end_msg = {
+            "type": "game_end",
+            "game": g.id,
+            "number": g.number,
+            "seq": g.seq,
+            "outcome": outcome_to_wire(outcome),
+            "figures": {
+                "plays": game.plays,
+                "duration_ms": g.last_t,
+                "plays_by_seat": list(g.plays_by_seat),
+                "cards_left": [game.cards_left(p) for p in range(game.players)],
+                "stalls": game.stalls,
+            },
+            "series": self.series.to_dict(),
+            "record_url": f"/api/games/{g.id}/record",
+            "next_in_ms": next_in,
+        }
+        self._broadcast(dumps(g.end_msg))
         if self.series.over:
             self.set_status("finished")
             self._broadcast(self._rematch_frame())

@@ -35,6 +35,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     insert,
     select,
     update,
@@ -491,6 +492,73 @@ class Storage:
                     .order_by(games.c.series_number, games.c.number)
                 )
             ]
+
+    def finished_games(self, limit: int, room: str | None = None) -> list[dict[str, Any]]:
+        """Finished games, newest first: of public rooms, or every game of ``room`` if given.
+
+        Each is a dict with ``id``, ``room``, ``number``, ``series``, ``kind`` (``"classic"`` or
+        ``"goblink"``), ``players`` (``name``, ``bot`` per seat), ``result``, ``plays``,
+        ``started``, ``ended`` and ``record_url``. A plain read (call it off the event loop).
+        """
+        q = (
+            select(games, rooms.c.public)
+            .join(rooms, rooms.c.code == games.c.room_code)
+            .where(games.c.ended_at.is_not(None))
+        )
+        q = q.where(games.c.room_code == room) if room is not None else q.where(rooms.c.public)
+        q = q.order_by(games.c.ended_at.desc(), games.c.id.desc()).limit(limit)
+        out: list[dict[str, Any]] = []
+        with self.engine.connect() as conn:
+            rows = list(conn.execute(q))
+            codes = sorted({r.room_code for r in rows})
+            bots: dict[tuple[str, int], str | None] = {}
+            if codes:
+                for s in conn.execute(
+                    select(seats.c.room_code, seats.c.seat, seats.c.kind, seats.c.bot).where(
+                        seats.c.room_code.in_(codes)
+                    )
+                ):
+                    bots[(s.room_code, s.seat)] = s.bot if s.kind == "bot" else None
+            counts: dict[int, int] = {}
+            ids = [r.id for r in rows]
+            if ids:
+                # Actions are stored as compact JSON: count the plays in the database.
+                for a in conn.execute(
+                    select(actions.c.game_id, func.count())
+                    .where(
+                        actions.c.game_id.in_(ids),
+                        actions.c.action.like('%"type":"play"%'),
+                    )
+                    .group_by(actions.c.game_id)
+                ):
+                    counts[int(a[0])] = int(a[1])
+        for r in rows:
+            ruleset = json.loads(r.ruleset)
+            names = json.loads(r.names)
+            result = json.loads(r.result) if r.result else None
+            out.append(
+                {
+                    "id": r.id,
+                    "room": r.room_code,
+                    "number": r.number,
+                    "series": r.series_number,
+                    "kind": "goblink" if ruleset.get("game") == "goblink" else "classic",
+                    "players": [
+                        {
+                            "name": names[i] if i < len(names) else None,
+                            "bot": bots.get((r.room_code, i)),
+                        }
+                        for i in range(r.players)
+                    ],
+                    "result": result,
+                    "winners": list((result or {}).get("winners") or []),
+                    "plays": counts.get(r.id, 0),
+                    "started": r.started_at,
+                    "ended": r.ended_at,
+                    "record_url": f"/api/games/{r.id}/record",
+                }
+            )
+        return out
 
 
 # --- write jobs (run on the writer thread) ----------------------------------------------------
