@@ -50,6 +50,7 @@ const STR = {
     why_turn_limit: "turn limit",
     back: "Back to lobby",
     record: "Game record",
+    replay: "Replay",
     rematch: "Rematch",
     waiting: "Waiting for players… Share this link:",
     spectating: "You are watching.",
@@ -114,6 +115,7 @@ const STR = {
     why_turn_limit: "límite de turnos",
     back: "Volver al vestíbulo",
     record: "Registro de la partida",
+    replay: "Repetición",
     rematch: "Revancha",
     waiting: "Esperando jugadores… Comparte este enlace:",
     spectating: "Estás mirando.",
@@ -422,7 +424,8 @@ export function mountGoTable(root, { code, spectate }) {
       const why = gt(`why_${o.reason}`);
       endPanel = `<section class="panel go-end" id="go-end-panel" role="status">
         <h2>${escapeXml(o.tie ? gt("tie", { names, why }) : gt("won", { names, why }))}</h2>
-        <p><a class="btn" href="${escapeXml(S.end.record_url)}" target="_blank" rel="noopener">${escapeXml(gt("record"))}</a>
+        <p><a class="btn primary" id="go-replay" href="/#replay=${escapeXml(encodeURIComponent(S.end.record_url))}" data-link>${escapeXml(gt("replay"))}</a>
+        <a class="btn" href="${escapeXml(S.end.record_url)}" target="_blank" rel="noopener">${escapeXml(gt("record"))}</a>
         ${mine && S.votes && S.votes.available ? `<button type="button" id="go-rematch">${escapeXml(gt("rematch"))}</button>` : ""}
         <a class="btn" href="/" data-link>${escapeXml(gt("back"))}</a></p></section>`;
     }

@@ -1,10 +1,12 @@
 // The replay viewer: a "blink-record" (or "blink-series") replayed on its deal, step by step or
-// at speed, with a timeline. Records come from the server or from a local file.
+// at speed, with a timeline. Records come from the server or from a local file. Go Blink records
+// ("game": "goblink") are shown by goreplay.js.
 
 import { boardHTML, face } from "./board.js";
 import { Game, readRecord } from "./engine.js";
 import { cardName, t } from "./i18n.js";
 import { escapeXml } from "./cards.js";
+import { mountGoReplay } from "./goreplay.js";
 
 const svg = (d) => `<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" fill="currentColor">${d}</svg>`;
 const ICON = {
@@ -31,6 +33,7 @@ export function stateAt(rec, k) {
 
 /** Mount the viewer in `root` for a parsed record object; returns a cleanup function. */
 export function mountReplay(root, data, title = "") {
+  if (data && data.game === "goblink") return mountGoReplay(root, data, title);
   let parsed;
   try {
     parsed = readRecord(data);
