@@ -223,7 +223,7 @@ export function mountGoReplay(root, data, title = "") {
     if (a.type === "ask") {
       const last = g.asks[g.asks.length - 1];
       const what = valueLabel(a.attribute, a.value);
-      const answer = last && last.passed ? `${name(a.target)} passes ${last.passed}.` : `Go Blink!${last && last.drew ? ` ${name(a.seat)} draws a card.` : ""}`;
+      const answer = last && last.passed ? `${name(a.target)} passes ${last.passed} card${last.passed === 1 ? "" : "s"}.` : `Go Blink!${last && last.drew ? ` ${name(a.seat)} draws a card.` : ""}`;
       return `${name(a.seat)} asks ${name(a.target)} for ${what}. ${answer}`;
     }
     if (a.type === "lay") return `${name(a.seat)} lays down ${a.cards.length} cards.`;
