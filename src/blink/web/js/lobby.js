@@ -99,6 +99,7 @@ export function mountLobby(root) {
     <section class="panel" aria-labelledby="h-done">
       <h2 id="h-done" data-i18n="finished_games"></h2>
       <ul class="list" id="l-done"></ul>
+      <ul class="list" id="l-pub" aria-labelledby="h-done"></ul>
     </section>
   </div>`;
   applyI18n(root);
@@ -229,27 +230,43 @@ export function mountLobby(root) {
     }).join("") : `<li class="muted">${escapeXml(t("none_yet"))}</li>`;
     const done = [];
     const seen = new Set();
-    // Finished games of the listed rooms (a series in progress), then this browser's own games.
-    const infos = await Promise.all(live.slice(0, 6).map((r) => api(`/api/rooms/${r.code}`).catch(() => null)));
-    if (!alive) return;
-    for (const info of infos) {
-      for (const g of (info && info.games) || []) {
-        if (g.record_url && !seen.has(g.record_url)) {
-          seen.add(g.record_url);
-          done.push({ url: g.record_url, label: `${info.code} · ${t("game_n", { n: g.number })}`, who: (info.seats || []).map((x) => x.name || "").join(" · ") });
-        }
-      }
-    }
+    // This browser's own games first, then the server's finished games of public rooms
+    // (GET /api/games?status=finished, newest first).
     for (const e of recent()) {
       if (e.record_url && !seen.has(e.record_url)) {
         seen.add(e.record_url);
-        done.push({ url: e.record_url, label: `${e.code} · ${t("game_n", { n: e.number ?? "" })}`, who: e.who || "" });
+        done.push({ url: e.record_url, game: e.game, label: `${e.code} · ${t("game_n", { n: e.number ?? "" })}`, who: e.who || "" });
       }
     }
-    $("#l-done").innerHTML = done.length ? done.slice(0, 12).map((g) =>
-      `<li><span class="who"><strong>${escapeXml(g.label)}</strong> ${escapeXml(g.who)}</span>
-      <a class="btn" data-link href="/#replay=${encodeURIComponent(g.url)}">${escapeXml(t("replay"))}</a></li>`,
-    ).join("") : `<li class="muted">${escapeXml(t("none_yet"))}</li>`;
+    let finished = [];
+    try {
+      finished = (await api("/api/games?status=finished&limit=20")).games || [];
+    } catch { /* an older server: only this browser's games */ }
+    if (!alive) return;
+    const mine = done.length;
+    for (const g of finished) {
+      if (!g.record_url || seen.has(g.record_url)) continue;
+      seen.add(g.record_url);
+      const names = (g.players || []).map((p, i) => {
+        if (p.bot) return `${t("bot")} (${levelName(String(p.bot).split(":")[0].split("@")[0])})`;
+        return p.name && p.name !== "Player" ? p.name : t("player_n", { n: i + 1 });
+      });
+      const w = g.winners || [];
+      const result = w.length === 1 && names[w[0]] ? t("x_won", { name: names[w[0]] }) : w.length > 1 ? t("tie") : "";
+      const go = g.kind === "goblink" ? ` ${gt("go_blink")}` : "";
+      done.push({
+        url: g.record_url, game: g.id, label: `${g.room} · ${t("game_n", { n: g.number })}${go}`,
+        who: `${names.join(" · ")}${result ? ` — ${result}` : ""}${g.plays ? ` · ${g.plays} ${t("plays").toLowerCase()}` : ""}`,
+      });
+    }
+    // Two lists in the panel: this browser's own games, then the other public finished games.
+    const item = (g) =>
+      `<li data-game="${escapeXml(String(g.game ?? ""))}"><span class="who"><strong>${escapeXml(g.label)}</strong> ${escapeXml(g.who)}</span>
+      <a class="btn" data-link href="/#replay=${encodeURIComponent(g.url)}">${escapeXml(t("replay"))}</a></li>`;
+    const own = done.slice(0, Math.min(mine, 12));
+    const pub = done.slice(mine, mine + 20 - own.length);
+    $("#l-done").innerHTML = own.length || pub.length ? own.map(item).join("") : `<li class="muted">${escapeXml(t("none_yet"))}</li>`;
+    $("#l-pub").innerHTML = pub.map(item).join("");
   }
   refresh();
   timer = setInterval(refresh, 4000);

@@ -236,6 +236,9 @@ export function mountTable(root, { code, spectate }) {
     const winners = msg.outcome.winners;
     const names = winners.map(nameOf).join(", ");
     remember({ code, game: msg.game, number: msg.number, record_url: msg.record_url, who: seatNames().join(" · ") });
+    // Sent again (again: true) after a reload, resume or resync of an ended game: show the
+    // figures, but do not celebrate or announce the end a second time.
+    if (msg.again) return;
     if (S.seat !== null && winners.includes(S.seat) && winners.length === 1) sfx.win();
     else sfx.lose();
     announce(winners.length === 1 ? `${t("blink_win")} ${S.seat === winners[0] ? t("you_won") : t("x_won", { name: names })}` : t("tie"), true);
