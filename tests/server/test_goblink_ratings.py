@@ -95,6 +95,23 @@ async def test_go_game_against_bots_is_rated(server: ServerThread) -> None:
     assert board["players"][0]["id"] == ann["id"]
 
 
+async def test_quick_go_game_carries_the_profile(server: ServerThread) -> None:
+    bo = new_profile(server, "Bo")
+    r = server.post(
+        "/api/quick",
+        {"game": "goblink", "players": 3, "bot": "greedy", "profile_secret": bo["secret"]},
+    )
+    assert r.status_code == 201, r.text
+    body = r.json()
+    assert body["token"] == bo["secret"]
+    a = await Client("B").connect(server.ws, room=body["code"], token=body["token"])
+    try:
+        p = await asyncio.to_thread(wait_rated, server, bo["id"])
+    finally:
+        await a.close()
+    assert p["history"][0]["players"] == 3
+
+
 async def test_two_profiles_in_a_go_game_and_unknown_secret(server: ServerThread) -> None:
     bad = server.post(
         "/api/rooms", {"game": "goblink", "players": 2, "profile_secret": "not-a-secret"}

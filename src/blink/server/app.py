@@ -325,6 +325,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     name=body.name,
                     take_seat=0,
                     public=False,
+                    profile_secret=body.profile_secret,
                 ),
             )
         spec = body.bot

@@ -3,9 +3,6 @@
 // resync on a gap, and measures latency with ping/pong.
 //
 // Assumptions beyond the written protocol (none needed for play):
-// - the list of finished games to replay is not served by the REST API (GET /api/rooms lists
-//   only unfinished rooms), so the lobby lists the finished games of listed rooms plus the games
-//   this browser played or watched (kept in localStorage);
 // - "too slow" is not a server code: a play refused with no_common_attribute or
 //   card_not_in_hand when the pile's top changed since the play was sent is shown as too slow.
 
