@@ -46,7 +46,16 @@ from blink.server.protocol import (
     decode,
     dumps,
 )
-from blink.server.rooms import Conn, Hub, NoGame, Room, Seat, hash_token
+from blink.server.rooms import (
+    Conn,
+    Hub,
+    NoGame,
+    Room,
+    Seat,
+    claim_seat,
+    hash_token,
+    store_new_room,
+)
 from blink.server.settings import Settings
 from blink.server.tournaments import attach as attach_extras
 from blink.server.tournaments import install as install_extras
@@ -250,12 +259,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         take = body.take_seat
         token = None
         if take is not None:
-            if not 0 <= take < players or seat_list[take].kind != "human":
-                humans = [s.seat for s in seat_list if s.kind == "human"]
-                if take == 0 and humans:
-                    take = humans[0]
-                else:
-                    raise ApiError(400, "bad_seat", f"seat {take} is not a free seat for a person")
+            take = claim_seat(seat_list, take)
+            if take is None:
+                raise ApiError(
+                    400, "bad_seat", f"seat {body.take_seat} is not a free seat for a person"
+                )
             token = seat_token(h, body.profile_secret)
             seat_list[take].token_hash = hash_token(token)
             seat_list[take].name = body.name
@@ -263,38 +271,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         room = Room(
             h, code, players, body.best_of, ruleset.name, sizes, body.public, seat_list, time.time()
         )
-        h.rooms[code] = room
-        try:
-            await h.storage.run(
-                st.job_insert_room(
-                    {
-                        "code": code,
-                        "created_at": room.created_at,
-                        "players": players,
-                        "best_of": body.best_of,
-                        "ruleset": ruleset.name,
-                        "sizes": None if sizes is None else _json_list(sizes),
-                        "public": body.public,
-                        "status": "waiting",
-                        "series_number": 1,
-                    },
-                    [
-                        {
-                            "room_code": code,
-                            "seat": s.seat,
-                            "kind": s.kind,
-                            "bot": s.bot,
-                            "name": s.name,
-                            "token_hash": s.token_hash,
-                            "left": False,
-                        }
-                        for s in seat_list
-                    ],
-                )
-            )
-        except Exception:
-            h.rooms.pop(code, None)
-            raise
+        await store_new_room(h, room)
         room.maybe_start()
         return {
             "code": code,
@@ -493,12 +470,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return _index()
 
     return app
-
-
-def _json_list(values: Any) -> str:
-    import json
-
-    return json.dumps(list(values))
 
 
 def _record(lg: st.LoadedGame) -> GameRecord:

@@ -683,7 +683,7 @@ async def create_go_room(hub: Hub, body: Any) -> dict[str, Any]:
     Seats are ``null`` (a person) or a Go Blink bot name; raises the app's ``ApiError``.
     """
     from blink.server.app import ApiError
-    from blink.server.rooms import hash_token
+    from blink.server.rooms import claim_seat, hash_token, store_new_room
 
     players = int(body.players)
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -708,49 +708,17 @@ async def create_go_room(hub: Hub, body: Any) -> dict[str, Any]:
     take = body.take_seat
     token = None
     if take is not None:
-        if not 0 <= take < players or seat_list[take].kind != "human":
-            humans = [s.seat for s in seat_list if s.kind == "human"]
-            if take == 0 and humans:
-                take = humans[0]
-            else:
-                raise ApiError(400, "bad_seat", f"seat {take} is not a free seat for a person")
+        take = claim_seat(seat_list, take)
+        if take is None:
+            raise ApiError(
+                400, "bad_seat", f"seat {body.take_seat} is not a free seat for a person"
+            )
         token = _seat_token(hub, getattr(body, "profile_secret", None))
         seat_list[take].token_hash = hash_token(token)
         seat_list[take].name = body.name
     code = hub.new_code()
     room = GoRoom(hub, code, players, body.best_of, body.public, seat_list, time.time())
-    hub.rooms[code] = room
-    try:
-        await hub.storage.run(
-            st.job_insert_room(
-                {
-                    "code": code,
-                    "created_at": room.created_at,
-                    "players": players,
-                    "best_of": body.best_of,
-                    "ruleset": GAME_KIND,
-                    "sizes": None,
-                    "public": body.public,
-                    "status": "waiting",
-                    "series_number": 1,
-                },
-                [
-                    {
-                        "room_code": code,
-                        "seat": s.seat,
-                        "kind": s.kind,
-                        "bot": s.bot,
-                        "name": s.name,
-                        "token_hash": s.token_hash,
-                        "left": False,
-                    }
-                    for s in seat_list
-                ],
-            )
-        )
-    except Exception:
-        hub.rooms.pop(code, None)
-        raise
+    await store_new_room(hub, room)
     room.maybe_start()
     return {
         "code": code,

@@ -48,7 +48,17 @@ from blink.server.bots import LiveBotLike, live_bot
 from blink.server.protocol import PROTOCOL, dumps, event_to_wire, outcome_to_wire, view_to_wire
 from blink.server.settings import Settings
 
-__all__ = ["Conn", "GameState", "Hub", "NoGame", "Room", "Seat", "hash_token"]
+__all__ = [
+    "Conn",
+    "GameState",
+    "Hub",
+    "NoGame",
+    "Room",
+    "Seat",
+    "claim_seat",
+    "hash_token",
+    "store_new_room",
+]
 
 log = logging.getLogger("blink.server")
 
@@ -946,3 +956,49 @@ class Hub:
                     room.status = "waiting"
             except Exception:
                 log.exception("could not restore room %s", room.code)
+
+
+def claim_seat(seats: list[Seat], take: int) -> int | None:
+    """The seat a room's creator takes: ``take`` when it is a seat for a person, or the first
+    such seat when ``take`` is 0 (the default); ``None`` when there is no such seat."""
+    if 0 <= take < len(seats) and seats[take].kind == "human":
+        return take
+    humans = [s.seat for s in seats if s.kind == "human"]
+    return humans[0] if take == 0 and humans else None
+
+
+async def store_new_room(hub: Hub, room: Room) -> None:
+    """Register a new room in the hub and write it with its seats; undo the registration if
+    the write fails."""
+    hub.rooms[room.code] = room
+    try:
+        await hub.storage.run(
+            st.job_insert_room(
+                {
+                    "code": room.code,
+                    "created_at": room.created_at,
+                    "players": room.players,
+                    "best_of": room.best_of,
+                    "ruleset": room.ruleset,
+                    "sizes": None if room.sizes is None else json.dumps(list(room.sizes)),
+                    "public": room.public,
+                    "status": "waiting",
+                    "series_number": 1,
+                },
+                [
+                    {
+                        "room_code": room.code,
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "bot": s.bot,
+                        "name": s.name,
+                        "token_hash": s.token_hash,
+                        "left": False,
+                    }
+                    for s in room.seats
+                ],
+            )
+        )
+    except Exception:
+        hub.rooms.pop(room.code, None)
+        raise
