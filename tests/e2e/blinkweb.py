@@ -7,11 +7,13 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import httpx
+import uvicorn
 from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -165,3 +167,28 @@ def play_card(page: Page, card: str, pile: int) -> None:
         side = next(p["side"] for p in st["piles"] if p["pile"] == pile)
         page.keyboard.press("ArrowLeft" if side == "left" else "ArrowRight")
     page.wait_for_function(f"(b) => ({SIG_JS})() !== b", arg=before, timeout=5000)
+
+
+class AppThread:
+    """The real app, built from ``settings``, served by uvicorn in a background thread."""
+
+    def __init__(self, settings: Any) -> None:
+        from blink.server.app import create_app
+
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(
+            create_app(settings), host="127.0.0.1", port=self.port, log_level="warning"
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            assert self.thread.is_alive() and time.monotonic() < deadline, "no server"
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        """Stop and wait."""
+        self.server.should_exit = True
+        self.thread.join(timeout=30)

@@ -8,56 +8,38 @@ from __future__ import annotations
 
 import contextlib
 import re
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
-from blinkweb import collect_errors, free_port
+from blinkweb import AppThread, collect_errors
 from playwright.sync_api import BrowserContext, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from blink.cards import parse_card
 from blink.goblink import GoGame, matches_in
 from blink.goblink_record import GoRecord
-from blink.server.app import create_app
 from blink.server.go_rooms import GoSettings
 from blink.server.settings import sqlite_url
 
 pytestmark = pytest.mark.timeout(170)
 
 
-class GoServer:
-    """The real app served by uvicorn in a background thread."""
+class GoServer(AppThread):
+    """The real app in a thread: a long Go turn timer, bots that act quickly."""
 
     def __init__(self, tmp: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        settings = GoSettings(
-            database_url=sqlite_url(tmp / "go.db"),
-            deal_seed=21,
-            between_games=1.0,
-            go_turn_time=45.0,
-            go_bot_delay=0.05,
+        super().__init__(
+            GoSettings(
+                database_url=sqlite_url(tmp / "go.db"),
+                deal_seed=21,
+                between_games=1.0,
+                go_turn_time=45.0,
+                go_bot_delay=0.05,
+            )
         )
-        config = uvicorn.Config(
-            create_app(settings), host="127.0.0.1", port=self.port, log_level="warning"
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:
-            assert self.thread.is_alive() and time.monotonic() < deadline, "no server"
-            time.sleep(0.02)
-
-    def stop(self) -> None:
-        """Stop and wait."""
-        self.server.should_exit = True
-        self.thread.join(timeout=30)
 
 
 @pytest.fixture(scope="module")

@@ -5,15 +5,12 @@ from __future__ import annotations
 
 import json
 import random
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
-from blinkweb import collect_errors, free_port
+from blinkweb import AppThread, collect_errors
 from hypothesis import given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
@@ -21,7 +18,6 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from blink.goblink import GoGame, Phase, value_to_wire
 from blink.goblink_record import GoRecord
-from blink.server.app import create_app
 from blink.server.go_rooms import GoSettings
 from blink.server.settings import sqlite_url
 
@@ -164,34 +160,19 @@ def test_record_file_replays_step_by_step(
     assert not errors, errors
 
 
-class _FastGoServer:
-    """The app in a thread: a short Go turn timer, bots that act at once."""
+class _FastGoServer(AppThread):
+    """The real app in a thread: a short Go turn timer, bots that act at once."""
 
     def __init__(self, tmp: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        settings = GoSettings(
-            database_url=sqlite_url(tmp / "go.db"),
-            deal_seed=33,
-            between_games=1.0,
-            go_turn_time=0.15,
-            go_bot_delay=0.0,
+        super().__init__(
+            GoSettings(
+                database_url=sqlite_url(tmp / "go.db"),
+                deal_seed=33,
+                between_games=1.0,
+                go_turn_time=0.15,
+                go_bot_delay=0.0,
+            )
         )
-        config = uvicorn.Config(
-            create_app(settings), host="127.0.0.1", port=self.port, log_level="warning"
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:
-            assert self.thread.is_alive() and time.monotonic() < deadline, "no server"
-            time.sleep(0.02)
-
-    def stop(self) -> None:
-        """Stop and wait."""
-        self.server.should_exit = True
-        self.thread.join(timeout=30)
 
 
 @pytest.fixture
