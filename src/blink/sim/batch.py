@@ -141,14 +141,23 @@ class _Seat:
 class BatchGame:
     """One finished batch game, enough to rebuild it with the rules engine."""
 
-    __slots__ = ("actions", "deck", "result")
+    __slots__ = ("_order", "actions", "result")
 
-    def __init__(self, result: GameResult, deck: tuple[Card, ...], actions: list[Any]) -> None:
+    def __init__(
+        self,
+        result: GameResult,
+        order: Sequence[int],
+        actions: list[tuple[Play | Flip | Choose, int]],
+    ) -> None:
         self.result = result
-        self.deck = deck
-        """The deal, top card first (the order :class:`~blink.classic.ClassicGame` takes)."""
+        self._order = order
         self.actions = actions
-        """Every action after the reveal with its time in ms, as the engine's action values."""
+        """Every action after the reveal with its time in ms (empty unless records were kept)."""
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """The deal, top card first (the order :class:`~blink.classic.ClassicGame` takes)."""
+        return tuple(DECK[j] for j in self._order)
 
 
 class _Batch:
@@ -647,24 +656,40 @@ class _Batch:
         """Store the results of the finished games ``rows``."""
         names = tuple(seat.name for seat in self.seats)
         players = range(self.players)
-        for r in rows:
-            w = int(self.winners[r])
-            winners = tuple(p for p in players if w >> p & 1)
-            o = int(self.orig[r])
-            self.results[o] = GameResult(
-                seed=self.seeds[o],
+        cols = (
+            self.orig[rows].tolist(),
+            self.winners[rows].tolist(),
+            self.reason[rows].tolist(),
+            self.plays[rows].tolist(),
+            self.pbs[rows].tolist(),
+            self.now[rows].tolist(),
+            self.stalls[rows].tolist(),
+            self.flips[rows].tolist(),
+            self.choices[rows].tolist(),
+            self.dead_ends[rows].tolist(),
+            self.defaults[rows].tolist(),
+            self.deficit[rows].tolist(),
+            (self.hcount[rows] + self.dleft[rows]).tolist(),
+        )
+        seeds = self.seeds
+        results = self.results
+        for o, w, why, plays, pbs, now, st, fl, ch, de, df, deficit, left in zip(
+            *cols, strict=True
+        ):
+            results[o] = GameResult(
+                seed=seeds[o],
                 specs=names,
-                outcome=Outcome(winners, _REASONS[int(self.reason[r])]),
-                plays=int(self.plays[r]),
-                plays_by_seat=tuple(int(x) for x in self.pbs[r]),
-                duration=float(self.now[r]),
-                stalls=int(self.stalls[r]),
-                flips=int(self.flips[r]),
-                choices=int(self.choices[r]),
-                dead_ends=int(self.dead_ends[r]),
-                defaults=int(self.defaults[r]),
-                max_deficit=tuple(int(x) for x in self.deficit[r]),
-                cards_left=tuple(int(x) for x in self.hcount[r] + self.dleft[r]),
+                outcome=Outcome(tuple(p for p in players if w >> p & 1), _REASONS[why]),
+                plays=plays,
+                plays_by_seat=tuple(pbs),
+                duration=now,
+                stalls=st,
+                flips=fl,
+                choices=ch,
+                dead_ends=de,
+                defaults=df,
+                max_deficit=tuple(deficit),
+                cards_left=tuple(left),
                 game=None,
             )
 
@@ -702,24 +727,21 @@ def simulate_batch(
     sizes: Sequence[int] | None = None,
     config: SimConfig = DEFAULT_CONFIG,
     records: bool = False,
-) -> list[GameResult] | list[BatchGame]:
+) -> list[BatchGame]:
     """Simulate one game per seed between ``specs`` bots, all at once; results in seed order.
 
-    With ``records`` each :class:`BatchGame` also holds its deal and actions
-    (:func:`to_record` turns it into a :class:`~blink.record.GameRecord` through the engine).
+    Each game's result depends only on its seed (and the setting), not on the other seeds.
+    With ``records`` each :class:`BatchGame` also keeps its actions, so that :func:`replay` and
+    :func:`to_record` can rebuild it through the rules engine.
     """
     batch = _Batch(seeds, specs, ruleset, sizes, config, records)
     if not batch.seeds:
         return []
     batch.run()
-    results = [batch.results[i] for i in range(len(batch.seeds))]
-    if not records:
-        return results
     games = []
-    for i, res in enumerate(results):
-        deck = tuple(DECK[j] for j in batch.perm[i])
-        acts: list[Any] = []
-        for kind, seat, card, pile, ms in batch.actions[i]:
+    for i in range(len(batch.seeds)):
+        acts: list[tuple[Play | Flip | Choose, int]] = []
+        for kind, seat, card, pile, ms in batch.actions[i] if records else ():
             action: Play | Flip | Choose
             if kind == _PLAY:
                 action = Play(seat, DECK[card], pile)
@@ -728,7 +750,7 @@ def simulate_batch(
             else:
                 action = Choose(seat, DECK[card])
             acts.append((action, ms))
-        games.append(BatchGame(res, deck, acts))
+        games.append(BatchGame(batch.results[i], batch.perm[i], acts))
     return games
 
 

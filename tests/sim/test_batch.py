@@ -1,0 +1,202 @@
+"""The batch engine (blink.sim.batch): every game it plays is a legal game of the rules engine,
+its results depend only on each game's seed, and its statistics agree with the exact engine's."""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from blink.bots import LEVELS, STRATEGIES, BotSpec
+from blink.cli import app
+from blink.record import GameRecord, SeriesRecord, loads
+from blink.rules import DEAD_END, OFFICIAL, Ruleset
+from blink.sim.batch import BatchGame, replay, simulate_batch, to_record
+from blink.sim.core import SimConfig, simulate_game
+from blink.sim.runner import Job, run
+from blink.sim.seeds import derive_seed
+
+
+def _specs(*texts: str) -> tuple[BotSpec, ...]:
+    return tuple(BotSpec.parse(t) for t in texts)
+
+
+def _check_against_engine(
+    games: list[BatchGame], ruleset: Ruleset = OFFICIAL, sizes: tuple[int, ...] | None = None
+) -> None:
+    """Replay every game through ClassicGame: legal, and the same result in every detail."""
+    for g in games:
+        classic = replay(g, ruleset, sizes)
+        res = g.result
+        assert classic.outcome == res.outcome
+        assert classic.plays == res.plays
+        assert classic.stalls == res.stalls
+        assert tuple(classic.cards_left(s) for s in range(classic.players)) == res.cards_left
+        assert sum(res.plays_by_seat) == res.plays
+        assert res.flips + res.choices + res.dead_ends == res.stalls
+        times = [t for _, t in g.actions]
+        assert times == sorted(times)
+        assert math.isclose(res.duration * 1000, times[-1], abs_tol=1.0)
+
+
+SETTINGS = [
+    (_specs("expert:blocker", "expert:random"), OFFICIAL, None, SimConfig()),
+    (_specs("champion:first", "beginner:flexible"), OFFICIAL, (25, 35), SimConfig()),
+    (_specs("expert:first", "casual:blocker", "skilled:flexible"), DEAD_END, None, SimConfig()),
+    (_specs("inhuman:random", "expert:first@2", "beginner:random"), OFFICIAL, None, SimConfig()),
+    # choosing stalls decided by the deadline: the default choices are exercised
+    (_specs("beginner:blocker", "beginner:first"), OFFICIAL, None, SimConfig(0.0, 0.01)),
+    (_specs("expert:flexible", "expert:flexible"), Ruleset("two", hand_size=2), None, SimConfig()),
+]
+
+
+@pytest.mark.parametrize(("specs", "ruleset", "sizes", "config"), SETTINGS)
+def test_every_batch_game_is_a_legal_engine_game(
+    specs: tuple[BotSpec, ...],
+    ruleset: Ruleset,
+    sizes: tuple[int, ...] | None,
+    config: SimConfig,
+) -> None:
+    seeds = [derive_seed(11, i) for i in range(300)]
+    games = simulate_batch(specs, seeds, ruleset=ruleset, sizes=sizes, config=config, records=True)
+    assert [g.result.seed for g in games] == seeds
+    _check_against_engine(games, ruleset, sizes)
+    if config.choice_timeout < 0.1:
+        assert sum(g.result.defaults for g in games) > 0
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    levels=st.lists(st.sampled_from(sorted(LEVELS)), min_size=2, max_size=3),
+    strategies=st.lists(st.sampled_from(sorted(STRATEGIES)), min_size=3, max_size=3),
+    dead_end=st.booleans(),
+    hand_size=st.integers(1, 5),
+    extra=st.integers(-6, 6),
+    seed=st.integers(0, 2**32),
+)
+def test_random_settings_replay_through_the_engine(
+    levels: list[str],
+    strategies: list[str],
+    dead_end: bool,
+    hand_size: int,
+    extra: int,
+    seed: int,
+) -> None:
+    players = len(levels)
+    specs = tuple(BotSpec(lv, strategies[i]) for i, lv in enumerate(levels))
+    ruleset = Ruleset("h", DEAD_END.dead_end if dead_end else OFFICIAL.dead_end, hand_size)
+    each = 60 // players
+    sizes = (each + extra, each - extra, *([each] * (players - 2))) if extra else None
+    seeds = [derive_seed(seed, i) for i in range(12)]
+    games = simulate_batch(specs, seeds, ruleset=ruleset, sizes=sizes, records=True)
+    _check_against_engine(games, ruleset, sizes)
+
+
+def test_a_game_depends_only_on_its_seed() -> None:
+    specs = _specs("expert:blocker", "skilled:first", "casual:flexible")
+    seeds = [derive_seed(5, i) for i in range(40)]
+    whole = simulate_batch(specs, seeds)
+    alone = simulate_batch(specs, seeds[17:18])
+    reordered = simulate_batch(specs, seeds[::-1])
+    assert alone[0].result == whole[17].result
+    assert [g.result for g in reordered] == [g.result for g in whole][::-1]
+    again = simulate_batch(specs, seeds)
+    assert [g.result for g in again] == [g.result for g in whole]
+
+
+def _rates(results: list[tuple[tuple[int, ...], int, float, int]], seat: int) -> float:
+    return sum(1 for w, *_ in results if w == (seat,)) / len(results)
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [("expert:blocker", "expert:random"), ("skilled:first", "expert:first", "casual:flexible")],
+)
+def test_statistics_agree_with_the_exact_engine(texts: tuple[str, ...]) -> None:
+    specs = _specs(*texts)
+    n = 1200
+    batch = [
+        (g.result.outcome.winners, g.result.plays, g.result.duration, g.result.stalls)
+        for g in simulate_batch(specs, [derive_seed(1, i) for i in range(n)])
+    ]
+    exact = []
+    for i in range(n):
+        r = simulate_game(specs, derive_seed(2, i), keep_game=False)
+        exact.append((r.outcome.winners, r.plays, r.duration, r.stalls))
+    for seat in range(len(specs)):
+        p1, p2 = _rates(batch, seat), _rates(exact, seat)
+        pooled = (p1 + p2) / 2
+        se = math.sqrt(2 * pooled * (1 - pooled) / n) or 1e-9
+        assert abs(p1 - p2) < 4.5 * se, (seat, p1, p2)
+    for k in (1, 2):
+        a = [row[k] for row in batch]
+        b = [row[k] for row in exact]
+        se = math.sqrt((statistics.pvariance(a) + statistics.pvariance(b)) / n)
+        assert abs(statistics.fmean(a) - statistics.fmean(b)) < 4.5 * se, k
+    stalls_a = sum(row[3] for row in batch)
+    stalls_b = sum(row[3] for row in exact)
+    assert abs(stalls_a - stalls_b) < 4.5 * math.sqrt(stalls_a + stalls_b + 1)
+
+
+def test_runner_results_do_not_depend_on_workers_or_chunks() -> None:
+    job = Job(_specs("expert:blocker", "expert:random"), seed=4, engine="batch")
+    one = run(job, 500, workers=1)
+    two = run(job, 500, workers=2)
+    assert one.rows == two.rows
+    assert [r.number for r in one.rows] == list(range(500))
+
+
+def test_runner_series_and_records(tmp_path: Path) -> None:
+    job = Job(
+        _specs("champion:first", "beginner:random"),
+        seed=8,
+        best_of=3,
+        records=str(tmp_path),
+        engine="batch",
+    )
+    res = run(job, 30, workers=1)
+    assert len(res.rows) == 30
+    for row in res.rows:
+        assert 2 <= len(row.games) <= 3 or any(len(g.winners) > 1 for g in row.games)
+        rec = loads((tmp_path / f"series-{row.number:06d}.json").read_text())
+        assert isinstance(rec, SeriesRecord)
+        rec.verify()
+        assert [g.verify().outcome.winners for g in rec.games] == [g.winners for g in row.games]
+
+
+def test_to_record_round_trips() -> None:
+    (g,) = simulate_batch(_specs("expert:first", "expert:first"), [123], records=True)
+    rec = to_record(g)
+    again = loads(rec.to_json())
+    assert isinstance(again, GameRecord)
+    assert again.verify().outcome == g.result.outcome
+    assert again.meta["engine"] == "batch"
+
+
+def test_unknown_engine_is_refused() -> None:
+    with pytest.raises(ValueError, match="exact, batch"):
+        Job(_specs("expert", "expert"), engine="turbo")
+
+
+def test_cli_batch_engine(tmp_path: Path) -> None:
+    cli = CliRunner()
+    args = ["simulate", "--engine", "batch", "--games", "400", "--workers", "1", "--json"]
+    bots = ["--bot", "champion:blocker", "--bot", "beginner:random"]
+    res = cli.invoke(app, [*args, *bots, "--records", str(tmp_path)])
+    assert res.exit_code == 0, res.stderr
+    data = json.loads(res.stdout)
+    assert data["engine"] == "batch"
+    assert data["games"] == 400
+    assert data["wins"][0] > 350
+    rec = loads((tmp_path / "game-000399.json").read_text())
+    assert isinstance(rec, GameRecord)
+    rec.verify()
+    bad = cli.invoke(app, ["simulate", "--game", "goblink", "--engine", "batch"])
+    assert bad.exit_code == 2
+    assert "classic Blink only" in bad.stderr
