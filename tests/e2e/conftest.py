@@ -6,6 +6,7 @@ fast; nothing in the tests depends on machine speed beyond generous timeouts.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -61,7 +62,11 @@ def context(browser: Browser) -> Iterator[BrowserContext]:
 
 
 @pytest.fixture(scope="session")
-def screenshots() -> Path:
-    """The folder the README's screenshots are written to."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    return SCREENSHOTS
+def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the tests write their screenshots: the README's folder (docs/screenshots) when
+    ``BLINK_SCREENSHOTS=1``, otherwise a temporary folder, so a test run leaves the checkout
+    as it was."""
+    if os.environ.get("BLINK_SCREENSHOTS") == "1":
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        return SCREENSHOTS
+    return tmp_path_factory.mktemp("screenshots")
