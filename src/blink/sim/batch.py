@@ -34,6 +34,7 @@ import numpy.typing as npt
 from blink.bots import BotSpec
 from blink.bots.reaction import LEVELS, Level
 from blink.bots.strategies import STRATEGIES
+from blink.bots.tables import CMP, NO_MATCH
 from blink.cards import STANDARD_DECK, Card
 from blink.classic import Choose, ClassicGame, Flip, Outcome, Play, reach
 from blink.record import GameRecord
@@ -68,22 +69,10 @@ _DECK_U64 = np.uint64(DECK_MASK)
 _MATCH_INT = [int(m) for m in MATCH]
 
 
-def _cost(card: Card, top: Card) -> int:
-    # As blink.bots.tables.CMP: colour is seen in 1 comparison, shape in 2, count in 3.
-    if card.color is top.color:
-        return 1
-    if card.shape is top.shape:
-        return 2
-    if card.count == top.count:
-        return 3
-    return 4
-
-
-COST: Arr = np.full((N_CARDS + 1, N_CARDS + 1), 4, dtype=np.int64)
-"""``COST[top, card]``: comparisons to see that ``card`` goes on ``top`` (4: it does not)."""
-for _t, _top in enumerate(DECK):
-    for _c, _card in enumerate(DECK):
-        COST[_t, _c] = _cost(_card, _top)
+COST: Arr = np.full((N_CARDS + 1, N_CARDS + 1), NO_MATCH, dtype=np.int64)
+"""``COST[top, card]``: comparisons to see that ``card`` goes on ``top`` (``NO_MATCH``: none), as
+:data:`blink.bots.tables.CMP`."""
+COST[:N_CARDS, :N_CARDS] = [[CMP[top.index][card.index] for card in DECK] for top in DECK]
 
 
 def _pc(x: Arr) -> Arr:
@@ -421,7 +410,7 @@ class _Batch:
         fresh_o = np.take_along_axis(fresh, order, axis=1)
         tops_o = np.where(piles_o == a, ta[:, None], tb[:, None])
         cost = COST[tops_o, cards_o]
-        match_o = (cost < 4) & fresh_o
+        match_o = (cost != NO_MATCH) & fresh_o
         anym = match_o.any(axis=1)
         f = np.argmax(match_o, axis=1)
         pos = np.arange(2 * h)[None, :]
