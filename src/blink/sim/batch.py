@@ -42,7 +42,7 @@ from blink.rules import OFFICIAL, DeadEnd, Ruleset, deal_sizes
 from blink.sim.core import DEFAULT_CONFIG, GameResult, SimConfig
 from blink.sim.seeds import derive_seed
 
-__all__ = ["BatchGame", "simulate_batch"]
+__all__ = ["BatchGame", "replay", "simulate_batch", "to_record"]
 
 Arr = npt.NDArray[Any]
 
