@@ -1,0 +1,112 @@
+"""Replays for the browser: records verified and laid out step by step by the Python engines.
+
+- ``POST /api/replays`` with a record document as the body (anything ``blink replay FILE``
+  accepts: a classic ``blink-record``, a ``blink-series`` or a Go Blink record) answers the
+  replay document of :func:`blink.replay_frames.replay_document`. Errors: ``400 bad_json`` (the
+  body is not JSON), ``413 too_large`` (over :data:`MAX_BODY` bytes), ``422`` with the record's
+  reason as the code and ``index`` (the failing action, or ``null``) when it does not verify.
+- ``GET /api/games/{id}/replay``: the same for a finished game stored on the server, in one
+  request. The stored record is the one ``GET /api/games/{id}/record`` serves (its errors too:
+  ``404 no_such_game``, ``409 game_not_finished``).
+
+See docs/protocol.md, "Replays".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any, Final
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
+
+from blink.record import RecordError
+from blink.replay_frames import replay_document
+
+__all__ = ["MAX_BODY", "RECORD_PATH", "install", "router"]
+
+MAX_BODY: Final = 2 * 1024 * 1024
+"""The largest record accepted by ``POST /api/replays``, in bytes (a full game is ~10 KB)."""
+
+RECORD_PATH: Final = "/api/games/{game_id}/record"
+"""The app's route serving a stored game's record (``GET``), reused for its replay."""
+
+router = APIRouter()
+
+
+def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message, **extra}}, status_code=status)
+
+
+def _invalid(exc: RecordError) -> JSONResponse:
+    extra: dict[str, Any] = {"index": exc.index}
+    if exc.game is not None:
+        extra["game"] = exc.game
+    return _error(422, exc.reason, str(exc), **extra)
+
+
+async def _replay(data: object) -> JSONResponse:
+    try:
+        doc = await asyncio.to_thread(replay_document, data)
+    except RecordError as exc:
+        return _invalid(exc)
+    return JSONResponse(doc)
+
+
+async def _read_capped(request: Request, limit: int) -> bytes | None:
+    """The body, or ``None`` as soon as it is longer than ``limit`` bytes."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+@router.post("/api/replays", tags=["replays"])
+async def post_replay(request: Request) -> JSONResponse:
+    """Verify a record (the request body) with the engine and answer its replay frames."""
+    body = await _read_capped(request, MAX_BODY)
+    if body is None:
+        return _error(413, "too_large", f"a record may be at most {MAX_BODY} bytes")
+    try:
+        data = json.loads(body)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return _error(400, "bad_json", f"the body is not JSON: {exc}")
+    return await _replay(data)
+
+
+def _record_endpoint(app: Any) -> Callable[..., Awaitable[Any]] | None:
+    for route in getattr(app, "routes", ()):
+        if (
+            isinstance(route, APIRoute)
+            and route.path == RECORD_PATH
+            and "GET" in (route.methods or ())
+        ):
+            endpoint: Callable[..., Awaitable[Any]] = route.endpoint
+            return endpoint
+    return None
+
+
+@router.get("/api/games/{game_id}/replay", tags=["replays"])
+async def game_replay(game_id: int, request: Request) -> JSONResponse:
+    """A finished game stored on the server, replayed (the frames of its record)."""
+    endpoint = _record_endpoint(request.app)
+    if endpoint is None:
+        return _error(404, "no_such_game", f"there is no game {game_id}")
+    # The app's own record endpoint: its errors (404, 409) reach the app's error handlers.
+    record = await endpoint(game_id=game_id)
+    return await _replay(record)
+
+
+def install(app: FastAPI) -> None:
+    """Add the replay endpoints to ``app`` (before any catch-all static mount)."""
+    app.include_router(router)
