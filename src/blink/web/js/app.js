@@ -7,9 +7,8 @@ import { applyI18n, cardName, colorLetter, getLang, onLangChange, setLang, t } f
 import { isMuted, setMuted } from "./sound.js";
 import { mountLobby } from "./lobby.js";
 import { mountTable } from "./table.js";
-import { mountReplay } from "./replay.js";
-import { api } from "./net.js";
-import { cardSVG, escapeXml } from "./cards.js";
+import { mountReplayRoute } from "./replay.js";
+import { cardSVG } from "./cards.js";
 
 const view = document.getElementById("view");
 const SPEAKER = '<path d="M2 6h3l4-3v10l-4-3H2z"/>';
@@ -70,34 +69,6 @@ function mountRules(root) {
     <p><a href="/" data-link data-i18n="back_lobby"></a></p></article>`;
   applyI18n(root);
   return () => {};
-}
-
-function mountReplayRoute(root, url) {
-  let stop = () => {};
-  if (url) {
-    root.innerHTML = `<p class="muted">…</p>`;
-    api(url).then((data) => {
-      stop = mountReplay(root, data, data.meta && data.meta.room ? `${data.meta.room} #${data.meta.number ?? ""}` : "");
-    }).catch((e) => {
-      root.innerHTML = `<p class="error-msg" role="alert">${escapeXml(t("error", { msg: e.message }))}</p><p><a href="/" data-link>${escapeXml(t("back_lobby"))}</a></p>`;
-    });
-  } else {
-    root.innerHTML = `<section class="panel"><h1>${escapeXml(t("replay_title"))}</h1>
-      <label>${escapeXml(t("load_record"))}<input type="file" id="rp-file" accept=".json,application/json"></label>
-      <div id="rp-mount"></div></section>`;
-    root.querySelector("#rp-file").addEventListener("change", async (e) => {
-      const file = e.target.files[0];
-      if (!file) return;
-      const mount = root.querySelector("#rp-mount");
-      stop();
-      try {
-        stop = mountReplay(mount, JSON.parse(await file.text()), file.name);
-      } catch (err) {
-        mount.innerHTML = `<p class="error-msg" role="alert">${escapeXml(t("bad_record", { msg: err.message }))}</p>`;
-      }
-    });
-  }
-  return () => stop();
 }
 
 // --- settings in the top bar ---------------------------------------------------------------

@@ -1,12 +1,13 @@
-// The replay viewer: a "blink-record" (or "blink-series") replayed on its deal, step by step or
-// at speed, with a timeline. Records come from the server or from a local file. Go Blink records
-// ("game": "goblink") are shown by goreplay.js.
+// The replay viewer. The server verifies a record with the Python engines and answers its
+// frames (docs/protocol.md, "Replays"): POST /api/replays for a record file (or any record
+// URL), GET /api/games/{id}/replay for a finished game of the server. This file holds no rule:
+// it shows the frames step by step or at speed, with a timeline, a series' game picker and the
+// keyboard. Classic frames are drawn here; Go Blink frames by goreplay.js.
 
 import { boardHTML, face } from "./board.js";
-import { Game, readRecord } from "./engine.js";
 import { cardName, t } from "./i18n.js";
 import { escapeXml } from "./cards.js";
-import { mountGoReplay } from "./goreplay.js";
+import { goRenderer } from "./goreplay.js";
 
 const svg = (d) => `<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" fill="currentColor">${d}</svg>`;
 const ICON = {
@@ -23,35 +24,130 @@ const SPEEDS = [
   { key: "step", label: "1/s", factor: 0 },
 ];
 
-/** Replay state at step `k`: the game after the first k actions, and the last events. */
-export function stateAt(rec, k) {
-  const game = new Game(rec.deck, rec.players, rec.ruleset, rec.sizes);
-  let events = [];
-  for (let i = 0; i < k; i++) events = game.apply(rec.actions[i]);
-  return { game, events };
+/** A refused replay request: the server's code, sentence and failing action index. */
+export class ReplayError extends Error {
+  constructor(status, code, message, index = null) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.index = index;
+  }
 }
 
-/** Mount the viewer in `root` for a parsed record object; returns a cleanup function. */
-export function mountReplay(root, data, title = "") {
-  if (data && data.game === "goblink") return mountGoReplay(root, data, title);
-  let parsed;
+async function request(path, opts) {
+  let res;
   try {
-    parsed = readRecord(data);
+    res = await fetch(path, opts);
   } catch (e) {
-    root.innerHTML = `<p class="error-msg" role="alert">${escapeXml(t("bad_record", { msg: e.message }))}</p>`;
-    return () => {};
+    throw new ReplayError(0, "network", e.message || "network error");
   }
-  const games = parsed.series || [parsed];
-  let rec = games[0];
+  let data = null;
+  try { data = await res.json(); } catch { /* not JSON */ }
+  if (!res.ok) {
+    const err = (data && data.error) || {};
+    throw new ReplayError(res.status, err.code || `http_${res.status}`, err.message || res.statusText, err.index ?? null);
+  }
+  return data;
+}
+
+/** The replay of a record (JSON text or an object), verified by the server. */
+export function postRecord(record) {
+  return request("/api/replays", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: typeof record === "string" ? record : JSON.stringify(record),
+  });
+}
+
+/** The replay behind a record URL: one GET for a stored game, else the record then a POST. */
+export async function fetchReplay(url) {
+  const m = url.match(/^\/api\/games\/(\d+)\/record\/?$/);
+  if (m) return request(`/api/games/${m[1]}/replay`);
+  return postRecord(await request(url));
+}
+
+function errorHTML(e) {
+  const msg = e instanceof ReplayError && e.status === 422 ? t("bad_record", { msg: e.message }) : t("error", { msg: e.message });
+  return `<p class="error-msg" role="alert" data-code="${escapeXml(e.code || "")}">${escapeXml(msg)}</p>`;
+}
+
+function titleOf(doc, fallback = "") {
+  const meta = (doc && doc.meta) || {};
+  if (meta.room) return `${meta.room} #${meta.number ?? ""}`;
+  if (meta.game !== undefined && meta.game !== null) return `#${meta.game}`;
+  return fallback;
+}
+
+// --- classic frames -------------------------------------------------------------------------
+
+function classicLog(g, f, k) {
+  if (k === 0) return t("a_start");
+  const name = (seat) => g.names[seat] || t("player_n", { n: seat + 1 });
+  const out = [];
+  let flipped = false;
+  let placed = false;
+  for (const e of f.events) {
+    if (e.type === "revealed") out.push(t("a_reveal"));
+    else if (e.type === "played") out.push(t("a_play", { name: name(e.seat), card: cardName(e.card), pile: e.pile + 1 }));
+    else if (e.type === "flipped" && !flipped) { flipped = true; out.push(t("a_flip")); }
+    else if (e.type === "chose") out.push(t("a_choose", { name: name(e.seat), card: cardName(e.card) }));
+    else if (e.type === "placed" && !placed) { placed = true; out.push(t("a_placed")); }
+    else if (e.type === "stalled") out.push(t(`a_stall_${e.kind}`));
+    else if (e.type === "ended") {
+      const reason = t(`reason_${e.reason}`);
+      out.push(e.winners.length === 1 ? t("a_end_win", { name: name(e.winners[0]), reason }) : t("a_end_tie", { reason }));
+    }
+  }
+  return out.join(" ");
+}
+
+function classicBoard(g, f) {
+  const winners = f.outcome ? f.outcome.winners : [];
+  const landed = new Set(f.events.filter((e) => e.pile !== undefined).map((e) => e.pile));
+  const board = boardHTML({
+    players: g.players, seat: 0, names: g.names,
+    tops: f.phase === "dealt" ? f.tops.map(() => null) : f.tops,
+    depth: f.depth, hands: null,
+    handCounts: f.hands.map((h) => h.length), drawCounts: f.draws,
+    landed, winners, noOpponents: true, dimFar: false, pileNumbers: true,
+  });
+  const seats = f.hands.map((h, p) =>
+    `<div class="rp-seat${winners.includes(p) ? " won" : ""}" data-seat="${p}">` +
+    `<span class="name">${escapeXml(g.names[p])}</span>` +
+    `<div class="minihand">${h.map((c) => face(c, f.chosen[p] === c ? t("choose_card") : "")).join("")}</div>` +
+    `<span class="counts">${escapeXml(t("draw"))} ${f.draws[p]} · ${escapeXml(t("n_plays", { n: f.plays[p] }))}</span></div>`,
+  ).join("");
+  return board + seats;
+}
+
+const classicRenderer = { kind: "classic", prefix: "", board: classicBoard, log: classicLog, extra: null };
+
+// --- the viewer -----------------------------------------------------------------------------
+
+/**
+ * Mount the viewer in `root` for a replay document (the server's answer); returns a cleanup
+ * function with `.relang()` (re-render in the current language, keeping the step).
+ */
+export function mountReplayView(root, doc, title = "") {
+  const R = doc.game === "goblink" ? goRenderer : classicRenderer;
+  const games = doc.games;
+  let gi = 0;
   let step = 0;
   let timer = null;
   let speed = "1";
+  const frames = () => games[gi].frames;
+  const last = () => frames().length - 1;
 
-  root.innerHTML = `
-  <section class="replay" aria-labelledby="rp-title">
+  const $ = (sel) => root.querySelector(sel);
+  let onKey = null;
+
+  function shell() {
+    const prefix = R.prefix ? `${R.prefix()} · ` : "";
+    root.innerHTML = `
+  <section class="replay${R.kind === "goblink" ? " go-replay" : ""}" aria-labelledby="rp-title" data-game="${R.kind}">
     <div class="rp-head">
-      <h1 id="rp-title">${escapeXml(t("replay_title"))}${title ? ` · ${escapeXml(title)}` : ""}</h1>
-      ${games.length > 1 ? `<label>${escapeXml(t("game_n", { n: "" }))}<select id="rp-game">${games.map((_, i) => `<option value="${i}">${i + 1}</option>`).join("")}</select></label>` : ""}
+      <h1 id="rp-title">${escapeXml(prefix + t("replay_title"))}${title ? ` · ${escapeXml(title)}` : ""}</h1>
+      ${games.length > 1 ? `<label>${escapeXml(t("game_n", { n: "" }))}<select id="rp-game">${games.map((_, i) => `<option value="${i}"${i === gi ? " selected" : ""}>${i + 1}</option>`).join("")}</select></label>` : ""}
     </div>
     <div id="rp-board" class="rp-board"></div>
     <p class="rp-log" id="rp-log" aria-live="polite"></p>
@@ -61,81 +157,50 @@ export function mountReplay(root, data, title = "") {
       <button type="button" id="rp-play" class="primary" aria-label="${escapeXml(t("play_pause"))}" title="${escapeXml(t("play_pause"))}">${ICON.play}</button>
       <button type="button" id="rp-fwd" aria-label="${escapeXml(t("step_fwd"))}" title="${escapeXml(t("step_fwd"))}">${ICON.fwd}</button>
       <label class="sr-only" for="rp-speed">${escapeXml(t("speed"))}</label>
-      <select id="rp-speed">${SPEEDS.map((s) => `<option value="${s.key}">${s.label}</option>`).join("")}</select>
+      <select id="rp-speed">${SPEEDS.map((s) => `<option value="${s.key}"${s.key === speed ? " selected" : ""}>${s.label}</option>`).join("")}</select>
       <span class="rp-step" id="rp-step"></span>
     </div>
+    ${R.extra ? `<div id="rp-extra" class="rp-extra"></div>` : ""}
   </section>`;
-  const $ = (id) => root.querySelector(id);
-  const range = $("#rp-range");
-
-  function describe(k) {
-    if (k === 0) return t("a_start");
-    const a = rec.actions[k - 1];
-    const name = rec.names[a.seat] || "";
-    let s = "";
-    if (a.type === "reveal") s = t("a_reveal");
-    else if (a.type === "play") s = t("a_play", { name, card: cardName(String(a.card).toUpperCase()), pile: a.pile + 1 });
-    else if (a.type === "flip") s = t("a_flip");
-    else if (a.type === "choose") s = t("a_choose", { name, card: cardName(String(a.card).toUpperCase()) });
-    return s;
+    $("#rp-range").addEventListener("input", (e) => go(Number(e.target.value)));
+    $("#rp-back").addEventListener("click", () => go(step - 1));
+    $("#rp-fwd").addEventListener("click", () => go(step + 1));
+    $("#rp-play").addEventListener("click", toggle);
+    $("#rp-speed").addEventListener("change", (e) => { speed = e.target.value; });
+    const sel = $("#rp-game");
+    if (sel) sel.addEventListener("change", () => { gi = Number(sel.value); go(0); });
   }
 
   function render() {
-    let st;
-    try {
-      st = stateAt(rec, step);
-    } catch (e) {
-      $("#rp-log").textContent = t("bad_record", { msg: e.message });
-      return;
-    }
-    const g = st.game;
-    const landed = new Set(st.events.filter((e) => e.pile !== undefined).map((e) => e.pile));
-    const winners = g.outcome ? g.outcome.winners : [];
-    const board = boardHTML({
-      players: g.players, seat: 0, names: rec.names,
-      tops: g.phase === "dealt" ? g.piles.map(() => null) : g.piles.map((p) => p[p.length - 1]),
-      depth: g.piles.map((p) => p.length), hands: null,
-      handCounts: g.hands.map((h) => h.length), drawCounts: g.draws.map((d) => d.length),
-      landed, winners, noOpponents: true, dimFar: false, pileNumbers: true,
-    });
-    const seats = g.hands.map((h, p) =>
-      `<div class="rp-seat${winners.includes(p) ? " won" : ""}" data-seat="${p}">` +
-      `<span class="name">${escapeXml(rec.names[p])}</span>` +
-      `<div class="minihand">${h.map((c) => face(c)).join("")}</div>` +
-      `<span class="counts">${escapeXml(t("draw"))} ${g.draws[p].length} · ${escapeXml(t("n_plays", { n: g.playsBy[p] }))}</span></div>`,
-    ).join("");
-    $("#rp-board").innerHTML = board + seats;
-    let log = describe(step);
-    if (g.outcome) {
-      const reason = t(`reason_${g.outcome.reason}`);
-      log += " " + (g.outcome.winners.length === 1
-        ? t("a_end_win", { name: rec.names[g.outcome.winners[0]], reason })
-        : t("a_end_tie", { reason }));
-    }
-    $("#rp-log").textContent = log;
-    $("#rp-step").textContent = t("step_of", { i: step, n: rec.actions.length });
-    range.max = String(rec.actions.length);
+    const g = games[gi];
+    const f = g.frames[step];
+    $("#rp-board").innerHTML = R.board(g, f, step);
+    $("#rp-log").textContent = R.log(g, f, step);
+    if (R.extra) $("#rp-extra").innerHTML = R.extra(g, f, step);
+    $("#rp-step").textContent = t("step_of", { i: step, n: last() });
+    const range = $("#rp-range");
+    range.max = String(last());
     range.value = String(step);
     $("#rp-play").innerHTML = timer ? ICON.pause : ICON.play;
   }
 
   function go(k) {
-    step = Math.max(0, Math.min(rec.actions.length, k));
+    step = Math.max(0, Math.min(last(), k));
     render();
   }
 
   function delay() {
-    const next = rec.actions[step];
-    const prev = rec.actions[step - 1];
+    const next = frames()[step + 1];
+    const cur = frames()[step];
     const s = SPEEDS.find((x) => x.key === speed);
-    if (!s.factor || !next || next.t === undefined) return 700;
-    const dt = next.t - ((prev && prev.t) || 0);
+    if (!s.factor || !next || next.t === null || next.t === undefined) return 700;
+    const dt = next.t - ((cur && cur.t) || 0);
     return Math.max(60, Math.min(3000, dt / s.factor));
   }
 
   function schedule() {
     clearTimeout(timer);
-    if (step >= rec.actions.length) {
+    if (step >= last()) {
       timer = null;
       render();
       return;
@@ -152,32 +217,83 @@ export function mountReplay(root, data, title = "") {
       timer = null;
       render();
     } else {
-      if (step >= rec.actions.length) step = 0;
+      if (step >= last()) step = 0;
       timer = 1; // marks playing while the first step is scheduled
       render();
       schedule();
     }
   }
 
-  range.addEventListener("input", () => go(Number(range.value)));
-  $("#rp-back").addEventListener("click", () => go(step - 1));
-  $("#rp-fwd").addEventListener("click", () => go(step + 1));
-  $("#rp-play").addEventListener("click", toggle);
-  $("#rp-speed").addEventListener("change", (e) => { speed = e.target.value; });
-  const sel = root.querySelector("#rp-game");
-  if (sel) sel.addEventListener("change", () => { rec = games[Number(sel.value)]; go(0); });
-  const onKey = (e) => {
+  onKey = (e) => {
+    if (!root.isConnected) return;
     if (e.target.closest && e.target.closest("input, select, textarea")) return;
     if (e.key === "ArrowRight") { go(step + 1); e.preventDefault(); }
     else if (e.key === "ArrowLeft") { go(step - 1); e.preventDefault(); }
     else if (e.key === "Home") go(0);
-    else if (e.key === "End") go(rec.actions.length);
+    else if (e.key === "End") go(last());
     else if (e.key === " " && e.target === document.body) { toggle(); e.preventDefault(); }
   };
   document.addEventListener("keydown", onKey);
+  shell();
   go(0);
-  return () => {
+  const cleanup = () => {
     clearTimeout(timer);
+    timer = null;
     document.removeEventListener("keydown", onKey);
   };
+  cleanup.relang = () => { shell(); render(); };
+  return cleanup;
+}
+
+/** Mount the viewer for a record object or JSON text (verified by the server); returns a cleanup. */
+export function mountReplay(root, record, title = "") {
+  let stop = () => {};
+  let gone = false;
+  root.innerHTML = `<p class="muted">…</p>`;
+  postRecord(record).then((doc) => {
+    if (!gone) stop = mountReplayView(root, doc, title || titleOf(doc));
+  }).catch((e) => {
+    if (!gone) root.innerHTML = errorHTML(e);
+  });
+  const cleanup = () => { gone = true; stop(); };
+  cleanup.relang = () => { if (stop.relang) stop.relang(); };
+  return cleanup;
+}
+
+/**
+ * The "#replay" route: with a record URL, the replay of that record (one request for a stored
+ * game); without, a file picker whose record is sent to the server. Returns a cleanup function
+ * with `.relang()`.
+ */
+export function mountReplayRoute(root, url) {
+  let stop = () => {};
+  let gone = false;
+  if (url) {
+    root.innerHTML = `<p class="muted">…</p>`;
+    fetchReplay(url).then((doc) => {
+      if (!gone) stop = mountReplayView(root, doc, titleOf(doc));
+    }).catch((e) => {
+      if (!gone) root.innerHTML = `${errorHTML(e)}<p><a href="/" data-link>${escapeXml(t("back_lobby"))}</a></p>`;
+    });
+  } else {
+    root.innerHTML = `<section class="panel"><h1 id="rp-file-title">${escapeXml(t("replay_title"))}</h1>
+      <label><span id="rp-file-label">${escapeXml(t("load_record"))}</span><input type="file" id="rp-file" accept=".json,application/json"></label>
+      <div id="rp-mount"></div></section>`;
+    root.querySelector("#rp-file").addEventListener("change", async (e) => {
+      const file = e.target.files[0];
+      if (!file) return;
+      const mount = root.querySelector("#rp-mount");
+      stop();
+      stop = mountReplay(mount, await file.text(), file.name);
+    });
+  }
+  const cleanup = () => { gone = true; stop(); };
+  cleanup.relang = () => {
+    const h = root.querySelector("#rp-file-title");
+    if (h) h.textContent = t("replay_title");
+    const l = root.querySelector("#rp-file-label");
+    if (l) l.textContent = t("load_record");
+    if (stop.relang) stop.relang();
+  };
+  return cleanup;
 }
