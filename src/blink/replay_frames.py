@@ -5,7 +5,7 @@ of the rules, it asks the server, which builds the frames here with the engines
 (:mod:`blink.classic`, :mod:`blink.goblink`) through the records (:mod:`blink.record`,
 :mod:`blink.goblink_record`). Pure functions: no I/O, no clock.
 
-A replay document (see docs/protocol.md, "Replays")::
+A replay document (see docs/protocol.md, `POST /api/replays`)::
 
     {"format": "blink-replay", "version": 1, "game": "classic" | "goblink",
      "series": null | {"best_of", "score", "ties", "winner"},

@@ -9,7 +9,7 @@
   request. The stored record is the one ``GET /api/games/{id}/record`` serves (its errors too:
   ``404 no_such_game``, ``409 game_not_finished``).
 
-See docs/protocol.md, "Replays".
+See docs/protocol.md, `POST /api/replays`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 // Go Blink frames for the replay viewer (replay.js): every hand, whose turn it is, the draw
 // pile, the asks log and the matches laid down, as the server's engine computed them
-// (docs/protocol.md, "Replays"). No rule lives here: only drawing and words.
+// (docs/protocol.md, POST /api/replays). No rule lives here: only drawing and words.
 
 import { face } from "./board.js";
 import { escapeXml } from "./cards.js";

@@ -1,7 +1,7 @@
 // The replay viewer. The server verifies a record with the Python engines and answers its
-// frames (docs/protocol.md, "Replays"): POST /api/replays for a record file (or any record
-// URL), GET /api/games/{id}/replay for a finished game of the server. This file holds no rule:
-// it shows the frames step by step or at speed, with a timeline, a series' game picker and the
+// frames (docs/protocol.md): POST /api/replays for a record file (or any other record URL),
+// GET /api/games/{id}/replay for a finished game of the server. This file holds no rule: it
+// shows the frames step by step or at speed, with a timeline, a series' game picker and the
 // keyboard. Classic frames are drawn here; Go Blink frames by goreplay.js.
 
 import { boardHTML, face } from "./board.js";
