@@ -14,14 +14,17 @@ import httpx
 import pytest
 from srvkit import ServerThread, fast_settings
 
+from blink.bots import BotSpec
 from blink.classic import ClassicGame, Phase
 from blink.goblink import GoGame, LayDown
 from blink.goblink_record import GoRecord
 from blink.match import Series
 from blink.record import GameRecord, SeriesRecord
 from blink.replay_frames import replay_document
+from blink.rules import DEAD_END
 from blink.server.go_rooms import GoSettings
 from blink.server.replays import MAX_BODY
+from blink.sim.core import simulate_game, simulate_series
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -101,6 +104,25 @@ def test_post_a_record_of_each_kind(server: ServerThread) -> None:
     assert doc["game"] == "goblink"
     assert len(doc["games"][0]["frames"]) == len(go.actions) + 1
     assert doc == replay_document(json.loads(go.to_json()))
+
+
+def test_post_simulator_records(server: ServerThread) -> None:
+    """Records written by the simulator: a handicapped dead-end series of bots, three players."""
+    specs = [BotSpec.parse("expert:blocker"), BotSpec.parse("casual:random")]
+    result = simulate_series(specs, 3, seed=9, ruleset=DEAD_END, sizes=(30, 22))
+    record = result.record
+    r = server.post("/api/replays", record.to_dict())
+    assert r.status_code == 200, r.text
+    doc = r.json()
+    assert doc["series"]["score"] == list(result.score)
+    for g, rec in zip(doc["games"], record.games, strict=True):
+        assert g["sizes"] == [30, 22] and g["ruleset"] == "dead-end"
+        assert g["frames"][0]["draws"] == [30 - 4, 22 - 4]
+        assert len(g["frames"]) == len(rec.actions) + 1
+    three = simulate_game([*specs, BotSpec.parse("skilled:random")], seed=4).record
+    r = server.post("/api/replays", three.to_dict())
+    assert r.status_code == 200, r.text
+    assert r.json()["games"][0]["players"] == 3
 
 
 def test_bad_records_are_refused_with_a_code(server: ServerThread) -> None:
