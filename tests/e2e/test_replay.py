@@ -175,6 +175,12 @@ def test_record_file_replays_step_by_step(context: BrowserContext, server: Any) 
     for sel in ("#rp-back", "#rp-play", "#rp-fwd", "#rp-range"):
         assert page.locator(sel).get_attribute("aria-label")
     expect(page.locator("#rp-log")).to_have_attribute("aria-live", "polite")
+    # Switching the language re-draws the viewer in place, at the same step.
+    page.locator("#rp-range").fill("1")
+    page.select_option("#lang", "es")
+    expect(page.locator("#rp-step")).to_have_text(f"Paso 1 de {n}")
+    expect(page.locator("#rp-log")).to_contain_text("Se dan vuelta las cartas del centro.")
+    expect(page.locator("#rp-title")).to_contain_text("Repetición · game.json")
     assert not errors, errors
 
 
