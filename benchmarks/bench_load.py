@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -39,6 +40,8 @@ import websockets
 EXISTING_PORT = int(os.environ.get("BLINK_BENCH_PORT", "0"))
 """Drive an already running server on this port instead of starting one (for profiling)."""
 EXISTING_PID = int(os.environ.get("BLINK_BENCH_PID", "0"))
+PYSPY_OUT = os.environ.get("BLINK_BENCH_PYSPY", "")
+"""When set, ``py-spy record --format raw`` samples the server into this file while measuring."""
 
 
 def matches(a: str, b: str) -> bool:
@@ -235,6 +238,8 @@ def run_load(
                 (port, c, begin, warmup, duration, rate, seed + i) for i, c in enumerate(chunks)
             ]
             pid = proc.pid if proc else EXISTING_PID
+            if PYSPY_OUT and pid:
+                _profile_later(pid, begin + warmup, duration)
             cpu0 = _cpu_seconds(pid)
             t0 = time.time()
             if procs == 1:
@@ -248,6 +253,19 @@ def run_load(
             if proc is not None:
                 _stop(proc)
     return _summary(games, procs, parts, server_cpu)
+
+
+def _profile_later(pid: int, at: float, duration: float) -> None:
+    """Sample the server with py-spy from wall time ``at`` for ``duration`` seconds."""
+    import threading
+
+    def run() -> None:
+        time.sleep(max(0.0, at - time.time()))
+        cmd = ["py-spy", "record", "--pid", str(pid), "--format", "raw", "--rate", "200"]
+        cmd += ["--duration", str(int(duration)), "-o", PYSPY_OUT, "--nonblocking"]
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+
+    threading.Thread(target=run, daemon=True).start()
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> None:
@@ -311,6 +329,11 @@ def _worker(
     seed: int,
 ) -> dict[str, Any]:
     """Drive some of the games in this process (one event loop)."""
+    # Full garbage collections of thousands of connections pause the clients for 100 ms and
+    # more, which would be measured as server latency: young collections only (a short run).
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(gc.get_threshold()[0], gc.get_threshold()[1], 1_000_000_000)
     with contextlib.suppress(ImportError):
         import uvloop
 
@@ -379,7 +402,7 @@ def main() -> None:
     ap.add_argument("--ladder", default="250,500,1000,1500,2000,3000")
     ap.add_argument("--limit", type=float, default=50.0, help="p99 limit in ms for --find-max")
     ap.add_argument("--json", action="store_true", help="print JSON lines only")
-    ap.add_argument("--db-writer", default="inline", choices=["inline", "thread"])
+    ap.add_argument("--db-writer", default="auto", choices=["auto", "inline", "thread"])
     args = ap.parse_args()
     SERVER_ARGS[:] = ["--db-writer", args.db_writer]
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

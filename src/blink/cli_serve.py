@@ -47,8 +47,12 @@ def register(app: typer.Typer) -> None:
             int | None, typer.Option(help="Shuffle game n with seed deal_seed+n (tests, demos).")
         ] = None,
         db_writer: Annotated[
-            str, typer.Option(help="inline: commit on the event loop; thread: a writer thread.")
-        ] = "inline",
+            str,
+            typer.Option(
+                help="auto: inline for SQLite, thread for PostgreSQL; inline: commit on the "
+                "event loop; thread: a writer thread."
+            ),
+        ] = "auto",
         go_turn_time: Annotated[
             float,
             typer.Option(
@@ -65,6 +69,16 @@ def register(app: typer.Typer) -> None:
                 help="Go Blink: seconds a bot waits before each of its actions.",
             ),
         ] = 0.8,
+        gc_full_interval: Annotated[
+            float,
+            typer.Option(
+                "--gc-full-interval",
+                min=0.0,
+                help="Seconds between full garbage collections (instead of Python's automatic "
+                "ones, which pause the server for 100 ms or more under load); 0: Python's "
+                "default collector.",
+            ),
+        ] = 60.0,
         log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "warning",
     ) -> None:
         """Start the game server; open the address it prints in a browser."""
@@ -93,6 +107,7 @@ def register(app: typer.Typer) -> None:
             allowed_origins=tuple(allow_origin or ()),
             deal_seed=deal_seed,
             db_writer=db_writer,
+            gc_full_interval=gc_full_interval or None,
             go_turn_time=go_turn_time,
             go_bot_delay=go_bot_delay,
         )

@@ -79,11 +79,13 @@ class Conn:
     """One WebSocket client: its identity in a room and its own send queue.
 
     ``send`` never blocks: frames go to a per-client queue drained by the transport's sender
-    task, so a slow client never stalls a broadcast (it is closed when its queue overflows).
+    task (:meth:`next`), so a slow client never stalls a broadcast (it is closed when its queue
+    overflows). The queue is a plain deque with one waiter future: cheaper than an
+    ``asyncio.Queue`` on the hot path.
     """
 
     def __init__(self, limit: int) -> None:
-        self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
+        self.queue: deque[str | tuple[int, str]] = deque()
         self.limit = limit
         self.room: Room | None = None
         self.seat: int | None = None
@@ -91,23 +93,44 @@ class Conn:
         self.closed = False
         self.awaiting_snapshot = False
         self.on_overflow: Callable[[], None] | None = None
+        self._waiter: asyncio.Future[None] | None = None
+
+    def _put(self, item: str | tuple[int, str]) -> None:
+        self.queue.append(item)
+        w = self._waiter
+        if w is not None:
+            self._waiter = None
+            if not w.done():
+                w.set_result(None)
 
     def send(self, frame: str) -> None:
         """Queue one frame."""
         if self.closed:
             return
-        if self.queue.qsize() >= self.limit:
+        if len(self.queue) >= self.limit:
             self.closed = True
             if self.on_overflow is not None:
                 self.on_overflow()
             return
-        self.queue.put_nowait(frame)
+        self._put(frame)
 
     def close(self, code: int, reason: str = "") -> None:
         """Close after the frames already queued."""
         if not self.closed:
-            self.queue.put_nowait((code, reason))
+            self._put((code, reason))
             self.closed = True
+
+    def finish(self) -> None:
+        """Stop the sender after the frames already queued (the connection is gone)."""
+        self.closed = True
+        self._put((0, ""))
+
+    async def next(self) -> str | tuple[int, str]:
+        """The next queued item (a frame, or ``(code, reason)`` to close), waiting for one."""
+        while not self.queue:
+            self._waiter = asyncio.get_running_loop().create_future()
+            await self._waiter
+        return self.queue.popleft()
 
 
 @dataclass
@@ -222,6 +245,8 @@ class Room:
         self.conns: set[Conn] = set()
         self.spectators: set[Conn] = set()
         self.timer: asyncio.TimerHandle | None = None
+        self.idle_since: float | None = None
+        """When the room was first seen idle by :meth:`Hub.evict_idle` (settings clock)."""
 
     # -- helpers -------------------------------------------------------------------------
 
@@ -309,6 +334,7 @@ class Room:
         conn.room = self
         conn.seat = None if seat is None else seat.seat
         conn.spectator = seat is None
+        self.idle_since = None
         self.conns.add(conn)
         if seat is None:
             self.spectators.add(conn)
@@ -596,16 +622,24 @@ class Room:
         receivers: list[int | None] = list(range(self.players))
         if self.spectators:
             receivers.append(None)
+        # Each event is turned into JSON once; a receiver gets that shared form only when the
+        # redaction leaves the event as it is for them (nothing hidden), else its own form.
+        shared = [(e, event_to_wire(e)) for e in events]
         for r in receivers:
+            wire: list[dict[str, Any]] = []
+            for e, w in shared:
+                h = _hide(e, r)
+                if h is not e:
+                    w = event_to_wire(h)
+                if w is not None:
+                    wire.append(w)
             frames[r] = dumps(
                 {
                     "type": "update",
                     "game": g.id,
                     "seq": seq,
                     "t": t,
-                    "events": [
-                        w for w in (event_to_wire(_hide(e, r)) for e in events) if w is not None
-                    ],
+                    "events": wire,
                     "view": view_to_wire(game.view(r)),
                     "stall": stall,
                 }
@@ -875,6 +909,9 @@ class Hub:
         self.connections = 0
         self.game_end_hooks: list[Callable[[Room, GameState], None]] = []
         """Called (on the loop) after each game ends: ratings, tournaments."""
+        self._sweeper: asyncio.TimerHandle | None = None
+        self._missing: OrderedDict[str, None] = OrderedDict()
+        """Codes recently asked for that are in neither memory nor the database."""
 
     def take_game_id(self) -> int:
         """A new game id (ids are given by the server, so actions can be queued at once)."""
@@ -883,10 +920,12 @@ class Hub:
         return gid
 
     def new_code(self) -> str:
-        """A fresh room code."""
+        """A fresh room code (not in memory, nor in the database: rooms dropped from memory
+        keep their codes)."""
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
-            if code not in self.rooms:
+            if code not in self.rooms and not self.storage.room_exists(code):
+                self._missing.pop(code, None)
                 return code
 
     @property
@@ -898,64 +937,137 @@ class Hub:
         """Rebuild every room and unfinished game from the database (at start)."""
         self._next_game_id = self.storage.next_game_id()
         for lr in self.storage.load_rooms():
-            if lr.ruleset == "goblink":
-                from blink.server.go_rooms import restore_go_room
+            self._restore_room(lr)
 
-                try:
-                    restore_go_room(self, lr)
-                except Exception:
-                    log.exception("could not restore Go Blink room %s", lr.code)
-                continue
-            seat_list = [
-                Seat(s.seat, s.kind, s.bot, s.name, s.token_hash, s.left) for s in lr.seats
-            ]
-            room = Room(
-                self,
-                lr.code,
-                lr.players,
-                lr.best_of,
-                lr.ruleset if lr.ruleset in RULESETS else "official",
-                tuple(lr.sizes) if lr.sizes else None,
-                lr.public,
-                seat_list,
-                lr.created_at,
-            )
-            room.series_number = lr.series_number
-            room.status = lr.status
-            unfinished = None
-            for lg in lr.games:
-                if lg.ended_at is None:
-                    unfinished = lg
-                    continue
-                winners = (lg.result or {}).get("winners") or []
-                with contextlib.suppress(Exception):
-                    room.series.record(winners)
-                room.games.append(
-                    {
-                        "id": lg.id,
-                        "number": lg.number,
-                        "series": lg.series_number,
-                        "status": "finished",
-                        "result": {
-                            "winners": winners,
-                            "reason": (lg.result or {}).get("reason"),
-                        },
-                        "record_url": f"/api/games/{lg.id}/record",
-                    }
-                )
-            self.rooms[room.code] = room
+    def room(self, code: str) -> Room | None:
+        """The room ``code``: in memory, or brought back from the database when it was dropped
+        from memory (:meth:`evict_idle`); ``None`` when there is no such room (or it is closed).
+        A synchronous primary-key read on a miss."""
+        room = self.rooms.get(code)
+        if room is not None or not code or code in self._missing:
+            return room
+        try:
+            lr = self.storage.load_room(code)
+        except Exception:
+            log.exception("could not load room %s", code)
+            return None
+        if lr is None:
+            self._missing[code] = None
+            if len(self._missing) > 4096:
+                self._missing.popitem(last=False)
+            return None
+        return self._restore_room(lr)
+
+    def _restore_room(self, lr: st.LoadedRoom) -> Room | None:
+        """Rebuild one room (and its unfinished game) from its stored rows."""
+        if lr.ruleset == "goblink":
+            from blink.server.go_rooms import restore_go_room
+
             try:
-                if unfinished is not None:
-                    room.restore_game(unfinished)
-                elif room.series.over:
-                    room.status = "finished"
-                elif room.games or room.status in ("countdown", "playing", "between"):
-                    room.status = "between"
-                    room.timer = room._later(self.settings.between_games, room._next_game)
-                else:
-                    room.status = "waiting"
+                return restore_go_room(self, lr)
             except Exception:
-                log.exception("could not restore room %s", room.code)
+                log.exception("could not restore Go Blink room %s", lr.code)
+                return None
+        seat_list = [Seat(s.seat, s.kind, s.bot, s.name, s.token_hash, s.left) for s in lr.seats]
+        room = Room(
+            self,
+            lr.code,
+            lr.players,
+            lr.best_of,
+            lr.ruleset if lr.ruleset in RULESETS else "official",
+            tuple(lr.sizes) if lr.sizes else None,
+            lr.public,
+            seat_list,
+            lr.created_at,
+        )
+        room.series_number = lr.series_number
+        room.status = lr.status
+        unfinished = None
+        for lg in lr.games:
+            if lg.ended_at is None:
+                unfinished = lg
+                continue
+            winners = (lg.result or {}).get("winners") or []
+            with contextlib.suppress(Exception):
+                room.series.record(winners)
+            room.games.append(
+                {
+                    "id": lg.id,
+                    "number": lg.number,
+                    "series": lg.series_number,
+                    "status": "finished",
+                    "result": {
+                        "winners": winners,
+                        "reason": (lg.result or {}).get("reason"),
+                    },
+                    "record_url": f"/api/games/{lg.id}/record",
+                }
+            )
+        self.rooms[room.code] = room
+        try:
+            if unfinished is not None:
+                room.restore_game(unfinished)
+            elif room.series.over:
+                room.status = "finished"
+            elif room.games or room.status in ("countdown", "playing", "between"):
+                room.status = "between"
+                room.timer = room._later(self.settings.between_games, room._next_game)
+            else:
+                room.status = "waiting"
+        except Exception:
+            log.exception("could not restore room %s", room.code)
+        return room
+
+    # -- dropping idle rooms from memory -------------------------------------------------
+
+    def evict_idle(self) -> list[str]:
+        """Drop from memory every room whose series is over (or that is closed), that nobody
+        is connected to, and that has been so for ``settings.evict_after`` seconds. Their rows
+        stay in the database: :meth:`room` brings one back on demand, and records are read
+        from the database. Returns the codes dropped."""
+        now = self.settings.clock()
+        dropped: list[str] = []
+        for code, room in list(self.rooms.items()):
+            g = room.game
+            idle = (
+                room.status in ("finished", "closed")
+                and not room.conns
+                and (g is None or (g.game.over and not g.pending))
+            )
+            if not idle:
+                room.idle_since = None
+                continue
+            if room.idle_since is None:
+                room.idle_since = now
+            if now - room.idle_since >= self.settings.evict_after:
+                room._cancel_timer()
+                if g is not None and g.timer is not None:
+                    g.timer.cancel()
+                del self.rooms[code]
+                dropped.append(code)
+        if dropped:
+            log.info("dropped %d idle rooms from memory", len(dropped))
+        return dropped
+
+    def start_sweeper(self) -> None:
+        """Run :meth:`evict_idle` every ``settings.sweep_interval`` seconds (on the loop)."""
+        self.stop_sweeper()
+        loop = asyncio.get_running_loop()
+
+        def sweep() -> None:
+            try:
+                self.evict_idle()
+            except Exception:
+                log.exception("room sweep failed")
+            self._sweeper = loop.call_later(self.settings.sweep_interval, sweep)
+
+        self._sweeper = loop.call_later(self.settings.sweep_interval, sweep)
+
+    def stop_sweeper(self) -> None:
+        """Stop the sweeps."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
 
 
 def claim_seat(seats: list[Seat], take: int) -> int | None:

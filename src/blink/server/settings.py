@@ -73,6 +73,17 @@ class Settings:
     """Seconds, monotonic: engine times (ms since the reveal) are measured with it."""
     commit_batch: int = 512
     """Most database jobs committed in one transaction (thread writer)."""
-    db_writer: str = "inline"
+    db_writer: str = "auto"
     """``inline``: commit on the event loop once per loop turn (group commit, no thread);
-    ``thread``: a writer thread commits in batches while the loop goes on."""
+    ``thread``: a writer thread commits in batches while the loop goes on; ``auto`` (default):
+    ``inline`` for SQLite, ``thread`` for PostgreSQL."""
+    gc_full_interval: float | None = None
+    """Seconds between full garbage collections; the automatic full collections (pauses of
+    100 ms and more with hundreds of live games) are then off. ``None`` (the default here):
+    Python's collector as it is; ``blink serve`` sets 60."""
+    evict_after: float = 300.0
+    """A room whose series is over (or that is closed) and that nobody has been connected to
+    for this many seconds is dropped from memory; it stays in the database and comes back when
+    someone asks for it (its records stay downloadable)."""
+    sweep_interval: float = 30.0
+    """How often the server looks for rooms to drop from memory."""

@@ -3,10 +3,15 @@
 The schema is defined here (SQLAlchemy Core) and created or migrated by the Alembic migrations
 shipped in ``blink/server/migrations`` (:func:`migrate`, run at every start).
 
-All writes go through one writer thread (:class:`Storage`): jobs are queued from the event loop,
+All writes go through one writer (:class:`Storage`): jobs are queued from the event loop,
 committed in batches (one transaction for everything queued meanwhile, "group commit"), and each
 job's callback runs back on the event loop only after its transaction has committed. That is
-how the server keeps "appended before sent" without a database round trip per message.
+how the server keeps "appended before sent" without a database round trip per message. The
+writer is ``inline`` (the commit runs on the event loop once per loop turn: the default for
+SQLite, where a WAL commit is a short write with no fsync) or ``thread`` (a writer thread
+commits while the loop goes on: the default for PostgreSQL, where a commit is a network round
+trip and an fsync). Appends to the action log, the hot path, are one cached SQL string run with
+the driver's ``executemany`` (no statement compilation per batch).
 """
 
 from __future__ import annotations
@@ -215,10 +220,23 @@ def _game_from_row(r: Any) -> LoadedGame:
     )
 
 
-class Storage:
-    """The database: migrations at open, one writer thread with group commit, plain reads."""
+WRITERS = ("auto", "inline", "thread")
+"""Values of the ``writer`` option; ``auto`` is ``inline`` for SQLite, ``thread`` otherwise."""
 
-    def __init__(self, url: str, batch: int = 512, writer: str = "inline") -> None:
+
+def resolve_writer(writer: str, url: str) -> str:
+    """The writer actually used for ``writer`` (one of :data:`WRITERS`) on database ``url``."""
+    if writer not in WRITERS:
+        raise StorageError(f"writer must be one of {', '.join(WRITERS)}, not {writer!r}")
+    if writer == "auto":
+        return "inline" if url.startswith("sqlite") else "thread"
+    return writer
+
+
+class Storage:
+    """The database: migrations at open, one writer with group commit, plain reads."""
+
+    def __init__(self, url: str, batch: int = 512, writer: str = "auto") -> None:
         self.url = url
         self.kind = "postgresql" if url.startswith("postgres") else "sqlite"
         try:
@@ -227,9 +245,12 @@ class Storage:
         except Exception as exc:
             raise StorageError(f"cannot open the database {self.safe_url}: {exc}") from exc
         self._batch = batch
-        if writer not in ("inline", "thread"):
-            raise StorageError(f"writer must be 'inline' or 'thread', not {writer!r}")
-        self.writer = writer
+        self.writer = resolve_writer(writer, url)
+        mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
+        self._append_sql = (
+            "INSERT INTO actions (game_id, seq, action, seat, client_id) "
+            f"VALUES ({mark}, {mark}, {mark}, {mark}, {mark})"
+        )
         self._queue: queue.SimpleQueue[
             list[tuple[Callable[[Connection], Any], Callable[[Any], None] | None]] | None
         ] = queue.SimpleQueue()
@@ -359,18 +380,18 @@ class Storage:
         try:
             with self.engine.begin() as conn:
                 out: list[Any] = []
-                rows: list[dict[str, Any]] = []
+                rows: list[tuple[Any, ...]] = []
                 for job in jobs:
-                    if isinstance(job, AppendJob):
-                        rows.append(job.row)
+                    if job.__class__ is AppendJob:
+                        rows.append(job.row)  # type: ignore[attr-defined]
                         out.append(None)
                         continue
                     if rows:
-                        conn.execute(insert(actions), rows)
+                        self._append(conn, rows)
                         rows = []
                     out.append(job(conn))
                 if rows:
-                    conn.execute(insert(actions), rows)
+                    self._append(conn, rows)
                 return out
         except Exception:
             log.exception("a batch of %d database jobs failed; retrying one by one", len(jobs))
@@ -378,11 +399,24 @@ class Storage:
         for job in jobs:
             try:
                 with self.engine.begin() as conn:
-                    out.append(job(conn))
+                    if job.__class__ is AppendJob:
+                        self._append(conn, [job.row])  # type: ignore[attr-defined]
+                        out.append(None)
+                    else:
+                        out.append(job(conn))
             except Exception as exc:
                 log.exception("database job failed")
                 out.append(exc)
         return out
+
+    def _append(self, conn: Connection, rows: list[tuple[Any, ...]]) -> None:
+        """Append action rows with the driver's ``executemany`` and one cached SQL string,
+        inside ``conn``'s transaction."""
+        cur = conn.connection.cursor()
+        try:
+            cur.executemany(self._append_sql, rows)
+        finally:
+            cur.close()
 
     # -- reads (any thread) -----------------------------------------------------------------
 
@@ -394,9 +428,20 @@ class Storage:
 
     def load_rooms(self) -> list[LoadedRoom]:
         """Every room that is not closed, with its seats and its current series' games."""
+        return self._load_rooms(None)
+
+    def load_room(self, code: str) -> LoadedRoom | None:
+        """One room that is not closed, with its seats and its current series' games."""
+        got = self._load_rooms(code)
+        return got[0] if got else None
+
+    def _load_rooms(self, code: str | None) -> list[LoadedRoom]:
         out: list[LoadedRoom] = []
+        q = select(rooms).where(rooms.c.status != "closed")
+        if code is not None:
+            q = q.where(rooms.c.code == code)
         with self.engine.connect() as conn:
-            for r in conn.execute(select(rooms).where(rooms.c.status != "closed")):
+            for r in conn.execute(q):
                 seat_rows = conn.execute(
                     select(seats).where(seats.c.room_code == r.code).order_by(seats.c.seat)
                 )
@@ -616,15 +661,21 @@ def job_insert_game(row: dict[str, Any]) -> Callable[[Connection], None]:
 
 
 class AppendJob:
-    """Append one accepted action to a game's log (batched with its neighbours: executemany)."""
+    """Append one accepted action to a game's log (batched with its neighbours: executemany).
+
+    ``row`` is ``(game_id, seq, action_json, seat, client_id)``.
+    """
 
     __slots__ = ("row",)
 
-    def __init__(self, row: dict[str, Any]) -> None:
+    def __init__(self, row: tuple[int, int, str, int | None, str | None]) -> None:
         self.row = row
 
     def __call__(self, conn: Connection) -> None:
-        conn.execute(insert(actions), [self.row])
+        conn.execute(
+            insert(actions),
+            [dict(zip(("game_id", "seq", "action", "seat", "client_id"), self.row, strict=True))],
+        )
 
 
 def job_append_action(
@@ -632,9 +683,7 @@ def job_append_action(
 ) -> AppendJob:
     """Append one accepted action to a game's log."""
     text = json.dumps(action, separators=(",", ":"))
-    return AppendJob(
-        {"game_id": game_id, "seq": seq, "action": text, "seat": seat, "client_id": client_id}
-    )
+    return AppendJob((game_id, seq, text, seat, client_id))
 
 
 def job_finish_game(
