@@ -434,7 +434,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return rec.to_dict()
 
     install_extras(app, hub)
-    install_replays(app)
+    install_replays(app, game_record)
 
     # -- the browser client --------------------------------------------------------------
 

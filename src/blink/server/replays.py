@@ -21,18 +21,14 @@ from typing import Any, Final
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse
-from fastapi.routing import APIRoute
 
 from blink.record import RecordError
 from blink.replay_frames import replay_document
 
-__all__ = ["MAX_BODY", "RECORD_PATH", "install", "router"]
+__all__ = ["MAX_BODY", "RecordLoader", "install", "router"]
 
 MAX_BODY: Final = 2 * 1024 * 1024
 """The largest record accepted by ``POST /api/replays``, in bytes (a full game is ~10 KB)."""
-
-RECORD_PATH: Final = "/api/games/{game_id}/record"
-"""The app's route serving a stored game's record (``GET``), reused for its replay."""
 
 router = APIRouter()
 
@@ -84,29 +80,20 @@ async def post_replay(request: Request) -> JSONResponse:
     return await _replay(data)
 
 
-def _record_endpoint(app: Any) -> Callable[..., Awaitable[Any]] | None:
-    for route in getattr(app, "routes", ()):
-        if (
-            isinstance(route, APIRoute)
-            and route.path == RECORD_PATH
-            and "GET" in (route.methods or ())
-        ):
-            endpoint: Callable[..., Awaitable[Any]] = route.endpoint
-            return endpoint
-    return None
-
-
 @router.get("/api/games/{game_id}/replay", tags=["replays"])
 async def game_replay(game_id: int, request: Request) -> JSONResponse:
     """A finished game stored on the server, replayed (the frames of its record)."""
-    endpoint = _record_endpoint(request.app)
-    if endpoint is None:
-        return _error(404, "no_such_game", f"there is no game {game_id}")
-    # The app's own record endpoint: its errors (404, 409) reach the app's error handlers.
-    record = await endpoint(game_id=game_id)
-    return await _replay(record)
+    load: RecordLoader = request.app.state.replay_record
+    # The app's own record loader: its errors (404, 409) reach the app's error handlers.
+    return await _replay(await load(game_id))
 
 
-def install(app: FastAPI) -> None:
-    """Add the replay endpoints to ``app`` (before any catch-all static mount)."""
+RecordLoader = Callable[[int], Awaitable[Any]]
+"""What ``GET /api/games/{id}/record`` answers: a stored finished game's record document."""
+
+
+def install(app: FastAPI, record: RecordLoader) -> None:
+    """Add the replay endpoints to ``app`` (before any catch-all static mount); ``record``
+    loads a stored game's record (and raises the app's errors for unknown or live games)."""
+    app.state.replay_record = record
     app.include_router(router)
