@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import gc
 import json
@@ -35,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import websockets
+import msgspec
 
 EXISTING_PORT = int(os.environ.get("BLINK_BENCH_PORT", "0"))
 """Drive an already running server on this port instead of starting one (for profiling)."""
@@ -70,6 +71,148 @@ class Stats:
     measuring: bool = False
 
 
+class WireEvent(msgspec.Struct):
+    """The fields of an ``update`` event the client bots look at."""
+
+    type: str
+    seat: int | None = None
+    card: str | None = None
+
+
+class WireView(msgspec.Struct):
+    """The fields of a view the client bots look at."""
+
+    phase: str
+    hand: list[str]
+    tops: list[str | None]
+    reach: list[int]
+    my_choice: str | None = None
+
+
+class WireMsg(msgspec.Struct):
+    """Any server frame, decoded to the few fields the client bots use (others skipped)."""
+
+    type: str
+    id: str | None = None
+    seat: int | None = None
+    events: list[WireEvent] | None = None
+    view: WireView | None = None
+
+
+_decode = msgspec.json.Decoder(WireMsg).decode
+_encode = msgspec.json.Encoder().encode
+
+
+class LeanWebSocket(asyncio.Protocol):
+    """A minimal WebSocket client (RFC 6455) for the load generator: handshake, unfragmented
+    text frames, ping/pong and close. Much cheaper per frame than a full client library, so
+    the generator, which shares the machine with the server, takes less of it."""
+
+    def __init__(self, host: str, port: int, on_text: Any) -> None:
+        self.host = host
+        self.port = port
+        self.on_text = on_text
+        self.transport: Any = None
+        self.buf = bytearray()
+        self.open = False
+        self.opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.fragments: list[bytes] = []
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]  # uvloop's is not a subclass
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.transport.write(
+            (
+                f"GET /ws HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                "Sec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.open = False
+        if not self.opened.done():
+            self.opened.set_exception(exc or ConnectionError("closed during the handshake"))
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+    def data_received(self, data: bytes) -> None:
+        buf = self.buf
+        buf += data
+        if not self.open:
+            end = buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            status = bytes(buf[:end]).split(b"\r\n", 1)[0]
+            del buf[: end + 4]
+            if b" 101 " not in status:
+                self.opened.set_exception(ConnectionError(status.decode(errors="replace")))
+                if self.transport is not None:
+                    self.transport.close()
+                return
+            self.open = True
+            self.opened.set_result(None)
+        pos = 0
+        n = len(buf)
+        while n - pos >= 2:
+            b0 = buf[pos]
+            length = buf[pos + 1] & 0x7F
+            head = 2
+            if length == 126:
+                if n - pos < 4:
+                    break
+                length = int.from_bytes(buf[pos + 2 : pos + 4], "big")
+                head = 4
+            elif length == 127:
+                if n - pos < 10:
+                    break
+                length = int.from_bytes(buf[pos + 2 : pos + 10], "big")
+                head = 10
+            if n - pos < head + length:
+                break
+            payload = bytes(buf[pos + head : pos + head + length])
+            pos += head + length
+            opcode = b0 & 0x0F
+            if opcode in (1, 0):
+                self.fragments.append(payload)
+                if b0 & 0x80:
+                    text = b"".join(self.fragments)
+                    self.fragments = []
+                    self.on_text(text)
+            elif opcode == 9:
+                self._frame(0xA, payload)
+            elif opcode == 8:
+                self._frame(0x8, payload[:2])
+                if self.transport is not None:
+                    self.transport.close()
+        del buf[:pos]
+
+    def _frame(self, opcode: int, payload: bytes) -> None:
+        # Client frames must be masked; an all-zero mask key leaves the payload as it is.
+        n = len(payload)
+        if n < 126:
+            head = bytes((0x80 | opcode, 0x80 | n))
+        elif n < 65536:
+            head = bytes((0x80 | opcode, 0x80 | 126)) + n.to_bytes(2, "big")
+        else:
+            head = bytes((0x80 | opcode, 0x80 | 127)) + n.to_bytes(8, "big")
+        tr = self.transport
+        if tr is not None and not tr.is_closing():
+            tr.write(head + b"\0\0\0\0" + payload)
+
+    def send(self, obj: dict[str, Any]) -> None:
+        """Send one JSON text frame."""
+        self._frame(0x1, _encode(obj))
+
+    def close(self) -> None:
+        """Close politely (code 1000) and drop the connection."""
+        if self.open:
+            self._frame(0x8, (1000).to_bytes(2, "big"))
+        if self.transport is not None:
+            self.transport.close()
+
+
 class Player:
     """One client bot at human pace."""
 
@@ -77,75 +220,72 @@ class Player:
         self.stats = stats
         self.rate = rate
         self.rng = rng
-        self.view: dict[str, Any] | None = None
-        self.ws: Any = None
+        self.view: WireView | None = None
+        self.ws: LeanWebSocket | None = None
         self.outstanding: str | None = None
         self.ids = 0
         self.opponent: Player | None = None
         self.sent_at: dict[str, float] = {}
         self.seat = 0
-        self.changed = asyncio.Event()
 
     async def run(
-        self, url: str, code: str, token: str, until: float, sem: asyncio.Semaphore
+        self, port: int, code: str, token: str, until: float, sem: asyncio.Semaphore
     ) -> None:
+        loop = asyncio.get_running_loop()
         async with sem:
-            ws = await websockets.connect(url, max_size=None, open_timeout=120)
-        async with ws:
-            self.ws = ws
-            await ws.send(
-                json.dumps({"type": "hello", "protocol": 1, "room": code, "token": token})
+            _t, ws = await loop.create_connection(
+                lambda: LeanWebSocket("127.0.0.1", port, self.read), "127.0.0.1", port
             )
-            reader = asyncio.ensure_future(self.read(ws))
-            try:
-                await self.act(until)
-            finally:
-                reader.cancel()
+            await asyncio.wait_for(ws.opened, 60)
+        self.ws = ws
+        try:
+            ws.send({"type": "hello", "protocol": 1, "room": code, "token": token})
+            await self.act(until)
+        finally:
+            ws.close()
 
-    async def read(self, ws: Any) -> None:
+    def read(self, frame: bytes) -> None:
+        now = time.perf_counter()
         stats = self.stats
-        async for frame in ws:
-            now = time.perf_counter()
-            if stats.measuring:
-                stats.received += 1
-            m = json.loads(frame)
-            t = m["type"]
-            if t == "update":
-                self.view = m["view"]
-                opp = self.opponent
-                if opp is not None and stats.measuring:
-                    for e in m["events"]:
-                        if e["type"] == "played" and e["seat"] != self.seat:
-                            sent = opp.sent_at.pop(e["card"], None)
-                            if sent is not None:
-                                stats.latencies.append(now - sent)
-                self.changed.set()
-            elif t == "snapshot":
-                self.view = m["view"]
-                self.changed.set()
-            elif t in ("ack", "refused"):
-                if m.get("id") == self.outstanding:
-                    self.outstanding = None
-                if t == "refused" and stats.measuring:
-                    stats.refused += 1
-                self.changed.set()
-            elif t == "welcome":
-                self.seat = m["seat"]
-            elif t == "error":
-                stats.errors += 1
+        if stats.measuring:
+            stats.received += 1
+        m = _decode(frame)
+        t = m.type
+        if t == "update":
+            self.view = m.view
+            opp = self.opponent
+            if opp is not None and stats.measuring and m.events:
+                for e in m.events:
+                    if e.type == "played" and e.seat != self.seat and e.card is not None:
+                        sent = opp.sent_at.pop(e.card, None)
+                        if sent is not None:
+                            stats.latencies.append(now - sent)
+        elif t == "snapshot":
+            self.view = m.view
+        elif t in ("ack", "refused"):
+            if m.id == self.outstanding:
+                self.outstanding = None
+            if t == "refused" and stats.measuring:
+                stats.refused += 1
+        elif t == "welcome":
+            self.seat = m.seat or 0
+        elif t == "error":
+            stats.errors += 1
 
     async def act(self, until: float) -> None:
+        ws = self.ws
+        assert ws is not None
         while time.perf_counter() < until:
             await asyncio.sleep(self.rng.expovariate(self.rate))
             v = self.view
             if v is None or self.outstanding is not None:
                 continue
-            if v["phase"] == "playing":
+            if v.phase == "playing":
                 plays = [
                     (c, p)
-                    for p in v["reach"]
-                    for c in v["hand"]
-                    if v["tops"][p] and matches(c, v["tops"][p])
+                    for p in v.reach
+                    for c in v.hand
+                    if (top := v.tops[p]) is not None and matches(c, top)
                 ]
                 if not plays:
                     continue
@@ -154,17 +294,15 @@ class Player:
                 mid = str(self.ids)
                 self.outstanding = mid
                 self.sent_at[card] = time.perf_counter()
-                await self.ws.send(
-                    json.dumps({"type": "play", "id": mid, "card": card, "pile": pile})
-                )
+                ws.send({"type": "play", "id": mid, "card": card, "pile": pile})
                 if self.stats.measuring:
                     self.stats.sent += 1
                     self.stats.plays += 1
-            elif v["phase"] == "choosing" and v["my_choice"] is None and v["hand"]:
+            elif v.phase == "choosing" and v.my_choice is None and v.hand:
                 self.ids += 1
                 mid = str(self.ids)
                 self.outstanding = mid
-                await self.ws.send(json.dumps({"type": "choose", "id": mid, "card": v["hand"][0]}))
+                ws.send({"type": "choose", "id": mid, "card": v.hand[0]})
                 if self.stats.measuring:
                     self.stats.sent += 1
 
@@ -350,7 +488,6 @@ async def _drive(
     rate: float,
     seed: int,
 ) -> dict[str, Any]:
-    url = f"ws://127.0.0.1:{port}/ws"
     stats = Stats()
     rng = random.Random(seed)
     await asyncio.sleep(max(0.0, begin - time.time()))
@@ -361,8 +498,8 @@ async def _drive(
         a = Player(stats, rate, random.Random(rng.random()))
         b = Player(stats, rate, random.Random(rng.random()))
         a.opponent, b.opponent = b, a
-        tasks.append(asyncio.ensure_future(a.run(url, code, ta, until, connect_sem)))
-        tasks.append(asyncio.ensure_future(b.run(url, code, tb, until, connect_sem)))
+        tasks.append(asyncio.ensure_future(a.run(port, code, ta, until, connect_sem)))
+        tasks.append(asyncio.ensure_future(b.run(port, code, tb, until, connect_sem)))
     await asyncio.sleep(warmup)
     cpu0 = time.process_time()
     stats.measuring = True

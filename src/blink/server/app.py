@@ -589,7 +589,11 @@ class _Session:
 
     def refuse(self, msg_id: str, code: str, message: str) -> str:
         frame = dumps({"type": "refused", "id": msg_id, "code": code, "message": message})
-        self.conn.send(frame)
+        room = self.conn.room
+        if room is not None:
+            room.send_in_order(self.conn, frame)
+        else:
+            self.conn.send(frame)
         return frame
 
     def close(self, code: int, reason: str) -> None:

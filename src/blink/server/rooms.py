@@ -183,6 +183,9 @@ class Pending:
     ack_id: str | None
     ack: str | None
     ended: bool
+    after: list[tuple[Conn, str]] = field(default_factory=list)
+    """Frames for single connections that must not overtake this action's frames (a refusal
+    judged against a state that includes this action)."""
 
 
 @dataclass
@@ -390,6 +393,16 @@ class Room:
         for f in frames:
             conn.send(f)
         return True
+
+    def send_in_order(self, conn: Conn, frame: str) -> None:
+        """Send ``frame`` to ``conn`` after the frames of the actions not yet stored (so an
+        answer judged against the newest state never arrives before the updates that show
+        that state); at once when nothing is waiting."""
+        g = self.game
+        if g is not None and g.pending:
+            g.pending[-1].after.append((conn, frame))
+        else:
+            conn.send(frame)
 
     def _send_snapshot(self, conn: Conn) -> None:
         g = self.game
@@ -701,6 +714,8 @@ class Room:
                 if f is None:
                     c.awaiting_snapshot = True
                     continue
+                c.send(f)
+            for c, f in p.after:
                 c.send(f)
             g.ring.append((p.seq, p.frames))
             if len(g.ring) > self.settings.resume_buffer:

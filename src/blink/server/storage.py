@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+import msgspec
 from sqlalchemy import (
     Boolean,
     Column,
@@ -63,6 +64,7 @@ __all__ = [
 
 log = logging.getLogger("blink.server.storage")
 T = TypeVar("T")
+_ENCODE = msgspec.json.Encoder().encode
 
 metadata = MetaData()
 
@@ -618,6 +620,36 @@ def _deliver(callbacks: list[Callable[[Any], None] | None], results: list[Any]) 
                 log.exception("storage callback failed")
 
 
+_SQL: dict[tuple[str, str, str, tuple[str, ...], tuple[str, ...]], str] = {}
+
+
+def _driver_sql(
+    conn: Connection, op: str, table: Table, cols: tuple[str, ...], where: tuple[str, ...] = ()
+) -> str:
+    """A cached INSERT or UPDATE for the driver (no SQLAlchemy compilation per call); column
+    names come from the code and are checked against the table."""
+    key = (conn.dialect.name, op, table.name, cols, where)
+    sql = _SQL.get(key)
+    if sql is None:
+        for c in cols + where:
+            if c not in table.c:
+                raise ValueError(f"no column {c!r} in {table.name}")
+        m = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+        q = conn.dialect.identifier_preparer.quote
+        if op == "insert":
+            sql = (
+                f"INSERT INTO {q(table.name)} ({', '.join(q(c) for c in cols)}) "
+                f"VALUES ({', '.join(m for _ in cols)})"
+            )
+        else:
+            sql = (
+                f"UPDATE {q(table.name)} SET {', '.join(f'{q(c)} = {m}' for c in cols)} "
+                f"WHERE {' AND '.join(f'{q(c)} = {m}' for c in where)}"
+            )
+        _SQL[key] = sql
+    return sql
+
+
 def job_insert_room(
     row: dict[str, Any], seat_rows: list[dict[str, Any]]
 ) -> Callable[[Connection], None]:
@@ -633,9 +665,11 @@ def job_insert_room(
 
 def job_update_room(code: str, **values: Any) -> Callable[[Connection], None]:
     """Update a room's columns."""
+    cols = tuple(values)
+    params = (*values.values(), code)
 
     def job(conn: Connection) -> None:
-        conn.execute(update(rooms).where(rooms.c.code == code).values(**values))
+        conn.exec_driver_sql(_driver_sql(conn, "update", rooms, cols, ("code",)), params)
 
     return job
 
@@ -653,9 +687,11 @@ def job_update_seat(code: str, seat: int, **values: Any) -> Callable[[Connection
 
 def job_insert_game(row: dict[str, Any]) -> Callable[[Connection], None]:
     """Insert a game (its deal)."""
+    cols = tuple(row)
+    params = tuple(row.values())
 
     def job(conn: Connection) -> None:
-        conn.execute(insert(games).values(**row))
+        conn.exec_driver_sql(_driver_sql(conn, "insert", games, cols), params)
 
     return job
 
@@ -682,7 +718,8 @@ def job_append_action(
     game_id: int, seq: int, action: dict[str, Any], seat: int | None, client_id: str | None
 ) -> AppendJob:
     """Append one accepted action to a game's log."""
-    text = json.dumps(action, separators=(",", ":"))
+    # Compact JSON (no spaces): finished_games counts plays with LIKE '%"type":"play"%'.
+    text = _ENCODE(action).decode()
     return AppendJob((game_id, seq, text, seat, client_id))
 
 
@@ -693,8 +730,7 @@ def job_finish_game(
     text = json.dumps(result)
 
     def job(conn: Connection) -> None:
-        conn.execute(
-            update(games).where(games.c.id == game_id).values(ended_at=ended_at, result=text)
-        )
+        sql = _driver_sql(conn, "update", games, ("ended_at", "result"), ("id",))
+        conn.exec_driver_sql(sql, (ended_at, text, game_id))
 
     return job
