@@ -379,6 +379,7 @@ def run_load(
             if PYSPY_OUT and pid:
                 _profile_later(pid, begin + warmup, duration)
             cpu0 = _cpu_seconds(pid)
+            busy0 = _machine_busy_seconds()
             t0 = time.time()
             if procs == 1:
                 parts = [_worker(*jobs[0])]
@@ -386,11 +387,13 @@ def run_load(
                 ctx = multiprocessing.get_context("spawn")
                 with ctx.Pool(procs) as pool:
                     parts = pool.starmap(_worker, jobs)
-            server_cpu = (_cpu_seconds(pid) - cpu0) / (time.time() - t0)
+            wall = time.time() - t0
+            server_cpu = (_cpu_seconds(pid) - cpu0) / wall
+            machine_cpu = (_machine_busy_seconds() - busy0) / wall
         finally:
             if proc is not None:
                 _stop(proc)
-    return _summary(games, procs, parts, server_cpu)
+    return _summary(games, procs, parts, server_cpu, machine_cpu)
 
 
 def _profile_later(pid: int, at: float, duration: float) -> None:
@@ -415,7 +418,7 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
 
 
 def _summary(
-    games: int, procs: int, parts: list[dict[str, Any]], server_cpu: float
+    games: int, procs: int, parts: list[dict[str, Any]], server_cpu: float, machine_cpu: float
 ) -> dict[str, Any]:
     lat = sorted(x for p in parts for x in p["latencies"])
     elapsed = max(p["elapsed"] for p in parts)
@@ -446,7 +449,20 @@ def _summary(
         "client_failures": total["failures"],
         "server_cpu": round(server_cpu, 2),
         "client_cpu": round(sum(p["cpu"] for p in parts), 2),
+        "server_ms_per_play": round(1000 * server_cpu / max(1e-9, total["plays"] / elapsed), 3),
+        "machine_cpu": round(machine_cpu, 2),
+        "load_avg": round(os.getloadavg()[0], 2),
     }
+
+
+def _machine_busy_seconds() -> float:
+    """CPU seconds all cores of the machine spent busy so far (every process, ours or not)."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return float("nan")
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -556,7 +572,9 @@ def main() -> None:
                 f"{res['games']:5d} games  {res['plays_per_s']:8.1f} plays/s  "
                 f"{res['messages_per_s']:9.1f} msg/s  p50 {res['p50_ms']:7.2f} ms  "
                 f"p99 {res['p99_ms']:7.2f} ms  max {res['max_ms']:8.2f} ms  "
-                f"cpu server {res['server_cpu']:.2f} clients {res['client_cpu']:.2f}  "
+                f"cpu server {res['server_cpu']:.2f} ({res['server_ms_per_play']:.2f} ms/play) "
+                f"clients {res['client_cpu']:.2f} machine {res['machine_cpu']:.2f}  "
+                f"load {res['load_avg']:.1f}  "
                 f"refused {res['refused']}  errors {res['errors']}  "
                 f"failed clients {res['client_failures']}",
                 flush=True,

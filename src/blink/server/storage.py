@@ -261,6 +261,8 @@ class Storage:
         self._outbox: list[tuple[Callable[[Connection], Any], Callable[[Any], None] | None]] = []
         self._checkpointer: threading.Thread | None = None
         self._stopping = threading.Event()
+        self._wconn: Connection | None = None
+        self._wlock = threading.Lock()
 
     @property
     def safe_url(self) -> str:
@@ -298,6 +300,8 @@ class Storage:
             self._checkpointer.join(timeout=30)
             self._checkpointer = None
             self._checkpoint("TRUNCATE")
+        with self._wlock:
+            self._drop_writer_conn()
         self.engine.dispose()
 
     def _checkpoints(self) -> None:
@@ -379,8 +383,41 @@ class Storage:
                     loop.call_soon_threadsafe(_deliver, [d for _, d in batch], results)
 
     def _run_batch(self, jobs: list[Callable[[Connection], Any]]) -> list[Any]:
+        with self._wlock:
+            return self._run_batch_locked(jobs)
+
+    def _writer_conn(self) -> Connection:
+        """The writer's own connection, kept open between batches (no pool checkout per
+        batch); opened again after a failure."""
+        c = self._wconn
+        if c is None or c.closed or c.invalidated:
+            c = self._wconn = self.engine.connect()
+        return c
+
+    def _drop_writer_conn(self) -> None:
+        c, self._wconn = self._wconn, None
+        if c is not None:
+            with contextlib.suppress(Exception):
+                c.invalidate()  # closes the driver connection: an open transaction is undone
+            with contextlib.suppress(Exception):
+                c.close()
+
+    def _run_batch_locked(self, jobs: list[Callable[[Connection], Any]]) -> list[Any]:
         try:
-            with self.engine.begin() as conn:
+            conn = self._writer_conn()
+            if all(job.__class__ is AppendJob for job in jobs):
+                # The common case, only appends: one executemany and one commit on the driver
+                # connection, without SQLAlchemy's transaction bookkeeping.
+                dbapi = conn.connection.dbapi_connection
+                assert dbapi is not None
+                cur = dbapi.cursor()
+                try:
+                    cur.executemany(self._append_sql, [job.row for job in jobs])  # type: ignore[attr-defined]
+                finally:
+                    cur.close()
+                dbapi.commit()
+                return [None] * len(jobs)
+            with conn.begin():
                 out: list[Any] = []
                 rows: list[tuple[Any, ...]] = []
                 for job in jobs:
@@ -394,9 +431,10 @@ class Storage:
                     out.append(job(conn))
                 if rows:
                     self._append(conn, rows)
-                return out
+            return out
         except Exception:
             log.exception("a batch of %d database jobs failed; retrying one by one", len(jobs))
+            self._drop_writer_conn()
         out = []
         for job in jobs:
             try:
