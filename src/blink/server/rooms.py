@@ -741,6 +741,10 @@ class Room:
         g.ended_sent = True
         if g.timer is not None:
             g.timer.cancel()
+            # The timer's callback refers to g: dropping it breaks the cycle, so the finished
+            # game is freed by reference counting when the next one replaces it, not by a
+            # (long, under load) garbage collection.
+            g.timer = None
         self._stop_bots(g)
         game = g.game
         outcome = game.outcome
