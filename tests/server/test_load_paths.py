@@ -135,3 +135,22 @@ async def test_gc_tuning_is_undone_when_the_server_stops(make_server: Any) -> No
     await b.close()
     server.stop()
     assert gc.get_threshold() == before
+
+
+async def test_abandoned_waiting_rooms_leave_memory_and_can_still_be_joined(
+    make_server: Any,
+) -> None:
+    server = make_server(abandon_after=0.0, sweep_interval=0.02)
+    r = server.post("/api/rooms", {"name": "Ann"}).json()
+    code = r["code"]
+    await _wait_for(lambda: server.get("/api/health").json()["rooms"] == 0)
+    # Joining brings the room back; the creator's token still holds seat 0.
+    j = server.post(f"/api/rooms/{code}/join", {"name": "Bob"})
+    assert j.status_code == 200, j.text
+    a = await Client("A").connect(server.ws, room=code, token=r["token"])
+    b = await Client("B").connect(server.ws, room=code, token=j.json()["token"])
+    assert (await a.expect("welcome"))["seat"] == 0
+    ends = await asyncio.gather(bot_loop(a), bot_loop(b))
+    GameRecord.from_dict(server.get(ends[0][0]["record_url"]).json()).verify()
+    await a.close()
+    await b.close()

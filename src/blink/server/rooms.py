@@ -916,6 +916,24 @@ def _reason(code: str) -> Any:
     return Reason(code)
 
 
+class RoomTable(dict[str, "Room"]):
+    """``Hub.rooms``: the rooms in memory, by code. ``get`` also brings back a room that was
+    dropped from memory (:meth:`Hub.evict_idle`) from the database, so every lookup by code
+    (the endpoints, ``hello``, tournaments) finds it; ``in``, ``[]`` and iteration see only the
+    rooms in memory."""
+
+    def __init__(self, load: Callable[[str], Room | None]) -> None:
+        super().__init__()
+        self._load = load
+
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        """The room ``key``, from memory or the database; ``default`` when there is none."""
+        room = dict.get(self, key)
+        if room is None and isinstance(key, str):
+            room = self._load(key)
+        return default if room is None else room
+
+
 class Hub:
     """Every room of the server, the storage and the settings."""
 
@@ -923,7 +941,7 @@ class Hub:
         self.settings = settings
         self.storage = storage
         self.version = version
-        self.rooms: dict[str, Room] = {}
+        self.rooms: RoomTable = RoomTable(self._load_room)
         self._next_game_id = 1
         self.connections = 0
         self.game_end_hooks: list[Callable[[Room, GameState], None]] = []
@@ -961,10 +979,12 @@ class Hub:
     def room(self, code: str) -> Room | None:
         """The room ``code``: in memory, or brought back from the database when it was dropped
         from memory (:meth:`evict_idle`); ``None`` when there is no such room (or it is closed).
-        A synchronous primary-key read on a miss."""
-        room = self.rooms.get(code)
-        if room is not None or not code or code in self._missing:
-            return room
+        A synchronous primary-key read on a miss. Same as ``hub.rooms.get(code)``."""
+        return self.rooms.get(code)
+
+    def _load_room(self, code: str) -> Room | None:
+        if not code or code in self._missing:
+            return None
         try:
             lr = self.storage.load_room(code)
         except Exception:
@@ -1040,16 +1060,19 @@ class Hub:
     # -- dropping idle rooms from memory -------------------------------------------------
 
     def evict_idle(self) -> list[str]:
-        """Drop from memory every room whose series is over (or that is closed), that nobody
-        is connected to, and that has been so for ``settings.evict_after`` seconds. Their rows
-        stay in the database: :meth:`room` brings one back on demand, and records are read
-        from the database. Returns the codes dropped."""
+        """Drop from memory every room that nobody is connected to and that is either over
+        (series over, or closed) for ``settings.evict_after`` seconds, or abandoned (waiting
+        for players, no game ever started) for ``settings.abandon_after`` seconds. Their rows
+        stay in the database: :meth:`room` (``hub.rooms.get``) brings one back on demand, and
+        records are read from the database. Returns the codes dropped."""
         now = self.settings.clock()
         dropped: list[str] = []
         for code, room in list(self.rooms.items()):
             g = room.game
+            over = room.status in ("finished", "closed")
+            abandoned = room.status == "waiting" and g is None and not room.games
             idle = (
-                room.status in ("finished", "closed")
+                (over or abandoned)
                 and not room.conns
                 and (g is None or (g.game.over and not g.pending))
             )
@@ -1058,7 +1081,8 @@ class Hub:
                 continue
             if room.idle_since is None:
                 room.idle_since = now
-            if now - room.idle_since >= self.settings.evict_after:
+            limit = self.settings.evict_after if over else self.settings.abandon_after
+            if now - room.idle_since >= limit:
                 room._cancel_timer()
                 if g is not None and g.timer is not None:
                     g.timer.cancel()

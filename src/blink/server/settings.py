@@ -85,5 +85,8 @@ class Settings:
     """A room whose series is over (or that is closed) and that nobody has been connected to
     for this many seconds is dropped from memory; it stays in the database and comes back when
     someone asks for it (its records stay downloadable)."""
+    abandon_after: float = 3600.0
+    """A room still waiting for players (no game started) that nobody has been connected to
+    for this many seconds is dropped from memory the same way."""
     sweep_interval: float = 30.0
     """How often the server looks for rooms to drop from memory."""
