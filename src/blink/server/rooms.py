@@ -926,7 +926,7 @@ class RoomTable(dict[str, "Room"]):
         super().__init__()
         self._load = load
 
-    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, key: str, default: Room | None = None) -> Room | None:  # type: ignore[override]
         """The room ``key``, from memory or the database; ``default`` when there is none."""
         room = dict.get(self, key)
         if room is None and isinstance(key, str):

@@ -422,7 +422,7 @@ class Storage:
                 rows: list[tuple[Any, ...]] = []
                 for job in jobs:
                     if job.__class__ is AppendJob:
-                        rows.append(job.row)  # type: ignore[attr-defined]
+                        rows.append(job.row)
                         out.append(None)
                         continue
                     if rows:
@@ -440,7 +440,7 @@ class Storage:
             try:
                 with self.engine.begin() as conn:
                     if job.__class__ is AppendJob:
-                        self._append(conn, [job.row])  # type: ignore[attr-defined]
+                        self._append(conn, [job.row])
                         out.append(None)
                     else:
                         out.append(job(conn))
