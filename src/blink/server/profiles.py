@@ -262,6 +262,18 @@ def _rate_job(
     return job
 
 
+def profile_hashes(hub: Hub) -> set[str]:
+    """The secret hashes of every profile on this server, read once and kept up to date by
+    ``POST /api/profiles``: a game between anonymous players is not rated, and finding that out
+    must not cost a database query per finished game."""
+    known = hub.profile_hashes
+    if known is None:
+        with hub.storage.engine.connect() as conn:
+            known = {r[0] for r in conn.execute(select(profiles.c.secret_hash))}
+        hub.profile_hashes = known
+    return known
+
+
 def on_game_end(room: Room, g: GameState) -> None:
     """Rate a finished game (a :class:`Hub` game-end hook)."""
     outcome = g.game.outcome
@@ -269,7 +281,8 @@ def on_game_end(room: Room, g: GameState) -> None:
         return
     hashes = [s.token_hash if s.kind == "human" else None for s in room.seats]
     bots = [s.bot if s.kind == "bot" else None for s in room.seats]
-    if all(h is None for h in hashes):
+    known = profile_hashes(room.hub)
+    if not any(h is not None and h in known for h in hashes):
         return
     game = "goblink" if getattr(room, "kind", None) == "goblink" else "classic"
     room.hub.storage.submit(
@@ -288,12 +301,13 @@ def router(hub: Callable[[], Hub]) -> APIRouter:
         if not name or any(c in name for c in "\n\r\t"):
             raise ProfileError(400, "bad_name", "a profile needs a name on one line")
         secret = secrets.token_urlsafe(24)
+        secret_hash = hash_token(secret)
         pid = secrets.token_hex(6)
         start = Rating()
         row = {
             "id": pid,
             "name": name,
-            "secret_hash": hash_token(secret),
+            "secret_hash": secret_hash,
             "created_at": time.time(),
             "mu": start.mu,
             "sigma": start.sigma,
@@ -304,7 +318,9 @@ def router(hub: Callable[[], Hub]) -> APIRouter:
         def job(conn: Connection) -> None:
             conn.execute(insert(profiles).values(**row))
 
-        await hub().storage.run(job)
+        h = hub()
+        await h.storage.run(job)
+        profile_hashes(h).add(secret_hash)
         return {"id": pid, "name": name, "secret": secret}
 
     @r.get("/api/profiles/{pid}")

@@ -946,6 +946,8 @@ class Hub:
         self.connections = 0
         self.game_end_hooks: list[Callable[[Room, GameState], None]] = []
         """Called (on the loop) after each game ends: ratings, tournaments."""
+        self.profile_hashes: set[str] | None = None
+        """The secret hashes of the server's profiles once read (see blink.server.profiles)."""
         self._sweeper: asyncio.TimerHandle | None = None
         self._missing: OrderedDict[str, None] = OrderedDict()
         """Codes recently asked for that are in neither memory nor the database."""
