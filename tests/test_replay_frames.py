@@ -25,7 +25,7 @@ from blink.replay_frames import (
     replay_document,
 )
 from blink.rules import DEAD_END, OFFICIAL
-from blink.server.protocol import event_to_wire
+from blink.wire import event_to_wire
 
 
 def random_game(seed: int, small: bool = False) -> ClassicGame:

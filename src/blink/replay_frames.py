@@ -25,17 +25,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from blink.classic import (
-    ChoiceMade,
     ClassicGame,
-    Dealt,
-    Ended,
     Event,
-    Flipped,
-    Placed,
     Played,
-    Refilled,
-    Revealed,
-    Stalled,
 )
 from blink.goblink import Asked as GoAsked
 from blink.goblink import Dealt as GoDealt
@@ -48,6 +40,7 @@ from blink.record import (
     SeriesRecord,
     action_to_dict,
 )
+from blink.wire import event_to_wire
 
 __all__ = [
     "REPLAY_FORMAT",
@@ -94,46 +87,10 @@ def _cards(cards: Sequence[object]) -> list[str]:
 # --- classic --------------------------------------------------------------------------------
 
 
-def classic_event(e: Event) -> dict[str, Any] | None:
-    """One classic engine event as a JSON object, unredacted (``None`` for the deal).
-
-    The types and fields are those of the WebSocket ``update`` events (docs/protocol.md);
-    ``refilled`` and ``chose`` always carry their card.
-    """
-    if isinstance(e, Played):
-        return {
-            "type": "played",
-            "seat": e.player,
-            "card": str(e.card),
-            "pile": e.pile,
-            "slot": e.slot,
-            "covered": str(e.covered),
-        }
-    if isinstance(e, Refilled):
-        card = None if e.card is None else str(e.card)
-        return {"type": "refilled", "seat": e.player, "slot": e.slot, "card": card}
-    if isinstance(e, Revealed):
-        return {"type": "revealed", "tops": _cards(e.tops)}
-    if isinstance(e, Stalled):
-        return {"type": "stalled", "kind": e.kind.value}
-    if isinstance(e, Flipped):
-        return {"type": "flipped", "seat": e.player, "card": str(e.card), "pile": e.pile}
-    if isinstance(e, ChoiceMade):
-        card = None if e.card is None else str(e.card)
-        return {"type": "chose", "seat": e.player, "card": card}
-    if isinstance(e, Placed):
-        return {
-            "type": "placed",
-            "seat": e.player,
-            "card": str(e.card),
-            "pile": e.pile,
-            "slot": e.slot,
-        }
-    if isinstance(e, Ended):
-        return {"type": "ended", "winners": list(e.outcome.winners), "reason": e.outcome.reason}
-    if isinstance(e, Dealt):
-        return None
-    raise TypeError(f"not an event: {e!r}")
+classic_event = event_to_wire
+"""One classic engine event as a JSON object (``None`` for the deal): the encoder of the
+WebSocket ``update`` events, :func:`blink.wire.event_to_wire`; replay events are unredacted, so
+``refilled`` and ``chose`` always carry their card."""
 
 
 def _classic_frame(

@@ -17,19 +17,9 @@ import msgspec
 
 from blink.cards import Card, CardError, parse_card
 from blink.classic import (
-    ChoiceMade,
-    Dealt,
-    Ended,
-    Event,
-    Flipped,
-    Outcome,
-    Placed,
-    Played,
     PlayerView,
-    Refilled,
-    Revealed,
-    Stalled,
 )
+from blink.wire import card_or_none, card_text, event_to_wire, outcome_to_wire
 
 __all__ = [
     "PROTOCOL",
@@ -244,80 +234,18 @@ def dumps(obj: dict[str, Any]) -> str:
     return _ENCODE(obj).decode()
 
 
-_CARD_TEXT: dict[Card, str] = {}
-
-
-def card_text(card: Card) -> str:
-    """The notation of a card (``"4YS"``), cached: cards are interned values."""
-    text = _CARD_TEXT.get(card)
-    if text is None:
-        text = _CARD_TEXT[card] = str(card)
-    return text
-
-
-def _c(card: Card | None) -> str | None:
-    return None if card is None else card_text(card)
-
-
-def outcome_to_wire(outcome: Outcome | None) -> dict[str, Any] | None:
-    """An engine outcome as a JSON object."""
-    if outcome is None:
-        return None
-    return {"winners": list(outcome.winners), "reason": outcome.reason, "tie": outcome.is_tie}
-
-
-def event_to_wire(e: Event) -> dict[str, Any] | None:
-    """One (already redacted) engine event as a JSON object; ``None`` for the deal."""
-    if isinstance(e, Played):
-        return {
-            "type": "played",
-            "seat": e.player,
-            "card": card_text(e.card),
-            "pile": e.pile,
-            "slot": e.slot,
-            "covered": card_text(e.covered),
-        }
-    if isinstance(e, Refilled):
-        return {"type": "refilled", "seat": e.player, "slot": e.slot, "card": _c(e.card)}
-    if isinstance(e, Revealed):
-        return {"type": "revealed", "tops": [card_text(c) for c in e.tops]}
-    if isinstance(e, Stalled):
-        return {"type": "stalled", "kind": e.kind.value}
-    if isinstance(e, Flipped):
-        return {"type": "flipped", "seat": e.player, "card": card_text(e.card), "pile": e.pile}
-    if isinstance(e, ChoiceMade):
-        return {"type": "chose", "seat": e.player, "card": _c(e.card)}
-    if isinstance(e, Placed):
-        return {
-            "type": "placed",
-            "seat": e.player,
-            "card": card_text(e.card),
-            "pile": e.pile,
-            "slot": e.slot,
-        }
-    if isinstance(e, Ended):
-        return {
-            "type": "ended",
-            "winners": list(e.outcome.winners),
-            "reason": e.outcome.reason,
-        }
-    if isinstance(e, Dealt):
-        return None
-    raise TypeError(f"not an event: {e!r}")
-
-
 def view_to_wire(v: PlayerView, full: bool = False) -> dict[str, Any]:
     """A player's view as a JSON object (``full`` adds the center piles and the setting)."""
     d: dict[str, Any] = {
         "seat": v.seat,
         "phase": v.phase.value,
         "hand": [card_text(c) for c in v.hand],
-        "tops": [_c(c) for c in v.tops],
+        "tops": [card_or_none(c) for c in v.tops],
         "hand_counts": list(v.hand_counts),
         "draw_counts": list(v.draw_counts),
         "set_aside": v.set_aside,
         "chosen": list(v.chosen),
-        "my_choice": _c(v.my_choice),
+        "my_choice": card_or_none(v.my_choice),
         "plays": v.plays,
         "reach": list(v.reach),
         "outcome": outcome_to_wire(v.outcome),

@@ -45,8 +45,9 @@ from blink.record import GameRecord, action_from_dict, action_to_dict
 from blink.rules import RULESETS, get_ruleset
 from blink.server import storage as st
 from blink.server.bots import LiveBotLike, live_bot
-from blink.server.protocol import PROTOCOL, dumps, event_to_wire, outcome_to_wire, view_to_wire
+from blink.server.protocol import PROTOCOL, dumps, view_to_wire
 from blink.server.settings import Settings
+from blink.wire import event_to_wire, outcome_to_wire
 
 __all__ = [
     "Conn",

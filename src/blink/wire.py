@@ -1,0 +1,87 @@
+"""JSON forms of classic engine values: card notation, events and outcomes.
+
+One encoder for everything that shows engine events as JSON: the server's WebSocket ``update``
+frames (:mod:`blink.server.protocol`, after redaction for the receiver) and the replay frames
+(:mod:`blink.replay_frames`, unredacted). The types and fields are documented in
+docs/protocol.md. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from blink.cards import Card
+from blink.classic import (
+    ChoiceMade,
+    Dealt,
+    Ended,
+    Event,
+    Flipped,
+    Outcome,
+    Placed,
+    Played,
+    Refilled,
+    Revealed,
+    Stalled,
+)
+
+__all__ = ["card_or_none", "card_text", "event_to_wire", "outcome_to_wire"]
+
+_CARD_TEXT: dict[Card, str] = {}
+
+
+def card_text(card: Card) -> str:
+    """The notation of a card (``"4YS"``), cached: cards are interned values."""
+    text = _CARD_TEXT.get(card)
+    if text is None:
+        text = _CARD_TEXT[card] = str(card)
+    return text
+
+
+def card_or_none(card: Card | None) -> str | None:
+    """``card_text`` of a card, or ``None`` (a hidden or absent card)."""
+    return None if card is None else card_text(card)
+
+
+def outcome_to_wire(outcome: Outcome | None) -> dict[str, Any] | None:
+    """An engine outcome as a JSON object."""
+    if outcome is None:
+        return None
+    return {"winners": list(outcome.winners), "reason": outcome.reason, "tie": outcome.is_tie}
+
+
+def event_to_wire(e: Event) -> dict[str, Any] | None:
+    """One engine event as a JSON object; ``None`` for the deal. A redacted event (a drawn or
+    chosen card hidden from the receiver) has ``"card": null``."""
+    if isinstance(e, Played):
+        return {
+            "type": "played",
+            "seat": e.player,
+            "card": card_text(e.card),
+            "pile": e.pile,
+            "slot": e.slot,
+            "covered": card_text(e.covered),
+        }
+    if isinstance(e, Refilled):
+        return {"type": "refilled", "seat": e.player, "slot": e.slot, "card": card_or_none(e.card)}
+    if isinstance(e, Revealed):
+        return {"type": "revealed", "tops": [card_text(c) for c in e.tops]}
+    if isinstance(e, Stalled):
+        return {"type": "stalled", "kind": e.kind.value}
+    if isinstance(e, Flipped):
+        return {"type": "flipped", "seat": e.player, "card": card_text(e.card), "pile": e.pile}
+    if isinstance(e, ChoiceMade):
+        return {"type": "chose", "seat": e.player, "card": card_or_none(e.card)}
+    if isinstance(e, Placed):
+        return {
+            "type": "placed",
+            "seat": e.player,
+            "card": card_text(e.card),
+            "pile": e.pile,
+            "slot": e.slot,
+        }
+    if isinstance(e, Ended):
+        return {"type": "ended", "winners": list(e.outcome.winners), "reason": e.outcome.reason}
+    if isinstance(e, Dealt):
+        return None
+    raise TypeError(f"not an event: {e!r}")
