@@ -5,16 +5,14 @@ failing action's index and the engine's reason."""
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from blink.cards import STANDARD_DECK
-from blink.classic import ClassicGame, Phase
-from blink.goblink import GoGame, LayDown, value_to_wire
+from blink.classic import ClassicGame
+from blink.goblink import GoGame, value_to_wire
 from blink.goblink_record import GoRecord, GoRecordError
 from blink.match import Series
 from blink.record import GameRecord, RecordError, SeriesRecord
@@ -24,47 +22,8 @@ from blink.replay_frames import (
     read_record,
     replay_document,
 )
-from blink.rules import DEAD_END, OFFICIAL
 from blink.wire import event_to_wire
-
-
-def random_game(seed: int, small: bool = False) -> ClassicGame:
-    """A finished classic game of random legal actions (small decks reach choosing stalls)."""
-    rng = random.Random(seed)
-    players = 2 + seed % 2
-    ruleset = DEAD_END if seed % 5 == 0 else OFFICIAL
-    if small:
-        deck = rng.sample(STANDARD_DECK, rng.randint(4 * players, 16))
-        game = ClassicGame(deck, players, ruleset)
-    else:
-        game = ClassicGame.new(players, seed=seed, ruleset=ruleset)
-    t = 0
-    game.reveal(t)
-    while not game.over:
-        t += rng.randint(40, 900)
-        if game.phase is Phase.PLAYING:
-            play = rng.choice(game.all_legal_plays())
-            game.play(play.player, play.card, play.pile, t)
-        elif game.phase is Phase.STALLED:
-            game.flip(t)
-        else:
-            seat = next(p for p in range(players) if p not in game.choices)
-            game.choose(seat, rng.choice(game.hand(seat)), t)
-    return game
-
-
-def random_go_game(seed: int) -> GoGame:
-    """A finished Go Blink game of random legal actions (2 to 6 players, a turn limit)."""
-    rng = random.Random(seed)
-    players = 2 + seed % 5
-    game = GoGame.new(players, seed=seed, dealer=rng.randrange(players), turn_limit=40)
-    t = 0
-    while not game.over:
-        t += rng.randint(50, 2000)
-        actions = game.legal_actions()
-        lays = [a for a in actions if isinstance(a, LayDown)]
-        game.apply(rng.choice(lays) if lays and rng.random() < 0.7 else rng.choice(actions), t)
-    return game
+from randomgames import random_game, random_go_game
 
 
 def as_json(record: GameRecord | SeriesRecord | GoRecord) -> Any:

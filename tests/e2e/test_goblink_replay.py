@@ -4,7 +4,6 @@ checked against the Python engine, and the end screen's replay link (one request
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,24 +20,7 @@ from blink.goblink import GoGame
 from blink.goblink_record import GoRecord
 from blink.server.go_rooms import GoSettings
 from blink.server.settings import sqlite_url
-
-
-def random_go_game(seed: int) -> GoGame:
-    """A finished Go Blink game of random legal actions (2 to 6 players, a turn limit)."""
-    rng = random.Random(seed)
-    players = 2 + seed % 5
-    game = GoGame.new(players, seed=seed, dealer=rng.randrange(players), turn_limit=40)
-    t = 0
-    while not game.over:
-        t += rng.randint(50, 2000)
-        actions = game.legal_actions()
-        # End turns less often than laying down, so blunks happen too.
-        lays = [a for a in actions if type(a).__name__ == "LayDown"]
-        if lays and rng.random() < 0.7:
-            game.apply(rng.choice(lays), t)
-        else:
-            game.apply(rng.choice(actions), t)
-    return game
+from randomgames import random_go_game
 
 
 def open_file(page: Page, name: str, content: str) -> None:

@@ -6,7 +6,6 @@ stored series, play at speed, and what the page shows checked against the Python
 from __future__ import annotations
 
 import json
-import random
 import re
 import time
 from collections.abc import Iterator
@@ -20,37 +19,11 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 from playwright.sync_api import BrowserContext, Page, Request, expect
 
-from blink.cards import STANDARD_DECK
 from blink.classic import ClassicGame, Phase
 from blink.match import Series
 from blink.record import GameRecord, SeriesRecord
-from blink.rules import DEAD_END, OFFICIAL
 from blink.server.settings import Settings, sqlite_url
-
-
-def random_game(seed: int, small: bool = False) -> ClassicGame:
-    """A finished game with random legal actions (small decks run into choosing stalls)."""
-    rng = random.Random(seed)
-    players = 2 + seed % 2
-    ruleset = DEAD_END if seed % 5 == 0 else OFFICIAL
-    if small:
-        deck = rng.sample(STANDARD_DECK, rng.randint(4 * players, 16))
-        game = ClassicGame(deck, players, ruleset)
-    else:
-        game = ClassicGame.new(players, seed=seed, ruleset=ruleset)
-    t = 0
-    game.reveal(t)
-    while not game.over:
-        t += rng.randint(40, 900)
-        if game.phase is Phase.PLAYING:
-            play = rng.choice(game.all_legal_plays())
-            game.play(play.player, play.card, play.pile, t)
-        elif game.phase is Phase.STALLED:
-            game.flip(t)
-        else:
-            seat = next(p for p in range(players) if p not in game.choices)
-            game.choose(seat, rng.choice(game.hand(seat)), t)
-    return game
+from randomgames import random_game
 
 
 class _BotServer(AppThread):
