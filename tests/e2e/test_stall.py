@@ -19,7 +19,8 @@ SIZES = (4, 56)  # seat 0 starts with no draw pile: every stall is a choosing st
 
 
 def path_to_choosing_stall(deck: list[object]) -> list[Play]:
-    """Legal plays (mostly by seat 1; seat 0 keeps 2 cards) that end in a choosing stall."""
+    """Legal plays (mostly by seat 1; seat 0 keeps 2 cards) that end in a choosing stall
+    that does not end the game."""
     rng = random.Random(0)
     for _ in range(5000):
         game = ClassicGame(deck, 2, OFFICIAL, SIZES)  # type: ignore[arg-type]
@@ -32,7 +33,9 @@ def path_to_choosing_stall(deck: list[object]) -> list[Play]:
             play = rng.choice(options)
             game.play(play.player, play.card, play.pile)
             path.append(play)
-        if game.phase is Phase.CHOOSING:
+        # Both keep a card after placing one, so the game goes on after the stall (with some
+        # deals the first stall only comes when a placement would end it).
+        if game.phase is Phase.CHOOSING and min(len(game.hand(p)) for p in (0, 1)) >= 2:
             return path
     raise AssertionError("no path to a choosing stall for this deal")
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from srvkit import Client, ServerThread, bot_loop, seat_clients
 
+from blink.cards import parse_card
 from blink.record import GameRecord, SeriesRecord
 
 
@@ -41,6 +42,29 @@ async def test_two_player_game_to_the_end(server: ServerThread) -> None:
     assert info["games"][0]["record_url"] == f"/api/games/{game_id}/record"
     await a.close()
     await b.close()
+
+
+async def test_views_say_which_piles_each_hand_card_fits(server: ServerThread) -> None:
+    _code, clients, _ = await seat_clients(server, players=3)
+    await asyncio.gather(*(bot_loop(c) for c in clients))
+    checked = 0
+    for c in clients:
+        for m in c.msgs:
+            view = m.get("view")
+            if not view or "fits" not in view:
+                continue
+            assert len(view["fits"]) == len(view["hand"])
+            for card, fits in zip(view["hand"], view["fits"], strict=True):
+                want = []
+                if view["phase"] == "playing":
+                    want = [
+                        p
+                        for p in view["reach"]
+                        if view["tops"][p] and parse_card(card).matches(parse_card(view["tops"][p]))
+                    ]
+                assert sorted(fits) == sorted(want), (card, view)
+                checked += 1
+    assert checked > 50
 
 
 async def test_three_players_and_spectators(server: ServerThread) -> None:

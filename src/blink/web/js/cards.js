@@ -32,13 +32,6 @@ export function parseCard(code) {
   return { code: s, count, color: color.key, shape: shape.key, hex: color.hex, letter: color.letter };
 }
 
-/** Two cards match when they share a colour, a shape or a count. */
-export function matches(a, b) {
-  const x = String(a).toUpperCase();
-  const y = String(b).toUpperCase();
-  return x[0] === y[0] || x[1] === y[1] || x[2] === y[2];
-}
-
 /** The standard 60-card deck in the order of cards.py (for tests and demos). */
 export function standardDeck() {
   const out = [];

@@ -3,7 +3,7 @@
 // then a pile, or drag) and touch.
 
 import { boardHTML, face, layout } from "./board.js";
-import { backSVG, escapeXml, matches } from "./cards.js";
+import { backSVG, escapeXml } from "./cards.js";
 import { cardName, t } from "./i18n.js";
 import { api, Connection, forgetSeat, remember, savedSeat, saveSeat } from "./net.js";
 import { sfx } from "./sound.js";
@@ -219,7 +219,9 @@ export function mountTable(root, { code, spectate }) {
     const p = S.pending.get(msg.id);
     S.pending.delete(msg.id);
     let text;
-    if (p && msg.code === "no_common_attribute" && matches(p.card, p.top)) text = t("r_too_slow");
+    // A play is only sent when the view said it fits: refused for that reason, the pile
+    // changed on the way (someone was faster).
+    if (p && msg.code === "no_common_attribute") text = t("r_too_slow");
     else {
       const key = `r_${msg.code}`;
       text = t(key) === key ? msg.message || t("r_generic") : t(key);
@@ -271,9 +273,11 @@ export function mountTable(root, { code, spectate }) {
     return [...new Set(v.reach)];
   }
 
+  /** The piles `card` (in the hand) may be played on now, as the server's engine says. */
   function fitsOf(card) {
     const v = S.view;
-    return reachable().filter((p) => v.tops[p] && matches(card, v.tops[p]));
+    const slot = v.hand.indexOf(card);
+    return slot >= 0 && v.fits ? v.fits[slot] : [];
   }
 
   function canAct() {
@@ -351,7 +355,7 @@ export function mountTable(root, { code, spectate }) {
       refuse(t("r_pile_out_of_reach"), slot);
       return;
     }
-    if (!matches(card, v.tops[pile])) {
+    if (!fitsOf(card).includes(pile)) {
       refuse(t("r_no_common_attribute"), slot);
       return;
     }
