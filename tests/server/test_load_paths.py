@@ -27,7 +27,8 @@ async def test_finished_idle_rooms_leave_memory_and_come_back(make_server: Any) 
     waiting = server.post("/api/rooms", {"name": "W"}).json()["code"]
     code, (a, b), tokens = await seat_clients(server)
     ends = await asyncio.gather(bot_loop(a), bot_loop(b))
-    assert ends[0][0]["next_in_ms"] is None  # best of 1: the series is over
+    while ends[0][0]["next_in_ms"] is not None:  # a tied game: best of 1 plays another
+        ends = await asyncio.gather(bot_loop(a), bot_loop(b))
     record_url = ends[0][0]["record_url"]
 
     def rooms() -> int:
@@ -48,7 +49,7 @@ async def test_finished_idle_rooms_leave_memory_and_come_back(make_server: Any) 
     # Asking for the room brings it back as it was.
     info = server.get(f"/api/rooms/{code}").json()
     assert info["status"] == "finished"
-    assert [g["status"] for g in info["games"]] == ["finished"]
+    assert info["games"] and all(g["status"] == "finished" for g in info["games"])
     # A player reconnecting with the seat token is welcomed and offered the rematch.
     c = await Client("A2").connect(server.ws, room=code, token=tokens[0])
     welcome = await c.expect("welcome")
