@@ -10,17 +10,19 @@ import random
 from blink.cards import STANDARD_DECK
 from blink.classic import ClassicGame, Phase
 from blink.goblink import GoGame, LayDown
-from blink.rules import DEAD_END, OFFICIAL
+from blink.rules import DEAD_END, OFFICIAL, Ruleset
 
 __all__ = ["random_game", "random_go_game"]
 
 
-def random_game(seed: int, small: bool = False) -> ClassicGame:
-    """A finished classic game of random legal actions: 2 or 3 players, every fifth game under
-    the dead-end ruleset; ``small`` decks run into choosing stalls."""
+def random_game(
+    seed: int, small: bool = False, players: int | None = None, ruleset: Ruleset | None = None
+) -> ClassicGame:
+    """A finished classic game of random legal actions: by default 2 or 3 players and every
+    fifth game under the dead-end ruleset; ``small`` decks run into choosing stalls."""
     rng = random.Random(seed)
-    players = 2 + seed % 2
-    ruleset = DEAD_END if seed % 5 == 0 else OFFICIAL
+    players = players or 2 + seed % 2
+    ruleset = ruleset or (DEAD_END if seed % 5 == 0 else OFFICIAL)
     if small:
         deck = rng.sample(STANDARD_DECK, rng.randint(4 * players, 16))
         game = ClassicGame(deck, players, ruleset)
@@ -41,11 +43,11 @@ def random_game(seed: int, small: bool = False) -> ClassicGame:
     return game
 
 
-def random_go_game(seed: int) -> GoGame:
-    """A finished Go Blink game of random legal actions (2 to 6 players, a turn limit); turns
-    end less often than cards are laid down, so blunks happen too."""
+def random_go_game(seed: int, players: int | None = None) -> GoGame:
+    """A finished Go Blink game of random legal actions (by default 2 to 6 players; a turn
+    limit); turns end less often than cards are laid down, so blunks happen too."""
     rng = random.Random(seed)
-    players = 2 + seed % 5
+    players = players or 2 + seed % 5
     game = GoGame.new(players, seed=seed, dealer=rng.randrange(players), turn_limit=40)
     t = 0
     while not game.over:

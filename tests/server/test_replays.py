@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 from dataclasses import asdict
 from typing import Any
 
@@ -15,48 +14,29 @@ import pytest
 from srvkit import ServerThread, fast_settings
 
 from blink.bots import BotSpec
-from blink.classic import ClassicGame, Phase
-from blink.goblink import GoGame, LayDown
+from blink.classic import ClassicGame
+from blink.goblink import GoGame
 from blink.goblink_record import GoRecord
 from blink.match import Series
 from blink.record import GameRecord, SeriesRecord
 from blink.replay_frames import replay_document
-from blink.rules import DEAD_END
+from blink.rules import DEAD_END, OFFICIAL
 from blink.server.go_rooms import GoSettings
 from blink.server.replays import MAX_BODY
 from blink.sim.core import simulate_game, simulate_series
+from randomgames import random_game, random_go_game
 
 pytestmark = pytest.mark.timeout(120)
 
 
 def classic_game(seed: int, players: int = 2) -> ClassicGame:
-    """A finished classic game of random legal actions."""
-    rng = random.Random(seed)
-    game = ClassicGame.new(players, seed=seed)
-    t = 0
-    game.reveal(t)
-    while not game.over:
-        t += rng.randint(40, 900)
-        if game.phase is Phase.PLAYING:
-            play = rng.choice(game.all_legal_plays())
-            game.play(play.player, play.card, play.pile, t)
-        elif game.phase is Phase.STALLED:
-            game.flip(t)
-        else:
-            seat = next(p for p in range(players) if p not in game.choices)
-            game.choose(seat, game.hand(seat)[0], t)
-    return game
+    """A finished classic game of random legal actions under the official rules."""
+    return random_game(seed, players=players, ruleset=OFFICIAL)
 
 
 def go_game(seed: int, players: int = 3) -> GoGame:
     """A finished Go Blink game of random legal actions."""
-    rng = random.Random(seed)
-    game = GoGame.new(players, seed=seed, turn_limit=40)
-    while not game.over:
-        actions = game.legal_actions()
-        lays = [a for a in actions if isinstance(a, LayDown)]
-        game.apply(rng.choice(lays) if lays and rng.random() < 0.7 else rng.choice(actions), 5)
-    return game
+    return random_go_game(seed, players=players)
 
 
 def post_raw(server: ServerThread, body: bytes | str) -> httpx.Response:
