@@ -81,8 +81,9 @@ def test_full_game_against_inhuman_bot_by_keyboard(context: BrowserContext, serv
     page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]{6}$"))
     expect(page.locator(".hcard")).to_have_count(3, timeout=15000)
-    # The countdown is shown before the reveal.
-    expect(page.locator('.table[data-phase="playing"]')).to_be_visible(timeout=15000)
+    # After the countdown the race is on (the inhuman bot may already have finished it by
+    # the time a busy machine looks: then the end screen is up).
+    expect(page.locator('.table[data-phase="playing"], .end').first).to_be_visible(timeout=15000)
     deadline = time.monotonic() + 60
     keys_used = []
     refusals = set()
