@@ -42,7 +42,8 @@ EXISTING_PORT = int(os.environ.get("BLINK_BENCH_PORT", "0"))
 """Drive an already running server on this port instead of starting one (for profiling)."""
 EXISTING_PID = int(os.environ.get("BLINK_BENCH_PID", "0"))
 PYSPY_OUT = os.environ.get("BLINK_BENCH_PYSPY", "")
-"""When set, ``py-spy record --format raw`` samples the server into this file while measuring."""
+"""When set, ``py-spy record`` samples the server into this file while measuring (raw folded
+stacks, or a speedscope timeline with idle samples when the name ends in ``.json``)."""
 
 
 def matches(a: str, b: str) -> bool:
@@ -63,6 +64,7 @@ class Stats:
     """What the clients measured."""
 
     latencies: list[float] = field(default_factory=list)
+    at: list[float] = field(default_factory=list)
     received: int = 0
     sent: int = 0
     plays: int = 0
@@ -260,6 +262,7 @@ class Player:
                         sent = opp.sent_at.pop(e.card, None)
                         if sent is not None:
                             stats.latencies.append(now - sent)
+                            stats.at.append(now)
         elif t == "snapshot":
             self.view = m.view
         elif t in ("ack", "refused"):
@@ -402,8 +405,14 @@ def _profile_later(pid: int, at: float, duration: float) -> None:
 
     def run() -> None:
         time.sleep(max(0.0, at - time.time()))
-        cmd = ["py-spy", "record", "--pid", str(pid), "--format", "raw", "--rate", "200"]
-        cmd += ["--duration", str(int(duration)), "-o", PYSPY_OUT, "--nonblocking"]
+        fmt = "speedscope" if PYSPY_OUT.endswith(".json") else "raw"
+        cmd = ["py-spy", "record", "--pid", str(pid), "--format", fmt, "--rate", "200"]
+        if fmt == "speedscope":
+            cmd.append("--idle")  # every sample kept, in order: stalls can be found in time
+        extra = os.environ.get("BLINK_BENCH_PYSPY_ARGS", "").split()
+        cmd += extra + ["--duration", str(int(duration)), "-o", PYSPY_OUT]
+        if "--native" not in extra:
+            cmd.append("--nonblocking")
         subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
 
     threading.Thread(target=run, daemon=True).start()
@@ -415,6 +424,20 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
         proc.wait(timeout=30)
     except subprocess.TimeoutExpired:
         proc.kill()
+
+
+def _timeline(stats: Stats, t0: float) -> list[list[float]]:
+    """Per 100 ms of the measurement: samples, p99 and max latency in ms (where the tail is)."""
+    buckets: dict[int, list[float]] = {}
+    for at, lat in zip(stats.at, stats.latencies, strict=True):
+        buckets.setdefault(int((at - t0) * 10), []).append(lat * 1000)
+    out = []
+    for b in sorted(buckets):
+        xs = sorted(buckets[b])
+        out.append(
+            [b / 10, len(xs), round(xs[min(len(xs) - 1, int(0.99 * len(xs)))], 2), round(xs[-1], 2)]
+        )
+    return out
 
 
 def _summary(
@@ -443,6 +466,8 @@ def _summary(
         "p50_ms": round(pct(0.50), 2),
         "p99_ms": round(pct(0.99), 2),
         "max_ms": round(lat[-1] * 1000, 2) if lat else float("nan"),
+        "timeline": parts[0]["timeline"],
+        "t0": parts[0]["t0"],
         "mean_ms": round(statistics.fmean(lat) * 1000, 2) if lat else float("nan"),
         "refused": total["refused"],
         "errors": total["errors"],
@@ -527,6 +552,8 @@ async def _drive(
     results = await asyncio.gather(*tasks, return_exceptions=True)
     return {
         "latencies": stats.latencies,
+        "timeline": _timeline(stats, t0),
+        "t0": t0,
         "elapsed": elapsed,
         "plays": stats.plays,
         "received": stats.received,
@@ -555,9 +582,19 @@ def main() -> None:
     ap.add_argument("--ladder", default="250,500,1000,1500,2000,3000")
     ap.add_argument("--limit", type=float, default=50.0, help="p99 limit in ms for --find-max")
     ap.add_argument("--json", action="store_true", help="print JSON lines only")
+    ap.add_argument(
+        "--timeline",
+        type=float,
+        default=0.0,
+        metavar="MS",
+        help="also list each 100 ms of the run whose slowest update took over MS ms",
+    )
     ap.add_argument("--db-writer", default="auto", choices=["auto", "inline", "thread"])
+    ap.add_argument(
+        "--serve-args", default="", help="more options for blink serve, in one quoted string"
+    )
     args = ap.parse_args()
-    SERVER_ARGS[:] = ["--db-writer", args.db_writer]
+    SERVER_ARGS[:] = ["--db-writer", args.db_writer, *args.serve_args.split()]
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
@@ -566,7 +603,7 @@ def main() -> None:
     for n in counts:
         res = run_load(n, args.duration, args.warmup, args.rate, args.seed, args.procs)
         if args.json:
-            print(json.dumps(res), flush=True)
+            print(json.dumps({k: v for k, v in res.items() if k != "timeline"}), flush=True)
         else:
             print(
                 f"{res['games']:5d} games  {res['plays_per_s']:8.1f} plays/s  "
@@ -579,6 +616,15 @@ def main() -> None:
                 f"failed clients {res['client_failures']}",
                 flush=True,
             )
+        if args.timeline:
+            slow = [b for b in res["timeline"] if b[3] > args.timeline]
+            print(f"  measuring from monotonic {res['t0']:.3f}")
+            print(
+                f"  {len(slow)} of {len(res['timeline'])} tenths of a second had an update "
+                f"slower than {args.timeline:g} ms (second, samples, p99 ms, max ms):"
+            )
+            for b in slow:
+                print(f"  {b[0]:6.1f} s {b[1]:5d} {b[2]:8.2f} {b[3]:8.2f}")
         if args.find_max:
             if res["p99_ms"] < args.limit and not res["client_failures"]:
                 best = n

@@ -11,7 +11,7 @@ import contextlib
 import gc
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import urlsplit
@@ -22,6 +22,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Redirect
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketState
 
 from blink import __version__ as _pkg_version
@@ -33,6 +34,7 @@ from blink.rules import RULESETS, DealError, Ruleset, get_ruleset, parse_handica
 from blink.server import go_rooms
 from blink.server import storage as st
 from blink.server.bots import BotError, bot_options, bots_available, check_spec
+from blink.server.direct import DirectSocket, Inbox
 from blink.server.profiles import seat_token
 from blink.server.protocol import (
     PROTOCOL,
@@ -124,6 +126,24 @@ def _origin_ok(ws: WebSocket, settings: Settings) -> bool:
     return urlsplit(origin).netloc.lower() == host.lower()
 
 
+class BlinkApp(FastAPI):
+    """The FastAPI app, with the game's WebSocket (``/ws``) taken before FastAPI's stack.
+
+    The live game is the hot path: its connections skip the router and middleware (which
+    add nothing to a WebSocket) and keep uvicorn's own ``send``, which the direct sending
+    path needs (:mod:`blink.server.direct`).
+    """
+
+    ws_handler: Callable[[WebSocket, Send], Awaitable[None]] | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        handler = self.ws_handler
+        if handler is not None and scope["type"] == "websocket" and scope["path"] == "/ws":
+            await handler(WebSocket(scope, receive, send), send)
+            return
+        await super().__call__(scope, receive, send)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The server application for ``settings``."""
     settings = settings or Settings()
@@ -155,7 +175,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     room._stop_bots(room.game)
             await asyncio.to_thread(storage.stop)
 
-    app = FastAPI(
+    app = BlinkApp(
         title="Blink server",
         version=VERSION,
         description="Rooms, seats and records of the Blink game server. The live game is "
@@ -463,13 +483,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # -- WebSocket -------------------------------------------------------------------------
 
-    @app.websocket("/ws")
-    async def ws_endpoint(ws: WebSocket) -> None:
+    async def ws_endpoint(ws: WebSocket, send: Send) -> None:
         if not _origin_ok(ws, settings):
             await ws.close(code=1008)
             return
         await ws.accept()
-        await _serve_ws(ws, hub(), settings)
+        await _serve_ws(ws, hub(), settings, send)
+
+    app.ws_handler = ws_endpoint
 
     if web is not None and web.is_dir():
         app.mount("/", StaticFiles(directory=web, html=True), name="web")
@@ -483,20 +504,34 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 class _GcTuning:
-    """Keep Python's full (generation 2) collections off the hot path.
+    """Keep Python's garbage collections short and off the hot path.
 
-    A full collection walks every live object: with hundreds of live games that is a pause of
-    100 ms or more at random moments (it was the whole p99 tail of the load benchmark). When
-    started with an interval, what exists after start-up is frozen (never walked again), young
-    collections stay automatic (a few ms each), and the full collection runs every ``interval``
-    seconds from a loop timer instead of after every ten young collections. Without an interval
-    Python's collector is left as it is.
+    Two kinds of pause made the whole p99 tail of the load benchmark:
+
+    - A full (generation 2) collection walks every live object: with hundreds of live games
+      that is 50-100 ms at random moments. When started with an interval, what exists after
+      start-up is frozen (never walked again) and the full collection runs every ``interval``
+      seconds from a loop timer instead of after every ten young collections.
+    - Young collections are triggered by allocations minus deallocations, so while the
+      server frees old objects as fast as it makes new ones (finished plays leaving the resume
+      buffers, say) no collection comes for a long time and the young generation grows to tens
+      of thousands of live objects: one collection then took 50 ms. A loop timer also collects
+      the young generation every ``YOUNG_TICK`` seconds (and the middle one every
+      ``MIDDLE_EVERY`` ticks), so each collection has little to walk (well under a
+      millisecond). The automatic collections stay on as a backstop.
+
+    Without an interval Python's collector is left as it is.
     """
+
+    YOUNG_TICK = 0.025
+    MIDDLE_EVERY = 8
 
     def __init__(self, interval: float | None) -> None:
         self.interval = interval
         self.saved = gc.get_threshold()
         self.timer: asyncio.TimerHandle | None = None
+        self.young: asyncio.TimerHandle | None = None
+        self.ticks = 0
 
     def start(self) -> None:
         if self.interval is None:
@@ -504,18 +539,28 @@ class _GcTuning:
         gc.collect()
         gc.freeze()
         gc.set_threshold(self.saved[0], self.saved[1], 1_000_000_000)
-        self.timer = asyncio.get_running_loop().call_later(self.interval, self._full)
+        loop = asyncio.get_running_loop()
+        self.timer = loop.call_later(self.interval, self._full)
+        self.young = loop.call_later(self.YOUNG_TICK, self._young)
 
     def _full(self) -> None:
         gc.collect()
         if self.interval is not None:
             self.timer = asyncio.get_running_loop().call_later(self.interval, self._full)
 
+    def _young(self) -> None:
+        self.ticks += 1
+        gc.collect(1 if self.ticks % self.MIDDLE_EVERY == 0 else 0)
+        self.young = asyncio.get_running_loop().call_later(self.YOUNG_TICK, self._young)
+
     def stop(self) -> None:
         if self.timer is None:
             return
         self.timer.cancel()
         self.timer = None
+        if self.young is not None:
+            self.young.cancel()
+            self.young = None
         gc.set_threshold(*self.saved)
         gc.unfreeze()
 
@@ -544,12 +589,16 @@ def _record(lg: st.LoadedGame) -> GameRecord:
 class _Session:
     """The per-connection state of the WebSocket loop."""
 
-    def __init__(self, ws: WebSocket, hub: Hub, settings: Settings) -> None:
+    def __init__(self, ws: WebSocket, hub: Hub, settings: Settings, send: Send) -> None:
         self.ws = ws
         self.hub = hub
         self.settings = settings
         self.conn = Conn(settings.send_queue_limit)
         self.conn.on_overflow = self._overflow
+        self.direct = DirectSocket.find(send)
+        self.closer: asyncio.Task[None] | None = None
+        if self.direct is not None:
+            self.conn.writer = self._write_direct
         self.tokens = settings.rate_burst
         self.last = settings.clock()
         self.errors = 0
@@ -564,6 +613,31 @@ class _Session:
         with contextlib.suppress(Exception):
             if self.ws.client_state is WebSocketState.CONNECTED:
                 await self.ws.close(code, reason)
+
+    def _write_direct(self) -> None:
+        """Write every frame queued this turn in one go (the direct path); a close item
+        queued after them closes through ASGI once they are written."""
+        assert self.direct is not None
+        q = self.conn.queue
+        frames: list[str] = []
+        close: tuple[int, str] | None = None
+        while q:
+            item = q.popleft()
+            if isinstance(item, tuple):
+                close = item
+                q.clear()
+                break
+            frames.append(item)
+        if (
+            frames
+            and self.direct.is_open()
+            and self.direct.write(frames) > self.settings.send_buffer_limit
+        ):
+            self.conn.closed = True
+            self._overflow()
+            return
+        if close is not None and close[0] and self.closer is None:
+            self.closer = asyncio.get_running_loop().create_task(self._close_now(*close))
 
     async def sender(self) -> None:
         conn = self.conn
@@ -611,6 +685,24 @@ class _Session:
             return False
         self.tokens -= 1
         return True
+
+    def receive(self, data: str | bytes) -> None:
+        """One message from the client: size and rate checks, then :meth:`handle`."""
+        if self.closing:
+            return
+        limit = self.settings.max_message_bytes
+        size = len(data)
+        if size > limit // 4 and isinstance(data, str):
+            size = len(data.encode())
+        if size > limit:
+            self.error("too_large", f"messages are limited to {limit} bytes")
+            self.close(1009, "message too big")
+            return
+        if not self.rate_ok():
+            self.error("rate_limited", "too many messages")
+            self.close(1008, "rate limit")
+            return
+        self.handle(data)
 
     def handle(self, text: str | bytes) -> None:
         room = self.conn.room
@@ -715,10 +807,10 @@ class _Session:
             seat.remember(msg.id, self.refuse(msg.id, "no_game", "no game is in progress"))
 
 
-async def _serve_ws(ws: WebSocket, hub: Hub, settings: Settings) -> None:
-    s = _Session(ws, hub, settings)
+async def _serve_ws(ws: WebSocket, hub: Hub, settings: Settings, send: Send) -> None:
+    s = _Session(ws, hub, settings, send)
     hub.connections += 1
-    sender = asyncio.get_running_loop().create_task(s.sender())
+    sender = None if s.direct is not None else asyncio.get_running_loop().create_task(s.sender())
 
     def hello_check() -> None:
         if not s.hello and not s.closing:
@@ -726,29 +818,23 @@ async def _serve_ws(ws: WebSocket, hub: Hub, settings: Settings) -> None:
             s.close(4008, "no hello")
 
     timer = asyncio.get_running_loop().call_later(settings.hello_timeout, hello_check)
-    limit = settings.max_message_bytes
     try:
-        while True:
-            message = await ws.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            if s.closing:
-                continue
-            data: str | bytes | None = message.get("text")
-            if data is None:
-                data = message.get("bytes") or b""
-            size = len(data)
-            if size > limit // 4 and isinstance(data, str):
-                size = len(data.encode())
-            if size > limit:
-                s.error("too_large", f"messages are limited to {limit} bytes")
-                s.close(1009, "message too big")
-                continue
-            if not s.rate_ok():
-                s.error("rate_limited", "too many messages")
-                s.close(1008, "rate limit")
-                continue
-            s.handle(data)
+        if s.direct is not None:
+            gone = asyncio.get_running_loop().create_future()
+
+            def disconnected() -> None:
+                if not gone.done():
+                    gone.set_result(None)
+
+            s.direct.take_receiving(Inbox(s.receive, disconnected))
+            await gone
+        else:
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                data: str | bytes | None = message.get("text")
+                s.receive(data if data is not None else message.get("bytes") or b"")
     except Exception:
         log.debug("websocket ended", exc_info=True)
     finally:
@@ -758,9 +844,12 @@ async def _serve_ws(ws: WebSocket, hub: Hub, settings: Settings) -> None:
         if room is not None:
             room.detach(s.conn)
         s.conn.finish()
-        if not sender.done():
-            # Let queued frames (an error before a close) go out, then stop.
+        # Let queued frames (an error before a close) go out, then stop.
+        if sender is None:
+            s._write_direct()
+        pending = sender if sender is not None else s.closer
+        if pending is not None and not pending.done():
             try:
-                await asyncio.wait_for(sender, timeout=1.0)
+                await asyncio.wait_for(pending, timeout=1.0)
             except (TimeoutError, asyncio.CancelledError, Exception):
-                sender.cancel()
+                pending.cancel()

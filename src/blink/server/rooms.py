@@ -79,10 +79,12 @@ class NoGame(Exception):
 class Conn:
     """One WebSocket client: its identity in a room and its own send queue.
 
-    ``send`` never blocks: frames go to a per-client queue drained by the transport's sender
-    task (:meth:`next`), so a slow client never stalls a broadcast (it is closed when its queue
-    overflows). The queue is a plain deque with one waiter future: cheaper than an
-    ``asyncio.Queue`` on the hot path.
+    ``send`` never blocks: frames go to a per-client queue, so a slow client never stalls a
+    broadcast (it is closed when its queue overflows). The queue is drained either by a
+    ``writer`` callback, run once per turn of the event loop after frames were queued (the
+    direct path: everything queued meanwhile leaves in one write, see
+    :mod:`blink.server.direct`), or by the connection's sender task awaiting :meth:`next`. The
+    queue is a plain deque with one waiter future: cheaper than an ``asyncio.Queue``.
     """
 
     def __init__(self, limit: int) -> None:
@@ -94,10 +96,17 @@ class Conn:
         self.closed = False
         self.awaiting_snapshot = False
         self.on_overflow: Callable[[], None] | None = None
+        self.writer: Callable[[], None] | None = None
         self._waiter: asyncio.Future[None] | None = None
+        self._write_due = False
 
     def _put(self, item: str | tuple[int, str]) -> None:
         self.queue.append(item)
+        if self.writer is not None:
+            if not self._write_due:
+                self._write_due = True
+                asyncio.get_running_loop().call_soon(self._write)
+            return
         w = self._waiter
         if w is not None:
             self._waiter = None
@@ -125,6 +134,11 @@ class Conn:
         """Stop the sender after the frames already queued (the connection is gone)."""
         self.closed = True
         self._put((0, ""))
+
+    def _write(self) -> None:
+        self._write_due = False
+        if self.writer is not None:
+            self.writer()
 
     async def next(self) -> str | tuple[int, str]:
         """The next queued item (a frame, or ``(code, reason)`` to close), waiting for one."""

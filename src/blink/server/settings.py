@@ -59,6 +59,9 @@ class Settings:
     """Bad messages tolerated on one connection before it is closed (1008)."""
     send_queue_limit: int = 2048
     """Frames waiting for a client that does not read before it is closed (1008)."""
+    send_buffer_limit: int = 4 * 1024 * 1024
+    """Bytes the socket may hold for a client that does not read before it is closed (1008),
+    on the direct sending path (where frames leave the queue at once)."""
     resume_buffer: int = 64
     """Updates kept per game for clients that resume with ``last_seq``."""
     allowed_origins: tuple[str, ...] = ()
