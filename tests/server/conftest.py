@@ -39,8 +39,8 @@ def make_server(db_url: str) -> Iterator[Callable[..., ServerThread]]:
     """Start servers on free ports (stopped at the end of the test)."""
     started: list[ServerThread] = []
 
-    def make(**overrides: Any) -> ServerThread:
-        s = ServerThread(fast_settings(db_url, **overrides))
+    def make(deflate: bool = False, **overrides: Any) -> ServerThread:
+        s = ServerThread(fast_settings(db_url, **overrides), deflate=deflate)
         s.start()
         started.append(s)
         return s

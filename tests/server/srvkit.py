@@ -52,7 +52,7 @@ def free_port() -> int:
 class ServerThread:
     """uvicorn serving the real app in a background thread."""
 
-    def __init__(self, settings: Settings, port: int | None = None) -> None:
+    def __init__(self, settings: Settings, port: int | None = None, deflate: bool = False) -> None:
         self.settings = settings
         self.port = port or free_port()
         self.app = create_app(settings)
@@ -62,7 +62,7 @@ class ServerThread:
             port=self.port,
             log_level="warning",
             ws_max_size=64 * 1024,
-            ws_per_message_deflate=False,
+            ws_per_message_deflate=deflate,
             lifespan="on",
         )
         self.server = uvicorn.Server(config)
