@@ -410,7 +410,7 @@ def _profile_later(pid: int, at: float, duration: float) -> None:
         if fmt == "speedscope":
             cmd.append("--idle")  # every sample kept, in order: stalls can be found in time
         extra = os.environ.get("BLINK_BENCH_PYSPY_ARGS", "").split()
-        cmd += extra + ["--duration", str(int(duration)), "-o", PYSPY_OUT]
+        cmd += [*extra, "--duration", str(int(duration)), "-o", PYSPY_OUT]
         if "--native" not in extra:
             cmd.append("--nonblocking")
         subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
