@@ -43,7 +43,8 @@ EXISTING_PORT = int(os.environ.get("BLINK_BENCH_PORT", "0"))
 EXISTING_PID = int(os.environ.get("BLINK_BENCH_PID", "0"))
 PYSPY_OUT = os.environ.get("BLINK_BENCH_PYSPY", "")
 """When set, ``py-spy record`` samples the server into this file while measuring (raw folded
-stacks, or a speedscope timeline with idle samples when the name ends in ``.json``)."""
+stacks, or a speedscope timeline with idle samples when the name ends in ``.json``); more py-spy
+options (``--native``) can be given in ``BLINK_BENCH_PYSPY_ARGS``."""
 
 
 def matches(a: str, b: str) -> bool:
