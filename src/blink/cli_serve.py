@@ -75,10 +75,10 @@ def register(app: typer.Typer) -> None:
                 "--gc-full-interval",
                 min=0.0,
                 help="Seconds between full garbage collections (instead of Python's automatic "
-                "ones, which pause the server for 100 ms or more under load); 0: Python's "
-                "default collector.",
+                "ones). A full collection walks every live object: about 0.25 s with 1,000 "
+                "live games, a few ms with tens; 0: Python's default collector.",
             ),
-        ] = 60.0,
+        ] = 600.0,
         log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "warning",
     ) -> None:
         """Start the game server; open the address it prints in a browser."""

@@ -508,10 +508,12 @@ class _GcTuning:
 
     Two kinds of pause made the whole p99 tail of the load benchmark:
 
-    - A full (generation 2) collection walks every live object: with hundreds of live games
-      that is 50-100 ms at random moments. When started with an interval, what exists after
-      start-up is frozen (never walked again) and the full collection runs every ``interval``
-      seconds from a loop timer instead of after every ten young collections.
+    - A full (generation 2) collection walks every live object: with 1,000 live games (about
+      300,000 objects) that is a pause of about a quarter of a second, with tens of games a
+      few milliseconds. When started with an interval, what exists after start-up is frozen
+      (never walked again) and the full collection runs every ``interval`` seconds from a loop
+      timer instead of after every ten young collections (``blink serve``: every 10 minutes;
+      only reference cycles wait for it, mostly those of closed connections).
     - Young collections are triggered by allocations minus deallocations, so while the
       server frees old objects as fast as it makes new ones (finished plays leaving the resume
       buffers, say) no collection comes for a long time and the young generation grows to tens
@@ -825,8 +827,12 @@ async def _serve_ws(ws: WebSocket, hub: Hub, settings: Settings, send: Send) -> 
                 if not gone.done():
                     gone.set_result(None)
 
-            s.direct.take_receiving(Inbox(s.receive, disconnected))
-            await gone
+            inbox = Inbox(s.receive, disconnected)
+            s.direct.take_receiving(inbox)
+            try:
+                await gone
+            finally:
+                inbox.stop()  # nothing more reaches the session (and no cycle keeps it)
         else:
             while True:
                 message = await ws.receive()

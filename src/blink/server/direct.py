@@ -110,6 +110,11 @@ class Inbox:
         self.on_message = on_message
         self.on_disconnect = on_disconnect
 
+    def stop(self) -> None:
+        """Drop later messages (the connection is being torn down)."""
+        self.on_message = _ignore
+        self.on_disconnect = _nothing
+
     def put_nowait(self, message: dict[str, Any]) -> None:
         """Take one ASGI receive event (called by uvicorn's protocol)."""
         kind = message["type"]
@@ -131,3 +136,11 @@ class Inbox:
     def qsize(self) -> int:
         """Nothing ever waits here."""
         return 0
+
+
+def _ignore(_data: str | bytes) -> None:
+    return None
+
+
+def _nothing() -> None:
+    return None

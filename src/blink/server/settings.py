@@ -83,7 +83,7 @@ class Settings:
     gc_full_interval: float | None = None
     """Seconds between full garbage collections; the automatic full collections (pauses of
     100 ms and more with hundreds of live games) are then off. ``None`` (the default here):
-    Python's collector as it is; ``blink serve`` sets 60."""
+    Python's collector as it is; ``blink serve`` sets 600."""
     evict_after: float = 300.0
     """A room whose series is over (or that is closed) and that nobody has been connected to
     for this many seconds is dropped from memory; it stays in the database and comes back when
