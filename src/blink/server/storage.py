@@ -127,8 +127,6 @@ class StorageError(RuntimeError):
     """The database could not be opened or migrated."""
 
 
-WAL_SIZE_LIMIT = 64 * 1024 * 1024
-"""Bytes of SQLite write-ahead log kept on disk after the log starts over."""
 WAL_RESTART_BYTES = 64 * 1024 * 1024
 """A write-ahead log larger than this is made to start over (see ``Storage._checkpoints``)."""
 
@@ -148,8 +146,6 @@ def make_engine(url: str) -> Engine:
             # No checkpoint inside a commit (it fsyncs, which can take long on a busy disk):
             # Storage runs passive checkpoints from a background thread instead.
             cur.execute("PRAGMA wal_autocheckpoint=0")
-            # When the log starts over, a file grown larger than this is cut back to it.
-            cur.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
             cur.close()
 
         return engine
