@@ -27,7 +27,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from blink.classic import ClassicGame, Phase
+from blink.games.classic.engine import ClassicGame, Phase
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_bare_loop import bare_game

@@ -20,7 +20,7 @@ import resource
 import statistics
 import time
 
-from blink.bots import BotSpec
+from blink.games.classic.bots import BotSpec
 from blink.sim.runner import Job, run
 
 SPECS = (BotSpec.parse("expert:blocker"), BotSpec.parse("expert:random"))

@@ -8,9 +8,9 @@ from __future__ import annotations
 import random
 
 from blink.cards import STANDARD_DECK
-from blink.classic import ClassicGame, Phase
-from blink.goblink import GoGame, LayDown
-from blink.rules import DEAD_END, OFFICIAL, Ruleset
+from blink.games.classic.engine import ClassicGame, Phase
+from blink.games.classic.rules import DEAD_END, OFFICIAL, Ruleset
+from blink.games.goblink.engine import GoGame, LayDown
 
 __all__ = ["random_game", "random_go_game"]
 

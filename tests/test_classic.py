@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from blink.cards import STANDARD_DECK, Card, card, shuffled_deck
-from blink.classic import (
+from blink.games.classic.engine import (
     ChoiceMade,
     Choose,
     ClassicGame,
@@ -33,7 +33,7 @@ from blink.classic import (
     reach,
     redact,
 )
-from blink.rules import DEAD_END, OFFICIAL, DealError, Ruleset
+from blink.games.classic.rules import DEAD_END, OFFICIAL, DealError, Ruleset
 
 # --- helpers ---------------------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from blink.cards import STANDARD_DECK, Card, shuffled_deck
-from blink.classic import (
+from blink.games.classic.engine import (
     ChoiceMade,
     ClassicGame,
     Dealt,
@@ -29,8 +29,8 @@ from blink.classic import (
     StallKind,
     redact,
 )
-from blink.record import GameRecord, loads
-from blink.rules import DEAD_END, OFFICIAL, Ruleset
+from blink.games.classic.record import GameRecord, loads
+from blink.games.classic.rules import DEAD_END, OFFICIAL, Ruleset
 
 ALL_180 = [Card.parse(f"{n}{c}{s}") for n in "12345" for c in "ROYGBP" for s in "MPSWFL"]
 # Two families that never match each other: decks mixing them stall often.

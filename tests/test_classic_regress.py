@@ -14,8 +14,8 @@ import hashlib
 
 import pytest
 
-from blink.classic import ClassicGame, Phase
-from blink.rules import get_ruleset
+from blink.games.classic.engine import ClassicGame, Phase
+from blink.games.classic.rules import get_ruleset
 
 Row = tuple[int, int, str, tuple[int, ...] | None, int, int, tuple[int, ...], str, str]
 

@@ -13,9 +13,9 @@ from typing import Any
 from typer.testing import CliRunner
 
 from blink.cards import STANDARD_DECK
-from blink.classic import ClassicGame, Phase
 from blink.cli import app
-from blink.record import GameRecord, SeriesRecord
+from blink.games.classic.engine import ClassicGame, Phase
+from blink.games.classic.record import GameRecord, SeriesRecord
 
 runner = CliRunner()
 
@@ -232,14 +232,14 @@ def test_replay_a_series_with_an_illegal_action(tmp_path: Path) -> None:
 
 
 def test_replay_go_blink_records(tmp_path: Path) -> None:
-    if importlib.util.find_spec("blink.goblink_record") is None:
+    if importlib.util.find_spec("blink.games.goblink.record") is None:
         path = tmp_path / "go.json"
         path.write_text(json.dumps({"format": "blink-record", "version": 1, "game": "goblink"}))
         result = invoke("replay", str(path))
         assert result.exit_code == 2 and "not supported yet" in result.stderr
         return
-    from blink.goblink import GoGame
-    from blink.goblink_record import GoRecord
+    from blink.games.goblink.engine import GoGame
+    from blink.games.goblink.record import GoRecord
 
     game = GoGame.new(players=3, seed=4)
     for _ in range(2000):

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from blink.cards import card
-from blink.classic import (
+from blink.games.classic.engine import (
     Choose,
     ClassicGame,
     Flip,
@@ -20,7 +20,7 @@ from blink.classic import (
     Play,
     Reveal,
 )
-from blink.record import (
+from blink.games.classic.record import (
     FORMAT,
     SERIES_FORMAT,
     VERSION,
@@ -31,7 +31,7 @@ from blink.record import (
     action_to_dict,
     loads,
 )
-from blink.rules import DEAD_END, OFFICIAL
+from blink.games.classic.rules import DEAD_END, OFFICIAL
 
 
 def played_game(

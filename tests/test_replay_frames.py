@@ -11,18 +11,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from blink.classic import ClassicGame
-from blink.goblink import GoGame, value_to_wire
-from blink.goblink_record import GoRecord, GoRecordError
+from blink.games.classic.engine import ClassicGame
+from blink.games.classic.record import GameRecord, RecordError, SeriesRecord
+from blink.games.classic.wire import event_to_wire
+from blink.games.goblink.engine import GoGame, value_to_wire
+from blink.games.goblink.record import GoRecord, GoRecordError
 from blink.match import Series
-from blink.record import GameRecord, RecordError, SeriesRecord
 from blink.replay_frames import (
     REPLAY_FORMAT,
     classic_game_replay,
     read_record,
     replay_document,
 )
-from blink.wire import event_to_wire
 from randomgames import random_game, random_go_game
 
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from blink.rules import (
+from blink.games.classic.rules import (
     DEAD_END,
     MIN_PILE,
     OFFICIAL,

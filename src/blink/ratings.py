@@ -95,7 +95,8 @@ BOT_RATINGS: Final[Mapping[str, Rating]] = {
     "champion": Rating(62.0, BOT_SIGMA),
     "inhuman": Rating(90.0, BOT_SIGMA),
 }
-"""Fixed ratings of the bot levels (blink.bots.LEVELS), set from simulated games (400 per
+"""Fixed ratings of the bot levels (blink.games.classic.bots.LEVELS), set from simulated games (400
+per
 pairing of neighbouring levels, seats alternating, docs/rules.md, "Tournaments"): a skilled bot
 beat a casual one 97 % of the time and an expert a skilled one 96 % (11 points apart: the
 model predicts 96 %); casual beat beginner and champion beat expert 99-100 % (15 points:
@@ -199,7 +200,8 @@ class Handicap:
 
     @property
     def text(self) -> str:
-        """The handicap as ``blink.rules.parse_handicap`` reads it (``"34:26"`` or ``"0"``)."""
+        """The handicap as ``blink.games.classic.rules.parse_handicap`` reads it (``"34:26"`` or
+        ``"0"``)."""
         return "0" if self.sizes is None else f"{self.sizes[0]}:{self.sizes[1]}"
 
     def to_dict(self) -> dict[str, Any]:

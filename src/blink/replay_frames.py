@@ -2,8 +2,9 @@
 
 The browser's replay viewer shows a record one step at a time. Rather than carrying its own copy
 of the rules, it asks the server, which builds the frames here with the engines
-(:mod:`blink.classic`, :mod:`blink.goblink`) through the records (:mod:`blink.record`,
-:mod:`blink.goblink_record`). Pure functions: no I/O, no clock.
+(:mod:`blink.games.classic.engine`, :mod:`blink.games.goblink.engine`) through the records
+(:mod:`blink.games.classic.record`,
+:mod:`blink.games.goblink.record`). Pure functions: no I/O, no clock.
 
 A replay document (see docs/protocol.md, `POST /api/replays`)::
 
@@ -24,23 +25,23 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from blink.classic import (
+from blink.games.classic.engine import (
     ClassicGame,
     Event,
     Played,
 )
-from blink.goblink import Asked as GoAsked
-from blink.goblink import Dealt as GoDealt
-from blink.goblink import GoGame, Passed, event_to_dict, value_to_wire
-from blink.goblink_record import GoRecord, go_action_to_dict
-from blink.record import (
+from blink.games.classic.record import (
     SERIES_FORMAT,
     GameRecord,
     RecordError,
     SeriesRecord,
     action_to_dict,
 )
-from blink.wire import event_to_wire
+from blink.games.classic.wire import event_to_wire
+from blink.games.goblink.engine import Asked as GoAsked
+from blink.games.goblink.engine import Dealt as GoDealt
+from blink.games.goblink.engine import GoGame, Passed, event_to_dict, value_to_wire
+from blink.games.goblink.record import GoRecord, go_action_to_dict
 
 __all__ = [
     "REPLAY_FORMAT",
@@ -61,7 +62,8 @@ AnyRecord = GameRecord | SeriesRecord | GoRecord
 def read_record(data: object) -> AnyRecord:
     """Read any record ``blink replay`` accepts: a classic record, a series or a Go Blink record.
 
-    Raises :class:`~blink.record.RecordError` (a :class:`~blink.goblink_record.GoRecordError`
+    Raises :class:`~blink.games.classic.record.RecordError` (a
+    :class:`~blink.games.goblink.record.GoRecordError`
     for Go Blink) saying what is wrong.
     """
     if not isinstance(data, Mapping):
@@ -89,7 +91,8 @@ def _cards(cards: Sequence[object]) -> list[str]:
 
 classic_event = event_to_wire
 """One classic engine event as a JSON object (``None`` for the deal): the encoder of the
-WebSocket ``update`` events, :func:`blink.wire.event_to_wire`; replay events are unredacted, so
+WebSocket ``update`` events, :func:`blink.games.classic.wire.event_to_wire`; replay events are
+unredacted, so
 ``refilled`` and ``chose`` always carry their card."""
 
 
@@ -122,8 +125,9 @@ def _classic_frame(
 def classic_game_replay(record: GameRecord) -> dict[str, Any]:
     """The frames of a classic record, verified by the engine.
 
-    Raises :class:`~blink.record.RecordError` (``index``: the failing action) when the record
-    does not verify (:meth:`~blink.record.GameRecord.verify`).
+    Raises :class:`~blink.games.classic.record.RecordError` (``index``: the failing action) when
+    the record
+    does not verify (:meth:`~blink.games.classic.record.GameRecord.verify`).
     """
     record.verify()
     game = ClassicGame(record.deck, record.players, record.ruleset, record.sizes)
@@ -179,7 +183,7 @@ def go_game_replay(record: GoRecord) -> dict[str, Any]:
     Besides the frames, the game holds the whole ask log (``asks``: each ask with the cards
     passed) and the matches laid down (``matches``), in order; both only grow, so a frame gives
     how many of each have happened (``asks``, ``matches``). Raises
-    :class:`~blink.goblink_record.GoRecordError` when the record does not verify.
+    :class:`~blink.games.goblink.record.GoRecordError` when the record does not verify.
     """
     record.verify()
     game = GoGame(record.deck, record.players, record.dealer, record.turn_limit)
@@ -227,7 +231,8 @@ def go_game_replay(record: GoRecord) -> dict[str, Any]:
 def replay_document(data: object) -> dict[str, Any]:
     """The replay of any record ``blink replay`` accepts (a parsed JSON value).
 
-    Raises :class:`~blink.record.RecordError` with ``reason`` and ``index`` (and ``game`` in a
+    Raises :class:`~blink.games.classic.record.RecordError` with ``reason`` and ``index`` (and
+    ``game`` in a
     series) when the record cannot be read or does not verify.
     """
     record = read_record(data)

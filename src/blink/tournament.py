@@ -38,7 +38,7 @@ from functools import cached_property
 from itertools import combinations
 from typing import Any, Final
 
-from blink.rules import DealError, deal_sizes
+from blink.games.classic.rules import DealError, deal_sizes
 
 __all__ = [
     "FINAL_SET_GAMES",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from blink.cards import STANDARD_DECK, Card, parse_card
-from blink.classic import ClassicGame
+from blink.games.classic.engine import ClassicGame
 
 
 def cards(text: str) -> list[Card]:

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from blink.bots import STRATEGIES, HumanBot, Intent, make_bot
 from blink.cards import STANDARD_DECK, Card
-from blink.classic import Choose, ClassicGame, Phase, Play, PlayerView
+from blink.games.classic.bots import STRATEGIES, HumanBot, Intent, make_bot
+from blink.games.classic.engine import Choose, ClassicGame, Phase, Play, PlayerView
 
 from .helpers import cards, position
 

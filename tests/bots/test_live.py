@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from blink.bots import make_bot
-from blink.bots.live import LiveBot
-from blink.classic import Choose, ClassicGame, IllegalAction, Phase, Play
+from blink.games.classic.bots import make_bot
+from blink.games.classic.bots.live import LiveBot
+from blink.games.classic.engine import Choose, ClassicGame, IllegalAction, Phase, Play
 
 
 class Table:
@@ -81,7 +81,7 @@ async def test_full_game_sync_submit() -> None:
     assert game.over and game.outcome is not None
     assert sum(b.submitted for b in table.bots) >= game.plays
     # Every accepted play came from a bot and the record replays.
-    from blink.record import GameRecord
+    from blink.games.classic.record import GameRecord
 
     GameRecord.from_game(game).verify()
 
@@ -139,7 +139,7 @@ async def test_plain_bot_without_now_parameter() -> None:
         seat = 0
 
         def plan(self, view):  # type: ignore[no-untyped-def]
-            from blink.bots import Intent
+            from blink.games.classic.bots import Intent
 
             plays = view.legal_plays()
             return Intent(plays[0], 0.001) if plays else None
@@ -182,7 +182,7 @@ async def test_full_game_with_the_loop_clock() -> None:
 
 async def test_a_refused_action_is_followed_by_a_fresh_look() -> None:
     """After a refusal the bot re-plans by itself, even if no further change is notified."""
-    from blink.classic import Reason
+    from blink.games.classic.engine import Reason
 
     game = ClassicGame.new(2, 8)
     game.reveal()

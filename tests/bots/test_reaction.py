@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from blink.bots import LEVELS, BotSpec
+from blink.games.classic.bots import LEVELS, BotSpec
 from blink.sim.pace import measure_pace
 
 

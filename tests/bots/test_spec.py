@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from blink.bots import (
+from blink.games.classic.bots import (
     LEVELS,
     STRATEGIES,
     Bot,
@@ -90,7 +90,7 @@ def test_build_matches_make_bot() -> None:
 
 def test_intent_is_a_value() -> None:
     from blink.cards import parse_card
-    from blink.classic import Play
+    from blink.games.classic.engine import Play
 
     i = Intent(Play(0, parse_card("1RM"), 1), 0.5)
     assert i.action.pile == 1

@@ -19,8 +19,8 @@ from playwright.sync_api import BrowserContext, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from blink.cards import parse_card
-from blink.goblink import GoGame, matches_in
-from blink.goblink_record import GoRecord
+from blink.games.goblink.engine import GoGame, matches_in
+from blink.games.goblink.record import GoRecord
 from blink.server.go_rooms import GoSettings
 from blink.server.settings import sqlite_url
 

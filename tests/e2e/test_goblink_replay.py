@@ -16,8 +16,8 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 from playwright.sync_api import BrowserContext, Page, expect
 
-from blink.goblink import GoGame
-from blink.goblink_record import GoRecord
+from blink.games.goblink.engine import GoGame
+from blink.games.goblink.record import GoRecord
 from blink.server.go_rooms import GoSettings
 from blink.server.settings import sqlite_url
 from randomgames import random_go_game

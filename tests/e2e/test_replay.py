@@ -19,9 +19,9 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 from playwright.sync_api import BrowserContext, Page, Request, expect
 
-from blink.classic import ClassicGame, Phase
+from blink.games.classic.engine import ClassicGame, Phase
+from blink.games.classic.record import GameRecord, SeriesRecord
 from blink.match import Series
-from blink.record import GameRecord, SeriesRecord
 from blink.server.settings import Settings, sqlite_url
 from randomgames import random_game
 

@@ -12,8 +12,8 @@ from blinkweb import Server, collect_errors, play_card, state
 from playwright.sync_api import Browser, expect
 
 from blink.cards import STANDARD_DECK, shuffled_deck
-from blink.classic import ClassicGame, Phase, Play
-from blink.rules import OFFICIAL
+from blink.games.classic.engine import ClassicGame, Phase, Play
+from blink.games.classic.rules import OFFICIAL
 
 SIZES = (4, 56)  # seat 0 starts with no draw pile: every stall is a choosing stall
 

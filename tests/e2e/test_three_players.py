@@ -7,7 +7,7 @@ import time
 from blinkweb import Server, collect_errors, keyboard_step, state
 from playwright.sync_api import Browser, expect
 
-from blink.classic import reach
+from blink.games.classic.engine import reach
 
 
 def test_triangle_against_two_bots_on_a_phone(browser: Browser, server: Server) -> None:

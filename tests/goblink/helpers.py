@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from blink.cards import STANDARD_DECK, Card, parse_card
-from blink.goblink import GoGame
+from blink.games.goblink.engine import GoGame
 
 
 def cards(text: str) -> tuple[Card, ...]:
@@ -44,7 +44,7 @@ def deal(
 
 def skip_opening(game: GoGame) -> None:
     """Every player ends their opening decision without laying anything down."""
-    from blink.goblink import EndTurn, Phase
+    from blink.games.goblink.engine import EndTurn, Phase
 
     while game.phase is Phase.OPENING:
         assert game.current is not None

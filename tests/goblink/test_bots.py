@@ -5,9 +5,16 @@ from __future__ import annotations
 import pytest
 
 from blink.cards import Color
-from blink.goblink import Ask, EndTurn, GoGame, LayDown, Phase, match_value
-from blink.goblink_record import GoRecord
-from blink.gobots import GOBOTS, GoBotError, GreedyBot, MemoryBot, make_gobot, winning_partition
+from blink.games.goblink.bots import (
+    GOBOTS,
+    GoBotError,
+    GreedyBot,
+    MemoryBot,
+    make_gobot,
+    winning_partition,
+)
+from blink.games.goblink.engine import Ask, EndTurn, GoGame, LayDown, Phase, match_value
+from blink.games.goblink.record import GoRecord
 
 from .helpers import cards, deal, skip_opening
 

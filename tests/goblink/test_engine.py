@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from blink.cards import Attribute, Color, Shape, parse_card
-from blink.goblink import (
+from blink.games.goblink.engine import (
     Ask,
     Asked,
     Dealt,
@@ -443,7 +443,7 @@ def test_replay_rebuilds_the_same_state() -> None:
 def test_events_and_views_as_json() -> None:
     import json
 
-    from blink.goblink import event_to_dict, view_to_dict
+    from blink.games.goblink.engine import event_to_dict, view_to_dict
 
     game = deal(["1RS 2RM 3BW 4GF", "5RS 1RM 2RL 3RF", "1YS 2YM 3GW 4BF"], dealer=2)
     skip_opening(game)

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from blink.cards import STANDARD_DECK, Card, Color, Shape
-from blink.goblink import (
+from blink.games.goblink.engine import (
     Ask,
     EndTurn,
     GoAction,

@@ -8,9 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from blink.goblink import Ask, GoGame
-from blink.goblink_record import GoRecord, GoRecordError, go_action_from_dict, go_action_to_dict
-from blink.record import RecordError
+from blink.games.classic.record import RecordError
+from blink.games.goblink.engine import Ask, GoGame
+from blink.games.goblink.record import (
+    GoRecord,
+    GoRecordError,
+    go_action_from_dict,
+    go_action_to_dict,
+)
 
 from .helpers import deal, skip_opening
 

@@ -9,8 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from blink.cli import app
-from blink.goblink_record import GoRecord
-from blink.gosim import GoJob, parse_bots, run_games, summarize_go
+from blink.games.goblink.record import GoRecord
+from blink.games.goblink.sim import GoJob, parse_bots, run_games, summarize_go
 
 runner = CliRunner()
 

@@ -9,9 +9,9 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from blink.goblink import GoAction, Phase
-from blink.tui_goblink.app import GoBlinkApp, PassScreen, _command_for
-from blink.tui_goblink.driver import CommandError, GoTable
+from blink.games.goblink.engine import GoAction, Phase
+from blink.tui.goblink.app import GoBlinkApp, PassScreen, _command_for
+from blink.tui.goblink.driver import CommandError, GoTable
 
 
 async def wait_for(pilot: Pilot[None], cond: Callable[[], bool], timeout: float = 30.0) -> None:

@@ -1,4 +1,4 @@
-"""Server bots (blink.bots LiveBot) playing in real time against client bots."""
+"""Server bots (blink.games.classic.bots LiveBot) playing in real time against client bots."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import asyncio
 
 from srvkit import Client, ServerThread, bot_loop
 
-from blink.record import GameRecord
+from blink.games.classic.record import GameRecord
 
 FAST = "@40"  # bots forty times faster than people, so games take seconds
 

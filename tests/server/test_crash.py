@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 from srvkit import Client, bot_loop, free_port
 
-from blink.record import GameRecord, action_to_dict
+from blink.games.classic.record import GameRecord, action_to_dict
 
 
 class ServeProcess:

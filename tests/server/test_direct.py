@@ -17,7 +17,7 @@ from srvkit import ServerThread, bot_loop, seat_clients
 from websockets.frames import Frame, Opcode
 from websockets.protocol import Protocol, Side, State
 
-from blink.record import GameRecord
+from blink.games.classic.record import GameRecord
 from blink.server.direct import text_frame
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from srvkit import Client, ServerThread, bot_loop, seat_clients
 
-import blink.record
+import blink.games.classic.record
 
 FAST = "@40"  # server bots forty times faster than people
 
@@ -65,8 +65,8 @@ async def test_finished_games_listing(server: ServerThread) -> None:
     for g in [*listed, *mine]:
         r = server.get(g["record_url"])
         assert r.status_code == 200
-        rec = blink.record.loads(r.text)
-        assert isinstance(rec, blink.record.GameRecord)
+        rec = blink.games.classic.record.loads(r.text)
+        assert isinstance(rec, blink.games.classic.record.GameRecord)
         game = rec.verify()
         assert game.outcome is not None and list(game.outcome.winners) == g["winners"]
 

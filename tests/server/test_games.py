@@ -9,7 +9,7 @@ from typing import Any
 from srvkit import Client, ServerThread, bot_loop, seat_clients
 
 from blink.cards import parse_card
-from blink.record import GameRecord, SeriesRecord
+from blink.games.classic.record import GameRecord, SeriesRecord
 
 
 async def test_health_options_and_openapi(server: ServerThread) -> None:

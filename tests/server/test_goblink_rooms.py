@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from srvkit import TIMEOUT, Client, ServerThread
 
 from blink.cards import Card, CardError, Color, parse_card
-from blink.goblink import GoGame, matches_in
-from blink.goblink_record import GoRecord
+from blink.games.goblink.engine import GoGame, matches_in
+from blink.games.goblink.record import GoRecord
 from blink.server.go_rooms import GoSettings
 
 pytestmark = pytest.mark.timeout(120)

@@ -10,8 +10,8 @@ from typing import Any
 
 from srvkit import Client, ServerThread, bot_loop, seat_clients
 
-from blink.classic import ClassicGame
-from blink.record import GameRecord
+from blink.games.classic.engine import ClassicGame
+from blink.games.classic.record import GameRecord
 
 CARD = re.compile(r"^[1-5][ROYGBP][MPSWFL]$")
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from srvkit import Client, bot_loop, seat_clients
 
-from blink.record import GameRecord
+from blink.games.classic.record import GameRecord
 from blink.server import storage as st
 
 

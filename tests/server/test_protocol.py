@@ -9,8 +9,8 @@ from typing import Any
 from srvkit import Client, ServerThread, seat_clients
 
 from blink.cards import STANDARD_DECK, parse_card, shuffled_deck
-from blink.classic import ClassicGame, Phase
-from blink.rules import OFFICIAL
+from blink.games.classic.engine import ClassicGame, Phase
+from blink.games.classic.rules import OFFICIAL
 
 
 def find_seed(pred: Callable[[ClassicGame], bool], sizes: tuple[int, ...] | None = None) -> int:

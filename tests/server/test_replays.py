@@ -13,14 +13,14 @@ import httpx
 import pytest
 from srvkit import ServerThread, fast_settings
 
-from blink.bots import BotSpec
-from blink.classic import ClassicGame
-from blink.goblink import GoGame
-from blink.goblink_record import GoRecord
+from blink.games.classic.bots import BotSpec
+from blink.games.classic.engine import ClassicGame
+from blink.games.classic.record import GameRecord, SeriesRecord
+from blink.games.classic.rules import DEAD_END, OFFICIAL
+from blink.games.goblink.engine import GoGame
+from blink.games.goblink.record import GoRecord
 from blink.match import Series
-from blink.record import GameRecord, SeriesRecord
 from blink.replay_frames import replay_document
-from blink.rules import DEAD_END, OFFICIAL
 from blink.server.go_rooms import GoSettings
 from blink.server.replays import MAX_BODY
 from blink.sim.core import simulate_game, simulate_series

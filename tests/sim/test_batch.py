@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from blink.bots import LEVELS, STRATEGIES, BotSpec
 from blink.cli import app
-from blink.record import GameRecord, SeriesRecord, loads
-from blink.rules import DEAD_END, OFFICIAL, Ruleset
+from blink.games.classic.bots import LEVELS, STRATEGIES, BotSpec
+from blink.games.classic.record import GameRecord, SeriesRecord, loads
+from blink.games.classic.rules import DEAD_END, OFFICIAL, Ruleset
 from blink.sim.batch import BatchGame, replay, simulate_batch, to_record
 from blink.sim.core import SimConfig, simulate_game
 from blink.sim.runner import Job, run

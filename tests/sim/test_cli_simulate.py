@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from blink.cli import app
-from blink.record import GameRecord, SeriesRecord, loads
+from blink.games.classic.record import GameRecord, SeriesRecord, loads
 
 runner = CliRunner()
 
@@ -179,7 +179,7 @@ def test_bad_game_kind_lists_choices() -> None:
 
 
 def test_goblink_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "blink.gosim", None)  # makes the import fail
+    monkeypatch.setitem(sys.modules, "blink.games.goblink.sim", None)  # makes the import fail
     code, _, err = _run("--game", "goblink", "--games", "3")
     assert code == 2
     assert "Go Blink simulation is unavailable" in err
@@ -189,9 +189,9 @@ def test_goblink_delegates(monkeypatch: pytest.MonkeyPatch) -> None:
     import types
 
     calls: list[dict[str, object]] = []
-    fake = types.ModuleType("blink.gosim")
+    fake = types.ModuleType("blink.games.goblink.sim")
     fake.simulate_cli = lambda **kw: calls.append(kw) or 0  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "blink.gosim", fake)
+    monkeypatch.setitem(sys.modules, "blink.games.goblink.sim", fake)
     code, _, _ = _run(
         "--game",
         "goblink",

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from blink.bots import BotSpec
-from blink.classic import Choose, Flip, Play, Reveal
-from blink.record import GameRecord, loads
-from blink.rules import DEAD_END
+from blink.games.classic.bots import BotSpec
+from blink.games.classic.engine import Choose, Flip, Play, Reveal
+from blink.games.classic.record import GameRecord, loads
+from blink.games.classic.rules import DEAD_END
 from blink.sim import SimConfig, derive_seed, simulate_game, simulate_series
 
 E = [BotSpec.parse("expert:blocker"), BotSpec.parse("expert:random")]
@@ -183,7 +183,7 @@ class _Fixed:
         self.delay = delay
 
     def plan(self, view):  # type: ignore[no-untyped-def]
-        from blink.bots import Intent
+        from blink.games.classic.bots import Intent
 
         if view.my_choice is None and view.phase.value == "choosing":
             return Intent(Choose(self.seat, view.hand[0]), self.delay)
@@ -192,7 +192,7 @@ class _Fixed:
 
 
 def test_equal_times_broken_at_random_by_the_seed() -> None:
-    from blink.classic import ClassicGame
+    from blink.games.classic.engine import ClassicGame
     from blink.sim import play_game
 
     def first_mover(seed: int) -> int:
@@ -207,7 +207,7 @@ def test_equal_times_broken_at_random_by_the_seed() -> None:
 
 
 def test_play_game_with_custom_bots_replays() -> None:
-    from blink.classic import ClassicGame
+    from blink.games.classic.engine import ClassicGame
     from blink.sim import play_game
 
     game = ClassicGame.new(3, 2)

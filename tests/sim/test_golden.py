@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from blink.bots import BotSpec
+from blink.games.classic.bots import BotSpec
 from blink.sim import simulate_game
 
 E = [BotSpec.parse("expert:blocker"), BotSpec.parse("expert:random")]

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from blink.bots import BotSpec
+from blink.games.classic.bots import BotSpec
 from blink.sim.runner import Job, run
 from blink.sim.stats import Distribution, percentile, summarize, wilson
 
@@ -39,7 +39,7 @@ def test_series_rows_and_progress() -> None:
 
 
 def test_records_written(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from blink.record import loads
+    from blink.games.classic.record import loads
 
     run(Job(E, seed=1, records=str(tmp_path)), 4, workers=2)
     files = sorted(tmp_path.iterdir())

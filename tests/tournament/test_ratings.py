@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from blink.bots import LEVELS
+from blink.games.classic.bots import LEVELS
+from blink.games.classic.rules import parse_handicap
 from blink.ratings import (
     BOT_RATINGS,
     HANDICAP_STEPS,
@@ -21,7 +22,6 @@ from blink.ratings import (
     suggest_handicap,
     win_probability,
 )
-from blink.rules import parse_handicap
 
 
 def test_two_player_game_moves_winner_up_and_loser_down() -> None:
@@ -186,7 +186,7 @@ def test_table_round_trips_and_sorts() -> None:
 def test_suggested_handicap_evens_neighbouring_bot_levels_in_the_simulator(
     strong: str, weak: str
 ) -> None:
-    from blink.bots import BotSpec
+    from blink.games.classic.bots import BotSpec
     from blink.sim import derive_seed, simulate_game
 
     h = suggest_handicap(bot_rating(strong), bot_rating(weak))

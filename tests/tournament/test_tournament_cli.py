@@ -10,9 +10,9 @@ from typer.testing import CliRunner
 
 from blink.bracket import layout, render_html, render_png
 from blink.cli import app
-from blink.cli_tournament import parse_bot_player, random_field, run_bots
+from blink.cli.tournament import parse_bot_player, random_field, run_bots
+from blink.games.classic.record import loads
 from blink.organiser import OrganiserError, load, parse_player, save, update
-from blink.record import loads
 from blink.tournament import Entrant, NotInMatchError, Tournament
 
 from .helpers import oracle, ranked

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from textual.pilot import Pilot
 
-from blink.classic import Phase, PlayerView
+from blink.games.classic.engine import Phase, PlayerView
 from blink.tui.app import BlinkApp
 from blink.tui.keys import pile_sides
 from blink.tui.table import Stage

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from blink.bots import BotSpec
 from blink.cli import app
-from blink.cli_play import _bot_specs, _online_seats
+from blink.cli.play import _bot_specs, _online_seats
+from blink.games.classic.bots import BotSpec
 
 
 @pytest.mark.parametrize(

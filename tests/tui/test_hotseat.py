@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tests.tui.helpers import press_one_move, stage, wait_for
 
-from blink.classic import Phase
+from blink.games.classic.engine import Phase
 from blink.tui.app import BlinkApp
 from blink.tui.table import LocalTable, ManualClock, Stage
 

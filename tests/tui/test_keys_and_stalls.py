@@ -5,7 +5,7 @@ from __future__ import annotations
 from tests.tui.helpers import press_one_move, stage, wait_for
 
 from blink.cards import parse_card
-from blink.classic import Phase, Play
+from blink.games.classic.engine import Phase, Play
 from blink.tui.app import BlinkApp
 from blink.tui.table import LocalTable, ManualClock, Stage
 

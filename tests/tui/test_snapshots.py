@@ -12,9 +12,9 @@ from typing import Any
 from tests.tui.helpers import press_one_move
 from textual.pilot import Pilot
 
-from blink.bots import BotSpec
 from blink.cards import parse_card
-from blink.classic import Action, Phase, PlayerView
+from blink.games.classic.bots import BotSpec
+from blink.games.classic.engine import Action, Phase, PlayerView
 from blink.tui.app import BlinkApp
 from blink.tui.table import LocalTable, ManualClock
 

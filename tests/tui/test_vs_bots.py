@@ -10,8 +10,8 @@ import time
 
 from tests.tui.helpers import press_one_move, stage, wait_for
 
-from blink.bots import BotSpec
-from blink.classic import Phase
+from blink.games.classic.bots import BotSpec
+from blink.games.classic.engine import Phase
 from blink.tui.app import BlinkApp, PauseScreen
 from blink.tui.table import LocalTable, Stage
 

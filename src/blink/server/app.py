@@ -27,10 +27,10 @@ from starlette.websockets import WebSocket, WebSocketState
 
 from blink import __version__ as _pkg_version
 from blink.cards import STANDARD_DECK
-from blink.classic import Choose, IllegalAction, Play
+from blink.games.classic.engine import Choose, IllegalAction, Play
+from blink.games.classic.record import GameRecord, SeriesRecord, action_from_dict
+from blink.games.classic.rules import RULESETS, DealError, Ruleset, get_ruleset, parse_handicap
 from blink.match import Series, SeriesError
-from blink.record import GameRecord, SeriesRecord, action_from_dict
-from blink.rules import RULESETS, DealError, Ruleset, get_ruleset, parse_handicap
 from blink.server import go_rooms
 from blink.server import storage as st
 from blink.server.bots import BotError, bot_options, bots_available, check_spec

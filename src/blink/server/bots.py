@@ -1,4 +1,4 @@
-"""Server bots: the bot package (``blink.bots``) driven in real time by ``LiveBot``.
+"""Server bots: the bot package (``blink.games.classic.bots``) driven in real time by ``LiveBot``.
 
 The bot package is optional at import time: when it is missing, rooms with bot seats are
 refused with ``bots_unavailable`` and everything else works.
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from blink.classic import Choose, Play, PlayerView
+from blink.games.classic.engine import Choose, Play, PlayerView
 
 __all__ = ["BotError", "LiveBotLike", "bot_options", "bots_available", "check_spec", "live_bot"]
 
@@ -38,8 +38,8 @@ class LiveBotLike(Protocol):
 
 def _bots() -> Any:
     try:
-        import blink.bots as bots
-        import blink.bots.live as live  # noqa: F401
+        import blink.games.classic.bots as bots
+        import blink.games.classic.bots.live as live  # noqa: F401
     except ImportError:
         return None
     return bots
@@ -82,7 +82,7 @@ def live_bot(
     bots = _bots()
     if bots is None:
         raise BotError("bots_unavailable", "bots are not available on this server")
-    from blink.bots.live import LiveBot
+    from blink.games.classic.bots.live import LiveBot
 
     bot = bots.BotSpec.parse(spec).build(seat, seed)
     live: LiveBotLike = LiveBot(bot, get_view, submit, clock=clock)

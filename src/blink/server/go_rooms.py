@@ -2,18 +2,20 @@
 
 A :class:`GoRoom` is a :class:`~blink.server.rooms.Room` (same seats, tokens, connections,
 welcome/resume/snapshot path, per-client send queues, durable log "stored before sent",
-sequence numbers, rematch and leave) whose game is a :class:`~blink.goblink.GoGame`:
+sequence numbers, rematch and leave) whose game is a :class:`~blink.games.goblink.engine.GoGame`:
 
 * the room row stores ``ruleset = "goblink"`` and each game row stores
   ``{"game": "goblink", "dealer": d}`` in its ``ruleset`` JSON column, the deck order in
-  ``deck`` and every accepted action as :func:`~blink.goblink_record.go_action_to_dict`, so no
+  ``deck`` and every accepted action as :func:`~blink.games.goblink.record.go_action_to_dict`, so no
   schema change is needed and a restarted server replays unfinished games;
-* every frame is built per receiver from :func:`~blink.goblink.redact` (plus a second guard
-  here) and that receiver's :class:`~blink.goblink.GoView`: no frame ever holds another
+* every frame is built per receiver from :func:`~blink.games.goblink.engine.redact` (plus a second
+guard
+  here) and that receiver's :class:`~blink.games.goblink.engine.GoView`: no frame ever holds another
   player's hand or the draw pile;
 * a turn timer (:class:`GoSettings.go_turn_time`) applies the engine's
-  :meth:`~blink.goblink.GoGame.default_action` for a player who does not act in time;
-* bot seats are played by :mod:`blink.gobots` bots after :attr:`GoSettings.go_bot_delay`.
+  :meth:`~blink.games.goblink.engine.GoGame.default_action` for a player who does not act in time;
+* bot seats are played by :mod:`blink.games.goblink.bots` bots after
+:attr:`GoSettings.go_bot_delay`.
 
 The wire messages are documented in docs/protocol.md, section "Go Blink".
 """
@@ -30,7 +32,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from blink.cards import STANDARD_DECK, CardError, parse_card, shuffled_deck
-from blink.goblink import (
+from blink.games.goblink.bots import GOBOTS, GoBot, GoBotError, make_gobot
+from blink.games.goblink.engine import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     Ask,
@@ -48,8 +51,7 @@ from blink.goblink import (
     value_from_wire,
     view_to_dict,
 )
-from blink.goblink_record import GoRecord, go_action_from_dict, go_action_to_dict
-from blink.gobots import GOBOTS, GoBot, GoBotError, make_gobot
+from blink.games.goblink.record import GoRecord, go_action_from_dict, go_action_to_dict
 from blink.match import Series
 from blink.server import storage as st
 from blink.server.protocol import MAX_ID, dumps
@@ -102,7 +104,7 @@ def _bot_delay(settings: Settings) -> float:
 def check_gobot(name: str) -> str:
     """Validate a Go Blink bot name (``random``, ``greedy``, ``memory``); return it normalised.
 
-    Raises :class:`~blink.gobots.GoBotError` for an unknown name.
+    Raises :class:`~blink.games.goblink.bots.GoBotError` for an unknown name.
     """
     return make_gobot(name, 0, 0).name
 
@@ -180,7 +182,7 @@ def _hide(event: GoEvent, viewer: int | None) -> GoEvent:
 
 
 class GoRoom(Room):
-    """A room playing Go Blink (2 to 6 seats, people and :mod:`blink.gobots` bots)."""
+    """A room playing Go Blink (2 to 6 seats, people and :mod:`blink.games.goblink.bots` bots)."""
 
     kind = GAME_KIND
 
@@ -358,7 +360,7 @@ class GoRoom(Room):
     def apply(self, action: Any, seat: int | None, msg_id: str | None) -> int:
         """Judge and apply one Go Blink action; queue it for storage; return its sequence.
 
-        Raises :class:`~blink.goblink.IllegalAction` (nothing changes) or ``NoGame``.
+        Raises :class:`~blink.games.goblink.engine.IllegalAction` (nothing changes) or ``NoGame``.
         """
         g = self.game
         if g is None or g.game.over:
@@ -520,7 +522,7 @@ def is_go_game(lg: st.LoadedGame) -> bool:
 
 
 def go_record(lg: st.LoadedGame) -> GoRecord:
-    """The :class:`~blink.goblink_record.GoRecord` of a stored Go Blink game."""
+    """The :class:`~blink.games.goblink.record.GoRecord` of a stored Go Blink game."""
     return GoRecord(
         deck=[parse_card(c) for c in lg.deck],
         players=lg.players,

@@ -150,7 +150,8 @@ GO_BOT_RATINGS: dict[str, Rating] = {
     "greedy": Rating(25.0, BOT_SIGMA),
     "memory": Rating(25.7, BOT_SIGMA),
 }
-"""Fixed ratings of the Go Blink bots (blink.gobots), from docs/strategy.md's heads-up figures:
+"""Fixed ratings of the Go Blink bots (blink.games.goblink.bots), from docs/strategy.md's heads-up
+figures:
 random wins 13 % against greedy (7 points apart: the model predicts 12.4 %) and memory 54.6 %
 against greedy (0.7 points: 54.6 %). Greedy sits at a newcomer's 25."""
 

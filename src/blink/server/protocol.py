@@ -16,10 +16,10 @@ from typing import Any, Final
 import msgspec
 
 from blink.cards import Card, CardError, parse_card
-from blink.classic import (
+from blink.games.classic.engine import (
     PlayerView,
 )
-from blink.wire import card_or_none, card_text, event_to_wire, outcome_to_wire
+from blink.games.classic.wire import card_or_none, card_text, event_to_wire, outcome_to_wire
 
 __all__ = [
     "PROTOCOL",

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from blink.cards import STANDARD_DECK, parse_card, shuffled_deck
-from blink.classic import (
+from blink.games.classic.engine import (
     Action,
     ChoiceMade,
     Choose,
@@ -40,14 +40,14 @@ from blink.classic import (
     StallKind,
     redact,
 )
+from blink.games.classic.record import GameRecord, action_from_dict, action_to_dict
+from blink.games.classic.rules import RULESETS, get_ruleset
+from blink.games.classic.wire import event_to_wire, outcome_to_wire
 from blink.match import Series
-from blink.record import GameRecord, action_from_dict, action_to_dict
-from blink.rules import RULESETS, get_ruleset
 from blink.server import storage as st
 from blink.server.bots import LiveBotLike, live_bot
 from blink.server.protocol import PROTOCOL, dumps, view_to_wire
 from blink.server.settings import Settings
-from blink.wire import event_to_wire, outcome_to_wire
 
 __all__ = [
     "Conn",
@@ -862,7 +862,7 @@ class Room:
 
     def restore_game(self, lg: st.LoadedGame) -> None:
         """Rebuild an unfinished game from its stored deal and action log."""
-        from blink.rules import Ruleset
+        from blink.games.classic.rules import Ruleset
 
         deck = [parse_card(c) for c in lg.deck]
         ruleset = Ruleset.from_dict(lg.ruleset)
@@ -928,7 +928,7 @@ def _hide(event: Event, viewer: int | None) -> Event:
 
 
 def _reason(code: str) -> Any:
-    from blink.classic import Reason
+    from blink.games.classic.engine import Reason
 
     return Reason(code)
 

@@ -32,8 +32,8 @@ from pydantic import BaseModel, Field
 from sqlalchemy import Column, Connection, Float, Integer, String, Table, Text, select, update
 
 from blink import bracket
+from blink.games.classic.rules import get_ruleset
 from blink.ratings import Rating, suggest_handicap
-from blink.rules import get_ruleset
 from blink.server import storage as st
 from blink.server.profiles import ProfileError, lookup_secret, meta, on_game_end, profiles_by_id
 from blink.server.profiles import router as profiles_router

@@ -7,11 +7,13 @@ batch: every game's state (hands, draw piles, tops, phase, clock) and every bot'
 due time, and what it has already compared) are array columns, and one step applies the next
 action of every game in the batch.
 
-It is a second implementation of the classic rules and of :class:`~blink.bots.human.HumanBot`
+It is a second implementation of the classic rules and of
+:class:`~blink.games.classic.bots.human.HumanBot`
 (its reaction-time model, its incremental search, its re-judging of plans and the four
 strategies), written for speed and checked against the originals: every batch game can be
-turned into a :class:`~blink.record.GameRecord` by replaying its actions through
-:class:`~blink.classic.ClassicGame` (:func:`simulate_batch` with ``records=True``; the tests
+turned into a :class:`~blink.games.classic.record.GameRecord` by replaying its actions through
+:class:`~blink.games.classic.engine.ClassicGame` (:func:`simulate_batch` with ``records=True``; the
+tests
 replay thousands of games and compare outcomes), and its statistics are compared with
 :mod:`blink.sim.core`'s. Its random numbers come from a counter-based generator keyed by each
 game's seed, so a game's result depends only on its seed, never on the batch it ran in; the
@@ -19,7 +21,8 @@ deals and draws differ from :mod:`blink.sim.core`'s, so the two give the same st
 the same games.
 
 Scope: the standard 60-card deck, 2 or 3 players, any ruleset, handicaps, every level, speed
-factor and strategy (:class:`~blink.bots.BotSpec`), :class:`~blink.sim.core.SimConfig` timings.
+factor and strategy (:class:`~blink.games.classic.bots.BotSpec`),
+:class:`~blink.sim.core.SimConfig` timings.
 """
 
 from __future__ import annotations
@@ -31,14 +34,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from blink.bots import BotSpec
-from blink.bots.reaction import LEVELS, Level
-from blink.bots.strategies import STRATEGIES
-from blink.bots.tables import CMP, NO_MATCH
 from blink.cards import STANDARD_DECK, Card
-from blink.classic import Choose, ClassicGame, Flip, Outcome, Play, reach
-from blink.record import GameRecord
-from blink.rules import OFFICIAL, DeadEnd, Ruleset, deal_sizes
+from blink.games.classic.bots import BotSpec
+from blink.games.classic.bots.reaction import LEVELS, Level
+from blink.games.classic.bots.strategies import STRATEGIES
+from blink.games.classic.bots.tables import CMP, NO_MATCH
+from blink.games.classic.engine import Choose, ClassicGame, Flip, Outcome, Play, reach
+from blink.games.classic.record import GameRecord
+from blink.games.classic.rules import OFFICIAL, DeadEnd, Ruleset, deal_sizes
 from blink.sim.core import DEFAULT_CONFIG, GameResult, SimConfig
 from blink.sim.seeds import derive_seed
 
@@ -71,7 +74,7 @@ _MATCH_INT = [int(m) for m in MATCH]
 
 COST: Arr = np.full((N_CARDS + 1, N_CARDS + 1), NO_MATCH, dtype=np.int64)
 """``COST[top, card]``: comparisons to see that ``card`` goes on ``top`` (``NO_MATCH``: none), as
-:data:`blink.bots.tables.CMP`."""
+:data:`blink.games.classic.bots.tables.CMP`."""
 COST[:N_CARDS, :N_CARDS] = [[CMP[top.index][card.index] for card in DECK] for top in DECK]
 
 
@@ -145,7 +148,8 @@ class BatchGame:
 
     @property
     def deck(self) -> tuple[Card, ...]:
-        """The deal, top card first (the order :class:`~blink.classic.ClassicGame` takes)."""
+        """The deal, top card first (the order :class:`~blink.games.classic.engine.ClassicGame`
+        takes)."""
         return tuple(DECK[j] for j in self._order)
 
 
@@ -244,7 +248,8 @@ class _Batch:
         return (z >> 11) * _TWO53
 
     def sample(self, seat: _Seat, comps: Arr, options: Arr, u: Arr) -> Arr:
-        """Reaction times (the model of :class:`~blink.bots.reaction.Level`); ``u`` is (n, 3)."""
+        """Reaction times (the model of :class:`~blink.games.classic.bots.reaction.Level`); ``u``
+        is (n, 3)."""
         lv = seat.level
         work = lv.encode + comps * lv.per_comparison
         work = work + np.where(options > 1, np.log2(np.maximum(options, 1)) * lv.per_bit, 0.0)

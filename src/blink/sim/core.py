@@ -1,6 +1,7 @@
 """The discrete-event simulator: bots race in virtual time, no sleeping.
 
-Every bot is asked to :meth:`~blink.bots.Bot.plan` from its own view after every change. Each
+Every bot is asked to :meth:`~blink.games.classic.bots.Bot.plan` from its own view after every
+change. Each
 answer is an intent due at ``now + delay``; the earliest due intent is applied (equal times are
 broken at random by the game's seed), the clock jumps to it, and every bot re-plans from the new
 state. A flip stall is flipped by the simulator after ``flip_pause`` seconds; in a choosing
@@ -20,9 +21,9 @@ from operator import itemgetter
 from types import MethodType
 from typing import Any
 
-from blink.bots import Bot, BotSpec, Intent
 from blink.cards import Card
-from blink.classic import (
+from blink.games.classic.bots import Bot, BotSpec, Intent
+from blink.games.classic.engine import (
     ClassicGame,
     Event,
     Flipped,
@@ -34,9 +35,9 @@ from blink.classic import (
     Played,
     PlayerView,
 )
+from blink.games.classic.record import GameRecord, SeriesRecord
+from blink.games.classic.rules import OFFICIAL, Ruleset
 from blink.match import Series
-from blink.record import GameRecord, SeriesRecord
-from blink.rules import OFFICIAL, Ruleset
 from blink.sim.seeds import derive_seed
 
 __all__ = [
@@ -265,7 +266,8 @@ def play_game(
 ) -> GameResult:
     """Play a dealt, unrevealed ``game`` to its end between ``bots`` (one per seat, in order).
 
-    The lower level under :func:`simulate_game`, for any :class:`~blink.bots.Bot` (bots whose
+    The lower level under :func:`simulate_game`, for any :class:`~blink.games.classic.bots.Bot`
+    (bots whose
     ``plan`` takes no ``now`` are called with the view alone). Equal due times are broken at
     random by ``seed``.
     """

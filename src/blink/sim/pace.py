@@ -7,8 +7,8 @@ levels' ``mean_play`` figures were calibrated (see docs/bots.md).
 
 from __future__ import annotations
 
-from blink.bots import BotSpec
-from blink.classic import ClassicGame, Phase
+from blink.games.classic.bots import BotSpec
+from blink.games.classic.engine import ClassicGame, Phase
 from blink.sim.seeds import derive_seed
 
 __all__ = ["measure_pace"]

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from blink.bots import BotSpec
+from blink.games.classic.bots import BotSpec
+from blink.games.classic.record import GameRecord, SeriesRecord
+from blink.games.classic.rules import OFFICIAL, Ruleset
 from blink.match import Series
-from blink.record import GameRecord, SeriesRecord
-from blink.rules import OFFICIAL, Ruleset
 from blink.sim.core import (
     DEFAULT_CONFIG,
     MAX_SERIES_GAMES,

@@ -15,7 +15,7 @@ from textual.events import Key
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-from blink.classic import PlayerView
+from blink.games.classic.engine import PlayerView
 from blink.tui.keys import HOTSEAT_LEFT, HOTSEAT_RIGHT, SOLO, HandKeys, KeyRouter, pile_sides
 from blink.tui.render import CardStyle
 from blink.tui.table import Notice, Stage, Status, Table

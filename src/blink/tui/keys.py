@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from blink.cards import Card
-from blink.classic import reach
+from blink.games.classic.engine import reach
 from blink.tui.table import Stage, Table
 
 __all__ = [

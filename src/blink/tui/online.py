@@ -2,7 +2,8 @@
 
 The server is authoritative. This table sends intentions (``play``, ``choose``, ``rematch``) and
 draws what the server sends: each ``snapshot``/``update`` view becomes an engine
-:class:`~blink.classic.PlayerView`, so the screen and the key router work exactly as they do
+:class:`~blink.games.classic.engine.PlayerView`, so the screen and the key router work exactly as
+they do
 offline. Refusals arrive as ``refused`` frames and are shown on the line under the table.
 
 :func:`prepare` does the HTTP part first (create a room, take a seat, or check a room to
@@ -25,9 +26,9 @@ import httpx
 
 from blink import profile_store
 from blink.cards import Card, CardError, parse_card
-from blink.classic import Outcome, Phase, PlayerView, reach
+from blink.games.classic.engine import Outcome, Phase, PlayerView, reach
+from blink.games.classic.rules import OFFICIAL, Ruleset, RulesetError, get_ruleset
 from blink.profile_store import StoredProfile
-from blink.rules import OFFICIAL, Ruleset, RulesetError, get_ruleset
 from blink.tui.table import Clock, Figures, Notice, Stage, Status, Table
 
 __all__ = [

@@ -6,11 +6,12 @@ hands it intentions (:meth:`Table.play`, :meth:`Table.choose`); the table answer
 :attr:`Table.version` (bumped on every change) and :meth:`Table.notices` (refusals and news,
 for the line under the table). The screen never judges a play: the engine does.
 
-:class:`LocalTable` owns a :class:`~blink.classic.ClassicGame` and a
+:class:`LocalTable` owns a :class:`~blink.games.classic.engine.ClassicGame` and a
 :class:`~blink.match.Series`. It stamps each action with its time in milliseconds since the
 reveal, read from an injectable clock; it reveals after a countdown, flips a stall after a short
 pause, and in a choosing stall applies :meth:`ClassicGame.default_choice` for every player who
-has not chosen when the deadline passes. Bots (from :mod:`blink.bots`) play through the same
+has not chosen when the deadline passes. Bots (from :mod:`blink.games.classic.bots`) play through
+the same
 entry point as people. Call :meth:`LocalTable.tick` often (the app does, every 50 ms).
 """
 
@@ -24,7 +25,7 @@ from enum import Enum
 from typing import Any, Protocol
 
 from blink.cards import Card
-from blink.classic import (
+from blink.games.classic.engine import (
     Action,
     Choose,
     ClassicGame,
@@ -36,8 +37,8 @@ from blink.classic import (
     Reason,
     reach,
 )
+from blink.games.classic.rules import OFFICIAL, Ruleset
 from blink.match import Series
-from blink.rules import OFFICIAL, Ruleset
 
 __all__ = [
     "BotFactory",
@@ -191,7 +192,8 @@ class Table:
 
 
 class BotFactory(Protocol):
-    """Anything with ``build(seat, seed)`` returning a bot, like ``blink.bots.BotSpec``."""
+    """Anything with ``build(seat, seed)`` returning a bot, like
+    ``blink.games.classic.bots.BotSpec``."""
 
     def build(self, seat: int, seed: int) -> Any:
         """A bot for ``seat``."""
@@ -205,7 +207,7 @@ def _default_live_bot(clock: Clock) -> LiveBotMaker:
     def make(
         bot: Any, get_view: Callable[[], PlayerView], submit: Callable[[Action], object]
     ) -> Any:
-        from blink.bots.live import LiveBot
+        from blink.games.classic.bots.live import LiveBot
 
         return LiveBot(bot, get_view, submit, clock=clock)
 

@@ -12,7 +12,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from blink.cards import Card
-from blink.classic import PlayerView
+from blink.games.classic.engine import PlayerView
 from blink.tui.render import CARD_WIDTH, CardStyle, blank_lines, card_lines, join_columns
 from blink.tui.table import Notice, Stage, Status
 

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, NoReturn
 
-from blink.goblink import MAX_PLAYERS, MIN_PLAYERS, GoGame
-from blink.goblink_record import GoRecord
-from blink.gobots import GOBOTS, GoBotError, make_gobot
+from blink.games.goblink.bots import GOBOTS, GoBotError, make_gobot
+from blink.games.goblink.engine import MAX_PLAYERS, MIN_PLAYERS, GoGame
+from blink.games.goblink.record import GoRecord
 from blink.sim.seeds import derive_seed
 from blink.sim.stats import Distribution, wilson
 

@@ -18,9 +18,9 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, RichLog, Static
 
-from blink.goblink import Phase
+from blink.games.goblink.engine import Phase
+from blink.tui.goblink.driver import CommandError, GoTable, hand_letter, possessive
 from blink.tui.render import CardStyle, card_label, card_lines, join_columns
-from blink.tui_goblink.driver import CommandError, GoTable, hand_letter, possessive
 
 __all__ = ["GoBlinkApp", "PassScreen"]
 
@@ -234,7 +234,7 @@ class GoBlinkApp(App[None]):
 
 def _command_for(action: object, table: GoTable, seat: int) -> str:
     """The command a person would type for ``action``."""
-    from blink.goblink import Ask, LayDown, value_label
+    from blink.games.goblink.engine import Ask, LayDown, value_label
 
     if isinstance(action, Ask):
         return (

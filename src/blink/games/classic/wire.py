@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from blink.cards import Card
-from blink.classic import (
+from blink.games.classic.engine import (
     ChoiceMade,
     Dealt,
     Ended,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from blink import cli_engine, cli_goblink, cli_play, cli_serve, cli_simulate, cli_tournament
+from blink.cli import engine, goblink, play, serve, simulate, tournament
 
 app = typer.Typer(
     name="blink",
@@ -18,7 +18,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-for module in (cli_engine, cli_serve, cli_play, cli_simulate, cli_goblink, cli_tournament):
+for module in (engine, serve, play, simulate, goblink, tournament):
     module.register(app)
 
 

@@ -1,6 +1,7 @@
 """The one bot interface used everywhere: the simulator, the server and the terminal client.
 
-A bot sees only its player's :class:`~blink.classic.PlayerView`. Each time that view changes
+A bot sees only its player's :class:`~blink.games.classic.engine.PlayerView`. Each time that view
+changes
 (and at the reveal, and when a stall asks for a choice) the driver calls :meth:`Bot.plan`; the
 bot answers with an :class:`Intent` (what it will do and how long after the moment of the view
 it will act) or ``None`` (nothing to do now). A driver keeps at most one pending intent per bot
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, Protocol, runtime_checkable
 
-from blink.classic import Choose, Play, PlayerView
+from blink.games.classic.engine import Choose, Play, PlayerView
 
 __all__ = ["Bot", "BotConfigError", "Intent"]
 
@@ -20,7 +21,8 @@ __all__ = ["Bot", "BotConfigError", "Intent"]
 class Intent(NamedTuple):
     """What a bot will do and when: ``delay`` seconds after the moment of the view.
 
-    ``action`` is a :class:`~blink.classic.Play` or a :class:`~blink.classic.Choose`; a bot
+    ``action`` is a :class:`~blink.games.classic.engine.Play` or a
+    :class:`~blink.games.classic.engine.Choose`; a bot
     never flips or reveals (the game, the server or the simulator does that).
     """
 

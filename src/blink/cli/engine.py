@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from blink.cards import STANDARD_DECK, Card, DeckError, parse_deck
-from blink.classic import (
+from blink.games.classic.engine import (
     ChoiceMade,
     ClassicGame,
     Ended,
@@ -27,7 +27,7 @@ from blink.classic import (
     Stalled,
     StallKind,
 )
-from blink.record import (
+from blink.games.classic.record import (
     FORMAT,
     SERIES_FORMAT,
     GameRecord,
@@ -198,7 +198,7 @@ def summarize_game(record: GameRecord, game: ClassicGame) -> dict[str, Any]:
 
 def _load_go_record(data: dict[str, Any]) -> Any:
     try:
-        module = importlib.import_module("blink.goblink_record")
+        module = importlib.import_module("blink.games.goblink.record")
     except ImportError:
         _fail("replay", "Go Blink records are not supported yet")
     return module.GoRecord.from_dict(data)

@@ -1,6 +1,7 @@
 """Bots for Go Blink: random, greedy and remembering. See docs/bots.md, "Go Blink bots".
 
-Every bot sees only its own player's :class:`~blink.goblink.GoView` and answers with one
+Every bot sees only its own player's :class:`~blink.games.goblink.engine.GoView` and answers with
+one
 action; it is deterministic for a given seed (its own ``random.Random``, never the global one).
 Build one with ``make_gobot("memory", seat=2, seed=7)``.
 
@@ -22,7 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Final, Protocol
 
 from blink.cards import STANDARD_DECK, Card
-from blink.goblink import (
+from blink.games.goblink.engine import (
     Ask,
     EndTurn,
     GoAction,

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from blink.cards import Card, CardError, parse_card
-from blink.goblink import (
+from blink.games.classic.record import FORMAT, VERSION, RecordError
+from blink.games.goblink.engine import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     Ask,
@@ -44,7 +45,6 @@ from blink.goblink import (
     value_label,
     value_to_wire,
 )
-from blink.record import FORMAT, VERSION, RecordError
 
 __all__ = ["GoRecord", "GoRecordError", "go_action_from_dict", "go_action_to_dict"]
 

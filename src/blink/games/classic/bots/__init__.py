@@ -3,8 +3,8 @@
 ``make_bot("expert", "blocker", seat=0, seed=1)`` builds a bot; ``BotSpec.parse("expert:blocker")``
 reads the ``level:strategy`` notation used on command lines (an optional ``@speed`` suffix,
 ``expert:first@1.5``, makes the bot that many times faster, for sweeps). Every bot implements
-:class:`Bot`: it sees only a :class:`~blink.classic.PlayerView` and answers with an
-:class:`Intent`. :class:`blink.bots.live.LiveBot` runs the same bots in real time.
+:class:`Bot`: it sees only a :class:`~blink.games.classic.engine.PlayerView` and answers with an
+:class:`Intent`. :class:`blink.games.classic.bots.live.LiveBot` runs the same bots in real time.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from blink.bots.base import Bot, BotConfigError, Intent
-from blink.bots.human import HumanBot
-from blink.bots.reaction import LEVELS, Level
-from blink.bots.strategies import STRATEGIES, Strategy
+from blink.games.classic.bots.base import Bot, BotConfigError, Intent
+from blink.games.classic.bots.human import HumanBot
+from blink.games.classic.bots.reaction import LEVELS, Level
+from blink.games.classic.bots.strategies import STRATEGIES, Strategy
 
 __all__ = [
     "LEVELS",

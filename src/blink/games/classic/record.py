@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from blink.cards import Card, CardError, parse_card
-from blink.classic import (
+from blink.games.classic.engine import (
     Action,
     Choose,
     ClassicGame,
@@ -25,8 +25,8 @@ from blink.classic import (
     Play,
     Reveal,
 )
+from blink.games.classic.rules import OFFICIAL, DealError, Ruleset, RulesetError
 from blink.match import Series
-from blink.rules import OFFICIAL, DealError, Ruleset, RulesetError
 
 __all__ = [
     "FORMAT",
@@ -49,7 +49,8 @@ class RecordError(ValueError):
     """A record that cannot be read, or whose actions do not replay.
 
     ``index`` is the 0-based index of the offending action (``None`` when the problem is not an
-    action); ``reason`` is a machine-readable code: an engine :class:`~blink.classic.Reason`
+    action); ``reason`` is a machine-readable code: an engine
+    :class:`~blink.games.classic.engine.Reason`
     value for an illegal action, or ``malformed``, ``impossible_deal``, ``result_mismatch``,
     ``time_order``, ``series``. ``game`` is the 0-based game index inside a series record.
     """

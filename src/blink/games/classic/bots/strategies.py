@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, TypeVar
 
-from blink.bots.tables import DECK_MASK, MATCH_MASK
 from blink.cards import Card
-from blink.classic import Play
+from blink.games.classic.bots.tables import DECK_MASK, MATCH_MASK
+from blink.games.classic.engine import Play
 
 __all__ = ["STRATEGIES", "Knowledge", "Strategy"]
 

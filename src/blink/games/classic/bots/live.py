@@ -1,6 +1,7 @@
 """The same bots in real time, on an asyncio event loop, for the server and the terminal client.
 
-A :class:`LiveBot` wraps a :class:`~blink.bots.Bot`. Its owner calls :meth:`LiveBot.notify`
+A :class:`LiveBot` wraps a :class:`~blink.games.classic.bots.Bot`. Its owner calls
+:meth:`LiveBot.notify`
 after every change of the game; the bot re-plans from a fresh view and (re)schedules its one
 pending action with ``loop.call_later``. When the action is due it is passed to ``submit``
 (which may be a coroutine function); if the game refuses it (``IllegalAction``, for example a
@@ -22,8 +23,8 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from blink.bots.base import Bot, Intent
-from blink.classic import Choose, IllegalAction, Play, PlayerView
+from blink.games.classic.bots.base import Bot, Intent
+from blink.games.classic.engine import Choose, IllegalAction, Play, PlayerView
 
 __all__ = ["LiveBot"]
 
@@ -31,10 +32,11 @@ log = logging.getLogger(__name__)
 
 
 class LiveBot:
-    """Drive a :class:`~blink.bots.Bot` in real time on the running asyncio loop.
+    """Drive a :class:`~blink.games.classic.bots.Bot` in real time on the running asyncio loop.
 
     ``get_view`` returns the bot's current view; ``submit`` sends an action (it may return an
-    awaitable, and may raise :class:`~blink.classic.IllegalAction`); ``clock`` is the time
+    awaitable, and may raise :class:`~blink.games.classic.engine.IllegalAction`); ``clock`` is the
+    time
     source passed to the bot as ``now`` (seconds). Delays are waited with ``loop.call_later``.
     """
 

@@ -1,9 +1,10 @@
 """The Go Blink table without a screen: seats, bots, commands typed by people, and the log.
 
-:class:`GoTable` owns a :class:`~blink.goblink.GoGame`, knows which seats are people and which
+:class:`GoTable` owns a :class:`~blink.games.goblink.engine.GoGame`, knows which seats are people
+and which
 are bots, turns a typed command (``ask 2 yellow``, ``lay a b c``, ``end``) into an action with a
 clear error for people, and describes events as a given viewer may see them. The Textual app
-(:mod:`blink.tui_goblink.app`) only draws it and forwards keys.
+(:mod:`blink.tui.goblink.app`) only draws it and forwards keys.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from collections.abc import Sequence
 from string import ascii_lowercase
 
 from blink.cards import Card, CardError, parse_card
-from blink.goblink import (
+from blink.games.goblink.bots import GoBot, MemoryBot, make_gobot
+from blink.games.goblink.engine import (
     Ask,
     Asked,
     Drew,
@@ -34,8 +36,7 @@ from blink.goblink import (
     redact,
     value_label,
 )
-from blink.goblink_record import GoRecord
-from blink.gobots import GoBot, MemoryBot, make_gobot
+from blink.games.goblink.record import GoRecord
 
 __all__ = ["CommandError", "GoTable", "describe_event", "hand_letter", "possessive"]
 

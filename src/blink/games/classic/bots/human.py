@@ -1,6 +1,7 @@
 """The bots of this package: a reaction-time model (a :class:`Level`) and a :class:`Strategy`.
 
-The bot sees only its :class:`~blink.classic.PlayerView`. It remembers what it has already
+The bot sees only its :class:`~blink.games.classic.engine.PlayerView`. It remembers what it has
+already
 looked at: which (hand card, pile) pairs it has compared with the current tops, and the cards
 seen face up so far. When the view changes it only searches what is new (a pile whose top
 changed, a new hand card), so the time it takes depends on what changed. A play it planned
@@ -15,10 +16,11 @@ import time
 from collections.abc import Callable
 from functools import partial
 
-from blink.bots.base import Intent
-from blink.bots.reaction import Level
-from blink.bots.strategies import Knowledge, Strategy
-from blink.bots.tables import (
+from blink.cards import Card
+from blink.games.classic.bots.base import Intent
+from blink.games.classic.bots.reaction import Level
+from blink.games.classic.bots.strategies import Knowledge, Strategy
+from blink.games.classic.bots.tables import (
     BIT,
     CMP,
     COLOR_MASK,
@@ -27,8 +29,7 @@ from blink.bots.tables import (
     NO_MATCH,
     SHAPE_ONLY_MASK,
 )
-from blink.cards import Card
-from blink.classic import Choose, Phase, Play, PlayerView, reach
+from blink.games.classic.engine import Choose, Phase, Play, PlayerView, reach
 
 __all__ = ["HumanBot"]
 

@@ -27,7 +27,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Final, NamedTuple, Protocol
 
 from blink.cards import STANDARD_DECK, Card, shuffled_deck
-from blink.rules import OFFICIAL, DeadEnd, Ruleset, deal_sizes
+from blink.games.classic.rules import OFFICIAL, DeadEnd, Ruleset, deal_sizes
 
 if TYPE_CHECKING:
     from random import Random

@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 
 if TYPE_CHECKING:
-    from blink.bots import BotSpec
-    from blink.rules import Ruleset
+    from blink.games.classic.bots import BotSpec
+    from blink.games.classic.rules import Ruleset
     from blink.sim.stats import Summary
 
 __all__ = ["register"]
@@ -109,7 +109,7 @@ def _check_common(games: int, seed: int, workers: int | None) -> int:
 
 
 def _parse_bots(players: int | None, bots: list[str] | None) -> list[BotSpec]:
-    from blink.bots import BotConfigError, BotSpec
+    from blink.games.classic.bots import BotConfigError, BotSpec
 
     raw = list(bots or [])
     if players is None:
@@ -137,7 +137,7 @@ def _parse_bots(players: int | None, bots: list[str] | None) -> list[BotSpec]:
 def _parse_setting(
     players: int, handicap: str, ruleset: str, best_of: int
 ) -> tuple[Ruleset, tuple[int, ...] | None]:
-    from blink.rules import DealError, RulesetError, get_ruleset, parse_handicap
+    from blink.games.classic.rules import DealError, RulesetError, get_ruleset, parse_handicap
 
     try:
         rules = get_ruleset(ruleset)
@@ -360,9 +360,9 @@ def _goblink(
     import importlib
 
     try:
-        gosim = importlib.import_module("blink.gosim")
+        gosim = importlib.import_module("blink.games.goblink.sim")
     except ImportError:
-        _fail("Go Blink simulation is unavailable (blink.gosim could not be imported)")
+        _fail("Go Blink simulation is unavailable (blink.games.goblink.sim could not be imported)")
     simulate_cli: Callable[..., object] = gosim.simulate_cli
     code = simulate_cli(
         games=games,
@@ -418,7 +418,7 @@ def sweep(
     settings: list[tuple[float, list[BotSpec], tuple[int, ...] | None]] = []
     from dataclasses import replace
 
-    from blink.rules import DealError, deal_sizes
+    from blink.games.classic.rules import DealError, deal_sizes
 
     for v in points:
         if param is SweepParam.speed:

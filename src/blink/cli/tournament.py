@@ -39,7 +39,7 @@ from blink.tournament import Entrant, Match, MatchKind, Tournament, TournamentEr
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from blink.bots import BotSpec
+    from blink.games.classic.bots import BotSpec
     from blink.ratings import RatingTable
 
 __all__ = ["BotPlayer", "BotRun", "parse_bot_player", "register", "run_bots"]
@@ -63,7 +63,7 @@ class BotPlayer:
 
 def parse_bot_player(text: str) -> BotPlayer:
     """Read ``"Ann=champion:blocker"`` (or just ``"champion:blocker"``, named after the spec)."""
-    from blink.bots import BotSpec
+    from blink.games.classic.bots import BotSpec
 
     name, sep, spec = text.partition("=")
     if not sep:
@@ -73,7 +73,7 @@ def parse_bot_player(text: str) -> BotPlayer:
 
 def random_field(size: int, seed: int) -> list[BotPlayer]:
     """``size`` bots with levels and strategies drawn from ``seed`` (no ``inhuman`` bots)."""
-    from blink.bots import LEVELS, STRATEGIES, BotSpec
+    from blink.games.classic.bots import LEVELS, STRATEGIES, BotSpec
 
     rng = random.Random(f"field:{seed}")
     levels = [lv for lv in LEVELS if lv != "inhuman"]
@@ -401,7 +401,7 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """Run a whole tournament of bot players with the simulator, live in the terminal."""
-        from blink.bots import BotConfigError
+        from blink.games.classic.bots import BotConfigError
 
         if seed is None:
             seed = secrets.randbelow(1_000_000)
@@ -634,7 +634,7 @@ def register(app: typer.Typer) -> None:
         clear: Annotated[bool, typer.Option("--clear", help="Back to an equal deal.")] = False,
     ) -> None:
         """Deal a pairing's games with a handicap (balanced play: more cards for the faster)."""
-        from blink.rules import DealError, parse_handicap
+        from blink.games.classic.rules import DealError, parse_handicap
 
         if sum((sizes is not None, suggest, clear)) != 1:
             _fail("give exactly one of --sizes A:B, --suggest or --clear")

@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from blink.tui_goblink.driver import CommandError, GoTable
+from blink.tui.goblink.driver import CommandError, GoTable
 
 __all__ = ["CommandError", "GoTable"]

@@ -101,7 +101,7 @@ def play(
     ] = False,
 ) -> None:
     """Play Blink in the terminal: against bots (default), --hotseat, or online with --server."""
-    from blink.rules import DealError, RulesetError, get_ruleset, parse_handicap
+    from blink.games.classic.rules import DealError, RulesetError, get_ruleset, parse_handicap
 
     bot = bot or []
     try:
@@ -180,7 +180,7 @@ def play(
         )
         title = "Left (Q W E · A S) vs Right (U I O · K L)"
     else:
-        from blink.bots import BotConfigError
+        from blink.games.classic.bots import BotConfigError
 
         try:
             specs = _bot_specs(bot, level, strategy, players)
@@ -212,7 +212,7 @@ def play(
 
 def _bot_specs(bots: list[str], level: str | None, strategy: str | None, players: int) -> list[Any]:
     """The bots' specs: from --bot (one per bot seat) or from --level/--strategy."""
-    from blink.bots import BotConfigError, BotSpec
+    from blink.games.classic.bots import BotConfigError, BotSpec
 
     if bots:
         if len(bots) > 2:

@@ -65,7 +65,7 @@ def play(
         _fail("play", "--delay must be 0 or more")
     if dealer is not None and not 1 <= dealer <= players:
         _fail("play", f"--dealer must be a seat 1 to {players}, not {dealer}")
-    from blink.gobots import GOBOTS, GoBotError, make_gobot
+    from blink.games.goblink.bots import GOBOTS, GoBotError, make_gobot
 
     names = [n.strip() for b in (bot or []) for n in b.split(",") if n.strip()] or ["memory"]
     for n in names:
@@ -73,9 +73,9 @@ def play(
             make_gobot(n, 0, 0)
         except GoBotError:
             _fail("play", f"unknown bot {n!r}; choose one of: {', '.join(GOBOTS)}")
+    from blink.tui.goblink.app import GoBlinkApp
+    from blink.tui.goblink.driver import GoTable
     from blink.tui.render import CardStyle
-    from blink.tui_goblink.app import GoBlinkApp
-    from blink.tui_goblink.driver import GoTable
 
     table = GoTable(
         players=players,
@@ -109,7 +109,7 @@ def simulate(
     ] = None,
 ) -> None:
     """Simulate bot-vs-bot Go Blink games (same as 'blink simulate --game goblink')."""
-    from blink.gosim import simulate_cli
+    from blink.games.goblink.sim import simulate_cli
 
     simulate_cli(games, players, list(bot or []), seed, workers, json_out, plot, records)
 

@@ -1,0 +1,1 @@
+"""Classic Blink for two or three players: the engine, rulesets, record codec and bots."""
