@@ -14,6 +14,7 @@ import hashlib
 
 import pytest
 
+from blink.games.base import Termination
 from blink.games.classic.engine import ClassicGame, Phase
 from blink.games.classic.rules import get_ruleset
 
@@ -77,7 +78,11 @@ def playthrough(seed: int, players: int, ruleset: str, sizes: tuple[int, ...] | 
             for seat in range(players):
                 game.choose(seat, game.default_choice(seat))
     assert game.outcome is not None
-    digest = hashlib.sha256(repr(game.events[1:]).encode()).hexdigest()[:16]
+    # The digests were taken when an outcome's reason was a plain string: print it as one.
+    text = repr(game.events[1:])
+    for t in Termination:
+        text = text.replace(repr(t), repr(t.value))
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
     return (
         seed,
         players,

@@ -16,10 +16,12 @@ from typing import Any, Final
 import msgspec
 
 from blink.cards import Card, CardError, parse_card
-from blink.games.classic.engine import (
-    PlayerView,
+from blink.games.classic.wire import (
+    card_text,
+    event_to_wire,
+    outcome_to_wire,
+    view_to_wire,
 )
-from blink.games.classic.wire import card_or_none, card_text, event_to_wire, outcome_to_wire
 
 __all__ = [
     "PROTOCOL",
@@ -232,31 +234,3 @@ _ENCODE = msgspec.json.Encoder().encode
 def dumps(obj: dict[str, Any]) -> str:
     """Compact JSON for the wire (msgspec: several times faster than the standard library)."""
     return _ENCODE(obj).decode()
-
-
-def view_to_wire(v: PlayerView, full: bool = False) -> dict[str, Any]:
-    """A player's view as a JSON object (``full`` adds the center piles and the setting).
-
-    ``fits`` gives, per hand slot, the piles that card may be played on now (the engine's
-    legal plays for this view), so clients never judge a play themselves."""
-    plays = v.legal_plays()
-    d: dict[str, Any] = {
-        "seat": v.seat,
-        "phase": v.phase.value,
-        "hand": [card_text(c) for c in v.hand],
-        "fits": [[p.pile for p in plays if p.card is c] for c in v.hand],
-        "tops": [card_or_none(c) for c in v.tops],
-        "hand_counts": list(v.hand_counts),
-        "draw_counts": list(v.draw_counts),
-        "set_aside": v.set_aside,
-        "chosen": list(v.chosen),
-        "my_choice": card_or_none(v.my_choice),
-        "plays": v.plays,
-        "reach": list(v.reach),
-        "outcome": outcome_to_wire(v.outcome),
-    }
-    if full:
-        d["piles"] = [[card_text(c) for c in p] for p in v.piles]
-        d["players"] = v.players
-        d["ruleset"] = v.ruleset.name
-    return d

@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from blink.cards import STANDARD_DECK, Card
+from blink.games.base import Termination
 from blink.games.classic.bots import BotSpec
 from blink.games.classic.bots.reaction import LEVELS, Level
 from blink.games.classic.bots.strategies import STRATEGIES
@@ -112,7 +113,7 @@ _TWOPI = 2.0 * math.pi
 # -- phases and reasons -----------------------------------------------------------------------
 
 PLAYING, OVER = 0, 1
-_REASONS = ("out_of_cards", "stall_placement", "fewest_cards")
+_REASONS = (Termination.OUT_OF_CARDS, Termination.STALL_PLACEMENT, Termination.FEWEST_CARDS)
 OUT_OF_CARDS, STALL_PLACEMENT, FEWEST_CARDS = 0, 1, 2
 # Action kinds in the log.
 _PLAY, _FLIP, _CHOOSE = 0, 1, 2

@@ -252,7 +252,10 @@ def _card(text: Any) -> Card | None:
 def _outcome(data: Any) -> Outcome | None:
     if not isinstance(data, dict):
         return None
-    return Outcome(tuple(int(w) for w in data.get("winners", ())), str(data.get("reason", "")))
+    try:
+        return Outcome.of(data.get("winners", ()), str(data.get("reason", "")))
+    except (TypeError, ValueError):
+        return None
 
 
 _PHASES = {p.value: p for p in Phase}

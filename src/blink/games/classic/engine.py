@@ -27,6 +27,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Final, NamedTuple, Protocol
 
 from blink.cards import STANDARD_DECK, Card, shuffled_deck
+from blink.games.base import IllegalAction, Outcome, Termination
 from blink.games.classic.rules import OFFICIAL, DeadEnd, Ruleset, deal_sizes
 
 if TYPE_CHECKING:
@@ -56,6 +57,7 @@ __all__ = [
     "Revealed",
     "StallKind",
     "Stalled",
+    "Termination",
     "legal_plays_in_view",
     "own_pile",
     "reach",
@@ -107,20 +109,6 @@ class Reason(Enum):
     """A stall choice while the race is on."""
     ALREADY_CHOSEN = "already_chosen"
     """A second choice by the same player in one stall."""
-
-
-class IllegalAction(ValueError):
-    """A refused action. ``reason`` is a :class:`Reason`; ``str(exc)`` is for people."""
-
-    def __init__(self, reason: Reason, message: str) -> None:
-        super().__init__(message)
-        self.reason = reason
-        self.message = message
-
-    @property
-    def code(self) -> str:
-        """The stable machine-readable code (``reason.value``)."""
-        return self.reason.value
 
 
 # --- actions -------------------------------------------------------------------------------
@@ -224,24 +212,6 @@ class Placed(NamedTuple):
     card: Card
     pile: int
     slot: int
-
-
-class Outcome(NamedTuple):
-    """How a game ended. More than one winner is a tie between them."""
-
-    winners: tuple[int, ...]
-    reason: str
-    """``out_of_cards``, ``stall_placement`` or ``fewest_cards``."""
-
-    @property
-    def is_tie(self) -> bool:
-        """True when several players share the result."""
-        return len(self.winners) > 1
-
-    @property
-    def winner(self) -> int | None:
-        """The single winner, or ``None`` for a tie."""
-        return self.winners[0] if len(self.winners) == 1 else None
 
 
 class Ended(NamedTuple):
@@ -540,6 +510,18 @@ class ClassicGame:
                         out.append(_tuple_new(Play, (player, c, b)))
         return out
 
+    def legal_actions(self, player: int) -> list[Play] | list[Choose]:
+        """Every decision ``player`` may take now: plays while racing, or in a choosing stall
+        one :class:`Choose` per hand card until they have chosen. The reveal and the flip are
+        the table's, not a player's (see :mod:`blink.games.classic.definition`)."""
+        if self.phase is _CHOOSING:
+            if player.__class__ is not int or not 0 <= player < self.players:
+                raise _no_player(player)
+            if player in self.choices:
+                return []
+            return [Choose(player, c) for c in self._hands[player]]
+        return self.legal_plays(player)
+
     def all_legal_plays(self) -> list[Play]:
         """Every legal play of every player."""
         out: list[Play] = []
@@ -729,7 +711,7 @@ class ClassicGame:
             hm[player] ^= card._bit
             out = [_tuple_new(Played, (player, card, pile, slot, top))]
             if not hand:
-                self._end(out, Outcome((player,), "out_of_cards"))
+                self._end(out, Outcome((player,), Termination.OUT_OF_CARDS))
                 self._times.append(t)
                 self.events += out
                 return out
@@ -853,7 +835,7 @@ class ClassicGame:
         self.choices = {}
         empty = tuple(p for p in range(self.players) if not self._hands[p])
         if empty:
-            self._end(out, Outcome(empty, "stall_placement"))
+            self._end(out, Outcome(empty, Termination.STALL_PLACEMENT))
             return
         self.phase = _PLAYING
         self._after_change(out)
@@ -878,7 +860,7 @@ class ClassicGame:
             left = [self.cards_left(p) for p in range(self.players)]
             fewest = min(left)
             winners = tuple(p for p in range(self.players) if left[p] == fewest)
-            self._end(out, Outcome(winners, "fewest_cards"))
+            self._end(out, Outcome(winners, Termination.FEWEST_CARDS))
         else:
             self.phase = _CHOOSING
             out.append(Stalled(StallKind.CHOOSE))

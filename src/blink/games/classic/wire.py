@@ -20,12 +20,13 @@ from blink.games.classic.engine import (
     Outcome,
     Placed,
     Played,
+    PlayerView,
     Refilled,
     Revealed,
     Stalled,
 )
 
-__all__ = ["card_or_none", "card_text", "event_to_wire", "outcome_to_wire"]
+__all__ = ["card_or_none", "card_text", "event_to_wire", "outcome_to_wire", "view_to_wire"]
 
 _CARD_TEXT: dict[Card, str] = {}
 
@@ -85,3 +86,31 @@ def event_to_wire(e: Event) -> dict[str, Any] | None:
     if isinstance(e, Dealt):
         return None
     raise TypeError(f"not an event: {e!r}")
+
+
+def view_to_wire(v: PlayerView, full: bool = False) -> dict[str, Any]:
+    """A player's view as a JSON object (``full`` adds the center piles and the setting).
+
+    ``fits`` gives, per hand slot, the piles that card may be played on now (the engine's
+    legal plays for this view), so clients never judge a play themselves."""
+    plays = v.legal_plays()
+    d: dict[str, Any] = {
+        "seat": v.seat,
+        "phase": v.phase.value,
+        "hand": [card_text(c) for c in v.hand],
+        "fits": [[p.pile for p in plays if p.card is c] for c in v.hand],
+        "tops": [card_or_none(c) for c in v.tops],
+        "hand_counts": list(v.hand_counts),
+        "draw_counts": list(v.draw_counts),
+        "set_aside": v.set_aside,
+        "chosen": list(v.chosen),
+        "my_choice": card_or_none(v.my_choice),
+        "plays": v.plays,
+        "reach": list(v.reach),
+        "outcome": outcome_to_wire(v.outcome),
+    }
+    if full:
+        d["piles"] = [[card_text(c) for c in p] for p in v.piles]
+        d["players"] = v.players
+        d["ruleset"] = v.ruleset.name
+    return d

@@ -41,6 +41,7 @@ from itertools import combinations
 from typing import Final, NamedTuple
 
 from blink.cards import STANDARD_DECK, Attribute, Card, Color, Shape, shuffled_deck
+from blink.games.base import IllegalAction, Outcome, Termination
 
 __all__ = [
     "HAND_SIZE",
@@ -66,6 +67,7 @@ __all__ = [
     "Phase",
     "Reason",
     "Skipped",
+    "Termination",
     "TurnBegan",
     "Value",
     "attribute_of",
@@ -244,20 +246,6 @@ class Reason(Enum):
     EMPTIES_HAND_IN_OPENING = "empties_hand_in_opening"
 
 
-class IllegalAction(ValueError):
-    """A refused action. ``reason`` is a :class:`Reason`; ``str(exc)`` is for people."""
-
-    def __init__(self, reason: Reason, message: str) -> None:
-        super().__init__(message)
-        self.reason = reason
-        self.message = message
-
-    @property
-    def code(self) -> str:
-        """The stable machine-readable code (``reason.value``)."""
-        return self.reason.value
-
-
 # --- actions -------------------------------------------------------------------------------
 
 
@@ -356,24 +344,6 @@ class Skipped(NamedTuple):
     """``player`` had no card and the draw pile was empty: they could not ask."""
 
     player: int
-
-
-class Outcome(NamedTuple):
-    """How a game ended. More than one winner is a tie between them."""
-
-    winners: tuple[int, ...]
-    reason: str
-    """``blunk`` (a player laid down their last cards), ``fewest_cards`` or ``turn_limit``."""
-
-    @property
-    def is_tie(self) -> bool:
-        """True when several players share the result."""
-        return len(self.winners) > 1
-
-    @property
-    def winner(self) -> int | None:
-        """The single winner, or ``None`` for a tie."""
-        return self.winners[0] if len(self.winners) == 1 else None
 
 
 class Ended(NamedTuple):
@@ -884,7 +854,7 @@ class GoGame:
         self._laid_this_turn += 1
         out: list[GoEvent] = [LaidDown(player, cards, value)]
         if not self._hands[player]:
-            self._end(out, Outcome((player,), "blunk"))
+            self._end(out, Outcome((player,), Termination.BLUNK))
         self._history.append((LayDown(player, cards), t))
         self.events.extend(out)
         return out
@@ -921,9 +891,9 @@ class GoGame:
             self.quiet_turns = 0
         self._laid_this_turn = 0
         if self.quiet_turns >= self.players:
-            self._end_by_count(out, "fewest_cards")
+            self._end_by_count(out, Termination.FEWEST_CARDS)
         elif self.turn_limit is not None and self.turns >= self.turn_limit:
-            self._end_by_count(out, "turn_limit")
+            self._end_by_count(out, Termination.TURN_LIMIT)
 
     def _begin_turn(self, seat: int, out: list[GoEvent]) -> None:
         """Give the turn to ``seat``, skipping players who hold nothing (empty draw pile)."""
@@ -940,7 +910,7 @@ class GoGame:
                 return
             seat = (seat + 1) % self.players
 
-    def _end_by_count(self, out: list[GoEvent], reason: str) -> None:
+    def _end_by_count(self, out: list[GoEvent], reason: Termination) -> None:
         counts = [len(h) for h in self._hands]
         fewest = min(counts)
         self._end(out, Outcome(tuple(p for p, n in enumerate(counts) if n == fewest), reason))

@@ -1,0 +1,296 @@
+"""The types every game shares, and the shape of a game definition.
+
+A game is a package under :mod:`blink.games` with a pure engine and a *definition*: data about
+the game (:class:`GameInfo`) plus pure functions over the engine's state (:class:`GameDefinition`).
+Everything above the engines (the server, the terminal clients, the simulator, the bots'
+drivers, replays, ratings and the command line) works through a definition that it gets from
+:mod:`blink.games.registry`, never through a game's name.
+
+The pieces shared by every game live here: one :class:`IllegalAction` for every refusal, one
+:class:`Outcome` whose ``reason`` is a :class:`Termination`, and the referee's vocabulary
+(:class:`Timer`, :class:`Timings`, :class:`Pending`): what a game does by itself next, and
+after which of the driver's delays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum, StrEnum
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
+
+from blink.cards import Card
+
+__all__ = [
+    "GameDefinition",
+    "GameInfo",
+    "GameState",
+    "IllegalAction",
+    "Outcome",
+    "Pending",
+    "ReasonCode",
+    "Termination",
+    "Timer",
+    "Timings",
+]
+
+
+class ReasonCode(Protocol):
+    """A game's refusal reason: an enum member whose value is a stable code for machines."""
+
+    @property
+    def value(self) -> str:
+        """The stable code, such as ``"card_not_in_hand"``."""
+        ...
+
+
+class IllegalAction(ValueError):
+    """A refused action, in every game.
+
+    ``reason`` is the game's reason enum member (its ``value`` is the stable code sent on the
+    wire); ``str(exc)`` is one sentence for people. The state is unchanged when it is raised.
+    """
+
+    def __init__(self, reason: ReasonCode, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+
+    @property
+    def code(self) -> str:
+        """The stable machine-readable code (``reason.value``)."""
+        return self.reason.value
+
+
+class Termination(StrEnum):
+    """Why a game ended. The values are stable codes, used on the wire and in records."""
+
+    OUT_OF_CARDS = "out_of_cards"
+    """Classic: a player played their last card."""
+    STALL_PLACEMENT = "stall_placement"
+    """Classic: a player placed their last card in a choosing stall."""
+    FEWEST_CARDS = "fewest_cards"
+    """The fewest cards left wins (classic's dead-end ruleset; Go Blink's quiet round)."""
+    BLUNK = "blunk"
+    """Go Blink: a player laid down a match of all their remaining cards."""
+    TURN_LIMIT = "turn_limit"
+    """Go Blink: the optional turn limit of simulations was reached (fewest cards wins)."""
+    HIGHEST_TOTAL = "highest_total"
+    """A game decided by the highest score once every card is played."""
+
+
+class Outcome(NamedTuple):
+    """How a game ended. More than one winner is a tie between them."""
+
+    winners: tuple[int, ...]
+    reason: Termination
+
+    @property
+    def is_tie(self) -> bool:
+        """True when several players share the result."""
+        return len(self.winners) > 1
+
+    @property
+    def winner(self) -> int | None:
+        """The single winner, or ``None`` for a tie."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
+    @classmethod
+    def of(cls, winners: Sequence[int], reason: str) -> Outcome:
+        """An outcome from plain data (a record, the wire); raises ``ValueError`` if unknown."""
+        try:
+            termination = Termination(reason)
+        except ValueError:
+            known = ", ".join(t.value for t in Termination)
+            raise ValueError(f"unknown end of game {reason!r} (known: {known})") from None
+        return cls(tuple(int(w) for w in winners), termination)
+
+
+# --- the referee -----------------------------------------------------------------------------
+
+
+class Timer(Enum):
+    """Which of a driver's delays a pending step waits for."""
+
+    COUNTDOWN = "countdown"
+    """From the deal to the reveal."""
+    STALL_PAUSE = "stall_pause"
+    """From a stall until the game breaks it by itself (a flip)."""
+    CHOICE_DEADLINE = "choice_deadline"
+    """From a stall that needs choices until defaults are taken for those who did not choose."""
+    TURN = "turn"
+    """From the start of a player's turn until the default action is taken for them."""
+
+
+@dataclass(frozen=True, slots=True)
+class Timings:
+    """A driver's delays, in seconds, one per :class:`Timer`. ``None``: wait for ever."""
+
+    countdown: float | None = 3.0
+    stall_pause: float | None = 1.5
+    choice_deadline: float | None = 10.0
+    turn: float | None = 60.0
+
+    def of(self, timer: Timer) -> float | None:
+        """The delay for ``timer``."""
+        delay: float | None = getattr(self, timer.value)
+        return delay
+
+
+class Pending(NamedTuple):
+    """What the game does by itself next unless a player acts first: the referee's answer.
+
+    A driver starts ``timer``'s delay when it first sees a pending step with a new ``key``;
+    when the delay has passed and the referee still answers with the same ``key``, it applies
+    ``actions`` in order, each on behalf of its seat (``seat`` of the action, ``None`` for the
+    table). ``actions`` are the ones due *now*; a driver asks again when the time comes.
+    """
+
+    key: tuple[object, ...]
+    """Identifies this wait: the deadline runs from the first time a driver sees it."""
+    timer: Timer
+    actions: tuple[tuple[int | None, Any], ...]
+    """``(seat, action)`` pairs: the seat the action is taken for (``None``: the table)."""
+
+
+# --- the definition --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """Facts about a game that drivers, clients and forms need, stated once."""
+
+    name: str
+    """The registry name, also stored in records and rooms."""
+    title: str
+    """The name people read."""
+    version: int
+    """Bumped when the rules or a codec change in a way records must know about."""
+    min_players: int
+    max_players: int
+    default_players: int
+    real_time: bool
+    """True for a race (any seat may act at any time), False for a turn-based game."""
+    options: Mapping[str, str] = field(default_factory=dict)
+    """Option names this game's :meth:`GameDefinition.new` accepts, with one line each."""
+
+    def check_players(self, players: object) -> int:
+        """``players`` if this game can be played by that many, else ``ValueError``."""
+        if (
+            not isinstance(players, int)
+            or isinstance(players, bool)
+            or not self.min_players <= players <= self.max_players
+        ):
+            raise ValueError(
+                f"{self.title} is for {self.min_players} to {self.max_players} players, "
+                f"not {players!r}"
+            )
+        return players
+
+
+class GameState(Protocol):
+    """What every engine's game object offers (the definition's functions take one)."""
+
+    @property
+    def players(self) -> int:
+        """How many seats."""
+        ...
+
+    @property
+    def over(self) -> bool:
+        """True once the game has ended."""
+        ...
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How it ended, once it has."""
+        ...
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """The deal's deck order, top card first."""
+        ...
+
+    def snapshot(self) -> tuple[object, ...]:
+        """A value capturing the whole state, for equality checks."""
+        ...
+
+
+S = TypeVar("S", bound=GameState)
+A = TypeVar("A")
+E = TypeVar("E")
+V = TypeVar("V")
+
+
+class GameDefinition(Protocol, Generic[S, A, E, V]):
+    """One game, as data plus pure functions over its engine's state.
+
+    Every function is pure apart from :meth:`apply`, which changes ``state`` only when the
+    action is legal: it checks everything first and raises :class:`IllegalAction` with the
+    state unchanged otherwise.
+    """
+
+    info: GameInfo
+
+    def new(
+        self,
+        players: int,
+        seed: int | str | None = None,
+        *,
+        deck: Sequence[Card] | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> S:
+        """A new game for ``players``: the standard deck shuffled by ``seed``, or ``deck``."""
+        ...
+
+    def reach(self, players: int, seat: int) -> tuple[int, ...]:
+        """The piles ``seat`` may play on (empty for a game without shared piles)."""
+        ...
+
+    def legal_actions(self, state: S, seat: int) -> list[A]:
+        """Every decision ``seat`` may take now: plays, choices, asks, lay-downs, ends."""
+        ...
+
+    def apply(self, state: S, action: A, t: int | None = None) -> list[E]:
+        """Apply ``action`` (``t``: ms since the start, for the record); the events it caused."""
+        ...
+
+    def referee(self, state: S) -> Pending | None:
+        """What the game does by itself next (``None``: nothing, players must act)."""
+        ...
+
+    def view(self, state: S, seat: int | None) -> V:
+        """What ``seat`` may know (``None``: a spectator)."""
+        ...
+
+    def redact(self, event: E, viewer: int | None) -> E:
+        """``event`` as ``viewer`` may see it: what they may not know is removed."""
+        ...
+
+    def seat_of(self, action: A) -> int | None:
+        """The seat that takes ``action`` (``None``: the table, such as a flip)."""
+        ...
+
+    def action_to_wire(self, action: A) -> dict[str, Any]:
+        """A JSON-ready form of ``action``."""
+        ...
+
+    def action_from_wire(self, data: Mapping[str, Any]) -> A:
+        """The inverse of :meth:`action_to_wire`; ``ValueError`` naming what is wrong."""
+        ...
+
+    def event_to_wire(self, event: E) -> dict[str, Any] | None:
+        """A JSON-ready form of ``event`` (``None``: not sent)."""
+        ...
+
+    def view_to_wire(self, view: V) -> dict[str, Any]:
+        """A JSON-ready form of ``view``."""
+        ...
+
+    def hidden_cards(self, state: S, viewer: int | None) -> frozenset[Card]:
+        """The cards ``viewer`` may not see now (another hand, a draw pile, a secret choice)."""
+        ...
+
+    def history(self, state: S) -> Sequence[tuple[A, int | None]]:
+        """Every accepted action with its time, in order: replaying them rebuilds the state."""
+        ...

@@ -1,0 +1,172 @@
+"""Classic Blink's game definition: its facts, its referee and its codecs, over the engine.
+
+The referee says what the table does by itself: the reveal after the countdown, the flip after
+a stall's pause, and in a choosing stall each missing player's default choice at the deadline.
+Every driver (the server, the terminal table, the simulator) asks it instead of restating the
+phase machine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from blink.cards import Card
+from blink.games.base import GameInfo, Pending, Timer
+from blink.games.classic.engine import (
+    Action,
+    Choose,
+    ClassicGame,
+    Event,
+    Flip,
+    Phase,
+    Play,
+    PlayerView,
+    Reveal,
+    reach,
+    redact,
+)
+from blink.games.classic.record import RecordError, action_from_dict, action_to_dict
+from blink.games.classic.rules import OFFICIAL, Ruleset, get_ruleset, parse_handicap
+from blink.games.classic.wire import event_to_wire, view_to_wire
+
+__all__ = ["CLASSIC", "ClassicDefinition"]
+
+_INFO: Final = GameInfo(
+    name="classic",
+    title="Classic Blink",
+    version=1,
+    min_players=2,
+    max_players=3,
+    default_players=2,
+    real_time=True,
+    options={
+        "ruleset": "the ruleset's name (official, dead-end) or a Ruleset",
+        "sizes": "each seat's draw-pile size (a handicap), or a handicap text such as 35:25",
+    },
+)
+
+
+def _ruleset(value: object) -> Ruleset:
+    if value is None:
+        return OFFICIAL
+    if isinstance(value, Ruleset):
+        return value
+    if isinstance(value, str):
+        return get_ruleset(value)
+    raise ValueError(f"a ruleset is a name or a Ruleset, not {value!r}")
+
+
+def _sizes(value: object, players: int, deck_size: int) -> tuple[int, ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return parse_handicap(value, players, deck_size)
+    if isinstance(value, Sequence):
+        return tuple(int(n) for n in value)
+    raise ValueError(f"draw-pile sizes are a list of numbers or a handicap, not {value!r}")
+
+
+class ClassicDefinition:
+    """Classic Blink for 2 or 3 players, as a :class:`~blink.games.base.GameDefinition`."""
+
+    info: GameInfo = _INFO
+
+    def new(
+        self,
+        players: int,
+        seed: int | str | None = None,
+        *,
+        deck: Sequence[Card] | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> ClassicGame:
+        """A new classic game (options: ``ruleset``, ``sizes``)."""
+        players = self.info.check_players(players)
+        opts = dict(options or {})
+        unknown = set(opts) - set(self.info.options)
+        if unknown:
+            raise ValueError(
+                f"unknown option {sorted(unknown)[0]!r} for {self.info.title} "
+                f"(known: {', '.join(self.info.options)})"
+            )
+        ruleset = _ruleset(opts.get("ruleset"))
+        sizes = _sizes(opts.get("sizes"), players, 60 if deck is None else len(deck))
+        return ClassicGame.new(players, seed, deck=deck, ruleset=ruleset, sizes=sizes)
+
+    def reach(self, players: int, seat: int) -> tuple[int, ...]:
+        """The two piles ``seat`` may play on."""
+        return reach(self.info.check_players(players), seat)
+
+    def legal_actions(self, state: ClassicGame, seat: int) -> list[Action]:
+        """``seat``'s plays while racing, or its stall choices while the table waits for them."""
+        return list(state.legal_actions(seat))
+
+    def apply(self, state: ClassicGame, action: Action, t: int | None = None) -> list[Event]:
+        """Apply any classic action (checked first; refused with the state unchanged)."""
+        return state.apply(action, t)
+
+    def referee(self, state: ClassicGame) -> Pending | None:
+        """The reveal, the flip, or the default choices still missing; ``None`` while racing."""
+        phase = state.phase
+        if phase is Phase.DEALT:
+            return Pending(("reveal",), Timer.COUNTDOWN, ((None, Reveal()),))
+        if phase is Phase.STALLED:
+            return Pending(("flip", state.stalls), Timer.STALL_PAUSE, ((None, Flip()),))
+        if phase is Phase.CHOOSING:
+            waiting = state.awaiting_choice()
+            actions = tuple((p, Choose(p, state.default_choice(p))) for p in waiting)
+            return Pending(("choose", state.stalls), Timer.CHOICE_DEADLINE, actions)
+        return None
+
+    def view(self, state: ClassicGame, seat: int | None) -> PlayerView:
+        """What ``seat`` may know."""
+        return state.view(seat)
+
+    def redact(self, event: Event, viewer: int | None) -> Event:
+        """``event`` with the cards ``viewer`` may not see removed."""
+        return redact(event, viewer)
+
+    def seat_of(self, action: Action) -> int | None:
+        """The player of a play or a choice; ``None`` for the reveal and the flip."""
+        if isinstance(action, Play | Choose):
+            return action.player
+        return None
+
+    def action_to_wire(self, action: Action) -> dict[str, Any]:
+        """The record's form of an action."""
+        return action_to_dict(action, None)
+
+    def action_from_wire(self, data: Mapping[str, Any]) -> Action:
+        """Parse the record's form of an action; ``ValueError`` naming the problem."""
+        try:
+            return action_from_dict(data)[0]
+        except RecordError as exc:
+            raise ValueError(exc.detail) from None
+
+    def event_to_wire(self, event: Event) -> dict[str, Any] | None:
+        """The wire form of an event (``None`` for the deal, which is never sent)."""
+        return event_to_wire(event)
+
+    def view_to_wire(self, view: PlayerView) -> dict[str, Any]:
+        """The wire form of a view, with the piles, the player count and the ruleset."""
+        return view_to_wire(view, full=True)
+
+    def hidden_cards(self, state: ClassicGame, viewer: int | None) -> frozenset[Card]:
+        """Other hands, every draw pile, the set-aside cards, and face-down center cards."""
+        hidden: set[Card] = set(state.set_aside)
+        for p in range(state.players):
+            hidden.update(state.draw_pile(p))
+            if p != viewer:
+                hidden.update(state.hand(p))
+        if state.phase is Phase.DEALT:
+            for i in range(state.players):
+                hidden.update(state.pile(i))
+        return frozenset(hidden)
+
+    def history(self, state: ClassicGame) -> Sequence[tuple[Action, int | None]]:
+        """Every accepted action with its time."""
+        return state.history
+
+
+CLASSIC: Final = ClassicDefinition()
+"""The classic Blink definition (get it through :func:`blink.games.registry.get_game`)."""
