@@ -13,6 +13,7 @@ and at the end the game has ended, and its history replays to the same state.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -22,8 +23,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from blink.cards import STANDARD_DECK, Card, CardError, parse_card
-from blink.games.base import GameDefinition, IllegalAction
+from blink.games.base import GameDefinition, IllegalAction, Timings
 from blink.games.registry import games, get_game, register, unregister
+from blink.sim.generic import RandomAgent, Stuck, play_out
 
 from .highcard import HIGH_CARD
 
@@ -60,10 +62,8 @@ def _cards_in(value: object) -> Iterator[Card]:
         yield value
     elif isinstance(value, str):
         if 2 <= len(value) <= 4:
-            try:
+            with contextlib.suppress(CardError):
                 yield parse_card(value)
-            except CardError:
-                pass
     elif isinstance(value, dict):
         for v in value.values():
             yield from _cards_in(v)
@@ -142,10 +142,7 @@ def _play_random_game(name: str, seed: int) -> None:
         offered = [a for _, a in pending.actions] if pending is not None else []
         assert legal or offered, f"{name} seed {seed}: nobody can act and no referee step"
         _sample_illegal(game, state, seen, legal + offered)
-        if offered and (not legal or rng.random() < 0.2):
-            chosen = offered[0]
-        else:
-            chosen = rng.choice(legal)
+        chosen = offered[0] if offered and (not legal or rng.random() < 0.2) else rng.choice(legal)
         assert game.action_from_wire(game.action_to_wire(chosen)) == chosen
         events = game.apply(state, chosen, steps)
         _check_no_leak(game, state, events)
@@ -190,3 +187,37 @@ def test_the_facts_are_consistent(name: str) -> None:
         assert state.players == players
         for seat in range(players):
             assert all(0 <= p < players for p in game.reach(players, seat))
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_the_generic_simulator_plays_every_game(name: str) -> None:
+    game = get_game(name)
+    for seed in range(5):
+        rng = random.Random(seed)
+        players = game.info.default_players
+        state = game.new(players, seed=seed)
+        agents = {s: RandomAgent(random.Random(seed * 10 + s)) for s in range(players)}
+        run = play_out(game, state, agents, rng=rng)
+        assert run.state.over and run.outcome == state.outcome
+        assert run.actions + run.referee_actions == len(game.history(state))
+        # Deterministic: the same seeds give the same game.
+        again = play_out(
+            game,
+            game.new(players, seed=seed),
+            {s: RandomAgent(random.Random(seed * 10 + s)) for s in range(players)},
+            rng=random.Random(seed),
+        )
+        assert again.state.snapshot() == state.snapshot() and again.duration == run.duration
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_the_referee_finishes_a_game_nobody_plays(name: str) -> None:
+    """With no agent at all, only a turn-based game's clock can move it."""
+    game = get_game(name)
+    state = game.new(game.info.default_players, seed=3)
+    if game.info.real_time:
+        with pytest.raises(Stuck):
+            play_out(game, state, {}, rng=random.Random(1))
+    else:
+        run = play_out(game, state, {}, rng=random.Random(1), timings=Timings(turn=5.0))
+        assert run.state.over and run.actions == 0 and run.referee_actions > 0

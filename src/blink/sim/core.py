@@ -22,22 +22,27 @@ from types import MethodType
 from typing import Any
 
 from blink.cards import Card
+from blink.games.base import Pending, Timer, Timings
 from blink.games.classic.bots import Bot, BotSpec, Intent
+from blink.games.classic.definition import CLASSIC
 from blink.games.classic.engine import (
     ClassicGame,
     Event,
+    Flip,
     Flipped,
     IllegalAction,
     Outcome,
-    Phase,
     Placed,
     Play,
     Played,
     PlayerView,
+    Stalled,
+    StallKind,
 )
 from blink.games.classic.record import GameRecord, SeriesRecord
 from blink.games.classic.rules import OFFICIAL, Ruleset
 from blink.match import Series
+from blink.sim.generic import Referee
 from blink.sim.seeds import derive_seed
 
 __all__ = [
@@ -56,10 +61,6 @@ BEHIND_MARGIN = 3
 MAX_SERIES_GAMES = 99
 """A series stops after this many games even if ties kept it undecided."""
 
-_PLAYING = Phase.PLAYING
-_STALLED = Phase.STALLED
-_CHOOSING = Phase.CHOOSING
-_OVER = Phase.OVER
 
 
 @dataclass(frozen=True)
@@ -171,11 +172,9 @@ class _Viewer:
         game = self.game
         piles = tuple(self.piles)
         tops = tuple(map(_last, piles))
-        # The engine's own lists, read only (the same values as ``game.hand(seat)`` and
-        # ``game.cards_left(seat) - len(hand)``, without a method call per seat).
-        hands = list(map(tuple, game._hands))
+        hands = game.hands
         hand_counts = tuple(map(len, hands))
-        draw_counts = tuple(map(len, game._draws))
+        draw_counts = game.draw_counts
         choices = game.choices
         if choices:
             chosen = tuple(s in choices for s in self.seats)
@@ -267,111 +266,16 @@ def play_game(
     """Play a dealt, unrevealed ``game`` to its end between ``bots`` (one per seat, in order).
 
     The lower level under :func:`simulate_game`, for any :class:`~blink.games.classic.bots.Bot`
-    (bots whose
-    ``plan`` takes no ``now`` are called with the view alone). Equal due times are broken at
-    random by ``seed``.
+    (bots whose ``plan`` takes no ``now`` are called with the view alone). What the table does
+    by itself (the reveal, flips, default choices) comes from the game's referee, after the
+    delays of ``config``. Equal due times are broken at random by ``seed``; a bot due exactly
+    at the referee's deadline acts first.
     """
     players = game.players
     if len(bots) != players:
         raise ValueError(f"{len(bots)} bots for {players} seats")
-    tie_rng = random.Random(derive_seed(seed, "ties"))
-    seats = range(players)
-    acts: list[Any] = [None] * players
-    plans = [_timed_plan(b) for b in bots]
-    now = 0.0
-    flips = choices = dead_ends = defaults = 0
-    plays_by_seat = [0] * players
-    left = [game.cards_left(s) for s in seats]
-    max_deficit = [0] * players
-    choice_deadline = 0.0
-    game.reveal(0)
-    stalls_seen = game.stalls
-    viewer = _Viewer(game)
-    views = viewer.checked_views if config.check_views else viewer.views
-    update = viewer.update
-    phase = game.phase
-    while True:
-        if phase is _OVER:
-            break
-        if phase is _STALLED:
-            for s, v in enumerate(views()):
-                plans[s](v, now)
-            now += config.flip_pause
-            flips += 1
-            stalls_seen = game.stalls  # this stall, counted as a flip
-            update(game.flip(round(now * 1000)))
-            phase = game.phase
-            left = [game.cards_left(s) for s in seats]
-            if game.stalls != stalls_seen:  # the flip stalled again
-                stalls_seen = game.stalls
-                if phase is _CHOOSING:
-                    choices += 1
-                    choice_deadline = now + config.choice_timeout
-                elif phase is _OVER:
-                    dead_ends += 1
-            continue
-        best: float | None = None
-        best_seats: list[int] = []
-        for s, v in enumerate(views()):
-            intent = plans[s](v, now)
-            if intent is None:
-                continue
-            t = now + intent.delay
-            acts[s] = intent.action
-            if best is None or t < best:
-                best = t
-                best_seats = [s]
-            elif t == best:
-                best_seats.append(s)
-        if phase is _CHOOSING:
-            if best is None or best > choice_deadline:
-                now = max(now, choice_deadline)
-                for s in [s for s in seats if s not in game.choices]:
-                    defaults += 1
-                    update(game.choose(s, game.default_choice(s), round(now * 1000)))
-                phase = game.phase
-                left = [game.cards_left(s) for s in seats]
-                if game.stalls != stalls_seen:  # the placement stalled again
-                    stalls_seen = game.stalls
-                    if phase is _CHOOSING:
-                        choices += 1
-                        choice_deadline = now + config.choice_timeout
-                    elif phase is _OVER:
-                        dead_ends += 1
-                continue
-        elif best is None:
-            raise RuntimeError(f"no bot acts in phase {phase} (game seed {seed})")
-        seat = best_seats[0] if len(best_seats) == 1 else tie_rng.choice(best_seats)
-        action = acts[seat]
-        now = best
-        try:
-            if type(action) is Play:
-                update(game.play(seat, action.card, action.pile, round(now * 1000)))
-                plays_by_seat[seat] += 1
-                left[seat] -= 1
-                lead = min(left)
-                for s in seats:
-                    d = left[s] - lead
-                    if d > max_deficit[s]:
-                        max_deficit[s] = d
-            else:
-                update(game.choose(seat, action.card, round(now * 1000)))
-        except IllegalAction:
-            reset = getattr(bots[seat], "reset", None)
-            if reset is not None:
-                reset()
-            continue
-        new_phase = game.phase
-        if game.stalls != stalls_seen:  # a new stall (possibly right after a placement)
-            stalls_seen = game.stalls
-            if new_phase is _CHOOSING:
-                choices += 1
-                choice_deadline = now + config.choice_timeout
-            elif new_phase is _OVER:
-                dead_ends += 1
-        if phase is _CHOOSING and not game.choices:  # the choices were placed
-            left = [game.cards_left(s) for s in seats]
-        phase = new_phase
+    run = _Run(game, bots, seed, config)
+    run.loop()
     outcome = game.outcome
     assert outcome is not None
     return GameResult(
@@ -379,17 +283,125 @@ def play_game(
         specs=tuple(names) if names is not None else tuple(repr(b) for b in bots),
         outcome=outcome,
         plays=game.plays,
-        plays_by_seat=tuple(plays_by_seat),
-        duration=now,
+        plays_by_seat=tuple(run.plays_by_seat),
+        duration=run.now,
         stalls=game.stalls,
-        flips=flips,
-        choices=choices,
-        dead_ends=dead_ends,
-        defaults=defaults,
-        max_deficit=tuple(max_deficit),
-        cards_left=tuple(game.cards_left(s) for s in seats),
+        flips=run.flips,
+        choices=run.choices,
+        dead_ends=run.dead_ends,
+        defaults=run.defaults,
+        max_deficit=tuple(run.max_deficit),
+        cards_left=tuple(game.cards_left(s) for s in range(players)),
         game=game if keep_game else None,
     )
+
+
+class _Run:
+    """The state of one simulated game: the clock, the referee's deadline and the counts."""
+
+    def __init__(self, game: ClassicGame, bots: Sequence[Bot], seed: int, config: SimConfig):
+        self.game = game
+        self.bots = bots
+        self.seed = seed
+        self.tie_rng = random.Random(derive_seed(seed, "ties"))
+        self.plans = [_timed_plan(b) for b in bots]
+        self.referee = Referee(
+            CLASSIC,
+            Timings(
+                countdown=0.0,
+                stall_pause=config.flip_pause,
+                choice_deadline=config.choice_timeout,
+                turn=None,
+            ),
+        )
+        self.viewer = _Viewer(game)
+        self.views = self.viewer.checked_views if config.check_views else self.viewer.views
+        self.now = 0.0
+        self.flips = self.choices = self.dead_ends = self.defaults = 0
+        self.plays_by_seat = [0] * game.players
+        self.left = [game.cards_left(s) for s in range(game.players)]
+        self.max_deficit = [0] * game.players
+
+    def loop(self) -> None:
+        """Run the game to its end. The clock starts when the countdown ends."""
+        game = self.game
+        referee = self.referee
+        first = referee.update(game, 0.0)
+        if first is not None and first.timer is Timer.COUNTDOWN:
+            self._referee_acts(first, 0.0)
+        views = self.views
+        plans = self.plans
+        acts: list[Any] = [None] * game.players
+        while not game.over:
+            pending = referee.update(game, self.now)
+            best: float | None = None
+            best_seats: list[int] = []
+            now = self.now
+            for s, v in enumerate(views()):
+                intent = plans[s](v, now)
+                if intent is None:
+                    continue
+                t = now + intent.delay
+                acts[s] = intent.action
+                if best is None or t < best:
+                    best = t
+                    best_seats = [s]
+                elif t == best:
+                    best_seats.append(s)
+            if pending is not None:
+                deadline = referee.deadline
+                if deadline is not None and (best is None or best > deadline):
+                    self._referee_acts(pending, max(now, deadline))
+                    continue
+            if best is None:
+                raise RuntimeError(f"no bot acts in phase {game.phase} (game seed {self.seed})")
+            seat = best_seats[0] if len(best_seats) == 1 else self.tie_rng.choice(best_seats)
+            self.now = best
+            self._bot_acts(seat, acts[seat])
+
+    def _referee_acts(self, pending: Pending, now: float) -> None:
+        game = self.game
+        self.now = now
+        t = round(now * 1000)
+        for seat, action in pending.actions:
+            if type(action) is Flip:
+                self.flips += 1
+            elif seat is not None:
+                self.defaults += 1
+            self._count(CLASSIC.apply(game, action, t))
+        self.left = [game.cards_left(s) for s in range(game.players)]
+
+    def _bot_acts(self, seat: int, action: Any) -> None:
+        game = self.game
+        try:
+            events = game.apply(action, round(self.now * 1000))
+        except IllegalAction:
+            reset = getattr(self.bots[seat], "reset", None)
+            if reset is not None:
+                reset()
+            return
+        self._count(events)
+        if type(action) is Play:
+            self.plays_by_seat[seat] += 1
+            left = self.left
+            left[seat] -= 1
+            lead = min(left)
+            deficit = self.max_deficit
+            for s, n in enumerate(left):
+                d = n - lead
+                if d > deficit[s]:
+                    deficit[s] = d
+        elif not game.choices:  # the choices were placed
+            self.left = [game.cards_left(s) for s in range(game.players)]
+
+    def _count(self, events: list[Event]) -> None:
+        self.viewer.update(events)
+        for e in events:
+            if type(e) is Stalled:
+                if e.kind is StallKind.CHOOSE:
+                    self.choices += 1
+                elif e.kind is StallKind.DEAD_END:
+                    self.dead_ends += 1
 
 
 _TIMED: dict[Any, bool] = {}

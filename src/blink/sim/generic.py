@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from blink.games.base import GameDefinition, Outcome, Pending, Timings
 
-__all__ = ["Agent", "Referee", "RandomAgent", "Run", "Stuck", "play_out"]
+__all__ = ["Agent", "RandomAgent", "Referee", "Run", "Stuck", "play_out"]
 
 
 class Stuck(RuntimeError):

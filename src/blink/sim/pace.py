@@ -8,7 +8,7 @@ levels' ``mean_play`` figures were calibrated (see docs/bots.md).
 from __future__ import annotations
 
 from blink.games.classic.bots import BotSpec
-from blink.games.classic.engine import ClassicGame, Phase
+from blink.games.classic.definition import CLASSIC
 from blink.sim.seeds import derive_seed
 
 __all__ = ["measure_pace"]
@@ -20,18 +20,14 @@ def measure_pace(spec: BotSpec, games: int = 200, seed: int = 0) -> float:
     total_plays = 0
     for g in range(games):
         gseed = derive_seed(seed, "pace", g)
-        game = ClassicGame.new(2, derive_seed(gseed, "deck"))
+        game = CLASSIC.new(2, derive_seed(gseed, "deck"))
         bot = spec.build(0, derive_seed(gseed, "bot", 0))
-        game.reveal(0)
         now = 0.0
-        while game.phase is not Phase.OVER:
-            phase = game.phase
-            if phase is Phase.STALLED:
-                game.flip()
-                continue
-            if phase is Phase.CHOOSING:
-                for s in (0, 1):
-                    game.choose(s, game.default_choice(s))
+        while not game.over:
+            pending = CLASSIC.referee(game)
+            if pending is not None:  # the table acts at once: the reveal, a flip, choices
+                for _, action in pending.actions:
+                    CLASSIC.apply(game, action)
                 continue
             intent = bot.plan(game.view(0), now)
             if intent is None:

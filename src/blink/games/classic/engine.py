@@ -431,6 +431,16 @@ class ClassicGame:
         """A player's hand, slot order (full state: for the engine's owner, not for players)."""
         return tuple(self._hands[player])
 
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """Every hand, slot order (full state: for the engine's owner, not for players)."""
+        return tuple(map(tuple, self._hands))
+
+    @property
+    def draw_counts(self) -> tuple[int, ...]:
+        """How many cards each draw pile holds."""
+        return tuple(map(len, self._draws))
+
     def draw_pile(self, player: int) -> tuple[Card, ...]:
         """A player's draw pile, top first (full state)."""
         return tuple(reversed(self._draws[player]))
