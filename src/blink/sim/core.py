@@ -62,7 +62,6 @@ MAX_SERIES_GAMES = 99
 """A series stops after this many games even if ties kept it undecided."""
 
 
-
 @dataclass(frozen=True)
 class SimConfig:
     """Timing of what the simulator does itself (virtual seconds)."""
