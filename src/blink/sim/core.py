@@ -238,14 +238,12 @@ def simulate_game(
     config: SimConfig = DEFAULT_CONFIG,
     keep_game: bool = True,
 ) -> GameResult:
-    """Simulate one game between 2 or 3 bots; deterministic for a given ``seed``.
+    """Simulate one classic game between bots, one per seat; deterministic for ``seed``.
 
     ``sizes`` gives each seat's draw-pile size (a handicap). The deck, the bots and the
     tie-breaks are seeded from ``seed`` by :func:`~blink.sim.seeds.derive_seed`.
     """
-    players = len(specs)
-    if players not in (2, 3):
-        raise ValueError(f"classic Blink is for 2 or 3 players, not {players}")
+    players = CLASSIC.info.check_players(len(specs))
     game = ClassicGame.new(players, derive_seed(seed, "deck"), ruleset=ruleset, sizes=sizes)
     bots = [spec.build(i, derive_seed(seed, "bot", i)) for i, spec in enumerate(specs)]
     return play_game(

@@ -27,7 +27,14 @@ from blink.games.classic.engine import (
     redact,
 )
 from blink.games.classic.record import RecordError, action_from_dict, action_to_dict
-from blink.games.classic.rules import OFFICIAL, Ruleset, get_ruleset, parse_handicap
+from blink.games.classic.rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    OFFICIAL,
+    Ruleset,
+    get_ruleset,
+    parse_handicap,
+)
 from blink.games.classic.wire import event_to_wire, view_to_wire
 
 __all__ = ["CLASSIC", "ClassicDefinition"]
@@ -36,8 +43,8 @@ _INFO: Final = GameInfo(
     name="classic",
     title="Classic Blink",
     version=1,
-    min_players=2,
-    max_players=3,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
     default_players=2,
     real_time=True,
     options={
@@ -68,7 +75,7 @@ def _sizes(value: object, players: int, deck_size: int) -> tuple[int, ...] | Non
 
 
 class ClassicDefinition:
-    """Classic Blink for 2 or 3 players, as a :class:`~blink.games.base.GameDefinition`."""
+    """Classic Blink, as a :class:`~blink.games.base.GameDefinition`."""
 
     info: GameInfo = _INFO
 

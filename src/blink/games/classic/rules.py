@@ -14,7 +14,9 @@ from typing import Final
 
 __all__ = [
     "DEAD_END",
+    "MAX_PLAYERS",
     "MIN_PILE",
+    "MIN_PLAYERS",
     "OFFICIAL",
     "RULESETS",
     "DeadEnd",
@@ -25,6 +27,11 @@ __all__ = [
     "get_ruleset",
     "parse_handicap",
 ]
+
+MIN_PLAYERS: Final = 2
+"""Classic Blink's smallest table (the game definition states it to everything above)."""
+MAX_PLAYERS: Final = 3
+"""Classic Blink's largest table: three players share three piles, each reaching two."""
 
 MIN_PILE: Final = 4
 """The smallest draw pile a player can be dealt: one center card and a hand of three."""
@@ -114,8 +121,10 @@ def deal_sizes(players: int, deck_size: int, sizes: Sequence[int] | None = None)
     (a handicap, "balanced play") must each be at least :data:`MIN_PILE` and together fit in
     the deck; what is left over is set aside unseen.
     """
-    if players not in (2, 3):
-        raise DealError(f"classic Blink is for 2 or 3 players, not {players}")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise DealError(
+            f"classic Blink is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}"
+        )
     if sizes is None:
         each = deck_size // players
         if each < MIN_PILE:
