@@ -181,11 +181,16 @@ class GameInfo:
             or isinstance(players, bool)
             or not self.min_players <= players <= self.max_players
         ):
-            raise ValueError(
-                f"{self.title} is for {self.min_players} to {self.max_players} players, "
-                f"not {players!r}"
-            )
+            raise ValueError(f"{self.title} is for {self.player_range} players, not {players!r}")
         return players
+
+    @property
+    def player_range(self) -> str:
+        """The player range for people: "2 or 3", "2 to 6"."""
+        lo, hi = self.min_players, self.max_players
+        if lo == hi:
+            return str(lo)
+        return f"{lo} {'or' if hi == lo + 1 else 'to'} {hi}"
 
 
 class GameState(Protocol):

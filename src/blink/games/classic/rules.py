@@ -123,7 +123,7 @@ def deal_sizes(players: int, deck_size: int, sizes: Sequence[int] | None = None)
     """
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise DealError(
-            f"classic Blink is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}"
+            f"classic Blink is for {MIN_PLAYERS} or {MAX_PLAYERS} players, not {players}"
         )
     if sizes is None:
         each = deck_size // players
