@@ -386,8 +386,9 @@ def _goblink(
 ) -> None:
     import importlib
 
-    try:
-        gosim = importlib.import_module("blink.games.goblink.sim")
+    try:  # the game's simulation first: unavailable even if blink.cli.gosim was loaded before
+        importlib.import_module("blink.games.goblink.sim")
+        gosim = importlib.import_module("blink.cli.gosim")
     except ImportError:
         _fail("Go Blink simulation is unavailable (blink.games.goblink.sim could not be imported)")
     simulate_cli: Callable[..., object] = gosim.simulate_cli
