@@ -11,9 +11,12 @@ from __future__ import annotations
 import html
 import os
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from blink.tournament import Match, MatchKind, Tournament
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = ["Box", "Layout", "final_table", "layout", "render_html", "render_png", "write_png"]
 
@@ -353,7 +356,6 @@ def render_png(t: Tournament, dpi: int = 150) -> bytes:
 
     matplotlib.use("Agg", force=False)
     from matplotlib.figure import Figure
-    from matplotlib.patches import Rectangle
 
     lay = layout(t)
     ft = final_table(t) if t.draw_record is not None else None
@@ -373,7 +375,20 @@ def render_png(t: Tournament, dpi: int = 150) -> bytes:
     ax.set_ylim(height, 0)
     ax.axis("off")
     pt = unit * 72  # points per layout unit
-    fs = 0.3 * pt
+    _png_title(ax, t, pt)
+    _png_bracket(ax, lay, title_h + 0.4, pt)
+    y = title_h + bracket_h
+    if ft is not None:
+        y = _png_final_table(ax, ft, y, pt)
+    if extra:
+        _png_tiebreaks(ax, extra, y, pt)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, facecolor="white")
+    return buf.getvalue()
+
+
+def _png_title(ax: Axes, t: Tournament, pt: float) -> None:
+    """The tournament's name and a line on its field, draw and champion."""
     p = t.plan
     ax.text(0, 0.6, t.name, fontsize=0.55 * pt, fontweight="bold", va="center")
     sub = f"{p.players} players · {_n(p.byes, 'bye')} · {p.finalists} in the final round"
@@ -382,103 +397,117 @@ def render_png(t: Tournament, dpi: int = 150) -> bytes:
     if t.champion:
         sub += f" · champion: {t.champion}"
     ax.text(0, 1.35, sub, fontsize=0.3 * pt, color="#333", va="center")
-    oy = title_h + 0.4
+
+
+def _png_bracket(ax: Axes, lay: Layout, oy: float, pt: float) -> None:
+    """The layout's column headings, connectors and boxes, ``oy`` units down."""
     for i, c in enumerate(lay.columns):
         ax.text(i * COL_W, oy - 0.25, c, fontsize=0.36 * pt, fontweight="bold", va="bottom")
     for x0, y0, x1, y1 in lay.lines:
         ax.plot([x0, x1], [y0 + oy, y1 + oy], color="#333", linewidth=1.0)
     for b in lay.boxes:
-        by = b.y + oy
-        ax.add_patch(
-            Rectangle(
-                (b.x, by), BOX_W, b.height, facecolor="white", edgecolor="#111", linewidth=1.2
-            )
-        )
-        ax.text(b.x, by - 0.06, b.label, fontsize=0.22 * pt, color="#555", va="bottom")
-        score_x = b.x + BOX_W - 0.7
-        for k, (name, score, style) in enumerate(b.rows):
-            ry = by + k * ROW_H
-            if k:
-                ax.plot([b.x, b.x + BOX_W], [ry, ry], color="#111", linewidth=0.7)
-            if b.match_id is not None:
-                ax.plot([score_x, score_x], [ry, ry + ROW_H], color="#111", linewidth=0.7)
-            weight = "bold" if style == "winner" else "normal"
-            color = {"pending": "#777", "loser": "#666"}.get(style, "#111")
-            fstyle = "italic" if style == "pending" else "normal"
-            ax.text(
-                b.x + 0.15,
-                ry + ROW_H / 2,
-                name,
-                fontsize=fs,
-                fontweight=weight,
-                color=color,
-                style=fstyle,
-                va="center",
-            )
-            if score:
-                ax.text(
-                    score_x + 0.35,
-                    ry + ROW_H / 2,
-                    score,
-                    fontsize=fs,
-                    fontweight=weight,
-                    va="center",
-                    ha="center",
-                )
-    y = title_h + bracket_h
-    if ft is not None:
+        _png_box(ax, b, b.y + oy, pt)
+
+
+def _png_box(ax: Axes, b: Box, by: float, pt: float) -> None:
+    """One box of the bracket with its top at ``by``: a row per player, score cells."""
+    from matplotlib.patches import Rectangle
+
+    fs = 0.3 * pt
+    ax.add_patch(
+        Rectangle((b.x, by), BOX_W, b.height, facecolor="white", edgecolor="#111", linewidth=1.2)
+    )
+    ax.text(b.x, by - 0.06, b.label, fontsize=0.22 * pt, color="#555", va="bottom")
+    score_x = b.x + BOX_W - 0.7
+    for k, (name, score, style) in enumerate(b.rows):
+        ry = by + k * ROW_H
+        if k:
+            ax.plot([b.x, b.x + BOX_W], [ry, ry], color="#111", linewidth=0.7)
+        if b.match_id is not None:
+            ax.plot([score_x, score_x], [ry, ry + ROW_H], color="#111", linewidth=0.7)
+        weight = "bold" if style == "winner" else "normal"
+        color = {"pending": "#777", "loser": "#666"}.get(style, "#111")
+        fstyle = "italic" if style == "pending" else "normal"
         ax.text(
-            0,
-            y + 0.5,
-            "Final" if ft["kind"] == "final" else "Final round",
-            fontsize=0.4 * pt,
-            fontweight="bold",
+            b.x + 0.15,
+            ry + ROW_H / 2,
+            name,
+            fontsize=fs,
+            fontweight=weight,
+            color=color,
+            style=fstyle,
             va="center",
         )
-        y += 1.0
-        cols = [("Finalist", 5.5)] + [(f"v {i + 1}", 1.5) for i in range(n_fin)]
-        cols += [("Wins", 1.5), ("Place", 1.5)]
-        rows = [[head for head, _ in cols]]
-        for i, name in enumerate(ft["names"]):
-            rows.append([f"{i + 1}. {name}", *ft["cells"][i], ft["wins"][i], ft["places"][i]])
-        for r, row in enumerate(rows):
-            x = 0.0
-            for ci, (text, (_, w)) in enumerate(zip(row, cols, strict=True)):
-                ax.add_patch(
-                    Rectangle(
-                        (x, y),
-                        w,
-                        0.6,
-                        facecolor="#eee" if r == 0 else "white",
-                        edgecolor="#111",
-                        linewidth=0.9,
-                    )
+        if score:
+            ax.text(
+                score_x + 0.35,
+                ry + ROW_H / 2,
+                score,
+                fontsize=fs,
+                fontweight=weight,
+                va="center",
+                ha="center",
+            )
+
+
+def _png_final_table(ax: Axes, ft: dict[str, Any], y: float, pt: float) -> float:
+    """The final round's cross table from ``y`` down; returns the y below it."""
+    from matplotlib.patches import Rectangle
+
+    fs = 0.3 * pt
+    n_fin = len(ft["names"])
+    ax.text(
+        0,
+        y + 0.5,
+        "Final" if ft["kind"] == "final" else "Final round",
+        fontsize=0.4 * pt,
+        fontweight="bold",
+        va="center",
+    )
+    y += 1.0
+    cols = [("Finalist", 5.5)] + [(f"v {i + 1}", 1.5) for i in range(n_fin)]
+    cols += [("Wins", 1.5), ("Place", 1.5)]
+    rows = [[head for head, _ in cols]]
+    for i, name in enumerate(ft["names"]):
+        rows.append([f"{i + 1}. {name}", *ft["cells"][i], ft["wins"][i], ft["places"][i]])
+    for r, row in enumerate(rows):
+        x = 0.0
+        for ci, (text, (_, w)) in enumerate(zip(row, cols, strict=True)):
+            ax.add_patch(
+                Rectangle(
+                    (x, y),
+                    w,
+                    0.6,
+                    facecolor="#eee" if r == 0 else "white",
+                    edgecolor="#111",
+                    linewidth=0.9,
                 )
-                bold = r == 0 or ci == len(cols) - 2
-                ax.text(
-                    x + (0.15 if ci == 0 else w / 2),
-                    y + 0.3,
-                    text,
-                    fontsize=fs,
-                    ha="left" if ci == 0 else "center",
-                    va="center",
-                    fontweight="bold" if bold else "normal",
-                )
-                x += w
-            y += 0.6
+            )
+            bold = r == 0 or ci == len(cols) - 2
+            ax.text(
+                x + (0.15 if ci == 0 else w / 2),
+                y + 0.3,
+                text,
+                fontsize=fs,
+                ha="left" if ci == 0 else "center",
+                va="center",
+                fontweight="bold" if bold else "normal",
+            )
+            x += w
         y += 0.6
-    if extra:
-        ax.text(0, y + 0.2, "Tie-breaks", fontsize=0.36 * pt, fontweight="bold", va="center")
-        y += 0.6
-        for m in extra:
-            players = " v ".join(x or "?" for x in m.players)
-            score = "–".join(str(m.score.get(x or "", 0)) for x in m.players) if m.games else ""
-            won = f"  winner: {m.winner}" if m.winner else ""
-            ax.text(0, y + 0.25, f"{m.id}: {players}  {score}{won}", fontsize=fs, va="center")
-            y += 0.5
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi, facecolor="white")
-    return buf.getvalue()
+    return y + 0.6
+
+
+def _png_tiebreaks(ax: Axes, extra: list[Match], y: float, pt: float) -> None:
+    """The tie-break matches, one line each, from ``y`` down."""
+    ax.text(0, y + 0.2, "Tie-breaks", fontsize=0.36 * pt, fontweight="bold", va="center")
+    y += 0.6
+    for m in extra:
+        players = " v ".join(x or "?" for x in m.players)
+        score = "–".join(str(m.score.get(x or "", 0)) for x in m.players) if m.games else ""
+        won = f"  winner: {m.winner}" if m.winner else ""
+        ax.text(0, y + 0.25, f"{m.id}: {players}  {score}{won}", fontsize=0.3 * pt, va="center")
+        y += 0.5
 
 
 def write_png(t: Tournament, path: str | os.PathLike[str], dpi: int = 150) -> None:

@@ -189,9 +189,9 @@ def test_goblink_delegates(monkeypatch: pytest.MonkeyPatch) -> None:
     import types
 
     calls: list[dict[str, object]] = []
-    fake = types.ModuleType("blink.games.goblink.sim")
+    fake = types.ModuleType("blink.cli.gosim")
     fake.simulate_cli = lambda **kw: calls.append(kw) or 0  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "blink.games.goblink.sim", fake)
+    monkeypatch.setitem(sys.modules, "blink.cli.gosim", fake)
     code, _, _ = _run(
         "--game",
         "goblink",

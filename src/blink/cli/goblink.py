@@ -109,7 +109,7 @@ def simulate(
     ] = None,
 ) -> None:
     """Simulate bot-vs-bot Go Blink games (same as 'blink simulate --game goblink')."""
-    from blink.games.goblink.sim import simulate_cli
+    from blink.cli.gosim import simulate_cli
 
     simulate_cli(games, players, list(bot or []), seed, workers, json_out, plot, records)
 

@@ -5,7 +5,7 @@ Textual and the bots are imported inside the command, so ``blink`` itself starts
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -15,90 +15,96 @@ DEFAULT_LEVEL = "skilled"
 DEFAULT_STRATEGY = "first"
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     """One clear line on stderr and exit status 2."""
     typer.echo(f"blink play: {message}", err=True)
     raise typer.Exit(2)
 
 
+BotOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--bot",
+        "-b",
+        help="A bot as level:strategy (e.g. expert:blocker); twice for 3 players.",
+    ),
+]
+LevelOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--level",
+        "-l",
+        help="Bot level: beginner, casual, skilled (default), expert, champion, inhuman.",
+    ),
+]
+StrategyOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--strategy", "-s", help="Bot strategy: random, first (default), blocker, flexible."
+    ),
+]
+PlayersOpt = Annotated[int, typer.Option("--players", "-p", help="2 or 3 (3: you and two bots).")]
+HotseatOpt = Annotated[
+    bool,
+    typer.Option("--hotseat", help="Two people on one keyboard (Q W E + A S against U I O + K L)."),
+]
+BestOfOpt = Annotated[int, typer.Option("--best-of", "-n", help="Play a best-of-N series (N odd).")]
+HandicapOpt = Annotated[
+    str,
+    typer.Option("--handicap", help="Draw-pile sizes like 35:25, or extra cards for you like +5."),
+]
+RulesetOpt = Annotated[str, typer.Option("--ruleset", help="official or dead-end.")]
+SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed for the deals and the bots.")]
+CountdownOpt = Annotated[float, typer.Option("--countdown", help="Seconds before each reveal.")]
+ColorblindOpt = Annotated[
+    bool, typer.Option("--colorblind", help="Add each colour's letter to the cards.")
+]
+AsciiOpt = Annotated[
+    bool,
+    typer.Option("--ascii", help="Draw shapes as letters (M P S W F L) instead of symbols."),
+]
+ServerOpt = Annotated[
+    str | None,
+    typer.Option("--server", help="Play online on this server (e.g. http://localhost:8000)."),
+]
+JoinOpt = Annotated[str | None, typer.Option("--join", help="Take a seat in room CODE (online).")]
+WatchOpt = Annotated[str | None, typer.Option("--watch", help="Watch room CODE (online).")]
+NameOpt = Annotated[
+    str | None,
+    typer.Option("--name", help="Your name at the table (online; default: your profile's)."),
+]
+ProfileOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--profile",
+        help="Online: make a profile NAME on the server if none is stored, and keep it "
+        "(rated games).",
+    ),
+]
+NoProfileOpt = Annotated[
+    bool, typer.Option("--no-profile", help="Online: play anonymously (not rated).")
+]
+
+
 def play(
-    bot: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--bot",
-            "-b",
-            help="A bot as level:strategy (e.g. expert:blocker); twice for 3 players.",
-        ),
-    ] = None,
-    level: Annotated[
-        str | None,
-        typer.Option(
-            "--level",
-            "-l",
-            help="Bot level: beginner, casual, skilled (default), expert, champion, inhuman.",
-        ),
-    ] = None,
-    strategy: Annotated[
-        str | None,
-        typer.Option(
-            "--strategy", "-s", help="Bot strategy: random, first (default), blocker, flexible."
-        ),
-    ] = None,
-    players: Annotated[
-        int, typer.Option("--players", "-p", help="2 or 3 (3: you and two bots).")
-    ] = 2,
-    hotseat: Annotated[
-        bool,
-        typer.Option(
-            "--hotseat", help="Two people on one keyboard (Q W E + A S against U I O + K L)."
-        ),
-    ] = False,
-    best_of: Annotated[
-        int, typer.Option("--best-of", "-n", help="Play a best-of-N series (N odd).")
-    ] = 1,
-    handicap: Annotated[
-        str,
-        typer.Option(
-            "--handicap", help="Draw-pile sizes like 35:25, or extra cards for you like +5."
-        ),
-    ] = "",
-    ruleset: Annotated[str, typer.Option("--ruleset", help="official or dead-end.")] = "official",
-    seed: Annotated[
-        int | None, typer.Option("--seed", help="Seed for the deals and the bots.")
-    ] = None,
-    countdown: Annotated[
-        float, typer.Option("--countdown", help="Seconds before each reveal.")
-    ] = 3.0,
-    colorblind: Annotated[
-        bool, typer.Option("--colorblind", help="Add each colour's letter to the cards.")
-    ] = False,
-    ascii_symbols: Annotated[
-        bool,
-        typer.Option("--ascii", help="Draw shapes as letters (M P S W F L) instead of symbols."),
-    ] = False,
-    server: Annotated[
-        str | None,
-        typer.Option("--server", help="Play online on this server (e.g. http://localhost:8000)."),
-    ] = None,
-    join: Annotated[
-        str | None, typer.Option("--join", help="Take a seat in room CODE (online).")
-    ] = None,
-    watch: Annotated[str | None, typer.Option("--watch", help="Watch room CODE (online).")] = None,
-    name: Annotated[
-        str | None,
-        typer.Option("--name", help="Your name at the table (online; default: your profile's)."),
-    ] = None,
-    profile: Annotated[
-        str | None,
-        typer.Option(
-            "--profile",
-            help="Online: make a profile NAME on the server if none is stored, and keep it "
-            "(rated games).",
-        ),
-    ] = None,
-    no_profile: Annotated[
-        bool, typer.Option("--no-profile", help="Online: play anonymously (not rated).")
-    ] = False,
+    bot: BotOpt = None,
+    level: LevelOpt = None,
+    strategy: StrategyOpt = None,
+    players: PlayersOpt = 2,
+    hotseat: HotseatOpt = False,
+    best_of: BestOfOpt = 1,
+    handicap: HandicapOpt = "",
+    ruleset: RulesetOpt = "official",
+    seed: SeedOpt = None,
+    countdown: CountdownOpt = 3.0,
+    colorblind: ColorblindOpt = False,
+    ascii_symbols: AsciiOpt = False,
+    server: ServerOpt = None,
+    join: JoinOpt = None,
+    watch: WatchOpt = None,
+    name: NameOpt = None,
+    profile: ProfileOpt = None,
+    no_profile: NoProfileOpt = False,
 ) -> None:
     """Play Blink in the terminal: against bots (default), --hotseat, or online with --server."""
     from blink.games.classic.rules import DealError, RulesetError, get_ruleset, parse_handicap
@@ -108,7 +114,6 @@ def play(
         rules = get_ruleset(ruleset)
     except RulesetError as exc:
         _fail(str(exc))
-        return
     if players not in (2, 3):
         _fail(f"classic Blink is for 2 or 3 players, not {players}")
     if len(bot) == 2:
@@ -119,46 +124,96 @@ def play(
         sizes = parse_handicap(handicap, players)
     except DealError as exc:
         _fail(str(exc))
-        return
     style: dict[str, Any] = {"colorblind": colorblind, "ascii_symbols": ascii_symbols}
-
     if server is not None or join is not None or watch is not None:
-        from blink.profile_store import ProfileStoreError
-        from blink.tui.online import OnlineError, resolve_profile, run_online
+        _check_online(server, join, watch, hotseat, profile, no_profile)
+        assert server is not None
+        _play_online(
+            server,
+            create=profile,
+            anonymous=no_profile,
+            name=name,
+            join=join,
+            watch=watch,
+            players=players,
+            seats=_online_seats(bot, level, strategy, players),
+            best_of=best_of,
+            handicap=handicap,
+            ruleset=rules.name,
+            **style,
+        )
+    deal = {
+        "seed": seed,
+        "ruleset": rules,
+        "sizes": sizes,
+        "best_of": best_of,
+        "countdown": countdown,
+    }
+    _play_here(hotseat, bot, level, strategy, players, deal, style)
 
-        if server is None:
-            _fail("--join and --watch need --server URL")
-            return
-        if join is not None and watch is not None:
-            _fail("give either --join CODE or --watch CODE, not both")
-        if hotseat:
-            _fail("--hotseat is for one keyboard; online, each player runs their own client")
-        if profile is not None and no_profile:
-            _fail("give either --profile NAME or --no-profile, not both")
-        try:
-            stored, note = (None, None)
-            if watch is None:
-                stored, note = resolve_profile(server, create=profile, anonymous=no_profile)
-            if note:
-                typer.echo(f"blink play: {note}", err=True)
-            code = run_online(
-                server,
-                join=join,
-                watch=watch,
-                name=name or (stored.name if stored else "Player"),
-                profile_secret=stored.secret if stored else None,
-                players=players,
-                seats=_online_seats(bot, level, strategy, players),
-                best_of=best_of,
-                handicap=handicap,
-                ruleset=rules.name,
-                **style,
-            )
-        except (OnlineError, ProfileStoreError) as exc:
-            _fail(str(exc))
-            return
-        raise typer.Exit(code)
 
+def _check_online(
+    server: str | None,
+    join: str | None,
+    watch: str | None,
+    hotseat: bool,
+    profile: str | None,
+    no_profile: bool,
+) -> None:
+    """Refuse online options that do not go together."""
+    if server is None:
+        _fail("--join and --watch need --server URL")
+    if join is not None and watch is not None:
+        _fail("give either --join CODE or --watch CODE, not both")
+    if hotseat:
+        _fail("--hotseat is for one keyboard; online, each player runs their own client")
+    if profile is not None and no_profile:
+        _fail("give either --profile NAME or --no-profile, not both")
+
+
+def _play_online(
+    server: str,
+    *,
+    create: str | None,
+    anonymous: bool,
+    name: str | None,
+    watch: str | None,
+    **room: Any,
+) -> NoReturn:
+    """Play (or ``watch``) on a server with the stored profile (``create``: make one with that
+    name if none is stored); exit with the online client's code. ``room`` goes on to
+    :func:`blink.tui.online.run_online`."""
+    from blink.profile_store import ProfileStoreError
+    from blink.tui.online import OnlineError, resolve_profile, run_online
+
+    try:
+        stored, note = (None, None)
+        if watch is None:
+            stored, note = resolve_profile(server, create=create, anonymous=anonymous)
+        if note:
+            typer.echo(f"blink play: {note}", err=True)
+        code = run_online(
+            server,
+            watch=watch,
+            name=name or (stored.name if stored else "Player"),
+            profile_secret=stored.secret if stored else None,
+            **room,
+        )
+    except (OnlineError, ProfileStoreError) as exc:
+        _fail(str(exc))
+    raise typer.Exit(code)
+
+
+def _play_here(
+    hotseat: bool,
+    bot: list[str],
+    level: str | None,
+    strategy: str | None,
+    players: int,
+    deal: dict[str, Any],
+    style: dict[str, Any],
+) -> None:
+    """Play in this terminal: two people (``hotseat``) or you against bots; print the score."""
     from blink.tui.app import BlinkApp
     from blink.tui.table import LocalTable
 
@@ -167,17 +222,7 @@ def play(
             _fail("--hotseat is for two people; leave out --bot")
         if players != 2:
             _fail("--hotseat is for two players")
-            return
-        table = LocalTable(
-            players=2,
-            humans=(0, 1),
-            names=("Left", "Right"),
-            seed=seed,
-            ruleset=rules,
-            sizes=sizes,
-            best_of=best_of,
-            countdown=countdown,
-        )
+        table = LocalTable(players=2, humans=(0, 1), names=("Left", "Right"), **deal)
         title = "Left (Q W E · A S) vs Right (U I O · K L)"
     else:
         from blink.games.classic.bots import BotConfigError
@@ -186,7 +231,6 @@ def play(
             specs = _bot_specs(bot, level, strategy, players)
         except BotConfigError as exc:
             _fail(str(exc))
-            return
         labels = [f"{s.level} {s.strategy}" for s in specs]
         if len(set(labels)) < len(labels):
             labels = [f"{label} ({i + 1})" for i, label in enumerate(labels)]
@@ -196,11 +240,7 @@ def play(
             humans=(0,),
             bots={i + 1: s for i, s in enumerate(specs)},
             names=names,
-            seed=seed,
-            ruleset=rules,
-            sizes=sizes,
-            best_of=best_of,
-            countdown=countdown,
+            **deal,
         )
         title = "You vs " + " and ".join(names[1:])
     app = BlinkApp(table, title=title, **style)

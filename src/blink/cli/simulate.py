@@ -17,7 +17,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -27,6 +27,7 @@ import typer
 if TYPE_CHECKING:
     from blink.games.classic.bots import BotSpec
     from blink.games.classic.rules import Ruleset
+    from blink.sim.runner import Job
     from blink.sim.stats import Summary
 
 __all__ = ["register"]
@@ -248,6 +249,34 @@ def _print_summary(summary: Summary, elapsed: float) -> None:
         console.print("[dim]For large runs, --engine batch is about ten times faster.[/]")
 
 
+RecordsOpt = Annotated[
+    Path | None, typer.Option("--records", help="Write every game's record to DIR.")
+]
+BestOfOpt = Annotated[int, typer.Option("--best-of", help="Play best-of-N series.")]
+GameOpt = Annotated[GameKind, typer.Option("--game", help="classic or goblink.")]
+FlipPauseOpt = Annotated[
+    float, typer.Option("--flip-pause", help="Virtual seconds from a stall to the flip.")
+]
+ChoiceTimeoutOpt = Annotated[
+    float,
+    typer.Option("--choice-timeout", help="Virtual seconds to choose a stall card."),
+]
+ParamOpt = Annotated[SweepParam, typer.Option("--param", help="speed or handicap.")]
+ValuesOpt = Annotated[
+    str,
+    typer.Option(
+        "--values",
+        help="Comma-separated values: seat 0's speed factor (1 = as given), or the extra "
+        "cards seat 0 is dealt (negative: fewer).",
+    ),
+]
+
+
+def _check_plot(plot: Path | None) -> None:
+    if plot is not None and plot.suffix.lower() != ".png":
+        _fail(f"--plot needs a .png file name, not {plot}")
+
+
 def simulate(
     ctx: typer.Context,
     games: GamesOpt = 1000,
@@ -255,24 +284,15 @@ def simulate(
     bot: BotOpt = None,
     handicap: HandicapOpt = "",
     ruleset: RulesetOpt = "official",
-    best_of: Annotated[int, typer.Option("--best-of", help="Play best-of-N series.")] = 1,
+    best_of: BestOfOpt = 1,
     seed: SeedOpt = 0,
     workers: WorkersOpt = None,
     json_out: JsonOpt = False,
-    records: Annotated[
-        Path | None, typer.Option("--records", help="Write every game's record to DIR.")
-    ] = None,
+    records: RecordsOpt = None,
     plot: PlotOpt = None,
-    game: Annotated[GameKind, typer.Option("--game", help="classic or goblink.")] = (
-        GameKind.classic
-    ),
-    flip_pause: Annotated[
-        float, typer.Option("--flip-pause", help="Virtual seconds from a stall to the flip.")
-    ] = 1.0,
-    choice_timeout: Annotated[
-        float,
-        typer.Option("--choice-timeout", help="Virtual seconds to choose a stall card."),
-    ] = 10.0,
+    game: GameOpt = GameKind.classic,
+    flip_pause: FlipPauseOpt = 1.0,
+    choice_timeout: ChoiceTimeoutOpt = 10.0,
     engine: EngineOpt = Engine.exact,
 ) -> None:
     """Simulate bot-vs-bot games in virtual time and summarise them."""
@@ -290,12 +310,10 @@ def simulate(
         _fail("--flip-pause must be 0 or more and --choice-timeout more than 0")
     if records is not None and records.exists() and not records.is_dir():
         _fail(f"--records {records} exists and is not a directory")
-    if plot is not None and plot.suffix.lower() != ".png":
-        _fail(f"--plot needs a .png file name, not {plot}")
+    _check_plot(plot)
 
     from blink.sim.core import SimConfig
-    from blink.sim.runner import Job, run
-    from blink.sim.stats import summarize
+    from blink.sim.runner import Job
 
     job = Job(
         tuple(specs),
@@ -307,30 +325,7 @@ def simulate(
         records=str(records) if records is not None else None,
         engine=engine.value,
     )
-    start = time.perf_counter()
-    unit = "series" if best_of > 1 else "games"
-    try:
-        with _progress(games, "") as bar:
-            task = bar.add_task(f"simulating {unit}", total=games)
-            result = run(job, games, nworkers, lambda k: bar.advance(task, k))
-    except KeyboardInterrupt:  # pragma: no cover - run() normally catches it itself
-        _fail("interrupted before any game finished")
-    elapsed = time.perf_counter() - start
-    summary = summarize(
-        result.rows,
-        len(specs),
-        [str(s) for s in specs],
-        best_of,
-        interrupted=result.interrupted,
-        requested=games,
-    )
-    summary.extra.update(
-        seed=seed,
-        ruleset=rules.name,
-        sizes=list(sizes) if sizes is not None else None,
-        engine=engine.value,
-        elapsed_s=round(elapsed, 3),
-    )
+    summary, elapsed = _run_classic(job, games, nworkers)
     if plot is not None and summary.games_played:
         from blink.sim.plots import plot_summary
 
@@ -343,8 +338,40 @@ def simulate(
             typer.echo(f"figure written to {plot}")
         if records is not None:
             typer.echo(f"records written to {records}/")
-    if result.interrupted:
+    if summary.interrupted:
         raise typer.Exit(130)
+
+
+def _run_classic(job: Job, games: int, workers: int) -> tuple[Summary, float]:
+    """Run ``games`` matches of ``job`` with a progress bar; their summary and the seconds."""
+    from blink.sim.runner import run
+    from blink.sim.stats import summarize
+
+    start = time.perf_counter()
+    unit = "series" if job.best_of > 1 else "games"
+    try:
+        with _progress(games, "") as bar:
+            task = bar.add_task(f"simulating {unit}", total=games)
+            result = run(job, games, workers, lambda k: bar.advance(task, k))
+    except KeyboardInterrupt:  # pragma: no cover - run() normally catches it itself
+        _fail("interrupted before any game finished")
+    elapsed = time.perf_counter() - start
+    summary = summarize(
+        result.rows,
+        len(job.specs),
+        [str(s) for s in job.specs],
+        job.best_of,
+        interrupted=result.interrupted,
+        requested=games,
+    )
+    summary.extra.update(
+        seed=job.seed,
+        ruleset=job.ruleset.name,
+        sizes=list(job.sizes) if job.sizes is not None else None,
+        engine=job.engine,
+        elapsed_s=round(elapsed, 3),
+    )
+    return summary, elapsed
 
 
 def _goblink(
@@ -359,8 +386,9 @@ def _goblink(
 ) -> None:
     import importlib
 
-    try:
-        gosim = importlib.import_module("blink.games.goblink.sim")
+    try:  # the game's simulation first: unavailable even if blink.cli.gosim was loaded before
+        importlib.import_module("blink.games.goblink.sim")
+        gosim = importlib.import_module("blink.cli.gosim")
     except ImportError:
         _fail("Go Blink simulation is unavailable (blink.games.goblink.sim could not be imported)")
     simulate_cli: Callable[..., object] = gosim.simulate_cli
@@ -378,18 +406,13 @@ def _goblink(
         raise typer.Exit(code)
 
 
+Setting = tuple[float, list["BotSpec"], tuple[int, ...] | None]
+"""A sweep's point: the value, the bots (seat 0's speed changed) and the draw-pile sizes."""
+
+
 def sweep(
-    param: Annotated[SweepParam, typer.Option("--param", help="speed or handicap.")] = (
-        SweepParam.speed
-    ),
-    values: Annotated[
-        str,
-        typer.Option(
-            "--values",
-            help="Comma-separated values: seat 0's speed factor (1 = as given), or the extra "
-            "cards seat 0 is dealt (negative: fewer).",
-        ),
-    ] = "",
+    param: ParamOpt = SweepParam.speed,
+    values: ValuesOpt = "",
     games: GamesOpt = 1000,
     players: PlayersOpt = None,
     bot: BotOpt = None,
@@ -404,41 +427,11 @@ def sweep(
     nworkers = _check_common(games, seed, workers)
     specs = _parse_bots(players, bot)
     rules, _ = _parse_setting(len(specs), "", ruleset, 1)
-    if plot is not None and plot.suffix.lower() != ".png":
-        _fail(f"--plot needs a .png file name, not {plot}")
-    if not values.strip():
-        values = "0.5,0.75,1,1.25,1.5,2" if param is SweepParam.speed else "-8,-4,0,4,8,12,16"
-    try:
-        points = [float(v) for v in values.replace(" ", "").split(",") if v]
-    except ValueError:
-        _fail(f"--values must be numbers separated by commas, not {values!r}")
-    if not points:
-        _fail("--values needs at least one value")
-    n = len(specs)
-    settings: list[tuple[float, list[BotSpec], tuple[int, ...] | None]] = []
-    from dataclasses import replace
-
-    from blink.games.classic.rules import DealError, deal_sizes
-
-    for v in points:
-        if param is SweepParam.speed:
-            if v <= 0:
-                _fail(f"speed values must be positive, not {v:g}")
-            settings.append((v, [replace(specs[0], speed=specs[0].speed * v), *specs[1:]], None))
-        else:
-            if v != int(v) or int(v) % (n - 1):
-                _fail(f"handicap values must be whole multiples of {n - 1}, not {v:g}")
-            extra = int(v)
-            each = 60 // n
-            wanted = [each + extra] + [each - extra // (n - 1)] * (n - 1)
-            try:
-                settings.append((v, specs, deal_sizes(n, 60, wanted) if extra else None))
-            except DealError as exc:
-                _fail(f"handicap {extra:+d}: {exc}")
+    _check_plot(plot)
+    settings = _sweep_settings(param, _sweep_values(param, values), specs)
 
     from blink.sim.plots import plot_sweep
     from blink.sim.runner import Job, run
-    from blink.sim.stats import wilson
 
     out: list[dict[str, Any]] = []
     interrupted = False
@@ -447,27 +440,7 @@ def sweep(
         for v, sp, sizes in settings:
             job = Job(tuple(sp), seed=seed, ruleset=rules, sizes=sizes, engine=engine.value)
             res = run(job, games, nworkers, lambda k: bar.advance(task, k))
-            wins = [0] * n
-            ties = 0
-            for row in res.rows:
-                if len(row.winners) == 1:
-                    wins[row.winners[0]] += 1
-                else:
-                    ties += 1
-            m = len(res.rows)
-            lo, hi = wilson(wins[0], m)
-            out.append(
-                {
-                    "value": v,
-                    "bots": [str(s) for s in sp],
-                    "sizes": list(sizes) if sizes else None,
-                    "games": m,
-                    "wins": wins,
-                    "ties": ties,
-                    "rate": wins[0] / m if m else None,
-                    "ci95": [lo, hi],
-                }
-            )
+            out.append(_sweep_point(v, sp, sizes, res.rows))
             if res.interrupted:
                 interrupted = True
                 break
@@ -483,44 +456,112 @@ def sweep(
             f"seat 0 ({specs[0]})",
         )
     if json_out:
-        typer.echo(
-            json.dumps(
-                {
-                    "parameter": param.value,
-                    "bots": [str(s) for s in specs],
-                    "seed": seed,
-                    "engine": engine.value,
-                    "interrupted": interrupted,
-                    "points": out,
-                }
-            )
-        )
+        doc = {
+            "parameter": param.value,
+            "bots": [str(s) for s in specs],
+            "seed": seed,
+            "engine": engine.value,
+            "interrupted": interrupted,
+            "points": out,
+        }
+        typer.echo(json.dumps(doc))
     else:
-        from rich.console import Console
-        from rich.table import Table
-
-        table = Table(title=f"Seat 0 ({specs[0]}) win rate against {label}")
-        table.add_column(label, justify="right")
-        table.add_column("games", justify="right")
-        table.add_column("seat 0 wins", justify="right")
-        table.add_column("rate", justify="right")
-        table.add_column("95% CI", justify="right")
-        table.add_column("ties", justify="right")
-        for p in out:
-            lo, hi = p["ci95"]
-            table.add_row(
-                f"{p['value']:g}",
-                str(p["games"]),
-                str(p["wins"][0]),
-                f"{p['rate']:.1%}" if p["rate"] is not None else "-",
-                f"{lo:.1%} - {hi:.1%}",
-                str(p["ties"]),
-            )
-        Console().print(table)
-        if plot is not None:
-            typer.echo(f"figure written to {plot}")
+        _print_sweep(out, label, specs[0], plot)
     if interrupted:
         raise typer.Exit(130)
+
+
+def _sweep_values(param: SweepParam, values: str) -> list[float]:
+    """The numbers of ``--values`` (a default range for the parameter when empty)."""
+    if not values.strip():
+        values = "0.5,0.75,1,1.25,1.5,2" if param is SweepParam.speed else "-8,-4,0,4,8,12,16"
+    try:
+        points = [float(v) for v in values.replace(" ", "").split(",") if v]
+    except ValueError:
+        _fail(f"--values must be numbers separated by commas, not {values!r}")
+    if not points:
+        _fail("--values needs at least one value")
+    return points
+
+
+def _sweep_settings(param: SweepParam, points: list[float], specs: list[BotSpec]) -> list[Setting]:
+    """Each value as the bots and draw-pile sizes to play; a value that cannot be played fails."""
+    from dataclasses import replace
+
+    from blink.games.classic.rules import DealError, deal_sizes
+
+    n = len(specs)
+    settings: list[Setting] = []
+    for v in points:
+        if param is SweepParam.speed:
+            if v <= 0:
+                _fail(f"speed values must be positive, not {v:g}")
+            settings.append((v, [replace(specs[0], speed=specs[0].speed * v), *specs[1:]], None))
+        else:
+            if v != int(v) or int(v) % (n - 1):
+                _fail(f"handicap values must be whole multiples of {n - 1}, not {v:g}")
+            extra = int(v)
+            each = 60 // n
+            wanted = [each + extra] + [each - extra // (n - 1)] * (n - 1)
+            try:
+                settings.append((v, specs, deal_sizes(n, 60, wanted) if extra else None))
+            except DealError as exc:
+                _fail(f"handicap {extra:+d}: {exc}")
+    return settings
+
+
+def _sweep_point(
+    v: float, sp: list[BotSpec], sizes: tuple[int, ...] | None, rows: Sequence[Any]
+) -> dict[str, Any]:
+    """One point of the sweep: the games played at value ``v`` and seat 0's win rate."""
+    from blink.sim.stats import wilson
+
+    wins = [0] * len(sp)
+    ties = 0
+    for row in rows:
+        if len(row.winners) == 1:
+            wins[row.winners[0]] += 1
+        else:
+            ties += 1
+    m = len(rows)
+    lo, hi = wilson(wins[0], m)
+    return {
+        "value": v,
+        "bots": [str(s) for s in sp],
+        "sizes": list(sizes) if sizes else None,
+        "games": m,
+        "wins": wins,
+        "ties": ties,
+        "rate": wins[0] / m if m else None,
+        "ci95": [lo, hi],
+    }
+
+
+def _print_sweep(out: list[dict[str, Any]], label: str, seat0: BotSpec, plot: Path | None) -> None:
+    """The sweep as a table: seat 0's win rate at each value."""
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"Seat 0 ({seat0}) win rate against {label}")
+    table.add_column(label, justify="right")
+    table.add_column("games", justify="right")
+    table.add_column("seat 0 wins", justify="right")
+    table.add_column("rate", justify="right")
+    table.add_column("95% CI", justify="right")
+    table.add_column("ties", justify="right")
+    for p in out:
+        lo, hi = p["ci95"]
+        table.add_row(
+            f"{p['value']:g}",
+            str(p["games"]),
+            str(p["wins"][0]),
+            f"{p['rate']:.1%}" if p["rate"] is not None else "-",
+            f"{lo:.1%} - {hi:.1%}",
+            str(p["ties"]),
+        )
+    Console().print(table)
+    if plot is not None:
+        typer.echo(f"figure written to {plot}")
 
 
 def register(app: typer.Typer) -> None:

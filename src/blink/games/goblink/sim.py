@@ -5,22 +5,21 @@ dealer is seat ``i % players`` (so every seat asks first equally often) and the 
 ``s`` is seeded ``derive_seed(game_seed, "bot", s)``. Results are gathered in index order, so a
 run gives identical results for any number of worker processes.
 
-``blink simulate --game goblink`` delegates to :func:`simulate_cli`.
+The command line (``blink simulate --game goblink``, ``blink goblink simulate``) is
+:mod:`blink.cli.gosim`.
 """
 
 from __future__ import annotations
 
-import json
 import math
-import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple, NoReturn
+from typing import Any, NamedTuple
 
-from blink.games.goblink.bots import GOBOTS, GoBotError, make_gobot
+from blink.games.goblink.bots import make_gobot
 from blink.games.goblink.engine import MAX_PLAYERS, MIN_PLAYERS, GoGame
 from blink.games.goblink.record import GoRecord
 from blink.sim.seeds import derive_seed
@@ -35,7 +34,6 @@ __all__ = [
     "play_one",
     "plot_go",
     "run_games",
-    "simulate_cli",
     "summarize_go",
 ]
 
@@ -291,139 +289,3 @@ def plot_go(summary: GoSummary, path: str | Path, title: str = "") -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
-
-
-def _fail(message: str) -> NoReturn:
-    import typer
-
-    typer.echo(f"blink simulate: {message}", err=True)
-    raise typer.Exit(2)
-
-
-def simulate_cli(
-    games: int,
-    players: int,
-    bots: list[str],
-    seed: int,
-    workers: int,
-    json_out: bool,
-    plot: Path | None,
-    records: Path | None,
-) -> None:
-    """Run a Go Blink simulation for the command line: progress bar, table or JSON, plot.
-
-    Raises ``typer.Exit(2)`` with a message on bad input.
-    """
-    import typer
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-    from rich.table import Table
-
-    if not isinstance(games, int) or games < 1:
-        _fail(f"--games must be at least 1, not {games}")
-    if not isinstance(workers, int) or workers < 1:
-        _fail(f"--workers must be at least 1, not {workers}")
-    named = [n for b in bots for n in b.split(",") if n.strip()]
-    if players < MIN_PLAYERS and MIN_PLAYERS <= len(named) <= MAX_PLAYERS:
-        players = len(named)  # "--bot memory,greedy" without --players: one seat per name
-    try:
-        seats = parse_bots(bots, players)
-    except GoBotError as exc:
-        _fail(f"{exc} (Go Blink bots: {', '.join(GOBOTS)})")
-    except ValueError as exc:
-        _fail(str(exc))
-    if plot is not None and plot.suffix.lower() != ".png":
-        _fail(f"--plot needs a .png file name, not {plot}")
-    if records is not None and records.exists() and not records.is_dir():
-        _fail(f"--records {records} exists and is not a directory")
-    job = GoJob(tuple(seats), seed=seed, records=str(records) if records is not None else None)
-    start = time.perf_counter()
-    progress = Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
-    try:
-        with progress:
-            task = progress.add_task("simulating Go Blink games", total=games)
-            rows = run_games(job, games, workers, lambda k: progress.advance(task, k))
-    except KeyboardInterrupt:
-        typer.echo("blink simulate: interrupted", err=True)
-        raise typer.Exit(130) from None
-    elapsed = time.perf_counter() - start
-    summary = summarize_go(rows, seats)
-    summary.extra.update(seed=seed, turn_limit=job.turn_limit, elapsed_s=round(elapsed, 3))
-    if plot is not None:
-        plot_go(summary, plot)
-    if json_out:
-        typer.echo(json.dumps(summary.to_dict()))
-        return
-    console = Console()
-    table = Table(title=f"Go Blink: wins over {summary.games} games ({players} players)")
-    table.add_column("seat", justify="right")
-    table.add_column("bot")
-    table.add_column("wins", justify="right")
-    table.add_column("win rate", justify="right")
-    table.add_column("95% CI (Wilson)", justify="right")
-    table.add_column("shared ties", justify="right")
-    for s in range(players):
-        r, lo, hi = summary.win_rate(s)
-        table.add_row(
-            str(s),
-            seats[s],
-            str(summary.wins[s]),
-            f"{r:.1%}",
-            f"{lo:.1%} - {hi:.1%}",
-            str(summary.tie_shares[s]),
-        )
-    table.add_row("", "ties", str(summary.ties), f"{summary.ties / summary.games:.1%}", "", "")
-    console.print(table)
-    if len(set(seats)) > 1:
-        bt = Table(title="By bot (fair share " + f"{1 / players:.1%})")
-        bt.add_column("bot")
-        bt.add_column("seat-games", justify="right")
-        bt.add_column("wins", justify="right")
-        bt.add_column("win rate", justify="right")
-        bt.add_column("95% CI", justify="right")
-        for name, d in summary.by_bot().items():
-            bt.add_row(
-                name,
-                str(int(d["seat_games"])),
-                str(int(d["wins"])),
-                f"{d['rate']:.1%}",
-                f"{d['ci95_low']:.1%} - {d['ci95_high']:.1%}",
-            )
-        console.print(bt)
-    lengths = Table(title="Game length")
-    lengths.add_column("per game")
-    for col in ("mean", "median", "p10", "p90"):
-        lengths.add_column(col, justify="right")
-    for label, dist in (
-        ("turns", summary.turns),
-        ("asks", summary.asks),
-        ("actions", summary.plays),
-    ):
-        lengths.add_row(
-            label, f"{dist.mean:.1f}", f"{dist.median:.1f}", f"{dist.p10:.1f}", f"{dist.p90:.1f}"
-        )
-    console.print(lengths)
-    console.print(
-        "endings: "
-        + ", ".join(f"{k} {v}" for k, v in summary.endings.items())
-        + f"; first asker won {summary.first_wins}; seed {seed}; {elapsed:.1f} s"
-    )
-    if plot is not None:
-        console.print(f"figure written to {plot}")
-    if records is not None:
-        console.print(f"records written to {records}/")

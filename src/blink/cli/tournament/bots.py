@@ -1,0 +1,316 @@
+"""``blink tournament bots`` (and ``run``): a whole tournament of bots, played by the simulator."""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from blink.cli.tournament.common import fail
+from blink.cli.tournament.views import bracket_view
+from blink.tournament import Entrant, Match, Tournament, TournamentError
+
+if TYPE_CHECKING:
+    from blink.games.classic.bots import BotSpec
+
+__all__ = [
+    "BOT_NAMES",
+    "BotPlayer",
+    "BotRun",
+    "bots_cmd",
+    "parse_bot_player",
+    "random_field",
+    "run_bots",
+]
+
+
+@dataclass(frozen=True)
+class BotPlayer:
+    """A bot entrant: a name and a bot spec (``level:strategy``)."""
+
+    name: str
+    spec: BotSpec
+
+
+def parse_bot_player(text: str) -> BotPlayer:
+    """Read ``"Ann=champion:blocker"`` (or just ``"champion:blocker"``, named after the spec)."""
+    from blink.games.classic.bots import BotSpec
+
+    name, sep, spec = text.partition("=")
+    if not sep:
+        spec, name = text, text.strip()
+    return BotPlayer(name.strip(), BotSpec.parse(spec))
+
+
+def random_field(size: int, seed: int) -> list[BotPlayer]:
+    """``size`` bots with levels and strategies drawn from ``seed`` (no ``inhuman`` bots)."""
+    from blink.games.classic.bots import LEVELS, STRATEGIES, BotSpec
+
+    rng = random.Random(f"field:{seed}")
+    levels = [lv for lv in LEVELS if lv != "inhuman"]
+    names = rng.sample(BOT_NAMES, size)
+    out = []
+    for i in range(size):
+        spec = BotSpec(rng.choice(levels), rng.choice(sorted(STRATEGIES)))
+        out.append(BotPlayer(names[i], spec))
+    return out
+
+
+BOT_NAMES = [
+    "Ada",
+    "Al",
+    "Ann",
+    "Ari",
+    "Bea",
+    "Ben",
+    "Bo",
+    "Cal",
+    "Cy",
+    "Dan",
+    "Dee",
+    "Di",
+    "Ed",
+    "Eli",
+    "Eva",
+    "Fay",
+    "Fin",
+    "Flo",
+    "Gil",
+    "Gus",
+    "Hal",
+    "Hana",
+    "Ian",
+    "Ida",
+    "Ike",
+    "Ivy",
+    "Jo",
+    "Jon",
+    "Kai",
+    "Kim",
+    "Lea",
+    "Leo",
+    "Liv",
+    "Lou",
+    "Max",
+    "Mei",
+    "Mo",
+    "Ned",
+    "Nia",
+    "Noa",
+    "Oli",
+    "Ona",
+    "Pam",
+    "Pia",
+    "Ray",
+    "Rex",
+    "Ria",
+    "Rob",
+    "Sal",
+    "Sam",
+    "Sue",
+    "Tad",
+    "Tia",
+    "Tom",
+    "Una",
+    "Uri",
+    "Val",
+    "Vic",
+    "Wes",
+    "Wyn",
+    "Xan",
+    "Yui",
+    "Zac",
+    "Zoe",
+]
+"""Short names for a random field (64 of them)."""
+
+
+@dataclass
+class BotRun:
+    """The result of :func:`run_bots`: the tournament and where each game's record went."""
+
+    tournament: Tournament
+    bots: dict[str, str]
+    games: int = 0
+    records: list[str] = field(default_factory=list)
+    handicaps: dict[str, str] = field(default_factory=dict)
+
+
+def _game_seed(seed: int, match_id: str, index: int) -> int:
+    from blink.sim import derive_seed
+
+    return derive_seed(seed, "tournament", match_id, index)
+
+
+def run_bots(
+    players: Sequence[BotPlayer],
+    seed: int,
+    *,
+    name: str = "Bot tournament",
+    records: Path | None = None,
+    balanced: bool = False,
+    on_game: Callable[[Tournament, Match], None] | None = None,
+) -> BotRun:
+    """Play a whole tournament of bots with the simulator; deterministic for a ``seed``.
+
+    Experience for the byes is each bot's fixed rating by level. ``balanced`` deals each
+    two-player game with the handicap suggested from the two bots' ratings. ``records`` is a
+    folder for every game's record. ``on_game`` is called after every game (a live view).
+    """
+    from blink.ratings import bot_rating, suggest_handicap
+    from blink.sim import simulate_game
+
+    specs = {p.name: p.spec for p in players}
+    entrants = [Entrant(p.name, rating=bot_rating(p.spec.level).mu) for p in players]
+    t = Tournament.create(entrants, name)
+    t.draw(seed)
+    run = BotRun(t, {p.name: str(p.spec) for p in players})
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)
+    while not t.finished:
+        m = t.ready_matches()[0]
+        names = [p for p in m.players if p is not None]
+        if balanced and len(names) == 2 and not m.games:
+            h = suggest_handicap(
+                bot_rating(specs[names[0]].level), bot_rating(specs[names[1]].level)
+            )
+            if h.sizes is not None:
+                m = t.set_handicap(m.id, dict(zip(names, h.sizes, strict=True)))
+                run.handicaps[m.id] = h.text
+        sizes = None if m.handicap is None else [size for _, size in m.handicap]
+        g = simulate_game(
+            [specs[n] for n in names], _game_seed(seed, m.id, len(m.games)), sizes=sizes
+        )
+        winners = [names[i] for i in g.outcome.winners]
+        ref = None
+        if records is not None:
+            path = records / f"{m.id}-game{len(m.games) + 1}.json"
+            rec = g.record
+            data = rec.to_dict()
+            data.setdefault("meta", {})
+            if isinstance(data["meta"], dict):
+                data["meta"].update(tournament=name, match=m.id, players=names)
+            path.write_text(json.dumps(data) + "\n", encoding="utf-8")
+            ref = str(path)
+            run.records.append(ref)
+        m = t.record_game(m.id, winners, ref)
+        run.games += 1
+        if on_game is not None:
+            on_game(t, m)
+    return run
+
+
+def bots_cmd(
+    player: Annotated[
+        list[str] | None,
+        typer.Option("--player", "-p", help='A bot entrant, "Name=level:strategy".'),
+    ] = None,
+    field_size: Annotated[
+        int | None, typer.Option("--field", help="A field of N bots with random levels.")
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed (default: random).")] = None,
+    name: Annotated[str, typer.Option("--name", help="The tournament's name.")] = "Bot tournament",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    records: Annotated[
+        Path | None, typer.Option("--records", help="Folder for every game's record.")
+    ] = None,
+    save: Annotated[
+        Path | None, typer.Option("--save", help="Also write the tournament file here.")
+    ] = None,
+    balanced: Annotated[
+        bool, typer.Option("--balanced", help="Deal each pairing its suggested handicap.")
+    ] = False,
+    delay: Annotated[
+        float | None,
+        typer.Option("--delay", help="Seconds to pause after each game (live view)."),
+    ] = None,
+) -> None:
+    """Run a whole tournament of bot players with the simulator, live in the terminal."""
+    if seed is None:
+        seed = secrets.randbelow(1_000_000)
+    players = _bot_field(player, field_size, seed)
+    pause = delay if delay is not None else (0.03 if sys.stdout.isatty() and not as_json else 0)
+    if as_json:
+        run = run_bots(players, seed, name=name, records=records, balanced=balanced)
+    else:
+        run = _run_live(players, seed, name, records, balanced, pause)
+    if save is not None:
+        from blink.organiser import save as save_file
+
+        save_file(run.tournament, save)
+    if as_json:
+        out = run.tournament.to_dict()
+        out["bots"] = run.bots
+        out["games_played"] = run.games
+        if run.handicaps:
+            out["handicaps"] = run.handicaps
+        typer.echo(json.dumps(out, indent=2))
+
+
+def _bot_field(player: list[str] | None, field_size: int | None, seed: int) -> list[BotPlayer]:
+    """The bots of ``--player`` or ``--field``; anything wrong fails with one line."""
+    from blink.games.classic.bots import BotConfigError
+
+    try:
+        if player and field_size is not None:
+            fail("give either --player ... or --field N, not both")
+        if player:
+            players = [parse_bot_player(p) for p in player]
+        elif field_size is not None:
+            if not 2 <= field_size <= 64:
+                fail(f"--field must be 2 to 64, not {field_size}")
+            players = random_field(field_size, seed)
+        else:
+            fail('give the players (--player "Ann=expert:blocker" ...) or --field N')
+    except BotConfigError as e:
+        fail(str(e))
+    try:
+        Tournament.create([Entrant(p.name) for p in players])
+    except TournamentError as e:
+        fail(str(e))
+    return players
+
+
+def _run_live(
+    players: Sequence[BotPlayer],
+    seed: int,
+    name: str,
+    records: Path | None,
+    balanced: bool,
+    pause: float,
+) -> BotRun:
+    """Play the tournament with the bracket filling in live in the terminal, then name the
+    champion."""
+    from rich.console import Console
+    from rich.live import Live
+
+    console = Console()
+    with Live(
+        bracket_view(Tournament.create([p.name for p in players], name)),
+        console=console,
+        auto_refresh=False,
+        vertical_overflow="visible",
+    ) as live:
+        labels = {p.name: str(p.spec) for p in players}
+
+        def show(t: Tournament, m: Match) -> None:
+            live.update(bracket_view(t, labels), refresh=True)
+            if pause:
+                time.sleep(pause)
+
+        run = run_bots(players, seed, name=name, records=records, balanced=balanced, on_game=show)
+        live.update(bracket_view(run.tournament, labels), refresh=True)
+    console.print()
+    champ = run.tournament.champion or ""
+    console.print(
+        f"Champion: [b]{champ}[/b] ({run.bots.get(champ, '')}) · {run.games} games · seed {seed}"
+    )
+    return run

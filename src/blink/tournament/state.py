@@ -1,0 +1,447 @@
+"""The tournament: its players, its draw and the result of every game, and what follows.
+
+Who plays whom, who is out, the final table and the tie-break matches are derived
+(:func:`blink.tournament.derive.derive`) and cached until the next change. The whole object
+round-trips through JSON (:meth:`Tournament.to_dict`, :meth:`Tournament.from_dict`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any, Final
+
+from blink.games.classic.rules import DealError, deal_sizes
+from blink.tournament.derive import Derived, derive
+from blink.tournament.errors import (
+    DrawError,
+    FieldError,
+    MatchDecidedError,
+    MatchNotReadyError,
+    NotInMatchError,
+    ResultError,
+    TournamentError,
+    UndoError,
+    UnknownMatchError,
+)
+from blink.tournament.formats import MAX_PLAYERS, Plan, plan
+from blink.tournament.values import (
+    Draw,
+    Entrant,
+    Game,
+    Match,
+    MatchKind,
+    Placing,
+    check_entrant,
+)
+
+__all__ = ["FORMAT", "VERSION", "Tournament"]
+
+FORMAT: Final = "blink-tournament"
+VERSION: Final = 1
+
+
+class Tournament:
+    """A tournament: its players, its draw and its results. See :mod:`blink.tournament`."""
+
+    def __init__(self, entrants: Sequence[Entrant], name: str = "Blink tournament") -> None:
+        self.name = name
+        self.entrants: list[Entrant] = []
+        for e in entrants:
+            self._check_new(e)
+            self.entrants.append(e)
+        self._draw: Draw | None = None
+        self._games: dict[str, list[Game]] = {}
+        self._handicaps: dict[str, dict[str, int]] = {}
+        self._cache: Derived | None = None
+
+    # ---- set-up
+
+    @classmethod
+    def create(cls, players: Iterable[Entrant | str], name: str = "Blink tournament") -> Tournament:
+        """A new tournament; players are names or :class:`Entrant` values (2 to 64 of them)."""
+        entrants = [p if isinstance(p, Entrant) else Entrant(p) for p in players]
+        plan(len(entrants))
+        return cls(entrants, name)
+
+    def _check_new(self, e: Entrant) -> None:
+        check_entrant(e)
+        if any(x.name.casefold() == e.name.casefold() for x in self.entrants):
+            raise FieldError(f"there is already a player called {e.name!r}", "duplicate-name")
+        if len(self.entrants) >= MAX_PLAYERS:
+            raise FieldError(f"a tournament has at most {MAX_PLAYERS} players", "field-size")
+
+    def add_player(self, entrant: Entrant | str) -> None:
+        """Add a player before the draw."""
+        if self._draw is not None:
+            raise DrawError("players cannot be added after the draw", "already-drawn")
+        e = entrant if isinstance(entrant, Entrant) else Entrant(entrant)
+        self._check_new(e)
+        self.entrants.append(e)
+        self._cache = None
+
+    def remove_player(self, name: str) -> None:
+        """Remove a player before the draw."""
+        if self._draw is not None:
+            raise DrawError("players cannot be removed after the draw", "already-drawn")
+        e = self.entrant(name)
+        self.entrants.remove(e)
+        self._cache = None
+
+    def entrant(self, name: str) -> Entrant:
+        """The player of that name (case-insensitive)."""
+        for e in self.entrants:
+            if e.name.casefold() == name.strip().casefold():
+                return e
+        raise NotInMatchError(f"no player called {name!r} in this tournament", "unknown-player")
+
+    @property
+    def plan(self) -> Plan:
+        """The plan for the current field."""
+        return plan(len(self.entrants))
+
+    @property
+    def drawn(self) -> bool:
+        """True once the draw is made."""
+        return self._draw is not None
+
+    @property
+    def draw_record(self) -> Draw | None:
+        """The recorded draw, or ``None`` before it."""
+        return self._draw
+
+    def experience_order(self, seed: int) -> list[str]:
+        """All players, most experienced first: ranked players by rank, then players with a
+        rating by rating (higher first), then the rest; equal experience is broken by lot
+        (a shuffle from ``seed``)."""
+        names = [e.name for e in self.entrants]
+        lot_rng = random.Random(f"lot:{seed}")
+        lots = names[:]
+        lot_rng.shuffle(lots)
+        lot = {n: i for i, n in enumerate(lots)}
+
+        def key(e: Entrant) -> tuple[int, float, float, int]:
+            return (
+                0 if e.rank is not None else 1,
+                float(e.rank) if e.rank is not None else 0.0,
+                -e.rating if e.rating is not None else float("inf"),
+                lot[e.name],
+            )
+
+        return [e.name for e in sorted(self.entrants, key=key)]
+
+    def draw(self, seed: int) -> Draw:
+        """Make the draw: byes to the most experienced, first-round numbers from a hat.
+
+        The hat holds two of each number 1..pairings, shuffled from ``seed``; the other players
+        draw in order of entry, and equal numbers play each other.
+        """
+        if self._draw is not None:
+            raise DrawError("the draw has already been made", "already-drawn")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise DrawError(f"the seed must be a whole number, not {seed!r}", "bad-seed")
+        p = plan(len(self.entrants))
+        order = self.experience_order(seed)
+        byes = tuple(order[: p.byes])
+        drawing = [e.name for e in self.entrants if e.name not in byes] if p.pairings else []
+        hat = [k for k in range(1, p.pairings + 1) for _ in (0, 1)]
+        random.Random(f"hat:{seed}").shuffle(hat)
+        self._draw = Draw(seed, tuple(order), byes, tuple(zip(drawing, hat, strict=True)))
+        self._cache = None
+        return self._draw
+
+    # ---- the derived structure
+
+    def _state(self) -> Derived:
+        """The derived state, computed again after every change."""
+        if self._cache is None:
+            self._cache = derive(len(self.entrants), self._draw, self._games, self._handicaps)
+        return self._cache
+
+    # ---- reading
+
+    def matches(self) -> list[Match]:
+        """Every match that exists now, in playing order (tie-breaks appear when needed)."""
+        return list(self._state().matches.values())
+
+    def match(self, match_id: str) -> Match:
+        """The match with that id (case-insensitive); :class:`UnknownMatchError` if none."""
+        if self._draw is None:
+            raise DrawError("the draw has not been made yet", "not-drawn")
+        key = match_id.strip().upper()
+        m = self._state().matches.get(key)
+        if m is None:
+            known = ", ".join(self._state().matches) or "none"
+            raise UnknownMatchError(f"no match {match_id!r} (matches: {known})")
+        return m
+
+    def ready_matches(self) -> list[Match]:
+        """Matches whose players are known and which still need games."""
+        return [m for m in self.matches() if m.ready]
+
+    @property
+    def finished(self) -> bool:
+        """True once every place in the final round is settled."""
+        return self._state().final_order is not None
+
+    @property
+    def champion(self) -> str | None:
+        """The winner, once the tournament is finished."""
+        order = self._state().final_order
+        return order[0] if order else None
+
+    @property
+    def finalists(self) -> list[str | None]:
+        """The finalists in bracket order (``None`` where still undecided)."""
+        return list(self._state().finalists)
+
+    def standings(self) -> list[Placing]:
+        """Everyone's place as far as it is known: finalists first, then the eliminated by the
+        round they went out in (a later round is a better place)."""
+        d = self._state()
+        p = plan(len(self.entrants))
+        out: list[Placing] = []
+        if self._draw is None:
+            n = len(self.entrants)
+            return [Placing(e.name, 1, n, "playing") for e in self.entrants]
+        finalists = [f for f in d.finalists if f is not None]
+        fin = p.finalists
+        placed_names: set[str] = set()
+        if d.groups:
+            for place, group in d.groups:
+                for f in group:
+                    status = (
+                        ("champion" if place == 1 else "placed") if len(group) == 1 else "finalist"
+                    )
+                    out.append(
+                        Placing(f, place, place + len(group) - 1, status, None, d.final_wins.get(f))
+                    )
+                    placed_names.add(f)
+        else:
+            for f in finalists:
+                out.append(Placing(f, 1, fin, "finalist", None, None))
+                placed_names.add(f)
+        out_by_round: dict[int, list[str]] = {}
+        for m in d.matches.values():
+            if m.kind is MatchKind.ELIMINATION and m.loser is not None:
+                out_by_round.setdefault(m.round, []).append(m.loser)
+        eliminated = {n for names in out_by_round.values() for n in names}
+        playing = [
+            e.name for e in self.entrants if e.name not in eliminated and e.name not in placed_names
+        ]
+        for e_name in playing:
+            out.append(Placing(e_name, 1, len(self.entrants) - len(eliminated), "playing"))
+        for r in sorted(out_by_round, reverse=True):
+            after = p.fields[r]
+            count = p.fields[r - 1] - after
+            for name in out_by_round[r]:
+                out.append(Placing(name, after + 1, after + count, "eliminated", r))
+        return out
+
+    # ---- results
+
+    def record_game(
+        self, match_id: str, winners: str | Sequence[str], ref: str | None = None
+    ) -> Match:
+        """Enter one game's result: a winner's name, or several names for a tied game (which is
+        replayed). Returns the match as it now stands. Refused results change nothing."""
+        m = self.match(match_id)
+        if not m.known:
+            waiting = [s for s, pl in zip(m.sources, m.players, strict=True) if pl is None]
+            raise MatchNotReadyError(
+                f"match {m.id} cannot start yet: waiting for "
+                + ", ".join(w.replace("winner:", "the winner of ") for w in waiting)
+            )
+        if m.decided:
+            raise MatchDecidedError(f"match {m.id} is already decided")
+        names = (winners,) if isinstance(winners, str) else tuple(winners)
+        if not names:
+            raise ResultError("a game needs a winner (or several names for a tie)", "no-winner")
+        if not all(isinstance(n, str) for n in names):
+            raise ResultError("winners must be player names", "bad-result")
+        if ref is not None and not isinstance(ref, str):
+            raise ResultError("a game reference must be text", "bad-result")
+        players = [pl for pl in m.players if pl is not None]
+        canon: list[str] = []
+        for n in names:
+            hit = [pl for pl in players if pl.casefold() == n.strip().casefold()]
+            if not hit:
+                raise NotInMatchError(
+                    f"{n!r} does not play in match {m.id} ({' v '.join(players)})"
+                )
+            canon.append(hit[0])
+        if len(set(canon)) != len(canon):
+            raise ResultError(f"{canon} names a player twice", "duplicate-winner")
+        game = Game(tuple(canon), ref)
+        self._games.setdefault(m.id, []).append(game)
+        self._cache = None
+        return replace(m, games=(*m.games, game))
+
+    def record_tie(self, match_id: str, ref: str | None = None) -> Match:
+        """Enter a game tied between all the match's players (it is replayed)."""
+        m = self.match(match_id)
+        if not m.known:
+            return self.record_game(match_id, [], ref)  # raises the not-ready error
+        return self.record_game(match_id, [p for p in m.players if p is not None], ref)
+
+    def set_handicap(
+        self, match_id: str, sizes: Mapping[str, int] | None, deck_size: int = 60
+    ) -> Match:
+        """Deal a match's games with a handicap (the rulebook's balanced play): each player's
+        draw-pile size by name, or ``None`` for an equal deal. Refused for a match whose players
+        are not known yet or that is already decided."""
+        m = self.match(match_id)
+        if not m.known:
+            raise MatchNotReadyError(f"match {m.id}'s players are not known yet")
+        if m.decided:
+            raise MatchDecidedError(f"match {m.id} is already decided")
+        if sizes is None:
+            self._handicaps.pop(m.id, None)
+            self._cache = None
+            return self.match(m.id)
+        players = [pl for pl in m.players if pl is not None]
+        canon: dict[str, int] = {}
+        for name, size in sizes.items():
+            hit = [pl for pl in players if pl.casefold() == name.strip().casefold()]
+            if not hit:
+                raise NotInMatchError(f"{name!r} does not play in match {m.id}")
+            canon[hit[0]] = size
+        if set(canon) != set(players):
+            raise ResultError(
+                f"give a draw-pile size for each player of {m.id}: {', '.join(players)}",
+                "bad-handicap",
+            )
+        try:
+            deal_sizes(len(players), deck_size, [canon[pl] for pl in players])
+        except DealError as e:
+            raise ResultError(f"match {m.id}: {e}", "bad-handicap") from None
+        self._handicaps[m.id] = canon
+        self._cache = None
+        return self.match(m.id)
+
+    def undo_game(self, match_id: str) -> Game:
+        """Take back the last game entered in a match, if no later match depends on it."""
+        m = self.match(match_id)
+        stored = self._games.get(m.id)
+        if not stored:
+            raise UndoError(f"match {m.id} has no game to take back", "nothing-to-undo")
+        before = {k: len(v) for k, v in self._games.items() if v}
+        game = stored.pop()
+        self._cache = None
+        state = self._state().matches
+        lost = [
+            k
+            for k, n in before.items()
+            if k != m.id and (k not in state or len(state[k].games) != n)
+        ]
+        if lost:
+            stored.append(game)
+            self._cache = None
+            raise UndoError(
+                f"match {m.id}'s result is already used by match {', '.join(sorted(lost))}; "
+                "take back those games first",
+                "result-in-use",
+            )
+        if not stored:
+            del self._games[m.id]
+        for k in list(self._handicaps):  # a handicap whose players changed no longer applies
+            hm = self._state().matches.get(k)
+            if hm is None or hm.handicap is None:
+                del self._handicaps[k]
+                self._cache = None
+        return game
+
+    # ---- JSON
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole tournament as JSON-ready data: players, draw, results, and (for readers)
+        the derived matches and standings. :meth:`from_dict` reads only the first three."""
+        p = plan(len(self.entrants))
+        state = self._state()
+        order = list(state.matches)
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "name": self.name,
+            "players": [e.to_dict() for e in self.entrants],
+            "plan": p.to_dict(),
+            "draw": None if self._draw is None else self._draw.to_dict(),
+            "results": {
+                k: [g.to_dict() for g in self._games[k]]
+                for k in sorted(
+                    self._games, key=lambda k: (order.index(k) if k in order else 999, k)
+                )
+            },
+            "handicaps": {k: dict(v) for k, v in sorted(self._handicaps.items())},
+            "matches": [m.to_dict() for m in state.matches.values()],
+            "finished": self.finished,
+            "champion": self.champion,
+            "standings": [s.to_dict() for s in self.standings()],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Tournament:
+        """Load a tournament; every stored result is checked by entering it again."""
+        if not isinstance(data, Mapping) or data.get("format") != FORMAT:
+            raise TournamentError(f"not a {FORMAT} file", "bad-file")
+        if data.get("version") != VERSION:
+            raise TournamentError(f"unsupported version {data.get('version')!r}", "bad-file")
+        raw_players = data.get("players")
+        if not isinstance(raw_players, list):
+            raise TournamentError("the file has no list of players", "bad-file")
+        t = cls([Entrant.from_dict(p) for p in raw_players], str(data.get("name", "")))
+        plan(len(t.entrants))
+        raw_draw = data.get("draw")
+        if raw_draw is not None:
+            stored = Draw.from_dict(raw_draw)
+            t.draw(stored.seed)
+            if t._draw != stored:
+                raise DrawError("the stored draw does not match its seed and players", "bad-draw")
+        results = data.get("results") or {}
+        if not isinstance(results, Mapping):
+            raise TournamentError("results must be an object of match ids", "bad-file")
+        pending: dict[str, list[Game]] = {}
+        for k, games in results.items():
+            if not isinstance(games, list):
+                raise TournamentError(f"results of {k} must be a list", "bad-file")
+            pending[str(k)] = [
+                Game(tuple(g.get("winners", ())), g.get("ref"))
+                if isinstance(g, Mapping)
+                else Game(())
+                for g in games
+            ]
+        if pending and raw_draw is None:
+            raise DrawError("results stored without a draw", "not-drawn")
+        progress = True
+        while pending and progress:
+            progress = False
+            for k in list(pending):
+                if k in t._state().matches and t.match(k).known:
+                    for g in pending.pop(k):
+                        t.record_game(k, g.winners, g.ref)
+                    progress = True
+        if pending:
+            raise UnknownMatchError(
+                f"results for matches that do not exist: {', '.join(sorted(pending))}"
+            )
+        handicaps = data.get("handicaps") or {}
+        if not isinstance(handicaps, Mapping):
+            raise TournamentError("handicaps must be an object of match ids", "bad-file")
+        for k, sizes in handicaps.items():
+            m = t.match(str(k))
+            if not isinstance(sizes, Mapping) or set(sizes) != set(m.players):
+                raise ResultError(
+                    f"the stored handicap of {k} does not fit its players", "bad-file"
+                )
+            try:
+                deal_sizes(len(sizes), 60, [sizes[pl] for pl in m.players])
+            except DealError as e:
+                raise ResultError(f"match {k}: {e}", "bad-handicap") from None
+            t._handicaps[m.id] = {str(n): int(v) for n, v in sizes.items()}
+        t._cache = None
+        return t
+
+    def copy(self) -> Tournament:
+        """An independent copy."""
+        return Tournament.from_dict(self.to_dict())
