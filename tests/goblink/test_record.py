@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from blink.games.classic.record import RecordError
 from blink.games.goblink.engine import Ask, GoGame
 from blink.games.goblink.record import (
     GoRecord,
@@ -16,6 +15,7 @@ from blink.games.goblink.record import (
     go_action_from_dict,
     go_action_to_dict,
 )
+from blink.records import RecordError
 
 from .helpers import deal, skip_opening
 
