@@ -33,20 +33,30 @@ from blink.match import Series
 __all__ = [
     "DEFAULT_GAME",
     "FORMAT",
+    "IMPOSSIBLE_DEAL",
+    "MALFORMED",
+    "RESULT_MISMATCH",
+    "SERIES",
     "SERIES_FORMAT",
+    "TIME_ORDER",
     "VERSION",
     "AnyRecord",
+    "Millis",
     "Record",
     "RecordCodec",
     "RecordError",
     "RecordParts",
     "Refused",
     "SeriesRecord",
+    "check_header",
     "codec_for",
     "codecs",
     "convert",
+    "decode_deck",
     "decode_record",
+    "explain",
     "load",
+    "load_game",
     "loads",
     "parse_json",
     "seat_name",
@@ -61,11 +71,17 @@ VERSION: Final = 1
 DEFAULT_GAME: Final = "classic"
 """The game of a record without ``game`` (version 1 readers took such records as classic)."""
 
+# The reasons of the format's own errors (an illegal action's reason is its engine's code).
 MALFORMED: Final = "malformed"
+"""Not a record, or a field of the wrong shape."""
 IMPOSSIBLE_DEAL: Final = "impossible_deal"
+"""The deck and the deal options cannot be dealt."""
 TIME_ORDER: Final = "time_order"
+"""An action's time is earlier than the one before."""
 RESULT_MISMATCH: Final = "result_mismatch"
+"""The stored result is not the one the actions lead to."""
 SERIES: Final = "series"
+"""A game after the one that decided its series."""
 
 
 class RecordError(ValueError):
