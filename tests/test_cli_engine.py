@@ -14,9 +14,10 @@ from typer.testing import CliRunner
 from blink.cards import STANDARD_DECK
 from blink.cli import app
 from blink.games.classic.engine import ClassicGame, Phase
-from blink.games.classic.record import GameRecord, SeriesRecord
+from blink.games.classic.record import GameRecord
 from blink.games.goblink.engine import GoGame
 from blink.games.goblink.record import GoRecord
+from blink.records import SeriesRecord
 
 runner = CliRunner()
 

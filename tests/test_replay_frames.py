@@ -13,11 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from blink.games.classic.engine import ClassicGame
-from blink.games.classic.record import GameRecord, RecordError, SeriesRecord
+from blink.games.classic.record import GameRecord
 from blink.games.classic.wire import event_to_wire
 from blink.games.goblink.engine import GoGame, value_to_wire
 from blink.games.goblink.record import GoRecord, GoRecordError
 from blink.match import Series
+from blink.records import RecordError, SeriesRecord
 from blink.replay_frames import (
     REPLAY_FORMAT,
     classic_game_replay,
