@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import subprocess
@@ -15,7 +14,10 @@ from typer.testing import CliRunner
 from blink.cards import STANDARD_DECK
 from blink.cli import app
 from blink.games.classic.engine import ClassicGame, Phase
-from blink.games.classic.record import GameRecord, SeriesRecord
+from blink.games.classic.record import GameRecord
+from blink.games.goblink.engine import GoGame
+from blink.games.goblink.record import GoRecord
+from blink.records import SeriesRecord
 
 runner = CliRunner()
 
@@ -232,15 +234,6 @@ def test_replay_a_series_with_an_illegal_action(tmp_path: Path) -> None:
 
 
 def test_replay_go_blink_records(tmp_path: Path) -> None:
-    if importlib.util.find_spec("blink.games.goblink.record") is None:
-        path = tmp_path / "go.json"
-        path.write_text(json.dumps({"format": "blink-record", "version": 1, "game": "goblink"}))
-        result = invoke("replay", str(path))
-        assert result.exit_code == 2 and "not supported yet" in result.stderr
-        return
-    from blink.games.goblink.engine import GoGame
-    from blink.games.goblink.record import GoRecord
-
     game = GoGame.new(players=3, seed=4)
     for _ in range(2000):
         action = game.default_action()
@@ -260,3 +253,29 @@ def test_replay_go_blink_records(tmp_path: Path) -> None:
     broken.write_text(json.dumps({"format": "blink-record", "version": 1, "game": "goblink"}))
     result = invoke("replay", str(broken))
     assert result.exit_code == 2 and "Go Blink" in result.stderr
+
+
+def test_replay_an_illegal_go_blink_action_names_it(tmp_path: Path) -> None:
+    game = GoGame.new(players=2, seed=4)
+    for _ in range(6):
+        action = game.default_action()
+        assert action is not None
+        game.apply(action, 100)
+    data = GoRecord.from_game(game, ["Ann", "Bob"]).to_dict()
+    data["actions"][3]["seat"] = 1 - data["actions"][3]["seat"]
+    path = tmp_path / "go-bad.json"
+    path.write_text(json.dumps(data))
+    result = invoke("replay", str(path))
+    assert result.exit_code == 1
+    assert f"action 3 ({data['actions'][3]['type']}, seat " in result.stderr
+    assert "out_of_turn" in result.stderr
+    result = invoke("replay", "--json", str(path))
+    assert json.loads(result.stdout)["error"]["reason"] == "out_of_turn"
+
+
+def test_replay_reads_every_fixture_record() -> None:
+    fixtures = Path(__file__).parent / "fixtures" / "records" / "v1"
+    for path in sorted(fixtures.glob("*.json")):
+        result = invoke("replay", "--json", str(path))
+        assert result.exit_code == 0, (path.name, result.stderr)
+        assert json.loads(result.stdout)["ok"] is True

@@ -5,6 +5,7 @@ failing action's index and the engine's reason."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,11 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from blink.games.classic.engine import ClassicGame
-from blink.games.classic.record import GameRecord, RecordError, SeriesRecord
+from blink.games.classic.record import GameRecord
 from blink.games.classic.wire import event_to_wire
 from blink.games.goblink.engine import GoGame, value_to_wire
 from blink.games.goblink.record import GoRecord, GoRecordError
 from blink.match import Series
+from blink.records import RecordError, SeriesRecord
 from blink.replay_frames import (
     REPLAY_FORMAT,
     classic_game_replay,
@@ -152,12 +154,28 @@ def test_read_record_accepts_what_blink_replay_accepts() -> None:
     classic = GameRecord.from_game(random_game(2))
     assert isinstance(read_record(as_json(classic)), GameRecord)
     assert isinstance(read_record(as_json(SeriesRecord(1, [classic]))), SeriesRecord)
+    go_series = SeriesRecord(1, [GoRecord.from_game(random_go_game(3))])
+    assert read_record(as_json(go_series)) == go_series
     assert isinstance(read_record(as_json(GoRecord.from_game(random_go_game(3)))), GoRecord)
     for bad in ([], "x", 3, None):
         with pytest.raises(RecordError, match="JSON object"):
             read_record(bad)
     with pytest.raises(RecordError, match="not a blink-record"):
         read_record({"format": "chess"})
+
+
+def test_the_servers_go_blink_series_document_replays() -> None:
+    """GET /api/rooms/{code}/record of a Go Blink room (no "format"), as the viewer posts it."""
+    path = Path(__file__).parent / "fixtures" / "records" / "v1" / "goblink-series-server.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    record = read_record(data)
+    assert isinstance(record, SeriesRecord)
+    doc = replay_document(data)
+    assert doc["game"] == "goblink" and doc["meta"] == data["meta"]
+    assert doc["series"] == {"best_of": 3, "score": [0, 1, 1], "ties": 0, "winner": None}
+    assert [len(g["frames"]) for g in doc["games"]] == [
+        len(g["actions"]) + 1 for g in data["games"]
+    ]
 
 
 def test_an_unfinished_game_replays_too() -> None:

@@ -2,9 +2,8 @@
 
 The browser's replay viewer shows a record one step at a time. Rather than carrying its own copy
 of the rules, it asks the server, which builds the frames here with the engines
-(:mod:`blink.games.classic.engine`, :mod:`blink.games.goblink.engine`) through the records
-(:mod:`blink.games.classic.record`,
-:mod:`blink.games.goblink.record`). Pure functions: no I/O, no clock.
+(:mod:`blink.games.classic.engine`, :mod:`blink.games.goblink.engine`) from records read by the
+record format's loader (:func:`blink.records.load`). Pure functions: no I/O, no clock.
 
 A replay document (see docs/protocol.md, `POST /api/replays`)::
 
@@ -22,7 +21,7 @@ notation (``"4YS"``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from blink.games.classic.engine import (
@@ -30,20 +29,16 @@ from blink.games.classic.engine import (
     Event,
     Played,
 )
-from blink.games.classic.record import (
-    SERIES_FORMAT,
-    GameRecord,
-    RecordError,
-    SeriesRecord,
-    action_to_dict,
-)
+from blink.games.classic.record import GameRecord
 from blink.games.classic.wire import event_to_wire
 from blink.games.goblink.engine import Asked as GoAsked
 from blink.games.goblink.engine import Dealt as GoDealt
 from blink.games.goblink.engine import GoGame, Passed, event_to_dict, value_to_wire
-from blink.games.goblink.record import GoRecord, go_action_to_dict
+from blink.games.goblink.record import GoRecord
+from blink.records import AnyRecord, RecordError, SeriesRecord, load
 
 __all__ = [
+    "GAME_REPLAYS",
     "REPLAY_FORMAT",
     "REPLAY_VERSION",
     "classic_event",
@@ -56,23 +51,16 @@ __all__ = [
 REPLAY_FORMAT: Final = "blink-replay"
 REPLAY_VERSION: Final = 1
 
-AnyRecord = GameRecord | SeriesRecord | GoRecord
 
+def read_record(data: object) -> AnyRecord | SeriesRecord:
+    """Read any record ``blink replay`` accepts: a game record of any game, or a series.
 
-def read_record(data: object) -> AnyRecord:
-    """Read any record ``blink replay`` accepts: a classic record, a series or a Go Blink record.
-
-    Raises :class:`~blink.games.classic.record.RecordError` (a
-    :class:`~blink.games.goblink.record.GoRecordError`
-    for Go Blink) saying what is wrong.
+    The record format's loader, :func:`blink.records.load`; raises its
+    :class:`~blink.records.RecordError` (the game's own, such as
+    :class:`~blink.games.goblink.record.GoRecordError`, once the game is known) saying what is
+    wrong.
     """
-    if not isinstance(data, Mapping):
-        raise RecordError("a record must be a JSON object")
-    if data.get("game") == "goblink":
-        return GoRecord.from_dict(data)
-    if data.get("format") == SERIES_FORMAT:
-        return SeriesRecord.from_dict(data)
-    return GameRecord.from_dict(data)
+    return load(data)
 
 
 def _names(names: Sequence[str], players: int) -> list[str]:
@@ -125,9 +113,8 @@ def _classic_frame(
 def classic_game_replay(record: GameRecord) -> dict[str, Any]:
     """The frames of a classic record, verified by the engine.
 
-    Raises :class:`~blink.games.classic.record.RecordError` (``index``: the failing action) when
-    the record
-    does not verify (:meth:`~blink.games.classic.record.GameRecord.verify`).
+    Raises :class:`~blink.records.RecordError` (``index``: the failing action) when the record
+    does not verify (:meth:`~blink.records.Record.verify`).
     """
     record.verify()
     game = ClassicGame(record.deck, record.players, record.ruleset, record.sizes)
@@ -138,7 +125,9 @@ def classic_game_replay(record: GameRecord) -> dict[str, Any]:
         for e in events:
             if isinstance(e, Played):
                 plays_by[e.player] += 1
-        frames.append(_classic_frame(game, action_to_dict(action, None), t, events, plays_by))
+        frames.append(
+            _classic_frame(game, record.codec.encode_action(action, None), t, events, plays_by)
+        )
     return {
         "players": game.players,
         "names": _names(record.names, game.players),
@@ -196,7 +185,9 @@ def go_game_replay(record: GoRecord) -> dict[str, Any]:
                 passed_cards.append([])
             elif isinstance(e, Passed) and e.cards is not None:
                 passed_cards[-1] = _cards(e.cards)
-        frames.append(_go_frame(game, go_action_to_dict(action), t, events, len(passed_cards)))
+        frames.append(
+            _go_frame(game, record.codec.encode_action(action, None), t, events, len(passed_cards))
+        )
     view = game.view(None)
     asks = []
     for a, cards in zip(view.asks, passed_cards, strict=True):
@@ -227,34 +218,36 @@ def go_game_replay(record: GoRecord) -> dict[str, Any]:
 
 # --- documents ------------------------------------------------------------------------------
 
+GAME_REPLAYS: Final[Mapping[str, Callable[[Any], dict[str, Any]]]] = {
+    "classic": classic_game_replay,
+    "goblink": go_game_replay,
+}
+"""The frames of one game's record, by the record's ``game`` (each game lays out its own)."""
+
+
+def _game_replay(record: AnyRecord) -> dict[str, Any]:
+    frames = GAME_REPLAYS.get(record.game_name)
+    if frames is None:
+        raise RecordError(f"{record.codec.label} records have no replay viewer yet")
+    return frames(record)
+
 
 def replay_document(data: object) -> dict[str, Any]:
     """The replay of any record ``blink replay`` accepts (a parsed JSON value).
 
-    Raises :class:`~blink.games.classic.record.RecordError` with ``reason`` and ``index`` (and
-    ``game`` in a
+    Raises :class:`~blink.records.RecordError` with ``reason`` and ``index`` (and ``game`` in a
     series) when the record cannot be read or does not verify.
     """
     record = read_record(data)
-    doc: dict[str, Any] = {"format": REPLAY_FORMAT, "version": REPLAY_VERSION}
-    if isinstance(record, GoRecord):
-        return doc | {
-            "game": "goblink",
-            "series": None,
-            "meta": dict(record.meta),
-            "games": [go_game_replay(record)],
-        }
-    if isinstance(record, GameRecord):
-        return doc | {
-            "game": "classic",
-            "series": None,
-            "meta": dict(record.meta),
-            "games": [classic_game_replay(record)],
-        }
-    finished = record.verify()
-    series = record.series_from(finished)
+    doc: dict[str, Any] = {
+        "format": REPLAY_FORMAT,
+        "version": REPLAY_VERSION,
+        "game": record.game_name,
+    }
+    if not isinstance(record, SeriesRecord):
+        return doc | {"series": None, "meta": dict(record.meta), "games": [_game_replay(record)]}
+    series = record.series_from(record.verify())
     return doc | {
-        "game": "classic",
         "series": {
             "best_of": record.best_of,
             "score": list(series.score),
@@ -262,5 +255,5 @@ def replay_document(data: object) -> dict[str, Any]:
             "winner": series.winner,
         },
         "meta": dict(record.meta),
-        "games": [classic_game_replay(g) for g in record.games],
+        "games": [_game_replay(g) for g in record.games],
     }

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from blink.games.classic.record import RecordError
 from blink.games.goblink.engine import Ask, GoGame
 from blink.games.goblink.record import (
     GoRecord,
@@ -16,6 +15,7 @@ from blink.games.goblink.record import (
     go_action_from_dict,
     go_action_to_dict,
 )
+from blink.records import RecordError
 
 from .helpers import deal, skip_opening
 
@@ -154,3 +154,15 @@ def test_blink_replay_reads_go_blink_records(tmp_path: Path) -> None:
     path.write_text(json.dumps(data))
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 1
+
+
+def test_the_example_in_the_record_format_document_verifies() -> None:
+    doc = (Path(__file__).parents[2] / "docs" / "record-format.md").read_text()
+    blocks = [b.split("```", 1)[0] for b in doc.split("```json\n")[1:]]
+    (block,) = [b for b in blocks if '"game": "goblink"' in b]
+    record = GoRecord.loads(block)
+    game = record.verify()
+    assert game.outcome is not None and game.outcome.winners == (0,)
+    assert game.outcome.reason == "blunk" and record.dealer == 1
+    assert [len(game.hand(p)) for p in range(2)] == [0, 2]
+    assert record.describe()[-1].endswith('"I Blunk!"; game over (blunk): Ann wins')

@@ -22,7 +22,7 @@ from typing import Any, Final
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from blink.games.classic.record import RecordError
+from blink.records import RecordError
 from blink.replay_frames import replay_document
 
 __all__ = ["MAX_BODY", "RecordLoader", "install", "router"]

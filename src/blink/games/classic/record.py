@@ -1,37 +1,74 @@
-"""Game records: a versioned JSON format holding everything needed to replay and verify a game.
+"""Classic Blink's part of a game record: its actions, variant and ruleset, and its engine.
 
-A classic record holds the variant (players, draw-pile sizes), the ruleset, the players, the
-complete deck order, and every accepted action in order with its time in milliseconds since
-the reveal. Replaying the actions on the deal rebuilds the game exactly; :func:`verify` checks
+The record format itself (the shared header, the deck, the action list, series, loading any
+record) is :mod:`blink.records`; this module is the classic codec (:data:`CODEC`) and the
+classic record class, :class:`GameRecord`. A classic record holds the variant (players,
+draw-pile sizes) and the ruleset between the players and the deck::
+
+    {"format": "blink-record", "version": 1, "game": "classic",
+     "players": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Bob"}],
+     "variant": {"players": 2, "sizes": [30, 30]}, "ruleset": {"name": "official", ...},
+     "deck": ["4YS", ...], "actions": [{"t": 0, "type": "reveal"}, ...],
+     "result": {"result": "win", "winners": [1], "reason": "out_of_cards", "plays": 56},
+     "meta": {}}
+
+Replaying the actions on the deal rebuilds the game exactly; :meth:`GameRecord.verify` checks
 that every action is legal and that the stored result is the one the actions lead to.
 See docs/record-format.md.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
+
+import msgspec
 
 from blink.cards import Card, CardError, parse_card
 from blink.games.classic.engine import (
     Action,
+    ChoiceMade,
     Choose,
     ClassicGame,
+    Ended,
+    Event,
     Flip,
+    Flipped,
     IllegalAction,
-    Outcome,
+    Placed,
     Play,
+    Played,
+    Refilled,
     Reveal,
+    Revealed,
+    Stalled,
+    StallKind,
 )
 from blink.games.classic.rules import OFFICIAL, DealError, Ruleset, RulesetError
-from blink.match import Series
+from blink.records import (
+    FORMAT,
+    IMPOSSIBLE_DEAL,
+    SERIES_FORMAT,
+    VERSION,
+    Millis,
+    Record,
+    RecordError,
+    Refused,
+    SeriesRecord,
+    convert,
+    decode_record,
+    seat_name,
+)
+from blink.records import loads as load_any
 
 __all__ = [
+    "CODEC",
     "FORMAT",
     "SERIES_FORMAT",
     "VERSION",
+    "ClassicCodec",
+    "ClassicOptions",
     "GameRecord",
     "RecordError",
     "SeriesRecord",
@@ -40,35 +77,31 @@ __all__ = [
     "loads",
 ]
 
-FORMAT: Final = "blink-record"
-SERIES_FORMAT: Final = "blink-series"
-VERSION: Final = 1
+
+# --- actions --------------------------------------------------------------------------------
 
 
-class RecordError(ValueError):
-    """A record that cannot be read, or whose actions do not replay.
+class _Bare(msgspec.Struct, kw_only=True):
+    """A reveal or a flip: nothing but the time."""
 
-    ``index`` is the 0-based index of the offending action (``None`` when the problem is not an
-    action); ``reason`` is a machine-readable code: an engine
-    :class:`~blink.games.classic.engine.Reason`
-    value for an illegal action, or ``malformed``, ``impossible_deal``, ``result_mismatch``,
-    ``time_order``, ``series``. ``game`` is the 0-based game index inside a series record.
-    """
+    t: Millis | None = None
 
-    def __init__(
-        self,
-        message: str,
-        index: int | None = None,
-        reason: str = "malformed",
-        *,
-        game: int | None = None,
-    ) -> None:
-        text = message if index is None else f"action {index}: {message}"
-        super().__init__(text if game is None else f"game {game}: {text}")
-        self.index = index
-        self.reason = reason
-        self.game = game
-        self.detail = message
+
+class _Choose(_Bare, kw_only=True):
+    seat: int
+    card: str
+
+
+class _Play(_Choose, kw_only=True):
+    pile: int
+
+
+_WIRE: Final[Mapping[str, type[_Bare]]] = {
+    "reveal": _Bare,
+    "play": _Play,
+    "flip": _Bare,
+    "choose": _Choose,
+}
 
 
 def action_to_dict(action: Action, t: int | None) -> dict[str, Any]:
@@ -87,37 +120,128 @@ def action_to_dict(action: Action, t: int | None) -> dict[str, Any]:
     return d
 
 
-def action_from_dict(d: Mapping[str, Any], index: int = 0) -> tuple[Action, int | None]:
+def action_from_dict(d: object, index: int = 0) -> tuple[Action, int | None]:
     """Parse one action object; raise :class:`RecordError` naming the index and the problem."""
     if not isinstance(d, Mapping):
         raise RecordError("an action must be an object", index)
-    t = d.get("t")
-    if t is not None and (not isinstance(t, int) or isinstance(t, bool) or t < 0):
-        raise RecordError(f"time must be a non-negative whole number of ms, not {t!r}", index)
     kind = d.get("type")
+    wire_type = _WIRE.get(kind) if isinstance(kind, str) else None
+    if wire_type is None:
+        raise RecordError(f"unknown action type {kind!r} ({', '.join(_WIRE)})", index)
+    wire = convert(d, wire_type, RecordError, index, subject=f"a {kind}")
+    if not isinstance(wire, _Choose):
+        return (Reveal() if kind == "reveal" else Flip()), wire.t
     try:
-        if kind == "reveal":
-            return Reveal(), t
-        if kind == "flip":
-            return Flip(), t
-        if kind in ("play", "choose"):
-            seat = d.get("seat")
-            if not isinstance(seat, int) or isinstance(seat, bool):
-                raise RecordError(f"a {kind} needs an integer seat", index)
-            card = parse_card(str(d.get("card", "")))
-            if kind == "choose":
-                return Choose(seat, card), t
-            pile = d.get("pile")
-            if not isinstance(pile, int) or isinstance(pile, bool):
-                raise RecordError("a play needs an integer pile", index)
-            return Play(seat, card, pile), t
+        card = parse_card(wire.card)
     except CardError as exc:
         raise RecordError(str(exc), index) from None
-    raise RecordError(f"unknown action type {kind!r} (reveal, play, flip, choose)", index)
+    if isinstance(wire, _Play):
+        return Play(wire.seat, card, wire.pile), wire.t
+    return Choose(wire.seat, card), wire.t
+
+
+# --- the codec ------------------------------------------------------------------------------
+
+
+class ClassicOptions(NamedTuple):
+    """A classic deal's options: the ruleset and each seat's draw-pile size (``None``: equal)."""
+
+    ruleset: Ruleset = OFFICIAL
+    sizes: tuple[int, ...] | None = None
+
+
+class _Variant(msgspec.Struct):
+    players: int = 2
+    sizes: list[int] | None = None
+
+
+class _ClassicPart(msgspec.Struct):
+    """Classic Blink's own top-level fields."""
+
+    variant: _Variant | None = None
+    ruleset: dict[str, Any] | None = None
+
+
+class ClassicCodec:
+    """Classic Blink's part of a record (:class:`blink.records.RecordCodec`)."""
+
+    game: Final = "classic"
+    label: Final = "classic Blink"
+    error: Final = RecordError
+
+    def encode_action(self, action: Action, t: int | None) -> dict[str, Any]:
+        """One action as a JSON object (:func:`action_to_dict`)."""
+        return action_to_dict(action, t)
+
+    def decode_action(self, raw: object, index: int) -> tuple[Action, int | None]:
+        """One action object read back (:func:`action_from_dict`)."""
+        return action_from_dict(raw, index)
+
+    def encode_options(self, players: int, options: ClassicOptions) -> dict[str, Any]:
+        """``variant`` (players, sizes) and ``ruleset``."""
+        sizes = options.sizes
+        return {
+            "variant": {"players": players, "sizes": list(sizes) if sizes is not None else None},
+            "ruleset": options.ruleset.to_dict(),
+        }
+
+    def decode_options(self, data: Mapping[str, Any], seats: int) -> tuple[int, ClassicOptions]:
+        """The players (``variant.players``, 2 when absent), sizes and ruleset of a record."""
+        part = convert(data, _ClassicPart)
+        variant = part.variant or _Variant()
+        if variant.players not in (2, 3):
+            raise RecordError(f"classic Blink has 2 or 3 players, not {variant.players!r}")
+        try:
+            ruleset = Ruleset.from_dict(part.ruleset or {"name": OFFICIAL.name})
+        except RulesetError as exc:
+            raise RecordError(f"ruleset: {exc}") from None
+        sizes = tuple(variant.sizes) if variant.sizes is not None else None
+        return variant.players, ClassicOptions(ruleset, sizes)
+
+    def deal(self, deck: Sequence[Card], players: int, options: ClassicOptions) -> ClassicGame:
+        """The game at the deal (reason ``impossible_deal`` when it cannot be dealt)."""
+        try:
+            return ClassicGame(deck, players, options.ruleset, options.sizes)
+        except (DealError, ValueError) as exc:
+            raise RecordError(f"the deal is impossible: {exc}", reason=IMPOSSIBLE_DEAL) from None
+
+    def apply(self, game: ClassicGame, action: Action, t: int | None) -> None:
+        """Apply one action (:class:`~blink.records.Refused` with the engine's reason)."""
+        try:
+            game.apply(action, t)
+        except IllegalAction as exc:
+            raise Refused(exc.code, str(exc)) from None
+
+    def result(self, game: ClassicGame) -> dict[str, Any] | None:
+        """``result``, ``winners``, ``reason`` and ``plays`` of a finished game."""
+        outcome = game.outcome
+        if outcome is None:
+            return None
+        return {
+            "result": "tie" if outcome.is_tie else "win",
+            "winners": list(outcome.winners),
+            "reason": outcome.reason,
+            "plays": game.plays,
+        }
+
+    def winners(self, game: ClassicGame) -> tuple[int, ...] | None:
+        """The winning seats, ``None`` while the game is not over."""
+        return None if game.outcome is None else game.outcome.winners
+
+    def load(self, data: Mapping[str, Any]) -> GameRecord:
+        """Read a classic record (:meth:`GameRecord.from_dict`)."""
+        return GameRecord.from_dict(data)
+
+
+CODEC: Final = ClassicCodec()
+"""Classic Blink's record codec."""
+
+
+# --- the record -----------------------------------------------------------------------------
 
 
 @dataclass
-class GameRecord:
+class GameRecord(Record[Action, ClassicOptions, ClassicGame]):
     """A classic game's record: the deal, the players and every accepted action."""
 
     deck: list[Card]
@@ -128,6 +252,16 @@ class GameRecord:
     names: list[str] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
     result: dict[str, Any] | None = None
+
+    @property
+    def codec(self) -> ClassicCodec:
+        """Classic Blink's codec."""
+        return CODEC
+
+    @property
+    def options(self) -> ClassicOptions:
+        """The ruleset and the draw-pile sizes."""
+        return ClassicOptions(self.ruleset, self.sizes)
 
     @classmethod
     def from_game(
@@ -145,241 +279,130 @@ class GameRecord:
             actions=list(game.history),
             names=list(names) or [f"Player {i + 1}" for i in range(game.players)],
             meta=dict(meta or {}),
-            result=_result_dict(game),
+            result=CODEC.result(game),
         )
-
-    def replay(self) -> ClassicGame:
-        """Rebuild the game; raise :class:`RecordError` at the first illegal action."""
-        try:
-            game = ClassicGame(self.deck, self.players, self.ruleset, self.sizes)
-        except (DealError, ValueError) as exc:
-            raise RecordError(f"the deal is impossible: {exc}", reason="impossible_deal") from None
-        for i, (action, t) in enumerate(self.actions):
-            try:
-                game.apply(action, t)
-            except IllegalAction as exc:
-                raise RecordError(str(exc), i, exc.reason.value) from None
-        return game
-
-    def verify(self) -> ClassicGame:
-        """Replay and check the record; return the final game.
-
-        Checks every action's legality, that action times never go backwards, and that the
-        stored result (if any) is the one the actions lead to.
-        """
-        last = 0
-        for i, (_, t) in enumerate(self.actions):
-            if t is not None:
-                if t < last:
-                    raise RecordError(
-                        f"time {t} ms is earlier than the previous action's {last} ms",
-                        i,
-                        "time_order",
-                    )
-                last = t
-        game = self.replay()
-        if self.result is not None:
-            actual = _result_dict(game)
-            if actual != self.result:
-                raise RecordError(
-                    f"the stored result {self.result} does not match the replay's {actual}",
-                    reason="result_mismatch",
-                )
-        return game
-
-    def to_dict(self) -> dict[str, Any]:
-        """The record as a JSON-ready dict (see docs/record-format.md)."""
-        ruleset = self.ruleset
-        return {
-            "format": FORMAT,
-            "version": VERSION,
-            "game": "classic",
-            "players": [{"seat": i, "name": n} for i, n in enumerate(self.names)]
-            or [{"seat": i, "name": f"Player {i + 1}"} for i in range(self.players)],
-            "variant": {
-                "players": self.players,
-                "sizes": list(self.sizes) if self.sizes is not None else None,
-            },
-            "ruleset": ruleset.to_dict(),
-            "deck": [str(c) for c in self.deck],
-            "actions": [action_to_dict(a, t) for a, t in self.actions],
-            "result": self.result,
-            "meta": self.meta,
-        }
-
-    def to_json(self, indent: int | None = None) -> str:
-        """The record as JSON text."""
-        return json.dumps(self.to_dict(), indent=indent)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameRecord:
         """Read a record dict; raise :class:`RecordError` saying what is wrong."""
-        _check_header(data, FORMAT)
-        if data.get("game", "classic") != "classic":
-            raise RecordError(f"not a classic game record: game is {data.get('game')!r}")
-        variant = data.get("variant") or {}
-        if not isinstance(variant, Mapping):
-            raise RecordError("variant must be an object")
-        players = variant.get("players", 2)
-        if isinstance(players, bool) or players not in (2, 3):
-            raise RecordError(f"classic Blink has 2 or 3 players, not {players!r}")
-        sizes = variant.get("sizes")
-        if sizes is not None and (
-            not isinstance(sizes, list) or not all(isinstance(n, int) for n in sizes)
-        ):
-            raise RecordError("variant.sizes must be a list of whole numbers")
-        raw_ruleset = data.get("ruleset") or {"name": "official"}
-        if not isinstance(raw_ruleset, Mapping):
-            raise RecordError("ruleset must be an object")
-        try:
-            ruleset = Ruleset.from_dict(raw_ruleset)
-        except RulesetError as exc:
-            raise RecordError(f"ruleset: {exc}") from None
-        raw_deck = data.get("deck")
-        if not isinstance(raw_deck, list):
-            raise RecordError("the record has no deck list")
-        deck: list[Card] = []
-        for i, code in enumerate(raw_deck):
-            try:
-                deck.append(parse_card(str(code)))
-            except CardError as exc:
-                raise RecordError(f"deck card {i}: {exc}") from None
-        if len(set(deck)) != len(deck):
-            raise RecordError("the deck has a duplicate card")
-        raw_actions = data.get("actions")
-        if not isinstance(raw_actions, list):
-            raise RecordError("the record has no actions list")
-        actions = [action_from_dict(a, i) for i, a in enumerate(raw_actions)]
-        raw_players = data.get("players") or []
-        if not isinstance(raw_players, list):
-            raise RecordError("players must be a list")
-        names = [str(p.get("name", "")) for p in raw_players if isinstance(p, Mapping)]
-        meta = data.get("meta") or {}
-        result = data.get("result")
-        if not isinstance(meta, Mapping):
-            raise RecordError("meta must be an object")
-        if result is not None and not isinstance(result, dict):
-            raise RecordError("result must be an object or null")
+        parts = decode_record(CODEC, data)
         return cls(
-            deck=deck,
-            players=players,
-            ruleset=ruleset,
-            sizes=tuple(sizes) if sizes is not None else None,
-            actions=actions,
-            names=names,
-            meta=dict(meta),
-            result=result,
+            deck=parts.deck,
+            players=parts.players,
+            ruleset=parts.options.ruleset,
+            sizes=parts.options.sizes,
+            actions=parts.actions,
+            names=parts.names,
+            meta=parts.meta,
+            result=parts.result,
         )
 
+    def describe(self) -> list[str]:
+        """The game of a (verified) record, move by move, as lines for people."""
+        names = list(self.names)
+        game = ClassicGame(self.deck, self.players, self.ruleset, self.sizes)
+        sizes = " + ".join(map(str, game.sizes))
+        aside = f", {len(game.set_aside)} set aside" if game.set_aside else ""
+        lines = [
+            f"classic Blink, {self.players} players, ruleset {self.ruleset.name}, "
+            f"draw piles {sizes}{aside}",
+            "players: " + ", ".join(seat_name(names, p) for p in range(self.players)),
+        ]
+        for p in range(self.players):
+            lines.append(
+                f"  {seat_name(names, p)}: center card {game.top(p)}, hand "
+                f"{' '.join(map(str, game.hand(p)))}, draw pile {len(game.draw_pile(p))} cards"
+            )
+        for i, (action, t) in enumerate(self.actions):
+            first = True
+            for e in game.apply(action, t):
+                text = _event_text(e, names)
+                if text is None:
+                    continue
+                lines.append((f"{i:4d} {_time(t)}  " if first else " " * 15) + text)
+                first = False
+        if game.outcome is None:
+            lines.append("the record ends before the game does")
+        return lines
 
-@dataclass
-class SeriesRecord:
-    """A best-of-N series: its games' records in order."""
-
-    best_of: int
-    games: list[GameRecord] = field(default_factory=list)
-    meta: dict[str, Any] = field(default_factory=dict)
-
-    def verify(self) -> list[ClassicGame]:
-        """Verify every game and the series itself; return the final games.
-
-        Each game must verify (see :meth:`GameRecord.verify`); every game but the last must be
-        finished; no game may follow the one that decided the series. Errors carry ``game``.
-        """
-        out = []
-        series = self.series_from([])
-        for i, record in enumerate(self.games):
-            if series.over:
-                raise RecordError(
-                    f"the series was decided before this game (score {series.score})",
-                    reason="series",
-                    game=i,
-                )
-            try:
-                game = record.verify()
-            except RecordError as exc:
-                raise RecordError(exc.detail, exc.index, exc.reason, game=i) from None
-            if game.outcome is None:
-                if i != len(self.games) - 1:
-                    raise RecordError("an unfinished game is followed by another", game=i)
-            else:
-                series.record(game.outcome.winners)
-            out.append(game)
-        return out
-
-    def series_from(self, games: Sequence[ClassicGame]) -> Series:
-        """The :class:`~blink.match.Series` state after the given finished games."""
-        players = self.games[0].players if self.games else 2
-        series = Series(self.best_of, players)
-        for g in games:
-            if g.outcome is not None:
-                series.record(g.outcome.winners)
-        return series
-
-    def to_dict(self) -> dict[str, Any]:
-        """The series as a JSON-ready dict."""
+    def summary(self, game: ClassicGame | None = None) -> dict[str, Any]:
+        """A machine summary (``game``: the verified game, replayed when not given)."""
+        if game is None:
+            game = self.replay()
+        outcome = game.outcome
+        times = [t for _, t in self.actions if t is not None]
         return {
-            "format": SERIES_FORMAT,
-            "version": VERSION,
-            "best_of": self.best_of,
-            "games": [g.to_dict() for g in self.games],
-            "meta": self.meta,
+            "format": FORMAT,
+            "game": "classic",
+            "result": None if outcome is None else ("tie" if outcome.is_tie else "win"),
+            "winners": [] if outcome is None else list(outcome.winners),
+            "winner_names": []
+            if outcome is None
+            else [self.names[w] if w < len(self.names) else "" for w in outcome.winners],
+            "reason": None if outcome is None else outcome.reason,
+            "plays": game.plays,
+            "stalls": game.stalls,
+            "actions": len(self.actions),
+            "players": list(self.names),
+            "ruleset": self.ruleset.name,
+            "sizes": list(game.sizes),
+            "duration_ms": max(times) if times else None,
         }
 
-    def to_json(self, indent: int | None = None) -> str:
-        """The series as JSON text."""
-        return json.dumps(self.to_dict(), indent=indent)
 
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> SeriesRecord:
-        """Read a series dict."""
-        _check_header(data, SERIES_FORMAT)
-        best_of = data.get("best_of")
-        if not isinstance(best_of, int) or best_of < 1 or best_of % 2 == 0:
-            raise RecordError(f"best_of must be a positive odd number, not {best_of!r}")
-        games = data.get("games")
-        if not isinstance(games, list):
-            raise RecordError("a series record needs a games list")
-        out = []
-        for i, g in enumerate(games):
-            try:
-                out.append(GameRecord.from_dict(g))
-            except RecordError as exc:
-                raise RecordError(exc.detail, exc.index, exc.reason, game=i) from None
-        meta = data.get("meta") or {}
-        if not isinstance(meta, Mapping):
-            raise RecordError("meta must be an object")
-        return cls(best_of, out, dict(meta))
+def _card(c: Card | None) -> str:
+    return "a hidden card" if c is None else f"{c.long_name} [{c}]"
 
 
-def _check_header(data: Mapping[str, Any], expected: str) -> None:
-    if not isinstance(data, Mapping):
-        raise RecordError("a record must be a JSON object")
-    if data.get("format") != expected:
-        raise RecordError(f"not a {expected} file (format is {data.get('format')!r})")
-    version = data.get("version")
-    if version != VERSION:
-        raise RecordError(f"unsupported record version {version!r}; this program reads {VERSION}")
+def _time(t: int | None) -> str:
+    return "       -" if t is None else f"{t / 1000:7.3f}s"
 
 
-def _result_dict(game: ClassicGame) -> dict[str, Any] | None:
-    outcome: Outcome | None = game.outcome
-    if outcome is None:
-        return None
-    return {
-        "result": "tie" if outcome.is_tie else "win",
-        "winners": list(outcome.winners),
-        "reason": outcome.reason,
-        "plays": game.plays,
-    }
+_STALLS: Final = {
+    StallKind.FLIP: "every player flips the top of their draw pile",
+    StallKind.CHOOSE: "a draw pile is empty: every player chooses a hand card",
+    StallKind.DEAD_END: "a draw pile is empty: the dead-end rule ends the game",
+}
 
 
-def loads(text: str) -> GameRecord | SeriesRecord:
-    """Read a game or series record from JSON text."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"not valid JSON (line {exc.lineno}: {exc.msg})") from None
-    if isinstance(data, dict) and data.get("format") == SERIES_FORMAT:
-        return SeriesRecord.from_dict(data)
-    return GameRecord.from_dict(data)
+def _event_text(e: Event, names: list[str]) -> str | None:
+    """One event as a line for people (``None`` for the deal)."""
+    if isinstance(e, Revealed):
+        tops = ", ".join(f"pile {i}: {_card(c)}" for i, c in enumerate(e.tops))
+        return f"reveal - {tops}"
+    if isinstance(e, Played):
+        return (
+            f"{seat_name(names, e.player)} plays {_card(e.card)} on pile {e.pile}"
+            f" (on {_card(e.covered)})"
+        )
+    if isinstance(e, Refilled):
+        return f"    {seat_name(names, e.player)} draws {_card(e.card)}"
+    if isinstance(e, Stalled):
+        return f"stall: no one can play; {_STALLS[e.kind]}"
+    if isinstance(e, Flipped):
+        return f"{seat_name(names, e.player)} flips {_card(e.card)} onto pile {e.pile}"
+    if isinstance(e, ChoiceMade):
+        return f"{seat_name(names, e.player)} chooses {_card(e.card)} (secret until all chose)"
+    if isinstance(e, Placed):
+        return f"{seat_name(names, e.player)} places {_card(e.card)} on pile {e.pile}"
+    if isinstance(e, Ended):
+        o = e.outcome
+        who = " and ".join(seat_name(names, w) for w in o.winners)
+        verdict = f"tie between {who}" if o.is_tie else f"{who} wins"
+        return f"game over: {verdict} ({o.reason.replace('_', ' ')})"
+    return None
+
+
+def loads(text: str | bytes) -> GameRecord | SeriesRecord:
+    """Read a classic game or series record from JSON text.
+
+    Records of any game: :func:`blink.records.loads`.
+    """
+    record = load_any(text)
+    if isinstance(record, GameRecord):
+        return record
+    if isinstance(record, SeriesRecord):
+        if all(isinstance(g, GameRecord) for g in record.games):
+            return record
+        raise RecordError(f"not a classic Blink series: its games are {record.game_name!r}")
+    raise RecordError(f"not a classic Blink record: game is {record.game_name!r}")

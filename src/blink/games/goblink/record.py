@@ -1,10 +1,12 @@
-"""Go Blink game records: the "blink-record" format, version 1, with ``"game": "goblink"``.
+"""Go Blink's part of a game record: its actions, dealer and variant, and its engine.
 
-A record holds the players, the dealer, the complete deck order (the hands are dealt from it
-one card at a time from the player after the dealer, the rest is the draw pile, top first) and
-every accepted action in order, each with an optional time ``t`` in ms. Replaying the actions
-on the deal rebuilds the game exactly; :meth:`GoRecord.verify` checks every action and the
-stored result. Example::
+The record format itself (the shared header, the deck, the action list, series, loading any
+record) is :mod:`blink.records`; this module is the Go Blink codec (:data:`CODEC`) and the Go
+Blink record class, :class:`GoRecord`. A record holds the players, the dealer, the complete deck
+order (the hands are dealt from it one card at a time from the player after the dealer, the rest
+is the draw pile, top first) and every accepted action in order, each with an optional time
+``t`` in ms. Replaying the actions on the deal rebuilds the game exactly; :meth:`GoRecord.verify`
+checks every action and the stored result. Example::
 
     {"format": "blink-record", "version": 1, "game": "goblink",
      "players": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Bob"}],
@@ -19,13 +21,13 @@ stored result. Example::
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final, NamedTuple
+
+import msgspec
 
 from blink.cards import Card, CardError, parse_card
-from blink.games.classic.record import FORMAT, VERSION, RecordError
 from blink.games.goblink.engine import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -45,17 +47,59 @@ from blink.games.goblink.engine import (
     value_label,
     value_to_wire,
 )
+from blink.records import (
+    IMPOSSIBLE_DEAL,
+    Millis,
+    Record,
+    RecordError,
+    Refused,
+    convert,
+    decode_record,
+    parse_json,
+)
 
-__all__ = ["GoRecord", "GoRecordError", "go_action_from_dict", "go_action_to_dict"]
+__all__ = [
+    "CODEC",
+    "GoCodec",
+    "GoOptions",
+    "GoRecord",
+    "GoRecordError",
+    "go_action_from_dict",
+    "go_action_to_dict",
+]
 
 
 class GoRecordError(RecordError):
     """A Go Blink record that cannot be read, or whose actions do not replay.
 
-    ``index`` is the 0-based index of the offending action (``None`` otherwise); ``reason`` is a
-    machine-readable code: an engine reason (``attribute_not_held``...) for an illegal action,
-    ``malformed`` for a bad file, ``result_mismatch`` when the stored result is wrong.
+    A :class:`~blink.records.RecordError` like every game's: ``reason`` is a machine-readable
+    code (an engine reason such as ``out_of_turn`` for an illegal action, ``malformed`` for a
+    bad file, ``impossible_deal``, ``time_order``, ``result_mismatch``), ``index`` the 0-based
+    offending action (``None`` otherwise), ``detail`` the sentence for people.
     """
+
+
+# --- actions --------------------------------------------------------------------------------
+
+
+class _Seated(msgspec.Struct, kw_only=True):
+    """An end of turn (or of the opening): the seat and the time."""
+
+    seat: int
+    t: Millis | None = None
+
+
+class _Ask(_Seated, kw_only=True):
+    target: int
+    attribute: str
+    value: str | int
+
+
+class _Lay(_Seated, kw_only=True):
+    cards: list[str]
+
+
+_WIRE: Final[Mapping[str, type[_Seated]]] = {"ask": _Ask, "lay": _Lay, "end": _Seated}
 
 
 def go_action_to_dict(action: GoAction, t: int | None = None) -> dict[str, Any]:
@@ -75,43 +119,137 @@ def go_action_to_dict(action: GoAction, t: int | None = None) -> dict[str, Any]:
     return d
 
 
-def _int(d: Mapping[str, Any], key: str, index: int) -> int:
-    v = d.get(key)
-    if not isinstance(v, int) or isinstance(v, bool):
-        raise GoRecordError(f"{key!r} must be a whole number, not {v!r}", index)
-    return v
-
-
-def go_action_from_dict(d: Mapping[str, Any], index: int = 0) -> tuple[GoAction, int | None]:
+def go_action_from_dict(d: object, index: int = 0) -> tuple[GoAction, int | None]:
     """Parse one action object; raise :class:`GoRecordError` naming the index and the problem."""
     if not isinstance(d, Mapping):
         raise GoRecordError("an action must be an object", index)
-    t = d.get("t")
-    if t is not None and (not isinstance(t, int) or isinstance(t, bool) or t < 0):
-        raise GoRecordError(f"time must be a non-negative whole number of ms, not {t!r}", index)
     kind = d.get("type")
-    if kind == "ask":
+    wire_type = _WIRE.get(kind) if isinstance(kind, str) else None
+    if wire_type is None:
+        raise GoRecordError(f"unknown action type {kind!r} ({', '.join(_WIRE)})", index)
+    wire = convert(d, wire_type, GoRecordError, index, subject=f"an {kind}")
+    if isinstance(wire, _Ask):
         try:
-            value = value_from_wire(d.get("attribute"), d.get("value"))
+            value = value_from_wire(wire.attribute, wire.value)
         except ValueError as exc:
             raise GoRecordError(str(exc), index) from None
-        return Ask(_int(d, "seat", index), _int(d, "target", index), value), t
-    if kind == "lay":
-        raw = d.get("cards")
-        if not isinstance(raw, list):
-            raise GoRecordError("a lay needs a list of cards", index)
+        return Ask(wire.seat, wire.target, value), wire.t
+    if isinstance(wire, _Lay):
         try:
-            cards = tuple(parse_card(str(c)) for c in raw)
+            cards = tuple(parse_card(c) for c in wire.cards)
         except CardError as exc:
             raise GoRecordError(str(exc), index) from None
-        return LayDown(_int(d, "seat", index), cards), t
-    if kind == "end":
-        return EndTurn(_int(d, "seat", index)), t
-    raise GoRecordError(f"unknown action type {kind!r} (ask, lay, end)", index)
+        return LayDown(wire.seat, cards), wire.t
+    return EndTurn(wire.seat), wire.t
+
+
+# --- the codec ------------------------------------------------------------------------------
+
+
+class GoOptions(NamedTuple):
+    """A Go Blink deal's options: the dealer and the turn limit (``None``: none)."""
+
+    dealer: int = 0
+    turn_limit: int | None = None
+
+
+class _Variant(msgspec.Struct):
+    players: int | None = None
+    turn_limit: int | None = None
+
+
+class _GoPart(msgspec.Struct):
+    """Go Blink's own top-level fields."""
+
+    variant: _Variant | None = None
+    dealer: int = 0
+
+
+class GoCodec:
+    """Go Blink's part of a record (:class:`blink.records.RecordCodec`)."""
+
+    game: Final = "goblink"
+    label: Final = "Go Blink"
+    error: Final = GoRecordError
+
+    def encode_action(self, action: GoAction, t: int | None) -> dict[str, Any]:
+        """One action as a JSON object (:func:`go_action_to_dict`)."""
+        return go_action_to_dict(action, t)
+
+    def decode_action(self, raw: object, index: int) -> tuple[GoAction, int | None]:
+        """One action object read back (:func:`go_action_from_dict`)."""
+        return go_action_from_dict(raw, index)
+
+    def encode_options(self, players: int, options: GoOptions) -> dict[str, Any]:
+        """``dealer`` and ``variant`` (players, turn limit)."""
+        return {
+            "dealer": options.dealer,
+            "variant": {"players": players, "turn_limit": options.turn_limit},
+        }
+
+    def decode_options(self, data: Mapping[str, Any], seats: int) -> tuple[int, GoOptions]:
+        """The players (``variant.players``, else the seats listed), dealer and turn limit."""
+        part = convert(data, _GoPart, GoRecordError)
+        variant = part.variant or _Variant()
+        players = variant.players if variant.players is not None else seats
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise GoRecordError(
+                f"Go Blink has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}"
+            )
+        if not 0 <= part.dealer < players:
+            raise GoRecordError(
+                f"the dealer must be a seat 0 to {players - 1}, not {part.dealer!r}"
+            )
+        turn_limit = variant.turn_limit
+        if turn_limit is not None and turn_limit < 1:
+            raise GoRecordError(f"turn_limit must be a positive whole number, not {turn_limit!r}")
+        return players, GoOptions(part.dealer, turn_limit)
+
+    def deal(self, deck: Sequence[Card], players: int, options: GoOptions) -> GoGame:
+        """The game at the deal (reason ``impossible_deal`` when it cannot be dealt)."""
+        try:
+            return GoGame(deck, players, options.dealer, options.turn_limit)
+        except ValueError as exc:
+            raise GoRecordError(f"the deal is impossible: {exc}", reason=IMPOSSIBLE_DEAL) from None
+
+    def apply(self, game: GoGame, action: GoAction, t: int | None) -> None:
+        """Apply one action (:class:`~blink.records.Refused` with the engine's reason)."""
+        try:
+            game.apply(action, t)
+        except IllegalAction as exc:
+            raise Refused(exc.code, str(exc)) from None
+
+    def result(self, game: GoGame) -> dict[str, Any] | None:
+        """``result``, ``winners``, ``reason``, ``turns`` and ``asks`` of a finished game."""
+        outcome = game.outcome
+        if outcome is None:
+            return None
+        return {
+            "result": "tie" if outcome.is_tie else "win",
+            "winners": list(outcome.winners),
+            "reason": outcome.reason,
+            "turns": game.turns,
+            "asks": game.asks,
+        }
+
+    def winners(self, game: GoGame) -> tuple[int, ...] | None:
+        """The winning seats, ``None`` while the game is not over."""
+        return None if game.outcome is None else game.outcome.winners
+
+    def load(self, data: Mapping[str, Any]) -> GoRecord:
+        """Read a Go Blink record (:meth:`GoRecord.from_dict`)."""
+        return GoRecord.from_dict(data)
+
+
+CODEC: Final = GoCodec()
+"""Go Blink's record codec."""
+
+
+# --- the record -----------------------------------------------------------------------------
 
 
 @dataclass
-class GoRecord:
+class GoRecord(Record[GoAction, GoOptions, GoGame]):
     """A Go Blink game's record: the deal, the players and every accepted action."""
 
     deck: list[Card]
@@ -122,6 +260,16 @@ class GoRecord:
     turn_limit: int | None = None
     meta: dict[str, Any] = field(default_factory=dict)
     result: dict[str, Any] | None = None
+
+    @property
+    def codec(self) -> GoCodec:
+        """Go Blink's codec."""
+        return CODEC
+
+    @property
+    def options(self) -> GoOptions:
+        """The dealer and the turn limit."""
+        return GoOptions(self.dealer, self.turn_limit)
 
     @classmethod
     def from_game(
@@ -136,45 +284,35 @@ class GoRecord:
             names=list(names) or [f"Player {i + 1}" for i in range(game.players)],
             turn_limit=game.turn_limit,
             meta=dict(meta or {}),
-            result=_result_dict(game),
+            result=CODEC.result(game),
         )
 
-    def _names(self) -> list[str]:
-        names = list(self.names)
-        while len(names) < self.players:
-            names.append(f"Player {len(names) + 1}")
-        return names
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GoRecord:
+        """Read a record dict; raise :class:`GoRecordError` saying what is wrong."""
+        parts = decode_record(CODEC, data)
+        return cls(
+            deck=parts.deck,
+            players=parts.players,
+            dealer=parts.options.dealer,
+            actions=parts.actions,
+            names=parts.names,
+            turn_limit=parts.options.turn_limit,
+            meta=parts.meta,
+            result=parts.result,
+        )
 
-    def replay(self) -> GoGame:
-        """Rebuild the game; raise :class:`GoRecordError` at the first illegal action."""
-        try:
-            game = GoGame(self.deck, self.players, self.dealer, self.turn_limit)
-        except ValueError as exc:
-            raise GoRecordError(f"the deal is impossible: {exc}") from None
-        for i, (action, t) in enumerate(self.actions):
-            try:
-                game.apply(action, t)
-            except IllegalAction as exc:
-                raise GoRecordError(str(exc), i, exc.code) from None
-        return game
+    @classmethod
+    def loads(cls, text: str | bytes) -> GoRecord:
+        """Read a record from JSON text."""
+        return cls.from_dict(parse_json(text, GoRecordError))
 
-    def verify(self) -> GoGame:
-        """Replay and check that the stored result (if any) matches; return the final game."""
-        game = self.replay()
-        if self.result is not None:
-            actual = _result_dict(game)
-            if actual != self.result:
-                raise GoRecordError(
-                    f"the stored result {self.result} does not match the replay's {actual}",
-                    reason="result_mismatch",
-                )
-        return game
-
-    def summary(self) -> dict[str, Any]:
+    def summary(self, game: GoGame | None = None) -> dict[str, Any]:
         """What happened, in brief: result ("win", "tie" or None), winners, plays, asks, turns."""
-        game = self.replay()
+        if game is None:
+            game = self.replay()
         outcome = game.outcome
-        names = self._names()
+        names = self.seats()
         return {
             "game": "goblink",
             "players": self.players,
@@ -193,7 +331,7 @@ class GoRecord:
 
     def describe(self) -> list[str]:
         """One readable line per action (the record holds the deck, so cards are shown)."""
-        names = self._names()
+        names = self.seats()
         game = GoGame(self.deck, self.players, self.dealer, self.turn_limit)
         lines: list[str] = []
         for i, (action, _t) in enumerate(self.actions):
@@ -239,107 +377,3 @@ class GoRecord:
                 text += f"; game over ({game.outcome.reason}): {winners} {verb}"
             lines.append(f"{i + 1}. {text}")
         return lines
-
-    def to_dict(self) -> dict[str, Any]:
-        """The record as a JSON-ready dict."""
-        return {
-            "format": FORMAT,
-            "version": VERSION,
-            "game": "goblink",
-            "players": [{"seat": i, "name": n} for i, n in enumerate(self._names())],
-            "dealer": self.dealer,
-            "variant": {"players": self.players, "turn_limit": self.turn_limit},
-            "deck": [str(c) for c in self.deck],
-            "actions": [go_action_to_dict(a, t) for a, t in self.actions],
-            "result": self.result,
-            "meta": self.meta,
-        }
-
-    def to_json(self, indent: int | None = None) -> str:
-        """The record as JSON text."""
-        return json.dumps(self.to_dict(), indent=indent)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> GoRecord:
-        """Read a record dict; raise :class:`GoRecordError` saying what is wrong."""
-        if not isinstance(data, Mapping):
-            raise GoRecordError("a record must be a JSON object")
-        if data.get("format") != FORMAT:
-            raise GoRecordError(f"not a {FORMAT} file (format is {data.get('format')!r})")
-        if data.get("version") != VERSION:
-            raise GoRecordError(
-                f"unsupported record version {data.get('version')!r}; this program reads {VERSION}"
-            )
-        if data.get("game") != "goblink":
-            raise GoRecordError(f"not a Go Blink record: game is {data.get('game')!r}")
-        variant = data.get("variant") or {}
-        if not isinstance(variant, Mapping):
-            raise GoRecordError("variant must be an object")
-        raw_players = data.get("players")
-        players = variant.get("players")
-        if players is None and isinstance(raw_players, list):
-            players = len(raw_players)
-        if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise GoRecordError(f"Go Blink has 2 to 6 players, not {players!r}")
-        dealer = data.get("dealer", 0)
-        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
-            raise GoRecordError(f"the dealer must be a seat 0 to {players - 1}, not {dealer!r}")
-        turn_limit = variant.get("turn_limit")
-        if turn_limit is not None and (not isinstance(turn_limit, int) or turn_limit < 1):
-            raise GoRecordError(f"turn_limit must be a positive whole number, not {turn_limit!r}")
-        raw_deck = data.get("deck")
-        if not isinstance(raw_deck, list):
-            raise GoRecordError("the record has no deck list")
-        deck: list[Card] = []
-        for i, code in enumerate(raw_deck):
-            try:
-                deck.append(parse_card(str(code)))
-            except CardError as exc:
-                raise GoRecordError(f"deck card {i}: {exc}") from None
-        if len(set(deck)) != len(deck):
-            raise GoRecordError("the deck has a duplicate card")
-        raw_actions = data.get("actions")
-        if not isinstance(raw_actions, list):
-            raise GoRecordError("the record has no actions list")
-        actions = [go_action_from_dict(a, i) for i, a in enumerate(raw_actions)]
-        names = (
-            [str(p.get("name", "")) for p in raw_players if isinstance(p, Mapping)]
-            if isinstance(raw_players, list)
-            else []
-        )
-        result = data.get("result")
-        if result is not None and not isinstance(result, dict):
-            raise GoRecordError("result must be an object or null")
-        meta = data.get("meta") or {}
-        return cls(
-            deck=deck,
-            players=players,
-            dealer=dealer,
-            actions=actions,
-            names=names,
-            turn_limit=turn_limit,
-            meta=dict(meta) if isinstance(meta, Mapping) else {},
-            result=result,
-        )
-
-    @classmethod
-    def loads(cls, text: str) -> GoRecord:
-        """Read a record from JSON text."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise GoRecordError(f"not valid JSON (line {exc.lineno}: {exc.msg})") from None
-        return cls.from_dict(data)
-
-
-def _result_dict(game: GoGame) -> dict[str, Any] | None:
-    outcome = game.outcome
-    if outcome is None:
-        return None
-    return {
-        "result": "tie" if outcome.is_tie else "win",
-        "winners": list(outcome.winners),
-        "reason": outcome.reason,
-        "turns": game.turns,
-        "asks": game.asks,
-    }
