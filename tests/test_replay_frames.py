@@ -14,17 +14,13 @@ from hypothesis import strategies as st
 
 from blink.games.classic.engine import ClassicGame
 from blink.games.classic.record import GameRecord
+from blink.games.classic.replay import classic_game_replay
 from blink.games.classic.wire import event_to_wire
 from blink.games.goblink.engine import GoGame, value_to_wire
 from blink.games.goblink.record import GoRecord, GoRecordError
 from blink.match import Series
 from blink.records import RecordError, SeriesRecord
-from blink.replay_frames import (
-    REPLAY_FORMAT,
-    classic_game_replay,
-    read_record,
-    replay_document,
-)
+from blink.replay_frames import REPLAY_FORMAT, read_record, replay_document
 from randomgames import random_game, random_go_game
 
 

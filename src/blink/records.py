@@ -16,7 +16,6 @@ is a :class:`RecordError`: a machine-readable ``reason`` code and one sentence f
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from abc import ABC, abstractmethod
@@ -178,23 +177,25 @@ class RecordCodec(Protocol[A, O, G]):
     def load(self, data: Mapping[str, Any]) -> Record[A, O, G]:
         """Read a record of this game (a parsed JSON object)."""
 
+    def record(
+        self, game: G, names: Sequence[str] = (), meta: Mapping[str, Any] | None = None
+    ) -> Record[A, O, G]:
+        """The record of a game (finished or not) as it stands."""
+
 
 AnyCodec = RecordCodec[Any, Any, Any]
 
 
-@functools.cache
 def codecs() -> Mapping[str, AnyCodec]:
-    """Every game's codec, by the name records give it in ``game``.
+    """Every registered game's codec, by the name records give it in ``game``.
 
-    The one place the record format lists the games (to be read from the game definitions of
-    :mod:`blink.games` once there are some). Imported on first use: the games' record modules
-    import this one.
+    Read from the game definitions of :mod:`blink.games.registry` (each has a
+    ``record_codec``), so a newly registered game's records load too. Imported on first use:
+    the games' record modules import this one.
     """
-    from blink.games.classic.record import CODEC as classic
-    from blink.games.goblink.record import CODEC as goblink
+    from blink.games.registry import games
 
-    found: list[AnyCodec] = [classic, goblink]
-    return MappingProxyType({c.game: c for c in found})
+    return MappingProxyType({g.info.name: g.record_codec for g in games()})
 
 
 def codec_for(game: object) -> AnyCodec:

@@ -10,12 +10,15 @@ replays, the simulator) works for a game it has never heard of, without a change
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Any, Final, NamedTuple
 
 from blink.cards import STANDARD_DECK, Card, parse_card, shuffled_deck
 from blink.games.base import GameInfo, IllegalAction, Outcome, Pending, Termination, Timer
+from blink.games.codec import DefinitionCodec
+from blink.replay_frames import definition_replay
 
 HAND: Final = 3
 
@@ -232,6 +235,19 @@ class HighCard:
     def history(self, state: HighCardGame) -> Sequence[tuple[Lay, int | None]]:
         """Every lay with its time."""
         return state.actions
+
+    def options_of(self, state: HighCardGame) -> dict[str, Any]:
+        """No options."""
+        return {}
+
+    @functools.cached_property
+    def record_codec(self) -> DefinitionCodec:
+        """Records through the definition's own wire forms."""
+        return DefinitionCodec(self)
+
+    def replay(self, record: Any) -> dict[str, Any]:
+        """The generic replay layout."""
+        return definition_replay(self, record)
 
 
 HIGH_CARD: Final = HighCard()

@@ -14,6 +14,7 @@ and at the end the game has ended, and its history replays to the same state.
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -22,9 +23,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from blink import records
 from blink.cards import STANDARD_DECK, Card, CardError, parse_card
 from blink.games.base import GameDefinition, IllegalAction, Timings
 from blink.games.registry import games, get_game, register, unregister
+from blink.replay_frames import replay_document
 from blink.sim.generic import RandomAgent, Stuck, play_out
 
 from .highcard import HIGH_CARD
@@ -155,8 +158,26 @@ def _play_random_game(name: str, seed: int) -> None:
         game.apply(again, action, t)
     assert again.snapshot() == state.snapshot()
     assert again.outcome == state.outcome
+    _check_record(game, state)
     with pytest.raises(IllegalAction):
         game.apply(state, seen[-1])
+
+
+def _check_record(game: GameDefinition[Any, Any, Any, Any], state: Any) -> None:
+    """The record round-trips through JSON and the generic loader, and replays to the state."""
+    codec = game.record_codec
+    names = [f"P{i}" for i in range(state.players)]
+    record = codec.record(state, names)
+    text = record.to_json()
+    loaded = records.loads(text)
+    assert not isinstance(loaded, records.SeriesRecord)
+    assert loaded.game_name == game.info.name and loaded.to_json() == text
+    final = loaded.verify()
+    assert final.snapshot() == state.snapshot()
+    assert codec.winners(final) == state.outcome.winners
+    doc = replay_document(json.loads(text))
+    assert doc["game"] == game.info.name
+    assert len(doc["games"][0]["frames"]) == len(game.history(state)) + 1
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)

@@ -299,3 +299,18 @@ class GameDefinition(Protocol, Generic[S, A, E, V]):
     def history(self, state: S) -> Sequence[tuple[A, int | None]]:
         """Every accepted action with its time, in order: replaying them rebuilds the state."""
         ...
+
+    def options_of(self, state: S) -> Mapping[str, Any]:
+        """The options ``state`` was dealt with: ``new(players, deck=state.deck, options=...)``
+        with them deals the same game."""
+        ...
+
+    @property
+    def record_codec(self) -> Any:
+        """The game's :class:`blink.records.RecordCodec` (records of it load through it)."""
+        ...
+
+    def replay(self, record: Any) -> dict[str, Any]:
+        """A verified record laid out step by step for a replay viewer (a ``Game`` of
+        docs/protocol.md's replay document)."""
+        ...

@@ -26,7 +26,15 @@ from blink.games.classic.engine import (
     reach,
     redact,
 )
-from blink.games.classic.record import RecordError, action_from_dict, action_to_dict
+from blink.games.classic.record import (
+    CODEC,
+    ClassicCodec,
+    GameRecord,
+    RecordError,
+    action_from_dict,
+    action_to_dict,
+)
+from blink.games.classic.replay import classic_game_replay
 from blink.games.classic.rules import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -173,6 +181,19 @@ class ClassicDefinition:
     def history(self, state: ClassicGame) -> Sequence[tuple[Action, int | None]]:
         """Every accepted action with its time."""
         return state.history
+
+    def options_of(self, state: ClassicGame) -> dict[str, Any]:
+        """The ruleset and the draw-pile sizes the game was dealt with."""
+        return {"ruleset": state.ruleset, "sizes": state.sizes}
+
+    @property
+    def record_codec(self) -> ClassicCodec:
+        """Classic Blink's own record codec."""
+        return CODEC
+
+    def replay(self, record: GameRecord) -> dict[str, Any]:
+        """The classic replay frames of a record."""
+        return classic_game_replay(record)
 
 
 CLASSIC: Final = ClassicDefinition()

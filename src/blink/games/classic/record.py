@@ -45,7 +45,14 @@ from blink.games.classic.engine import (
     Stalled,
     StallKind,
 )
-from blink.games.classic.rules import OFFICIAL, DealError, Ruleset, RulesetError
+from blink.games.classic.rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    OFFICIAL,
+    DealError,
+    Ruleset,
+    RulesetError,
+)
 from blink.records import (
     FORMAT,
     IMPOSSIBLE_DEAL,
@@ -189,8 +196,10 @@ class ClassicCodec:
         """The players (``variant.players``, 2 when absent), sizes and ruleset of a record."""
         part = convert(data, _ClassicPart)
         variant = part.variant or _Variant()
-        if variant.players not in (2, 3):
-            raise RecordError(f"classic Blink has 2 or 3 players, not {variant.players!r}")
+        if not MIN_PLAYERS <= variant.players <= MAX_PLAYERS:
+            raise RecordError(
+                f"classic Blink has {MIN_PLAYERS} or {MAX_PLAYERS} players, not {variant.players!r}"
+            )
         try:
             ruleset = Ruleset.from_dict(part.ruleset or {"name": OFFICIAL.name})
         except RulesetError as exc:
@@ -231,6 +240,12 @@ class ClassicCodec:
     def load(self, data: Mapping[str, Any]) -> GameRecord:
         """Read a classic record (:meth:`GameRecord.from_dict`)."""
         return GameRecord.from_dict(data)
+
+    def record(
+        self, game: ClassicGame, names: Sequence[str] = (), meta: Mapping[str, Any] | None = None
+    ) -> GameRecord:
+        """The record of a game as it stands (:meth:`GameRecord.from_game`)."""
+        return GameRecord.from_game(game, names, meta)
 
 
 CODEC: Final = ClassicCodec()

@@ -23,7 +23,15 @@ from blink.games.goblink.engine import (
     redact,
     view_to_dict,
 )
-from blink.games.goblink.record import GoRecordError, go_action_from_dict, go_action_to_dict
+from blink.games.goblink.record import (
+    CODEC,
+    GoCodec,
+    GoRecord,
+    GoRecordError,
+    go_action_from_dict,
+    go_action_to_dict,
+)
+from blink.games.goblink.replay import go_game_replay
 
 __all__ = ["GOBLINK", "GoBlinkDefinition"]
 
@@ -148,6 +156,19 @@ class GoBlinkDefinition:
     def history(self, state: GoGame) -> Sequence[tuple[GoAction, int | None]]:
         """Every accepted action with its time."""
         return state.history
+
+    def options_of(self, state: GoGame) -> dict[str, Any]:
+        """The dealer and the turn limit the game was dealt with."""
+        return {"dealer": state.dealer, "turn_limit": state.turn_limit}
+
+    @property
+    def record_codec(self) -> GoCodec:
+        """Go Blink's own record codec."""
+        return CODEC
+
+    def replay(self, record: GoRecord) -> dict[str, Any]:
+        """The Go Blink replay frames of a record (with its ask log and matches)."""
+        return go_game_replay(record)
 
 
 GOBLINK: Final = GoBlinkDefinition()

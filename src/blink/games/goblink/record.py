@@ -240,6 +240,12 @@ class GoCodec:
         """Read a Go Blink record (:meth:`GoRecord.from_dict`)."""
         return GoRecord.from_dict(data)
 
+    def record(
+        self, game: GoGame, names: Sequence[str] = (), meta: Mapping[str, Any] | None = None
+    ) -> GoRecord:
+        """The record of a game as it stands (:meth:`GoRecord.from_game`)."""
+        return GoRecord.from_game(game, names, meta)
+
 
 CODEC: Final = GoCodec()
 """Go Blink's record codec."""
