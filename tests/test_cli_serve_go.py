@@ -72,6 +72,7 @@ def bot_room(base: str) -> dict[str, Any]:
     r = httpx.post(
         f"{base}/api/rooms",
         json={"game": "goblink", "players": 2, "seats": ["greedy", "greedy"], "take_seat": None},
+        timeout=30,
     )
     assert r.status_code == 201, r.text
     info: dict[str, Any] = r.json()["room"]
@@ -96,14 +97,13 @@ def test_options_reach_the_go_rooms(tmp_path: Path) -> None:
         info = bot_room(base)
         assert info["turn_ms"] == 7500
         time.sleep(1.0)  # bots wait 30 s before acting: nothing can have ended
-        got = httpx.get(f"{base}/api/rooms/{info['code']}").json()
+        got = httpx.get(f"{base}/api/rooms/{info['code']}", timeout=30).json()
         assert got["status"] == "playing" and got["games"][0]["status"] == "playing"
     with serve(tmp_path / "fast", "--go-bot-delay", "0") as base:
         info = bot_room(base)
         assert info["turn_ms"] == 60000  # the default
         deadline = time.monotonic() + 60
-        while httpx.get(f"{base}/api/rooms/{info['code']}").json()["games"][0]["status"] != (
-            "finished"
-        ):
+        url = f"{base}/api/rooms/{info['code']}"
+        while httpx.get(url, timeout=30).json()["games"][0]["status"] != "finished":
             assert time.monotonic() < deadline, "bots without a delay did not finish"
             time.sleep(0.1)

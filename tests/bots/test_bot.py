@@ -6,7 +6,7 @@ import random
 from itertools import pairwise
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from blink.cards import STANDARD_DECK, Card
@@ -68,27 +68,50 @@ def test_intents_are_legal_in_the_view(strategy: str) -> None:
 
 
 def _swap_hidden(seed: int) -> tuple[ClassicGame, ClassicGame]:
-    """Two deals identical for seat 0 but with the opponent's hidden cards rearranged."""
-    deck = list(STANDARD_DECK)
-    random.Random(seed).shuffle(deck)
+    """Two deals identical for seat 0 but with the opponent's hidden cards rearranged.
+
+    Seat 0 can play at the reveal (the shuffle is redrawn until it can: about 3 % of shuffles
+    are), so neither deal stalls there, whatever seat 1 holds: a stall needs every seat to be
+    stuck. Otherwise seat 1's rearranged hand could stall one deal and not the other (seed 1182
+    did, and a dozen others below 10,000), and seat 0's views would differ by the phase.
+    """
+    rng = random.Random(seed)
+    while True:
+        deck = list(STANDARD_DECK)
+        rng.shuffle(deck)
+        a = ClassicGame(deck)
+        a.reveal()
+        if a.legal_plays(0):
+            break
     other = deck[:]
     hidden = other[31:60]  # seat 1's hand and draw pile (its center card, 30, stays)
     random.Random(seed + 1).shuffle(hidden)
     other[31:60] = hidden
-    a, b = ClassicGame(deck), ClassicGame(other)
-    a.reveal()
+    b = ClassicGame(other)
     b.reveal()
     return a, b
 
 
+def test_swapped_deals_start_alike_for_seat_0() -> None:
+    # The premise of the test below, checked over many seeds (1182 stalled one deal only).
+    for seed in range(3000):
+        a, b = _swap_hidden(seed)
+        assert a.phase is b.phase is Phase.PLAYING, seed
+        assert a.legal_plays(0) == b.legal_plays(0) != [], seed
+        assert a.view(0) == b.view(0), seed
+        assert a.hand(1) != b.hand(1) or a.draw_pile(1) != b.draw_pile(1), seed
+
+
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10**6), strategy=st.sampled_from(list(STRATEGIES)))
+@example(seed=1182, strategy="blocker")  # once a stall in one deal only
 def test_decisions_depend_only_on_the_view(seed: int, strategy: str) -> None:
     a, b = _swap_hidden(seed)
-    assert a.view(0) == b.view(0)
+    assert a.view(0) == b.view(0)  # the premise (see _swap_hidden)
     assert a.hand(1) != b.hand(1) or a.draw_pile(1) != b.draw_pile(1)
     ia = make_bot("skilled", strategy, 0, seed).plan(a.view(0), now=0.0)
     ib = make_bot("skilled", strategy, 0, seed).plan(b.view(0), now=0.0)
+    assert ia is not None  # seat 0 has a play: the decision is a real one
     assert ia == ib
 
 

@@ -73,10 +73,11 @@ async def test_kill9_and_recover(db_url: str, tmp_path: Path) -> None:
     port = free_port()
     srv = ServeProcess(db_url, tmp_path, port)
     try:
-        r = httpx.post(srv.http + "/api/rooms", json={"name": "A", "best_of": 3}).json()
+        r = httpx.post(srv.http + "/api/rooms", json={"name": "A", "best_of": 3}, timeout=30).json()
         code = r["code"]
         tokens = [r["token"]]
-        tokens.append(httpx.post(srv.http + f"/api/rooms/{code}/join", json={}).json()["token"])
+        join = httpx.post(srv.http + f"/api/rooms/{code}/join", json={}, timeout=30)
+        tokens.append(join.json()["token"])
         clients = [
             await Client(f"P{i}").connect(srv.ws, room=code, token=t) for i, t in enumerate(tokens)
         ]
@@ -130,7 +131,7 @@ async def test_kill9_and_recover(db_url: str, tmp_path: Path) -> None:
         ends = await asyncio.gather(*(bot_loop(n, games=1) for n in again))
         end = ends[0][0]
         assert end["game"] == game
-        record = GameRecord.from_dict(httpx.get(srv2.http + end["record_url"]).json())
+        record = GameRecord.from_dict(httpx.get(srv2.http + end["record_url"], timeout=30).json())
         record.verify()
         actions = [action_to_dict(a, t) for a, t in record.actions]
         for seq, sent in acked:

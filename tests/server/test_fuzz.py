@@ -86,7 +86,7 @@ def _snapshot(ws: Any) -> dict[str, Any]:
 @settings(
     max_examples=60,
     deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 def test_bad_input_changes_nothing(
     fuzz_room: tuple[ServerThread, Any], batch: list[str | bytes]

@@ -356,7 +356,8 @@ async def test_reconnect_resume_and_repeated_ids(server: ServerThread) -> None:
 
 
 async def test_abuse_closes_the_connection(make_server: Callable[..., ServerThread]) -> None:
-    server = make_server(rate_per_second=5.0, rate_burst=10.0)
+    # The server's clock stands still: no token comes back, however slowly the pings go out.
+    server = make_server(rate_per_second=5.0, rate_burst=10.0, clock=lambda: 1000.0)
     r = server.post("/api/rooms", {"name": "Ann"}).json()
     # Oversized message: 1009.
     c = await Client("c").connect(server.ws, room=r["code"], token=r["token"])

@@ -306,7 +306,7 @@ async def test_handicap_set_by_the_organiser_deals_the_room(server: ServerThread
 @settings(
     max_examples=8,
     deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(
     n=st.integers(2, 12),

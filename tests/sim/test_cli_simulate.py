@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -290,46 +293,77 @@ def test_sweep_bad_values() -> None:
     assert "at least 4" in res.stderr
 
 
+def _read_line(proc: subprocess.Popen[bytes], timeout: float) -> bytes:
+    """The first line ``proc`` writes on its (unbuffered) stdout; fail after a generous
+    ``timeout``, or if it ends its output first."""
+    assert proc.stdout is not None
+    fd = proc.stdout.fileno()
+    line = b""
+    deadline = time.monotonic() + timeout
+    while not line.endswith(b"\n"):
+        left = deadline - time.monotonic()
+        assert left > 0, f"no line within {timeout:.0f} s (so far {line!r})"
+        if select.select([fd], [], [], left)[0]:
+            chunk = os.read(fd, 1)
+            assert chunk, f"the output ended before a line: {line!r}"
+            line += chunk
+    return line
+
+
+def _wait_for_files(files: list[Path], proc: subprocess.Popen[bytes], timeout: float) -> None:
+    """Wait until every one of ``files`` exists (while ``proc`` runs); fail after a generous
+    ``timeout``: a slow machine only makes this slower."""
+    deadline = time.monotonic() + timeout
+    todo = list(files)
+    while todo:
+        todo = [f for f in todo if not f.exists()]
+        assert proc.poll() is None, f"the run ended first ({proc.returncode})"
+        assert time.monotonic() < deadline, f"{len(todo)} records missing after {timeout:.0f} s"
+        time.sleep(0.05)
+
+
 def test_ctrl_c_prints_the_summary_of_finished_games(tmp_path: Path) -> None:
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    """Ctrl-C during a run on two workers prints the summary of the games finished so far.
+
+    Nothing waits for a guessed time. A FIFO stands where the last game's record goes: the
+    worker playing the last batch blocks writing it until the test reads it, so the run cannot
+    end before Ctrl-C, however fast the machine. Every other record written means every other
+    batch is done; the parent hands out a batch only after it took a finished one in (it keeps
+    six in flight, of sixteen), so the summary has games to count.
+    """
+    games = 160  # sixteen batches of ten
     recs = tmp_path / "recs"
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "blink.cli",
-            "simulate",
-            "--games",
-            "1000000",
-            "--workers",
-            "2",
-            "--bot",
-            "inhuman",
-            "--bot",
-            "inhuman",
-            "--json",
-            "--records",
-            str(recs),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
+    recs.mkdir()
+    gate = recs / f"game-{games - 1:06d}.json"
+    os.mkfifo(gate)
+    others = [recs / f"game-{i:06d}.json" for i in range(games - 1)]
+    cmd = ["simulate", "--games", str(games), "--workers", "2", "--json", "--records", str(recs)]
+    with (tmp_path / "stderr.txt").open("wb") as err:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "blink.cli", *cmd, "--bot", "inhuman", "--bot", "inhuman"],
+            stdout=subprocess.PIPE,
+            stderr=err,
+            bufsize=0,
+            env=dict(os.environ, PYTHONUNBUFFERED="1"),
+            start_new_session=True,  # its own process group: the cleanup reaches the workers
+        )
+    release = threading.Thread(target=gate.read_bytes, daemon=True)
     try:
-        deadline = time.monotonic() + 120
-        # Wait until a first batch of 200 games has surely finished (2 workers, records written).
-        while time.monotonic() < deadline and proc.poll() is None:
-            if recs.is_dir() and len(list(recs.iterdir())) > 450:
-                break
-            time.sleep(0.2)
+        _wait_for_files(others, proc, timeout=300)
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
+        line = _read_line(proc, timeout=300)  # the summary comes before the workers finish
+        release.start()  # the last game's record: its worker ends its batch, the run its exit
+        rest, _ = proc.communicate(timeout=300)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 130, err
-    data = json.loads(out)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        if release.is_alive():  # no writer came: open the FIFO's other end to let it go
+            with contextlib.suppress(OSError):
+                os.close(os.open(gate, os.O_WRONLY | os.O_NONBLOCK))
+    assert proc.returncode == 130, (tmp_path / "stderr.txt").read_text()
+    assert rest == b""
+    data = json.loads(line)
     assert data["interrupted"] is True
-    assert 0 < data["games"] < 1000000
+    assert 0 < data["games"] < games
     assert sum(data["wins"]) + data["ties"] == data["games"]

@@ -1,8 +1,17 @@
-"""Parallel runs: identical results whatever the number of workers; statistics."""
+"""Parallel runs: identical results whatever the number of workers; statistics; workers that
+die with their parent."""
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -73,3 +82,108 @@ def test_empty_summary_is_strict_json() -> None:
     text = json.dumps(data, allow_nan=False)
     assert json.loads(text)["plays"] is None
     assert data["games"] == 0 and data["wins"] == [0, 0]
+
+
+# -- worker processes die with their parent ---------------------------------------------------
+
+_PARENT = """
+import sys
+from blink.games.classic.bots import BotSpec
+from blink.sim.runner import Job, run
+inhuman = BotSpec.parse("inhuman")
+run(Job((inhuman, inhuman), records=sys.argv[1]), 10**6, workers=2)  # hours of work
+"""
+
+
+def _stat(pid: int) -> tuple[str, int, str] | None:
+    """(state, parent id, start time) of a live process from /proc; None once it is gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2 :].split()  # after "pid (command) "
+    state, ppid, start = fields[0], int(fields[1]), fields[19]
+    return None if state in ("Z", "X") else (state, ppid, start)  # a zombie has finished
+
+
+def _descendants(root: int) -> dict[int, str]:
+    """The live descendants of ``root``: process id -> start time (to tell a reused id)."""
+    parents: dict[int, tuple[int, str]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (st := _stat(int(entry.name))) is not None:
+            parents[int(entry.name)] = (st[1], st[2])
+    out: dict[int, str] = {}
+    grew = True
+    while grew:
+        grew = False
+        for pid, (ppid, start) in parents.items():
+            if pid not in out and (ppid == root or ppid in out):
+                out[pid] = start
+                grew = True
+    return out
+
+
+def _wait_until(cond: Callable[[], bool], what: str, timeout: float = 120.0) -> None:
+    """Poll ``cond`` until it holds; fail after a generous ``timeout`` (a slow machine only
+    makes this slower)."""
+    deadline = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < deadline, f"{what} (after {timeout:.0f} s)"
+        time.sleep(0.05)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="parent-death signal: Linux")
+def test_workers_die_with_their_parent(tmp_path: Path) -> None:
+    recs = tmp_path / "recs"
+    parent = subprocess.Popen(
+        [sys.executable, "-c", _PARENT, str(recs)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # its own process group: the cleanup below reaches every worker
+    )
+    try:
+        # Both workers started, and at least one of them past its start-up (it wrote a record).
+        def running(cond: Callable[[], bool]) -> Callable[[], bool]:
+            def check() -> bool:
+                if parent.poll() is not None:
+                    err = parent.stderr.read().decode() if parent.stderr else ""
+                    raise AssertionError(f"the parent exited ({parent.returncode}): {err}")
+                return cond()
+
+            return check
+
+        _wait_until(running(lambda: len(_descendants(parent.pid)) >= 2), "no two workers")
+        _wait_until(running(lambda: recs.is_dir() and any(recs.iterdir())), "no game finished")
+        workers = _descendants(parent.pid)
+        assert len(workers) >= 2
+        parent.kill()
+        parent.wait()
+
+        def gone() -> bool:
+            return all((st := _stat(p)) is None or st[2] != t for p, t in workers.items())
+
+        _wait_until(gone, f"workers {sorted(workers)} outlived their parent")
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(parent.pid, signal.SIGKILL)
+        parent.wait()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="parent-death signal: Linux")
+def test_a_worker_whose_parent_is_already_gone_exits_at_once() -> None:
+    # In a child process (the request would otherwise apply to the test runner itself).
+    code = "import os, sys\nfrom blink.sim.runner import die_with_parent\n"
+    ok = subprocess.run(
+        [sys.executable, "-c", code + "print(die_with_parent(os.getppid()))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert ok.stdout.strip() == "True"
+    # A parent id that is not this process's parent: the parent is taken to have died.
+    orphan = subprocess.run(
+        [sys.executable, "-c", code + f"die_with_parent({os.getpid()} + 10**6)\nprint('alive')"],
+        capture_output=True,
+        text=True,
+    )
+    assert orphan.returncode == 1 and "alive" not in orphan.stdout

@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from typing import Any
 
 from textual.pilot import Pilot
 
-from blink.games.classic.engine import Phase, PlayerView
+from blink.games.classic.engine import Action, IllegalAction, Phase, PlayerView
 from blink.tui.app import BlinkApp
 from blink.tui.keys import pile_sides
-from blink.tui.table import Stage
+from blink.tui.table import ManualClock, Stage, Table
 
 
 async def wait_for(
@@ -65,3 +66,111 @@ def stage(app: BlinkApp) -> Stage:
 async def settle() -> None:
     """Let other tasks run once."""
     await asyncio.sleep(0)
+
+
+class ManualLiveBot:
+    """A live bot on a manual clock: the plans of ``LiveBot``, due in virtual time.
+
+    Like :class:`blink.games.classic.bots.live.LiveBot`, it re-plans from a fresh view on every
+    ``notify`` and holds one pending action; the action falls due at ``clock() + delay`` and is
+    submitted by :meth:`VirtualTime.advance` when the clock gets there, never by a timer. A
+    refused action makes the bot forget its plan and look again.
+    """
+
+    def __init__(
+        self,
+        bot: Any,
+        get_view: Callable[[], PlayerView],
+        submit: Callable[[Action], object],
+        clock: ManualClock,
+    ) -> None:
+        self.bot = bot
+        self.get_view = get_view
+        self.submit = submit
+        self.clock = clock
+        self.running = False
+        self.pending: Action | None = None
+        self.due: float | None = None
+        """When ``pending`` is to be submitted (the manual clock's seconds)."""
+
+    def start(self) -> None:
+        """Begin: plan from the current view."""
+        self.running = True
+        self.notify()
+
+    def stop(self) -> None:
+        """Drop the pending action and stop reacting."""
+        self.running = False
+        self.pending = self.due = None
+
+    def notify(self) -> None:
+        """The game changed: plan again (the same plan keeps its due time, as the bot says)."""
+        if not self.running:
+            return
+        now = self.clock()
+        intent = self.bot.plan(self.get_view(), now=now)
+        if intent is None:
+            self.pending = self.due = None
+        else:
+            self.pending, self.due = intent.action, now + max(0.0, intent.delay)
+
+    def fire(self) -> None:
+        """Submit the pending action (it is due); a refusal means a fresh look."""
+        action, self.pending, self.due = self.pending, None, None
+        if action is None or not self.running:
+            return
+        try:
+            self.submit(action)
+        except IllegalAction:
+            reset = getattr(self.bot, "reset", None)
+            if callable(reset):
+                reset()
+        self.notify()
+
+
+class VirtualTime:
+    """Time for a local table and its bots that moves only when the test moves it.
+
+    Give a ``LocalTable`` ``clock=vt.clock`` and ``live_bot=vt.live_bot``; then
+    :meth:`advance` plays out the time in between: the bots' actions in the order they fall
+    due, the table's own timers (reveal, flip, default choices) as their times pass. The same
+    calls give the same game on any machine, however busy.
+    """
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.clock = ManualClock(start)
+        self.bots: list[ManualLiveBot] = []
+        """Every live bot the table started (stopped ones too, until the next advance)."""
+
+    def live_bot(
+        self, bot: Any, get_view: Callable[[], PlayerView], submit: Callable[[Action], object]
+    ) -> ManualLiveBot:
+        """The table's live-bot maker: a bot on this clock."""
+        live = ManualLiveBot(bot, get_view, submit, self.clock)
+        self.bots.append(live)
+        return live
+
+    def advance(self, table: Table, seconds: float, step: float = 0.005) -> None:
+        """Move the clock ``seconds`` on, ``step`` at most at a time, running what falls due."""
+        end = self.clock.now + seconds
+        while True:
+            t = min(self.clock.now + step, end)
+            self._fire_until(table, t)
+            self.clock.now = t
+            table.tick()
+            if t >= end:
+                return
+
+    def _fire_until(self, table: Table, t: float) -> None:
+        """Submit every bot action due by ``t``, earliest first, each at its own time."""
+        for _ in range(10_000):
+            self.bots = [b for b in self.bots if b.running]
+            due = [b for b in self.bots if b.due is not None and b.due <= t]
+            if not due:
+                return
+            bot = min(due, key=lambda b: b.due or 0.0)
+            self.clock.now = max(self.clock.now, bot.due or 0.0)
+            table.tick()  # the table's timers up to now come first
+            if bot.due is not None and bot.due <= self.clock.now:
+                bot.fire()
+        raise AssertionError("the bots kept acting without time passing")
