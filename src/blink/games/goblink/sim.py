@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 from blink.games.goblink.bots import make_gobot
 from blink.games.goblink.engine import MAX_PLAYERS, MIN_PLAYERS, GoGame
 from blink.games.goblink.record import GoRecord
+from blink.sim.pool import worker_pool
 from blink.sim.seeds import derive_seed
 from blink.sim.stats import Distribution, wilson
 
@@ -139,7 +140,7 @@ def run_games(
             if progress is not None:
                 progress(stop - start)
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with worker_pool(workers) as pool:
             futures = {pool.submit(_run_chunk, job, a, b): b - a for a, b in chunks}
             for fut in as_completed(futures):
                 rows.extend(fut.result())
