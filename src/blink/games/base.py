@@ -29,6 +29,7 @@ __all__ = [
     "Outcome",
     "Pending",
     "ReasonCode",
+    "RefereeClock",
     "Termination",
     "Timer",
     "Timings",
@@ -151,6 +152,43 @@ class Pending(NamedTuple):
     timer: Timer
     actions: tuple[tuple[int | None, Any], ...]
     """``(seat, action)`` pairs: the seat the action is taken for (``None``: the table)."""
+
+
+@dataclass
+class RefereeClock:
+    """The referee's deadline for one game, kept the same way by every driver.
+
+    Call :meth:`update` with the time after every change: a pending step with a new key starts
+    its timer's delay then; :attr:`deadline` is when its actions are due (``None``: never, or
+    nothing pending). :meth:`due` says whether that time has come. Pure: the driver brings the
+    time (a real clock, a virtual one, a paused one).
+    """
+
+    definition: GameDefinition[Any, Any, Any, Any]
+    timings: Timings = field(default_factory=Timings)
+    key: tuple[object, ...] | None = None
+    deadline: float | None = None
+
+    def update(self, state: Any, now: float) -> Pending | None:
+        """Ask the referee; start a new deadline when its key is new. The pending step."""
+        pending = self.definition.referee(state)
+        if pending is None:
+            self.key = self.deadline = None
+            return None
+        if pending.key != self.key:
+            self.key = pending.key
+            delay = self.timings.of(pending.timer)
+            self.deadline = None if delay is None else now + delay
+        return pending
+
+    def due(self, now: float) -> bool:
+        """True when a pending step's deadline has passed."""
+        return self.deadline is not None and now >= self.deadline
+
+    def shift(self, seconds: float) -> None:
+        """Move the deadline later (a pause)."""
+        if self.deadline is not None:
+            self.deadline += seconds
 
 
 # --- the definition --------------------------------------------------------------------------

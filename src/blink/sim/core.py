@@ -22,7 +22,7 @@ from types import MethodType
 from typing import Any
 
 from blink.cards import Card
-from blink.games.base import Pending, Timer, Timings
+from blink.games.base import Pending, RefereeClock, Timer, Timings
 from blink.games.classic.bots import Bot, BotSpec, Intent
 from blink.games.classic.definition import CLASSIC
 from blink.games.classic.engine import (
@@ -42,7 +42,6 @@ from blink.games.classic.engine import (
 from blink.games.classic.record import GameRecord, SeriesRecord
 from blink.games.classic.rules import OFFICIAL, Ruleset
 from blink.match import Series
-from blink.sim.generic import Referee
 from blink.sim.seeds import derive_seed
 
 __all__ = [
@@ -302,7 +301,7 @@ class _Run:
         self.seed = seed
         self.tie_rng = random.Random(derive_seed(seed, "ties"))
         self.plans = [_timed_plan(b) for b in bots]
-        self.referee = Referee(
+        self.referee = RefereeClock(
             CLASSIC,
             Timings(
                 countdown=0.0,

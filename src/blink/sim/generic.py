@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
-from blink.games.base import GameDefinition, Outcome, Pending, Timings
+from blink.games.base import GameDefinition, Outcome, RefereeClock, Timings
 
-__all__ = ["Agent", "RandomAgent", "Referee", "Run", "Stuck", "play_out"]
+__all__ = ["Agent", "RandomAgent", "Run", "Stuck", "play_out"]
 
 
 class Stuck(RuntimeError):
@@ -49,32 +49,6 @@ class RandomAgent:
 
 
 @dataclass
-class Referee:
-    """Tracks the referee's deadline for one game, the same way for every driver.
-
-    Call :meth:`due` with the time after every change: it answers the pending step once its
-    delay (from the first time its key was seen) has passed, and when that is.
-    """
-
-    definition: GameDefinition[Any, Any, Any, Any]
-    timings: Timings = field(default_factory=Timings)
-    key: tuple[object, ...] | None = None
-    deadline: float | None = None
-
-    def update(self, state: Any, now: float) -> Pending | None:
-        """Ask the referee; start a new deadline when its key is new. The pending step."""
-        pending = self.definition.referee(state)
-        if pending is None:
-            self.key = self.deadline = None
-            return None
-        if pending.key != self.key:
-            self.key = pending.key
-            delay = self.timings.of(pending.timer)
-            self.deadline = None if delay is None else now + delay
-        return pending
-
-
-@dataclass
 class Run:
     """One finished game of :func:`play_out`."""
 
@@ -99,7 +73,7 @@ def play_out(
     Seats without an agent never act; the referee acts for them when their time runs out.
     Raises :class:`Stuck` when nothing can happen, ``RuntimeError`` past ``max_actions``.
     """
-    referee = Referee(definition, timings or Timings())
+    referee = RefereeClock(definition, timings or Timings())
     now = 0.0
     taken = by_referee = 0
     while not state.over:

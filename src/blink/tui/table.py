@@ -8,11 +8,11 @@ for the line under the table). The screen never judges a play: the engine does.
 
 :class:`LocalTable` owns a :class:`~blink.games.classic.engine.ClassicGame` and a
 :class:`~blink.match.Series`. It stamps each action with its time in milliseconds since the
-reveal, read from an injectable clock; it reveals after a countdown, flips a stall after a short
-pause, and in a choosing stall applies :meth:`ClassicGame.default_choice` for every player who
-has not chosen when the deadline passes. Bots (from :mod:`blink.games.classic.bots`) play through
-the same
-entry point as people. Call :meth:`LocalTable.tick` often (the app does, every 50 ms).
+reveal, read from an injectable clock. What the table does by itself (the reveal after a
+countdown, a stall's flip after a short pause, the default choice of every player who has not
+chosen by a choosing stall's deadline) comes from the game's referee, on this table's delays.
+Bots (from :mod:`blink.games.classic.bots`) play through the same entry point as people.
+Call :meth:`LocalTable.tick` often (the app does, every 50 ms).
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ from enum import Enum
 from typing import Any, Protocol
 
 from blink.cards import Card
+from blink.games.base import RefereeClock, Timer, Timings
+from blink.games.classic.definition import CLASSIC
 from blink.games.classic.engine import (
     Action,
     Choose,
@@ -219,10 +221,9 @@ class _Game:
     game: ClassicGame
     number: int
     reveal_at: float
-    deadline: float | None = None
+    referee: RefereeClock
     paused_since: float | None = None
     paused_total: float = 0.0
-    stalls_seen: int = 0
     bots: dict[int, Any] = field(default_factory=dict)
     live: dict[int, Any] = field(default_factory=dict)
 
@@ -318,10 +319,11 @@ class LocalTable(Table):
         now = g.paused_since if g.paused_since is not None else self.clock()
         paused = g.paused_since is not None
         phase = g.game.phase
+        deadline = g.referee.deadline
         if phase is Phase.DEALT:
             return Status(
                 stage=Stage.COUNTDOWN,
-                seconds_left=max(0.0, g.reveal_at - now),
+                seconds_left=max(0.0, (deadline if deadline is not None else now) - now),
                 paused=paused,
                 **base,
             )
@@ -333,7 +335,7 @@ class LocalTable(Table):
                 can_rematch=True,
                 **base,
             )
-        left = max(0.0, g.deadline - now) if g.deadline is not None else None
+        left = max(0.0, deadline - now) if deadline is not None else None
         stage = {
             Phase.PLAYING: Stage.PLAYING,
             Phase.STALLED: Stage.STALLED,
@@ -374,9 +376,20 @@ class LocalTable(Table):
             game = ClassicGame.new(
                 self.players, seed=self.seed * 1000 + n, ruleset=self.ruleset, sizes=self.sizes
             )
-        g = _Game(
-            game=game, number=self.series.games_played + 1, reveal_at=self.clock() + self.countdown
+        timings = Timings(
+            countdown=self.countdown,
+            stall_pause=self.flip_delay,
+            choice_deadline=self.choice_seconds,
+            turn=None,
         )
+        now = self.clock()
+        g = _Game(
+            game=game,
+            number=self.series.games_played + 1,
+            reveal_at=now + self.countdown,
+            referee=RefereeClock(CLASSIC, timings),
+        )
+        g.referee.update(game, now)
         for seat, spec in self.bot_specs.items():
             g.bots[seat] = spec.build(seat, self.seed * 1000 + n * 10 + seat)
         self._g = g
@@ -409,62 +422,38 @@ class LocalTable(Table):
             if g.game.phase is Phase.DEALT:
                 g.reveal_at += gap
                 g.paused_total -= gap
-            if g.deadline is not None:
-                g.deadline += gap
+            g.referee.shift(gap)
             self._start_bots()
         self.changed()
 
     # -- the game loop ----------------------------------------------------------------------
 
     def tick(self) -> None:
-        """Reveal, flip and apply default choices when their time has come."""
+        """Apply what the table does by itself (the referee's reveal, flips and default
+        choices) once its time has come."""
         g = self._g
         if g is None or g.paused_since is not None:
             return
         game = g.game
         now = self.clock()
-        if game.phase is Phase.DEALT:
-            if now >= g.reveal_at:
-                self._apply(game.reveal, 0)
-        elif (
-            game.phase in (Phase.STALLED, Phase.CHOOSING)
-            and g.deadline is not None
-            and now >= g.deadline
-        ):
-            if game.phase is Phase.STALLED:
-                self._apply(lambda t: game.flip(t))
-            else:
-                stall = game.stalls
-                for seat in range(self.players):
-                    if (
-                        game.phase is Phase.CHOOSING
-                        and game.stalls == stall
-                        and seat not in game.choices
-                    ):
-                        card = game.default_choice(seat)
-                        self._apply(lambda t, s=seat, c=card: game.choose(s, c, t))
-                        if seat in self.local_seats:
-                            self.notify_player(
-                                Notice(f"time's up: {card.long_name} was placed", seat)
-                            )
+        pending = g.referee.update(game, now)
+        if pending is None or not g.referee.due(now):
+            return
+        for seat, action in pending.actions:
+            t = 0 if pending.timer is Timer.COUNTDOWN else None
+            self._apply(lambda t, a=action: CLASSIC.apply(game, a, t), t)
+            if seat in self.local_seats and isinstance(action, Choose):
+                self.notify_player(Notice(f"time's up: {action.card.long_name} was placed", seat))
+            if game.over:
+                break
 
     def _apply(self, act: Callable[..., object], t: int | None = None) -> None:
-        """Apply one engine call, then update deadlines, bots and the screen."""
+        """Apply one engine call, then update the referee's deadline, bots and the screen."""
         g = self._g
         assert g is not None
         act(self.now_ms() if t is None else t)
         game = g.game
-        phase = game.phase
-        new_stall = game.stalls != g.stalls_seen
-        g.stalls_seen = game.stalls
-        if phase is Phase.STALLED:
-            if g.deadline is None or new_stall:
-                g.deadline = self.clock() + self.flip_delay
-        elif phase is Phase.CHOOSING:
-            if g.deadline is None or new_stall:
-                g.deadline = self.clock() + self.choice_seconds
-        else:
-            g.deadline = None
+        g.referee.update(game, self.clock())
         if game.over:
             self._finish(g)
         else:
