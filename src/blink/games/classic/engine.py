@@ -11,6 +11,12 @@ is the one seat ``i`` started. With three players pile ``i`` lies between seat `
 ``i + 1`` (to seat ``i``'s right), so seat ``i`` reaches piles ``i`` (right) and ``i - 1``
 (left), and starts pile ``i``. See docs/rules.md for every ruling.
 
+This module holds the game itself, :class:`ClassicGame`. Its vocabulary (phases, refusal
+reasons, actions, events and :func:`redact`) is in :mod:`blink.games.classic.actions`; the
+table's geometry and what one player may know, in :mod:`blink.games.classic.view`; rebuilding
+a game from its event log, in :mod:`blink.games.classic.rebuild`. Every public name of those
+modules is importable from here as well.
+
 Typical use::
 
     game = ClassicGame.new(players=2, seed=7)
@@ -23,12 +29,34 @@ Typical use::
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from enum import Enum
-from typing import TYPE_CHECKING, Final, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 from blink.cards import STANDARD_DECK, Card, shuffled_deck
 from blink.games.base import IllegalAction, Outcome, Termination
+from blink.games.classic.actions import (
+    Action,
+    ChoiceMade,
+    Choose,
+    Dealt,
+    Ended,
+    Event,
+    Flip,
+    Flipped,
+    Phase,
+    Placed,
+    Play,
+    Played,
+    Reason,
+    Refilled,
+    Reveal,
+    Revealed,
+    Stalled,
+    StallKind,
+    redact,
+)
+from blink.games.classic.rebuild import apply_event
 from blink.games.classic.rules import OFFICIAL, DeadEnd, Ruleset, deal_sizes
+from blink.games.classic.view import _REACH, PlayerView, legal_plays_in_view, own_pile, reach
 
 if TYPE_CHECKING:
     from random import Random
@@ -63,245 +91,6 @@ __all__ = [
     "reach",
     "redact",
 ]
-
-
-class Phase(Enum):
-    """Where a game is."""
-
-    DEALT = "dealt"
-    """Cards dealt, center cards face down: waiting for the reveal."""
-    PLAYING = "playing"
-    """The race is on: any player may play."""
-    STALLED = "stalled"
-    """No one can play and every player has draw cards: waiting for the flip."""
-    CHOOSING = "choosing"
-    """No one can play and a draw pile is empty: every player must choose a hand card."""
-    OVER = "over"
-    """The game has ended."""
-
-
-class Reason(Enum):
-    """Machine-readable reasons an action is refused (stable codes, used on the wire)."""
-
-    NOT_REVEALED = "not_revealed"
-    """A play, flip or choice before the center cards are revealed."""
-    ALREADY_REVEALED = "already_revealed"
-    """A second reveal."""
-    GAME_OVER = "game_over"
-    """Any action after the game has ended."""
-    NO_SUCH_PLAYER = "no_such_player"
-    """A seat that is not in the game."""
-    NO_SUCH_PILE = "no_such_pile"
-    """A pile that does not exist."""
-    CARD_NOT_IN_HAND = "card_not_in_hand"
-    """Playing or choosing a card the player does not hold."""
-    PILE_OUT_OF_REACH = "pile_out_of_reach"
-    """Three players: the pile across the table, which the player cannot reach."""
-    NO_COMMON_ATTRIBUTE = "no_common_attribute"
-    """The card shares no colour, shape or count with the pile's top card."""
-    FLIP_AWAITED = "flip_awaited"
-    """A play or a choice while the game is stalled and waits for the flip."""
-    CHOICE_AWAITED = "choice_awaited"
-    """A play or a flip while every player must choose a hand card."""
-    NOT_STALLED = "not_stalled"
-    """A flip while some player can play."""
-    NO_CHOICE_NEEDED = "no_choice_needed"
-    """A stall choice while the race is on."""
-    ALREADY_CHOSEN = "already_chosen"
-    """A second choice by the same player in one stall."""
-
-
-# --- actions -------------------------------------------------------------------------------
-
-
-class Reveal(NamedTuple):
-    """Turn the center cards face up together: the game begins."""
-
-
-class Play(NamedTuple):
-    """Play ``card`` from ``player``'s hand onto center pile ``pile``."""
-
-    player: int
-    card: Card
-    pile: int
-
-
-class Flip(NamedTuple):
-    """Break a stall: every player flips the top of their draw pile onto their own pile."""
-
-
-class Choose(NamedTuple):
-    """In a stall with an empty draw pile, ``player`` chooses the hand card to place."""
-
-    player: int
-    card: Card
-
-
-Action = Reveal | Play | Flip | Choose
-
-
-# --- events --------------------------------------------------------------------------------
-
-
-class StallKind(Enum):
-    """How a stall will be broken."""
-
-    FLIP = "flip"
-    CHOOSE = "choose"
-    DEAD_END = "dead_end"
-
-
-class Dealt(NamedTuple):
-    """The deal. ``deck`` is the full order (top first) and ``None`` in redacted copies."""
-
-    players: int
-    ruleset: Ruleset
-    sizes: tuple[int, ...]
-    deck: tuple[Card, ...] | None
-
-
-class Revealed(NamedTuple):
-    """The center cards, turned face up together."""
-
-    tops: tuple[Card, ...]
-
-
-class Played(NamedTuple):
-    """``player`` played ``card`` from hand slot ``slot`` on ``pile``, covering ``covered``."""
-
-    player: int
-    card: Card
-    pile: int
-    slot: int
-    covered: Card
-
-
-class Refilled(NamedTuple):
-    """``player`` drew into hand slot ``slot``; ``card`` is ``None`` for other viewers."""
-
-    player: int
-    slot: int
-    card: Card | None
-
-
-class Stalled(NamedTuple):
-    """No player can play. ``kind`` says how the stall is broken."""
-
-    kind: StallKind
-
-
-class Flipped(NamedTuple):
-    """``player`` flipped the top of their draw pile onto ``pile``."""
-
-    player: int
-    card: Card
-    pile: int
-
-
-class ChoiceMade(NamedTuple):
-    """``player`` chose a hand card for the stall; ``card`` is ``None`` except for them."""
-
-    player: int
-    card: Card | None
-
-
-class Placed(NamedTuple):
-    """After every choice, ``player``'s chosen ``card`` from ``slot`` went on ``pile``."""
-
-    player: int
-    card: Card
-    pile: int
-    slot: int
-
-
-class Ended(NamedTuple):
-    """The game is over."""
-
-    outcome: Outcome
-
-
-Event = Dealt | Revealed | Played | Refilled | Stalled | Flipped | ChoiceMade | Placed | Ended
-
-
-def redact(event: Event, viewer: int | None) -> Event:
-    """The event as ``viewer`` may see it (``None``: a spectator). Hidden cards become None."""
-    if isinstance(event, Refilled):
-        return event if event.player == viewer else event._replace(card=None)
-    if isinstance(event, ChoiceMade):
-        return event if event.player == viewer else event._replace(card=None)
-    if isinstance(event, Dealt):
-        return event._replace(deck=None)
-    return event
-
-
-# --- geometry ------------------------------------------------------------------------------
-
-_REACH: Final = {2: ((0, 1), (0, 1)), 3: ((0, 2), (1, 0), (2, 1))}
-
-
-def reach(players: int, seat: int) -> tuple[int, int]:
-    """The two piles ``seat`` may play on (right pile first with three players)."""
-    return _REACH[players][seat]
-
-
-def own_pile(seat: int) -> int:
-    """The pile ``seat`` started, where its flips and stall placements go."""
-    return seat
-
-
-# --- views ---------------------------------------------------------------------------------
-
-
-class PlayerView(NamedTuple):
-    """What one player (or a spectator, ``seat is None``) may know. Bots and clients get this.
-
-    ``hand`` is the viewer's own hand (empty for a spectator); other hands and every draw pile
-    are counts only. ``piles`` holds the face-up cards of each center pile, bottom first
-    (empty before the reveal); ``tops`` the top cards (``None`` before the reveal).
-    """
-
-    seat: int | None
-    players: int
-    phase: Phase
-    ruleset: Ruleset
-    hand: tuple[Card, ...]
-    tops: tuple[Card | None, ...]
-    piles: tuple[tuple[Card, ...], ...]
-    hand_counts: tuple[int, ...]
-    draw_counts: tuple[int, ...]
-    set_aside: int
-    chosen: tuple[bool, ...]
-    my_choice: Card | None
-    outcome: Outcome | None
-    plays: int
-
-    @property
-    def reach(self) -> tuple[int, int] | tuple[()]:
-        """The piles the viewer may play on (none for a spectator)."""
-        return () if self.seat is None else _REACH[self.players][self.seat]
-
-    def legal_plays(self) -> list[Play]:
-        """The viewer's legal plays in this view."""
-        return legal_plays_in_view(self)
-
-
-def legal_plays_in_view(view: PlayerView) -> list[Play]:
-    """Every legal play for the viewer of ``view`` (none outside the playing phase)."""
-    if view.seat is None or view.phase is not Phase.PLAYING:
-        return []
-    out = []
-    for pile in _REACH[view.players][view.seat]:
-        top = view.tops[pile]
-        if top is None:
-            continue
-        for c in view.hand:
-            if c.matches(top):
-                out.append(Play(view.seat, c, pile))
-    return out
-
-
-# --- the game ------------------------------------------------------------------------------
-# --- the game ------------------------------------------------------------------------------
 
 
 class RandomSource(Protocol):
@@ -914,7 +703,7 @@ class ClassicGame:
             raise ValueError("an event log starts with the full Dealt event")
         game = cls(first.deck, first.players, first.ruleset, first.sizes)
         for e in events[1:]:
-            _apply_event(game, e)
+            apply_event(game, e)
         return game
 
     def snapshot(self) -> tuple[object, ...]:
@@ -928,70 +717,6 @@ class ClassicGame:
             self.outcome,
             self.plays,
         )
-
-
-def _apply_event(game: ClassicGame, e: Event) -> None:
-    """Re-apply one event to a game (used to rebuild state from an event log)."""
-    if isinstance(e, Revealed):
-        if game.phase is not _DEALT:
-            raise ValueError("a second reveal in the log")
-        game.phase = _PLAYING
-        game._times.append(None)
-    elif isinstance(e, Played):
-        hand = game._hands[e.player]
-        if e.slot >= len(hand) or hand[e.slot] is not e.card:
-            raise ValueError(f"log does not match the deal: {e.card} is not in slot {e.slot}")
-        del hand[e.slot]
-        game._hm[e.player] ^= e.card._bit
-        game._piles[e.pile].append(e.card)
-        game._tops[e.pile] = e.card
-        game.plays += 1
-        game.phase = _PLAYING
-        game._times.append(None)
-    elif isinstance(e, Refilled):
-        draw = game._draws[e.player]
-        if not draw:
-            raise ValueError(f"log does not match the deal: player {e.player} has no draw pile")
-        card = draw.pop()
-        if e.card is not None and card is not e.card:
-            raise ValueError(f"log does not match the deal: expected {e.card}, drew {card}")
-        game._hands[e.player].insert(e.slot, card)
-        game._hm[e.player] ^= card._bit
-    elif isinstance(e, Stalled):
-        game.stalls += 1
-        game.phase = {
-            StallKind.FLIP: _STALLED,
-            StallKind.CHOOSE: _CHOOSING,
-            StallKind.DEAD_END: _OVER,
-        }[e.kind]
-    elif isinstance(e, Flipped):
-        draw = game._draws[e.player]
-        if not draw or draw[-1] is not e.card:
-            raise ValueError(f"log does not match the deal: {e.card} is not on top of a draw")
-        game._piles[e.pile].append(draw.pop())
-        game._tops[e.pile] = e.card
-        game.phase = _PLAYING
-        if e.player == 0:
-            game._times.append(None)
-    elif isinstance(e, ChoiceMade):
-        if e.card is None:
-            raise ValueError("a redacted event log cannot rebuild a game")
-        game.choices[e.player] = e.card
-        game._times.append(None)
-    elif isinstance(e, Placed):
-        hand = game._hands[e.player]
-        if e.card not in hand:
-            raise ValueError(f"log does not match the deal: {e.card} is not in the hand")
-        hand.remove(e.card)
-        game._hm[e.player] ^= e.card._bit
-        game._piles[e.pile].append(e.card)
-        game._tops[e.pile] = e.card
-        game.choices.pop(e.player, None)
-        game.phase = _PLAYING
-    elif isinstance(e, Ended):
-        game.phase = _OVER
-        game.outcome = e.outcome
-    game.events.append(e)
 
 
 def _no_player(player: object) -> IllegalAction:

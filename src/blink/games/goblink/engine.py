@@ -25,6 +25,13 @@ docs/rules.md, "Go Blink"):
 * When the draw pile is empty and a full round of turns (one per player) passes with no match
   laid down, the game ends: the fewest cards in hand wins; equal counts share (*ruling*).
 
+This module holds the game itself, :class:`GoGame`. The attribute values and the matches they
+make are in :mod:`blink.games.goblink.values`; the phases, refusal reasons, actions, events,
+:func:`redact` and :func:`event_to_dict` in :mod:`blink.games.goblink.actions`; what one player
+may know (:class:`GoView`, :class:`AskLog`, :func:`view_to_dict`) in
+:mod:`blink.games.goblink.view`. Every public name of those modules is importable from here as
+well.
+
 Typical use::
 
     game = GoGame.new(players=4, seed=7, dealer=0)
@@ -36,12 +43,43 @@ Typical use::
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from enum import Enum
-from itertools import combinations
-from typing import Final, NamedTuple
+from typing import Final
 
-from blink.cards import STANDARD_DECK, Attribute, Card, Color, Shape, shuffled_deck
+from blink.cards import STANDARD_DECK, Card, Color, Shape, shuffled_deck
 from blink.games.base import IllegalAction, Outcome, Termination
+from blink.games.goblink.actions import (
+    Ask,
+    Asked,
+    Dealt,
+    Drew,
+    Ended,
+    EndTurn,
+    GoAction,
+    GoBlinked,
+    GoEvent,
+    LaidDown,
+    LayDown,
+    Passed,
+    Phase,
+    Reason,
+    Skipped,
+    TurnBegan,
+    event_to_dict,
+    redact,
+)
+from blink.games.goblink.values import (
+    Value,
+    _has,
+    attribute_of,
+    match_value,
+    matches_in,
+    parse_value,
+    value_from_wire,
+    value_label,
+    value_to_wire,
+    values_of,
+)
+from blink.games.goblink.view import AskLog, GoView, _legal, view_to_dict
 
 __all__ = [
     "HAND_SIZE",
@@ -86,458 +124,6 @@ __all__ = [
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 6
 HAND_SIZE: Final = 4
-MIN_MATCH: Final = 3
-
-Value = Color | Shape | int
-"""One attribute value: a colour, a shape or a count (1 to 5)."""
-
-
-# --- values --------------------------------------------------------------------------------
-
-
-def attribute_of(value: Value) -> Attribute:
-    """The attribute a value belongs to."""
-    if isinstance(value, Color):
-        return Attribute.COLOR
-    if isinstance(value, Shape):
-        return Attribute.SHAPE
-    return Attribute.COUNT
-
-
-def values_of(card: Card) -> tuple[Color, Shape, int]:
-    """The three values of a card: its colour, shape and count."""
-    return (card.color, card.shape, card.count)
-
-
-def _has(card: Card, value: Value) -> bool:
-    if isinstance(value, Color):
-        return card.color is value
-    if isinstance(value, Shape):
-        return card.shape is value
-    return card.count == value
-
-
-_COUNT_NAMES: Final = {1: "ones", 2: "twos", 3: "threes", 4: "fours", 5: "fives"}
-
-
-def value_label(value: Value) -> str:
-    """A readable plural for an ask: "yellows", "stars", "fours"."""
-    if isinstance(value, Color):
-        return value.label + "s"
-    if isinstance(value, Shape):
-        return value.plural
-    return _COUNT_NAMES.get(value, str(value))
-
-
-def value_to_wire(value: Value) -> tuple[str, str | int]:
-    """``(attribute, value)`` for JSON: ``("color", "yellow")``, ``("count", 4)``."""
-    if isinstance(value, Color | Shape):
-        return attribute_of(value).value, value.label
-    return Attribute.COUNT.value, value
-
-
-def value_from_wire(attribute: object, value: object) -> Value:
-    """The inverse of :func:`value_to_wire`; raises ``ValueError`` naming the problem."""
-    if attribute == "color":
-        for c in Color:
-            if c.label == value:
-                return c
-        raise ValueError(f"unknown colour {value!r}")
-    if attribute == "shape":
-        for s in Shape:
-            if s.label == value:
-                return s
-        raise ValueError(f"unknown shape {value!r}")
-    if attribute == "count":
-        if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 5:
-            return value
-        raise ValueError(f"a count is 1 to 5, not {value!r}")
-    raise ValueError(f"unknown attribute {attribute!r} (color, shape, count)")
-
-
-_WORDS: Final[dict[str, Value]] = {}
-for _c in Color:
-    _WORDS[_c.label] = _c
-    _WORDS[_c.label + "s"] = _c
-    _WORDS[_c.letter.lower()] = _c
-for _s in Shape:
-    _WORDS[_s.label] = _s
-    _WORDS[_s.plural] = _s
-for _n, _w in ((1, "one"), (2, "two"), (3, "three"), (4, "four"), (5, "five")):
-    _WORDS[str(_n)] = _n
-    _WORDS[_w] = _n
-    _WORDS[_COUNT_NAMES[_n]] = _n
-# Shape letters clash with colour letters (P), so shapes are only accepted by name.
-
-
-def parse_value(text: str) -> Value:
-    """Parse "yellow", "yellows", "star", "stars", "4", "four" or "fours" into a value."""
-    key = text.strip().lower()
-    found = _WORDS.get(key)
-    if found is None:
-        raise ValueError(f"{text!r} is not a colour, shape or count (for example: yellow, star, 4)")
-    return found
-
-
-def match_value(cards: Sequence[Card]) -> Value | None:
-    """The value shared by all of ``cards`` if they form a match (3+ distinct cards), else None.
-
-    In the standard deck three cards never share two attributes, so the value is unique; with a
-    custom deck the first shared attribute in colour, shape, count order is returned.
-    """
-    if len(cards) < MIN_MATCH or len(set(cards)) != len(cards):
-        return None
-    first = cards[0]
-    for value in values_of(first):
-        if all(_has(c, value) for c in cards):
-            return value
-    return None
-
-
-def matches_in(hand: Iterable[Card]) -> list[tuple[Card, ...]]:
-    """Every match that can be made from ``hand`` (all subsets of 3+ cards sharing a value)."""
-    cards = sorted(set(hand))
-    groups: dict[Value, list[Card]] = {}
-    for c in cards:
-        for v in values_of(c):
-            groups.setdefault(v, []).append(c)
-    out: list[tuple[Card, ...]] = []
-    seen: set[frozenset[Card]] = set()
-    for group in groups.values():
-        for k in range(MIN_MATCH, len(group) + 1):
-            for combo in combinations(group, k):
-                key = frozenset(combo)
-                if key not in seen:
-                    seen.add(key)
-                    out.append(combo)
-    return out
-
-
-# --- phases, reasons, errors ---------------------------------------------------------------
-
-
-class Phase(Enum):
-    """Where a game is, and what the current player may do."""
-
-    OPENING = "opening"
-    """The current player's opening decision: lay down matches from the deal, then end."""
-    ASKING = "asking"
-    """The current player must ask an opponent."""
-    LAYING = "laying"
-    """The ask is answered: the current player may lay down matches, then must end the turn."""
-    OVER = "over"
-    """The game has ended."""
-
-
-class Reason(Enum):
-    """Machine-readable reasons an action is refused (stable codes, used on the wire)."""
-
-    GAME_OVER = "game_over"
-    NO_SUCH_PLAYER = "no_such_player"
-    OUT_OF_TURN = "out_of_turn"
-    ASK_YOURSELF = "ask_yourself"
-    ATTRIBUTE_NOT_HELD = "attribute_not_held"
-    BAD_VALUE = "bad_value"
-    ALREADY_ASKED = "already_asked"
-    ASK_FIRST = "ask_first"
-    NO_ASK_IN_OPENING = "no_ask_in_opening"
-    CARD_NOT_IN_HAND = "card_not_in_hand"
-    NOT_A_MATCH = "not_a_match"
-    EMPTIES_HAND_IN_OPENING = "empties_hand_in_opening"
-
-
-# --- actions -------------------------------------------------------------------------------
-
-
-class Ask(NamedTuple):
-    """``player`` asks ``target`` for every card with ``value`` (a colour, shape or count)."""
-
-    player: int
-    target: int
-    value: Value
-
-    @property
-    def attribute(self) -> Attribute:
-        """Which attribute is asked for."""
-        return attribute_of(self.value)
-
-
-class LayDown(NamedTuple):
-    """``player`` lays down one match: three or more of their cards sharing one value."""
-
-    player: int
-    cards: tuple[Card, ...]
-
-
-class EndTurn(NamedTuple):
-    """``player`` ends their turn (or their opening decision)."""
-
-    player: int
-
-
-GoAction = Ask | LayDown | EndTurn
-
-
-# --- events --------------------------------------------------------------------------------
-
-
-class Dealt(NamedTuple):
-    """The deal. ``deck`` is the full order (``None`` in redacted copies)."""
-
-    players: int
-    dealer: int
-    deck: tuple[Card, ...] | None
-
-
-class TurnBegan(NamedTuple):
-    """``player``'s turn (or, when ``opening``, their opening decision) begins."""
-
-    player: int
-    opening: bool
-
-
-class Asked(NamedTuple):
-    """``player`` asked ``target`` for ``value``."""
-
-    player: int
-    target: int
-    value: Value
-
-
-class Passed(NamedTuple):
-    """``giver`` passed ``number`` cards of ``value`` to ``receiver``.
-
-    ``cards`` is ``None`` for everyone but the giver and the receiver.
-    """
-
-    giver: int
-    receiver: int
-    value: Value
-    number: int
-    cards: tuple[Card, ...] | None
-
-
-class GoBlinked(NamedTuple):
-    """``target`` had no card of the value and said "Go Blink" to ``player``."""
-
-    target: int
-    player: int
-
-
-class Drew(NamedTuple):
-    """``player`` drew a card (``None`` for other viewers); ``cause`` is "go_blink" or "emptied"."""
-
-    player: int
-    card: Card | None
-    cause: str
-
-
-class LaidDown(NamedTuple):
-    """``player`` laid down ``cards`` (a match on ``value``) on the discard pile, face up."""
-
-    player: int
-    cards: tuple[Card, ...]
-    value: Value
-
-
-class Skipped(NamedTuple):
-    """``player`` had no card and the draw pile was empty: they could not ask."""
-
-    player: int
-
-
-class Ended(NamedTuple):
-    """The game is over. ``hand_counts`` are the cards left in each hand."""
-
-    outcome: Outcome
-    hand_counts: tuple[int, ...]
-
-
-GoEvent = Dealt | TurnBegan | Asked | Passed | GoBlinked | Drew | LaidDown | Skipped | Ended
-
-
-def redact(event: GoEvent, viewer: int | None) -> GoEvent:
-    """The event as ``viewer`` may see it (``None``: a spectator). Hidden cards become None."""
-    if isinstance(event, Passed):
-        if viewer in (event.giver, event.receiver):
-            return event
-        return event._replace(cards=None)
-    if isinstance(event, Drew):
-        return event if event.player == viewer else event._replace(card=None)
-    if isinstance(event, Dealt):
-        return event._replace(deck=None)
-    return event
-
-
-def _codes(cards: Iterable[Card] | None) -> list[str] | None:
-    return None if cards is None else [str(c) for c in cards]
-
-
-def _value_dict(value: Value) -> dict[str, object]:
-    attribute, v = value_to_wire(value)
-    return {"attribute": attribute, "value": v}
-
-
-def event_to_dict(event: GoEvent) -> dict[str, object]:
-    """One event as a JSON-ready object with a ``type`` (redact it first for a player)."""
-    if isinstance(event, Dealt):
-        return {
-            "type": "dealt",
-            "players": event.players,
-            "dealer": event.dealer,
-            "deck": _codes(event.deck),
-        }
-    if isinstance(event, TurnBegan):
-        return {"type": "turn", "seat": event.player, "opening": event.opening}
-    if isinstance(event, Asked):
-        return {"type": "asked", "seat": event.player, "target": event.target} | _value_dict(
-            event.value
-        )
-    if isinstance(event, Passed):
-        return {
-            "type": "passed",
-            "giver": event.giver,
-            "receiver": event.receiver,
-            "number": event.number,
-            "cards": _codes(event.cards),
-        } | _value_dict(event.value)
-    if isinstance(event, GoBlinked):
-        return {"type": "go_blink", "seat": event.target, "asker": event.player}
-    if isinstance(event, Drew):
-        card = None if event.card is None else str(event.card)
-        return {"type": "drew", "seat": event.player, "card": card, "cause": event.cause}
-    if isinstance(event, LaidDown):
-        return {
-            "type": "laid_down",
-            "seat": event.player,
-            "cards": _codes(event.cards),
-        } | _value_dict(event.value)
-    if isinstance(event, Skipped):
-        return {"type": "skipped", "seat": event.player}
-    return {
-        "type": "ended",
-        "winners": list(event.outcome.winners),
-        "reason": event.outcome.reason,
-        "tie": event.outcome.is_tie,
-        "hand_counts": list(event.hand_counts),
-    }
-
-
-# --- views ---------------------------------------------------------------------------------
-
-
-class AskLog(NamedTuple):
-    """One answered ask as everyone saw it: who asked whom for what, and how many came back.
-
-    ``passed`` is 0 for "Go Blink"; ``drew`` says whether the asker then drew a card;
-    ``target_drew`` whether the target, emptied by the pass, drew one. ``matches_before`` is
-    the number of matches on the discard pile when the ask was made (to interleave the two
-    logs).
-    """
-
-    player: int
-    target: int
-    value: Value
-    passed: int
-    drew: bool
-    target_drew: bool
-    matches_before: int
-
-
-class GoView(NamedTuple):
-    """What one player (or a spectator, ``seat is None``) may know. Bots and clients get this.
-
-    ``hand`` is the viewer's own hand (empty for a spectator); other hands and the draw pile are
-    counts only. ``discard`` holds every laid-down match in order with its player; ``asks`` the
-    public log of asks. ``received`` and ``given`` are the cards the viewer was passed and
-    passed away, in order (never anybody else's).
-    """
-
-    seat: int | None
-    players: int
-    dealer: int
-    phase: Phase
-    current: int | None
-    hand: tuple[Card, ...]
-    hand_counts: tuple[int, ...]
-    draw_count: int
-    discard: tuple[tuple[int, tuple[Card, ...]], ...]
-    asks: tuple[AskLog, ...]
-    received: tuple[tuple[int, tuple[Card, ...]], ...]
-    given: tuple[tuple[int, tuple[Card, ...]], ...]
-    laid_this_turn: int
-    quiet_turns: int
-    turns: int
-    outcome: Outcome | None
-
-    @property
-    def my_turn(self) -> bool:
-        """True when the viewer is the one to act."""
-        return self.seat is not None and self.current == self.seat
-
-    def legal_actions(self) -> list[GoAction]:
-        """The viewer's legal actions in this view (none when it is not their turn)."""
-        if self.seat is None or self.current != self.seat:
-            return []
-        return _legal(self.phase, self.seat, self.players, self.hand)
-
-
-def view_to_dict(view: GoView) -> dict[str, object]:
-    """A view as a JSON-ready object (it holds only what the viewer may know)."""
-    outcome = view.outcome
-    return {
-        "seat": view.seat,
-        "players": view.players,
-        "dealer": view.dealer,
-        "phase": view.phase.value,
-        "current": view.current,
-        "hand": _codes(view.hand),
-        "hand_counts": list(view.hand_counts),
-        "draw_count": view.draw_count,
-        "discard": [{"seat": p, "cards": _codes(m)} for p, m in view.discard],
-        "asks": [
-            {
-                "seat": a.player,
-                "target": a.target,
-                "passed": a.passed,
-                "drew": a.drew,
-                "target_drew": a.target_drew,
-            }
-            | _value_dict(a.value)
-            for a in view.asks
-        ],
-        "received": [{"from": p, "cards": _codes(m)} for p, m in view.received],
-        "given": [{"to": p, "cards": _codes(m)} for p, m in view.given],
-        "laid_this_turn": view.laid_this_turn,
-        "quiet_turns": view.quiet_turns,
-        "turns": view.turns,
-        "outcome": None
-        if outcome is None
-        else {"winners": list(outcome.winners), "reason": outcome.reason, "tie": outcome.is_tie},
-    }
-
-
-def _legal(phase: Phase, seat: int, players: int, hand: Sequence[Card]) -> list[GoAction]:
-    out: list[GoAction] = []
-    if phase is Phase.ASKING:
-        held: list[Value] = []
-        for c in hand:
-            for v in values_of(c):
-                if v not in held:
-                    held.append(v)
-        for target in range(players):
-            if target != seat:
-                out.extend(Ask(seat, target, v) for v in held)
-    elif phase in (Phase.OPENING, Phase.LAYING):
-        for m in matches_in(hand):
-            if phase is Phase.OPENING and len(m) >= len(hand):
-                continue
-            out.append(LayDown(seat, m))
-        out.append(EndTurn(seat))
-    return out
-
-
-# --- the game ------------------------------------------------------------------------------
 
 
 class GoGame:

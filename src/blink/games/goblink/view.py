@@ -1,0 +1,140 @@
+"""What a Go Blink player may know: the public log of asks, the view of one seat, its JSON form.
+
+:class:`GoView` is everything one player (or a spectator) may see, :func:`view_to_dict` its
+JSON form; the legal actions are read from what a view shows (the phase, the seat and the
+viewer's own hand), so the engine and a view answer them alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from blink.cards import Card
+from blink.games.base import Outcome
+from blink.games.goblink.actions import (
+    Ask,
+    EndTurn,
+    GoAction,
+    LayDown,
+    Phase,
+    _codes,
+    _value_dict,
+)
+from blink.games.goblink.values import Value, matches_in, values_of
+
+__all__ = ["AskLog", "GoView", "view_to_dict"]
+
+
+# --- views ---------------------------------------------------------------------------------
+
+
+class AskLog(NamedTuple):
+    """One answered ask as everyone saw it: who asked whom for what, and how many came back.
+
+    ``passed`` is 0 for "Go Blink"; ``drew`` says whether the asker then drew a card;
+    ``target_drew`` whether the target, emptied by the pass, drew one. ``matches_before`` is
+    the number of matches on the discard pile when the ask was made (to interleave the two
+    logs).
+    """
+
+    player: int
+    target: int
+    value: Value
+    passed: int
+    drew: bool
+    target_drew: bool
+    matches_before: int
+
+
+class GoView(NamedTuple):
+    """What one player (or a spectator, ``seat is None``) may know. Bots and clients get this.
+
+    ``hand`` is the viewer's own hand (empty for a spectator); other hands and the draw pile are
+    counts only. ``discard`` holds every laid-down match in order with its player; ``asks`` the
+    public log of asks. ``received`` and ``given`` are the cards the viewer was passed and
+    passed away, in order (never anybody else's).
+    """
+
+    seat: int | None
+    players: int
+    dealer: int
+    phase: Phase
+    current: int | None
+    hand: tuple[Card, ...]
+    hand_counts: tuple[int, ...]
+    draw_count: int
+    discard: tuple[tuple[int, tuple[Card, ...]], ...]
+    asks: tuple[AskLog, ...]
+    received: tuple[tuple[int, tuple[Card, ...]], ...]
+    given: tuple[tuple[int, tuple[Card, ...]], ...]
+    laid_this_turn: int
+    quiet_turns: int
+    turns: int
+    outcome: Outcome | None
+
+    @property
+    def my_turn(self) -> bool:
+        """True when the viewer is the one to act."""
+        return self.seat is not None and self.current == self.seat
+
+    def legal_actions(self) -> list[GoAction]:
+        """The viewer's legal actions in this view (none when it is not their turn)."""
+        if self.seat is None or self.current != self.seat:
+            return []
+        return _legal(self.phase, self.seat, self.players, self.hand)
+
+
+def view_to_dict(view: GoView) -> dict[str, object]:
+    """A view as a JSON-ready object (it holds only what the viewer may know)."""
+    outcome = view.outcome
+    return {
+        "seat": view.seat,
+        "players": view.players,
+        "dealer": view.dealer,
+        "phase": view.phase.value,
+        "current": view.current,
+        "hand": _codes(view.hand),
+        "hand_counts": list(view.hand_counts),
+        "draw_count": view.draw_count,
+        "discard": [{"seat": p, "cards": _codes(m)} for p, m in view.discard],
+        "asks": [
+            {
+                "seat": a.player,
+                "target": a.target,
+                "passed": a.passed,
+                "drew": a.drew,
+                "target_drew": a.target_drew,
+            }
+            | _value_dict(a.value)
+            for a in view.asks
+        ],
+        "received": [{"from": p, "cards": _codes(m)} for p, m in view.received],
+        "given": [{"to": p, "cards": _codes(m)} for p, m in view.given],
+        "laid_this_turn": view.laid_this_turn,
+        "quiet_turns": view.quiet_turns,
+        "turns": view.turns,
+        "outcome": None
+        if outcome is None
+        else {"winners": list(outcome.winners), "reason": outcome.reason, "tie": outcome.is_tie},
+    }
+
+
+def _legal(phase: Phase, seat: int, players: int, hand: Sequence[Card]) -> list[GoAction]:
+    out: list[GoAction] = []
+    if phase is Phase.ASKING:
+        held: list[Value] = []
+        for c in hand:
+            for v in values_of(c):
+                if v not in held:
+                    held.append(v)
+        for target in range(players):
+            if target != seat:
+                out.extend(Ask(seat, target, v) for v in held)
+    elif phase in (Phase.OPENING, Phase.LAYING):
+        for m in matches_in(hand):
+            if phase is Phase.OPENING and len(m) >= len(hand):
+                continue
+            out.append(LayDown(seat, m))
+        out.append(EndTurn(seat))
+    return out
