@@ -41,7 +41,9 @@ from sqlalchemy import (
 )
 
 from blink.ratings import BOT_SIGMA, Rating, RatingError, bot_rating, rate_game
-from blink.server.rooms import GameState, Hub, Room, hash_token
+from blink.server.errors import ProfileError
+from blink.server.hub import Hub
+from blink.server.rooms import GameState, Room, RoomHost, hash_token
 
 __all__ = [
     "ProfileError",
@@ -85,16 +87,6 @@ profile_games = Table(
     Column("mu_after", Float, nullable=False),
     Column("sigma_after", Float, nullable=False),
 )
-
-
-class ProfileError(Exception):
-    """A refused profile request: HTTP status, stable code and a sentence."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
 
 
 class NewProfile(BaseModel):
@@ -263,7 +255,7 @@ def _rate_job(
     return job
 
 
-def profile_hashes(hub: Hub) -> set[str]:
+def profile_hashes(hub: RoomHost) -> set[str]:
     """The secret hashes of every profile on this server, read once and kept up to date by
     ``POST /api/profiles``: a game between anonymous players is not rated, and finding that out
     must not cost a database query per finished game."""

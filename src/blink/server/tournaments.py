@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import APIRouter, FastAPI
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, Field
 from sqlalchemy import Column, Connection, Float, Integer, String, Table, Text, select, update
@@ -35,9 +35,11 @@ from blink import bracket
 from blink.games.classic.rules import get_ruleset
 from blink.ratings import Rating, suggest_handicap
 from blink.server import storage as st
-from blink.server.profiles import ProfileError, lookup_secret, meta, on_game_end, profiles_by_id
+from blink.server.errors import ProfileError
+from blink.server.hub import Hub
+from blink.server.profiles import lookup_secret, meta, on_game_end, profiles_by_id
 from blink.server.profiles import router as profiles_router
-from blink.server.rooms import GameState, Hub, Room, Seat, hash_token
+from blink.server.rooms import GameState, Room, Seat, hash_token
 from blink.tournament import FORMAT, VERSION, Entrant, MatchKind, Tournament, TournamentError
 
 __all__ = ["Manager", "attach", "install", "tournaments"]
@@ -625,18 +627,12 @@ async def attach(hub: Hub) -> None:
 
 
 def install(app: FastAPI, hub: Callable[[], Hub]) -> None:
-    """Add the profile, leaderboard and tournament endpoints to ``app``."""
+    """Add the profile, leaderboard and tournament endpoints to ``app`` (their errors are
+    answered by :func:`blink.server.errors.install`)."""
 
     def mgr() -> Manager:
         m: Manager = hub().tournaments  # type: ignore[attr-defined]
         return m
 
-    async def _err(_req: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, ProfileError)
-        return JSONResponse(
-            {"error": {"code": exc.code, "message": exc.message}}, status_code=exc.status
-        )
-
-    app.add_exception_handler(ProfileError, _err)
     app.include_router(profiles_router(hub))
     app.include_router(router(mgr))
