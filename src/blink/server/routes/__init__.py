@@ -1,0 +1,12 @@
+"""The server's REST endpoints, one module (and one ``APIRouter``) per resource.
+
+- :mod:`~blink.server.routes.meta`: health, the options rooms can be made of, the deck;
+- :mod:`~blink.server.routes.rooms`: creating, listing, joining rooms (and quick games);
+- :mod:`~blink.server.routes.games`: finished games and their records;
+- :mod:`~blink.server.routes.web`: the browser client's pages and files.
+
+Endpoints reach the server's state through :mod:`~blink.server.routes.deps` (FastAPI
+dependencies reading ``request.app.state``). The replay endpoints are
+:mod:`blink.server.replays`, the profile and tournament endpoints
+:mod:`blink.server.tournaments`; the game's WebSocket is :mod:`blink.server.session`.
+"""
