@@ -26,10 +26,9 @@ from blink.server import errors, session
 from blink.server import storage as st
 from blink.server.hub import Hub
 from blink.server.replays import install as install_replays
-from blink.server.routes import games, meta, rooms, web
+from blink.server.routes import games, meta, profiles, rooms, tournaments, web
 from blink.server.settings import Settings
 from blink.server.tournaments import attach as attach_extras
-from blink.server.tournaments import install as install_extras
 
 __all__ = ["VERSION", "BlinkApp", "create_app"]
 
@@ -96,9 +95,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     errors.install(app)
-    for module in (meta, rooms, games):
+    for module in (meta, rooms, games, profiles, tournaments):
         app.include_router(module.router)
-    install_extras(app, lambda: app.state.hub)
     install_replays(app, games.record_loader(app))
     web.install(app, settings.web_dir)  # last: its files are mounted at "/"
     app.ws_handler = partial(session.endpoint, app.state)
