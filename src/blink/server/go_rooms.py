@@ -1,4 +1,4 @@
-"""Go Blink rooms: the turn-based game (src/blink/goblink.py) on the classic room machinery.
+"""Go Blink rooms: the turn-based game (:mod:`blink.games.goblink`) on the classic room machinery.
 
 A :class:`GoRoom` is a :class:`~blink.server.rooms.Room` (same seats, tokens, connections,
 welcome/resume/snapshot path, per-client send queues, durable log "stored before sent",
