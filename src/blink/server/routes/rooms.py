@@ -11,14 +11,14 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
+from blink.server import room_setup
 from blink.server import storage as st
 from blink.server.bots import bot_options
 from blink.server.errors import ApiError
 from blink.server.go_rooms import GAME_KIND
 from blink.server.hub import Hub
 from blink.server.profiles import seat_token
-from blink.server.room_setup import CreateRoom, create_go_room
-from blink.server.room_setup import create_room as open_room
+from blink.server.room_setup import CreateRoom
 from blink.server.rooms import Room, hash_token
 from blink.server.routes.deps import HubDep
 
@@ -51,7 +51,7 @@ class JoinRoom(BaseModel):
 @router.post("/api/rooms", status_code=201)
 async def create_room(h: HubDep, body: CreateRoom) -> dict[str, Any]:
     """Create a room; the creator takes a seat and gets its secret token."""
-    return await open_room(h, body)
+    return await room_setup.create_room(h, body)
 
 
 @router.post("/api/quick", status_code=201)
@@ -59,7 +59,7 @@ async def quick_game(h: HubDep, body: QuickGame) -> dict[str, Any]:
     """A private two-seat room against a bot, ready to play."""
     if body.game == GAME_KIND:
         gobot = body.bot or "greedy"
-        return await create_go_room(
+        return await room_setup.create_go_room(
             h,
             CreateRoom(
                 game=body.game,
@@ -78,7 +78,7 @@ async def quick_game(h: HubDep, body: QuickGame) -> dict[str, Any]:
         if not levels:
             raise ApiError(503, "bots_unavailable", "bots are not available on this server")
         spec = levels[0]
-    return await open_room(
+    return await room_setup.create_room(
         h,
         CreateRoom(
             players=2,
