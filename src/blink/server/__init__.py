@@ -13,6 +13,8 @@ __all__ = ["PROTOCOL", "Settings", "create_app"]
 
 def create_app(settings: Settings | None = None) -> object:
     """The ASGI application (imported lazily: FastAPI is only loaded when serving)."""
+    # Imported here, not at the top: importing blink.server (its settings, its protocol) must
+    # not load FastAPI, uvicorn and SQLAlchemy.
     from blink.server.app import create_app as _create
 
     return _create(settings)

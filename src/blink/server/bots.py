@@ -37,6 +37,7 @@ class LiveBotLike(Protocol):
 
 
 def _bots() -> Any:
+    # Imported here, not at the top: the bot package is optional (see the module docstring).
     try:
         import blink.games.classic.bots as bots
         import blink.games.classic.bots.live as live  # noqa: F401
@@ -82,7 +83,7 @@ def live_bot(
     bots = _bots()
     if bots is None:
         raise BotError("bots_unavailable", "bots are not available on this server")
-    from blink.games.classic.bots.live import LiveBot
+    from blink.games.classic.bots.live import LiveBot  # present: _bots() imported it
 
     bot = bots.BotSpec.parse(spec).build(seat, seed)
     live: LiveBotLike = LiveBot(bot, get_view, submit, clock=clock)

@@ -1,4 +1,4 @@
-"""Go Blink rooms: the turn-based game (src/blink/goblink.py) on the classic room machinery.
+"""Go Blink rooms: the turn-based game (:mod:`blink.games.goblink`) on the classic room machinery.
 
 A :class:`GoRoom` is a :class:`~blink.server.rooms.Room` (same seats, tokens, connections,
 welcome/resume/snapshot path, per-client send queues, durable log "stored before sent",
@@ -29,7 +29,7 @@ import secrets
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from blink.cards import STANDARD_DECK, CardError, parse_card, shuffled_deck
 from blink.games.goblink.bots import GOBOTS, GoBot, GoBotError, make_gobot
@@ -52,26 +52,23 @@ from blink.games.goblink.engine import (
     view_to_dict,
 )
 from blink.games.goblink.record import GoRecord, go_action_from_dict, go_action_to_dict
-from blink.match import Series
 from blink.server import storage as st
 from blink.server.protocol import MAX_ID, dumps
-from blink.server.rooms import GameState, Hub, NoGame, Pending, Room, Seat
+from blink.server.rooms import Conn, GameState, NoGame, Pending, Room, RoomHost, Seat
 from blink.server.settings import Settings
-
-if TYPE_CHECKING:  # pragma: no cover
-    from blink.server.app import _Session
 
 __all__ = [
     "GAME_KIND",
+    "ClientSession",
     "GoBotSeat",
     "GoGameState",
     "GoRoom",
     "GoSettings",
     "check_gobot",
     "go_record",
+    "gobot_names",
     "handle_go_message",
     "is_go_game",
-    "restore_go_room",
 ]
 
 log = logging.getLogger("blink.server.goblink")
@@ -188,7 +185,7 @@ class GoRoom(Room):
 
     def __init__(
         self,
-        hub: Hub,
+        hub: RoomHost,
         code: str,
         players: int,
         best_of: int,
@@ -540,47 +537,24 @@ def go_record(lg: st.LoadedGame) -> GoRecord:
     )
 
 
-def restore_go_room(hub: Hub, lr: st.LoadedRoom) -> GoRoom:
-    """Rebuild a Go Blink room (and its unfinished game) from the database."""
-    seat_list = [Seat(s.seat, s.kind, s.bot, s.name, s.token_hash, s.left) for s in lr.seats]
-    room = GoRoom(hub, lr.code, lr.players, lr.best_of, lr.public, seat_list, lr.created_at)
-    room.series_number = lr.series_number
-    room.status = lr.status
-    room.series = Series(lr.best_of, lr.players)
-    unfinished = None
-    for lg in lr.games:
-        if lg.ended_at is None:
-            unfinished = lg
-            continue
-        winners = (lg.result or {}).get("winners") or []
-        try:
-            room.series.record(winners)
-        except Exception:
-            log.exception("bad stored result in room %s", lr.code)
-        room.games.append(
-            {
-                "id": lg.id,
-                "number": lg.number,
-                "series": lg.series_number,
-                "status": "finished",
-                "result": {"winners": winners, "reason": (lg.result or {}).get("reason")},
-                "record_url": f"/api/games/{lg.id}/record",
-            }
-        )
-    hub.rooms[room.code] = room
-    if unfinished is not None:
-        room.restore_game(unfinished)
-    elif room.series.over:
-        room.status = "finished"
-    elif room.games or room.status in ("countdown", "playing", "between"):
-        room.status = "between"
-        room.timer = room._later(hub.settings.between_games, room._next_game)
-    else:
-        room.status = "waiting"
-    return room
-
-
 # --- client messages -------------------------------------------------------------------------
+
+
+class ClientSession(Protocol):
+    """The connection a message came from, as :func:`handle_go_message` uses it (the
+    WebSocket session, :class:`blink.server.session.Session`)."""
+
+    conn: Conn
+    errors: int
+    """Bad messages so far (the session closes the connection past a limit)."""
+
+    def error(self, code: str, message: str, msg_id: str | None = None) -> None:
+        """Send an ``error`` frame (and count it)."""
+        ...
+
+    def refuse(self, msg_id: str, code: str, message: str) -> str:
+        """Send a ``refused`` frame for action ``msg_id``; return the frame."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -615,7 +589,7 @@ def _parse_action(d: Mapping[str, Any], seat: int) -> GoAction | _Bad:
     return EndTurn(seat)
 
 
-def handle_go_message(session: _Session, room: Room, text: str | bytes) -> bool:
+def handle_go_message(session: ClientSession, room: Room, text: str | bytes) -> bool:
     """Handle a Go Blink action message (``ask``, ``lay``, ``end``) of a client in a Go room.
 
     Returns ``False`` for any other message (hello, ping, resync, rematch, leave, malformed
@@ -663,70 +637,3 @@ def handle_go_message(session: _Session, room: Room, text: str | bytes) -> bool:
 def gobot_names() -> list[str]:
     """The Go Blink bot names a seat may hold."""
     return list(GOBOTS)
-
-
-def _seat_token(hub: Hub, secret: str | None) -> str:
-    """A fresh seat token, or the profile secret when one is given (the seat then carries it).
-
-    Raises the app's ``ApiError`` (``no_such_profile``) for an unknown secret.
-    """
-    from blink.server.app import ApiError
-    from blink.server.profiles import ProfileError, seat_token
-
-    try:
-        return seat_token(hub, secret)
-    except ProfileError as exc:
-        raise ApiError(exc.status, exc.code, exc.message) from None
-
-
-async def create_go_room(hub: Hub, body: Any) -> dict[str, Any]:
-    """Create a Go Blink room from a ``CreateRoom`` body (``POST /api/rooms``, ``game: goblink``).
-
-    Seats are ``null`` (a person) or a Go Blink bot name; raises the app's ``ApiError``.
-    """
-    from blink.server.app import ApiError
-    from blink.server.rooms import claim_seat, hash_token, store_new_room
-
-    players = int(body.players)
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ApiError(400, "bad_options", f"Go Blink is for 2 to 6 players, not {players}")
-    seat_specs = body.seats if body.seats is not None else [None] * players
-    if len(seat_specs) != players:
-        raise ApiError(400, "bad_options", f"seats must list {players} seats")
-    try:
-        Series(body.best_of, players)
-    except ValueError as exc:
-        raise ApiError(400, "bad_options", str(exc)) from None
-    seat_list: list[Seat] = []
-    for i, spec in enumerate(seat_specs):
-        if spec is None:
-            seat_list.append(Seat(i, "human"))
-            continue
-        try:
-            name = check_gobot(spec)
-        except GoBotError as exc:
-            raise ApiError(400, "bad_bot", str(exc)) from None
-        seat_list.append(Seat(i, "bot", bot=name, name=f"Bot {i + 1} ({name})"))
-    take = body.take_seat
-    token = None
-    if take is not None:
-        take = claim_seat(seat_list, take)
-        if take is None:
-            raise ApiError(
-                400, "bad_seat", f"seat {body.take_seat} is not a free seat for a person"
-            )
-        token = _seat_token(hub, getattr(body, "profile_secret", None))
-        seat_list[take].token_hash = hash_token(token)
-        seat_list[take].name = body.name
-    code = hub.new_code()
-    room = GoRoom(hub, code, players, body.best_of, body.public, seat_list, time.time())
-    await store_new_room(hub, room)
-    room.maybe_start()
-    return {
-        "code": code,
-        "join_url": f"/?go={code}",
-        "watch_url": f"/?gowatch={code}",
-        "seat": take,
-        "token": token,
-        "room": room.info(),
-    }

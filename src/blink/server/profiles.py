@@ -1,4 +1,5 @@
-"""Player profiles and ratings on the server: ``/api/profiles``, ``/api/leaderboard``.
+"""Player profiles and ratings on the server (the endpoints ``/api/profiles`` and
+``/api/leaderboard`` are :mod:`blink.server.routes.profiles`).
 
 A profile is a name and a secret (no password). The secret is returned once, when the profile
 is created, and stored only as its SHA-256 (the same hash as a seat token). A player attaches
@@ -6,7 +7,7 @@ the profile to a seat by giving ``profile_secret`` when creating, quick-starting
 room: the seat's token *is* then the profile secret, so the seat row itself says whose seat it
 is, across restarts, with no extra table.
 
-When a game ends (:func:`on_game_end`, a hook of :class:`blink.server.rooms.Hub`), it is rated
+When a game ends (:func:`on_game_end`, a hook of :class:`blink.server.hub.Hub`), it is rated
 with :func:`blink.ratings.rate_game` if every seat is a profile or a bot (bots keep their fixed
 rating, :func:`blink.ratings.bot_rating`; Go Blink bots :data:`GO_BOT_RATINGS`) and at least
 one seat is a profile. Go Blink games (2 to 6 seats) are rated the same way: each winner beat
@@ -24,8 +25,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from fastapi import APIRouter
-from pydantic import BaseModel, Field
 from sqlalchemy import (
     Column,
     Connection,
@@ -41,15 +40,23 @@ from sqlalchemy import (
 )
 
 from blink.ratings import BOT_SIGMA, Rating, RatingError, bot_rating, rate_game
-from blink.server.rooms import GameState, Hub, Room, hash_token
+from blink.server.errors import ProfileError
+from blink.server.hub import Hub
+from blink.server.rooms import GameState, Room, RoomHost, hash_token
 
 __all__ = [
+    "GO_BOT_RATINGS",
     "ProfileError",
+    "add_profile",
+    "leaderboard",
     "lookup_secret",
     "on_game_end",
     "profile_games",
+    "profile_hashes",
+    "profile_with_history",
     "profiles",
-    "router",
+    "profiles_by_id",
+    "public_profile",
     "seat_token",
 ]
 
@@ -87,23 +94,8 @@ profile_games = Table(
 )
 
 
-class ProfileError(Exception):
-    """A refused profile request: HTTP status, stable code and a sentence."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-
-
-class NewProfile(BaseModel):
-    """A profile to create."""
-
-    name: str = Field(min_length=1, max_length=24)
-
-
-def _public(row: Any) -> dict[str, Any]:
+def public_profile(row: Any) -> dict[str, Any]:
+    """A profile row as answered: id, name, rating, games, wins, creation time."""
     r = Rating(row.mu, row.sigma)
     return {
         "id": row.id,
@@ -122,7 +114,7 @@ def lookup_secret(hub: Hub, secret: str) -> dict[str, Any] | None:
         row = conn.execute(select(profiles).where(profiles.c.secret_hash == h)).first()
     if row is None:
         return None
-    return {**_public(row), "secret_hash": row.secret_hash}
+    return {**public_profile(row), "secret_hash": row.secret_hash}
 
 
 def profiles_by_id(hub: Hub, ids: list[str]) -> dict[str, Any]:
@@ -263,7 +255,7 @@ def _rate_job(
     return job
 
 
-def profile_hashes(hub: Hub) -> set[str]:
+def profile_hashes(hub: RoomHost) -> set[str]:
     """The secret hashes of every profile on this server, read once and kept up to date by
     ``POST /api/profiles``: a game between anonymous players is not rated, and finding that out
     must not cost a database query per finished game."""
@@ -291,86 +283,82 @@ def on_game_end(room: Room, g: GameState) -> None:
     )
 
 
-def router(hub: Callable[[], Hub]) -> APIRouter:
-    """The profile and leaderboard endpoints."""
-    r = APIRouter()
+async def add_profile(hub: Hub, name: str) -> dict[str, Any]:
+    """Create a profile named ``name`` (``POST /api/profiles``): its id, name and secret (the
+    secret is answered this once). Raises :class:`ProfileError` for a name not on one line."""
+    name = name.strip()
+    if not name or any(c in name for c in "\n\r\t"):
+        raise ProfileError(400, "bad_name", "a profile needs a name on one line")
+    secret = secrets.token_urlsafe(24)
+    secret_hash = hash_token(secret)
+    pid = secrets.token_hex(6)
+    start = Rating()
+    row = {
+        "id": pid,
+        "name": name,
+        "secret_hash": secret_hash,
+        "created_at": time.time(),
+        "mu": start.mu,
+        "sigma": start.sigma,
+        "games": 0,
+        "wins": 0,
+    }
 
-    @r.post("/api/profiles", status_code=201)
-    async def create_profile(body: NewProfile) -> dict[str, Any]:
-        """Create a profile; its secret is returned this once (keep it)."""
-        name = body.name.strip()
-        if not name or any(c in name for c in "\n\r\t"):
-            raise ProfileError(400, "bad_name", "a profile needs a name on one line")
-        secret = secrets.token_urlsafe(24)
-        secret_hash = hash_token(secret)
-        pid = secrets.token_hex(6)
-        start = Rating()
-        row = {
-            "id": pid,
-            "name": name,
-            "secret_hash": secret_hash,
-            "created_at": time.time(),
-            "mu": start.mu,
-            "sigma": start.sigma,
-            "games": 0,
-            "wins": 0,
+    def job(conn: Connection) -> None:
+        conn.execute(insert(profiles).values(**row))
+
+    await hub.storage.run(job)
+    profile_hashes(hub).add(secret_hash)
+    return {"id": pid, "name": name, "secret": secret}
+
+
+def profile_with_history(hub: Hub, pid: str) -> dict[str, Any]:
+    """A profile's rating and its latest 50 rated games (``GET /api/profiles/{pid}``).
+
+    Raises :class:`ProfileError` (``404 no_such_profile``) for an unknown id."""
+    with hub.storage.engine.connect() as conn:
+        row = conn.execute(select(profiles).where(profiles.c.id == pid)).first()
+        if row is None:
+            raise ProfileError(404, "no_such_profile", f"there is no profile {pid!r}")
+        hist = conn.execute(
+            select(profile_games)
+            .where(profile_games.c.profile_id == pid)
+            .order_by(profile_games.c.game_id.desc())
+            .limit(50)
+        ).all()
+    out = public_profile(row)
+    out["history"] = [
+        {
+            "game": h.game_id,
+            "room": h.room_code,
+            "at": h.at,
+            "place": h.place,
+            "players": h.players,
+            "opponents": json.loads(h.opponents),
+            "before": {"mu": h.mu_before, "sigma": h.sigma_before},
+            "after": {"mu": h.mu_after, "sigma": h.sigma_after},
+            "record_url": f"/api/games/{h.game_id}/record",
         }
+        for h in hist
+    ]
+    return out
 
-        def job(conn: Connection) -> None:
-            conn.execute(insert(profiles).values(**row))
 
-        h = hub()
-        await h.storage.run(job)
-        profile_hashes(h).add(secret_hash)
-        return {"id": pid, "name": name, "secret": secret}
-
-    @r.get("/api/profiles/{pid}")
-    async def get_profile(pid: str) -> dict[str, Any]:
-        """A profile's rating and its latest rated games."""
-        with hub().storage.engine.connect() as conn:
-            row = conn.execute(select(profiles).where(profiles.c.id == pid)).first()
-            if row is None:
-                raise ProfileError(404, "no_such_profile", f"there is no profile {pid!r}")
-            hist = conn.execute(
-                select(profile_games)
-                .where(profile_games.c.profile_id == pid)
-                .order_by(profile_games.c.game_id.desc())
-                .limit(50)
-            ).all()
-        out = _public(row)
-        out["history"] = [
-            {
-                "game": h.game_id,
-                "room": h.room_code,
-                "at": h.at,
-                "place": h.place,
-                "players": h.players,
-                "opponents": json.loads(h.opponents),
-                "before": {"mu": h.mu_before, "sigma": h.sigma_before},
-                "after": {"mu": h.mu_after, "sigma": h.sigma_after},
-                "record_url": f"/api/games/{h.game_id}/record",
-            }
-            for h in hist
-        ]
-        return out
-
-    @r.get("/api/leaderboard")
-    async def leaderboard(limit: int = 100, min_games: int = 0) -> dict[str, Any]:
-        """Profiles by conservative rating (``mu - 3 sigma``), best first."""
-        limit = max(1, min(limit, 1000))
-        with hub().storage.engine.connect() as conn:
-            rows = conn.execute(
-                select(profiles)
-                .where(profiles.c.games >= min_games)
-                .order_by((profiles.c.mu - 3 * profiles.c.sigma).desc(), profiles.c.id)
-                .limit(limit)
-            ).all()
-        return {
-            "players": [{"rank": i + 1, **_public(row)} for i, row in enumerate(rows)],
-            "bots": {
-                lvl: bot_rating(lvl).to_dict()
-                for lvl in ("beginner", "casual", "skilled", "expert", "champion", "inhuman")
-            },
-        }
-
-    return r
+def leaderboard(hub: Hub, limit: int, min_games: int) -> dict[str, Any]:
+    """Profiles by conservative rating (``mu - 3 sigma``), best first, and the bots' fixed
+    ratings (``GET /api/leaderboard``); ``limit`` is kept between 1 and 1,000."""
+    limit = max(1, min(limit, 1000))
+    with hub.storage.engine.connect() as conn:
+        rows = conn.execute(
+            select(profiles)
+            .where(profiles.c.games >= min_games)
+            .order_by((profiles.c.mu - 3 * profiles.c.sigma).desc(), profiles.c.id)
+            .limit(limit)
+        ).all()
+    return {
+        "players": [{"rank": i + 1, **public_profile(row)} for i, row in enumerate(rows)],
+        "bots": {
+            lvl: bot_rating(lvl).to_dict()
+            for lvl in ("beginner", "casual", "skilled", "expert", "champion", "inhuman")
+        },
+    }

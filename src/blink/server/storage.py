@@ -1,7 +1,8 @@
 """Durable storage: rooms, seats, games and every accepted action, in SQLite or PostgreSQL.
 
-The schema is defined here (SQLAlchemy Core) and created or migrated by the Alembic migrations
-shipped in ``blink/server/migrations`` (:func:`migrate`, run at every start).
+The schema is in :mod:`blink.server.schema` (created or migrated by the Alembic migrations at
+every start) and the write jobs in :mod:`blink.server.jobs`; both are re-exported here, so
+``storage.job_update_room(...)`` and ``storage.games`` read as they always did.
 
 All writes go through one writer (:class:`Storage`): jobs are queued from the event loop,
 committed in batches (one transaction for everything queued meanwhile, "group commit"), and each
@@ -25,30 +26,24 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, TypeVar
 
-import msgspec
-from sqlalchemy import (
-    Boolean,
-    Column,
-    Connection,
-    Engine,
-    Float,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
-    create_engine,
-    event,
-    func,
-    insert,
-    select,
-    update,
+from sqlalchemy import Connection, Engine, create_engine, event, func, select
+from sqlalchemy.engine import make_url
+
+from blink.server.jobs import (
+    AppendJob,
+    job_append_action,
+    job_finish_game,
+    job_insert_game,
+    job_insert_room,
+    job_update_room,
+    job_update_seat,
 )
+from blink.server.schema import actions, games, metadata, migrate, rooms, seats
 
 __all__ = [
+    "AppendJob",
     "LoadedGame",
     "LoadedRoom",
     "LoadedSeat",
@@ -56,71 +51,22 @@ __all__ = [
     "StorageError",
     "actions",
     "games",
+    "job_append_action",
+    "job_finish_game",
+    "job_insert_game",
+    "job_insert_room",
+    "job_update_room",
+    "job_update_seat",
     "make_engine",
     "metadata",
     "migrate",
+    "resolve_writer",
     "rooms",
     "seats",
 ]
 
 log = logging.getLogger("blink.server.storage")
 T = TypeVar("T")
-_ENCODE = msgspec.json.Encoder().encode
-
-metadata = MetaData()
-
-rooms = Table(
-    "rooms",
-    metadata,
-    Column("code", String(8), primary_key=True),
-    Column("created_at", Float, nullable=False),
-    Column("players", Integer, nullable=False),
-    Column("best_of", Integer, nullable=False),
-    Column("ruleset", String(32), nullable=False),
-    Column("sizes", Text, nullable=True),
-    Column("public", Boolean, nullable=False),
-    Column("status", String(16), nullable=False),
-    Column("series_number", Integer, nullable=False),
-)
-
-seats = Table(
-    "seats",
-    metadata,
-    Column("room_code", String(8), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("kind", String(8), nullable=False),
-    Column("bot", String(64), nullable=True),
-    Column("name", String(32), nullable=True),
-    Column("token_hash", String(64), nullable=True),
-    Column("left", Boolean, nullable=False),
-)
-
-games = Table(
-    "games",
-    metadata,
-    Column("id", Integer, primary_key=True, autoincrement=False),
-    Column("room_code", String(8), nullable=False, index=True),
-    Column("series_number", Integer, nullable=False),
-    Column("number", Integer, nullable=False),
-    Column("players", Integer, nullable=False),
-    Column("ruleset", Text, nullable=False),
-    Column("sizes", Text, nullable=True),
-    Column("deck", Text, nullable=False),
-    Column("names", Text, nullable=False),
-    Column("started_at", Float, nullable=False),
-    Column("ended_at", Float, nullable=True),
-    Column("result", Text, nullable=True),
-)
-
-actions = Table(
-    "actions",
-    metadata,
-    Column("game_id", Integer, primary_key=True, autoincrement=False),
-    Column("seq", Integer, primary_key=True, autoincrement=False),
-    Column("action", Text, nullable=False),
-    Column("seat", Integer, nullable=True),
-    Column("client_id", String(64), nullable=True),
-)
 
 
 class StorageError(RuntimeError):
@@ -150,18 +96,6 @@ def make_engine(url: str) -> Engine:
 
         return engine
     return create_engine(url, pool_pre_ping=True)
-
-
-def migrate(engine: Engine) -> None:
-    """Create or upgrade the schema to the newest migration (Alembic ``upgrade head``)."""
-    from alembic import command
-    from alembic.config import Config
-
-    cfg = Config()
-    cfg.set_main_option("script_location", str(Path(__file__).resolve().parent / "migrations"))
-    with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "head")
 
 
 @dataclass
@@ -275,8 +209,6 @@ class Storage:
     @property
     def safe_url(self) -> str:
         """The URL without a password, for messages."""
-        from sqlalchemy.engine import make_url
-
         return make_url(self.url).render_as_string(hide_password=True)
 
     # -- the writer -------------------------------------------------------------------------
@@ -676,9 +608,6 @@ class Storage:
         return out
 
 
-# --- write jobs (run on the writer thread) ----------------------------------------------------
-
-
 def _deliver(callbacks: list[Callable[[Any], None] | None], results: list[Any]) -> None:
     for cb, res in zip(callbacks, results, strict=True):
         if cb is not None:
@@ -686,119 +615,3 @@ def _deliver(callbacks: list[Callable[[Any], None] | None], results: list[Any]) 
                 cb(res)
             except Exception:
                 log.exception("storage callback failed")
-
-
-_SQL: dict[tuple[str, str, str, tuple[str, ...], tuple[str, ...]], str] = {}
-
-
-def _driver_sql(
-    conn: Connection, op: str, table: Table, cols: tuple[str, ...], where: tuple[str, ...] = ()
-) -> str:
-    """A cached INSERT or UPDATE for the driver (no SQLAlchemy compilation per call); column
-    names come from the code and are checked against the table."""
-    key = (conn.dialect.name, op, table.name, cols, where)
-    sql = _SQL.get(key)
-    if sql is None:
-        for c in cols + where:
-            if c not in table.c:
-                raise ValueError(f"no column {c!r} in {table.name}")
-        m = "?" if conn.dialect.paramstyle == "qmark" else "%s"
-        q = conn.dialect.identifier_preparer.quote
-        if op == "insert":
-            sql = (
-                f"INSERT INTO {q(table.name)} ({', '.join(q(c) for c in cols)}) "
-                f"VALUES ({', '.join(m for _ in cols)})"
-            )
-        else:
-            sql = (
-                f"UPDATE {q(table.name)} SET {', '.join(f'{q(c)} = {m}' for c in cols)} "
-                f"WHERE {' AND '.join(f'{q(c)} = {m}' for c in where)}"
-            )
-        _SQL[key] = sql
-    return sql
-
-
-def job_insert_room(
-    row: dict[str, Any], seat_rows: list[dict[str, Any]]
-) -> Callable[[Connection], None]:
-    """Insert a room and its seats."""
-
-    def job(conn: Connection) -> None:
-        conn.execute(insert(rooms).values(**row))
-        if seat_rows:
-            conn.execute(insert(seats), seat_rows)
-
-    return job
-
-
-def job_update_room(code: str, **values: Any) -> Callable[[Connection], None]:
-    """Update a room's columns."""
-    cols = tuple(values)
-    params = (*values.values(), code)
-
-    def job(conn: Connection) -> None:
-        conn.exec_driver_sql(_driver_sql(conn, "update", rooms, cols, ("code",)), params)
-
-    return job
-
-
-def job_update_seat(code: str, seat: int, **values: Any) -> Callable[[Connection], None]:
-    """Update a seat's columns."""
-
-    def job(conn: Connection) -> None:
-        conn.execute(
-            update(seats).where(seats.c.room_code == code, seats.c.seat == seat).values(**values)
-        )
-
-    return job
-
-
-def job_insert_game(row: dict[str, Any]) -> Callable[[Connection], None]:
-    """Insert a game (its deal)."""
-    cols = tuple(row)
-    params = tuple(row.values())
-
-    def job(conn: Connection) -> None:
-        conn.exec_driver_sql(_driver_sql(conn, "insert", games, cols), params)
-
-    return job
-
-
-class AppendJob:
-    """Append one accepted action to a game's log (batched with its neighbours: executemany).
-
-    ``row`` is ``(game_id, seq, action_json, seat, client_id)``.
-    """
-
-    __slots__ = ("row",)
-
-    def __init__(self, row: tuple[int, int, str, int | None, str | None]) -> None:
-        self.row = row
-
-    def __call__(self, conn: Connection) -> None:
-        conn.execute(
-            insert(actions),
-            [dict(zip(("game_id", "seq", "action", "seat", "client_id"), self.row, strict=True))],
-        )
-
-
-def job_append_action(
-    game_id: int, seq: int, action: dict[str, Any], seat: int | None, client_id: str | None
-) -> AppendJob:
-    """Append one accepted action to a game's log."""
-    # Compact JSON (no spaces): finished_games counts plays with LIKE '%"type":"play"%'.
-    text = _ENCODE(action).decode()
-    return AppendJob((game_id, seq, text, seat, client_id))
-
-
-def job_finish_game(
-    game_id: int, ended_at: float, result: dict[str, Any]
-) -> Callable[[Connection], None]:
-    """Mark a game finished with its result."""
-    text = json.dumps(result)
-
-    def job(conn: Connection) -> None:
-        sql = _driver_sql(conn, "update", games, ("ended_at", "result"), ("id",))
-        conn.exec_driver_sql(sql, (ended_at, text, game_id))
-
-    return job

@@ -1,11 +1,11 @@
-"""Alembic environment for the blink server schema (run by blink.server.storage.migrate)."""
+"""Alembic environment for the blink server schema (run by blink.server.schema.migrate)."""
 
 from __future__ import annotations
 
 from alembic import context
 from sqlalchemy import Connection, create_engine, pool
 
-from blink.server.storage import metadata
+from blink.server.schema import metadata
 
 config = context.config
 

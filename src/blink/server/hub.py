@@ -1,0 +1,267 @@
+"""The hub: every room of a server (the room table), and rooms rebuilt from the database.
+
+At start :meth:`Hub.restore` rebuilds every room that is not closed, with its unfinished game
+(classic rooms here, Go Blink rooms with :func:`restore_go_room`); a room dropped from memory
+while idle (:meth:`Hub.evict_idle`) is rebuilt the same way when it is next asked for
+(:class:`RoomTable`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections import OrderedDict
+from collections.abc import Callable
+
+from blink.games.classic.rules import RULESETS
+from blink.match import Series
+from blink.server import storage as st
+from blink.server.go_rooms import GoRoom
+from blink.server.rooms import GameState, Room, Seat
+from blink.server.settings import Settings
+
+__all__ = ["CODE_ALPHABET", "Hub", "RoomTable", "restore_go_room"]
+
+log = logging.getLogger("blink.server")
+go_log = logging.getLogger("blink.server.goblink")
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+
+
+class RoomTable(dict[str, "Room"]):
+    """``Hub.rooms``: the rooms in memory, by code. ``get`` also brings back a room that was
+    dropped from memory (:meth:`Hub.evict_idle`) from the database, so every lookup by code
+    (the endpoints, ``hello``, tournaments) finds it; ``in``, ``[]`` and iteration see only the
+    rooms in memory."""
+
+    def __init__(self, load: Callable[[str], Room | None]) -> None:
+        super().__init__()
+        self._load = load
+
+    def get(self, key: str, default: Room | None = None) -> Room | None:  # type: ignore[override]
+        """The room ``key``, from memory or the database; ``default`` when there is none."""
+        room = dict.get(self, key)
+        if room is None and isinstance(key, str):
+            room = self._load(key)
+        return default if room is None else room
+
+
+class Hub:
+    """Every room of the server, the storage and the settings."""
+
+    def __init__(self, settings: Settings, storage: st.Storage, version: str) -> None:
+        self.settings = settings
+        self.storage = storage
+        self.version = version
+        self.rooms: RoomTable = RoomTable(self._load_room)
+        self._next_game_id = 1
+        self.connections = 0
+        self.game_end_hooks: list[Callable[[Room, GameState], None]] = []
+        """Called (on the loop) after each game ends: ratings, tournaments."""
+        self.profile_hashes: set[str] | None = None
+        """The secret hashes of the server's profiles once read (see blink.server.profiles)."""
+        self._sweeper: asyncio.TimerHandle | None = None
+        self._missing: OrderedDict[str, None] = OrderedDict()
+        """Codes recently asked for that are in neither memory nor the database."""
+
+    def take_game_id(self) -> int:
+        """A new game id (ids are given by the server, so actions can be queued at once)."""
+        gid = self._next_game_id
+        self._next_game_id += 1
+        return gid
+
+    def new_code(self) -> str:
+        """A fresh room code (not in memory, nor in the database: rooms dropped from memory
+        keep their codes)."""
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+            if code not in self.rooms and not self.storage.room_exists(code):
+                self._missing.pop(code, None)
+                return code
+
+    @property
+    def live_games(self) -> int:
+        """Games in progress."""
+        return sum(1 for r in self.rooms.values() if r.game is not None and not r.game.game.over)
+
+    def restore(self) -> None:
+        """Rebuild every room and unfinished game from the database (at start)."""
+        self._next_game_id = self.storage.next_game_id()
+        for lr in self.storage.load_rooms():
+            self._restore_room(lr)
+
+    def room(self, code: str) -> Room | None:
+        """The room ``code``: in memory, or brought back from the database when it was dropped
+        from memory (:meth:`evict_idle`); ``None`` when there is no such room (or it is closed).
+        A synchronous primary-key read on a miss. Same as ``hub.rooms.get(code)``."""
+        return self.rooms.get(code)
+
+    def _load_room(self, code: str) -> Room | None:
+        if not code or code in self._missing:
+            return None
+        try:
+            lr = self.storage.load_room(code)
+        except Exception:
+            log.exception("could not load room %s", code)
+            return None
+        if lr is None:
+            self._missing[code] = None
+            if len(self._missing) > 4096:
+                self._missing.popitem(last=False)
+            return None
+        return self._restore_room(lr)
+
+    def _restore_room(self, lr: st.LoadedRoom) -> Room | None:
+        """Rebuild one room (and its unfinished game) from its stored rows."""
+        if lr.ruleset == "goblink":
+            try:
+                return restore_go_room(self, lr)
+            except Exception:
+                log.exception("could not restore Go Blink room %s", lr.code)
+                return None
+        seat_list = [Seat(s.seat, s.kind, s.bot, s.name, s.token_hash, s.left) for s in lr.seats]
+        room = Room(
+            self,
+            lr.code,
+            lr.players,
+            lr.best_of,
+            lr.ruleset if lr.ruleset in RULESETS else "official",
+            tuple(lr.sizes) if lr.sizes else None,
+            lr.public,
+            seat_list,
+            lr.created_at,
+        )
+        room.series_number = lr.series_number
+        room.status = lr.status
+        unfinished = None
+        for lg in lr.games:
+            if lg.ended_at is None:
+                unfinished = lg
+                continue
+            winners = (lg.result or {}).get("winners") or []
+            with contextlib.suppress(Exception):
+                room.series.record(winners)
+            room.games.append(
+                {
+                    "id": lg.id,
+                    "number": lg.number,
+                    "series": lg.series_number,
+                    "status": "finished",
+                    "result": {
+                        "winners": winners,
+                        "reason": (lg.result or {}).get("reason"),
+                    },
+                    "record_url": f"/api/games/{lg.id}/record",
+                }
+            )
+        self.rooms[room.code] = room
+        try:
+            if unfinished is not None:
+                room.restore_game(unfinished)
+            elif room.series.over:
+                room.status = "finished"
+            elif room.games or room.status in ("countdown", "playing", "between"):
+                room.status = "between"
+                room.timer = room._later(self.settings.between_games, room._next_game)
+            else:
+                room.status = "waiting"
+        except Exception:
+            log.exception("could not restore room %s", room.code)
+        return room
+
+    # -- dropping idle rooms from memory -------------------------------------------------
+
+    def evict_idle(self) -> list[str]:
+        """Drop from memory every room that nobody is connected to and that is either over
+        (series over, or closed) for ``settings.evict_after`` seconds, or abandoned (waiting
+        for players, no game ever started) for ``settings.abandon_after`` seconds. Their rows
+        stay in the database: :meth:`room` (``hub.rooms.get``) brings one back on demand, and
+        records are read from the database. Returns the codes dropped."""
+        now = self.settings.clock()
+        dropped: list[str] = []
+        for code, room in list(self.rooms.items()):
+            g = room.game
+            over = room.status in ("finished", "closed")
+            abandoned = room.status == "waiting" and g is None and not room.games
+            idle = (
+                (over or abandoned)
+                and not room.conns
+                and (g is None or (g.game.over and not g.pending))
+            )
+            if not idle:
+                room.idle_since = None
+                continue
+            if room.idle_since is None:
+                room.idle_since = now
+            limit = self.settings.evict_after if over else self.settings.abandon_after
+            if now - room.idle_since >= limit:
+                room._cancel_timer()
+                if g is not None and g.timer is not None:
+                    g.timer.cancel()
+                del self.rooms[code]
+                dropped.append(code)
+        if dropped:
+            log.info("dropped %d idle rooms from memory", len(dropped))
+        return dropped
+
+    def start_sweeper(self) -> None:
+        """Run :meth:`evict_idle` every ``settings.sweep_interval`` seconds (on the loop)."""
+        self.stop_sweeper()
+        loop = asyncio.get_running_loop()
+
+        def sweep() -> None:
+            try:
+                self.evict_idle()
+            except Exception:
+                log.exception("room sweep failed")
+            self._sweeper = loop.call_later(self.settings.sweep_interval, sweep)
+
+        self._sweeper = loop.call_later(self.settings.sweep_interval, sweep)
+
+    def stop_sweeper(self) -> None:
+        """Stop the sweeps."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
+
+
+def restore_go_room(hub: Hub, lr: st.LoadedRoom) -> GoRoom:
+    """Rebuild a Go Blink room (and its unfinished game) from the database."""
+    seat_list = [Seat(s.seat, s.kind, s.bot, s.name, s.token_hash, s.left) for s in lr.seats]
+    room = GoRoom(hub, lr.code, lr.players, lr.best_of, lr.public, seat_list, lr.created_at)
+    room.series_number = lr.series_number
+    room.status = lr.status
+    room.series = Series(lr.best_of, lr.players)
+    unfinished = None
+    for lg in lr.games:
+        if lg.ended_at is None:
+            unfinished = lg
+            continue
+        winners = (lg.result or {}).get("winners") or []
+        try:
+            room.series.record(winners)
+        except Exception:
+            go_log.exception("bad stored result in room %s", lr.code)
+        room.games.append(
+            {
+                "id": lg.id,
+                "number": lg.number,
+                "series": lg.series_number,
+                "status": "finished",
+                "result": {"winners": winners, "reason": (lg.result or {}).get("reason")},
+                "record_url": f"/api/games/{lg.id}/record",
+            }
+        )
+    hub.rooms[room.code] = room
+    if unfinished is not None:
+        room.restore_game(unfinished)
+    elif room.series.over:
+        room.status = "finished"
+    elif room.games or room.status in ("countdown", "playing", "between"):
+        room.status = "between"
+        room.timer = room._later(hub.settings.between_games, room._next_game)
+    else:
+        room.status = "waiting"
+    return room

@@ -1,0 +1,116 @@
+"""Finished games and their records: ``/api/games``, ``/api/games/{id}/record`` and
+``/api/rooms/{code}/record`` (a series).
+
+A record is the engine's JSON record format (:class:`~blink.games.classic.record.GameRecord`,
+:class:`~blink.games.classic.record.SeriesRecord`, or Go Blink's
+:class:`~blink.games.goblink.record.GoRecord`), rebuilt from the stored deal and action log.
+The replay endpoints (:mod:`blink.server.replays`) read records through :func:`record_loader`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, FastAPI
+
+from blink.cards import parse_card
+from blink.games.classic.record import GameRecord, SeriesRecord, action_from_dict
+from blink.games.classic.rules import Ruleset
+from blink.server import go_rooms
+from blink.server import storage as st
+from blink.server.errors import ApiError
+from blink.server.hub import Hub
+from blink.server.replays import RecordLoader
+from blink.server.routes.deps import HubDep
+
+__all__ = ["classic_record", "load_record", "record_loader", "router"]
+
+router = APIRouter()
+
+
+def classic_record(lg: st.LoadedGame) -> GameRecord:
+    """The :class:`GameRecord` of a stored classic game."""
+    return GameRecord(
+        deck=[parse_card(c) for c in lg.deck],
+        players=lg.players,
+        ruleset=Ruleset.from_dict(lg.ruleset),
+        sizes=tuple(lg.sizes) if lg.sizes else None,
+        actions=[action_from_dict(a, i) for i, (_s, a, _seat, _cid) in enumerate(lg.actions)],
+        names=list(lg.names),
+        meta={
+            "game": lg.id,
+            "number": lg.number,
+            "series": lg.series_number,
+            "started": lg.started_at,
+            "ended": lg.ended_at,
+        },
+        result=lg.result,
+    )
+
+
+async def load_record(h: Hub, game_id: int) -> dict[str, Any]:
+    """A finished game's record document; :class:`ApiError` ``404 no_such_game`` or
+    ``409 game_not_finished`` otherwise."""
+    lg = await asyncio.to_thread(h.storage.load_game, game_id)
+    if lg is None:
+        raise ApiError(404, "no_such_game", f"there is no game {game_id}")
+    if lg.ended_at is None:
+        raise ApiError(409, "game_not_finished", "the game is not finished yet")
+    if go_rooms.is_go_game(lg):
+        return go_rooms.go_record(lg).to_dict()
+    return classic_record(lg).to_dict()
+
+
+def record_loader(app: FastAPI) -> RecordLoader:
+    """:func:`load_record` on the hub of ``app`` once it runs (for the replay endpoints)."""
+
+    async def load(game_id: int) -> dict[str, Any]:
+        return await load_record(app.state.hub, game_id)
+
+    return load
+
+
+@router.get("/api/games")
+async def list_games(
+    h: HubDep, status: str = "finished", limit: int = 50, room: str | None = None
+) -> dict[str, Any]:
+    """Finished games, newest first: those of public rooms, or every game of ``room``."""
+    if status != "finished":
+        raise ApiError(400, "bad_options", "only status=finished can be listed")
+    if not 1 <= limit <= 200:
+        raise ApiError(400, "bad_options", "limit must be between 1 and 200")
+    code = room.upper() if room is not None else None
+    listed = await asyncio.to_thread(h.storage.finished_games, limit, code)
+    return {"games": listed}
+
+
+@router.get("/api/games/{game_id}/record")
+async def game_record(h: HubDep, game_id: int) -> dict[str, Any]:
+    """A finished game's record (the engine's JSON record format)."""
+    return await load_record(h, game_id)
+
+
+@router.get("/api/rooms/{code}/record")
+async def series_record(h: HubDep, code: str, series: int | None = None) -> dict[str, Any]:
+    """A series' record with its finished games."""
+    room = h.room(code.upper())
+    exists = room is not None or await asyncio.to_thread(h.storage.room_exists, code.upper())
+    if not exists:
+        raise ApiError(404, "no_such_room", f"there is no room {code!r}")
+    number = series if series is not None else (room.series_number if room else 1)
+    best_of = room.best_of if room else 1
+    loaded = await asyncio.to_thread(h.storage.series_games, code.upper(), number)
+    if any(go_rooms.is_go_game(g) for g in loaded):
+        return {
+            "game": go_rooms.GAME_KIND,
+            "best_of": best_of,
+            "games": [go_rooms.go_record(g).to_dict() for g in loaded],
+            "meta": {"room": code.upper(), "series": number},
+        }
+    rec = SeriesRecord(
+        best_of,
+        [classic_record(g) for g in loaded],
+        {"room": code.upper(), "series": number},
+    )
+    return rec.to_dict()

@@ -1,0 +1,145 @@
+"""The room endpoints: ``/api/rooms`` (create, list, look up, join) and ``/api/quick``.
+
+Opening a room (checking its options, seating its creator, storing it) is
+:mod:`blink.server.room_setup`; the live game in a room is played over the WebSocket.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from pydantic import BaseModel, Field
+
+from blink.server import room_setup
+from blink.server import storage as st
+from blink.server.bots import bot_options
+from blink.server.errors import ApiError
+from blink.server.go_rooms import GAME_KIND
+from blink.server.hub import Hub
+from blink.server.profiles import seat_token
+from blink.server.room_setup import CreateRoom
+from blink.server.rooms import Room, hash_token
+from blink.server.routes.deps import HubDep
+
+__all__ = ["JoinRoom", "QuickGame", "router"]
+
+router = APIRouter()
+
+
+class QuickGame(BaseModel):
+    """Options of a quick game against a bot."""
+
+    bot: str | None = Field(None, max_length=64)
+    name: str = Field("Player", min_length=1, max_length=24)
+    game: str = Field("classic", max_length=16)
+    players: int = Field(2, ge=2, le=6)
+    best_of: int = Field(1, ge=1, le=15)
+    ruleset: str = Field("official", max_length=32)
+    handicap: str = Field("", max_length=32)
+    profile_secret: str | None = Field(None, max_length=128)
+
+
+class JoinRoom(BaseModel):
+    """Taking a seat."""
+
+    name: str = Field("Player", min_length=1, max_length=24)
+    seat: int | None = None
+    profile_secret: str | None = Field(None, max_length=128)
+
+
+@router.post("/api/rooms", status_code=201)
+async def create_room(h: HubDep, body: CreateRoom) -> dict[str, Any]:
+    """Create a room; the creator takes a seat and gets its secret token."""
+    return await room_setup.create_room(h, body)
+
+
+@router.post("/api/quick", status_code=201)
+async def quick_game(h: HubDep, body: QuickGame) -> dict[str, Any]:
+    """A private two-seat room against a bot, ready to play."""
+    if body.game == GAME_KIND:
+        gobot = body.bot or "greedy"
+        return await room_setup.create_go_room(
+            h,
+            CreateRoom(
+                game=body.game,
+                players=body.players,
+                seats=[None] + [gobot] * (body.players - 1),
+                best_of=body.best_of,
+                name=body.name,
+                take_seat=0,
+                public=False,
+                profile_secret=body.profile_secret,
+            ),
+        )
+    spec = body.bot
+    if spec is None:
+        levels, _ = bot_options()
+        if not levels:
+            raise ApiError(503, "bots_unavailable", "bots are not available on this server")
+        spec = levels[0]
+    return await room_setup.create_room(
+        h,
+        CreateRoom(
+            players=2,
+            seats=[None, spec],
+            best_of=body.best_of,
+            handicap=body.handicap,
+            ruleset=body.ruleset,
+            name=body.name,
+            take_seat=0,
+            public=False,
+            profile_secret=body.profile_secret,
+        ),
+    )
+
+
+@router.get("/api/rooms")
+async def list_rooms(h: HubDep) -> dict[str, Any]:
+    """Rooms you can join or watch, newest first."""
+    rooms = [r for r in h.rooms.values() if r.public and r.status not in ("finished", "closed")]
+    rooms.sort(key=lambda r: r.created_at, reverse=True)
+    return {"rooms": [r.summary() for r in rooms[:200]]}
+
+
+def _room(h: Hub, code: str) -> Room:
+    room = h.room(code.upper())
+    if room is None:
+        raise ApiError(404, "no_such_room", f"there is no room {code!r}")
+    return room
+
+
+@router.get("/api/rooms/{code}")
+async def room_info(h: HubDep, code: str) -> dict[str, Any]:
+    """A room's seats, status, series and games."""
+    return _room(h, code).info()
+
+
+@router.post("/api/rooms/{code}/join")
+async def join_room(h: HubDep, code: str, body: JoinRoom) -> dict[str, Any]:
+    """Take a free seat; returns its secret token."""
+    room = _room(h, code)
+    if room.status in ("finished", "closed"):
+        raise ApiError(409, "room_closed", "this room's series is over")
+    if body.seat is not None:
+        if not 0 <= body.seat < room.players or room.seats[body.seat].kind != "human":
+            raise ApiError(400, "bad_seat", f"seat {body.seat} is not a seat for a person")
+        seat = room.seats[body.seat]
+        if seat.taken:
+            raise ApiError(409, "seat_taken", f"seat {body.seat} is taken")
+    else:
+        free = [s for s in room.seats if not s.taken]
+        if not free:
+            raise ApiError(409, "room_full", "every seat of this room is taken")
+        seat = free[0]
+    token = seat_token(h, body.profile_secret, room)
+    seat.token_hash = hash_token(token)
+    seat.name = body.name
+    seat.left = False
+    await h.storage.run(
+        st.job_update_seat(
+            room.code, seat.seat, token_hash=seat.token_hash, name=body.name, left=False
+        )
+    )
+    room.broadcast_room()
+    return {"code": room.code, "seat": seat.seat, "token": token, "room": room.info()}

@@ -1,0 +1,85 @@
+"""The database schema: rooms, seats, games and the action log (SQLAlchemy Core tables).
+
+The tables are created or upgraded by the Alembic migrations shipped in
+``blink/server/migrations`` (:func:`migrate`, run by :class:`blink.server.storage.Storage` at
+every start; ``migrations/env.py`` compares against :data:`metadata`). The profile and
+tournament tables are defined beside their code (:mod:`blink.server.profiles`,
+:mod:`blink.server.tournaments`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import Boolean, Column, Engine, Float, Integer, MetaData, String, Table, Text
+
+__all__ = ["actions", "games", "metadata", "migrate", "rooms", "seats"]
+
+metadata = MetaData()
+
+rooms = Table(
+    "rooms",
+    metadata,
+    Column("code", String(8), primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("best_of", Integer, nullable=False),
+    Column("ruleset", String(32), nullable=False),
+    Column("sizes", Text, nullable=True),
+    Column("public", Boolean, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("series_number", Integer, nullable=False),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("room_code", String(8), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("bot", String(64), nullable=True),
+    Column("name", String(32), nullable=True),
+    Column("token_hash", String(64), nullable=True),
+    Column("left", Boolean, nullable=False),
+)
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("room_code", String(8), nullable=False, index=True),
+    Column("series_number", Integer, nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("ruleset", Text, nullable=False),
+    Column("sizes", Text, nullable=True),
+    Column("deck", Text, nullable=False),
+    Column("names", Text, nullable=False),
+    Column("started_at", Float, nullable=False),
+    Column("ended_at", Float, nullable=True),
+    Column("result", Text, nullable=True),
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("game_id", Integer, primary_key=True, autoincrement=False),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("action", Text, nullable=False),
+    Column("seat", Integer, nullable=True),
+    Column("client_id", String(64), nullable=True),
+)
+
+
+def migrate(engine: Engine) -> None:
+    """Create or upgrade the schema to the newest migration (Alembic ``upgrade head``)."""
+    # Alembic is imported here, not at the top: only opening a database needs it, and
+    # importing the schema (the tables) should not load it.
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).resolve().parent / "migrations"))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")

@@ -1,0 +1,352 @@
+"""The game's WebSocket (``/ws``): one :class:`Session` per connection.
+
+A session checks each client message (size, rate, then the protocol of
+:mod:`blink.server.protocol`) and hands it to the connection's room: ``hello`` attaches the
+connection to a room, actions go to :meth:`blink.server.rooms.Room.apply` (Go Blink's to
+:func:`blink.server.go_rooms.handle_go_message`). Frames leave through the connection's queue
+(:class:`blink.server.rooms.Conn`), written straight onto the socket when uvicorn allows it
+(:mod:`blink.server.direct`). See docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from urllib.parse import urlsplit
+
+from starlette.datastructures import State
+from starlette.types import Send
+from starlette.websockets import WebSocket, WebSocketState
+
+from blink.games.classic.engine import Choose, IllegalAction, Play
+from blink.server import go_rooms
+from blink.server.direct import DirectSocket, Inbox
+from blink.server.hub import Hub
+from blink.server.protocol import (
+    PROTOCOL,
+    ChooseMsg,
+    Hello,
+    Leave,
+    Ping,
+    PlayMsg,
+    ProtocolError,
+    Rematch,
+    Resync,
+    decode,
+    dumps,
+)
+from blink.server.rooms import Conn, NoGame, Room
+from blink.server.settings import Settings
+
+__all__ = ["Session", "endpoint", "origin_ok", "serve"]
+
+log = logging.getLogger("blink.server")
+
+
+def origin_ok(ws: WebSocket, settings: Settings) -> bool:
+    """Whether the handshake's ``Origin`` may open a game connection (none, an allowed origin,
+    or the server's own host)."""
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True
+    if origin in settings.allowed_origins or "*" in settings.allowed_origins:
+        return True
+    host = ws.headers.get("host", "")
+    return urlsplit(origin).netloc.lower() == host.lower()
+
+
+class Session:
+    """The per-connection state of the WebSocket loop."""
+
+    def __init__(self, ws: WebSocket, hub: Hub, settings: Settings, send: Send) -> None:
+        self.ws = ws
+        self.hub = hub
+        self.settings = settings
+        self.conn = Conn(settings.send_queue_limit)
+        self.conn.on_overflow = self._overflow
+        self.direct = DirectSocket.find(send)
+        self.closer: asyncio.Task[None] | None = None
+        if self.direct is not None:
+            self.conn.writer = self._write_direct
+        self.tokens = settings.rate_burst
+        self.last = settings.clock()
+        self.errors = 0
+        self.hello = False
+        self.closing = False
+
+    def _overflow(self) -> None:
+        self.closing = True
+        asyncio.get_running_loop().create_task(self._close_now(1008, "send queue overflow"))
+
+    async def _close_now(self, code: int, reason: str) -> None:
+        with contextlib.suppress(Exception):
+            if self.ws.client_state is WebSocketState.CONNECTED:
+                await self.ws.close(code, reason)
+
+    def _write_direct(self) -> None:
+        """Write every frame queued this turn in one go (the direct path); a close item
+        queued after them closes through ASGI once they are written."""
+        assert self.direct is not None
+        q = self.conn.queue
+        frames: list[str] = []
+        close: tuple[int, str] | None = None
+        while q:
+            item = q.popleft()
+            if isinstance(item, tuple):
+                close = item
+                q.clear()
+                break
+            frames.append(item)
+        if (
+            frames
+            and self.direct.is_open()
+            and self.direct.write(frames) > self.settings.send_buffer_limit
+        ):
+            self.conn.closed = True
+            self._overflow()
+            return
+        if close is not None and close[0] and self.closer is None:
+            self.closer = asyncio.get_running_loop().create_task(self._close_now(*close))
+
+    async def sender(self) -> None:
+        """Send the queued frames through ASGI until a close item (the path without direct
+        writes)."""
+        conn = self.conn
+        q = conn.queue
+        ws = self.ws
+        try:
+            while True:
+                item = q.popleft() if q else await conn.next()
+                if isinstance(item, tuple):
+                    code, reason = item
+                    if code:
+                        await ws.close(code, reason)
+                    return
+                await ws.send_text(item)
+        except Exception:
+            return
+
+    def error(self, code: str, message: str, msg_id: str | None = None) -> None:
+        """Send an ``error`` frame; too many bad messages close the connection (1008)."""
+        self.errors += 1
+        self.conn.send(dumps({"type": "error", "code": code, "message": message, "id": msg_id}))
+        if self.errors > self.settings.max_errors:
+            self.close(1008, "too many bad messages")
+
+    def refuse(self, msg_id: str, code: str, message: str) -> str:
+        """Send a ``refused`` frame for action ``msg_id`` (after the room's pending updates);
+        return the frame."""
+        frame = dumps({"type": "refused", "id": msg_id, "code": code, "message": message})
+        room = self.conn.room
+        if room is not None:
+            room.send_in_order(self.conn, frame)
+        else:
+            self.conn.send(frame)
+        return frame
+
+    def close(self, code: int, reason: str) -> None:
+        """Close the connection after the frames already queued."""
+        self.closing = True
+        self.conn.close(code, reason)
+
+    def rate_ok(self) -> bool:
+        """Take one message from the rate limit's bucket; ``False`` when it is empty."""
+        now = self.settings.clock()
+        self.tokens = min(
+            self.settings.rate_burst,
+            self.tokens + (now - self.last) * self.settings.rate_per_second,
+        )
+        self.last = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    def receive(self, data: str | bytes) -> None:
+        """One message from the client: size and rate checks, then :meth:`handle`."""
+        if self.closing:
+            return
+        limit = self.settings.max_message_bytes
+        size = len(data)
+        if size > limit // 4 and isinstance(data, str):
+            size = len(data.encode())
+        if size > limit:
+            self.error("too_large", f"messages are limited to {limit} bytes")
+            self.close(1009, "message too big")
+            return
+        if not self.rate_ok():
+            self.error("rate_limited", "too many messages")
+            self.close(1008, "rate limit")
+            return
+        self.handle(data)
+
+    def handle(self, text: str | bytes) -> None:
+        """Decode one message and act on it (Go Blink actions go to their room first)."""
+        room = self.conn.room
+        if self.hello and room is not None and go_rooms.handle_go_message(self, room, text):
+            return
+        try:
+            msg = decode(text)
+        except ProtocolError as exc:
+            self.error(exc.code, exc.message, exc.msg_id)
+            return
+        if isinstance(msg, Ping):
+            self.conn.send(
+                dumps(
+                    {"type": "pong", "t": msg.t, "server_ms": round(self.settings.clock() * 1000)}
+                )
+            )
+            return
+        if isinstance(msg, Hello):
+            self.on_hello(msg)
+            return
+        room = self.conn.room
+        if not self.hello or room is None:
+            self.error("hello_required", "send hello first")
+            return
+        if isinstance(msg, PlayMsg | ChooseMsg):
+            self.on_action(room, msg)
+        elif isinstance(msg, Resync):
+            room._send_snapshot(self.conn)
+            if room.game is None:
+                self.conn.send(dumps({"type": "room", "room": room.info()}))
+        elif isinstance(msg, Rematch):
+            if self.conn.seat is None:
+                self.error("not_a_player", "spectators cannot ask for a rematch", msg.id)
+            elif not room.rematch_available():
+                self.error(
+                    "rematch_unavailable",
+                    "a rematch is possible once the series is over and while every player stays",
+                    msg.id,
+                )
+            else:
+                room.vote_rematch(self.conn.seat)
+        elif isinstance(msg, Leave):
+            seat = self.conn.seat
+            room.detach(self.conn)
+            if seat is not None:
+                room.leave(seat)
+            self.conn.send(dumps({"type": "left"}))
+            self.close(1000, "left")
+
+    def on_hello(self, msg: Hello) -> None:
+        """``hello``: check the protocol, the room and the token, then join the room."""
+        if self.hello:
+            self.error("already_hello", "this connection has already said hello")
+            return
+        if msg.protocol != PROTOCOL:
+            self.error(
+                "unsupported_protocol",
+                f"this server speaks protocol {PROTOCOL}, not {msg.protocol}",
+            )
+            self.close(4000, "unsupported protocol")
+            return
+        room = self.hub.room(msg.room)
+        if room is None:
+            self.error("no_such_room", f"there is no room {msg.room!r}")
+            self.close(4004, "no such room")
+            return
+        seat = None
+        if msg.token is not None:
+            seat = room.seat_for_token(msg.token)
+            if seat is None:
+                self.error("bad_token", "that token does not hold a seat in this room")
+                self.close(4003, "bad token")
+                return
+        elif not msg.spectate:
+            self.error("bad_field", "give a seat 'token', or 'spectate': true to watch")
+            return
+        self.hello = True
+        room.attach(self.conn, seat, msg.game, msg.last_seq)
+
+    def on_action(self, room: Room, msg: PlayMsg | ChooseMsg) -> None:
+        """A classic ``play`` or ``choose``: answered again for a repeated id, else applied
+        (or refused)."""
+        seat_no = self.conn.seat
+        if seat_no is None:
+            self.refuse(msg.id, "not_a_player", "spectators cannot play")
+            self.errors += 1
+            return
+        seat = room.seats[seat_no]
+        answer = seat.answers.get(msg.id)
+        if answer is not None:
+            self.conn.send(answer)
+            return
+        if msg.id in seat.pending_ids:
+            return
+        action: Play | Choose = (
+            Play(seat_no, msg.card, msg.pile)
+            if isinstance(msg, PlayMsg)
+            else Choose(seat_no, msg.card)
+        )
+        try:
+            room.apply(action, seat_no, msg.id)
+        except IllegalAction as exc:
+            seat.remember(msg.id, self.refuse(msg.id, exc.code, exc.message))
+        except NoGame:
+            seat.remember(msg.id, self.refuse(msg.id, "no_game", "no game is in progress"))
+
+
+async def serve(ws: WebSocket, hub: Hub, settings: Settings, send: Send) -> None:
+    """Run one accepted WebSocket connection until it ends."""
+    s = Session(ws, hub, settings, send)
+    hub.connections += 1
+    sender = None if s.direct is not None else asyncio.get_running_loop().create_task(s.sender())
+
+    def hello_check() -> None:
+        if not s.hello and not s.closing:
+            s.error("hello_required", "no hello received in time")
+            s.close(4008, "no hello")
+
+    timer = asyncio.get_running_loop().call_later(settings.hello_timeout, hello_check)
+    try:
+        if s.direct is not None:
+            gone = asyncio.get_running_loop().create_future()
+
+            def disconnected() -> None:
+                if not gone.done():
+                    gone.set_result(None)
+
+            inbox = Inbox(s.receive, disconnected)
+            s.direct.take_receiving(inbox)
+            try:
+                await gone
+            finally:
+                inbox.stop()  # nothing more reaches the session (and no cycle keeps it)
+        else:
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                data: str | bytes | None = message.get("text")
+                s.receive(data if data is not None else message.get("bytes") or b"")
+    except Exception:
+        log.debug("websocket ended", exc_info=True)
+    finally:
+        timer.cancel()
+        hub.connections -= 1
+        room = s.conn.room
+        if room is not None:
+            room.detach(s.conn)
+        s.conn.finish()
+        # Let queued frames (an error before a close) go out, then stop.
+        if sender is None:
+            s._write_direct()
+        pending = sender if sender is not None else s.closer
+        if pending is not None and not pending.done():
+            try:
+                await asyncio.wait_for(pending, timeout=1.0)
+            except (TimeoutError, asyncio.CancelledError, Exception):
+                pending.cancel()
+
+
+async def endpoint(state: State, ws: WebSocket, send: Send) -> None:
+    """The ``/ws`` endpoint of the app whose ``state`` holds ``settings`` and (once started)
+    ``hub``: refuse a foreign origin (1008), else accept and :func:`serve`."""
+    settings: Settings = state.settings
+    if not origin_ok(ws, settings):
+        await ws.close(code=1008)
+        return
+    await ws.accept()
+    await serve(ws, state.hub, settings, send)
