@@ -56,7 +56,6 @@ class HumanBot:
         "_due",
         "_exhaustive",
         "_hand_bits",
-        "_know",
         "_ktop",
         "_lens",
         "_ok",
@@ -95,10 +94,10 @@ class HumanBot:
         self._plan: Play | Choose | None = None
         self._due = 0.0
         # The view of the decision at hand (and its hand as a bit set, if known), for the
-        # strategy's ``know``: made once, so that a blind pick costs no allocation.
+        # strategy's ``know`` (the bound method ``_knowledge_now``: a blind pick never builds
+        # the knowledge).
         self._view: PlayerView | None = None
         self._hand_bits: int | None = None
-        self._know = self._knowledge_now
 
     def __repr__(self) -> str:
         return f"HumanBot(seat={self.seat}, {self.level.name}:{self.strategy.name})"
@@ -335,7 +334,7 @@ class HumanBot:
         else:
             self._view = view
             self._hand_bits = hm
-            choice = self.strategy.pick_play(legal, self._know, rng)
+            choice = self.strategy.pick_play(legal, self._knowledge_now, rng)
         return choice, self.level.sample(rng, comparisons, len(legal))
 
     # -- stalls -----------------------------------------------------------------------------
@@ -357,7 +356,7 @@ class HumanBot:
         else:
             self._view = view
             self._hand_bits = None
-            card = self.strategy.pick_choice(hand, self._know, self.rng)
+            card = self.strategy.pick_choice(hand, self._knowledge_now, self.rng)
         options = len(hand) if self.strategy.exhaustive else 1
         delay = self.level.sample(self.rng, 3 * len(hand), options)
         action = Choose(self.seat, card)
