@@ -7,8 +7,10 @@ game is rated as the pairwise results it shows: each winner beat each other play
 nothing is learnt between two losers (Blink only says who is out of cards first) or between
 players who tied. In a two-player game this is the plain OpenSkill update.
 
-Bots have fixed ratings by level (:data:`BOT_RATINGS`): a game against a bot moves the person's
-rating and never the bot's, so a newcomer gets a meaningful number after a few games.
+Bots have fixed ratings by level (:data:`BOT_RATINGS`, read from the bot levels: the level
+names are stated once, in :data:`blink.games.classic.bots.LEVELS`): a game against a bot moves
+the person's rating and never the bot's, so a newcomer gets a meaningful number after a few
+games.
 
 The handicap (the rulebook's "balanced play": the faster player starts with more cards) is
 suggested from the stronger player's predicted chance to win, by :data:`HANDICAP_STEPS`. The
@@ -28,6 +30,8 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from openskill.models import PlackettLuce
+
+from blink.games.classic.bots import LEVELS
 
 __all__ = [
     "BOT_RATINGS",
@@ -88,16 +92,12 @@ class Rating:
 
 
 BOT_RATINGS: Final[Mapping[str, Rating]] = {
-    "beginner": Rating(10.0, BOT_SIGMA),
-    "casual": Rating(25.0, BOT_SIGMA),
-    "skilled": Rating(36.0, BOT_SIGMA),
-    "expert": Rating(47.0, BOT_SIGMA),
-    "champion": Rating(62.0, BOT_SIGMA),
-    "inhuman": Rating(90.0, BOT_SIGMA),
+    name: Rating(level.rating, BOT_SIGMA) for name, level in LEVELS.items()
 }
-"""Fixed ratings of the bot levels (blink.games.classic.bots.LEVELS), set from simulated games (400
-per
-pairing of neighbouring levels, seats alternating, docs/rules.md, "Tournaments"): a skilled bot
+"""Fixed ratings of the bot levels, read from the levels themselves
+(:attr:`blink.games.classic.bots.Level.rating`, by name in
+:data:`blink.games.classic.bots.LEVELS`), set from simulated games (400 per pairing of
+neighbouring levels, seats alternating, docs/rules.md, "Tournaments"): a skilled bot
 beat a casual one 97 % of the time and an expert a skilled one 96 % (11 points apart: the
 model predicts 96 %); casual beat beginner and champion beat expert 99-100 % (15 points:
 99 %). A newcomer starts at 25, the casual bot's rating."""

@@ -1,10 +1,12 @@
-"""Helpers to build explicit positions for bot tests."""
+"""Helpers for bot tests: explicit positions, strategies registered for a test."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from blink.cards import STANDARD_DECK, Card, parse_card
+from blink.games.classic.bots import Strategy, register_strategy, unregister_strategy
 from blink.games.classic.engine import ClassicGame
 
 
@@ -13,8 +15,11 @@ def cards(text: str) -> list[Card]:
     return [parse_card(t) for t in text.split()]
 
 
-def position(centers: str, hands: Sequence[str], draws: Sequence[str] | None = None) -> ClassicGame:
-    """A revealed game with the given center cards, hands and draw piles (top first).
+def position(
+    centers: str, hands: Sequence[str], draws: Sequence[str] | None = None, reveal: bool = True
+) -> ClassicGame:
+    """A revealed game (unless ``reveal`` is false) with the given center cards, hands and draw
+    piles (top first).
 
     Draw piles default to one filler card each, taken from the standard deck.
     """
@@ -33,5 +38,16 @@ def position(centers: str, hands: Sequence[str], draws: Sequence[str] | None = N
         sizes.append(len(part))
         deck.extend(part)
     game = ClassicGame(deck, len(hands_c), sizes=sizes)
-    game.reveal()
+    if reveal:
+        game.reveal()
     return game
+
+
+@contextmanager
+def temporary_strategy(strategy: Strategy) -> Iterator[Strategy]:
+    """``strategy`` registered (so bot specs may name it) for the duration of the block."""
+    register_strategy(strategy)
+    try:
+        yield strategy
+    finally:
+        unregister_strategy(strategy.name)

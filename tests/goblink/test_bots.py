@@ -8,8 +8,11 @@ from blink.cards import Color
 from blink.games.goblink.bots import (
     GOBOTS,
     GoBotError,
+    GoBotKind,
     GreedyBot,
     MemoryBot,
+    RandomBot,
+    get_gobot_kind,
     make_gobot,
     winning_partition,
 )
@@ -51,6 +54,28 @@ def test_unknown_bot_names() -> None:
         make_gobot("genius", 0)
     assert "memory" in info.value.allowed
     assert make_gobot("Remembering", 1).name == "memory"
+    for name in ("genius", "", "flexible"):
+        with pytest.raises(GoBotError) as info:
+            get_gobot_kind(name)
+        assert info.value.allowed == tuple(GOBOTS)
+        assert "random, greedy, memory" in str(info.value)
+
+
+def test_the_registry_of_bot_kinds() -> None:
+    assert list(GOBOTS) == ["random", "greedy", "memory"]
+    classes = {"random": RandomBot, "greedy": GreedyBot, "memory": MemoryBot}
+    for name, kind in GOBOTS.items():
+        assert isinstance(kind, GoBotKind)
+        assert kind.description and "\n" not in kind.description
+        assert kind.description == kind.cls.description
+        assert kind.name == name and kind.cls is classes[name]
+        for alias in (name, name.upper(), f" {name} ", *kind.aliases):
+            assert get_gobot_kind(alias) is kind
+        bot = kind.make(1, 9)
+        assert isinstance(bot, classes[name]) and bot.name == name and bot.seat == 1
+    assert get_gobot_kind("rand") is GOBOTS["random"]
+    with pytest.raises(TypeError):
+        GOBOTS["genius"] = GOBOTS["random"]  # type: ignore[index]
 
 
 def test_winning_partition() -> None:

@@ -11,15 +11,24 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.bots.helpers import temporary_strategy
 from typer.testing import CliRunner
 
 from blink.cli import app
-from blink.games.classic.bots import LEVELS, STRATEGIES, BotSpec
+from blink.games.classic.bots import LEVELS, STRATEGIES, BotConfigError, BotSpec
+from blink.games.classic.bots.strategies import FlexibleStrategy
 from blink.games.classic.record import GameRecord, SeriesRecord, loads
 from blink.games.classic.rules import DEAD_END, OFFICIAL, Ruleset
-from blink.sim.batch import BatchGame, replay, simulate_batch, to_record
+from blink.sim.batch import (
+    VECTOR_FORMS,
+    BatchGame,
+    NoVectorFormError,
+    replay,
+    simulate_batch,
+    to_record,
+)
 from blink.sim.core import SimConfig, simulate_game
-from blink.sim.runner import Job, run
+from blink.sim.runner import Job, SimulationError, run
 from blink.sim.seeds import derive_seed
 
 
@@ -200,3 +209,44 @@ def test_cli_batch_engine(tmp_path: Path) -> None:
     bad = cli.invoke(app, ["simulate", "--game", "goblink", "--engine", "batch"])
     assert bad.exit_code == 2
     assert "classic Blink only" in bad.stderr
+
+
+class _Flexible2(FlexibleStrategy):
+    """The flexible strategy under another name: a strategy the batch engine has no form for."""
+
+    name = "flexible2"
+    description = "flexible under another name (a test strategy)"
+
+
+def test_every_registered_strategy_has_a_vector_form() -> None:
+    assert list(VECTOR_FORMS) == list(STRATEGIES.values())
+
+
+def test_a_strategy_without_a_vector_form_is_refused() -> None:
+    with temporary_strategy(_Flexible2()) as odd:
+        specs = _specs("expert:flexible2", "expert:first")
+        with pytest.raises(NoVectorFormError) as info:
+            simulate_batch(specs, [1, 2])
+        message = str(info.value)
+        assert "'flexible2'" in message and "exact" in message
+        assert info.value.strategy is odd
+        assert info.value.field == "strategy" and info.value.reason == "no_vector_form"
+        assert info.value.allowed == tuple(s.name for s in VECTOR_FORMS)
+        assert isinstance(info.value, BotConfigError)
+        with pytest.raises(NoVectorFormError):
+            simulate_batch(specs, [])  # refused before any game, even for no games
+        # Through the runner: the same sentence; the exact engine plays it.
+        with pytest.raises(SimulationError, match="no vector form of the 'flexible2' strategy"):
+            run(Job(specs, seed=1, engine="batch"), 4, workers=1)
+        exact = run(Job(specs, seed=1, engine="exact"), 4, workers=1)
+        assert len(exact.rows) == 4
+
+
+def test_an_unknown_strategy_is_refused_listing_the_names() -> None:
+    with temporary_strategy(_Flexible2()):
+        specs = _specs("expert:flexible2", "expert:first")
+    with pytest.raises(BotConfigError) as info:
+        simulate_batch(specs, [1])
+    assert not isinstance(info.value, NoVectorFormError)
+    assert info.value.field == "strategy" and info.value.reason == "unknown_strategy"
+    assert ", ".join(STRATEGIES) in str(info.value)

@@ -8,37 +8,39 @@ due time, and what it has already compared) are array columns, and one step appl
 action of every game in the batch.
 
 It is a second implementation of the classic rules and of
-:class:`~blink.games.classic.bots.human.HumanBot`
-(its reaction-time model, its incremental search, its re-judging of plans and the four
-strategies), written for speed and checked against the originals: every batch game can be
-turned into a :class:`~blink.games.classic.record.GameRecord` by replaying its actions through
-:class:`~blink.games.classic.engine.ClassicGame` (:func:`simulate_batch` with ``records=True``; the
-tests
-replay thousands of games and compare outcomes), and its statistics are compared with
-:mod:`blink.sim.core`'s. Its random numbers come from a counter-based generator keyed by each
-game's seed, so a game's result depends only on its seed, never on the batch it ran in; the
-deals and draws differ from :mod:`blink.sim.core`'s, so the two give the same statistics, not
-the same games.
+:class:`~blink.games.classic.bots.human.HumanBot` (its reaction-time model, its incremental
+search, its re-judging of plans, and each strategy's choices in the vector form
+:data:`VECTOR_FORMS` holds for it), written for speed and checked against the originals: every
+batch game can be turned into a :class:`~blink.games.classic.record.GameRecord` by replaying
+its actions through :class:`~blink.games.classic.engine.ClassicGame` (:func:`simulate_batch`
+with ``records=True``; the tests replay thousands of games and compare outcomes), and its
+statistics are compared with :mod:`blink.sim.core`'s. Its random numbers come from a
+counter-based generator keyed by each game's seed, so a game's result depends only on its
+seed, never on the batch it ran in; the deals and draws differ from :mod:`blink.sim.core`'s,
+so the two give the same statistics, not the same games.
 
-Scope: the standard 60-card deck, 2 or 3 players, any ruleset, handicaps, every level, speed
-factor and strategy (:class:`~blink.games.classic.bots.BotSpec`),
+Scope: the standard 60-card deck, 2 or 3 players, any ruleset, handicaps, every level and
+speed factor, every strategy with a vector form (:class:`~blink.games.classic.bots.BotSpec`;
+another strategy is refused with :class:`NoVectorFormError`: the exact engine plays it),
 :class:`~blink.sim.core.SimConfig` timings.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
 from blink.cards import STANDARD_DECK, Card
 from blink.games.base import Termination
-from blink.games.classic.bots import BotSpec
-from blink.games.classic.bots.reaction import LEVELS, Level
-from blink.games.classic.bots.strategies import STRATEGIES
+from blink.games.classic.bots import BotConfigError, BotSpec, get_level, get_strategy
+from blink.games.classic.bots.reaction import Level
+from blink.games.classic.bots.strategies import BLOCKER, FIRST, FLEXIBLE, RANDOM, Strategy
 from blink.games.classic.bots.tables import CMP, NO_MATCH
 from blink.games.classic.engine import Choose, ClassicGame, Flip, Outcome, Play, reach
 from blink.games.classic.record import GameRecord
@@ -46,7 +48,15 @@ from blink.games.classic.rules import OFFICIAL, DeadEnd, Ruleset, deal_sizes
 from blink.sim.core import DEFAULT_CONFIG, GameResult, SimConfig
 from blink.sim.seeds import derive_seed
 
-__all__ = ["BatchGame", "replay", "simulate_batch", "to_record"]
+__all__ = [
+    "VECTOR_FORMS",
+    "BatchGame",
+    "NoVectorFormError",
+    "VectorForm",
+    "replay",
+    "simulate_batch",
+    "to_record",
+]
 
 Arr = npt.NDArray[Any]
 
@@ -119,14 +129,35 @@ OUT_OF_CARDS, STALL_PLACEMENT, FEWEST_CARDS = 0, 1, 2
 _PLAY, _FLIP, _CHOOSE = 0, 1, 2
 
 
+class NoVectorFormError(BotConfigError):
+    """A strategy the batch engine has no vector form for (the exact engine plays it)."""
+
+    def __init__(self, strategy: Strategy) -> None:
+        allowed = tuple(s.name for s in VECTOR_FORMS)
+        super().__init__(
+            f"the batch engine has no vector form of the {strategy.name!r} strategy: simulate "
+            f"it with the exact engine (engine 'exact', --engine exact); the batch engine plays "
+            f"{', '.join(allowed)}",
+            "strategy",
+            allowed,
+        )
+        self.reason = "no_vector_form"
+        self.strategy = strategy
+        """The strategy refused."""
+
+
 class _Seat:
     """A seat's bot, as constants: its level's parameters, strategy and reachable piles."""
 
     def __init__(self, seat: int, players: int, spec: BotSpec) -> None:
-        level: Level = LEVELS[spec.level].scaled(spec.speed)
+        level: Level = get_level(spec.level).scaled(spec.speed)
         self.level = level
-        self.strategy = spec.strategy
-        self.exhaustive = STRATEGIES[spec.strategy].exhaustive
+        strategy = get_strategy(spec.strategy)
+        form = VECTOR_FORMS.get(strategy)
+        if form is None:
+            raise NoVectorFormError(strategy)
+        self.form = form
+        self.exhaustive = strategy.exhaustive
         self.reach = reach(players, seat)
         self.name = str(spec)
 
@@ -325,15 +356,11 @@ class _Batch:
         cand = np.concatenate([hand, hand], axis=1)
         nlegal = legal.sum(axis=1)
         u = self.uniform(rows, 4)
-        strategy = seat.strategy
-        if strategy == "random" or strategy == "first":
+        scores = seat.form.play_scores
+        if scores is None:
             pick = legal
         else:
-            if strategy == "blocker":
-                score = self._blocker_scores(s, rows, cand, hm, ta, tb, h)
-            else:
-                score = self._flexible_scores(rows, hand, hm)
-            score = np.where(legal, score, -np.inf)
+            score = np.where(legal, scores(self, s, rows, hand, cand, hm), -np.inf)
             pick = legal & (score == score.max(axis=1, initial=-np.inf)[:, None])
         npick = pick.sum(axis=1)
         target = np.minimum((u[:, 0] * npick).astype(np.int64), np.maximum(npick - 1, 0))
@@ -346,11 +373,10 @@ class _Batch:
         self.plan_pile[rows, s] = piles
         self.due[rows, s] = np.where(has, self.now[rows] + delay, np.inf)
 
-    def _blocker_scores(
-        self, s: int, rows: Arr, cand: Arr, hm: Arr, ta: Arr, tb: Arr, h: int
-    ) -> Arr:
+    def _blocker_scores(self, s: int, rows: Arr, hand: Arr, cand: Arr, hm: Arr) -> Arr:
         """Minus the expected matches left to the opponents after each candidate play."""
         a, b = self.seats[s].reach
+        h = self.h
         pool = _DECK_U64 & ~(self.shown[rows] | hm)
         size = np.maximum(_pc(pool), 1)
         cm = MATCH[cand]
@@ -371,7 +397,7 @@ class _Batch:
         out: Arr = -total
         return out
 
-    def _flexible_scores(self, rows: Arr, hand: Arr, hm: Arr) -> Arr:
+    def _flexible_scores(self, s: int, rows: Arr, hand: Arr, cand: Arr, hm: Arr) -> Arr:
         """How many unseen cards the hand left after each candidate play would match."""
         unknown = _DECK_U64 & ~(self.shown[rows] | hm)
         unknown = np.where(unknown == 0, _DECK_U64, unknown)
@@ -624,23 +650,13 @@ class _Batch:
             self.actions[self.orig[r]].append((_CHOOSE, s, card, 0, round(now * 1000)))
 
     def _pick_choice(self, r: int, seat: _Seat, hand: list[int], shown: int, hm: int) -> int:
-        """The hand card ``seat`` places in a choosing stall (as its strategy says)."""
-        if len(hand) == 1 or seat.strategy == "first":
+        """The hand card ``seat`` places in a choosing stall (as its strategy's vector form
+        says: the best scored card, ties drawn uniformly, or the first card)."""
+        score = seat.form.choice_scores
+        if len(hand) == 1 or score is None:
             return hand[0]
-        if seat.strategy == "random":
-            return hand[min(int(self.uniform1(r) * len(hand)), len(hand) - 1)]
         unknown = DECK_MASK & ~(shown | hm)
-        scores: list[float] = []
-        for c in hand:
-            if seat.strategy == "blocker":
-                scores.append(-(unknown & _MATCH_INT[c]).bit_count())
-            else:
-                rest = [o for o in hand if o != c]
-                mask = 0
-                for o in rest:
-                    mask |= _MATCH_INT[o]
-                follow = sum(1 for o in rest if _MATCH_INT[c] >> o & 1)
-                scores.append((mask & (unknown or DECK_MASK)).bit_count() + 0.5 * follow)
+        scores = [score(c, hand, unknown) for c in hand]
         top = max(scores)
         best = [c for c, sc in zip(hand, scores, strict=True) if sc == top]
         return best[min(int(self.uniform1(r) * len(best)), len(best) - 1)]
@@ -712,6 +728,59 @@ class _Batch:
                     return
                 self.keep(np.flatnonzero(~over))
             self.step()
+
+
+PlayScores = Callable[[_Batch, int, Arr, Arr, Arr, Arr], Arr]
+ChoiceScores = Callable[[int, list[int], int], float]
+
+
+@dataclass(frozen=True)
+class VectorForm:
+    """How the batch engine plays a strategy: its choices, written for the batch's arrays.
+
+    The kind of search is the strategy's own (``Strategy.exhaustive``): a non-exhaustive
+    strategy plays the first match its search finds, and ``play_scores`` is not used.
+    """
+
+    play_scores: PlayScores | None
+    """``(batch, seat, rows, hand, candidates, hand_bits)``: a score per candidate play of the
+    seat in games ``rows``, shape ``(len(rows), 2 * hand_size)`` (each hand card on the seat's
+    first reachable pile, then on its second); one of the best legal plays is drawn uniformly.
+    ``None``: every legal play alike."""
+    choice_scores: ChoiceScores | None
+    """``(card, hand, unknown)``: the score of placing ``card`` of ``hand`` in a choosing stall,
+    ``unknown`` the cards the bot has not seen; one of the best is drawn uniformly. ``None``:
+    the first card, without a draw."""
+
+
+def _alike(card: int, hand: list[int], unknown: int) -> float:
+    return 0.0
+
+
+def _blocker_choice(card: int, hand: list[int], unknown: int) -> float:
+    return -(unknown & _MATCH_INT[card]).bit_count()
+
+
+def _flexible_choice(card: int, hand: list[int], unknown: int) -> float:
+    mask = 0
+    follow = 0
+    for o in hand:
+        if o != card:
+            mask |= _MATCH_INT[o]
+            follow += _MATCH_INT[card] >> o & 1
+    return (mask & (unknown or DECK_MASK)).bit_count() + 0.5 * follow
+
+
+VECTOR_FORMS: Final[Mapping[Strategy, VectorForm]] = MappingProxyType(
+    {
+        RANDOM: VectorForm(None, _alike),
+        FIRST: VectorForm(None, None),
+        BLOCKER: VectorForm(_Batch._blocker_scores, _blocker_choice),
+        FLEXIBLE: VectorForm(_Batch._flexible_scores, _flexible_choice),
+    }
+)
+"""The vector form of each strategy the batch engine plays, keyed by the registered strategy
+objects (:data:`blink.games.classic.bots.STRATEGIES`)."""
 
 
 def simulate_batch(

@@ -3,7 +3,9 @@
 Every bot sees only its own player's :class:`~blink.games.goblink.engine.GoView` and answers with
 one
 action; it is deterministic for a given seed (its own ``random.Random``, never the global one).
-Build one with ``make_gobot("memory", seat=2, seed=7)``.
+Build one with ``make_gobot("memory", seat=2, seed=7)``. Every kind of bot is registered once,
+in :data:`GOBOTS` (its name, a one-line description, the other names it answers to); an
+unknown name is refused with :class:`GoBotError`, listing the known ones.
 
 * ``random``: a uniformly random legal action (asks, lay-downs and ending the turn alike).
 * ``greedy``: asks the opponent holding the most cards for the value it holds most of, and lays
@@ -19,7 +21,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Final, Protocol
 
 from blink.cards import STANDARD_DECK, Card
@@ -39,9 +43,11 @@ __all__ = [
     "GOBOTS",
     "GoBot",
     "GoBotError",
+    "GoBotKind",
     "GreedyBot",
     "MemoryBot",
     "RandomBot",
+    "get_gobot_kind",
     "make_gobot",
     "winning_partition",
 ]
@@ -135,6 +141,7 @@ class RandomBot:
     """A uniformly random legal action."""
 
     name = "random"
+    description = "a uniformly random legal action (asks, lay-downs and ending the turn alike)"
 
     def __init__(self, seat: int, seed: int = 0) -> None:
         self.seat = seat
@@ -149,6 +156,7 @@ class GreedyBot:
     """Asks for what it holds most of; lays down the biggest match at once."""
 
     name = "greedy"
+    description = "asks for the value it holds most of; lays down the biggest match at once"
 
     def __init__(self, seat: int, seed: int = 0) -> None:
         self.seat = seat
@@ -242,6 +250,10 @@ class MemoryBot:
     """Remembers asks, passes and matches to guess holdings; holds cards back when worth it."""
 
     name = "memory"
+    description = (
+        "remembers asks, passes and matches to bound what each opponent holds; asks where a "
+        "match is likeliest; holds cards back when a pair is worth more"
+    )
 
     PAIR_WORTH: float = 0.5
     """What keeping two cards of a value (with a third still out there) is worth, in cards."""
@@ -382,22 +394,65 @@ class MemoryBot:
         return _value_counts(c for c in STANDARD_DECK if c not in gone)
 
 
-GOBOTS: Final[dict[str, Callable[[int, int], GoBot]]] = {
-    "random": RandomBot,
-    "greedy": GreedyBot,
-    "memory": MemoryBot,
-}
-_ALIASES: Final = {"remembering": "memory", "rand": "random"}
+class _GoBotClass(Protocol):
+    """A Go Blink bot class: its name and description, and its constructor."""
+
+    name: str
+    description: str
+
+    def __call__(self, seat: int, seed: int = 0) -> GoBot:
+        """A bot for ``seat`` seeded by ``seed``."""
+        ...
 
 
-def make_gobot(name: str, seat: int, seed: int = 0) -> GoBot:
-    """A Go Blink bot by name (``random``, ``greedy``, ``memory``) for ``seat``."""
-    key = _ALIASES.get(name.strip().lower(), name.strip().lower())
+@dataclass(frozen=True)
+class GoBotKind:
+    """A kind of Go Blink bot, as registered in :data:`GOBOTS`."""
+
+    name: str
+    description: str
+    """One line for people: how it plays."""
+    cls: _GoBotClass
+    aliases: tuple[str, ...] = ()
+    """Other names it answers to."""
+
+    def make(self, seat: int, seed: int = 0) -> GoBot:
+        """A bot of this kind for ``seat``, seeded by ``seed``."""
+        return self.cls(seat, seed)
+
+
+def _kind(cls: _GoBotClass, *aliases: str) -> GoBotKind:
+    return GoBotKind(cls.name, cls.description, cls, aliases)
+
+
+GOBOTS: Final[Mapping[str, GoBotKind]] = MappingProxyType(
+    {
+        kind.name: kind
+        for kind in (_kind(RandomBot, "rand"), _kind(GreedyBot), _kind(MemoryBot, "remembering"))
+    }
+)
+"""Every kind of Go Blink bot by name (read-only)."""
+
+_BY_NAME: Final = {n: kind for kind in GOBOTS.values() for n in (kind.name, *kind.aliases)}
+
+
+def get_gobot_kind(name: str) -> GoBotKind:
+    """The kind of Go Blink bot called ``name`` (or one of its aliases; any case).
+
+    Raises :class:`GoBotError` for an unknown name, listing the known ones.
+    """
     try:
-        factory = GOBOTS[key]
+        return _BY_NAME[name.strip().lower()]
     except KeyError:
         allowed = tuple(GOBOTS)
         raise GoBotError(
             f"unknown Go Blink bot {name!r}; choose one of: {', '.join(allowed)}", allowed
         ) from None
-    return factory(seat, seed)
+
+
+def make_gobot(name: str, seat: int, seed: int = 0) -> GoBot:
+    """A Go Blink bot by name (see :data:`GOBOTS`) for ``seat``, seeded by ``seed``.
+
+    Raises :class:`GoBotError` for an unknown name, listing the known ones.
+    """
+    return get_gobot_kind(name).make(seat, seed)

@@ -5,6 +5,11 @@ reads the ``level:strategy`` notation used on command lines (an optional ``@spee
 ``expert:first@1.5``, makes the bot that many times faster, for sweeps). Every bot implements
 :class:`Bot`: it sees only a :class:`~blink.games.classic.engine.PlayerView` and answers with an
 :class:`Intent`. :class:`blink.games.classic.bots.live.LiveBot` runs the same bots in real time.
+
+The levels (:data:`LEVELS`) and the strategies (:data:`STRATEGIES`, objects with behaviour:
+:class:`Strategy`) are each stated once, in their registry; everything else reads the names
+from there. :func:`get_level` and :func:`get_strategy` refuse an unknown name with a
+:class:`BotConfigError` listing the known ones: there is no fallback.
 """
 
 from __future__ import annotations
@@ -14,10 +19,19 @@ from dataclasses import dataclass
 
 from blink.games.classic.bots.base import Bot, BotConfigError, Intent
 from blink.games.classic.bots.human import HumanBot
-from blink.games.classic.bots.reaction import LEVELS, Level
-from blink.games.classic.bots.strategies import STRATEGIES, Strategy
+from blink.games.classic.bots.reaction import LEVELS, Level, get_level
+from blink.games.classic.bots.strategies import (
+    FIRST,
+    STRATEGIES,
+    Knowledge,
+    Strategy,
+    get_strategy,
+    register_strategy,
+    unregister_strategy,
+)
 
 __all__ = [
+    "DEFAULT_STRATEGY",
     "LEVELS",
     "STRATEGIES",
     "Bot",
@@ -25,34 +39,24 @@ __all__ = [
     "BotSpec",
     "HumanBot",
     "Intent",
+    "Knowledge",
     "Level",
     "Strategy",
+    "get_level",
+    "get_strategy",
     "make_bot",
+    "register_strategy",
+    "unregister_strategy",
 ]
 
-DEFAULT_STRATEGY = "first"
+DEFAULT_STRATEGY = FIRST.name
+"""The strategy of a spec that names none (``"expert"`` is ``expert:first``)."""
 
 
-def _level(name: str) -> Level:
-    try:
-        return LEVELS[name]
-    except KeyError:
-        allowed = tuple(LEVELS)
-        raise BotConfigError(
-            f"unknown bot level {name!r}; choose one of: {', '.join(allowed)}", "level", allowed
-        ) from None
-
-
-def _strategy(name: str) -> Strategy:
-    try:
-        return STRATEGIES[name]
-    except KeyError:
-        allowed = tuple(STRATEGIES)
-        raise BotConfigError(
-            f"unknown bot strategy {name!r}; choose one of: {', '.join(allowed)}",
-            "strategy",
-            allowed,
-        ) from None
+def _check_speed(speed: object) -> float:
+    if not (isinstance(speed, int | float) and math.isfinite(speed) and speed > 0):
+        raise BotConfigError(f"a bot speed must be a positive number, not {speed!r}", "speed")
+    return float(speed)
 
 
 def make_bot(level: str, strategy: str, seat: int, seed: int, speed: float = 1.0) -> HumanBot:
@@ -60,11 +64,9 @@ def make_bot(level: str, strategy: str, seat: int, seed: int, speed: float = 1.0
 
     Raises :class:`BotConfigError` listing the allowed names for an unknown level or strategy.
     """
-    lv = _level(level)
-    st = _strategy(strategy)
-    if not (isinstance(speed, int | float) and math.isfinite(speed) and speed > 0):
-        raise BotConfigError(f"a bot speed must be a positive number, not {speed!r}", "speed")
-    return HumanBot(seat, lv.scaled(float(speed)), st, seed)
+    lv = get_level(level)
+    st = get_strategy(strategy)
+    return HumanBot(seat, lv.scaled(_check_speed(speed)), st, seed)
 
 
 @dataclass(frozen=True)
@@ -76,18 +78,14 @@ class BotSpec:
     speed: float = 1.0
 
     def __post_init__(self) -> None:
-        _level(self.level)
-        _strategy(self.strategy)
-        if not (
-            isinstance(self.speed, int | float) and math.isfinite(self.speed) and self.speed > 0
-        ):
-            raise BotConfigError(
-                f"a bot speed must be a positive number, not {self.speed!r}", "speed"
-            )
+        get_level(self.level)
+        get_strategy(self.strategy)
+        _check_speed(self.speed)
 
     @classmethod
     def parse(cls, text: str) -> BotSpec:
-        """Read ``"expert:blocker"``, ``"expert"`` (strategy ``first``) or ``"expert:first@2"``.
+        """Read ``"expert:blocker"``, ``"expert"`` (the :data:`DEFAULT_STRATEGY`) or
+        ``"expert:first@2"``.
 
         Raises :class:`BotConfigError` listing the allowed levels or strategies.
         """

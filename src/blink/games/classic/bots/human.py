@@ -36,37 +36,26 @@ __all__ = ["HumanBot"]
 # Value objects built without their Python-level constructors (hot path; same values).
 _play: Callable[[tuple[int, Card, int]], Play] = partial(tuple.__new__, Play)
 _intent: Callable[[tuple[Play | Choose, float]], Intent] = partial(tuple.__new__, Intent)
+_knowledge: Callable[[tuple[object, ...]], Knowledge] = partial(tuple.__new__, Knowledge)
 
 _PLAYING = Phase.PLAYING
-_Random = random.Random
-
-
-def _below(rng: random.Random, n: int) -> int:
-    """``rng.randrange(n)`` for ``n > 0``: the same draws (CPython's ``_randbelow``), inlined."""
-    if type(rng) is not _Random:
-        return rng.randrange(n)
-    k = n.bit_length()
-    r = rng.getrandbits(k)
-    while r >= n:
-        r = rng.getrandbits(k)
-    return r
-
-
 _CHOOSING = Phase.CHOOSING
 
 
 class HumanBot:
     """A bot that plays like a person of a given :class:`Level` with a given :class:`Strategy`.
 
+    The strategy says how the bot searches (``strategy.exhaustive``) and chooses among the
+    legal plays it found and the cards of a choosing stall (``strategy.pick_play``,
+    ``strategy.pick_choice``); the bot asks it only when there is a choice to make.
     Deterministic for a given ``seed`` and sequence of ``(view, now)`` calls.
     """
 
     __slots__ = (
-        "_blocker",
         "_chk",
         "_due",
         "_exhaustive",
-        "_informed",
+        "_hand_bits",
         "_ktop",
         "_lens",
         "_ok",
@@ -76,6 +65,7 @@ class HumanBot:
         "_reaches",
         "_seen",
         "_stall",
+        "_view",
         "level",
         "rng",
         "seat",
@@ -89,8 +79,6 @@ class HumanBot:
         self.strategy = strategy
         self.seed = seed
         self.rng = random.Random(seed)
-        self._blocker = strategy.name == "blocker"
-        self._informed = strategy.informed
         self._exhaustive = strategy.exhaustive
         self._seen = 0
         self._stall = -1
@@ -105,6 +93,11 @@ class HumanBot:
         self._ok: list[int] = []
         self._plan: Play | Choose | None = None
         self._due = 0.0
+        # The view of the decision at hand (and its hand as a bit set, if known), for the
+        # strategy's ``know`` (the bound method ``_knowledge_now``: a blind pick never builds
+        # the knowledge).
+        self._view: PlayerView | None = None
+        self._hand_bits: int | None = None
 
     def __repr__(self) -> str:
         return f"HumanBot(seat={self.seat}, {self.level.name}:{self.strategy.name})"
@@ -164,10 +157,22 @@ class HumanBot:
             self._chk = [0] * players
             self._ok = [0] * players
 
-    def _catch_up(self, view: PlayerView) -> None:
-        # The memory of seen cards, brought up to date only when a decision uses it: the
-        # face-up piles only grow during a game, so the view at hand holds every card shown
-        # in the views skipped since the last catch-up.
+    def knowledge(self, view: PlayerView) -> Knowledge:
+        """What the bot knows in ``view`` (its memory of seen cards included)."""
+        self._view = view
+        self._hand_bits = None
+        return self._knowledge_now()
+
+    def _knowledge_now(self) -> Knowledge:
+        """What the bot knows in the view of its latest decision (the strategies' ``know``).
+
+        The memory of seen cards is brought up to date here, only when a decision uses it: the
+        face-up piles only grow during a game, so the view at hand holds every card shown in
+        the views skipped since the last catch-up.
+        """
+        view = self._view
+        if view is None:
+            raise RuntimeError("the bot has seen no view yet")
         lens = self._lens
         piles = view.piles
         if len(lens) != len(piles):
@@ -183,29 +188,29 @@ class HumanBot:
                     seen |= BIT[c.index]
                 lens[i] = n
         self._seen = seen
-
-    def knowledge(self, view: PlayerView) -> Knowledge:
-        """What the bot knows in ``view`` (its memory of seen cards included)."""
-        self._catch_up(view)
-        return Knowledge(
-            self.seat,
-            view.players,
-            view.hand,
-            view.tops,
-            DECK_MASK & ~(self._seen | sum(c._bit for c in view.hand)),
-            view.hand_counts,
-            self._reaches,
+        hand_bits = self._hand_bits
+        if hand_bits is None:
+            hand_bits = sum(c._bit for c in view.hand)
+        return _knowledge(
+            (
+                self.seat,
+                view.players,
+                view.hand,
+                view.tops,
+                DECK_MASK & ~(seen | hand_bits),
+                view.hand_counts,
+                self._reaches,
+            )
         )
 
     # -- playing ----------------------------------------------------------------------------
 
     def _plan_play(self, view: PlayerView, now: float) -> Intent | None:
         tops = view.tops
-        hand = view.hand
         ktop = self._ktop
         plan = self._plan
         if plan is not None:
-            if type(plan) is Play and tops[plan.pile] is ktop[plan.pile] and plan.card in hand:
+            if type(plan) is Play and tops[plan.pile] is ktop[plan.pile] and plan.card in view.hand:
                 due = self._due - now
                 return _intent((plan, due if due > 0.0 else 0.0))
             self._plan = None
@@ -214,56 +219,83 @@ class HumanBot:
         tb = tops[b]
         if ta is None or tb is None:
             return None
-        chk = self._chk
-        ok = self._ok
+        # A pile whose top changed: nothing compared with it yet.
         if ta is not ktop[a]:
             ktop[a] = ta
-            chk[a] = ok[a] = 0
+            self._chk[a] = self._ok[a] = 0
         if tb is not ktop[b]:
             ktop[b] = tb
-            chk[b] = ok[b] = 0
+            self._chk[b] = self._ok[b] = 0
+        if self._exhaustive:
+            found = self._search_all(view, a, b, ta, tb)
+        else:
+            found = self._search_first(view.hand, a, b, ta, tb)
+        if found is None:
+            return None
+        choice, delay = found
+        self._plan = choice
+        self._due = now + delay
+        return _intent((choice, delay))
+
+    def _search_first(
+        self, hand: tuple[Card, ...], a: int, b: int, ta: Card, tb: Card
+    ) -> tuple[Play, float] | None:
+        """A self-terminating search: a match already seen, or the new (card, pile) pairs in
+        random order until one matches; the play and its reaction time, if any."""
+        chk = self._chk
+        ok = self._ok
         ca, cb = chk[a], chk[b]
+        oa, ob = ok[a], ok[b]
         rng = self.rng
         seat = self.seat
         comparisons = 0
-        if not self._exhaustive:
+        found: Play | None = None
+        if oa or ob:
+            for c in hand:
+                if oa >> c.index & 1:
+                    found = _play((seat, c, a))
+                    break
+                if ob >> c.index & 1:
+                    found = _play((seat, c, b))
+                    break
+        fresh = [(c, a) for c in hand if not ca >> c.index & 1]
+        fresh += [(c, b) for c in hand if not cb >> c.index & 1]
+        if found is None and fresh:
+            if len(fresh) > 1:
+                rng.shuffle(fresh)
             row_a = CMP[ta.index]
             row_b = CMP[tb.index]
-            oa, ob = ok[a], ok[b]
-            found: Play | None = None
-            if oa or ob:
-                for c in hand:
-                    if oa >> c.index & 1:
-                        found = _play((seat, c, a))
-                        break
-                    if ob >> c.index & 1:
-                        found = _play((seat, c, b))
-                        break
-            fresh = [(c, a) for c in hand if not ca >> c.index & 1]
-            fresh += [(c, b) for c in hand if not cb >> c.index & 1]
-            if found is None and fresh:
-                if len(fresh) > 1:
-                    rng.shuffle(fresh)
-                for c, p in fresh:
-                    i = c.index
-                    v = (row_a if p == a else row_b)[i]
-                    chk[p] |= BIT[i]
-                    if v == NO_MATCH:
-                        comparisons += 3
-                    else:
-                        comparisons += v
-                        ok[p] |= BIT[i]
-                        found = _play((seat, c, p))
-                        break
-            if found is None:
-                return None
-            delay = self.level.sample(rng, comparisons)
-            self._plan = found
-            self._due = now + delay
-            return _intent((found, delay))
-        # Exhaustive search over the hand cards not yet compared with each top, by bit sets:
-        # a card of the top's colour takes 1 comparison, of its shape only 2, any other 3.
+            for c, p in fresh:
+                i = c.index
+                v = (row_a if p == a else row_b)[i]
+                chk[p] |= BIT[i]
+                if v == NO_MATCH:
+                    comparisons += 3
+                else:
+                    comparisons += v
+                    ok[p] |= BIT[i]
+                    found = _play((seat, c, p))
+                    break
+        if found is None:
+            return None
+        return found, self.level.sample(rng, comparisons)
+
+    def _search_all(
+        self, view: PlayerView, a: int, b: int, ta: Card, tb: Card
+    ) -> tuple[Play, float] | None:
+        """An exhaustive search of the hand cards not yet compared with each top, then the
+        strategy's pick among the legal plays; the play and its reaction time, if any.
+
+        By bit sets: a card of the top's colour takes 1 comparison, of its shape only 2, any
+        other 3.
+        """
+        chk = self._chk
+        ok = self._ok
+        ca, cb = chk[a], chk[b]
         oa, ob = ok[a], ok[b]
+        hand = view.hand
+        seat = self.seat
+        comparisons = 0
         hm = 0
         for c in hand:
             hm |= c._bit
@@ -296,52 +328,14 @@ class HumanBot:
             legal += [_play((seat, c, b)) for c in hand if ob & c._bit]
         if not legal:
             return None
-        strategy = self.strategy
+        rng = self.rng
         if len(legal) == 1:
             choice = legal[0]
-        elif self._blocker:
-            choice = self._pick_blocker(view, legal, hm)
-        elif self._informed:
-            choice = strategy.pick_play(self.knowledge(view), legal, rng)
         else:
-            choice = legal[_below(rng, len(legal))]
-        delay = self.level.sample(rng, comparisons, len(legal))
-        self._plan = choice
-        self._due = now + delay
-        return _intent((choice, delay))
-
-    def _pick_blocker(self, view: PlayerView, legal: list[Play], hand_bits: int) -> Play:
-        """``STRATEGIES["blocker"].pick_play`` for this view: the same scores, in the same
-        order and with the same arithmetic, and the same tie-break draw, without building
-        a :class:`Knowledge`."""
-        self._catch_up(view)
-        pool = DECK_MASK & ~(self._seen | hand_bits)
-        size = pool.bit_count() or 1
-        tops = view.tops
-        counts = view.hand_counts
-        seat = self.seat
-        opponents = [(r, counts[s] / size) for s, r in enumerate(self._reaches) if s != seat]
-        scores = []
-        for play in legal:
-            pile = play.pile
-            new = MATCH_MASK[play.card.index]
-            total = 0.0
-            for (a, b), weight in opponents:
-                if a == pile:
-                    ma = new
-                else:
-                    t = tops[a]
-                    ma = 0 if t is None else MATCH_MASK[t.index]
-                if b == pile:
-                    mb = new
-                else:
-                    t = tops[b]
-                    mb = 0 if t is None else MATCH_MASK[t.index]
-                total += weight * (pool & (ma | mb)).bit_count()
-            scores.append(-total)
-        top = max(scores)
-        best = [p for p, s in zip(legal, scores, strict=True) if s == top]
-        return best[0] if len(best) == 1 else best[_below(self.rng, len(best))]
+            self._view = view
+            self._hand_bits = hm
+            choice = self.strategy.pick_play(legal, self._knowledge_now, rng)
+        return choice, self.level.sample(rng, comparisons, len(legal))
 
     # -- stalls -----------------------------------------------------------------------------
 
@@ -357,7 +351,12 @@ class HumanBot:
             due = self._due - now
             return _intent((plan, due if due > 0.0 else 0.0))
         self._stall = key
-        card = self.strategy.pick_choice(self.knowledge(view), self.rng)
+        if len(hand) == 1:
+            card = hand[0]
+        else:
+            self._view = view
+            self._hand_bits = None
+            card = self.strategy.pick_choice(hand, self._knowledge_now, self.rng)
         options = len(hand) if self.strategy.exhaustive else 1
         delay = self.level.sample(self.rng, 3 * len(hand), options)
         action = Choose(self.seat, card)

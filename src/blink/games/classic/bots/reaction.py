@@ -22,9 +22,14 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Final
 
-__all__ = ["LEVELS", "Level"]
+from blink.games.classic.bots.base import BotConfigError
+
+__all__ = ["LEVELS", "Level", "get_level"]
 
 _LOG2 = [0.0] + [math.log2(n) for n in range(1, 16)]
 _TWOPI = 2.0 * math.pi
@@ -38,7 +43,8 @@ _Random = random.Random
 
 @dataclass(frozen=True, slots=True)
 class Level:
-    """A skill level: the parameters of the reaction-time model (seconds)."""
+    """A skill level: the parameters of the reaction-time model (seconds), a description and
+    the fixed rating of its bots. Every level is registered once, in :data:`LEVELS`."""
 
     name: str
     mean_play: float
@@ -49,7 +55,11 @@ class Level:
     per_bit: float
     sigma: float
     tau: float
-    description: str = ""
+    description: str
+    """One line for people."""
+    rating: float
+    """The fixed rating (OpenSkill ``mu``) of the level's bots: see
+    :data:`blink.ratings.BOT_RATINGS`, which reads it from here."""
 
     def sample(self, rng: random.Random, comparisons: float, options: int = 1) -> float:
         """One reaction time for a search of ``comparisons`` comparisons among ``options``."""
@@ -98,19 +108,36 @@ class Level:
             self.sigma,
             self.tau / speed,
             self.description,
+            self.rating,
         )
 
 
 # Calibrated with ``blink.sim.pace`` so that a bot using the ``first`` strategy, alone, plays a
-# card every ``mean_play`` seconds on average (tests/bots/test_reaction.py checks it).
-LEVELS: dict[str, Level] = {
-    level.name: level
-    for level in (
-        Level("beginner", 3.0, 0.2, 1.27, 0.139, 0.2, 0.45, 0.635, "learning the game"),
-        Level("casual", 2.0, 0.2, 0.82, 0.0937, 0.15, 0.4, 0.41, "plays now and then"),
-        Level("skilled", 1.5, 0.2, 0.593, 0.0711, 0.12, 0.35, 0.296, "a practised player"),
-        Level("expert", 1.2, 0.2, 0.481, 0.0541, 0.1, 0.3, 0.217, "a strong club player"),
-        Level("champion", 0.9, 0.2, 0.34, 0.04, 0.08, 0.25, 0.146, "the 27-second deck pace"),
-        Level("inhuman", 0.015, 0.005, 0.005, 0.0005, 0.0005, 0.1, 0.002, "for testing"),
-    )
-}
+# card every ``mean_play`` seconds on average (tests/bots/test_reaction.py checks it). The
+# ratings (the last column) are set from simulated games: see blink.ratings.BOT_RATINGS.
+_LEVELS = (
+    Level("beginner", 3.0, 0.2, 1.27, 0.139, 0.2, 0.45, 0.635, "learning the game", 10.0),
+    Level("casual", 2.0, 0.2, 0.82, 0.0937, 0.15, 0.4, 0.41, "plays now and then", 25.0),
+    Level("skilled", 1.5, 0.2, 0.593, 0.0711, 0.12, 0.35, 0.296, "a practised player", 36.0),
+    Level("expert", 1.2, 0.2, 0.481, 0.0541, 0.1, 0.3, 0.217, "a strong club player", 47.0),
+    Level("champion", 0.9, 0.2, 0.34, 0.04, 0.08, 0.25, 0.146, "the 27-second deck pace", 62.0),
+    Level("inhuman", 0.015, 0.005, 0.005, 0.0005, 0.0005, 0.1, 0.002, "for testing", 90.0),
+)
+
+LEVELS: Final[Mapping[str, Level]] = MappingProxyType({level.name: level for level in _LEVELS})
+"""Every bot level by name, slowest first (read-only)."""
+
+
+def get_level(name: str) -> Level:
+    """The bot level called ``name``.
+
+    Raises :class:`~blink.games.classic.bots.base.BotConfigError` (field ``level``) for an
+    unknown name, listing the known ones.
+    """
+    try:
+        return LEVELS[name]
+    except KeyError:
+        allowed = tuple(LEVELS)
+        raise BotConfigError(
+            f"unknown bot level {name!r}; choose one of: {', '.join(allowed)}", "level", allowed
+        ) from None
