@@ -5,9 +5,11 @@ Usage: python benchmarks/bench_sim.py [--games N] [--repeat R] [--workers 1,2]
 
 Each game: expert:blocker against expert:random, two players, the official rules, seeded
 per game from one master seed; bots plan from their own views after every change, in virtual
-time. Both simulator engines are timed in the same run (blink.sim.runner.ENGINES): ``exact``
+time. Both simulator engines are timed in the same run (blink.games.classic.sim.runner.ENGINES):
+``exact``
 plays game by game through the rules engine and the bot objects; ``batch`` plays thousands of
-games at once in numpy arrays (blink.sim.batch). One worker runs in this process; more use the
+games at once in numpy arrays (blink.games.classic.sim.batch). One worker runs in this process;
+more use the
 simulator's process pool, so the figure includes the cost of starting the pool and gathering
 results.
 """
@@ -21,7 +23,7 @@ import statistics
 import time
 
 from blink.games.classic.bots import BotSpec
-from blink.sim.runner import Job, run
+from blink.games.classic.sim.runner import Job, run
 
 SPECS = (BotSpec.parse("expert:blocker"), BotSpec.parse("expert:random"))
 

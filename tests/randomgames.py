@@ -10,11 +10,11 @@ from collections.abc import Callable
 from typing import Any
 
 from blink.cards import STANDARD_DECK
-from blink.games.base import GameDefinition
 from blink.games.classic.engine import ClassicGame
 from blink.games.classic.rules import DEAD_END, OFFICIAL, Ruleset
 from blink.games.goblink.engine import GoGame, LayDown
-from blink.games.registry import get_game
+from blink.model.base import GameDefinition
+from blink.model.registry import get_game
 
 __all__ = ["play_randomly", "random_game", "random_go_game"]
 

@@ -14,9 +14,9 @@ import hashlib
 
 import pytest
 
-from blink.games.base import Termination
 from blink.games.classic.engine import ClassicGame, Phase
 from blink.games.classic.rules import get_ruleset
+from blink.model.base import Termination
 
 Row = tuple[int, int, str, tuple[int, ...] | None, int, int, tuple[int, ...], str, str]
 

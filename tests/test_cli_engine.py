@@ -17,7 +17,7 @@ from blink.games.classic.engine import ClassicGame, Phase
 from blink.games.classic.record import GameRecord
 from blink.games.goblink.engine import GoGame
 from blink.games.goblink.record import GoRecord
-from blink.records import SeriesRecord
+from blink.model.records import SeriesRecord
 
 runner = CliRunner()
 

@@ -33,12 +33,29 @@ def _known(name: str, modules: dict[str, Path]) -> str | None:
     return name or None
 
 
+def _is_type_checking(test: ast.expr) -> bool:
+    """``TYPE_CHECKING`` or ``typing.TYPE_CHECKING``."""
+    if isinstance(test, ast.Name):
+        return test.id == "TYPE_CHECKING"
+    return isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+
+
 def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
-    """The modules here that ``name`` imports anywhere in its source (at the top, in
-    functions, under ``if TYPE_CHECKING``)."""
+    """The modules here that ``name`` imports anywhere in its source (at the top and in
+    functions; not under ``if TYPE_CHECKING``, which never runs)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    type_only = {
+        id(n)
+        for block in ast.walk(tree)
+        if isinstance(block, ast.If) and _is_type_checking(block.test)
+        for stmt in block.body
+        for n in ast.walk(stmt)
+    }
+    for node in ast.walk(tree):
+        if id(node) in type_only:
+            continue
         targets: list[str] = []
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]

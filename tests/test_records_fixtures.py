@@ -19,7 +19,7 @@ from blink.games.classic.engine import ClassicGame
 from blink.games.classic.record import GameRecord, loads
 from blink.games.goblink.engine import GoGame
 from blink.games.goblink.record import GoRecord
-from blink.records import SeriesRecord, load
+from blink.model.records import SeriesRecord, load
 
 V1 = Path(__file__).parent / "fixtures" / "records" / "v1"
 

@@ -1,4 +1,4 @@
-"""blink.records, the record format of every game: the codec registry, loading any record by
+"""blink.model.records, the record format of every game: the codec registry, loading any record by
 its header, series of any game, the shared checks and the errors, with their messages."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from blink.games.goblink.engine import GoGame
 from blink.games.goblink.record import CODEC as GOBLINK
 from blink.games.goblink.record import GoRecord, GoRecordError
 from blink.match import Series
-from blink.records import (
+from blink.model.records import (
     DEFAULT_GAME,
     RecordError,
     SeriesRecord,
@@ -30,7 +30,7 @@ from blink.records import (
     load,
     loads,
 )
-from blink.replay_frames import replay_document
+from blink.model.replays import replay_document
 from randomgames import random_game, random_go_game
 
 

@@ -1,4 +1,4 @@
-"""blink.replay_frames: replay frames match the engines' state after every step, for random
+"""blink.model.replays: replay frames match the engines' state after every step, for random
 classic, series and Go Blink games; records that do not verify raise RecordError with the
 failing action's index and the engine's reason."""
 
@@ -19,8 +19,8 @@ from blink.games.classic.wire import event_to_wire
 from blink.games.goblink.engine import GoGame, value_to_wire
 from blink.games.goblink.record import GoRecord, GoRecordError
 from blink.match import Series
-from blink.records import RecordError, SeriesRecord
-from blink.replay_frames import REPLAY_FORMAT, read_record, replay_document
+from blink.model.records import RecordError, SeriesRecord
+from blink.model.replays import REPLAY_FORMAT, read_record, replay_document
 from randomgames import random_game, random_go_game
 
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from blink.games.classic.bots import LEVELS, BotSpec
-from blink.sim.pace import measure_pace
+from blink.games.classic.sim.pace import measure_pace
 
 
 @given(

@@ -34,7 +34,7 @@ from blink.games.classic.bots.strategies import (
 )
 from blink.games.classic.engine import Phase, Play
 from blink.games.classic.rules import DEAD_END, OFFICIAL
-from blink.sim.core import play_game, simulate_game
+from blink.games.classic.sim.core import play_game, simulate_game
 
 from .helpers import position, temporary_strategy
 

@@ -16,9 +16,9 @@ from enum import Enum
 from typing import Any, Final, NamedTuple
 
 from blink.cards import STANDARD_DECK, Card, parse_card, shuffled_deck
-from blink.games.base import GameInfo, IllegalAction, Outcome, Pending, Termination, Timer
-from blink.games.codec import DefinitionCodec
-from blink.replay_frames import definition_replay
+from blink.model.base import GameInfo, IllegalAction, Outcome, Pending, Termination, Timer
+from blink.model.codec import DefinitionCodec
+from blink.model.replays import definition_replay
 
 HAND: Final = 3
 

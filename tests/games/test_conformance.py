@@ -23,11 +23,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from blink import records
 from blink.cards import STANDARD_DECK, Card, CardError, parse_card
-from blink.games.base import GameDefinition, IllegalAction, Timings
-from blink.games.registry import games, get_game, register, unregister
-from blink.replay_frames import replay_document
+from blink.model import records
+from blink.model.base import GameDefinition, IllegalAction, Timings
+from blink.model.registry import games, get_game, register, unregister
+from blink.model.replays import replay_document
 from blink.sim.generic import RandomAgent, Stuck, play_out
 
 from .highcard import HIGH_CARD

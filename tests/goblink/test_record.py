@@ -15,7 +15,7 @@ from blink.games.goblink.record import (
     go_action_from_dict,
     go_action_to_dict,
 )
-from blink.records import RecordError
+from blink.model.records import RecordError
 
 from .helpers import deal, skip_opening
 

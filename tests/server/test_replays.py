@@ -17,13 +17,13 @@ from blink.games.classic.bots import BotSpec
 from blink.games.classic.engine import ClassicGame
 from blink.games.classic.record import GameRecord, SeriesRecord
 from blink.games.classic.rules import DEAD_END, OFFICIAL
+from blink.games.classic.sim.core import simulate_game, simulate_series
 from blink.games.goblink.engine import GoGame
 from blink.games.goblink.record import GoRecord
 from blink.match import Series
-from blink.replay_frames import replay_document
+from blink.model.replays import replay_document
 from blink.server.go_rooms import GoSettings
 from blink.server.replays import MAX_BODY
-from blink.sim.core import simulate_game, simulate_series
 from randomgames import random_game, random_go_game
 
 pytestmark = pytest.mark.timeout(120)

@@ -1,4 +1,5 @@
-"""The batch engine (blink.sim.batch): every game it plays is a legal game of the rules engine,
+"""The batch engine (blink.games.classic.sim.batch): every game it plays is a legal game of the
+rules engine,
 its results depend only on each game's seed, and its statistics agree with the exact engine's."""
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from blink.games.classic.bots import LEVELS, STRATEGIES, BotConfigError, BotSpec
 from blink.games.classic.bots.strategies import FlexibleStrategy
 from blink.games.classic.record import GameRecord, SeriesRecord, loads
 from blink.games.classic.rules import DEAD_END, OFFICIAL, Ruleset
-from blink.sim.batch import (
+from blink.games.classic.sim.batch import (
     VECTOR_FORMS,
     BatchGame,
     NoVectorFormError,
@@ -27,8 +28,8 @@ from blink.sim.batch import (
     simulate_batch,
     to_record,
 )
-from blink.sim.core import SimConfig, simulate_game
-from blink.sim.runner import Job, SimulationError, run
+from blink.games.classic.sim.core import SimConfig, simulate_game
+from blink.games.classic.sim.runner import Job, SimulationError, run
 from blink.sim.seeds import derive_seed
 
 

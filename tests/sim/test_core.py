@@ -10,7 +10,7 @@ from blink.games.classic.bots import BotSpec
 from blink.games.classic.engine import Choose, Flip, Play, Reveal
 from blink.games.classic.record import GameRecord, loads
 from blink.games.classic.rules import DEAD_END
-from blink.sim import SimConfig, derive_seed, simulate_game, simulate_series
+from blink.games.classic.sim import SimConfig, derive_seed, simulate_game, simulate_series
 
 E = [BotSpec.parse("expert:blocker"), BotSpec.parse("expert:random")]
 
@@ -193,7 +193,7 @@ class _Fixed:
 
 def test_equal_times_broken_at_random_by_the_seed() -> None:
     from blink.games.classic.engine import ClassicGame
-    from blink.sim import play_game
+    from blink.games.classic.sim import play_game
 
     def first_mover(seed: int) -> int:
         game = ClassicGame.new(2, 5)  # the same deal every time: only the tie-break varies
@@ -208,7 +208,7 @@ def test_equal_times_broken_at_random_by_the_seed() -> None:
 
 def test_play_game_with_custom_bots_replays() -> None:
     from blink.games.classic.engine import ClassicGame
-    from blink.sim import play_game
+    from blink.games.classic.sim import play_game
 
     game = ClassicGame.new(3, 2)
     res = play_game(game, [_Fixed(0, 0.3), _Fixed(1, 0.4), _Fixed(2, 0.35)], 1)

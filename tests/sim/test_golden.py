@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from blink.games.classic.bots import BotSpec
-from blink.sim import simulate_game
+from blink.games.classic.sim import simulate_game
 
 E = [BotSpec.parse("expert:blocker"), BotSpec.parse("expert:random")]
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from blink.games.classic.bots import BotSpec
-from blink.sim.runner import Job, run
-from blink.sim.stats import Distribution, percentile, summarize, wilson
+from blink.games.classic.sim.runner import Job, run
+from blink.games.classic.sim.stats import Distribution, percentile, summarize, wilson
 
 E = (BotSpec.parse("expert:blocker"), BotSpec.parse("expert:random"))
 
@@ -89,7 +89,7 @@ def test_empty_summary_is_strict_json() -> None:
 _PARENT = """
 import sys
 from blink.games.classic.bots import BotSpec
-from blink.sim.runner import Job, run
+from blink.games.classic.sim.runner import Job, run
 inhuman = BotSpec.parse("inhuman")
 run(Job((inhuman, inhuman), records=sys.argv[1]), 10**6, workers=2)  # hours of work
 """

@@ -187,7 +187,7 @@ def test_suggested_handicap_evens_neighbouring_bot_levels_in_the_simulator(
     strong: str, weak: str
 ) -> None:
     from blink.games.classic.bots import BotSpec
-    from blink.sim import derive_seed, simulate_game
+    from blink.games.classic.sim import derive_seed, simulate_game
 
     h = suggest_handicap(bot_rating(strong), bot_rating(weak))
     assert h.sizes is not None and h.stronger == 0

@@ -15,7 +15,7 @@ import typer
 from blink.cards import STANDARD_DECK, Card, DeckError, parse_deck
 from blink.games.classic.engine import ClassicGame
 from blink.games.classic.record import GameRecord
-from blink.records import (
+from blink.model.records import (
     DEFAULT_GAME,
     SERIES_FORMAT,
     AnyRecord,

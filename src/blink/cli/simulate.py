@@ -27,8 +27,8 @@ import typer
 if TYPE_CHECKING:
     from blink.games.classic.bots import BotSpec
     from blink.games.classic.rules import Ruleset
-    from blink.sim.runner import Job
-    from blink.sim.stats import Summary
+    from blink.games.classic.sim.runner import Job
+    from blink.games.classic.sim.stats import Summary
 
 __all__ = ["register"]
 
@@ -80,7 +80,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print the summary as JSON
 
 
 class Engine(StrEnum):
-    """How classic games are simulated (see blink.sim.runner.ENGINES)."""
+    """How classic games are simulated (see blink.games.classic.sim.runner.ENGINES)."""
 
     exact = "exact"
     batch = "batch"
@@ -312,8 +312,8 @@ def simulate(
         _fail(f"--records {records} exists and is not a directory")
     _check_plot(plot)
 
-    from blink.sim.core import SimConfig
-    from blink.sim.runner import Job
+    from blink.games.classic.sim.core import SimConfig
+    from blink.games.classic.sim.runner import Job
 
     job = Job(
         tuple(specs),
@@ -327,7 +327,7 @@ def simulate(
     )
     summary, elapsed = _run_classic(job, games, nworkers)
     if plot is not None and summary.games_played:
-        from blink.sim.plots import plot_summary
+        from blink.games.classic.sim.plots import plot_summary
 
         plot_summary(summary, plot, " vs ".join(str(s) for s in specs))
     if json_out:
@@ -344,8 +344,8 @@ def simulate(
 
 def _run_classic(job: Job, games: int, workers: int) -> tuple[Summary, float]:
     """Run ``games`` matches of ``job`` with a progress bar; their summary and the seconds."""
-    from blink.sim.runner import run
-    from blink.sim.stats import summarize
+    from blink.games.classic.sim.runner import run
+    from blink.games.classic.sim.stats import summarize
 
     start = time.perf_counter()
     unit = "series" if job.best_of > 1 else "games"
@@ -430,8 +430,8 @@ def sweep(
     _check_plot(plot)
     settings = _sweep_settings(param, _sweep_values(param, values), specs)
 
-    from blink.sim.plots import plot_sweep
-    from blink.sim.runner import Job, run
+    from blink.games.classic.sim.plots import plot_sweep
+    from blink.games.classic.sim.runner import Job, run
 
     out: list[dict[str, Any]] = []
     interrupted = False
@@ -514,7 +514,7 @@ def _sweep_point(
     v: float, sp: list[BotSpec], sizes: tuple[int, ...] | None, rows: Sequence[Any]
 ) -> dict[str, Any]:
     """One point of the sweep: the games played at value ``v`` and seat 0's win rate."""
-    from blink.sim.stats import wilson
+    from blink.games.classic.sim.stats import wilson
 
     wins = [0] * len(sp)
     ties = 0

@@ -2,7 +2,7 @@
 
 - ``POST /api/replays`` with a record document as the body (anything ``blink replay FILE``
   accepts: a classic ``blink-record``, a ``blink-series`` or a Go Blink record) answers the
-  replay document of :func:`blink.replay_frames.replay_document`. Errors: ``400 bad_json`` (the
+  replay document of :func:`blink.model.replays.replay_document`. Errors: ``400 bad_json`` (the
   body is not JSON), ``413 too_large`` (over :data:`MAX_BODY` bytes), ``422`` with the record's
   reason as the code and ``index`` (the failing action, or ``null``) when it does not verify.
 - ``GET /api/games/{id}/replay``: the same for a finished game stored on the server, in one
@@ -22,8 +22,8 @@ from typing import Any, Final
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from blink.records import RecordError
-from blink.replay_frames import replay_document
+from blink.model.records import RecordError
+from blink.model.replays import replay_document
 
 __all__ = ["MAX_BODY", "RecordLoader", "install", "router"]
 

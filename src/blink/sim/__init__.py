@@ -1,30 +1,8 @@
-"""The discrete-event simulator: bots play in virtual time; statistics, plots, parallel runs.
+"""Simulation tools for every game: virtual time, seeds, process pools and statistics.
 
-``simulate_game(specs, seed)`` plays one game, ``simulate_series(specs, best_of, seed)`` a
-best-of-N series; :mod:`blink.sim.runner` runs many in parallel processes with per-game seeds
-derived from one master seed.
+:mod:`blink.sim.generic` plays any registered game through its definition and referee;
+:mod:`blink.sim.seeds` derives per-game seeds from one master seed; :mod:`blink.sim.pool` gives
+process pools whose workers die with their parent; :mod:`blink.sim.statistics` has the win-rate
+intervals and distributions. Each game's own simulator (bots, figures, plots) lives in its
+package: :mod:`blink.games.classic.sim`, and the Go Blink package's ``sim`` module.
 """
-
-from __future__ import annotations
-
-from blink.sim.core import (
-    BEHIND_MARGIN,
-    GameResult,
-    SeriesResult,
-    SimConfig,
-    play_game,
-    simulate_game,
-    simulate_series,
-)
-from blink.sim.seeds import derive_seed
-
-__all__ = [
-    "BEHIND_MARGIN",
-    "GameResult",
-    "SeriesResult",
-    "SimConfig",
-    "derive_seed",
-    "play_game",
-    "simulate_game",
-    "simulate_series",
-]

@@ -5,8 +5,9 @@ long. The earliest answer is applied (equal times are broken by the game's rando
 unless the referee's deadline comes first: then what the game does by itself is applied (a
 reveal, a flip, default choices, a turn's default action). The clock jumps; nobody sleeps.
 
-It knows nothing of any game: it works through a :class:`~blink.games.base.GameDefinition`,
-so a new game runs here without a change. The classic simulator (:mod:`blink.sim.core`) is the
+It knows nothing of any game: it works through a :class:`~blink.model.base.GameDefinition`,
+so a new game runs here without a change. The classic simulator
+(:mod:`blink.games.classic.sim.core`) is the
 same loop with classic's bots and statistics.
 """
 
@@ -17,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from blink.games.base import GameDefinition, Outcome, RefereeClock, Timings
+from blink.model.base import GameDefinition, Outcome, RefereeClock, Timings
 
 __all__ = ["Agent", "RandomAgent", "Run", "Stuck", "play_out"]
 

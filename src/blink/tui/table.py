@@ -25,7 +25,6 @@ from enum import Enum
 from typing import Any, Protocol
 
 from blink.cards import Card
-from blink.games.base import RefereeClock, Timer, Timings
 from blink.games.classic.definition import CLASSIC
 from blink.games.classic.engine import (
     Action,
@@ -41,6 +40,7 @@ from blink.games.classic.engine import (
 )
 from blink.games.classic.rules import OFFICIAL, Ruleset
 from blink.match import Series
+from blink.model.base import RefereeClock, Timer, Timings
 
 __all__ = [
     "BotFactory",

@@ -145,7 +145,7 @@ class BotRun:
 
 
 def _game_seed(seed: int, match_id: str, index: int) -> int:
-    from blink.sim import derive_seed
+    from blink.games.classic.sim import derive_seed
 
     return derive_seed(seed, "tournament", match_id, index)
 
@@ -165,8 +165,8 @@ def run_bots(
     two-player game with the handicap suggested from the two bots' ratings. ``records`` is a
     folder for every game's record. ``on_game`` is called after every game (a live view).
     """
+    from blink.games.classic.sim import simulate_game
     from blink.ratings import bot_rating, suggest_handicap
-    from blink.sim import simulate_game
 
     specs = {p.name: p.spec for p in players}
     entrants = [Entrant(p.name, rating=bot_rating(p.spec.level).mu) for p in players]

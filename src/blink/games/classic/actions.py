@@ -11,8 +11,8 @@ from enum import Enum
 from typing import NamedTuple
 
 from blink.cards import Card
-from blink.games.base import Outcome
 from blink.games.classic.rules import Ruleset
+from blink.model.base import Outcome
 
 __all__ = [
     "Action",

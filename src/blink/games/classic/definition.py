@@ -12,7 +12,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from blink.cards import Card
-from blink.games.base import GameInfo, Pending, Timer
 from blink.games.classic.engine import (
     Action,
     Choose,
@@ -44,6 +43,7 @@ from blink.games.classic.rules import (
     parse_handicap,
 )
 from blink.games.classic.wire import event_to_wire, view_to_wire
+from blink.model.base import GameInfo, Pending, Timer
 
 __all__ = ["CLASSIC", "ClassicDefinition"]
 
@@ -83,7 +83,7 @@ def _sizes(value: object, players: int, deck_size: int) -> tuple[int, ...] | Non
 
 
 class ClassicDefinition:
-    """Classic Blink, as a :class:`~blink.games.base.GameDefinition`."""
+    """Classic Blink, as a :class:`~blink.model.base.GameDefinition`."""
 
     info: GameInfo = _INFO
 
@@ -197,4 +197,4 @@ class ClassicDefinition:
 
 
 CLASSIC: Final = ClassicDefinition()
-"""The classic Blink definition (get it through :func:`blink.games.registry.get_game`)."""
+"""The classic Blink definition (get it through :func:`blink.model.registry.get_game`)."""

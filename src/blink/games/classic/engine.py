@@ -32,7 +32,6 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Final, Protocol
 
 from blink.cards import STANDARD_DECK, Card, shuffled_deck
-from blink.games.base import IllegalAction, Outcome, Termination
 from blink.games.classic.actions import (
     Action,
     ChoiceMade,
@@ -57,6 +56,7 @@ from blink.games.classic.actions import (
 from blink.games.classic.rebuild import apply_event
 from blink.games.classic.rules import OFFICIAL, DeadEnd, Ruleset, deal_sizes
 from blink.games.classic.view import _REACH, PlayerView, legal_plays_in_view, own_pile, reach
+from blink.model.base import IllegalAction, Outcome, Termination
 
 if TYPE_CHECKING:
     from random import Random

@@ -1,7 +1,7 @@
 """Classic Blink's part of a game record: its actions, variant and ruleset, and its engine.
 
 The record format itself (the shared header, the deck, the action list, series, loading any
-record) is :mod:`blink.records`; this module is the classic codec (:data:`CODEC`) and the
+record) is :mod:`blink.model.records`; this module is the classic codec (:data:`CODEC`) and the
 classic record class, :class:`GameRecord`. A classic record holds the variant (players,
 draw-pile sizes) and the ruleset between the players and the deck::
 
@@ -53,7 +53,7 @@ from blink.games.classic.rules import (
     Ruleset,
     RulesetError,
 )
-from blink.records import (
+from blink.model.records import (
     FORMAT,
     IMPOSSIBLE_DEAL,
     SERIES_FORMAT,
@@ -67,7 +67,7 @@ from blink.records import (
     decode_record,
     seat_name,
 )
-from blink.records import loads as load_any
+from blink.model.records import loads as load_any
 
 __all__ = [
     "CODEC",
@@ -170,7 +170,7 @@ class _ClassicPart(msgspec.Struct):
 
 
 class ClassicCodec:
-    """Classic Blink's part of a record (:class:`blink.records.RecordCodec`)."""
+    """Classic Blink's part of a record (:class:`blink.model.records.RecordCodec`)."""
 
     game: Final = "classic"
     label: Final = "classic Blink"
@@ -215,7 +215,7 @@ class ClassicCodec:
             raise RecordError(f"the deal is impossible: {exc}", reason=IMPOSSIBLE_DEAL) from None
 
     def apply(self, game: ClassicGame, action: Action, t: int | None) -> None:
-        """Apply one action (:class:`~blink.records.Refused` with the engine's reason)."""
+        """Apply one action (:class:`~blink.model.records.Refused` with the engine's reason)."""
         try:
             game.apply(action, t)
         except IllegalAction as exc:
@@ -411,7 +411,7 @@ def _event_text(e: Event, names: list[str]) -> str | None:
 def loads(text: str | bytes) -> GameRecord | SeriesRecord:
     """Read a classic game or series record from JSON text.
 
-    Records of any game: :func:`blink.records.loads`.
+    Records of any game: :func:`blink.model.records.loads`.
     """
     record = load_any(text)
     if isinstance(record, GameRecord):

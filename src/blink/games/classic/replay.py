@@ -11,7 +11,7 @@ from typing import Any
 from blink.games.classic.engine import ClassicGame, Event, Played
 from blink.games.classic.record import GameRecord
 from blink.games.classic.wire import event_to_wire
-from blink.replay_frames import card_list, seat_names
+from blink.model.replays import card_list, seat_names
 
 __all__ = ["classic_event", "classic_game_replay"]
 
@@ -52,8 +52,8 @@ def _classic_frame(
 def classic_game_replay(record: GameRecord) -> dict[str, Any]:
     """The frames of a classic record, verified by the engine.
 
-    Raises :class:`~blink.records.RecordError` (``index``: the failing action) when the record
-    does not verify (:meth:`~blink.records.Record.verify`).
+    Raises :class:`~blink.model.records.RecordError` (``index``: the failing action) when the record
+    does not verify (:meth:`~blink.model.records.Record.verify`).
     """
     record.verify()
     game = ClassicGame(record.deck, record.players, record.ruleset, record.sizes)

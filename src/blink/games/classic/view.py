@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 from blink.cards import Card
-from blink.games.base import Outcome
 from blink.games.classic.actions import Phase, Play
 from blink.games.classic.rules import Ruleset
+from blink.model.base import Outcome
 
 __all__ = ["PlayerView", "legal_plays_in_view", "own_pile", "reach"]
 

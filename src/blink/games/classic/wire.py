@@ -2,7 +2,7 @@
 
 One encoder for everything that shows engine events as JSON: the server's WebSocket ``update``
 frames (:mod:`blink.server.protocol`, after redaction for the receiver) and the replay frames
-(:mod:`blink.replay_frames`, unredacted). The types and fields are documented in
+(:mod:`blink.model.replays`, unredacted). The types and fields are documented in
 docs/protocol.md. Pure: no I/O.
 """
 

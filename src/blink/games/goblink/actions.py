@@ -12,8 +12,8 @@ from enum import Enum
 from typing import NamedTuple
 
 from blink.cards import Attribute, Card
-from blink.games.base import Outcome
 from blink.games.goblink.values import Value, attribute_of, value_to_wire
+from blink.model.base import Outcome
 
 __all__ = [
     "Ask",

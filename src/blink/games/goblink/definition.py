@@ -11,7 +11,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from blink.cards import Card
-from blink.games.base import GameInfo, Pending, Timer
 from blink.games.goblink.engine import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -32,6 +31,7 @@ from blink.games.goblink.record import (
     go_action_to_dict,
 )
 from blink.games.goblink.replay import go_game_replay
+from blink.model.base import GameInfo, Pending, Timer
 
 __all__ = ["GOBLINK", "GoBlinkDefinition"]
 
@@ -60,7 +60,7 @@ def _opt_int(opts: Mapping[str, Any], key: str, default: int | None) -> int | No
 
 
 class GoBlinkDefinition:
-    """Go Blink for 2 to 6 players, as a :class:`~blink.games.base.GameDefinition`."""
+    """Go Blink for 2 to 6 players, as a :class:`~blink.model.base.GameDefinition`."""
 
     info: GameInfo = _INFO
 
@@ -172,4 +172,4 @@ class GoBlinkDefinition:
 
 
 GOBLINK: Final = GoBlinkDefinition()
-"""The Go Blink definition (get it through :func:`blink.games.registry.get_game`)."""
+"""The Go Blink definition (get it through :func:`blink.model.registry.get_game`)."""

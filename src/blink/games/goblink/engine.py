@@ -46,7 +46,6 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from blink.cards import STANDARD_DECK, Card, Color, Shape, shuffled_deck
-from blink.games.base import IllegalAction, Outcome, Termination
 from blink.games.goblink.actions import (
     Ask,
     Asked,
@@ -80,6 +79,7 @@ from blink.games.goblink.values import (
     values_of,
 )
 from blink.games.goblink.view import AskLog, GoView, _legal, view_to_dict
+from blink.model.base import IllegalAction, Outcome, Termination
 
 __all__ = [
     "HAND_SIZE",

@@ -1,7 +1,7 @@
 """Go Blink's part of a game record: its actions, dealer and variant, and its engine.
 
 The record format itself (the shared header, the deck, the action list, series, loading any
-record) is :mod:`blink.records`; this module is the Go Blink codec (:data:`CODEC`) and the Go
+record) is :mod:`blink.model.records`; this module is the Go Blink codec (:data:`CODEC`) and the Go
 Blink record class, :class:`GoRecord`. A record holds the players, the dealer, the complete deck
 order (the hands are dealt from it one card at a time from the player after the dealer, the rest
 is the draw pile, top first) and every accepted action in order, each with an optional time
@@ -47,7 +47,7 @@ from blink.games.goblink.engine import (
     value_label,
     value_to_wire,
 )
-from blink.records import (
+from blink.model.records import (
     IMPOSSIBLE_DEAL,
     Millis,
     Record,
@@ -72,7 +72,7 @@ __all__ = [
 class GoRecordError(RecordError):
     """A Go Blink record that cannot be read, or whose actions do not replay.
 
-    A :class:`~blink.records.RecordError` like every game's: ``reason`` is a machine-readable
+    A :class:`~blink.model.records.RecordError` like every game's: ``reason`` is a machine-readable
     code (an engine reason such as ``out_of_turn`` for an illegal action, ``malformed`` for a
     bad file, ``impossible_deal``, ``time_order``, ``result_mismatch``), ``index`` the 0-based
     offending action (``None`` otherwise), ``detail`` the sentence for people.
@@ -166,7 +166,7 @@ class _GoPart(msgspec.Struct):
 
 
 class GoCodec:
-    """Go Blink's part of a record (:class:`blink.records.RecordCodec`)."""
+    """Go Blink's part of a record (:class:`blink.model.records.RecordCodec`)."""
 
     game: Final = "goblink"
     label: Final = "Go Blink"
@@ -213,7 +213,7 @@ class GoCodec:
             raise GoRecordError(f"the deal is impossible: {exc}", reason=IMPOSSIBLE_DEAL) from None
 
     def apply(self, game: GoGame, action: GoAction, t: int | None) -> None:
-        """Apply one action (:class:`~blink.records.Refused` with the engine's reason)."""
+        """Apply one action (:class:`~blink.model.records.Refused` with the engine's reason)."""
         try:
             game.apply(action, t)
         except IllegalAction as exc:

@@ -12,7 +12,7 @@ from blink.games.goblink.engine import Asked as GoAsked
 from blink.games.goblink.engine import Dealt as GoDealt
 from blink.games.goblink.engine import GoGame, Passed, event_to_dict, value_to_wire
 from blink.games.goblink.record import GoRecord
-from blink.replay_frames import card_list, seat_names
+from blink.model.replays import card_list, seat_names
 
 __all__ = ["go_game_replay"]
 

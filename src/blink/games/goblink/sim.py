@@ -24,7 +24,7 @@ from blink.games.goblink.engine import MAX_PLAYERS, MIN_PLAYERS, GoGame
 from blink.games.goblink.record import GoRecord
 from blink.sim.pool import worker_pool
 from blink.sim.seeds import derive_seed
-from blink.sim.stats import Distribution, wilson
+from blink.sim.statistics import Distribution, wilson
 
 __all__ = [
     "DEFAULT_TURN_LIMIT",

@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from blink.cards import Card
-from blink.games.base import Outcome
 from blink.games.goblink.actions import (
     Ask,
     EndTurn,
@@ -22,6 +21,7 @@ from blink.games.goblink.actions import (
     _value_dict,
 )
 from blink.games.goblink.values import Value, matches_in, values_of
+from blink.model.base import Outcome
 
 __all__ = ["AskLog", "GoView", "view_to_dict"]
 

@@ -112,7 +112,8 @@ class Level:
         )
 
 
-# Calibrated with ``blink.sim.pace`` so that a bot using the ``first`` strategy, alone, plays a
+# Calibrated with ``blink.games.classic.sim.pace`` so that a bot using the ``first`` strategy,
+# alone, plays a
 # card every ``mean_play`` seconds on average (tests/bots/test_reaction.py checks it). The
 # ratings (the last column) are set from simulated games: see blink.ratings.BOT_RATINGS.
 _LEVELS = (

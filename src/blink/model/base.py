@@ -4,7 +4,7 @@ A game is a package under :mod:`blink.games` with a pure engine and a *definitio
 the game (:class:`GameInfo`) plus pure functions over the engine's state (:class:`GameDefinition`).
 Everything above the engines (the server, the terminal clients, the simulator, the bots'
 drivers, replays, ratings and the command line) works through a definition that it gets from
-:mod:`blink.games.registry`, never through a game's name.
+:mod:`blink.model.registry`, never through a game's name.
 
 The pieces shared by every game live here: one :class:`IllegalAction` for every refusal, one
 :class:`Outcome` whose ``reason`` is a :class:`Termination`, and the referee's vocabulary
@@ -345,7 +345,7 @@ class GameDefinition(Protocol, Generic[S, A, E, V]):
 
     @property
     def record_codec(self) -> Any:
-        """The game's :class:`blink.records.RecordCodec` (records of it load through it)."""
+        """The game's :class:`blink.model.records.RecordCodec` (records of it load through it)."""
         ...
 
     def replay(self, record: Any) -> dict[str, Any]:

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from blink.cards import Card
-from blink.games.base import GameDefinition, IllegalAction
-from blink.records import (
+from blink.model.base import GameDefinition, IllegalAction
+from blink.model.records import (
     IMPOSSIBLE_DEAL,
     Record,
     RecordError,
@@ -35,7 +35,7 @@ Options = dict[str, Any]
 
 
 class DefinitionCodec:
-    """The :class:`~blink.records.RecordCodec` of a game, made from its definition."""
+    """The :class:`~blink.model.records.RecordCodec` of a game, made from its definition."""
 
     error = RecordError
 
@@ -89,7 +89,7 @@ class DefinitionCodec:
             raise RecordError(f"the deal is impossible: {exc}", reason=IMPOSSIBLE_DEAL) from None
 
     def apply(self, game: Any, action: Any, t: int | None) -> None:
-        """Apply one action; :class:`~blink.records.Refused` with the game's reason."""
+        """Apply one action; :class:`~blink.model.records.Refused` with the game's reason."""
         try:
             self.definition.apply(game, action, t)
         except IllegalAction as exc:

@@ -16,8 +16,7 @@ from typing import NamedTuple
 from blink.games.classic.bots import BotSpec
 from blink.games.classic.record import GameRecord, SeriesRecord
 from blink.games.classic.rules import OFFICIAL, Ruleset
-from blink.match import Series
-from blink.sim.core import (
+from blink.games.classic.sim.core import (
     DEFAULT_CONFIG,
     MAX_SERIES_GAMES,
     GameResult,
@@ -25,6 +24,7 @@ from blink.sim.core import (
     simulate_game,
     simulate_series,
 )
+from blink.match import Series
 from blink.sim.pool import worker_pool
 from blink.sim.seeds import derive_seed
 
@@ -41,8 +41,9 @@ __all__ = [
 
 ENGINES = ("exact", "batch")
 """``exact``: game by game through the rules engine and the bot objects live play uses
-(:mod:`blink.sim.core`); ``batch``: thousands of games at once in arrays
-(:mod:`blink.sim.batch`), the same bots and rules, about ten times faster, other deals."""
+(:mod:`blink.games.classic.sim.core`); ``batch``: thousands of games at once in arrays
+(:mod:`blink.games.classic.sim.batch`), the same bots and rules, about ten times faster, other
+deals."""
 
 
 class GameRow(NamedTuple):
@@ -163,7 +164,7 @@ def run_chunk(job: Job, start: int, stop: int) -> list[MatchRow]:
 def _batch_chunk(job: Job, start: int, stop: int) -> list[MatchRow]:
     """Matches ``start`` to ``stop - 1`` of ``job`` on the batch engine (series game by game:
     every undecided series of the chunk plays its next game in one batch)."""
-    from blink.sim.batch import simulate_batch, to_record
+    from blink.games.classic.sim.batch import simulate_batch, to_record
 
     indices = list(range(start, stop))
     match_seed = {i: derive_seed(job.seed, i) for i in indices}

@@ -2,7 +2,8 @@
 
 The browser's replay viewer shows a record one step at a time. Rather than carrying its own copy
 of the rules, it asks the server, which builds the frames with the engines from records read by
-the record format's loader (:func:`blink.records.load`). Each game lays out its own frames (its
+the record format's loader (:func:`blink.model.records.load`). Each game lays out its own frames
+(its
 definition's ``replay``); :func:`definition_replay` is a layout for any game, from the views of
 every seat. Pure functions: no I/O, no clock.
 
@@ -25,9 +26,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from blink.games.base import GameDefinition
-from blink.games.registry import UnknownGame, get_game
-from blink.records import AnyRecord, RecordError, SeriesRecord, load
+from blink.model.base import GameDefinition
+from blink.model.records import AnyRecord, RecordError, SeriesRecord, load
+from blink.model.registry import UnknownGame, get_game
 
 __all__ = [
     "REPLAY_FORMAT",
@@ -46,8 +47,8 @@ REPLAY_VERSION: Final = 1
 def read_record(data: object) -> AnyRecord | SeriesRecord:
     """Read any record ``blink replay`` accepts: a game record of any game, or a series.
 
-    The record format's loader, :func:`blink.records.load`; raises its
-    :class:`~blink.records.RecordError` (the game's own, such as
+    The record format's loader, :func:`blink.model.records.load`; raises its
+    :class:`~blink.model.records.RecordError` (the game's own, such as
     :class:`~blink.games.goblink.record.GoRecordError`, once the game is known) saying what is
     wrong.
     """
@@ -72,7 +73,8 @@ def definition_replay(
 ) -> dict[str, Any]:
     """Frames for any game, from its definition: after each action, every seat's view.
 
-    For a game without a layout of its own. Raises :class:`~blink.records.RecordError` when the
+    For a game without a layout of its own. Raises :class:`~blink.model.records.RecordError` when
+    the
     record does not verify.
     """
     record.verify()
@@ -117,7 +119,8 @@ def _game_replay(record: AnyRecord) -> dict[str, Any]:
 def replay_document(data: object) -> dict[str, Any]:
     """The replay of any record ``blink replay`` accepts (a parsed JSON value).
 
-    Raises :class:`~blink.records.RecordError` with ``reason`` and ``index`` (and ``game`` in a
+    Raises :class:`~blink.model.records.RecordError` with ``reason`` and ``index`` (and ``game`` in
+    a
     series) when the record cannot be read or does not verify.
     """
     record = read_record(data)

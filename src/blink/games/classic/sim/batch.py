@@ -1,6 +1,7 @@
 """The batch simulator: thousands of bot games at once, as numpy arrays, in virtual time.
 
-:mod:`blink.sim.core` plays one game at a time through the rules engine and the bots' Python
+:mod:`blink.games.classic.sim.core` plays one game at a time through the rules engine and the bots'
+Python
 objects: exact, and the same code the server and the terminal client run, but a few hundred
 games per second per core. This module plays the same kind of games in lock-step over a whole
 batch: every game's state (hands, draw piles, tops, phase, clock) and every bot's state (its plan,
@@ -14,15 +15,16 @@ search, its re-judging of plans, and each strategy's choices in the vector form
 batch game can be turned into a :class:`~blink.games.classic.record.GameRecord` by replaying
 its actions through :class:`~blink.games.classic.engine.ClassicGame` (:func:`simulate_batch`
 with ``records=True``; the tests replay thousands of games and compare outcomes), and its
-statistics are compared with :mod:`blink.sim.core`'s. Its random numbers come from a
+statistics are compared with :mod:`blink.games.classic.sim.core`'s. Its random numbers come from a
 counter-based generator keyed by each game's seed, so a game's result depends only on its
-seed, never on the batch it ran in; the deals and draws differ from :mod:`blink.sim.core`'s,
+seed, never on the batch it ran in; the deals and draws differ from
+:mod:`blink.games.classic.sim.core`'s,
 so the two give the same statistics, not the same games.
 
 Scope: the standard 60-card deck, 2 or 3 players, any ruleset, handicaps, every level and
 speed factor, every strategy with a vector form (:class:`~blink.games.classic.bots.BotSpec`;
 another strategy is refused with :class:`NoVectorFormError`: the exact engine plays it),
-:class:`~blink.sim.core.SimConfig` timings.
+:class:`~blink.games.classic.sim.core.SimConfig` timings.
 """
 
 from __future__ import annotations
@@ -37,7 +39,6 @@ import numpy as np
 import numpy.typing as npt
 
 from blink.cards import STANDARD_DECK, Card
-from blink.games.base import Termination
 from blink.games.classic.bots import BotConfigError, BotSpec, get_level, get_strategy
 from blink.games.classic.bots.reaction import Level
 from blink.games.classic.bots.strategies import BLOCKER, FIRST, FLEXIBLE, RANDOM, Strategy
@@ -45,7 +46,8 @@ from blink.games.classic.bots.tables import CMP, NO_MATCH
 from blink.games.classic.engine import Choose, ClassicGame, Flip, Outcome, Play, reach
 from blink.games.classic.record import GameRecord
 from blink.games.classic.rules import OFFICIAL, DeadEnd, Ruleset, deal_sizes
-from blink.sim.core import DEFAULT_CONFIG, GameResult, SimConfig
+from blink.games.classic.sim.core import DEFAULT_CONFIG, GameResult, SimConfig
+from blink.model.base import Termination
 from blink.sim.seeds import derive_seed
 
 __all__ = [

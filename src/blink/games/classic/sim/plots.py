@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from blink.sim.stats import Summary, wilson
+from blink.games.classic.sim.stats import Summary, wilson
 
 __all__ = ["plot_summary", "plot_sweep"]
 

@@ -189,11 +189,11 @@ AnyCodec = RecordCodec[Any, Any, Any]
 def codecs() -> Mapping[str, AnyCodec]:
     """Every registered game's codec, by the name records give it in ``game``.
 
-    Read from the game definitions of :mod:`blink.games.registry` (each has a
+    Read from the game definitions of :mod:`blink.model.registry` (each has a
     ``record_codec``), so a newly registered game's records load too. Imported on first use:
     the games' record modules import this one.
     """
-    from blink.games.registry import games
+    from blink.model.registry import games
 
     return MappingProxyType({g.info.name: g.record_codec for g in games()})
 

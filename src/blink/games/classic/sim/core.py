@@ -22,7 +22,6 @@ from types import MethodType
 from typing import Any
 
 from blink.cards import Card
-from blink.games.base import Pending, RefereeClock, Timer, Timings
 from blink.games.classic.bots import Bot, BotSpec, Intent
 from blink.games.classic.definition import CLASSIC
 from blink.games.classic.engine import (
@@ -42,6 +41,7 @@ from blink.games.classic.engine import (
 from blink.games.classic.record import GameRecord, SeriesRecord
 from blink.games.classic.rules import OFFICIAL, Ruleset
 from blink.match import Series
+from blink.model.base import Pending, RefereeClock, Timer, Timings
 from blink.sim.seeds import derive_seed
 
 __all__ = [
@@ -129,7 +129,7 @@ class GameResult:
         )
 
     def summary(self) -> tuple[Any, ...]:
-        """A compact, picklable row for statistics (see :mod:`blink.sim.stats`)."""
+        """A compact, picklable row for statistics (see :mod:`blink.games.classic.sim.stats`)."""
         return (
             self.outcome.winners,
             self.outcome.reason,

@@ -2,7 +2,7 @@
 
 Everything above the engines gets a game here, by the name stored in a record or a room::
 
-    from blink.games.registry import get_game
+    from blink.model.registry import get_game
     game = get_game("classic")
     state = game.new(players=2, seed=7)
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 from typing import Any, Final
 
-from blink.games.base import GameDefinition
+from blink.model.base import GameDefinition
 
 __all__ = ["DEFAULT_GAME", "UnknownGame", "game_names", "games", "get_game", "register"]
 
