@@ -12,8 +12,9 @@ sequence numbers, rematch and leave) whose game is a :class:`~blink.games.goblin
 guard
   here) and that receiver's :class:`~blink.games.goblink.engine.GoView`: no frame ever holds another
   player's hand or the draw pile;
-* a turn timer (:class:`GoSettings.go_turn_time`) applies the engine's
-  :meth:`~blink.games.goblink.engine.GoGame.default_action` for a player who does not act in time;
+* a turn timer (:class:`GoSettings.go_turn_time`) applies the referee's default actions
+  (:meth:`~blink.games.goblink.definition.GoBlinkDefinition.referee`) for a player who does not
+  act in time, until their turn is over;
 * bot seats are played by :mod:`blink.games.goblink.bots` bots after
 :attr:`GoSettings.go_bot_delay`.
 
@@ -45,17 +46,18 @@ from blink.games.goblink.engine import (
     IllegalAction,
     LayDown,
     Passed,
-    TurnBegan,
     event_to_dict,
     redact,
     value_from_wire,
     view_to_dict,
 )
 from blink.games.goblink.record import GoRecord, go_action_from_dict, go_action_to_dict
+from blink.model.base import Timer, Timings
 from blink.server import storage as st
 from blink.server.protocol import MAX_ID, dumps
 from blink.server.rooms import Conn, GameState, NoGame, Pending, Room, RoomHost, Seat
 from blink.server.settings import Settings
+from blink.server.table_clock import timings
 
 __all__ = [
     "GAME_KIND",
@@ -110,9 +112,6 @@ def check_gobot(name: str) -> str:
 class GoGameState(GameState):
     """A live Go Blink game of a room (``game`` holds a :class:`GoGame`)."""
 
-    turn_no: int = 0
-    turn_seat: int | None = None
-    turn_deadline: float | None = None
     started_clock: float = 0.0
     actions_by_seat: list[int] = field(default_factory=list)
 
@@ -159,9 +158,9 @@ class GoBotSeat:
             self.room.apply(action, self.seat, None)
         except IllegalAction as exc:
             log.warning("Go Blink bot of seat %d was refused (%s); default", self.seat, exc.code)
-            fallback = game.default_action()
-            if fallback is not None:
-                self.room.apply(fallback, self.seat, None)
+            pending = self.g.table.pending  # the referee's default for the current player
+            for seat, fallback in pending.actions[:1] if pending is not None else ():
+                self.room.apply(fallback, seat, None)
         except NoGame:
             return
         except Exception:
@@ -182,6 +181,7 @@ class GoRoom(Room):
     """A room playing Go Blink (2 to 6 seats, people and :mod:`blink.games.goblink.bots` bots)."""
 
     kind = GAME_KIND
+    _log = log
 
     def __init__(
         self,
@@ -215,9 +215,11 @@ class GoRoom(Room):
         return d
 
     def _turn_wire(self, g: GoGameState) -> dict[str, Any] | None:
-        if g.turn_seat is None or g.turn_deadline is None or g.game.over:
+        pending = g.table.pending
+        deadline = g.table.deadline_of(Timer.TURN)
+        if pending is None or deadline is None or not pending.actions:
             return None
-        return {"seat": g.turn_seat, "in_ms": self._ms_left(g.turn_deadline)}
+        return {"seat": pending.actions[0][0], "in_ms": self._ms_left(deadline)}
 
     def _view_wire(self, g: GoGameState, seat: int | None) -> dict[str, Any]:
         game: GoGame = g.game  # type: ignore[assignment]
@@ -265,6 +267,7 @@ class GoRoom(Room):
             series_number=self.series_number,
             game=game,  # type: ignore[arg-type]
             started_wall=time.time(),
+            table=self._new_table(),
             plays_by_seat=[0] * self.players,
             started_clock=self.settings.clock(),
         )
@@ -295,7 +298,7 @@ class GoRoom(Room):
                 "record_url": None,
             }
         )
-        self._new_turn(g)
+        self._referee_update(g, self.settings.clock())  # the first player's opening decision
         self.set_status("playing")
         for c in self.conns:
             self._send_snapshot(c)
@@ -317,40 +320,9 @@ class GoRoom(Room):
 
     # -- the turn timer ------------------------------------------------------------------
 
-    def _new_turn(self, g: GoGameState) -> None:
-        """A turn (or opening decision) began, or the game was rebuilt: restart the timer."""
-        game: GoGame = g.game  # type: ignore[assignment]
-        g.turn_no += 1
-        if g.timer is not None:
-            g.timer.cancel()
-            g.timer = None
-        if game.over or game.current is None:
-            g.turn_seat = None
-            g.turn_deadline = None
-            return
-        delay = _turn_time(self.settings)
-        g.turn_seat = game.current
-        g.turn_deadline = self.settings.clock() + delay
-        turn_no = g.turn_no
-        g.timer = self._later(delay, lambda: self._timeout(g, turn_no))
-
-    def _timeout(self, g: GoGameState, turn_no: int) -> None:
-        """The current player did not finish in time: the engine's default actions end it."""
-        game: GoGame = g.game  # type: ignore[assignment]
-        if self.game is not g or g.turn_no != turn_no:
-            return
-        seat = game.current
-        for _ in range(4):
-            if game.over or game.current != seat or g.turn_no != turn_no:
-                return
-            action = game.default_action()
-            if action is None:
-                return
-            try:
-                self.apply(action, seat, None)
-            except (IllegalAction, NoGame):
-                log.exception("the default action was refused")
-                return
+    def _timings(self) -> Timings:
+        """The referee's delays: the turn time (a turn or opening decision) of the settings."""
+        return timings(self.settings, turn=_turn_time(self.settings))
 
     # -- applying ------------------------------------------------------------------------
 
@@ -366,15 +338,15 @@ class GoRoom(Room):
         if not isinstance(action, Ask | LayDown | EndTurn):
             raise TypeError(f"not a Go Blink action: {action!r}")
         game: GoGame = g.game  # type: ignore[assignment]
-        t = max(g.last_t, int((self.settings.clock() - g.started_clock) * 1000))
+        now = self.settings.clock()
+        t = max(g.last_t, int((now - g.started_clock) * 1000))
         events = game.apply(action, t)
         g.last_t = t
         g.seq += 1
         seq = g.seq
         if action.player < len(g.plays_by_seat):
             g.plays_by_seat[action.player] += 1
-        if game.over or any(isinstance(e, TurnBegan) for e in events):
-            self._new_turn(g)
+        self._referee_update(g, now)  # a new turn restarts the turn timer
         turn = self._turn_wire(g)
         receivers: list[int | None] = list(range(self.players))
         if self.spectators:
@@ -416,8 +388,7 @@ class GoRoom(Room):
         if g.ended_sent:
             return
         g.ended_sent = True
-        if g.timer is not None:
-            g.timer.cancel()
+        g.table.cancel()
         self._stop_bots(g)
         game: GoGame = g.game  # type: ignore[assignment]
         outcome = game.outcome
@@ -482,6 +453,7 @@ class GoRoom(Room):
             series_number=lg.series_number,
             game=game,  # type: ignore[arg-type]
             started_wall=lg.started_at,
+            table=self._new_table(),
             plays_by_seat=[0] * lg.players,
         )
         for seq, raw, seat, client_id in lg.actions:
@@ -508,7 +480,7 @@ class GoRoom(Room):
             }
         )
         self.status = "playing"
-        self._new_turn(g)
+        self._referee_update(g, self.settings.clock())  # the turn's time starts over now
         seed = secrets.randbits(32) if self.settings.deal_seed is None else self.settings.deal_seed
         self._start_bots(g, seed)
 

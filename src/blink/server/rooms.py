@@ -5,8 +5,12 @@ rooms from the database); a room reaches the server around it only through :clas
 Everything here runs on the event loop and is synchronous: an action is judged by the engine,
 its frames are built for every receiver from that receiver's view, and it is queued for the
 database. Frames are sent only once the database has committed the action (the storage
-callback), in sequence order. Timers (countdown, stall pause, choice deadline, next game) are
-``loop.call_later`` handles with delays from :class:`Settings`; engine times come from
+callback), in sequence order. What the table does by itself (the reveal after the countdown, a
+flip after a stall's pause, default choices at a choosing stall's deadline; Go Blink's default
+actions when a turn's time is up) comes from the game's referee on the delays of
+:class:`Settings` (:mod:`blink.server.table_clock`): one timer per game, armed at the referee's
+deadline, applies the referee's actions through :meth:`Room.apply` like any other action.
+Timers are ``loop.call_later`` handles (``Room._later``); engine times come from
 ``settings.clock``.
 """
 
@@ -31,25 +35,25 @@ from blink.games.classic.engine import (
     Choose,
     ClassicGame,
     Event,
-    Flip,
     IllegalAction,
     Phase,
     Play,
     Reason,
     Refilled,
     Reveal,
-    Stalled,
-    StallKind,
     redact,
 )
 from blink.games.classic.record import GameRecord, action_from_dict, action_to_dict
 from blink.games.classic.rules import Ruleset, get_ruleset
 from blink.games.classic.wire import event_to_wire, outcome_to_wire
 from blink.match import Series
+from blink.model.base import Timer, Timings
+from blink.model.registry import get_game
 from blink.server import storage as st
 from blink.server.bots import LiveBotLike, live_bot
 from blink.server.protocol import PROTOCOL, dumps, view_to_wire
 from blink.server.settings import Settings
+from blink.server.table_clock import TableClock, ms_left, timings
 
 __all__ = [
     "ANSWERS_KEPT",
@@ -215,23 +219,26 @@ class GameState:
     series_number: int
     game: ClassicGame
     started_wall: float
+    table: TableClock
+    """What the table does by itself next (the referee), and the one timer armed for it."""
     seq: int = 0
     reveal_at: float | None = None
     last_t: int = 0
     persisted: int = 0
     ring: deque[tuple[int, dict[int | None, str]]] = field(default_factory=deque)
     pending: deque[Pending] = field(default_factory=deque)
-    stall_kind: str | None = None
-    stall_deadline: float | None = None
-    countdown_deadline: float | None = None
     plays_by_seat: list[int] = field(default_factory=list)
     bots: list[LiveBotLike] = field(default_factory=list)
-    timer: asyncio.TimerHandle | None = None
     ended_sent: bool = False
     end_msg: dict[str, Any] | None = None
     """The ``game_end`` message once sent (re-sent with ``again: true`` on resume/resync)."""
     next_at: float | None = None
     """When the next game of the series starts (settings clock), once this game has ended."""
+
+    @property
+    def timer(self) -> asyncio.TimerHandle | None:
+        """The timer armed at the referee's deadline (``None``: none armed)."""
+        return self.table.handle
 
 
 class RoomHost(Protocol):
@@ -254,6 +261,11 @@ class RoomHost(Protocol):
 
 class Room:
     """A room: seats, connections, the series and its current game."""
+
+    kind = "classic"
+    """The room's game: its name in :mod:`blink.model.registry`."""
+    _log = log
+    """Where a room's failures are logged."""
 
     def __init__(
         self,
@@ -451,7 +463,7 @@ class Room:
             return
         conn.awaiting_snapshot = False
         conn.send(self._snapshot_frame(g, conn.seat))
-        if g.countdown_deadline is not None and g.game.phase is Phase.DEALT:
+        if g.table.deadline_of(Timer.COUNTDOWN) is not None:
             conn.send(self._countdown_frame(g))
         self._send_end_again(conn, g)
 
@@ -468,9 +480,8 @@ class Room:
     def _snapshot_frame(self, g: GameState, seat: int | None) -> str:
         view = view_to_wire(g.game.view(seat), full=True)
         view["seats"] = [s.info() for s in self.seats]
-        countdown = None
-        if g.countdown_deadline is not None and g.game.phase is Phase.DEALT:
-            countdown = self._ms_left(g.countdown_deadline)
+        deadline = g.table.deadline_of(Timer.COUNTDOWN)
+        countdown = None if deadline is None else self._ms_left(deadline)
         return dumps(
             {
                 "type": "snapshot",
@@ -485,24 +496,17 @@ class Room:
         )
 
     def _countdown_frame(self, g: GameState) -> str:
-        left = self._ms_left(g.countdown_deadline) if g.countdown_deadline else 0
+        deadline = g.table.deadline_of(Timer.COUNTDOWN)
+        left = 0 if deadline is None else self._ms_left(deadline)
         return dumps(
             {"type": "countdown", "game": g.id, "number": g.number, "seq": g.seq, "in_ms": left}
         )
 
     def _ms_left(self, deadline: float) -> int:
-        return max(0, round((deadline - self.settings.clock()) * 1000))
+        return ms_left(deadline, self.settings.clock())
 
     def _stall_wire(self, g: GameState) -> dict[str, Any] | None:
-        if g.stall_kind is None or g.stall_deadline is None:
-            return None
-        game = g.game
-        waiting = (
-            [p for p in range(game.players) if p not in game.choices]
-            if g.stall_kind == "choose"
-            else []
-        )
-        return {"kind": g.stall_kind, "in_ms": self._ms_left(g.stall_deadline), "waiting": waiting}
+        return g.table.stall_wire(self.settings.clock())
 
     # -- starting games ------------------------------------------------------------------
 
@@ -537,6 +541,7 @@ class Room:
             series_number=self.series_number,
             game=game,
             started_wall=time.time(),
+            table=self._new_table(),
             plays_by_seat=[0] * self.players,
         )
         self._submit(
@@ -566,7 +571,8 @@ class Room:
                 "record_url": None,
             }
         )
-        self._begin_countdown(g)
+        self._referee_update(g, self.settings.clock())  # the countdown to the reveal
+        self._announce_countdown(g)
         self._start_bots(g, seed)
 
     def _names(self) -> list[str]:
@@ -574,20 +580,45 @@ class Room:
             s.name or (f"Bot ({s.bot})" if s.bot else f"Player {s.seat + 1}") for s in self.seats
         ]
 
-    def _begin_countdown(self, g: GameState) -> None:
-        delay = self.settings.countdown
-        g.countdown_deadline = self.settings.clock() + delay
+    def _announce_countdown(self, g: GameState) -> None:
+        """The referee counts down to the reveal: say so to everyone."""
         self.set_status("countdown")
         for c in self.conns:
             self._send_snapshot(c)
-        g.timer = self._later(delay, lambda: self._reveal(g))
 
-    def _reveal(self, g: GameState) -> None:
-        if self.game is not g or g.game.phase is not Phase.DEALT:
-            return
-        g.countdown_deadline = None
-        self.apply(Reveal(), None, None)
-        self.set_status("playing")
+    # -- what the table does by itself -----------------------------------------------------
+
+    def _timings(self) -> Timings:
+        """The referee's delays in this room (the settings'; no turn timer)."""
+        return timings(self.settings)
+
+    def _new_table(self) -> TableClock:
+        """A new game's referee clock: this room's game, on this room's delays."""
+        return TableClock(get_game(self.kind), self._timings())
+
+    def _referee_update(self, g: GameState, now: float) -> None:
+        """Ask the referee after a change at ``now``; arm the timer when a new wait began."""
+        delay = g.table.update(g.game, now)
+        if delay is not None:
+            g.table.handle = self._later(delay, lambda: self._referee_due(g))
+
+    def _referee_due(self, g: GameState) -> None:
+        """The referee's deadline came: take its actions for their seats, each through
+        :meth:`apply`, until its wait is over (a refused one is logged and ends it)."""
+        g.table.handle = None
+        wait = g.table.pending
+        took = False
+        for seat, action in g.table.due_actions():
+            if self.game is not g or g.game.over:
+                return
+            try:
+                self.apply(action, seat, None)
+            except (IllegalAction, NoGame):
+                self._log.exception("the default action was refused")
+                return
+            took = True
+        if took and wait is not None and wait.timer is Timer.COUNTDOWN:
+            self.set_status("playing")  # revealed
 
     def _start_bots(self, g: GameState, seed: int) -> None:
         for s in self.seats:
@@ -656,16 +687,7 @@ class Room:
         seq = g.seq
         if isinstance(action, Play):
             g.plays_by_seat[action.player] += 1
-        stalled = next((e for e in events if isinstance(e, Stalled)), None)
-        if stalled is not None and stalled.kind is StallKind.FLIP:
-            g.stall_kind = "flip"
-            g.stall_deadline = now + self.settings.stall_pause
-        elif stalled is not None and stalled.kind is StallKind.CHOOSE:
-            g.stall_kind = "choose"
-            g.stall_deadline = now + self.settings.choice_deadline
-        elif game.phase is not Phase.CHOOSING:
-            g.stall_kind = None
-            g.stall_deadline = None
+        self._referee_update(g, now)
         stall = self._stall_wire(g)
         frames: dict[int | None, str] = {}
         receivers: list[int | None] = list(range(self.players))
@@ -706,29 +728,7 @@ class Room:
             record = GameRecord.from_game(game)
             self._submit(st.job_finish_game(g.id, time.time(), record.result or {}))
         g.pending.append(Pending(seq, frames, seat, msg_id, ack, ended))
-        # Timers for what the server does next.
-        if stalled is not None and stalled.kind is StallKind.FLIP:
-            self._set_game_timer(g, self.settings.stall_pause, lambda: self._auto_flip(g))
-        elif stalled is not None and stalled.kind is StallKind.CHOOSE:
-            self._set_game_timer(g, self.settings.choice_deadline, lambda: self._auto_choose(g))
         return seq
-
-    def _set_game_timer(self, g: GameState, delay: float, fn: Callable[[], None]) -> None:
-        if g.timer is not None:
-            g.timer.cancel()
-        g.timer = self._later(delay, fn)
-
-    def _auto_flip(self, g: GameState) -> None:
-        if self.game is g and g.game.phase is Phase.STALLED:
-            self.apply(Flip(), None, None)
-
-    def _auto_choose(self, g: GameState) -> None:
-        game = g.game
-        for p in range(game.players):
-            if self.game is not g or game.phase is not Phase.CHOOSING:
-                return
-            if p not in game.choices:
-                self.apply(Choose(p, game.default_choice(p)), p, None)
 
     def _persisted(self, g: GameState, seq: int, result: Any) -> None:
         if isinstance(result, BaseException):
@@ -775,12 +775,10 @@ class Room:
         if g.ended_sent:
             return
         g.ended_sent = True
-        if g.timer is not None:
-            g.timer.cancel()
-            # The timer's callback refers to g: dropping it breaks the cycle, so the finished
-            # game is freed by reference counting when the next one replaces it, not by a
-            # (long, under load) garbage collection.
-            g.timer = None
+        # The timer's callback refers to g: dropping it breaks the cycle, so the finished game
+        # is freed by reference counting when the next one replaces it, not by a (long, under
+        # load) garbage collection.
+        g.table.cancel()
         self._stop_bots(g)
         game = g.game
         outcome = game.outcome
@@ -890,6 +888,7 @@ class Room:
             series_number=lg.series_number,
             game=game,
             started_wall=lg.started_at,
+            table=self._new_table(),
             plays_by_seat=[0] * lg.players,
         )
         for seq, raw, seat, client_id in lg.actions:
@@ -917,18 +916,12 @@ class Room:
         )
         seed = secrets.randbits(32) if self.settings.deal_seed is None else self.settings.deal_seed
         now = self.settings.clock()
-        if game.phase is Phase.DEALT:
-            self._begin_countdown(g)
+        # The referee's wait (the countdown, a stall) starts over now, as after a deal.
+        self._referee_update(g, now)
+        if g.table.deadline_of(Timer.COUNTDOWN) is not None:
+            self._announce_countdown(g)
         else:
             g.reveal_at = now - g.last_t / 1000
-            if game.phase is Phase.STALLED:
-                g.stall_kind = "flip"
-                g.stall_deadline = now + self.settings.stall_pause
-                self._set_game_timer(g, self.settings.stall_pause, lambda: self._auto_flip(g))
-            elif game.phase is Phase.CHOOSING:
-                g.stall_kind = "choose"
-                g.stall_deadline = now + self.settings.choice_deadline
-                self._set_game_timer(g, self.settings.choice_deadline, lambda: self._auto_choose(g))
             self.status = "playing"
         self._start_bots(g, seed)
         for b in g.bots:

@@ -1,0 +1,126 @@
+"""What a room's table does by itself: the game's referee, on the server's delays.
+
+A :class:`TableClock` keeps, for one live game of a room, the definition's
+:class:`~blink.model.base.RefereeClock` (what the game does by itself next, and when) and the
+one event-loop timer armed at its deadline. The room calls :meth:`TableClock.update` after
+every change it applies; when a wait with a new key begins, the room arms the timer for the
+delay it is given (the old one is cancelled then, and when nothing is pending). When the timer
+fires, :meth:`TableClock.due_actions` gives the referee's actions one at a time, asking the
+referee again after each, for as long as the same wait is pending; the room applies each on
+behalf of its seat through its normal path (storage, frames, acks).
+
+The delays are the server's (:func:`timings`); times are ``settings.clock`` seconds. What the
+frames say about a wait (a stall and its deadline, the countdown, a turn's deadline) is read
+here too (:meth:`TableClock.deadline_of`, :meth:`TableClock.stall_wire`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterator
+from typing import Any, Final
+
+from blink.model.base import GameDefinition, Pending, RefereeClock, Timer, Timings
+from blink.server.settings import Settings
+
+__all__ = ["MAX_STEPS", "STALL_KINDS", "TableClock", "ms_left", "timings"]
+
+log = logging.getLogger("blink.server")
+
+MAX_STEPS: Final = 32
+"""Most actions taken for one wait when its deadline comes; a referee whose wait does not end
+after that many is stopped there (and logged) rather than followed for ever."""
+
+STALL_KINDS: Final = {Timer.STALL_PAUSE: "flip", Timer.CHOICE_DEADLINE: "choose"}
+"""The ``kind`` of a frame's ``stall`` object for each stall the referee waits on."""
+
+
+def timings(settings: Settings, turn: float | None = None) -> Timings:
+    """The server's delays for the referee: the settings' countdown, stall pause and choice
+    deadline, and ``turn`` (``None``: no turn timer)."""
+    return Timings(
+        countdown=settings.countdown,
+        stall_pause=settings.stall_pause,
+        choice_deadline=settings.choice_deadline,
+        turn=turn,
+    )
+
+
+def ms_left(deadline: float, now: float) -> int:
+    """Whole milliseconds from ``now`` to ``deadline`` (0 once it has passed)."""
+    return max(0, round((deadline - now) * 1000))
+
+
+class TableClock:
+    """One live game's referee deadline and the one timer armed at it.
+
+    It holds no reference to the room or the game: the timer's callback does, and it is
+    dropped when the timer fires or is cancelled.
+    """
+
+    __slots__ = ("handle", "pending", "referee")
+
+    def __init__(self, definition: GameDefinition[Any, Any, Any, Any], delays: Timings) -> None:
+        self.referee = RefereeClock(definition, delays)
+        self.pending: Pending | None = None
+        """The referee's answer for the game as it is now (``None``: the players must act)."""
+        self.handle: asyncio.TimerHandle | None = None
+        """The timer armed at the deadline (``None`` once it fired or was cancelled)."""
+
+    def update(self, state: Any, now: float) -> float | None:
+        """Ask the referee about ``state`` after a change at ``now``.
+
+        Returns the delay to arm the timer with when a wait with a new key began (its deadline
+        starts now), else ``None``. The old timer is cancelled when a new wait begins and when
+        nothing is pending; a wait that goes on keeps its timer and its deadline.
+        """
+        before = self.referee.key
+        pending = self.pending = self.referee.update(state, now)
+        if pending is None:
+            self.cancel()
+            return None
+        if pending.key == before:
+            return None
+        self.cancel()
+        deadline = self.referee.deadline
+        return None if deadline is None else max(0.0, deadline - now)
+
+    def cancel(self) -> None:
+        """Cancel the armed timer, if any."""
+        if self.handle is not None:
+            self.handle.cancel()
+            self.handle = None
+
+    def due_actions(self) -> Iterator[tuple[int | None, Any]]:
+        """The pending wait's actions as ``(seat, action)``, one at a time: the caller applies
+        each (which updates this clock) before asking for the next. Ends when the wait is
+        over (its key changed, or nothing is pending), or after :data:`MAX_STEPS`."""
+        first = self.pending
+        if first is None:
+            return
+        for _ in range(MAX_STEPS):
+            pending = self.pending
+            if pending is None or pending.key != first.key or not pending.actions:
+                return
+            yield pending.actions[0]
+        log.error("the referee's wait %r did not end after %d actions", first.key, MAX_STEPS)
+
+    def deadline_of(self, timer: Timer) -> float | None:
+        """The deadline of the pending wait when it waits for ``timer``, else ``None``."""
+        pending = self.pending
+        if pending is None or pending.timer is not timer:
+            return None
+        return self.referee.deadline
+
+    def stall_wire(self, now: float) -> dict[str, Any] | None:
+        """A frame's ``stall`` object (``kind``, ``in_ms``, ``waiting``), ``None`` unless the
+        referee waits on a stall."""
+        pending = self.pending
+        deadline = self.referee.deadline
+        if pending is None or deadline is None or pending.timer not in STALL_KINDS:
+            return None
+        choosing = pending.timer is Timer.CHOICE_DEADLINE
+        waiting = [s for s, _ in pending.actions if s is not None] if choosing else []
+        kind = STALL_KINDS[pending.timer]
+        return {"kind": kind, "in_ms": ms_left(deadline, now), "waiting": waiting}
