@@ -8,7 +8,8 @@ reads the ``level:strategy`` notation used on command lines (an optional ``@spee
 
 The levels (:data:`LEVELS`) and the strategies (:data:`STRATEGIES`, objects with behaviour:
 :class:`Strategy`) are each stated once, in their registry, with the defaults beside them
-(:data:`DEFAULT_LEVEL`, :data:`DEFAULT_STRATEGY`); everything else reads the names from there. :func:`get_level` and :func:`get_strategy` refuse an unknown name with a
+(:data:`DEFAULT_LEVEL`, :data:`DEFAULT_STRATEGY`); everything else reads the names from there.
+:func:`get_level` and :func:`get_strategy` refuse an unknown name with a
 :class:`BotConfigError` listing the known ones: there is no fallback.
 """
 
