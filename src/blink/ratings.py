@@ -1,5 +1,6 @@
-"""Ratings: OpenSkill (Weng-Lin, Plackett-Luce) updates for two- and three-player Blink games,
-fixed ratings for bots by level, and a handicap suggested from two ratings.
+"""Ratings: OpenSkill (Weng-Lin, Plackett-Luce) updates for Blink games (classic Blink's two or
+three players unless another game's range is given), fixed ratings for bots by level, and a
+handicap suggested from two ratings.
 
 Pure: no I/O, no clock. A :class:`Rating` is ``mu`` (skill) and ``sigma`` (uncertainty);
 :attr:`Rating.ordinal` (``mu - 3 sigma``) is the conservative number shown on leaderboards. A
@@ -32,6 +33,8 @@ from typing import Any, Final
 from openskill.models import PlackettLuce
 
 from blink.games.classic.bots import LEVELS
+from blink.games.classic.definition import CLASSIC
+from blink.model.base import GameInfo
 
 __all__ = [
     "BOT_RATINGS",
@@ -122,17 +125,20 @@ def rate_game(
     ratings: Sequence[Rating],
     winners: Sequence[int],
     fixed: Sequence[bool] | None = None,
+    game: GameInfo = CLASSIC.info,
 ) -> list[Rating]:
-    """New ratings after one game of 2 or 3 players.
+    """New ratings after one game of ``game`` (classic Blink unless told: 2 or 3 players).
 
     ``winners`` are the seats that won (several for a tie). Each winner is rated as having
     beaten each other player (two-player OpenSkill updates against their ratings before the
     game); losers are not compared with each other. Seats marked in ``fixed`` (bots) keep their
-    rating.
+    rating. A number of players outside the game's range is refused.
     """
     n = len(ratings)
-    if n not in (2, 3):
-        raise RatingError(f"a rated Blink game has 2 or 3 players, not {n}", "bad-players")
+    if not game.min_players <= n <= game.max_players:
+        raise RatingError(
+            f"a rated Blink game has {game.player_range} players, not {n}", "bad-players"
+        )
     ws = list(winners)
     if not ws or len(set(ws)) != len(ws) or any(not 0 <= w < n for w in ws):
         raise RatingError(f"not a valid result for {n} players: winners {ws!r}", "bad-result")

@@ -19,7 +19,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from blink.cards import parse_card
-from blink.games.goblink.engine import GoGame, matches_in
+from blink.games.goblink.engine import GoGame, matches_in, value_to_wire, values_of
 from blink.games.goblink.record import GoRecord
 from blink.server.go_rooms import GoSettings
 from blink.server.settings import sqlite_url
@@ -100,6 +100,10 @@ def take_turn_step(page: Page, st: dict[str, Any]) -> None:
         return
     if st["canAsk"]:
         options = page.locator("#go-ask-value option")
+        # The page offers exactly the values of the engine's legal asks for this hand.
+        offered = options.evaluate_all("os => os.map(o => o.value)")
+        allowed = {":".join(map(str, value_to_wire(v))) for c in hand for v in values_of(c)}
+        assert sorted(offered) == sorted(allowed), (offered, allowed)
         n = options.count()
         pick = options.nth((seq * 7) % n).get_attribute("value")
         assert pick is not None

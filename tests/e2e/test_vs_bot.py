@@ -9,6 +9,10 @@ from pathlib import Path
 from blinkweb import Server, collect_errors, keyboard_step, state
 from playwright.sync_api import BrowserContext, expect
 
+from blink.games.classic.bots import DEFAULT_LEVEL, LEVELS
+from blink.games.goblink.bots import DEFAULT_GOBOT, GOBOTS
+from blink.model.registry import get_game
+
 KNOWN_REFUSALS = {
     "Too slow: the pile changed first",
     "No match: no shared colour, shape or count",
@@ -26,7 +30,21 @@ def test_lobby_lists_live_games(context: BrowserContext, server: Server, screens
     errors = collect_errors(page)
     page.goto(server.url + "/")
     expect(page.get_by_role("heading", name="Quick game")).to_be_visible()
-    expect(page.locator("#q-level option")).to_have_count(6)
+    # The levels, the players and the Go Blink bots are the server's (GET /api/options).
+    expect(page.locator("#q-level option")).to_have_count(len(LEVELS))
+    assert page.locator("#q-level option").evaluate_all("os => os.map(o => o.value)") == list(
+        LEVELS
+    )
+    expect(page.locator("#q-level")).to_have_value(DEFAULT_LEVEL)
+    go_bots = page.locator("#go-bot option").evaluate_all("os => os.map(o => o.value)")
+    assert go_bots == [*GOBOTS, ""]  # the bots, then a room for people
+    expect(page.locator("#go-bot")).to_have_value(DEFAULT_GOBOT)
+    for form, game in (("#f-quick", "classic"), ("#f-priv", "classic"), ("#f-go", "goblink")):
+        info = get_game(game).info
+        counts = page.locator(f"{form} .seg").first.locator("input")
+        values = counts.evaluate_all("os => os.map(o => Number(o.value))")
+        assert values == list(range(info.min_players, info.max_players + 1))
+        expect(counts.first).to_be_checked()
     live = page.locator("#l-live")
     expect(live).to_contain_text(str(room["code"]))
     entry = live.locator("li", has_text=str(room["code"]))
@@ -74,6 +92,7 @@ def test_full_game_against_inhuman_bot_by_keyboard(context: BrowserContext, serv
     # The lobby, by keyboard: type a name, choose the level, press Play.
     page.focus("#q-name")
     page.keyboard.type("Kim")
+    expect(page.locator("#q-level")).to_have_value(DEFAULT_LEVEL)  # the server's levels are in
     page.focus("#q-level")
     page.keyboard.press("End")  # the last level is the fastest: inhuman
     expect(page.locator("#q-level")).to_have_value("inhuman")

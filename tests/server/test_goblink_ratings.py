@@ -15,9 +15,11 @@ from typing import Any
 import pytest
 from srvkit import Client, ServerThread
 
-from blink.ratings import Rating
+from blink.games.goblink.bots import GOBOTS
+from blink.model.registry import get_game
+from blink.ratings import BOT_SIGMA, Rating, RatingError, rate_game
 from blink.server.go_rooms import GoSettings
-from blink.server.profiles import GO_BOT_RATINGS, _rate_any
+from blink.server.profiles import GO_BOT_RATINGS
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -148,10 +150,21 @@ async def test_two_profiles_in_a_go_game_and_unknown_secret(server: ServerThread
 
 
 def test_shared_first_place_for_six() -> None:
+    go = get_game("goblink").info
     r = [Rating() for _ in range(6)]
-    new = _rate_any(r, [1, 4], [False] * 5 + [True])
+    new = rate_game(r, [1, 4], [False] * 5 + [True], go)
     assert new[1].mu > 25.0 and new[4].mu > 25.0 and abs(new[1].mu - new[4].mu) < 1e-9
     assert all(new[k].mu < 25.0 for k in (0, 2, 3))
     assert new[5] == r[5]  # a bot keeps its fixed rating
-    assert _rate_any(r, list(range(6)), [False] * 6) == r
+    assert rate_game(r, list(range(6)), [False] * 6, go) == r
+    with pytest.raises(RatingError, match="2 or 3 players, not 6"):
+        rate_game(r, [0])  # classic Blink's range unless told
+    with pytest.raises(RatingError, match="2 to 6 players, not 7"):
+        rate_game([*r, Rating()], [0], game=go)
     assert GO_BOT_RATINGS["random"].mu < GO_BOT_RATINGS["greedy"].mu < GO_BOT_RATINGS["memory"].mu
+
+
+def test_go_bot_ratings_are_the_registry_s() -> None:
+    assert list(GO_BOT_RATINGS) == list(GOBOTS)
+    for name, kind in GOBOTS.items():
+        assert GO_BOT_RATINGS[name] == Rating(kind.rating, BOT_SIGMA)

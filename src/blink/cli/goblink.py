@@ -1,7 +1,8 @@
 """``blink goblink``: Go Blink in the terminal (``play``) and bot-vs-bot runs (``simulate``).
 
-Textual, the bots and the simulator are imported inside the commands, so ``blink`` itself
-starts instantly.
+Textual and the simulator are imported inside the commands, so ``blink`` itself starts
+instantly; the help reads the player range and the bots from their registries
+(:mod:`blink.cli.listing`).
 """
 
 from __future__ import annotations
@@ -12,11 +13,16 @@ from typing import Annotated, NoReturn
 
 import typer
 
+from blink.cli.listing import GOBLINK_INFO, GOBOT_NAMES, in_range
+from blink.games.goblink.bots import DEFAULT_OPPONENT, GOBOTS, GoBotError, make_gobot
+
 __all__ = ["register"]
+
+_PLAYERS_HELP = f"{GOBLINK_INFO.player_range} players."
 
 goblink_app = typer.Typer(
     name="goblink",
-    help="Go Blink, the rulebook's turn-based game for 2 to 6 players.",
+    help=f"{GOBLINK_INFO.title}, the rulebook's turn-based game for {_PLAYERS_HELP}",
     no_args_is_help=True,
 )
 
@@ -28,7 +34,7 @@ def _fail(command: str, message: str) -> NoReturn:
 
 @goblink_app.command("play")
 def play(
-    players: Annotated[int, typer.Option("--players", "-p", help="2 to 6 players.")] = 3,
+    players: Annotated[int, typer.Option("--players", "-p", help=_PLAYERS_HELP)] = 3,
     humans: Annotated[
         int,
         typer.Option(
@@ -39,7 +45,7 @@ def play(
     ] = 1,
     bot: Annotated[
         list[str] | None,
-        typer.Option("--bot", "-b", help="Bot seats: random, greedy or memory (repeat, cycled)."),
+        typer.Option("--bot", "-b", help=f"Bot seats: {GOBOT_NAMES} (repeat, cycled)."),
     ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed for the deal and bots.")] = None,
     dealer: Annotated[
@@ -55,8 +61,8 @@ def play(
     ] = None,
 ) -> None:
     """Play Go Blink in the terminal against bots, or pass one screen between people."""
-    if not 2 <= players <= 6:
-        _fail("play", f"--players must be 2 to 6, not {players}")
+    if not in_range(GOBLINK_INFO, players):
+        _fail("play", f"--players must be {GOBLINK_INFO.player_range}, not {players}")
     if not 0 <= humans <= players:
         _fail("play", f"--humans must be 0 to {players}, not {humans}")
     if humans == 0:
@@ -65,9 +71,9 @@ def play(
         _fail("play", "--delay must be 0 or more")
     if dealer is not None and not 1 <= dealer <= players:
         _fail("play", f"--dealer must be a seat 1 to {players}, not {dealer}")
-    from blink.games.goblink.bots import GOBOTS, GoBotError, make_gobot
-
-    names = [n.strip() for b in (bot or []) for n in b.split(",") if n.strip()] or ["memory"]
+    names = [n.strip() for b in (bot or []) for n in b.split(",") if n.strip()] or [
+        DEFAULT_OPPONENT
+    ]
     for n in names:
         try:
             make_gobot(n, 0, 0)
@@ -95,10 +101,10 @@ def play(
 @goblink_app.command("simulate")
 def simulate(
     games: Annotated[int, typer.Option("--games", "-g", help="Number of games.")] = 1000,
-    players: Annotated[int, typer.Option("--players", "-p", help="2 to 6 players.")] = 2,
+    players: Annotated[int, typer.Option("--players", "-p", help=_PLAYERS_HELP)] = 2,
     bot: Annotated[
         list[str] | None,
-        typer.Option("--bot", "-b", help="random, greedy or memory per seat (repeat, cycled)."),
+        typer.Option("--bot", "-b", help=f"{GOBOT_NAMES} per seat (repeat, cycled)."),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Master seed.")] = 0,
     workers: Annotated[int, typer.Option("--workers", "-w", help="Worker processes.")] = 1,

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, NoReturn
 
 import typer
 
+from blink.cli.listing import GOBLINK_INFO, in_range
 from blink.games.goblink.bots import GOBOTS, GoBotError
-from blink.games.goblink.engine import MAX_PLAYERS, MIN_PLAYERS
 from blink.games.goblink.sim import (
     GoGameRow,
     GoJob,
@@ -81,7 +81,7 @@ def _check(
     if not isinstance(workers, int) or workers < 1:
         _fail(f"--workers must be at least 1, not {workers}")
     named = [n for b in bots for n in b.split(",") if n.strip()]
-    if players < MIN_PLAYERS and MIN_PLAYERS <= len(named) <= MAX_PLAYERS:
+    if players < GOBLINK_INFO.min_players and in_range(GOBLINK_INFO, len(named)):
         players = len(named)  # "--bot memory,greedy" without --players: one seat per name
     try:
         seats = parse_bots(bots, players)

@@ -1,6 +1,8 @@
 """``blink play``: Blink in the terminal, against bots, two on one keyboard, or online.
 
-Textual and the bots are imported inside the command, so ``blink`` itself starts instantly.
+Textual and the bots' play are imported inside the command, so ``blink`` itself starts
+instantly; the help reads the levels, strategies and player range from their registries
+(:mod:`blink.cli.listing`).
 """
 
 from __future__ import annotations
@@ -9,10 +11,16 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-__all__ = ["register"]
+from blink.cli.listing import (
+    CLASSIC_INFO,
+    LEVELS_MARKED,
+    STRATEGIES_MARKED,
+    in_range,
+    in_words,
+)
+from blink.games.classic.bots import DEFAULT_LEVEL, DEFAULT_STRATEGY
 
-DEFAULT_LEVEL = "skilled"
-DEFAULT_STRATEGY = "first"
+__all__ = ["register"]
 
 
 def _fail(message: str) -> NoReturn:
@@ -34,16 +42,22 @@ LevelOpt = Annotated[
     typer.Option(
         "--level",
         "-l",
-        help="Bot level: beginner, casual, skilled (default), expert, champion, inhuman.",
+        help=f"Bot level: {LEVELS_MARKED}.",
     ),
 ]
 StrategyOpt = Annotated[
     str | None,
+    typer.Option("--strategy", "-s", help=f"Bot strategy: {STRATEGIES_MARKED}."),
+]
+PlayersOpt = Annotated[
+    int,
     typer.Option(
-        "--strategy", "-s", help="Bot strategy: random, first (default), blocker, flexible."
+        "--players",
+        "-p",
+        help=f"{CLASSIC_INFO.player_range} ({CLASSIC_INFO.max_players}: you and "
+        f"{in_words(CLASSIC_INFO.max_players - 1)} bots).",
     ),
 ]
-PlayersOpt = Annotated[int, typer.Option("--players", "-p", help="2 or 3 (3: you and two bots).")]
 HotseatOpt = Annotated[
     bool,
     typer.Option("--hotseat", help="Two people on one keyboard (Q W E + A S against U I O + K L)."),
@@ -90,7 +104,7 @@ def play(
     bot: BotOpt = None,
     level: LevelOpt = None,
     strategy: StrategyOpt = None,
-    players: PlayersOpt = 2,
+    players: PlayersOpt = CLASSIC_INFO.default_players,
     hotseat: HotseatOpt = False,
     best_of: BestOfOpt = 1,
     handicap: HandicapOpt = "",
@@ -114,10 +128,10 @@ def play(
         rules = get_ruleset(ruleset)
     except RulesetError as exc:
         _fail(str(exc))
-    if players not in (2, 3):
-        _fail(f"classic Blink is for 2 or 3 players, not {players}")
-    if len(bot) == 2:
-        players = 3
+    if not in_range(CLASSIC_INFO, players):
+        _fail(f"classic Blink is for {CLASSIC_INFO.player_range} players, not {players}")
+    if 1 < len(bot) < CLASSIC_INFO.max_players:
+        players = len(bot) + 1  # one seat per --bot, and yours
     if best_of < 1 or best_of % 2 == 0:
         _fail(f"--best-of must be a positive odd number, not {best_of}")
     try:
@@ -255,7 +269,7 @@ def _bot_specs(bots: list[str], level: str | None, strategy: str | None, players
     from blink.games.classic.bots import BotConfigError, BotSpec
 
     if bots:
-        if len(bots) > 2:
+        if len(bots) > CLASSIC_INFO.max_players - 1:
             raise BotConfigError("give one --bot (two players) or two (three players)")
         specs = [BotSpec.parse(b) for b in bots]
         while len(specs) < players - 1:

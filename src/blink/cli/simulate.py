@@ -8,7 +8,8 @@ Examples::
     blink simulate sweep --param speed --values 1,1.25,1.5,2 --bot expert --bot expert
     blink simulate sweep --param handicap --values 0,4,8,12,16 --bot champion --bot beginner
 
-Heavy modules (the simulator, Rich, matplotlib) are imported inside the commands.
+Heavy modules (the simulator, Rich, matplotlib) are imported inside the commands; the help
+reads the levels, strategies and player range from their registries (:mod:`blink.cli.listing`).
 """
 
 from __future__ import annotations
@@ -24,15 +25,18 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
+from blink.cli.listing import CLASSIC_INFO, LEVEL_NAMES, STRATEGY_NAMES, in_range, or_list
+from blink.games.classic.bots import BotSpec
+
 if TYPE_CHECKING:
-    from blink.games.classic.bots import BotSpec
     from blink.games.classic.rules import Ruleset
     from blink.games.classic.sim.runner import Job
     from blink.games.classic.sim.stats import Summary
 
 __all__ = ["register"]
 
-DEFAULT_BOT = "expert:first"
+DEFAULT_BOT = str(BotSpec("expert"))
+"""The bot of every seat when no --bot is given (an expert with the default strategy)."""
 
 
 class GameKind(StrEnum):
@@ -56,7 +60,10 @@ def _fail(message: str) -> NoReturn:
 
 GamesOpt = Annotated[int, typer.Option("--games", "-n", help="Number of games (or series).")]
 PlayersOpt = Annotated[
-    int | None, typer.Option("--players", "-p", help="2 or 3 (default: the number of --bot).")
+    int | None,
+    typer.Option(
+        "--players", "-p", help=f"{CLASSIC_INFO.player_range} (default: the number of --bot)."
+    ),
 ]
 BotOpt = Annotated[
     list[str] | None,
@@ -64,8 +71,8 @@ BotOpt = Annotated[
         "--bot",
         "-b",
         help="level:strategy for each seat in order, e.g. --bot champion:blocker --bot "
-        "beginner:random (levels: beginner, casual, skilled, expert, champion, inhuman; "
-        "strategies: random, first, blocker, flexible; @F makes a bot F times faster).",
+        f"beginner:random (levels: {LEVEL_NAMES}; strategies: {STRATEGY_NAMES}; @F makes a "
+        "bot F times faster).",
     ),
 ]
 HandicapOpt = Annotated[
@@ -110,13 +117,13 @@ def _check_common(games: int, seed: int, workers: int | None) -> int:
 
 
 def _parse_bots(players: int | None, bots: list[str] | None) -> list[BotSpec]:
-    from blink.games.classic.bots import BotConfigError, BotSpec
+    from blink.games.classic.bots import BotConfigError
 
     raw = list(bots or [])
     if players is None:
-        players = len(raw) if len(raw) in (2, 3) else 2
-    if players not in (2, 3):
-        _fail(f"--players must be 2 or 3 for classic Blink, not {players}")
+        players = len(raw) if in_range(CLASSIC_INFO, len(raw)) else CLASSIC_INFO.default_players
+    if not in_range(CLASSIC_INFO, players):
+        _fail(f"--players must be {CLASSIC_INFO.player_range} for classic Blink, not {players}")
     if not raw:
         raw = [DEFAULT_BOT] * players
     elif len(raw) == 1:
@@ -253,7 +260,7 @@ RecordsOpt = Annotated[
     Path | None, typer.Option("--records", help="Write every game's record to DIR.")
 ]
 BestOfOpt = Annotated[int, typer.Option("--best-of", help="Play best-of-N series.")]
-GameOpt = Annotated[GameKind, typer.Option("--game", help="classic or goblink.")]
+GameOpt = Annotated[GameKind, typer.Option("--game", help=f"{or_list(GameKind)}.")]
 FlipPauseOpt = Annotated[
     float, typer.Option("--flip-pause", help="Virtual seconds from a stall to the flip.")
 ]

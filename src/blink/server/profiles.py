@@ -10,7 +10,8 @@ is, across restarts, with no extra table.
 When a game ends (:func:`on_game_end`, a hook of :class:`blink.server.hub.Hub`), it is rated
 with :func:`blink.ratings.rate_game` if every seat is a profile or a bot (bots keep their fixed
 rating, :func:`blink.ratings.bot_rating`; Go Blink bots :data:`GO_BOT_RATINGS`) and at least
-one seat is a profile. Go Blink games (2 to 6 seats) are rated the same way: each winner beat
+one seat is a profile, the number of seats within the game's range (its
+:class:`~blink.model.base.GameInfo`). Go Blink games are rated the same way: each winner beat
 each loser, and several winners share first place. A game with an
 anonymous person in it is not rated. The update runs as one database job on the writer, so
 ratings of concurrent games never overwrite each other.
@@ -22,8 +23,9 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any, Final
 
 from sqlalchemy import (
     Column,
@@ -39,7 +41,9 @@ from sqlalchemy import (
     update,
 )
 
-from blink.ratings import BOT_SIGMA, Rating, RatingError, bot_rating, rate_game
+from blink.games.goblink.bots import GOBOTS
+from blink.model.registry import get_game
+from blink.ratings import BOT_RATINGS, BOT_SIGMA, Rating, RatingError, bot_rating, rate_game
 from blink.server.errors import ProfileError
 from blink.server.hub import Hub
 from blink.server.rooms import GameState, Room, RoomHost, hash_token
@@ -137,15 +141,12 @@ def seat_token(hub: Hub, secret: str | None, room: Room | None = None) -> str:
     return secret
 
 
-GO_BOT_RATINGS: dict[str, Rating] = {
-    "random": Rating(18.0, BOT_SIGMA),
-    "greedy": Rating(25.0, BOT_SIGMA),
-    "memory": Rating(25.7, BOT_SIGMA),
-}
-"""Fixed ratings of the Go Blink bots (blink.games.goblink.bots), from docs/strategy.md's heads-up
-figures:
-random wins 13 % against greedy (7 points apart: the model predicts 12.4 %) and memory 54.6 %
-against greedy (0.7 points: 54.6 %). Greedy sits at a newcomer's 25."""
+GO_BOT_RATINGS: Final[Mapping[str, Rating]] = MappingProxyType(
+    {name: Rating(kind.rating, BOT_SIGMA) for name, kind in GOBOTS.items()}
+)
+"""Fixed ratings of the Go Blink bots, read from the bots' registry
+(:attr:`blink.games.goblink.bots.GoBotKind.rating`, by name in
+:data:`blink.games.goblink.bots.GOBOTS`), where the figures they come from are given."""
 
 
 def _bot_rating(name: str, game: str) -> Rating:
@@ -156,30 +157,6 @@ def _bot_rating(name: str, game: str) -> Rating:
         except KeyError:
             raise RatingError(f"no rating for Go Blink bot {name!r}", "bad-level") from None
     return bot_rating(name)
-
-
-def _rate_any(ratings: list[Rating], winners: list[int], fixed: list[bool]) -> list[Rating]:
-    """:func:`rate_game` for any number of players (Go Blink seats 2 to 6).
-
-    Each winner beat each loser (two-player updates against ratings before the game), exactly
-    as :func:`rate_game` does for 2 or 3 players; several winners share first place.
-    """
-    n = len(ratings)
-    if n in (2, 3):
-        return rate_game(ratings, winners, fixed)
-    if not winners or len(set(winners)) != len(winners) or any(not 0 <= w < n for w in winners):
-        raise RatingError(f"not a valid result for {n} players: winners {winners!r}", "bad-result")
-    if len(winners) == n:
-        return list(ratings)
-    losers = [i for i in range(n) if i not in winners]
-    new = list(ratings)
-    for i in winners:
-        for j in losers:
-            new[i] = rate_game([new[i], ratings[j]], [0])[0]
-    for j in losers:
-        for i in winners:
-            new[j] = rate_game([ratings[i], new[j]], [0])[1]
-    return [r if fixed[k] else new[k] for k, r in enumerate(ratings)]
 
 
 def _rate_job(
@@ -215,11 +192,12 @@ def _rate_job(
                 who.append(row)
             else:
                 return  # an anonymous person: the game is not rated
-        if all(w is None for w in who) or not 2 <= len(ratings) <= (6 if game != "classic" else 3):
+        info = get_game(game).info
+        if all(w is None for w in who) or not info.min_players <= len(ratings) <= info.max_players:
             return
         if len({w.id for w in who if w is not None}) != sum(1 for w in who if w is not None):
             return
-        new = _rate_any(ratings, list(winners), fixed)
+        new = rate_game(ratings, list(winners), fixed, info)
         names = [w.name if w is not None else f"bot:{b}" for w, b in zip(who, bots, strict=True)]
         for i, row in enumerate(who):
             if row is None:
@@ -357,8 +335,5 @@ def leaderboard(hub: Hub, limit: int, min_games: int) -> dict[str, Any]:
         ).all()
     return {
         "players": [{"rank": i + 1, **public_profile(row)} for i, row in enumerate(rows)],
-        "bots": {
-            lvl: bot_rating(lvl).to_dict()
-            for lvl in ("beginner", "casual", "skilled", "expert", "champion", "inhuman")
-        },
+        "bots": {level: rating.to_dict() for level, rating in BOT_RATINGS.items()},
     }

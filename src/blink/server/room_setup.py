@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from typing import Any, Final
 
 from pydantic import BaseModel, Field
 
 from blink.cards import STANDARD_DECK
+from blink.games.classic.definition import CLASSIC
 from blink.games.classic.rules import DealError, Ruleset, get_ruleset, parse_handicap
 from blink.games.goblink.bots import GoBotError
-from blink.games.goblink.engine import MAX_PLAYERS, MIN_PLAYERS
 from blink.match import Series, SeriesError
+from blink.model.registry import DEFAULT_GAME, get_game
 from blink.server import storage as st
 from blink.server.bots import BotError, check_spec
 from blink.server.errors import ApiError, ProfileError
@@ -26,14 +27,34 @@ from blink.server.hub import Hub
 from blink.server.profiles import seat_token
 from blink.server.rooms import Room, Seat, hash_token
 
-__all__ = ["CreateRoom", "claim_seat", "create_go_room", "create_room", "store_new_room"]
+__all__ = [
+    "FEWEST_PLAYERS",
+    "GAMES",
+    "MOST_PLAYERS",
+    "CreateRoom",
+    "claim_seat",
+    "create_go_room",
+    "create_room",
+    "store_new_room",
+]
+
+GAMES: Final = (CLASSIC.info.name, GAME_KIND)
+"""The games rooms are opened for (registry names): classic rooms here, Go Blink rooms with
+:func:`create_go_room`."""
+
+FEWEST_PLAYERS: Final = min(get_game(name).info.min_players for name in GAMES)
+"""The fewest seats of a room of any game (each game's own range is checked on creation)."""
+MOST_PLAYERS: Final = max(get_game(name).info.max_players for name in GAMES)
+"""The most seats of a room of any game."""
 
 
 class CreateRoom(BaseModel):
-    """Options of a new room."""
+    """Options of a new room (``players``: the default game's default unless given)."""
 
-    players: int = Field(2, ge=2, le=6)
-    game: str = Field("classic", max_length=16)
+    players: int = Field(
+        get_game(DEFAULT_GAME).info.default_players, ge=FEWEST_PLAYERS, le=MOST_PLAYERS
+    )
+    game: str = Field(DEFAULT_GAME, max_length=16)
     seats: list[str | None] | None = None
     best_of: int = Field(1, ge=1, le=15)
     handicap: str = Field("", max_length=32)
@@ -49,11 +70,12 @@ async def create_room(h: Hub, body: CreateRoom) -> dict[str, Any]:
     room with :func:`create_go_room`. Raises :class:`ApiError` for options that do not fit."""
     if body.game == GAME_KIND:
         return await create_go_room(h, body)
-    if body.game != "classic":
-        raise ApiError(400, "bad_options", f"unknown game {body.game!r} (classic, goblink)")
+    info = CLASSIC.info
+    if body.game != info.name:
+        raise ApiError(400, "bad_options", f"unknown game {body.game!r} ({', '.join(GAMES)})")
     players = body.players
-    if players > 3:
-        raise ApiError(400, "bad_options", "classic Blink is for 2 or 3 players")
+    if not info.min_players <= players <= info.max_players:
+        raise ApiError(400, "bad_options", f"classic Blink is for {info.player_range} players")
     seat_specs = body.seats if body.seats is not None else [None] * players
     if len(seat_specs) != players:
         raise ApiError(400, "bad_options", f"seats must list {players} seats")
@@ -124,9 +146,10 @@ async def create_go_room(hub: Hub, body: CreateRoom) -> dict[str, Any]:
 
     Seats are ``null`` (a person) or a Go Blink bot name; raises :class:`ApiError`.
     """
-    players = int(body.players)
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ApiError(400, "bad_options", f"Go Blink is for 2 to 6 players, not {players}")
+    try:
+        players = get_game(GAME_KIND).info.check_players(int(body.players))
+    except ValueError as exc:
+        raise ApiError(400, "bad_options", str(exc)) from None
     seat_specs = body.seats if body.seats is not None else [None] * players
     if len(seat_specs) != players:
         raise ApiError(400, "bad_options", f"seats must list {players} seats")

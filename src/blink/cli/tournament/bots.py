@@ -51,11 +51,12 @@ def parse_bot_player(text: str) -> BotPlayer:
 
 
 def random_field(size: int, seed: int) -> list[BotPlayer]:
-    """``size`` bots with levels and strategies drawn from ``seed`` (no ``inhuman`` bots)."""
+    """``size`` bots with levels and strategies drawn from ``seed`` (only the levels that may
+    enter tournaments: :attr:`~blink.games.classic.bots.Level.tournaments`)."""
     from blink.games.classic.bots import LEVELS, STRATEGIES, BotSpec
 
     rng = random.Random(f"field:{seed}")
-    levels = [lv for lv in LEVELS if lv != "inhuman"]
+    levels = [name for name, lv in LEVELS.items() if lv.tournaments]
     names = rng.sample(BOT_NAMES, size)
     out = []
     for i in range(size):

@@ -4,7 +4,8 @@ Every bot sees only its own player's :class:`~blink.games.goblink.engine.GoView`
 one
 action; it is deterministic for a given seed (its own ``random.Random``, never the global one).
 Build one with ``make_gobot("memory", seat=2, seed=7)``. Every kind of bot is registered once,
-in :data:`GOBOTS` (its name, a one-line description, the other names it answers to); an
+in :data:`GOBOTS` (its name, a one-line description, its fixed rating, the other names it
+answers to), with the defaults beside it (:data:`DEFAULT_GOBOT`, :data:`DEFAULT_OPPONENT`); an
 unknown name is refused with :class:`GoBotError`, listing the known ones.
 
 * ``random``: a uniformly random legal action (asks, lay-downs and ending the turn alike).
@@ -40,6 +41,8 @@ from blink.games.goblink.engine import (
 )
 
 __all__ = [
+    "DEFAULT_GOBOT",
+    "DEFAULT_OPPONENT",
     "GOBOTS",
     "GoBot",
     "GoBotError",
@@ -142,6 +145,7 @@ class RandomBot:
 
     name = "random"
     description = "a uniformly random legal action (asks, lay-downs and ending the turn alike)"
+    rating = 18.0
 
     def __init__(self, seat: int, seed: int = 0) -> None:
         self.seat = seat
@@ -157,6 +161,7 @@ class GreedyBot:
 
     name = "greedy"
     description = "asks for the value it holds most of; lays down the biggest match at once"
+    rating = 25.0
 
     def __init__(self, seat: int, seed: int = 0) -> None:
         self.seat = seat
@@ -254,6 +259,7 @@ class MemoryBot:
         "remembers asks, passes and matches to bound what each opponent holds; asks where a "
         "match is likeliest; holds cards back when a pair is worth more"
     )
+    rating = 25.7
 
     PAIR_WORTH: float = 0.5
     """What keeping two cards of a value (with a third still out there) is worth, in cards."""
@@ -395,10 +401,11 @@ class MemoryBot:
 
 
 class _GoBotClass(Protocol):
-    """A Go Blink bot class: its name and description, and its constructor."""
+    """A Go Blink bot class: its name, description and rating, and its constructor."""
 
     name: str
     description: str
+    rating: float
 
     def __call__(self, seat: int, seed: int = 0) -> GoBot:
         """A bot for ``seat`` seeded by ``seed``."""
@@ -412,6 +419,11 @@ class GoBotKind:
     name: str
     description: str
     """One line for people: how it plays."""
+    rating: float
+    """The fixed rating (OpenSkill ``mu``) of its seats in rated games, from docs/strategy.md's
+    heads-up figures: random wins 13 % against greedy (7 points apart: the model predicts
+    12.4 %) and memory 54.6 % against greedy (0.7 points: 54.6 %); greedy sits at a newcomer's
+    25. See :data:`blink.server.profiles.GO_BOT_RATINGS`, which reads it from here."""
     cls: _GoBotClass
     aliases: tuple[str, ...] = ()
     """Other names it answers to."""
@@ -422,7 +434,7 @@ class GoBotKind:
 
 
 def _kind(cls: _GoBotClass, *aliases: str) -> GoBotKind:
-    return GoBotKind(cls.name, cls.description, cls, aliases)
+    return GoBotKind(cls.name, cls.description, cls.rating, cls, aliases)
 
 
 GOBOTS: Final[Mapping[str, GoBotKind]] = MappingProxyType(
@@ -432,6 +444,12 @@ GOBOTS: Final[Mapping[str, GoBotKind]] = MappingProxyType(
     }
 )
 """Every kind of Go Blink bot by name (read-only)."""
+
+DEFAULT_GOBOT: Final = GOBOTS["greedy"].name
+"""The bot of a seat when none is named: quick games, the browser's lobby, simulations."""
+
+DEFAULT_OPPONENT: Final = GOBOTS["memory"].name
+"""The opponents of people playing in the terminal (``blink goblink play``): the strongest."""
 
 _BY_NAME: Final = {n: kind for kind in GOBOTS.values() for n in (kind.name, *kind.aliases)}
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from blink.games.goblink.bots import make_gobot
+from blink.games.goblink.bots import DEFAULT_GOBOT, make_gobot
 from blink.games.goblink.engine import MAX_PLAYERS, MIN_PLAYERS, GoGame
 from blink.games.goblink.record import GoRecord
 from blink.sim.pool import worker_pool
@@ -45,14 +45,14 @@ DEFAULT_TURN_LIMIT = 1000
 def parse_bots(bots: Sequence[str], players: int) -> list[str]:
     """One bot name per seat from ``bots`` (names or comma-separated lists, cycled over seats).
 
-    An empty list means greedy bots everywhere. Raises ``ValueError`` (or :class:`GoBotError`
-    for an unknown name) saying what is wrong.
+    An empty list means :data:`~blink.games.goblink.bots.DEFAULT_GOBOT` bots everywhere. Raises
+    ``ValueError`` (or :class:`GoBotError` for an unknown name) saying what is wrong.
     """
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"Go Blink is for 2 to 6 players, not {players}")
     names = [n.strip() for b in bots for n in b.split(",") if n.strip()]
     if not names:
-        names = ["greedy"]
+        names = [DEFAULT_GOBOT]
     if len(names) > players:
         raise ValueError(f"{len(names)} bots given for {players} players")
     canon = [make_gobot(n, 0, 0).name for n in names]  # GoBotError for unknown names

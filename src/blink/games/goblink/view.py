@@ -85,8 +85,25 @@ class GoView(NamedTuple):
         return _legal(self.phase, self.seat, self.players, self.hand)
 
 
+def _ask_values(view: GoView) -> list[dict[str, object]]:
+    """The values the viewer may ask for with this hand: those of the legal asks of an asking
+    turn (exactly the legal asks' values on the viewer's own asking turn), in the order the
+    legal actions give them; none for a spectator."""
+    if view.seat is None:
+        return []
+    asking = view._replace(phase=Phase.ASKING, current=view.seat)
+    values: list[Value] = []
+    for action in asking.legal_actions():
+        if isinstance(action, Ask) and action.value not in values:
+            values.append(action.value)
+    return [_value_dict(v) for v in values]
+
+
 def view_to_dict(view: GoView) -> dict[str, object]:
-    """A view as a JSON-ready object (it holds only what the viewer may know)."""
+    """A view as a JSON-ready object (it holds only what the viewer may know).
+
+    ``ask_values`` are the values the viewer may ask for (see :func:`_ask_values`), so that
+    clients never judge an ask themselves."""
     outcome = view.outcome
     return {
         "seat": view.seat,
@@ -111,6 +128,7 @@ def view_to_dict(view: GoView) -> dict[str, object]:
         ],
         "received": [{"from": p, "cards": _codes(m)} for p, m in view.received],
         "given": [{"to": p, "cards": _codes(m)} for p, m in view.given],
+        "ask_values": _ask_values(view),
         "laid_this_turn": view.laid_this_turn,
         "quiet_turns": view.quiet_turns,
         "turns": view.turns,

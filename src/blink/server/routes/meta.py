@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Final
 
 from fastapi import APIRouter
 
 from blink.cards import STANDARD_DECK
+from blink.games.classic.definition import CLASSIC
 from blink.games.classic.rules import RULESETS
-from blink.server import go_rooms
+from blink.games.goblink import bots as gobots
+from blink.model.base import GameInfo
+from blink.model.registry import get_game
+from blink.server import go_rooms, room_setup
 from blink.server.bots import bot_options, bots_available
 from blink.server.protocol import PROTOCOL
 from blink.server.routes.deps import HubDep
@@ -32,21 +37,74 @@ async def health(h: HubDep) -> dict[str, Any]:
     }
 
 
+def _seat_counts(info: GameInfo) -> list[int]:
+    """Every number of players ``info``'s game can be played by, fewest first."""
+    return list(range(info.min_players, info.max_players + 1))
+
+
+def _classic_bots() -> dict[str, Any]:
+    """Classic Blink's bot levels and strategies with their descriptions, and the defaults
+    (empty, and no defaults, when the optional bot package is missing)."""
+    if not bots_available():
+        return {"levels": [], "strategies": [], "default_level": None, "default_strategy": None}
+    # Present: bots_available() imported it (it is optional, see blink.server.bots).
+    from blink.games.classic.bots import DEFAULT_LEVEL, DEFAULT_STRATEGY, LEVELS, STRATEGIES
+
+    return {
+        "levels": [{"name": lv.name, "description": lv.description} for lv in LEVELS.values()],
+        "strategies": [
+            {"name": st.name, "description": st.description} for st in STRATEGIES.values()
+        ],
+        "default_level": DEFAULT_LEVEL,
+        "default_strategy": DEFAULT_STRATEGY,
+    }
+
+
+def _go_bots() -> dict[str, Any]:
+    """Go Blink's bots with their descriptions, and the bot of a seat when none is named."""
+    return {
+        "bots": [{"name": k.name, "description": k.description} for k in gobots.GOBOTS.values()],
+        "default_bot": gobots.DEFAULT_GOBOT,
+    }
+
+
+_BOTS: Final[dict[str, Callable[[], dict[str, Any]]]] = {
+    CLASSIC.info.name: _classic_bots,
+    go_rooms.GAME_KIND: _go_bots,
+}
+"""Each hosted game's bots, from its own bot package."""
+
+
+def _game_options(name: str) -> dict[str, Any]:
+    """What ``/api/options`` says of one game: its registry facts and its bots."""
+    info = get_game(name).info
+    bots = _BOTS.get(name)
+    return {
+        "name": info.name,
+        "title": info.title,
+        "min_players": info.min_players,
+        "max_players": info.max_players,
+        "default_players": info.default_players,
+        **(bots() if bots is not None else {}),
+    }
+
+
 @router.get("/api/options")
 async def options() -> dict[str, Any]:
     """What rooms can be made of."""
     levels, strategies = bot_options()
     return {
         "protocol": PROTOCOL,
-        "players": [2, 3],
+        "players": _seat_counts(CLASSIC.info),
         "rulesets": list(RULESETS),
         "bot_levels": levels,
         "bot_strategies": strategies,
         "bots_available": bots_available(),
         "best_of": [1, 3, 5, 7, 9],
-        "games": ["classic", go_rooms.GAME_KIND],
-        "goblink_players": [2, 3, 4, 5, 6],
-        "goblink_bots": go_rooms.gobot_names(),
+        "games": list(room_setup.GAMES),
+        "goblink_players": _seat_counts(get_game(go_rooms.GAME_KIND).info),
+        "goblink_bots": list(gobots.GOBOTS),
+        "game_info": {name: _game_options(name) for name in room_setup.GAMES},
     }
 
 

@@ -11,6 +11,8 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
+from blink.games.goblink.bots import DEFAULT_GOBOT
+from blink.model.registry import DEFAULT_GAME, get_game
 from blink.server import room_setup
 from blink.server import storage as st
 from blink.server.bots import bot_options
@@ -28,12 +30,16 @@ router = APIRouter()
 
 
 class QuickGame(BaseModel):
-    """Options of a quick game against a bot."""
+    """Options of a quick game against a bot (``players``: the default game's default)."""
 
     bot: str | None = Field(None, max_length=64)
     name: str = Field("Player", min_length=1, max_length=24)
-    game: str = Field("classic", max_length=16)
-    players: int = Field(2, ge=2, le=6)
+    game: str = Field(DEFAULT_GAME, max_length=16)
+    players: int = Field(
+        get_game(DEFAULT_GAME).info.default_players,
+        ge=room_setup.FEWEST_PLAYERS,
+        le=room_setup.MOST_PLAYERS,
+    )
     best_of: int = Field(1, ge=1, le=15)
     ruleset: str = Field("official", max_length=32)
     handicap: str = Field("", max_length=32)
@@ -58,7 +64,7 @@ async def create_room(h: HubDep, body: CreateRoom) -> dict[str, Any]:
 async def quick_game(h: HubDep, body: QuickGame) -> dict[str, Any]:
     """A private two-seat room against a bot, ready to play."""
     if body.game == GAME_KIND:
-        gobot = body.bot or "greedy"
+        gobot = body.bot or DEFAULT_GOBOT
         return await room_setup.create_go_room(
             h,
             CreateRoom(

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from string import ascii_lowercase
 
 from blink.cards import Card, CardError, parse_card
-from blink.games.goblink.bots import GoBot, MemoryBot, make_gobot
+from blink.games.goblink.bots import DEFAULT_OPPONENT, GoBot, MemoryBot, make_gobot
 from blink.games.goblink.engine import (
     Ask,
     Asked,
@@ -98,7 +98,7 @@ class GoTable:
         self,
         players: int = 3,
         humans: Sequence[int] = (0,),
-        bots: Sequence[str] = ("memory",),
+        bots: Sequence[str] = (DEFAULT_OPPONENT,),
         names: Sequence[str] | None = None,
         seed: int = 0,
         dealer: int | None = None,
@@ -114,7 +114,7 @@ class GoTable:
         self.dealer = (players - 1) if dealer is None else dealer
         self.game = GoGame.new(players, seed=seed, dealer=self.dealer)
         self.bots: dict[int, GoBot] = {}
-        bot_names = list(bots) or ["memory"]
+        bot_names = list(bots) or [DEFAULT_OPPONENT]
         k = 0
         for seat in range(players):
             if seat not in self.humans:

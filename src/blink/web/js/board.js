@@ -4,13 +4,26 @@
 import { backSVG, cardSVG, escapeXml } from "./cards.js";
 import { cardName, colorLetter, t } from "./i18n.js";
 
-/** Where each pile and opponent goes when seen from `seat` (bottom of the screen). */
-export function layout(players, seat) {
+/**
+ * Where each pile and opponent goes when seen from `seat` (bottom of the screen). `reach` is
+ * the piles the seat may play on, as the engine gives them in the seat's view (`view.reach`,
+ * right pile first when a pile is out of reach): the piles it reaches are drawn left and right,
+ * any other one far away. When every pile is in reach, the seat's own pile is on the left.
+ * Opponents are drawn in seat order after `seat`.
+ */
+export function layout(players, seat, reach) {
   const s = seat ?? 0;
-  if (players === 3) {
-    return { left: (s + 2) % 3, right: s, far: (s + 1) % 3, opponents: [(s + 1) % 3, (s + 2) % 3] };
-  }
-  return { left: s, right: 1 - s, far: null, opponents: [1 - s] };
+  const opponents = Array.from({ length: players - 1 }, (_, i) => (s + 1 + i) % players);
+  const near = reach && reach.length ? reach : fallbackReach(players, s);
+  const far = Array.from({ length: players }, (_, p) => p).filter((p) => !near.includes(p));
+  if (!far.length) return { left: s, right: near.find((p) => p !== s) ?? s, far: null, opponents };
+  return { left: near[1], right: near[0], far: far[0], opponents };
+}
+
+// For a picture without a player's view (a spectator's, a replay's): the engine's reach
+// (blink.games.classic.view.reach), until those pictures carry it too.
+function fallbackReach(players, s) {
+  return players === 3 ? [s, (s + 2) % 3] : [0, 1];
 }
 
 /** Markup for a card face with its accessible name and colour letter. */
@@ -20,11 +33,12 @@ export function face(code, extraLabel = "") {
 }
 
 /**
- * The board markup. `m` = {players, seat, names, tops, depth, hands, handCounts, drawCounts,
- * connected, chosen, winners, fits:Set, landed:Set, showKeys, interactive}.
+ * The board markup. `m` = {players, seat, reach, names, tops, depth, hands, handCounts,
+ * drawCounts, connected, chosen, winners, fits:Set, landed:Set, showKeys, interactive}
+ * (`reach`: the seat's view's, see `layout`).
  */
 export function boardHTML(m) {
-  const L = layout(m.players, m.seat);
+  const L = layout(m.players, m.seat, m.reach);
   const parts = [];
   m.layout = L;
   if (!m.noOpponents) L.opponents.forEach((p, i) => parts.push(opponentHTML(m, p, `o${i + 1}`)));

@@ -1,10 +1,11 @@
 // The Go Blink table: a seat (or a spectator) in a Go Blink room, over the same protocol
 // session as classic Blink (net.js). Shows your hand (SVG cards), the opponents' card counts,
 // whose turn it is and the time left, the discard pile of matches and a log of asks; lets you
-// ask an opponent for a colour, shape or count you hold, lay down selected cards as a match,
-// and end your turn. Messages: docs/protocol.md, "Go Blink".
+// ask an opponent for a colour, shape or count (those the view's ask_values offer: the engine's
+// legal asks), lay down selected cards as a match, and end your turn. Messages:
+// docs/protocol.md, "Go Blink".
 
-import { backSVG, cardSVG, escapeXml, parseCard } from "./cards.js";
+import { backSVG, cardSVG, escapeXml } from "./cards.js";
 import { cardName, colorLetter, getLang, onLangChange } from "./i18n.js";
 import { api, Connection, forgetSeat, remember, savedSeat, saveSeat } from "./net.js";
 
@@ -148,33 +149,12 @@ export function gt(key, vars = {}) {
   return s.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? String(vars[k]) : `{${k}}`));
 }
 
-/** The Go Blink bots a seat may hold (the server's names). */
-export const GOBOTS = ["random", "greedy", "memory"];
-
 function valueKey(attribute, value) {
   return `${attribute}:${value}`;
 }
 
 function valueLabel(attribute, value) {
   return gt(`v_${value}`);
-}
-
-/** The values (colour, shape, count) present in a hand, in a stable order. */
-function heldValues(hand) {
-  const out = [];
-  const seen = new Set();
-  for (const attr of ["color", "shape", "count"]) {
-    for (const code of hand) {
-      const c = parseCard(code);
-      const v = attr === "count" ? c.count : c[attr];
-      const k = valueKey(attr, v);
-      if (!seen.has(k)) {
-        seen.add(k);
-        out.push({ attribute: attr, value: v });
-      }
-    }
-  }
-  return out;
 }
 
 /** Mount the Go Blink table for room `code`; returns a cleanup function (with `.relang`). */
@@ -405,12 +385,13 @@ export function mountGoTable(root, { code, spectate }) {
     const targets = [];
     for (let p = 0; p < v.players; p++) if (p !== S.seat) targets.push(p);
     if (!targets.includes(S.askTarget)) S.askTarget = targets[0];
-    const values = heldValues(hand);
+    // What the engine lets you ask for (the view's ask_values): nothing is judged here.
+    const values = v.ask_values || [];
     const keys = values.map((x) => valueKey(x.attribute, x.value));
     if (!keys.includes(S.askValue)) S.askValue = keys[0] ?? null;
     const canAsk = myTurn && v.phase === "asking";
     const canLay = myTurn && (v.phase === "opening" || v.phase === "laying");
-    const groups = ["color", "shape", "count"].map((attr) => {
+    const groups = [...new Set(values.map((x) => x.attribute))].map((attr) => {
       const opts = values.filter((x) => x.attribute === attr).map((x) => {
         const k = valueKey(x.attribute, x.value);
         return `<option value="${escapeXml(k)}"${k === S.askValue ? " selected" : ""}>${escapeXml(valueLabel(x.attribute, x.value))}</option>`;

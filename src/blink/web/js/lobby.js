@@ -6,14 +6,38 @@ import { applyI18n, t } from "./i18n.js";
 import { escapeXml } from "./cards.js";
 import { face } from "./board.js";
 import { navigate } from "./app.js";
-import { GOBOTS, gt, mountGoTable } from "./goblink.js";
+import { gt, mountGoTable } from "./goblink.js";
 
-const FALLBACK_LEVELS = ["beginner", "casual", "skilled", "expert", "champion", "inhuman"];
+// What the server offers (GET /api/options: each game's players and bots, read from its
+// registries), fetched once per page and kept: the lobby is rebuilt on every visit.
+let OPTIONS = null;
+let loading = null;
+const DESCRIPTIONS = new Map(); // bot level -> the server's one-line description
 
+function loadOptions() {
+  if (!loading) {
+    loading = api("/api/options").then((o) => {
+      OPTIONS = o;
+      for (const l of (o.game_info?.classic?.levels || [])) DESCRIPTIONS.set(l.name, l.description);
+      return o;
+    }).catch((err) => {
+      loading = null;
+      throw err;
+    });
+  }
+  return loading;
+}
+
+/** A bot level for people: its translation, else the server's description, else its name. */
 export function levelName(level) {
   const key = `level_${level}`;
   const s = t(key);
-  return s === key ? level : s;
+  return s === key ? DESCRIPTIONS.get(level) || level : s;
+}
+
+/** Every number of players of a game (`game_info` entry), fewest first. */
+function playerCounts(game) {
+  return Array.from({ length: game.max_players - game.min_players + 1 }, (_, i) => game.min_players + i);
 }
 
 function myName() {
@@ -31,7 +55,8 @@ export function mountLobby(root) {
   if (goq.get("go") || goq.get("gowatch")) {
     return mountGoTable(root, { code: String(goq.get("go") || goq.get("gowatch")).toUpperCase(), spectate: !goq.get("go") });
   }
-  let levels = FALLBACK_LEVELS;
+  let levels = [];
+  let defaultLevel = null;
   let timer = null;
   let alive = true;
 
@@ -46,7 +71,7 @@ export function mountLobby(root) {
       <form id="f-quick">
         <label><span data-i18n="name"></span><input name="name" id="q-name" maxlength="24" autocomplete="nickname"></label>
         <label><span data-i18n="bot_level"></span><select name="level" id="q-level"></select></label>
-        <fieldset style="border:0;padding:0;margin:0"><legend class="muted" style="font-size:.85rem" data-i18n="players"></legend>${seg("players", [2, 3], 2)}</fieldset>
+        <fieldset style="border:0;padding:0;margin:0"><legend class="muted" style="font-size:.85rem" data-i18n="players"></legend><div id="q-players"></div></fieldset>
         <button class="primary" type="submit" id="q-play" data-i18n="play"></button>
         <p class="error-msg" id="q-err" role="alert"></p>
       </form>
@@ -55,7 +80,7 @@ export function mountLobby(root) {
       <h2 id="h-priv" data-i18n="private_game"></h2>
       <p data-i18n="private_help"></p>
       <form id="f-priv">
-        <fieldset style="border:0;padding:0;margin:0"><legend class="muted" style="font-size:.85rem" data-i18n="players"></legend>${seg("pplayers", [2, 3], 2)}</fieldset>
+        <fieldset style="border:0;padding:0;margin:0"><legend class="muted" style="font-size:.85rem" data-i18n="players"></legend><div id="p-players"></div></fieldset>
         <div class="seats" id="p-seats"></div>
         <div class="row">
           <label><span data-i18n="best_of"></span>${seg("best_of", [1, 3, 5], 1)}</label>
@@ -74,9 +99,8 @@ export function mountLobby(root) {
     <section class="panel" aria-labelledby="h-go" id="go-panel">
       <h2 id="h-go">${escapeXml(gt("go_blink"))}</h2>
       <form id="f-go">
-        <fieldset style="border:0;padding:0;margin:0"><legend class="muted" style="font-size:.85rem" data-i18n="players"></legend>${seg("goplayers", [2, 3, 4, 5, 6], 2)}</fieldset>
+        <fieldset style="border:0;padding:0;margin:0"><legend class="muted" style="font-size:.85rem" data-i18n="players"></legend><div id="go-players"></div></fieldset>
         <label><span>${escapeXml(gt("opponents"))}</span><select name="gobot" id="go-bot">
-          ${GOBOTS.map((b) => `<option value="${b}"${b === "greedy" ? " selected" : ""}>${escapeXml(t("bot"))}: ${escapeXml(b)}</option>`).join("")}
           <option value="">${escapeXml(t("human"))}</option></select></label>
         <button class="primary" type="submit" id="go-play">${escapeXml(gt("play_go"))}</button>
         <p class="error-msg" id="go-err" role="alert"></p>
@@ -115,9 +139,23 @@ export function mountLobby(root) {
     return levels.map((l) => `<option value="${l}"${l === selected ? " selected" : ""}>${escapeXml(levelName(l))}</option>`).join("");
   }
   function drawLevels() {
-    const def = levels.includes("skilled") ? "skilled" : levels[0];
+    const def = levels.includes(defaultLevel) ? defaultLevel : levels[0];
     $("#q-level").innerHTML = levelOptions(def);
     drawSeats();
+  }
+  // Each form starts with the fewest players of its game (you and one bot).
+  function drawGames(o) {
+    const classic = o.game_info.classic;
+    const go = o.game_info.goblink;
+    levels = classic.levels.map((l) => l.name);
+    defaultLevel = classic.default_level;
+    $("#q-players").outerHTML = seg("players", playerCounts(classic), classic.min_players);
+    $("#p-players").outerHTML = seg("pplayers", playerCounts(classic), classic.min_players);
+    $("#go-players").outerHTML = seg("goplayers", playerCounts(go), go.min_players);
+    $("#go-bot").insertAdjacentHTML("afterbegin", go.bots.map((b) =>
+      `<option value="${escapeXml(b.name)}"${b.name === go.default_bot ? " selected" : ""}>${escapeXml(t("bot"))}: ${escapeXml(b.name)}</option>`,
+    ).join(""));
+    drawLevels();
   }
   function drawSeats() {
     const n = Number(new FormData($("#f-priv")).get("pplayers"));
@@ -129,15 +167,10 @@ export function mountLobby(root) {
     }
     $("#p-seats").innerHTML = html;
   }
-  drawLevels();
   $("#f-priv").addEventListener("change", (e) => { if (e.target.name === "pplayers") drawSeats(); });
 
-  api("/api/options").then((o) => {
-    if (alive && o && Array.isArray(o.bot_levels) && o.bot_levels.length) {
-      levels = o.bot_levels;
-      drawLevels();
-    }
-  }).catch(() => {});
+  if (OPTIONS) drawGames(OPTIONS);
+  else loadOptions().then((o) => { if (alive) drawGames(o); }).catch(() => {});
 
   function enter(res) {
     saveSeat(res.code, { token: res.token, seat: res.seat });
@@ -152,9 +185,10 @@ export function mountLobby(root) {
     $("#q-err").textContent = "";
     $("#q-play").disabled = true;
     try {
+      // POST /api/quick opens a two-seat room; more players get a private room of bots.
       const res = players === 2
         ? await api("/api/quick", { bot: level, name: name() })
-        : await api("/api/rooms", { players: 3, seats: [null, level, level], name: name(), public: false, take_seat: 0 });
+        : await api("/api/rooms", { players, seats: [null, ...Array(players - 1).fill(level)], name: name(), public: false, take_seat: 0 });
       enter(res);
     } catch (err) {
       $("#q-err").textContent = t("error", { msg: err.message });

@@ -7,8 +7,9 @@ reads the ``level:strategy`` notation used on command lines (an optional ``@spee
 :class:`Intent`. :class:`blink.games.classic.bots.live.LiveBot` runs the same bots in real time.
 
 The levels (:data:`LEVELS`) and the strategies (:data:`STRATEGIES`, objects with behaviour:
-:class:`Strategy`) are each stated once, in their registry; everything else reads the names
-from there. :func:`get_level` and :func:`get_strategy` refuse an unknown name with a
+:class:`Strategy`) are each stated once, in their registry, with the defaults beside them
+(:data:`DEFAULT_LEVEL`, :data:`DEFAULT_STRATEGY`); everything else reads the names from there.
+:func:`get_level` and :func:`get_strategy` refuse an unknown name with a
 :class:`BotConfigError` listing the known ones: there is no fallback.
 """
 
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 
 from blink.games.classic.bots.base import Bot, BotConfigError, Intent
 from blink.games.classic.bots.human import HumanBot
-from blink.games.classic.bots.reaction import LEVELS, Level, get_level
+from blink.games.classic.bots.reaction import DEFAULT_LEVEL, LEVELS, Level, get_level
 from blink.games.classic.bots.strategies import (
     FIRST,
     STRATEGIES,
@@ -31,6 +32,7 @@ from blink.games.classic.bots.strategies import (
 )
 
 __all__ = [
+    "DEFAULT_LEVEL",
     "DEFAULT_STRATEGY",
     "LEVELS",
     "STRATEGIES",

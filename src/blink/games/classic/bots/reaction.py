@@ -29,7 +29,7 @@ from typing import Final
 
 from blink.games.classic.bots.base import BotConfigError
 
-__all__ = ["LEVELS", "Level", "get_level"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "Level", "get_level"]
 
 _LOG2 = [0.0] + [math.log2(n) for n in range(1, 16)]
 _TWOPI = 2.0 * math.pi
@@ -60,6 +60,8 @@ class Level:
     rating: float
     """The fixed rating (OpenSkill ``mu``) of the level's bots: see
     :data:`blink.ratings.BOT_RATINGS`, which reads it from here."""
+    tournaments: bool = True
+    """Whether the level's bots may enter bot tournaments (a random field of bots)."""
 
     def sample(self, rng: random.Random, comparisons: float, options: int = 1) -> float:
         """One reaction time for a search of ``comparisons`` comparisons among ``options``."""
@@ -109,24 +111,32 @@ class Level:
             self.tau / speed,
             self.description,
             self.rating,
+            self.tournaments,
         )
 
 
 # Calibrated with ``blink.games.classic.sim.pace`` so that a bot using the ``first`` strategy,
 # alone, plays a
 # card every ``mean_play`` seconds on average (tests/bots/test_reaction.py checks it). The
-# ratings (the last column) are set from simulated games: see blink.ratings.BOT_RATINGS.
+# ratings (the last column) are set from simulated games: see blink.ratings.BOT_RATINGS. A
+# level for testing is kept out of bot tournaments (``tournaments=False``).
 _LEVELS = (
     Level("beginner", 3.0, 0.2, 1.27, 0.139, 0.2, 0.45, 0.635, "learning the game", 10.0),
     Level("casual", 2.0, 0.2, 0.82, 0.0937, 0.15, 0.4, 0.41, "plays now and then", 25.0),
     Level("skilled", 1.5, 0.2, 0.593, 0.0711, 0.12, 0.35, 0.296, "a practised player", 36.0),
     Level("expert", 1.2, 0.2, 0.481, 0.0541, 0.1, 0.3, 0.217, "a strong club player", 47.0),
     Level("champion", 0.9, 0.2, 0.34, 0.04, 0.08, 0.25, 0.146, "the 27-second deck pace", 62.0),
-    Level("inhuman", 0.015, 0.005, 0.005, 0.0005, 0.0005, 0.1, 0.002, "for testing", 90.0),
+    Level(
+        "inhuman", 0.015, 0.005, 0.005, 0.0005, 0.0005, 0.1, 0.002, "for testing", 90.0,
+        tournaments=False,
+    ),
 )
 
 LEVELS: Final[Mapping[str, Level]] = MappingProxyType({level.name: level for level in _LEVELS})
 """Every bot level by name, slowest first (read-only)."""
+
+DEFAULT_LEVEL: Final = LEVELS["skilled"].name
+"""The level of a bot when none is named (the terminal's and the browser's opponent)."""
 
 
 def get_level(name: str) -> Level:

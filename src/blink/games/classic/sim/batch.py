@@ -43,6 +43,7 @@ from blink.games.classic.bots import BotConfigError, BotSpec, get_level, get_str
 from blink.games.classic.bots.reaction import Level
 from blink.games.classic.bots.strategies import BLOCKER, FIRST, FLEXIBLE, RANDOM, Strategy
 from blink.games.classic.bots.tables import CMP, NO_MATCH
+from blink.games.classic.definition import CLASSIC
 from blink.games.classic.engine import Choose, ClassicGame, Flip, Outcome, Play, reach
 from blink.games.classic.record import GameRecord
 from blink.games.classic.rules import OFFICIAL, DeadEnd, Ruleset, deal_sizes
@@ -200,8 +201,9 @@ class _Batch:
         log: bool,
     ) -> None:
         players = len(specs)
-        if players not in (2, 3):
-            raise ValueError(f"classic Blink is for 2 or 3 players, not {players}")
+        info = CLASSIC.info
+        if not info.min_players <= players <= info.max_players:
+            raise ValueError(f"classic Blink is for {info.player_range} players, not {players}")
         self.players = players
         self.seats = [_Seat(s, players, spec) for s, spec in enumerate(specs)]
         self.ruleset = ruleset
