@@ -48,9 +48,8 @@ def read_record(data: object) -> AnyRecord | SeriesRecord:
     """Read any record ``blink replay`` accepts: a game record of any game, or a series.
 
     The record format's loader, :func:`blink.model.records.load`; raises its
-    :class:`~blink.model.records.RecordError` (the game's own, such as
-    :class:`~blink.games.goblink.record.GoRecordError`, once the game is known) saying what is
-    wrong.
+    :class:`~blink.model.records.RecordError` (the game's own subclass, once the game is known)
+    saying what is wrong.
     """
     return load(data)
 
