@@ -6,8 +6,11 @@ not depend on which process plays it or in what order; rows come back sorted by 
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable, Sequence
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -233,6 +236,26 @@ def _chunks(n: int, workers: int, engine: str = "exact") -> list[tuple[int, int]
     return [(i, min(n, i + size)) for i in range(0, n, size)]
 
 
+@contextlib.contextmanager
+def _ctrl_c_as_flag() -> Iterator[threading.Event]:
+    """While inside, Ctrl-C sets the event instead of raising ``KeyboardInterrupt``.
+
+    A ``KeyboardInterrupt`` raised at an arbitrary point can land inside the process pool's
+    own code while it holds a lock, and the pool's shutdown then waits for ever (seen on a
+    busy machine). A flag is checked between batches instead. Off the main thread, where no
+    handler can be installed, Ctrl-C raises as usual.
+    """
+    stop = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: stop.set())
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def run(
     job: Job,
     matches: int,
@@ -263,31 +286,35 @@ def run(
     pool = worker_pool(workers)
     pending: set[Future[list[MatchRow]]] = set()
     try:
-        todo = iter(chunks)
-        # Keep a few batches per worker queued, so Ctrl-C has little to wait for.
-        for chunk in todo:
-            pending.add(pool.submit(run_chunk, job, *chunk))
-            if len(pending) >= 3 * workers:
-                break
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for f in finished:
-                rows = f.result()
-                done.append(rows)
-                if progress is not None:
-                    progress(len(rows))
-                nxt = next(todo, None)
-                if nxt is not None:
-                    pending.add(pool.submit(run_chunk, job, *nxt))
-    except KeyboardInterrupt:
-        out.interrupted = True
-        for f in pending:
-            f.cancel()
-        # Batches already finished (or finishing now) still count.
-        finished, _ = wait(pending, timeout=1.0)
-        for f in finished:
-            if not f.cancelled() and f.exception() is None:
-                done.append(f.result())
+        with _ctrl_c_as_flag() as halt:
+            try:
+                todo = iter(chunks)
+                # Keep a few batches per worker queued, so Ctrl-C has little to wait for.
+                for chunk in todo:
+                    pending.add(pool.submit(run_chunk, job, *chunk))
+                    if len(pending) >= 3 * workers:
+                        break
+                while pending and not halt.is_set():
+                    finished, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+                    for f in finished:
+                        rows = f.result()
+                        done.append(rows)
+                        if progress is not None:
+                            progress(len(rows))
+                        nxt = next(todo, None)
+                        if nxt is not None and not halt.is_set():
+                            pending.add(pool.submit(run_chunk, job, *nxt))
+            except KeyboardInterrupt:  # Ctrl-C off the main thread: the default handler's raise
+                halt.set()
+            if halt.is_set():
+                out.interrupted = True
+                for f in pending:
+                    f.cancel()
+                # Batches already finished (or finishing now) still count.
+                finished, _ = wait(pending, timeout=1.0)
+                for f in finished:
+                    if not f.cancelled() and f.exception() is None:
+                        done.append(f.result())
     finally:
         pool.shutdown(wait=not out.interrupted, cancel_futures=True)
     out.rows = sorted((r for rows in done for r in rows), key=lambda r: r.number)
