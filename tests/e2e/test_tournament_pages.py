@@ -113,3 +113,35 @@ def test_online_sign_up_and_play_link(server: Server, context: BrowserContext) -
     expect(lb.locator("#bots tbody tr")).to_have_count(6)
     for c, _ in pages:
         c.close()
+
+
+def test_a_live_update_keeps_what_the_organiser_is_typing(
+    server: Server, context: BrowserContext
+) -> None:
+    """Another device adds a player while the organiser is typing a name: the page shows the
+    new player (live) and the half-typed name is still there, in focus; once sent, the form is
+    empty again."""
+    org = context.new_page()
+    errors = collect_errors(org)
+    org.goto(f"{server.url}/tournament.html")
+    org.fill('#create input[name="name"]', "Typing")
+    org.select_option('#create select[name="kind"]', "cards")
+    org.click('#create button[type="submit"]')
+    org.wait_for_url("**/tournament.html?id=*", timeout=TIMEOUT)
+    tid = org.url.split("id=")[1]
+    secret = org.evaluate(f"localStorage.getItem('blink.tournament.org.{tid}')")
+    expect(org.locator("#add-player")).to_be_visible(timeout=TIMEOUT)
+    org.fill('#add-player input[name="name"]', "Half typ")
+    org.fill('#add-player input[name="rank"]', "2")
+    res = org.request.post(
+        f"{server.url}/api/tournaments/{tid}/players",
+        data={"organiser_secret": secret, "name": "From elsewhere", "rank": None},
+    )
+    assert res.ok, res.text()
+    expect(org.locator("#players li", has_text="From elsewhere")).to_have_count(1, timeout=TIMEOUT)
+    assert org.input_value('#add-player input[name="name"]') == "Half typ"
+    assert org.input_value('#add-player input[name="rank"]') == "2"
+    org.click('#add-player button[type="submit"]')
+    expect(org.locator("#players li", has_text="Half typ")).to_have_count(1, timeout=TIMEOUT)
+    assert org.input_value('#add-player input[name="name"]') == ""
+    assert not errors

@@ -70,6 +70,35 @@ async function onCreate(ev) {
 // --- one tournament ----------------------------------------------------------------------------
 
 let current = null;
+// What the organiser has typed into the page's forms, by form id and field name: a live update
+// rebuilds the page, and must not wipe a form being filled in (nor bring back an older state).
+const drafts = {};
+
+function rememberDraft(ev) {
+  const field = ev.target;
+  const form = field && field.form;
+  if (!form || !form.id || !field.name) return;
+  (drafts[form.id] ||= {})[field.name] = field.value;
+}
+
+function restoreDrafts(root, focused) {
+  for (const [formId, fields] of Object.entries(drafts)) {
+    const form = root.querySelector(`form#${formId}`);
+    if (!form) continue;
+    for (const [name, value] of Object.entries(fields)) {
+      const field = form.elements.namedItem(name);
+      if (field && "value" in field) field.value = value;
+    }
+  }
+  if (focused) {
+    const again = root.querySelector(`form#${focused.form}`)?.elements.namedItem(focused.name);
+    if (again && "focus" in again) again.focus();
+  }
+}
+
+function newer(t) {
+  return !current || t.version >= current.version;
+}
 
 async function poll() {
   let since = -1;
@@ -78,8 +107,10 @@ async function poll() {
       const t = await api("GET", `/api/tournaments/${encodeURIComponent(tid)}?since=${since}&wait=${since < 0 ? 0 : 20}`);
       if (t.version !== since) {
         since = t.version;
-        current = t;
-        render(t);
+        if (newer(t)) {
+          current = t;
+          render(t);
+        }
       }
       status.textContent = "live";
       status.className = "net";
@@ -90,12 +121,15 @@ async function poll() {
   }
 }
 
-async function act(path, body) {
+async function act(path, body, formId = null) {
   try {
     const t = await api("POST", `/api/tournaments/${encodeURIComponent(tid)}/${path}`,
       { organiser_secret: orgSecret(tid), ...body });
-    current = t;
-    render(t);
+    if (formId) delete drafts[formId];  // sent: the form starts empty again
+    if (newer(t)) {
+      current = t;
+      render(t);
+    }
   } catch (err) { showError(err); }
 }
 
@@ -160,7 +194,7 @@ function organiserPanel(t) {
           ev.preventDefault();
           const f = new FormData(ev.target);
           const rank = f.get("rank") ? Number(f.get("rank")) : null;
-          act("players", { name: f.get("name"), rank });
+          act("players", { name: f.get("name"), rank }, "add-player");
         },
       },
       el("label", {}, "Player ", el("input", { name: "name", maxlength: "40", required: true })),
@@ -173,7 +207,7 @@ function organiserPanel(t) {
         ev.preventDefault();
         const f = new FormData(ev.target);
         const seed = f.get("seed") ? Number(f.get("seed")) : undefined;
-        act(t.kind === "online" ? "start" : "draw", { seed });
+        act(t.kind === "online" ? "start" : "draw", { seed }, "draw");
       },
     },
     el("label", {}, "Seed (empty: random) ", el("input", { name: "seed", type: "number", min: "0", size: "8" })),
@@ -199,6 +233,7 @@ function joinPanel(t) {
     return panel;
   }
   panel.append(el("form", {
+    id: "join-form",
     onsubmit: async (ev) => {
       ev.preventDefault();
       const f = new FormData(ev.target);
@@ -254,10 +289,15 @@ function render(t) {
         el("tr", {}, el("td", {}, s.place === s.place_to ? String(s.place) : `${s.place}–${s.place_to}`), el("td", {}, s.name), el("td", {}, s.status)))),
     ));
   }
+  const active = document.activeElement;
+  const focused = active && active.form && active.form.id && active.name
+    ? { form: active.form.id, name: active.name } : null;
   main.replaceChildren(...parts);
+  restoreDrafts(main, focused);
 }
 
 if (tid) {
+  main.addEventListener("input", rememberDraft);
   poll();
 } else {
   listPage().catch(showError);
