@@ -145,8 +145,7 @@ class HighCard:
     ) -> HighCardGame:
         """A new game of High Card."""
         players = self.info.check_players(players)
-        if options:
-            raise ValueError(f"High Card has no options, not {sorted(options)}")
+        self.info.check_options(options)
         if deck is None:
             if seed is None:
                 raise ValueError("give a seed or an explicit deck order")

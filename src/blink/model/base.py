@@ -222,6 +222,17 @@ class GameInfo:
             raise ValueError(f"{self.title} is for {self.player_range} players, not {players!r}")
         return players
 
+    def check_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """``options`` as a dict if this game knows every one, else ``ValueError`` naming them."""
+        opts = dict(options or {})
+        unknown = set(opts) - set(self.options)
+        if unknown:
+            raise ValueError(
+                f"unknown option {sorted(unknown)[0]!r} for {self.title} "
+                f"(known: {', '.join(self.options) or 'none'})"
+            )
+        return opts
+
     @property
     def player_range(self) -> str:
         """The player range for people: "2 or 3", "2 to 6"."""

@@ -97,13 +97,7 @@ class ClassicDefinition:
     ) -> ClassicGame:
         """A new classic game (options: ``ruleset``, ``sizes``)."""
         players = self.info.check_players(players)
-        opts = dict(options or {})
-        unknown = set(opts) - set(self.info.options)
-        if unknown:
-            raise ValueError(
-                f"unknown option {sorted(unknown)[0]!r} for {self.info.title} "
-                f"(known: {', '.join(self.info.options)})"
-            )
+        opts = self.info.check_options(options)
         ruleset = _ruleset(opts.get("ruleset"))
         sizes = _sizes(opts.get("sizes"), players, 60 if deck is None else len(deck))
         return ClassicGame.new(players, seed, deck=deck, ruleset=ruleset, sizes=sizes)

@@ -74,13 +74,7 @@ class GoBlinkDefinition:
     ) -> GoGame:
         """A new game (options: ``dealer``, ``turn_limit``)."""
         players = self.info.check_players(players)
-        opts = dict(options or {})
-        unknown = set(opts) - set(self.info.options)
-        if unknown:
-            raise ValueError(
-                f"unknown option {sorted(unknown)[0]!r} for {self.info.title} "
-                f"(known: {', '.join(self.info.options)})"
-            )
+        opts = self.info.check_options(options)
         dealer = _opt_int(opts, "dealer", 0)
         return GoGame.new(
             players,
