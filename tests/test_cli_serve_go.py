@@ -1,4 +1,5 @@
-"""``blink serve --go-turn-time/--go-bot-delay``: the options reach a real server's Go rooms."""
+"""``blink serve --turn-time/--bot-delay`` (and the older --go-turn-time/--go-bot-delay):
+the options reach a real server's Go rooms."""
 
 from __future__ import annotations
 
@@ -81,19 +82,20 @@ def bot_room(base: str) -> dict[str, Any]:
 
 def test_help_documents_the_go_options() -> None:
     out = CliRunner().invoke(app, ["serve", "--help"], env={"COLUMNS": "200"}).output
+    assert "--turn-time" in out and "--bot-delay" in out
     assert "--go-turn-time" in out and "--go-bot-delay" in out
     assert "Go Blink" in out
 
 
 def test_bad_values_are_refused() -> None:
-    r = CliRunner().invoke(app, ["serve", "--go-turn-time", "0"])
+    r = CliRunner().invoke(app, ["serve", "--turn-time", "0"])
     assert r.exit_code == 2
     r = CliRunner().invoke(app, ["serve", "--go-bot-delay", "-1"])
     assert r.exit_code == 2
 
 
 def test_options_reach_the_go_rooms(tmp_path: Path) -> None:
-    with serve(tmp_path / "slow", "--go-turn-time", "7.5", "--go-bot-delay", "30") as base:
+    with serve(tmp_path / "slow", "--turn-time", "7.5", "--go-bot-delay", "30") as base:
         info = bot_room(base)
         assert info["turn_ms"] == 7500
         time.sleep(1.0)  # bots wait 30 s before acting: nothing can have ended

@@ -21,8 +21,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from blink.cards import parse_card
 from blink.games.goblink.engine import GoGame, matches_in, value_to_wire, values_of
 from blink.games.goblink.record import GoRecord
-from blink.server.go_rooms import GoSettings
-from blink.server.settings import sqlite_url
+from blink.server.settings import Settings, sqlite_url
 
 pytestmark = pytest.mark.timeout(170)
 
@@ -32,12 +31,12 @@ class GoServer(AppThread):
 
     def __init__(self, tmp: Path) -> None:
         super().__init__(
-            GoSettings(
+            Settings(
                 database_url=sqlite_url(tmp / "go.db"),
                 deal_seed=21,
                 between_games=1.0,
-                go_turn_time=45.0,
-                go_bot_delay=0.05,
+                turn_time=45.0,
+                bot_delay=0.05,
             )
         )
 

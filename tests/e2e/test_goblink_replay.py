@@ -18,8 +18,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from blink.games.goblink.engine import GoGame
 from blink.games.goblink.record import GoRecord
-from blink.server.go_rooms import GoSettings
-from blink.server.settings import sqlite_url
+from blink.server.settings import Settings, sqlite_url
 from randomgames import random_go_game
 
 
@@ -147,12 +146,12 @@ class _FastGoServer(AppThread):
 
     def __init__(self, tmp: Path) -> None:
         super().__init__(
-            GoSettings(
+            Settings(
                 database_url=sqlite_url(tmp / "go.db"),
                 deal_seed=33,
                 between_games=1.0,
-                go_turn_time=0.15,
-                go_bot_delay=0.0,
+                turn_time=0.15,
+                bot_delay=0.0,
             )
         )
 

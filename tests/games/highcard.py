@@ -15,10 +15,13 @@ from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Any, Final, NamedTuple
 
-from blink.cards import STANDARD_DECK, Card, parse_card, shuffled_deck
+import msgspec
+
+from blink.cards import STANDARD_DECK, Card, CardError, parse_card, shuffled_deck
 from blink.model.base import GameInfo, IllegalAction, Outcome, Pending, Termination, Timer
 from blink.model.codec import DefinitionCodec
 from blink.model.replays import definition_replay
+from blink.model.table import BadMessage, CardText, MsgId
 
 HAND: Final = 3
 
@@ -250,3 +253,63 @@ class HighCard:
 
 
 HIGH_CARD: Final = HighCard()
+
+
+class LayMsg(msgspec.Struct, tag="lay", tag_field="type", frozen=True):
+    """Lay ``card`` from your hand (the one client message of High Card)."""
+
+    id: MsgId
+    card: CardText
+
+
+class HighCardTable:
+    """High Card at a live table (:class:`blink.model.table.Table`): no options, no bots."""
+
+    messages: tuple[type[msgspec.Struct], ...] = (LayMsg,)
+
+    def action_of(self, message: Any, seat: int) -> Lay:
+        """The lay of ``seat``."""
+        try:
+            return Lay(seat, parse_card(message.card))
+        except CardError as exc:
+            raise BadMessage("bad_card", str(exc)) from None
+
+    def room_options(self, requested: Mapping[str, Any], players: int) -> dict[str, Any]:
+        """No options."""
+        return {}
+
+    def deal_options(self, room: Mapping[str, Any], number: int, players: int) -> dict[str, Any]:
+        """No options."""
+        return {}
+
+    def view_wire(self, view: View, full: bool) -> dict[str, Any]:
+        """The definition's form, always whole."""
+        return HIGH_CARD.view_to_wire(view)
+
+    def hide(self, event: Event, viewer: int | None) -> Event:
+        """The definition's redaction."""
+        return HIGH_CARD.redact(event, viewer)
+
+    def figures(self, state: HighCardGame, actions_by_seat: list[int]) -> dict[str, Any]:
+        """Each seat's total."""
+        return {"totals": [sum(c.count for c in row) for row in state.laid]}
+
+    @property
+    def default_bot(self) -> str | None:
+        """No bots."""
+        return None
+
+    def bot_names(self) -> list[str]:
+        """No bots."""
+        return []
+
+    def check_bot(self, spec: str) -> str:
+        """No bots."""
+        raise BadMessage("bad_bot", "High Card has no bots")
+
+    def live_bot(self, *args: Any) -> Any:
+        """No bots."""
+        raise BadMessage("bad_bot", "High Card has no bots")
+
+
+HIGH_CARD_TABLE: Final = HighCardTable()

@@ -18,8 +18,8 @@ from srvkit import Client, ServerThread
 from blink.games.goblink.bots import GOBOTS
 from blink.model.registry import get_game
 from blink.ratings import BOT_SIGMA, Rating, RatingError, rate_game
-from blink.server.go_rooms import GoSettings
 from blink.server.profiles import GO_BOT_RATINGS
+from blink.server.settings import Settings
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -28,7 +28,7 @@ pytestmark = pytest.mark.timeout(120)
 def server(tmp_path: Path) -> Iterator[ServerThread]:
     """A server with a short Go turn timer and bots that act at once."""
     s = ServerThread(
-        GoSettings(
+        Settings(
             database_url=f"sqlite:///{tmp_path / 'go.db'}",
             countdown=0.05,
             between_games=0.05,
@@ -37,8 +37,8 @@ def server(tmp_path: Path) -> Iterator[ServerThread]:
             hello_timeout=30.0,
             rate_per_second=2000.0,
             rate_burst=4000.0,
-            go_turn_time=0.02,
-            go_bot_delay=0.0,
+            turn_time=0.02,
+            bot_delay=0.0,
         )
     )
     s.start()

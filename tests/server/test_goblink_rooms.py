@@ -21,12 +21,12 @@ from srvkit import TIMEOUT, Client, ServerThread
 from blink.cards import Card, CardError, Color, parse_card
 from blink.games.goblink.engine import GoGame, matches_in
 from blink.games.goblink.record import GoRecord
-from blink.server.go_rooms import GoSettings
+from blink.server.settings import Settings
 
 pytestmark = pytest.mark.timeout(120)
 
 
-def go_settings(db_url: str, **overrides: Any) -> GoSettings:
+def go_settings(db_url: str, **overrides: Any) -> Settings:
     """Short delays; the turn timer long unless a test wants it short."""
     base: dict[str, Any] = {
         "database_url": db_url,
@@ -38,11 +38,11 @@ def go_settings(db_url: str, **overrides: Any) -> GoSettings:
         "hello_timeout": 30.0,
         "rate_per_second": 2000.0,
         "rate_burst": 4000.0,
-        "go_turn_time": 60.0,
-        "go_bot_delay": 0.0,
+        "turn_time": 60.0,
+        "bot_delay": 0.0,
     }
     base.update(overrides)
-    return GoSettings(**base)
+    return Settings(**base)
 
 
 @pytest.fixture
@@ -252,7 +252,7 @@ async def test_six_bots_and_quick_game(db: str, servers: list[ServerThread]) -> 
     rec = await finish(server, [me], end)
     assert_no_leaks([me], rec)
     series = server.get(f"/api/rooms/{body['code']}/record").json()
-    assert series["game"] == "goblink" and len(series["games"]) == 1
+    assert len(series["games"]) == 1 and series["games"][0]["game"] == "goblink"
     assert [s["name"] for s in body["room"]["seats"]][1:] == ["Bot 2 (memory)", "Bot 3 (memory)"]
     # Bad options are refused with codes.
     bad = server.post("/api/rooms", {"game": "goblink", "players": 7})
@@ -330,7 +330,7 @@ async def test_refusals_carry_the_engine_reason(db: str, servers: list[ServerThr
 async def test_idle_players_get_default_actions_until_the_end(
     db: str, servers: list[ServerThread]
 ) -> None:
-    server = start(servers, db, go_turn_time=0.02)
+    server = start(servers, db, turn_time=0.02)
     _code, clients, _ = await seat(server, [None, None])
     ends = [await c.expect("game_end", timeout=TIMEOUT * 2) for c in clients]
     assert ends[0]["outcome"] == ends[1]["outcome"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import asdict
+from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -22,7 +22,6 @@ from blink.games.goblink.engine import GoGame
 from blink.games.goblink.record import GoRecord
 from blink.match import Series
 from blink.model.replays import replay_document
-from blink.server.go_rooms import GoSettings
 from blink.server.replays import MAX_BODY
 from randomgames import random_game, random_go_game
 
@@ -181,7 +180,7 @@ async def test_a_stored_game_replays_in_one_request(server: ServerThread) -> Non
 
 
 async def test_a_stored_go_game_replays(db_url: str) -> None:
-    settings = GoSettings(**asdict(fast_settings(db_url)), go_turn_time=60.0, go_bot_delay=0.0)
+    settings = replace(fast_settings(db_url), turn_time=60.0, bot_delay=0.0)
     server = ServerThread(settings)
     server.start()
     try:

@@ -1,10 +1,10 @@
 """The table acts by itself at the settings' delays, to the millisecond, on virtual time.
 
 Rooms run on the event loop with a real database, but the settings' injectable clock is a
-virtual one and every room timer (``Room._later``) is queued on that same clock, so a test
+virtual one and every room timer (``Hub.later``) is queued on that same clock, so a test
 moves time by hand: the reveal comes exactly ``countdown`` after the deal, a flip exactly
 ``stall_pause`` after its stall, default choices exactly ``choice_deadline`` after a choosing
-stall, Go Blink's defaults exactly ``go_turn_time`` after a turn began; and a restored room
+stall, Go Blink's defaults exactly ``turn_time`` after a turn began; and a restored room
 starts the wait over at restore time. Every delay differs from the others and from the
 defaults, so a room that restated a rule with its own delay would be caught.
 """
@@ -15,7 +15,7 @@ import asyncio
 import json
 import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
@@ -26,9 +26,9 @@ from blink.games.classic.engine import Choose, ClassicGame, Flip, Phase, Play, R
 from blink.games.classic.rules import OFFICIAL
 from blink.games.goblink.engine import Ask, EndTurn, GoGame
 from blink.server import storage as st
-from blink.server.go_rooms import GoRoom, GoSettings
+from blink.server.conn import Conn
 from blink.server.hub import Hub
-from blink.server.rooms import Conn, Room, Seat, hash_token
+from blink.server.rooms import Room, Seat, hash_token
 from blink.server.settings import Settings
 
 pytestmark = pytest.mark.timeout(120)
@@ -41,6 +41,7 @@ STEP = 0.125
 """Seconds between the plays made by hand (every time here is exact in binary)."""
 EPS = 1 / 64
 SIZES = (10, 10)
+OPTIONS = {"ruleset": "official", "sizes": list(SIZES)}
 
 
 def _first_legal(g: ClassicGame) -> tuple[int, Play] | None:
@@ -94,7 +95,7 @@ class VirtualTime:
         self.now = 64.0
         self.timers: list[_Timer] = []
         self.hubs: list[Hub] = []
-        monkeypatch.setattr(Room, "_later", lambda _room, delay, fn: self.later(delay, fn))
+        monkeypatch.setattr(Hub, "later", lambda _hub, delay, fn: self.later(delay, fn))
 
     def clock(self) -> float:
         """The virtual time."""
@@ -174,33 +175,7 @@ def _classic_settings(db_url: str, vt: VirtualTime) -> Settings:
 async def _new_room(hub: Hub, room: Room) -> None:
     """Store a new room and its seats, as creating it through the API does."""
     hub.rooms[room.code] = room
-    await hub.storage.run(
-        st.job_insert_room(
-            {
-                "code": room.code,
-                "created_at": room.created_at,
-                "players": room.players,
-                "best_of": room.best_of,
-                "ruleset": room.ruleset,
-                "sizes": None if room.sizes is None else json.dumps(list(room.sizes)),
-                "public": room.public,
-                "status": "waiting",
-                "series_number": 1,
-            },
-            [
-                {
-                    "room_code": room.code,
-                    "seat": s.seat,
-                    "kind": s.kind,
-                    "bot": s.bot,
-                    "name": s.name,
-                    "token_hash": s.token_hash,
-                    "left": False,
-                }
-                for s in room.seats
-            ],
-        )
-    )
+    await hub.storage.run(room.insert_job())
 
 
 def _seats(players: int) -> list[Seat]:
@@ -227,7 +202,7 @@ def _ms(seconds: float) -> int:
 
 async def test_classic_table_acts_at_the_settings_delays(db_url: str, vt: VirtualTime) -> None:
     hub = _open_hub(vt, _classic_settings(db_url, vt))
-    room = Room(hub, hub.new_code(), 2, 1, "official", SIZES, False, _seats(2), time.time())
+    room = Room(hub, hub.new_code(), "classic", 2, 1, OPTIONS, False, _seats(2), time.time())
     await _new_room(hub, room)
     conns = [_connect(room, 0), _connect(room, 1)]
     g = room.game
@@ -287,7 +262,7 @@ async def test_classic_table_acts_at_the_settings_delays(db_url: str, vt: Virtua
 async def test_a_restored_room_starts_the_wait_over(db_url: str, vt: VirtualTime) -> None:
     settings = _classic_settings(db_url, vt)
     hub = _open_hub(vt, settings)
-    room = Room(hub, hub.new_code(), 2, 1, "official", SIZES, False, _seats(2), time.time())
+    room = Room(hub, hub.new_code(), "classic", 2, 1, OPTIONS, False, _seats(2), time.time())
     await _new_room(hub, room)
     _connect(room, 0)
     _connect(room, 1)
@@ -332,9 +307,9 @@ async def test_a_restored_room_starts_the_wait_over(db_url: str, vt: VirtualTime
 
 async def test_go_turn_defaults_at_the_turn_time(db_url: str, vt: VirtualTime) -> None:
     base = fast_settings(db_url, countdown=0.5, stall_pause=0.25, clock=vt.clock)
-    settings = GoSettings(**vars(base), go_turn_time=TURN_TIME, go_bot_delay=0.0)
+    settings = replace(base, turn_time=TURN_TIME, bot_delay=0.0)
     hub = _open_hub(vt, settings)
-    room = GoRoom(hub, hub.new_code(), 2, 1, False, _seats(2), time.time())
+    room = Room(hub, hub.new_code(), "goblink", 2, 1, {}, False, _seats(2), time.time())
     await _new_room(hub, room)
     conns = [_connect(room, 0), _connect(room, 1)]
     g = room.game
@@ -344,7 +319,7 @@ async def test_go_turn_defaults_at_the_turn_time(db_url: str, vt: VirtualTime) -
     first = game.current
     assert first is not None
     assert _msgs(conns[0], "snapshot")[-1]["turn"] == {"seat": first, "in_ms": _ms(TURN_TIME)}
-    assert room.info()["turn_ms"] == _ms(TURN_TIME)
+    assert room.info().turn_ms == _ms(TURN_TIME)
     # The first opening decision times out: the default ends it, exactly at the turn time.
     await vt.run_until(began + TURN_TIME - EPS)
     assert list(game.history) == []
@@ -365,7 +340,8 @@ async def test_go_turn_defaults_at_the_turn_time(db_url: str, vt: VirtualTime) -
     await vt.run_until(began + TURN_TIME - EPS)
     assert len(game.history) == 2
     await vt.run_until(began + TURN_TIME)
-    t = _ms(began + TURN_TIME - g.started_clock)
+    assert g.t0 is not None
+    t = _ms(began + TURN_TIME - g.t0)
     taken = game.history[2:]
     assert [type(a) for a, _ in taken] == [Ask, EndTurn] and all(x == t for _, x in taken)
     assert all(a.player == asker for a, _ in taken)

@@ -43,20 +43,22 @@ DbWriter = Annotated[
         "event loop; thread: a writer thread."
     ),
 ]
-GoTurnTime = Annotated[
+TurnTime = Annotated[
     float,
     typer.Option(
+        "--turn-time",
         "--go-turn-time",
         min=0.05,
-        help="Go Blink: seconds a player has for a turn before default actions play it.",
+        help="Turn-based games (Go Blink): seconds for a turn before default actions play it.",
     ),
 ]
-GoBotDelay = Annotated[
+BotDelay = Annotated[
     float,
     typer.Option(
+        "--bot-delay",
         "--go-bot-delay",
         min=0.0,
-        help="Go Blink: seconds a bot waits before each of its actions.",
+        help="Turn-based games (Go Blink): seconds a bot waits before each of its actions.",
     ),
 ]
 GcFullInterval = Annotated[
@@ -89,8 +91,8 @@ def serve(
     between_games: BetweenGames = 5.0,
     deal_seed: DealSeed = None,
     db_writer: DbWriter = "auto",
-    go_turn_time: GoTurnTime = 60.0,
-    go_bot_delay: GoBotDelay = 0.8,
+    turn_time: TurnTime = 60.0,
+    bot_delay: BotDelay = 0.8,
     gc_full_interval: GcFullInterval = 600.0,
     log_level: LogLevel = "warning",
 ) -> None:
@@ -100,10 +102,10 @@ def serve(
     import uvicorn
 
     from blink.server.app import create_app
-    from blink.server.go_rooms import GoSettings
+    from blink.server.settings import Settings
 
     url, shown = _database(db, database_url)
-    settings = GoSettings(
+    settings = Settings(
         database_url=url,
         countdown=countdown,
         stall_pause=stall_pause,
@@ -113,8 +115,8 @@ def serve(
         deal_seed=deal_seed,
         db_writer=db_writer,
         gc_full_interval=gc_full_interval or None,
-        go_turn_time=go_turn_time,
-        go_bot_delay=go_bot_delay,
+        turn_time=turn_time,
+        bot_delay=bot_delay,
     )
     app_ = create_app(settings)
     typer.echo(f"Database: {shown}")

@@ -16,8 +16,18 @@ import importlib
 from typing import Any, Final
 
 from blink.model.base import GameDefinition
+from blink.model.table import Table
 
-__all__ = ["DEFAULT_GAME", "UnknownGame", "game_names", "games", "get_game", "register"]
+__all__ = [
+    "DEFAULT_GAME",
+    "NoTable",
+    "UnknownGame",
+    "game_names",
+    "games",
+    "get_game",
+    "get_table",
+    "register",
+]
 
 DEFAULT_GAME: Final = "classic"
 """The game a room, a record or a command means when it names none."""
@@ -28,7 +38,14 @@ _BUILT_IN: Final = {
     "goblink": ("blink.games.goblink.definition", "GOBLINK"),
 }
 
+# name -> (module, attribute) of each built-in game's live table (blink.model.table).
+_BUILT_IN_TABLES: Final = {
+    "classic": ("blink.games.classic.table", "TABLE"),
+    "goblink": ("blink.games.goblink.table", "TABLE"),
+}
+
 _GAMES: dict[str, GameDefinition[Any, Any, Any, Any]] = {}
+_TABLES: dict[str, Table] = {}
 
 
 class UnknownGame(ValueError):
@@ -41,12 +58,25 @@ class UnknownGame(ValueError):
         self.name = name
 
 
-def register(definition: GameDefinition[Any, Any, Any, Any]) -> None:
-    """Add a game under ``definition.info.name``; a second game of the same name is refused."""
+class NoTable(ValueError):
+    """A registered game with no live table (it cannot be played in a room): ``no_table``."""
+
+    code: Final = "no_table"
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"the game {name!r} cannot be played at a live table")
+        self.name = name
+
+
+def register(definition: GameDefinition[Any, Any, Any, Any], table: Table | None = None) -> None:
+    """Add a game under ``definition.info.name``, with its live ``table`` when it has one; a
+    second game of the same name is refused."""
     name = definition.info.name
     if name in _GAMES or name in _BUILT_IN:
         raise ValueError(f"a game named {name!r} is already registered")
     _GAMES[name] = definition
+    if table is not None:
+        _TABLES[name] = table
 
 
 def unregister(name: str) -> None:
@@ -54,6 +84,7 @@ def unregister(name: str) -> None:
     if name in _BUILT_IN:
         raise ValueError(f"{name!r} is a built-in game")
     _GAMES.pop(name, None)
+    _TABLES.pop(name, None)
 
 
 def get_game(name: str | None = None) -> GameDefinition[Any, Any, Any, Any]:
@@ -70,6 +101,22 @@ def get_game(name: str | None = None) -> GameDefinition[Any, Any, Any, Any]:
     )
     _GAMES[key] = definition
     return definition
+
+
+def get_table(name: str | None = None) -> Table:
+    """The live table of the game ``name`` (:data:`DEFAULT_GAME` if ``None``): what a room
+    needs to run it. :class:`UnknownGame`, or :class:`NoTable` for a game without one."""
+    key = DEFAULT_GAME if name is None else name
+    found = _TABLES.get(key) if isinstance(key, str) else None
+    if found is not None:
+        return found
+    get_game(name)  # UnknownGame for a name that is not registered
+    spot = _BUILT_IN_TABLES.get(key)
+    if spot is None:
+        raise NoTable(key)
+    table: Table = getattr(importlib.import_module(spot[0]), spot[1])
+    _TABLES[key] = table
+    return table
 
 
 def game_names() -> tuple[str, ...]:

@@ -1,7 +1,8 @@
-"""The hub: every room of a server (the room table), and rooms rebuilt from the database.
+"""The hub: every room of a server (the room table), rooms rebuilt from the database, and the
+drivers of the rooms' outputs (storage jobs, timers on the event loop).
 
 At start :meth:`Hub.restore` rebuilds every room that is not closed, with its unfinished game
-(classic rooms here, Go Blink rooms with :func:`restore_go_room`); a room dropped from memory
+(through its game's record codec: :mod:`blink.server.stored`); a room dropped from memory
 while idle (:meth:`Hub.evict_idle`) is rebuilt the same way when it is next asked for
 (:class:`RoomTable`).
 """
@@ -14,18 +15,19 @@ import logging
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import Any
 
-from blink.games.classic.rules import RULESETS
-from blink.match import Series
+from blink.model.registry import DEFAULT_GAME
 from blink.server import storage as st
-from blink.server.go_rooms import GoRoom
+from blink.server.protocol import GameMeta
 from blink.server.rooms import GameState, Room, Seat
 from blink.server.settings import Settings
+from blink.server.stored import rebuild
+from blink.server.table_clock import Cancellable
 
-__all__ = ["CODE_ALPHABET", "Hub", "RoomTable", "restore_go_room"]
+__all__ = ["CODE_ALPHABET", "Hub", "RoomTable", "room_options"]
 
 log = logging.getLogger("blink.server")
-go_log = logging.getLogger("blink.server.goblink")
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 
@@ -65,6 +67,14 @@ class Hub:
         self._sweeper: asyncio.TimerHandle | None = None
         self._missing: OrderedDict[str, None] = OrderedDict()
         """Codes recently asked for that are in neither memory nor the database."""
+
+    def store(self, job: Callable[[Any], Any], done: Callable[[Any], None] | None = None) -> None:
+        """Queue a storage job (committed with the others queued meanwhile)."""
+        self.storage.submit(job, done)
+
+    def later(self, delay: float, fire: Callable[[], None]) -> Cancellable:
+        """Call ``fire`` on the event loop in ``delay`` seconds."""
+        return asyncio.get_running_loop().call_later(max(0.0, delay), fire)
 
     def take_game_id(self) -> int:
         """A new game id (ids are given by the server, so actions can be queued at once)."""
@@ -115,24 +125,22 @@ class Hub:
 
     def _restore_room(self, lr: st.LoadedRoom) -> Room | None:
         """Rebuild one room (and its unfinished game) from its stored rows."""
-        if lr.ruleset == "goblink":
-            try:
-                return restore_go_room(self, lr)
-            except Exception:
-                log.exception("could not restore Go Blink room %s", lr.code)
-                return None
         seat_list = [Seat(s.seat, s.kind, s.bot, s.name, s.token_hash, s.left) for s in lr.seats]
-        room = Room(
-            self,
-            lr.code,
-            lr.players,
-            lr.best_of,
-            lr.ruleset if lr.ruleset in RULESETS else "official",
-            tuple(lr.sizes) if lr.sizes else None,
-            lr.public,
-            seat_list,
-            lr.created_at,
-        )
+        try:
+            room = Room(
+                self,
+                lr.code,
+                lr.game,
+                lr.players,
+                lr.best_of,
+                room_options(lr),
+                lr.public,
+                seat_list,
+                lr.created_at,
+            )
+        except Exception:
+            log.exception("could not restore room %s", lr.code)
+            return None
         room.series_number = lr.series_number
         room.status = lr.status
         unfinished = None
@@ -144,27 +152,32 @@ class Hub:
             with contextlib.suppress(Exception):
                 room.series.record(winners)
             room.games.append(
-                {
-                    "id": lg.id,
-                    "number": lg.number,
-                    "series": lg.series_number,
-                    "status": "finished",
-                    "result": {
-                        "winners": winners,
-                        "reason": (lg.result or {}).get("reason"),
-                    },
-                    "record_url": f"/api/games/{lg.id}/record",
-                }
+                GameMeta(
+                    id=lg.id,
+                    number=lg.number,
+                    series=lg.series_number,
+                    status="finished",
+                    result={"winners": winners, "reason": (lg.result or {}).get("reason")},
+                    record_url=f"/api/games/{lg.id}/record",
+                )
             )
         self.rooms[room.code] = room
         try:
             if unfinished is not None:
-                room.restore_game(unfinished)
+                state, steps = rebuild(unfinished)
+                room.restore_game(
+                    unfinished.id,
+                    unfinished.number,
+                    unfinished.series_number,
+                    unfinished.started_at,
+                    state,
+                    list(steps),
+                )
             elif room.series.over:
                 room.status = "finished"
             elif room.games or room.status in ("countdown", "playing", "between"):
                 room.status = "between"
-                room.timer = room._later(self.settings.between_games, room._next_game)
+                room.timer = self.later(self.settings.between_games, room._next_game)
             else:
                 room.status = "waiting"
         except Exception:
@@ -227,41 +240,11 @@ class Hub:
             self._sweeper = None
 
 
-def restore_go_room(hub: Hub, lr: st.LoadedRoom) -> GoRoom:
-    """Rebuild a Go Blink room (and its unfinished game) from the database."""
-    seat_list = [Seat(s.seat, s.kind, s.bot, s.name, s.token_hash, s.left) for s in lr.seats]
-    room = GoRoom(hub, lr.code, lr.players, lr.best_of, lr.public, seat_list, lr.created_at)
-    room.series_number = lr.series_number
-    room.status = lr.status
-    room.series = Series(lr.best_of, lr.players)
-    unfinished = None
-    for lg in lr.games:
-        if lg.ended_at is None:
-            unfinished = lg
-            continue
-        winners = (lg.result or {}).get("winners") or []
-        try:
-            room.series.record(winners)
-        except Exception:
-            go_log.exception("bad stored result in room %s", lr.code)
-        room.games.append(
-            {
-                "id": lg.id,
-                "number": lg.number,
-                "series": lg.series_number,
-                "status": "finished",
-                "result": {"winners": winners, "reason": (lg.result or {}).get("reason")},
-                "record_url": f"/api/games/{lg.id}/record",
-            }
-        )
-    hub.rooms[room.code] = room
-    if unfinished is not None:
-        room.restore_game(unfinished)
-    elif room.series.over:
-        room.status = "finished"
-    elif room.games or room.status in ("countdown", "playing", "between"):
-        room.status = "between"
-        room.timer = room._later(hub.settings.between_games, room._next_game)
-    else:
-        room.status = "waiting"
-    return room
+def room_options(lr: st.LoadedRoom) -> dict[str, Any]:
+    """A stored room's options; a room stored before rooms kept them has the default game's
+    ruleset and sizes columns."""
+    if lr.options is not None:
+        return dict(lr.options)
+    if lr.game != DEFAULT_GAME:
+        return {}
+    return {"ruleset": lr.ruleset, "sizes": lr.sizes}

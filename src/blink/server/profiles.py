@@ -46,7 +46,7 @@ from blink.model.registry import get_game
 from blink.ratings import BOT_RATINGS, BOT_SIGMA, Rating, RatingError, bot_rating, rate_game
 from blink.server.errors import ProfileError
 from blink.server.hub import Hub
-from blink.server.rooms import GameState, Room, RoomHost, hash_token
+from blink.server.rooms import GameState, Room, hash_token
 
 __all__ = [
     "GO_BOT_RATINGS",
@@ -233,7 +233,7 @@ def _rate_job(
     return job
 
 
-def profile_hashes(hub: RoomHost) -> set[str]:
+def profile_hashes(hub: Hub) -> set[str]:
     """The secret hashes of every profile on this server, read once and kept up to date by
     ``POST /api/profiles``: a game between anonymous players is not rated, and finding that out
     must not cost a database query per finished game."""
@@ -252,12 +252,16 @@ def on_game_end(room: Room, g: GameState) -> None:
         return
     hashes = [s.token_hash if s.kind == "human" else None for s in room.seats]
     bots = [s.bot if s.kind == "bot" else None for s in room.seats]
-    known = profile_hashes(room.hub)
+    hub = room.hub
+    if not isinstance(hub, Hub):  # a room outside a server (a test's host) is not rated
+        return
+    known = profile_hashes(hub)
     if not any(h is not None and h in known for h in hashes):
         return
-    game = "goblink" if getattr(room, "kind", None) == "goblink" else "classic"
-    room.hub.storage.submit(
-        _rate_job(room.code, g.id, hashes, bots, tuple(outcome.winners), time.time(), game)
+    room.hub.store(
+        _rate_job(
+            room.code, g.id, hashes, bots, tuple(outcome.winners), time.time(), room.game_name
+        )
     )
 
 

@@ -1,236 +1,464 @@
-"""Protocol messages (version 1): decoding client frames and encoding server frames.
+"""The game protocol (version 1): every client message and server frame, declared once.
 
-The decoder is strict and total: any input either becomes one of the client message values or
-raises :class:`ProtocolError` with a stable code. It never touches server state. The encoders
-turn engine events and player views (already redacted for their receiver) into JSON objects.
-See docs/protocol.md.
+Client messages are msgspec Structs tagged by ``type``, with their limits. The messages every
+room understands are here (``hello``, ``ping``, ``resync``, ``rematch``, ``leave``); a game's
+action messages are its table's (:attr:`blink.model.table.Table.messages`). :func:`decode`
+turns a frame into one of them or raises :class:`ProtocolError` with a stable code: it is
+total, touches no state, and refuses what cannot be encoded again (an unpaired surrogate in a
+string is malformed JSON text to msgspec), so nothing a client sends can fail later, once a
+room has changed.
+
+Server frames are Structs too (:class:`Update`, :class:`Snapshot`, ...), encoded by
+:func:`encode`. :func:`protocol_schema` is the JSON Schema of both directions for every game
+with a table; it is served at ``/api/protocol.schema.json`` and published as
+docs/protocol.schema.json. See docs/protocol.md.
 """
 
 from __future__ import annotations
 
+import functools
 import json
-import math
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Annotated, Any, Final, Literal, Union
 
 import msgspec
 
-from blink.cards import Card, CardError, parse_card
-from blink.games.classic.wire import (
-    card_text,
-    event_to_wire,
-    outcome_to_wire,
-    view_to_wire,
-)
+from blink.model.registry import NoTable, game_names, get_table
+from blink.model.table import MAX_ID, MsgId, Table
 
 __all__ = [
+    "COMMON",
+    "FRAMES",
+    "MAX_ID",
     "PROTOCOL",
-    "ChooseMsg",
-    "ClientMessage",
+    "Ack",
+    "Countdown",
+    "ErrorFrame",
+    "GameEnd",
+    "GameMeta",
     "Hello",
     "Leave",
+    "Left",
     "Ping",
-    "PlayMsg",
+    "Pong",
     "ProtocolError",
+    "Refused",
     "Rematch",
+    "RematchFrame",
     "Resync",
-    "card_text",
+    "RoomFrame",
+    "RoomInfo",
+    "RoomSummary",
+    "SeatInfo",
+    "Snapshot",
+    "Stall",
+    "Turn",
+    "Update",
+    "Welcome",
     "decode",
     "dumps",
-    "event_to_wire",
-    "outcome_to_wire",
-    "view_to_wire",
+    "encode",
+    "protocol_schema",
 ]
 
 PROTOCOL: Final = 1
-MAX_ID: Final = 64
 MAX_ROOM: Final = 16
 MAX_TOKEN: Final = 128
+_BIG: Final = 2**53
+
+RoomCode = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_ROOM)]
+Token = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TOKEN)]
+Count = Annotated[int, msgspec.Meta(ge=0, le=_BIG)]
 
 
 class ProtocolError(ValueError):
     """A client frame that cannot be handled: ``code`` is stable, ``message`` is for people."""
 
-    def __init__(self, code: str, message: str, msg_id: str | None = None) -> None:
+    def __init__(
+        self, code: str, message: str, msg_id: str | None = None, action: bool = False
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.msg_id = msg_id
+        self.action = action
+        """True for a game's action message (with its ``msg_id``): it is answered as a
+        refused action, once per id."""
 
 
-@dataclass(frozen=True, slots=True)
-class Hello:
-    """The first message of a connection."""
+# --- client messages -----------------------------------------------------------------------
+
+
+class Hello(msgspec.Struct, tag="hello", tag_field="type", frozen=True):
+    """The first message of a connection: a seat's ``token``, or ``spectate``; ``game`` and
+    ``last_seq`` resume after a drop."""
 
     protocol: int
-    room: str
-    token: str | None = None
+    room: RoomCode
+    token: Token | None = None
     spectate: bool = False
-    game: int | None = None
-    last_seq: int | None = None
+    game: Count | None = None
+    last_seq: Count | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class PlayMsg:
-    """Play ``card`` on ``pile``."""
+class Ping(msgspec.Struct, tag="ping", tag_field="type", frozen=True):
+    """A latency probe; ``t`` is echoed."""
 
-    id: str
-    card: Card
-    pile: int
-
-
-@dataclass(frozen=True, slots=True)
-class ChooseMsg:
-    """Choose ``card`` in a choosing stall."""
-
-    id: str
-    card: Card
+    t: (
+        Annotated[int, msgspec.Meta(ge=-_BIG, le=_BIG)]
+        | Annotated[float, msgspec.Meta(ge=-_BIG, le=_BIG)]
+        | None
+    ) = None
 
 
-@dataclass(frozen=True, slots=True)
-class Rematch:
-    """Vote for a new series once the series is over."""
-
-    id: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Leave:
-    """Give up the seat."""
-
-    id: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Resync:
+class Resync(msgspec.Struct, tag="resync", tag_field="type", frozen=True):
     """Ask for a fresh snapshot."""
 
 
-@dataclass(frozen=True, slots=True)
-class Ping:
-    """A latency probe; ``t`` is echoed."""
+class Rematch(msgspec.Struct, tag="rematch", tag_field="type", frozen=True):
+    """Vote for a new series once the series is over."""
 
-    t: float | int | None = None
-
-
-ClientMessage = Hello | PlayMsg | ChooseMsg | Rematch | Leave | Resync | Ping
+    id: MsgId | None = None
 
 
-def _int(d: dict[str, Any], key: str, lo: int, hi: int, required: bool = True) -> int | None:
-    v = d.get(key)
-    if v is None:
-        if required:
-            raise ProtocolError("bad_field", f"{key!r} is required (an integer)", _peek_id(d))
-        return None
-    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-        raise ProtocolError(
-            "bad_field", f"{key!r} must be an integer from {lo} to {hi}", _peek_id(d)
-        )
-    return v
+class Leave(msgspec.Struct, tag="leave", tag_field="type", frozen=True):
+    """Give up the seat."""
+
+    id: MsgId | None = None
 
 
-def _str(d: dict[str, Any], key: str, limit: int, required: bool = True) -> str | None:
-    v = d.get(key)
-    if v is None:
-        if required:
-            raise ProtocolError("bad_field", f"{key!r} is required (a string)", _peek_id(d))
-        return None
-    if not isinstance(v, str) or not 1 <= len(v) <= limit:
-        raise ProtocolError(
-            "bad_field", f"{key!r} must be a string of 1 to {limit} characters", _peek_id(d)
-        )
-    return v
+COMMON: Final[tuple[type[msgspec.Struct], ...]] = (Hello, Ping, Resync, Rematch, Leave)
+"""The messages every room understands."""
 
 
-def _req_str(d: dict[str, Any], key: str, limit: int) -> str:
-    v = _str(d, key, limit)
-    if v is None:  # pragma: no cover - _str raises for a missing required field
-        raise ProtocolError("bad_field", f"{key!r} is required", _peek_id(d))
-    return v
+class _Envelope(msgspec.Struct):
+    """What a refused frame is read as, to answer it well: its type and its id."""
+
+    type: Any = None
+    id: Any = None
 
 
-def _req_int(d: dict[str, Any], key: str, lo: int, hi: int) -> int:
-    v = _int(d, key, lo, hi)
-    if v is None:  # pragma: no cover - _int raises for a missing required field
-        raise ProtocolError("bad_field", f"{key!r} is required", _peek_id(d))
-    return v
+def _tag(cls: type[msgspec.Struct]) -> str:
+    return str(cls.__struct_config__.tag)
 
 
-def _peek_id(d: dict[str, Any]) -> str | None:
-    v = d.get("id")
-    return v if isinstance(v, str) and 1 <= len(v) <= MAX_ID else None
+@functools.cache
+def _decoder(messages: tuple[type[msgspec.Struct], ...]) -> msgspec.json.Decoder[Any]:
+    return msgspec.json.Decoder(Union[messages])  # noqa: UP007
 
 
-def _card(d: dict[str, Any]) -> Card:
-    text = _req_str(d, "card", 32)
-    try:
-        return parse_card(text)
-    except CardError as exc:
-        raise ProtocolError("bad_card", str(exc), _peek_id(d)) from None
-
-
-def decode(frame: str | bytes) -> ClientMessage:
-    """Decode one client frame; raise :class:`ProtocolError` for anything malformed."""
-    if isinstance(frame, bytes):
+def _game_tags() -> dict[str, str]:
+    """Every game's action message types, with the game's title."""
+    tags: dict[str, str] = {}
+    for name in game_names():
         try:
-            frame = frame.decode("utf-8")
-        except UnicodeDecodeError:
-            raise ProtocolError("bad_json", "frames must be UTF-8 JSON text") from None
+            table = get_table(name)
+        except NoTable:
+            continue
+        for cls in table.messages:
+            tags.setdefault(_tag(cls), name)
+    return tags
+
+
+def decode(frame: str | bytes, table: Table | None = None) -> Any:
+    """Decode one client frame: a common message, or one of ``table``'s action messages (none
+    before ``hello``). Raises :class:`ProtocolError` for anything else."""
+    messages = COMMON if table is None else (*COMMON, *table.messages)
     try:
-        d = json.loads(frame)
+        msg = _decoder(messages).decode(frame)
+    except msgspec.ValidationError as exc:
+        raise _refusal(frame, messages, str(exc)) from None
+    except msgspec.DecodeError:
+        raise _malformed(frame) from None
+    if isinstance(msg, Hello):
+        return msgspec.structs.replace(msg, room=msg.room.upper())
+    return msg
+
+
+def _malformed(frame: str | bytes) -> ProtocolError:
+    """The error for a frame msgspec cannot read: JSON text holding a string that is not
+    Unicode (an unpaired surrogate escape, which the standard library reads), or not JSON."""
+    try:
+        json.loads(frame)
     except (ValueError, RecursionError):
-        raise ProtocolError("bad_json", "the message is not valid JSON") from None
-    if not isinstance(d, dict):
-        raise ProtocolError("not_object", "a message must be a JSON object with a 'type'")
-    kind = d.get("type")
-    if kind == "play":
-        mid = _req_str(d, "id", MAX_ID)
-        return PlayMsg(mid, _card(d), _req_int(d, "pile", 0, 2))
-    if kind == "choose":
-        return ChooseMsg(_req_str(d, "id", MAX_ID), _card(d))
-    if kind == "ping":
-        t = d.get("t")
-        if t is not None and (isinstance(t, bool) or not isinstance(t, int | float)):
-            raise ProtocolError("bad_field", "'t' must be a number")
-        if isinstance(t, float) and not math.isfinite(t):
-            raise ProtocolError("bad_field", "'t' must be a finite number")
-        if isinstance(t, int) and abs(t) > 2**53:
-            raise ProtocolError("bad_field", "'t' is too large")
-        return Ping(t)
-    if kind == "hello":
-        protocol = d.get("protocol")
-        if not isinstance(protocol, int) or isinstance(protocol, bool):
-            raise ProtocolError("bad_field", "'protocol' is required (an integer)")
-        room = _req_str(d, "room", MAX_ROOM)
-        token = _str(d, "token", MAX_TOKEN, required=False)
-        spectate = d.get("spectate", False)
-        if not isinstance(spectate, bool):
-            raise ProtocolError("bad_field", "'spectate' must be true or false")
-        game = _int(d, "game", 0, 2**53, required=False)
-        last_seq = _int(d, "last_seq", 0, 2**53, required=False)
-        return Hello(protocol, room.upper(), token, spectate, game, last_seq)
-    if kind == "rematch":
-        return Rematch(_str(d, "id", MAX_ID, required=False))
-    if kind == "leave":
-        return Leave(_str(d, "id", MAX_ID, required=False))
-    if kind == "resync":
-        return Resync()
-    if kind is None:
-        raise ProtocolError("unknown_type", "the message has no 'type'")
-    shown = kind if isinstance(kind, str) and len(kind) <= 20 else "?"
-    raise ProtocolError(
-        "unknown_type",
-        f"unknown message type {shown!r} (hello, play, choose, rematch, leave, resync, ping)",
-        _peek_id(d),
+        return ProtocolError("bad_json", "the message is not valid UTF-8 JSON text")
+    return ProtocolError(
+        "bad_text", "strings must be Unicode text: an unpaired surrogate cannot be used"
     )
 
 
-# --- encoding ------------------------------------------------------------------------------
+def _refusal(
+    frame: str | bytes, messages: tuple[type[msgspec.Struct], ...], detail: str
+) -> ProtocolError:
+    """The error for a well-formed JSON frame that is not one of ``messages``."""
+    try:
+        env = msgspec.json.decode(frame, type=_Envelope)
+    except msgspec.ValidationError:
+        return ProtocolError("not_object", "a message must be a JSON object with a 'type'")
+    except msgspec.DecodeError:  # the bad part came after what the first reading looked at
+        return _malformed(frame)
+    msg_id = env.id if isinstance(env.id, str) and 1 <= len(env.id) <= MAX_ID else None
+    known = [_tag(m) for m in messages]
+    kind = env.type
+    if kind is None:
+        return ProtocolError("unknown_type", "the message has no 'type'", msg_id)
+    if kind not in known:
+        game = _game_tags().get(kind) if isinstance(kind, str) else None
+        if game is not None and len(messages) > len(COMMON):
+            actions = ", ".join(known[len(COMMON) :])
+            return ProtocolError(
+                "wrong_game",
+                f"{kind!r} is not an action of this room's game: send {actions}",
+                msg_id,
+                action=msg_id is not None,
+            )
+        if game is not None:
+            return ProtocolError("hello_required", "send hello first", msg_id)
+        shown = kind if isinstance(kind, str) and len(kind) <= 20 else "?"
+        return ProtocolError(
+            "unknown_type", f"unknown message type {shown!r} ({', '.join(known)})", msg_id
+        )
+    is_action = kind in known[len(COMMON) :] and msg_id is not None
+    return ProtocolError("bad_field", detail.replace("`", "'"), msg_id, action=is_action)
 
+
+# --- server frames -------------------------------------------------------------------------
+
+
+class SeatInfo(msgspec.Struct, frozen=True):
+    """A seat as everyone may see it (never its token)."""
+
+    seat: int
+    kind: Literal["human", "bot"]
+    bot: str | None
+    name: str | None
+    taken: bool
+    connected: bool
+    left: bool
+
+
+class GameMeta(msgspec.Struct):
+    """A game of a room's series: its result and record once over."""
+
+    id: int
+    number: int
+    series: int
+    status: Literal["playing", "finished"]
+    result: dict[str, Any] | None = None
+    record_url: str | None = None
+
+
+class RoomInfo(msgspec.Struct, frozen=True):
+    """A room: its game, seats, status, series and games."""
+
+    code: str
+    game: str
+    players: int
+    best_of: int
+    options: dict[str, Any]
+    ruleset: str | None
+    sizes: list[int] | None
+    status: str
+    seats: list[SeatInfo]
+    spectators: int
+    series: dict[str, Any]
+    series_number: int
+    games: list[GameMeta]
+    join_url: str
+    watch_url: str
+    public: bool
+    turn_ms: int | None
+
+
+class RoomSummary(msgspec.Struct, frozen=True):
+    """A room as ``GET /api/rooms`` lists it."""
+
+    code: str
+    game: str
+    players: int
+    best_of: int
+    ruleset: str | None
+    status: str
+    open_seats: list[int]
+    seats: list[SeatInfo]
+    spectators: int
+
+
+class Stall(msgspec.Struct, frozen=True):
+    """A stall the table is waiting on: a ``flip`` after a pause, or a ``choose`` deadline
+    (``waiting``: the seats still to choose)."""
+
+    kind: Literal["flip", "choose"]
+    in_ms: int
+    waiting: list[int]
+
+
+class Turn(msgspec.Struct, frozen=True):
+    """Whose turn it is and the milliseconds before the default action is taken for them."""
+
+    seat: int
+    in_ms: int
+
+
+class Welcome(msgspec.Struct, tag="welcome", tag_field="type", frozen=True):
+    """The answer to ``hello``."""
+
+    protocol: int
+    server: str
+    room: str
+    seat: int | None
+    role: Literal["player", "spectator"]
+    name: str | None
+
+
+class RoomFrame(msgspec.Struct, tag="room", tag_field="type", frozen=True):
+    """The room changed (seats, status, spectators)."""
+
+    room: RoomInfo
+
+
+class Snapshot(msgspec.Struct, tag="snapshot", tag_field="type", frozen=True):
+    """The whole game as the receiver may see it."""
+
+    game_kind: str
+    game: int
+    number: int
+    seq: int
+    view: dict[str, Any]
+    stall: Stall | None
+    turn: Turn | None
+    countdown_ms: int | None
+    series: dict[str, Any]
+
+
+class Countdown(msgspec.Struct, tag="countdown", tag_field="type", frozen=True):
+    """The game starts in ``in_ms`` milliseconds."""
+
+    game: int
+    number: int
+    seq: int
+    in_ms: int
+
+
+class Update(msgspec.Struct, tag="update", tag_field="type", frozen=True):
+    """One accepted action: its events and the receiver's view after it."""
+
+    game_kind: str
+    game: int
+    seq: int
+    t: int
+    events: list[dict[str, Any]]
+    view: dict[str, Any]
+    stall: Stall | None
+    turn: Turn | None
+
+
+class Ack(msgspec.Struct, tag="ack", tag_field="type", frozen=True):
+    """Your action ``id`` was accepted and stored as ``seq`` of ``game``."""
+
+    id: str
+    game: int
+    seq: int
+
+
+class Refused(msgspec.Struct, tag="refused", tag_field="type", frozen=True):
+    """Your action ``id`` was refused; nothing changed."""
+
+    id: str
+    code: str
+    message: str
+
+
+class ErrorFrame(msgspec.Struct, tag="error", tag_field="type", frozen=True):
+    """A message that could not be handled; nothing changed."""
+
+    code: str
+    message: str
+    id: str | None = None
+
+
+class GameEnd(msgspec.Struct, tag="game_end", tag_field="type", frozen=True):
+    """A game is over (``again``, only when true: sent again on a resume or a resync)."""
+
+    game_kind: str
+    game: int
+    number: int
+    seq: int
+    outcome: dict[str, Any]
+    figures: dict[str, Any]
+    series: dict[str, Any]
+    record_url: str
+    next_in_ms: int | None
+    again: bool | msgspec.UnsetType = msgspec.UNSET
+
+
+class RematchFrame(msgspec.Struct, tag="rematch", tag_field="type", frozen=True):
+    """The votes for a new series (bots always vote yes)."""
+
+    votes: list[bool]
+    available: bool
+
+
+class Left(msgspec.Struct, tag="left", tag_field="type", frozen=True):
+    """You gave up your seat; the connection closes."""
+
+
+class Pong(msgspec.Struct, tag="pong", tag_field="type", frozen=True):
+    """The answer to ``ping``: its ``t``, and the server's clock in milliseconds."""
+
+    t: int | float | None
+    server_ms: int
+
+
+FRAMES: Final = (
+    Welcome,
+    RoomFrame,
+    Snapshot,
+    Countdown,
+    Update,
+    Ack,
+    Refused,
+    ErrorFrame,
+    GameEnd,
+    RematchFrame,
+    Left,
+    Pong,
+)
+"""Every server frame."""
 
 _ENCODE = msgspec.json.Encoder().encode
 
 
-def dumps(obj: dict[str, Any]) -> str:
+def encode(frame: msgspec.Struct) -> str:
+    """A server frame as JSON text."""
+    return _ENCODE(frame).decode()
+
+
+def dumps(obj: Any) -> str:
     """Compact JSON for the wire (msgspec: several times faster than the standard library)."""
     return _ENCODE(obj).decode()
+
+
+def protocol_schema() -> dict[str, Any]:
+    """The JSON Schema of the protocol: the common client messages, each game's action
+    messages, and every server frame (``$defs`` holds every type)."""
+    games: dict[str, list[type[msgspec.Struct]]] = {}
+    for name in game_names():
+        try:
+            games[name] = list(get_table(name).messages)
+        except NoTable:
+            continue
+    everything: list[Any] = [*COMMON, *FRAMES]
+    for messages in games.values():
+        everything += messages
+    (refs, defs) = msgspec.json.schema_components(everything, ref_template="#/$defs/{name}")
+    by_type = dict(zip(everything, refs, strict=True))
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"Blink game protocol, version {PROTOCOL}",
+        "description": "Messages on the /ws WebSocket; see docs/protocol.md.",
+        "protocol": PROTOCOL,
+        "client": {"common": [by_type[m] for m in COMMON]}
+        | {name: [by_type[m] for m in msgs] for name, msgs in games.items()},
+        "server": [by_type[f] for f in FRAMES],
+        "$defs": defs,
+    }

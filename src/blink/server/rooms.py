@@ -1,61 +1,64 @@
-"""Rooms, seats, connections and the live game loop.
+"""The room: seats, connections, the series and its live game, for every game (sans-I/O).
 
-The rooms of a server are kept by :class:`blink.server.hub.Hub` (the room table, restoring
-rooms from the database); a room reaches the server around it only through :class:`RoomHost`.
-Everything here runs on the event loop and is synchronous: an action is judged by the engine,
-its frames are built for every receiver from that receiver's view, and it is queued for the
-database. Frames are sent only once the database has committed the action (the storage
-callback), in sequence order. What the table does by itself (the reveal after the countdown, a
-flip after a stall's pause, default choices at a choosing stall's deadline; Go Blink's default
-actions when a turn's time is up) comes from the game's referee on the delays of
-:class:`Settings` (:mod:`blink.server.table_clock`): one timer per game, armed at the referee's
-deadline, applies the referee's actions through :meth:`Room.apply` like any other action.
-Timers are ``loop.call_later`` handles (``Room._later``); engine times come from
-``settings.clock``.
+A room runs any registered game through its definition (:func:`blink.model.registry.get_game`)
+and its live table (:func:`blink.model.registry.get_table`): nothing here knows a game.
+
+It does no I/O. Its inputs are a connection's message (:meth:`Room.attach`,
+:meth:`Room.act`, :meth:`Room.resync`, :meth:`Room.vote_rematch`, :meth:`Room.leave`,
+:meth:`Room.detach`), the time (``settings.clock``; a timer the room asked for firing) and a
+storage job's result (:meth:`Room._persisted`). Its outputs are frames queued on each
+connection's outbox (:class:`blink.server.seats.Peer`), storage jobs and timers, given to its
+:class:`RoomHost` (the hub, whose drivers carry them out). Frames are sent only once the
+database has committed the action they show, in sequence order.
+
+An input builds everything it produces (every receiver's frame, the ack, the storage job)
+before it changes the room; when building fails, the engine's state is rebuilt as it was and
+nothing else has changed (:meth:`Room.apply`).
+
+What the table does by itself (a countdown's end, a stall's flip, a turn's default) comes
+from the game's referee on the delays of :class:`Settings` (:mod:`blink.server.table_clock`):
+one timer per game, armed at the referee's deadline, applies the referee's actions through
+:meth:`Room.apply` like any other action.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hmac
-import json
 import logging
 import secrets
-import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from blink.cards import STANDARD_DECK, parse_card, shuffled_deck
-from blink.games.classic.engine import (
-    Action,
-    ChoiceMade,
-    Choose,
-    ClassicGame,
-    Event,
-    IllegalAction,
-    Phase,
-    Play,
-    Reason,
-    Refilled,
-    Reveal,
-    redact,
-)
-from blink.games.classic.record import GameRecord, action_from_dict, action_to_dict
-from blink.games.classic.rules import Ruleset, get_ruleset
-from blink.games.classic.wire import event_to_wire, outcome_to_wire
+import msgspec
+
+from blink.cards import STANDARD_DECK, shuffled_deck
 from blink.match import Series
-from blink.model.base import Timer, Timings
-from blink.model.registry import get_game
-from blink.server import storage as st
-from blink.server.bots import live_bot
-from blink.server.protocol import PROTOCOL, dumps, view_to_wire
-from blink.server.seats import ANSWERS_KEPT, Conn, GameState, NoGame, Pending, Seat, hash_token
+from blink.model.base import IllegalAction, Outcome, Timer
+from blink.model.registry import get_game, get_table
+from blink.model.table import BadMessage
+from blink.server import jobs as st
+from blink.server.protocol import (
+    PROTOCOL,
+    Ack,
+    Countdown,
+    GameEnd,
+    GameMeta,
+    RematchFrame,
+    RoomFrame,
+    RoomInfo,
+    RoomSummary,
+    Snapshot,
+    Update,
+    Welcome,
+    encode,
+)
+from blink.server.seats import ANSWERS_KEPT, GameState, NoGame, Peer, Pending, Seat, hash_token
 from blink.server.settings import Settings
-from blink.server.table_clock import TableClock, ms_left, timings
+from blink.server.stored import deal_column
+from blink.server.table_clock import Cancellable, TableClock, ms_left, timings
 
 __all__ = [
     "ANSWERS_KEPT",
-    "Conn",
     "GameState",
     "NoGame",
     "Pending",
@@ -67,16 +70,22 @@ __all__ = [
 
 log = logging.getLogger("blink.server")
 
+
+class _GameOver:
+    """The reason code of an action that comes after its game."""
+
+    value = "game_over"
+
+
 class RoomHost(Protocol):
-    """The server around a room, as the room and its game-end hooks use it: the settings, the
-    storage, game ids and the hooks (:class:`blink.server.hub.Hub` is the one there is)."""
+    """The server around a room: its settings, its drivers (storage, timers) and its hooks
+    (:class:`blink.server.hub.Hub` is the one there is; tests give their own)."""
 
     settings: Settings
-    storage: st.Storage
     version: str
     """The server's version (sent in ``welcome``)."""
     game_end_hooks: list[Callable[[Room, GameState], None]]
-    """Called (on the loop) after each game ends: ratings, tournaments."""
+    """Called after each game ends: ratings, tournaments."""
     profile_hashes: set[str] | None
     """The secret hashes of the server's profiles once read (see blink.server.profiles)."""
 
@@ -84,33 +93,39 @@ class RoomHost(Protocol):
         """A new game id."""
         ...
 
+    def store(self, job: Callable[[Any], Any], done: Callable[[Any], None] | None = None) -> None:
+        """Queue a storage job; ``done(result or exception)`` is called after its commit."""
+        ...
+
+    def later(self, delay: float, fire: Callable[[], None]) -> Cancellable:
+        """Call ``fire`` in ``delay`` seconds, unless cancelled."""
+        ...
+
 
 class Room:
     """A room: seats, connections, the series and its current game."""
-
-    kind = "classic"
-    """The room's game: its name in :mod:`blink.model.registry`."""
-    _log = log
-    """Where a room's failures are logged."""
 
     def __init__(
         self,
         hub: RoomHost,
         code: str,
+        game: str,
         players: int,
         best_of: int,
-        ruleset: str,
-        sizes: tuple[int, ...] | None,
+        options: dict[str, Any],
         public: bool,
         seats: list[Seat],
         created_at: float,
     ) -> None:
         self.hub = hub
         self.code = code
-        self.players = players
+        self.game_name = game
+        self.definition = get_game(game)
+        self.table = get_table(game)
+        self.players = self.definition.info.check_players(players)
         self.best_of = best_of
-        self.ruleset = ruleset
-        self.sizes = sizes
+        self.options = options
+        """The options the room was opened with (its table's ``room_options``)."""
         self.public = public
         self.seats = seats
         self.created_at = created_at
@@ -118,71 +133,113 @@ class Room:
         self.series_number = 1
         self.series = Series(best_of, players)
         self.game: GameState | None = None
-        self.games: list[dict[str, Any]] = []
-        self.conns: set[Conn] = set()
-        self.spectators: set[Conn] = set()
-        self.timer: asyncio.TimerHandle | None = None
+        self.games: list[GameMeta] = []
+        self.conns: set[Peer] = set()
+        self.spectators: set[Peer] = set()
+        self.timer: Cancellable | None = None
         self.idle_since: float | None = None
         """When the room was first seen idle by :meth:`Hub.evict_idle` (settings clock)."""
 
-    # -- helpers -------------------------------------------------------------------------
+    # -- descriptions --------------------------------------------------------------------
 
     @property
     def settings(self) -> Settings:
         """The server settings."""
         return self.hub.settings
 
-    def _submit(
-        self, job: Callable[[Any], None], done: Callable[[Any], None] | None = None
-    ) -> None:
-        self.hub.storage.submit(job, done)
+    @property
+    def ruleset(self) -> str | None:
+        """The ruleset option's name, for games that have one."""
+        value = self.options.get("ruleset")
+        return None if value is None else str(value)
+
+    @property
+    def sizes(self) -> tuple[int, ...] | None:
+        """The draw-pile sizes option (a handicap), for games that have one."""
+        value = self.options.get("sizes")
+        return None if value is None else tuple(value)
+
+    def info(self) -> RoomInfo:
+        """The room: its game, options, seats, status, series and games."""
+        turn = None if self.definition.info.real_time else round(self.settings.turn_time * 1000)
+        return RoomInfo(
+            code=self.code,
+            game=self.game_name,
+            players=self.players,
+            best_of=self.best_of,
+            options=self.options,
+            ruleset=self.ruleset,
+            sizes=None if self.sizes is None else list(self.sizes),
+            status=self.status,
+            seats=[s.info() for s in self.seats],
+            spectators=len(self.spectators),
+            series=self.series.to_dict(),
+            series_number=self.series_number,
+            games=self.games,
+            join_url=f"/play/{self.code}",
+            watch_url=f"/watch/{self.code}",
+            public=self.public,
+            turn_ms=turn,
+        )
+
+    def summary(self) -> RoomSummary:
+        """The room as ``GET /api/rooms`` lists it."""
+        return RoomSummary(
+            code=self.code,
+            game=self.game_name,
+            players=self.players,
+            best_of=self.best_of,
+            ruleset=self.ruleset,
+            status=self.status,
+            open_seats=[s.seat for s in self.seats if not s.taken],
+            seats=[s.info() for s in self.seats],
+            spectators=len(self.spectators),
+        )
+
+    def insert_job(self) -> Callable[[Any], Any]:
+        """The storage job that writes this new room and its seats."""
+        sizes = self.options.get("sizes")
+        row = {
+            "code": self.code,
+            "created_at": self.created_at,
+            "players": self.players,
+            "best_of": self.best_of,
+            "ruleset": str(self.options.get("ruleset", self.game_name))[:32],
+            "sizes": None if sizes is None else msgspec.json.encode(sizes).decode(),
+            "public": self.public,
+            "status": "waiting",
+            "series_number": 1,
+            "game": self.game_name,
+            "options": msgspec.json.encode(self.options).decode(),
+        }
+        seat_rows = [
+            {
+                "room_code": self.code,
+                "seat": s.seat,
+                "kind": s.kind,
+                "bot": s.bot,
+                "name": s.name,
+                "token_hash": s.token_hash,
+                "left": False,
+            }
+            for s in self.seats
+        ]
+        return st.job_insert_room(row, seat_rows)
+
+    def _store(self, job: Callable[[Any], Any], done: Callable[[Any], None] | None = None) -> None:
+        self.hub.store(job, done)
 
     def set_status(self, status: str) -> None:
         """Change the status (stored) and tell everyone."""
         if status != self.status:
             self.status = status
-            self._submit(st.job_update_room(self.code, status=status))
+            self._store(st.job_update_room(self.code, status=status))
         self.broadcast_room()
 
-    def info(self) -> dict[str, Any]:
-        """The room as a JSON object (``RoomInfo``)."""
-        return {
-            "code": self.code,
-            "players": self.players,
-            "best_of": self.best_of,
-            "ruleset": self.ruleset,
-            "sizes": list(self.sizes) if self.sizes else None,
-            "status": self.status,
-            "seats": [s.info() for s in self.seats],
-            "spectators": len(self.spectators),
-            "series": self.series.to_dict(),
-            "series_number": self.series_number,
-            "games": self.games,
-            "join_url": f"/play/{self.code}",
-            "watch_url": f"/watch/{self.code}",
-            "public": self.public,
-        }
-
-    def summary(self) -> dict[str, Any]:
-        """The room as listed by ``GET /api/rooms``."""
-        return {
-            "code": self.code,
-            "players": self.players,
-            "best_of": self.best_of,
-            "ruleset": self.ruleset,
-            "status": self.status,
-            "open_seats": [s.seat for s in self.seats if not s.taken],
-            "seats": [s.info() for s in self.seats],
-            "spectators": len(self.spectators),
-        }
-
     def broadcast_room(self) -> None:
-        """Send the room info to every connection."""
-        if not self.conns:
-            return
-        frame = dumps({"type": "room", "room": self.info()})
-        for c in self.conns:
-            c.send(frame)
+        """Send the room to every connection."""
+        if self.conns:
+            self._broadcast(encode(RoomFrame(self.info())))
 
     def _broadcast(self, frame: str) -> None:
         for c in self.conns:
@@ -193,9 +250,6 @@ class Room:
             self.timer.cancel()
             self.timer = None
 
-    def _later(self, delay: float, fn: Callable[[], None]) -> asyncio.TimerHandle:
-        return asyncio.get_running_loop().call_later(max(0.0, delay), fn)
-
     def seat_for_token(self, token: str) -> Seat | None:
         """The seat this token owns, or ``None``."""
         h = hash_token(token)
@@ -204,9 +258,14 @@ class Room:
                 return s
         return None
 
+    def _names(self) -> list[str]:
+        return [
+            s.name or (f"Bot ({s.bot})" if s.bot else f"Player {s.seat + 1}") for s in self.seats
+        ]
+
     # -- connections ---------------------------------------------------------------------
 
-    def attach(self, conn: Conn, seat: Seat | None, game: int | None, last_seq: int | None) -> None:
+    def attach(self, conn: Peer, seat: Seat | None, game: int | None, last_seq: int | None) -> None:
         """A client said hello: welcome it and bring it up to date."""
         conn.room = self
         conn.seat = None if seat is None else seat.seat
@@ -219,30 +278,29 @@ class Room:
             seat.conns.add(conn)
             seat.connected_once = True
         conn.send(
-            dumps(
-                {
-                    "type": "welcome",
-                    "protocol": PROTOCOL,
-                    "server": self.hub.version,
-                    "room": self.code,
-                    "seat": conn.seat,
-                    "role": "spectator" if seat is None else "player",
-                    "name": None if seat is None else seat.name,
-                }
+            encode(
+                Welcome(
+                    protocol=PROTOCOL,
+                    server=self.hub.version,
+                    room=self.code,
+                    seat=conn.seat,
+                    role="spectator" if seat is None else "player",
+                    name=None if seat is None else seat.name,
+                )
             )
         )
         self.broadcast_room()
         g = self.game
         if g is not None:
             if not self._resume(conn, g, game, last_seq):
-                self._send_snapshot(conn)
+                self.send_snapshot(conn)
             elif not g.pending:
                 self._send_end_again(conn, g)
         elif self.status == "finished":
             conn.send(self._rematch_frame())
         self.maybe_start()
 
-    def detach(self, conn: Conn) -> None:
+    def detach(self, conn: Peer) -> None:
         """A client went away."""
         if conn.room is not self:
             return
@@ -253,7 +311,13 @@ class Room:
         conn.room = None
         self.broadcast_room()
 
-    def _resume(self, conn: Conn, g: GameState, game: int | None, last_seq: int | None) -> bool:
+    def resync(self, conn: Peer) -> None:
+        """A client asks for a fresh snapshot (the room, when no game is in progress)."""
+        self.send_snapshot(conn)
+        if self.game is None:
+            conn.send(encode(RoomFrame(self.info())))
+
+    def _resume(self, conn: Peer, g: GameState, game: int | None, last_seq: int | None) -> bool:
         if game != g.id or last_seq is None or last_seq > g.persisted:
             return False
         if last_seq == g.persisted:
@@ -261,14 +325,15 @@ class Room:
         if not g.ring or g.ring[0][0] > last_seq + 1:
             return False
         key = conn.seat
-        frames = [f[key] for s, f in g.ring if s > last_seq]
+        frames = [f.get(key) for s, f in g.ring if s > last_seq]
         if any(f is None for f in frames) or len(frames) != g.persisted - last_seq:
             return False
         for f in frames:
-            conn.send(f)
+            if f is not None:
+                conn.send(f)
         return True
 
-    def send_in_order(self, conn: Conn, frame: str) -> None:
+    def send_in_order(self, conn: Peer, frame: str) -> None:
         """Send ``frame`` to ``conn`` after the frames of the actions not yet stored (so an
         answer judged against the newest state never arrives before the updates that show
         that state); at once when nothing is waiting."""
@@ -278,7 +343,8 @@ class Room:
         else:
             conn.send(frame)
 
-    def _send_snapshot(self, conn: Conn) -> None:
+    def send_snapshot(self, conn: Peer) -> None:
+        """Send the game as ``conn`` may see it (once everything applied is stored)."""
         g = self.game
         if g is None:
             return
@@ -289,50 +355,44 @@ class Room:
             return
         conn.awaiting_snapshot = False
         conn.send(self._snapshot_frame(g, conn.seat))
-        if g.table.deadline_of(Timer.COUNTDOWN) is not None:
-            conn.send(self._countdown_frame(g))
+        deadline = g.table.deadline_of(Timer.COUNTDOWN)
+        if deadline is not None:
+            left = self._ms_left(deadline)
+            conn.send(encode(Countdown(game=g.id, number=g.number, seq=g.seq, in_ms=left)))
         self._send_end_again(conn, g)
 
-    def _send_end_again(self, conn: Conn, g: GameState) -> None:
+    def _send_end_again(self, conn: Peer, g: GameState) -> None:
         """Send an ended game's ``game_end`` again (marked ``again``), with a fresh
         ``next_in_ms``, so a client that reconnects or resyncs after the end has its figures."""
-        if g.end_msg is None:
+        end: GameEnd | None = g.end_msg
+        if end is None:
             return
-        msg = dict(g.end_msg, again=True)
-        if msg.get("next_in_ms") is not None and g.next_at is not None:
-            msg["next_in_ms"] = self._ms_left(g.next_at)
-        conn.send(dumps(msg))
+        next_in = end.next_in_ms
+        if next_in is not None and g.next_at is not None:
+            next_in = self._ms_left(g.next_at)
+        conn.send(encode(msgspec.structs.replace(end, again=True, next_in_ms=next_in)))
 
     def _snapshot_frame(self, g: GameState, seat: int | None) -> str:
-        view = view_to_wire(g.game.view(seat), full=True)
-        view["seats"] = [s.info() for s in self.seats]
+        view = self.table.view_wire(self.definition.view(g.game, seat), True)
+        view["seats"] = msgspec.to_builtins([s.info() for s in self.seats])
+        now = self.settings.clock()
         deadline = g.table.deadline_of(Timer.COUNTDOWN)
-        countdown = None if deadline is None else self._ms_left(deadline)
-        return dumps(
-            {
-                "type": "snapshot",
-                "game": g.id,
-                "number": g.number,
-                "seq": g.seq,
-                "view": view,
-                "stall": self._stall_wire(g),
-                "countdown_ms": countdown,
-                "series": self.series.to_dict(),
-            }
-        )
-
-    def _countdown_frame(self, g: GameState) -> str:
-        deadline = g.table.deadline_of(Timer.COUNTDOWN)
-        left = 0 if deadline is None else self._ms_left(deadline)
-        return dumps(
-            {"type": "countdown", "game": g.id, "number": g.number, "seq": g.seq, "in_ms": left}
+        return encode(
+            Snapshot(
+                game_kind=self.game_name,
+                game=g.id,
+                number=g.number,
+                seq=g.seq,
+                view=view,
+                stall=g.table.stall_wire(now),
+                turn=g.table.turn_wire(now),
+                countdown_ms=None if deadline is None else ms_left(deadline, now),
+                series=self.series.to_dict(),
+            )
         )
 
     def _ms_left(self, deadline: float) -> int:
         return ms_left(deadline, self.settings.clock())
-
-    def _stall_wire(self, g: GameState) -> dict[str, Any] | None:
-        return g.table.stall_wire(self.settings.clock())
 
     # -- starting games ------------------------------------------------------------------
 
@@ -340,37 +400,35 @@ class Room:
         """Start the first game once every seat is taken and every person has connected."""
         if self.status != "waiting" or self.game is not None:
             return
-        humans = [s for s in self.seats if s.kind == "human"]
         if not all(s.taken for s in self.seats):
             return
-        if not all(s.connected_once for s in humans):
+        if not all(s.connected_once for s in self.seats if s.kind == "human"):
             return
         self.start_game()
 
     def start_game(self) -> None:
-        """Deal a new game of the series and start its countdown."""
+        """Deal a new game of the series and start it (its countdown, for a game with one)."""
         self._cancel_timer()
         hub = self.hub
         gid = hub.take_game_id()
-        seed = (
-            hub.settings.deal_seed + gid
-            if hub.settings.deal_seed is not None
-            else secrets.randbits(64)
-        )
-        deck = shuffled_deck(seed, STANDARD_DECK)
-        ruleset = get_ruleset(self.ruleset)
-        game = ClassicGame(deck, self.players, ruleset, self.sizes)
+        deal_seed = hub.settings.deal_seed
+        seed = deal_seed + gid if deal_seed is not None else secrets.randbits(64)
         number = self.series.games_played + 1
+        options = self.table.deal_options(self.options, number, self.players)
+        deck = shuffled_deck(seed, STANDARD_DECK)
+        state = self.definition.new(self.players, deck=deck, options=options)
+        now = self.settings.clock()
         g = GameState(
             id=gid,
             number=number,
             series_number=self.series_number,
-            game=game,
-            started_wall=time.time(),
-            table=self._new_table(),
-            plays_by_seat=[0] * self.players,
+            game=state,
+            started_wall=self.settings.wall_clock(),
+            table=TableClock(self.definition, timings(self.settings)),
+            actions_by_seat=[0] * self.players,
         )
-        self._submit(
+        sizes = self.options.get("sizes")
+        self._store(
             st.job_insert_game(
                 {
                     "id": gid,
@@ -378,55 +436,31 @@ class Room:
                     "series_number": self.series_number,
                     "number": number,
                     "players": self.players,
-                    "ruleset": json.dumps(ruleset.to_dict()),
-                    "sizes": json.dumps(list(game.sizes)) if self.sizes else None,
+                    "ruleset": deal_column(self.game_name, state),
+                    "sizes": None if sizes is None else msgspec.json.encode(sizes).decode(),
                     "deck": " ".join(str(c) for c in deck),
-                    "names": json.dumps(self._names()),
+                    "names": msgspec.json.encode(self._names()).decode(),
                     "started_at": g.started_wall,
                 }
             )
         )
         self.game = g
-        self.games.append(
-            {
-                "id": gid,
-                "number": number,
-                "series": self.series_number,
-                "status": "playing",
-                "result": None,
-                "record_url": None,
-            }
-        )
-        self._referee_update(g, self.settings.clock())  # the countdown to the reveal
-        self._announce_countdown(g)
+        meta = GameMeta(id=gid, number=number, series=self.series_number, status="playing")
+        self.games.append(meta)
+        self._referee_update(g, now)
+        g.t0 = None if g.table.deadline_of(Timer.COUNTDOWN) is not None else now
+        self.set_status("countdown" if g.t0 is None else "playing")
+        for c in self.conns:
+            self.send_snapshot(c)
         self._start_bots(g, seed)
 
-    def _names(self) -> list[str]:
-        return [
-            s.name or (f"Bot ({s.bot})" if s.bot else f"Player {s.seat + 1}") for s in self.seats
-        ]
-
-    def _announce_countdown(self, g: GameState) -> None:
-        """The referee counts down to the reveal: say so to everyone."""
-        self.set_status("countdown")
-        for c in self.conns:
-            self._send_snapshot(c)
-
     # -- what the table does by itself -----------------------------------------------------
-
-    def _timings(self) -> Timings:
-        """The referee's delays in this room (the settings'; no turn timer)."""
-        return timings(self.settings)
-
-    def _new_table(self) -> TableClock:
-        """A new game's referee clock: this room's game, on this room's delays."""
-        return TableClock(get_game(self.kind), self._timings())
 
     def _referee_update(self, g: GameState, now: float) -> None:
         """Ask the referee after a change at ``now``; arm the timer when a new wait began."""
         delay = g.table.update(g.game, now)
         if delay is not None:
-            g.table.handle = self._later(delay, lambda: self._referee_due(g))
+            g.table.handle = self.hub.later(delay, lambda: self._referee_due(g))
 
     def _referee_due(self, g: GameState) -> None:
         """The referee's deadline came: take its actions for their seats, each through
@@ -440,11 +474,11 @@ class Room:
             try:
                 self.apply(action, seat, None)
             except (IllegalAction, NoGame):
-                self._log.exception("the default action was refused")
+                log.exception("the referee's action was refused in room %s", self.code)
                 return
             took = True
         if took and wait is not None and wait.timer is Timer.COUNTDOWN:
-            self.set_status("playing")  # revealed
+            self.set_status("playing")
 
     def _start_bots(self, g: GameState, seed: int) -> None:
         for s in self.seats:
@@ -452,13 +486,14 @@ class Room:
                 continue
             seat = s.seat
             try:
-                bot = live_bot(
+                bot = self.table.live_bot(
                     s.bot,
                     seat,
                     seed + 1000 * (seat + 1),
-                    lambda seat=seat: g.game.view(seat),  # type: ignore[misc]
+                    lambda seat=seat: self.definition.view(g.game, seat),  # type: ignore[misc]
                     lambda action, seat=seat: self._bot_submit(g, seat, action),  # type: ignore[misc]
                     self.settings.clock,
+                    self.settings.bot_delay,
                 )
                 bot.start()
             except Exception:
@@ -466,18 +501,15 @@ class Room:
                 continue
             g.bots.append(bot)
 
-    def _bot_submit(self, g: GameState, seat: int, action: Play | Choose) -> None:
+    def _bot_submit(self, g: GameState, seat: int, action: Any) -> None:
         if self.game is not g or g.game.over:
-            raise IllegalAction(_reason("game_over"), "that game is over")
+            raise IllegalAction(_GameOver(), "that game is over")
+        if self.definition.seat_of(action) != seat:
+            raise TypeError(f"the bot of seat {seat} may only act for its seat, not {action!r}")
         try:
-            if isinstance(action, Play):
-                self.apply(Play(seat, action.card, action.pile), seat, None)
-            elif isinstance(action, Choose):
-                self.apply(Choose(seat, action.card), seat, None)
-            else:
-                raise TypeError(f"a bot may only play or choose, not {action!r}")
+            self.apply(action, seat, None)
         except NoGame:
-            raise IllegalAction(_reason("game_over"), "that game is over") from None
+            raise IllegalAction(_GameOver(), "that game is over") from None
 
     def _stop_bots(self, g: GameState) -> None:
         for b in g.bots:
@@ -489,72 +521,114 @@ class Room:
 
     # -- applying actions ----------------------------------------------------------------
 
-    def apply(self, action: Action, seat: int | None, msg_id: str | None) -> int:
+    def act(self, seat: int, message: Any, msg_id: str) -> tuple[str, str] | None:
+        """A player's action message (one of the table's), applied. Returns why it was
+        refused, ``(code, message)``, or ``None`` when it was accepted."""
+        try:
+            action = self.table.action_of(message, seat)
+            self.apply(action, seat, msg_id)
+        except IllegalAction as exc:
+            return exc.code, exc.message
+        except NoGame:
+            return "no_game", "no game is in progress"
+        except BadMessage as exc:
+            return exc.code, exc.message
+        return None
+
+    def apply(self, action: Any, seat: int | None, msg_id: str | None) -> int:
         """Judge and apply one action; queue it for storage; return its sequence number.
 
-        Raises :class:`IllegalAction` (nothing changes) or :class:`NoGame`.
+        Raises the definition's ``IllegalAction`` or :class:`NoGame`; then nothing changed.
         """
         g = self.game
         if g is None or g.game.over:
             raise NoGame()
-        if g.game.phase is Phase.DEALT and not isinstance(action, Reveal):
-            raise IllegalAction(_reason("not_revealed"), "the game has not started yet")
-        game = g.game
         now = self.settings.clock()
-        if isinstance(action, Reveal):
-            g.reveal_at = now
-            t = 0
-        else:
-            base = g.reveal_at if g.reveal_at is not None else now
-            t = max(g.last_t, int((now - base) * 1000))
-        events = game.apply(action, t)
+        t0 = now if g.t0 is None else g.t0
+        t = max(g.last_t, int((now - t0) * 1000))
+        events = self.definition.apply(g.game, action, t)
+        try:
+            pending, job = self._outputs(g, action, events, seat, msg_id, t)
+        except Exception:
+            self._rebuild(g)
+            raise
+        # Nothing has changed but the engine's state so far; now the room follows.
+        g.t0 = t0
         g.last_t = t
-        g.seq += 1
-        seq = g.seq
-        if isinstance(action, Play):
-            g.plays_by_seat[action.player] += 1
+        g.seq = pending.seq
+        actor = self.definition.seat_of(action)
+        if actor is not None:
+            g.actions_by_seat[actor] += 1
+        if pending.ack is not None and seat is not None and msg_id is not None:
+            self.seats[seat].pending_ids.add(msg_id)
+        g.pending.append(pending)
+        self._store(job, lambda result: self._persisted(g, pending.seq, result))
+        if pending.ended:
+            result = self.definition.record_codec.result(g.game) or {}
+            self._store(st.job_finish_game(g.id, self.settings.wall_clock(), result))
         self._referee_update(g, now)
-        stall = self._stall_wire(g)
-        frames: dict[int | None, str] = {}
+        return pending.seq
+
+    def _outputs(
+        self,
+        g: GameState,
+        action: Any,
+        events: list[Any],
+        seat: int | None,
+        msg_id: str | None,
+        t: int,
+    ) -> tuple[Pending, Callable[[Any], Any]]:
+        """Every frame an applied action sends, its ack and its storage job."""
+        seq = g.seq + 1
+        # The referee is asked on a copy of the clock: the room's changes only once all is built.
+        probe = g.table.peek(g.game, self.settings.clock())
         receivers: list[int | None] = list(range(self.players))
         if self.spectators:
             receivers.append(None)
+        table, definition = self.table, self.definition
         # Each event is turned into JSON once; a receiver gets that shared form only when the
         # redaction leaves the event as it is for them (nothing hidden), else its own form.
-        shared = [(e, event_to_wire(e)) for e in events]
+        shared = [(e, definition.event_to_wire(e)) for e in events]
+        frames: dict[int | None, str] = {}
         for r in receivers:
             wire: list[dict[str, Any]] = []
             for e, w in shared:
-                h = _hide(e, r)
+                h = table.hide(e, r)
                 if h is not e:
-                    w = event_to_wire(h)
+                    w = definition.event_to_wire(h)
                 if w is not None:
                     wire.append(w)
-            frames[r] = dumps(
-                {
-                    "type": "update",
-                    "game": g.id,
-                    "seq": seq,
-                    "t": t,
-                    "events": wire,
-                    "view": view_to_wire(game.view(r)),
-                    "stall": stall,
-                }
+            frames[r] = encode(
+                Update(
+                    game_kind=self.game_name,
+                    game=g.id,
+                    seq=seq,
+                    t=t,
+                    events=wire,
+                    view=table.view_wire(definition.view(g.game, r), False),
+                    stall=probe[0],
+                    turn=probe[1],
+                )
             )
         ack = None
         if msg_id is not None and seat is not None:
-            ack = dumps({"type": "ack", "id": msg_id, "game": g.id, "seq": seq})
-            self.seats[seat].pending_ids.add(msg_id)
-        ended = game.over
-        self._submit(
-            st.job_append_action(g.id, seq, action_to_dict(action, t), seat, msg_id),
-            lambda result: self._persisted(g, seq, result),
+            ack = encode(Ack(id=msg_id, game=g.id, seq=seq))
+        job = st.job_append_action(
+            g.id, seq, definition.record_codec.encode_action(action, t), seat, msg_id
         )
-        if ended:
-            record = GameRecord.from_game(game)
-            self._submit(st.job_finish_game(g.id, time.time(), record.result or {}))
-        g.pending.append(Pending(seq, frames, seat, msg_id, ack, ended))
-        return seq
+        return Pending(seq, frames, seat, msg_id, ack, bool(g.game.over)), job
+
+    def _rebuild(self, g: GameState) -> None:
+        """Put the engine back as it was before the last action (building its frames
+        failed): the deal again, and every action before it."""
+        history = list(self.definition.history(g.game))[:-1]
+        state = self.definition.new(
+            self.players, deck=g.game.deck, options=self.definition.options_of(g.game)
+        )
+        for action, t in history:
+            self.definition.apply(state, action, t)
+        g.game = state
+        log.error("room %s: an action's frames could not be built; it was undone", self.code)
 
     def _persisted(self, g: GameState, seq: int, result: Any) -> None:
         if isinstance(result, BaseException):
@@ -587,7 +661,7 @@ class Room:
         if not g.pending:
             for c in self.conns:
                 if c.awaiting_snapshot:
-                    self._send_snapshot(c)
+                    self.send_snapshot(c)
         if self.game is g and not g.game.over:
             for b in g.bots:
                 try:
@@ -602,49 +676,44 @@ class Room:
             return
         g.ended_sent = True
         # The timer's callback refers to g: dropping it breaks the cycle, so the finished game
-        # is freed by reference counting when the next one replaces it, not by a (long, under
-        # load) garbage collection.
+        # is freed by reference counting when the next one replaces it.
         g.table.cancel()
         self._stop_bots(g)
-        game = g.game
-        outcome = game.outcome
+        outcome: Outcome | None = g.game.outcome
         if outcome is None:  # pragma: no cover - only called for finished games
             return
         self.series.record(outcome.winners)
+        record_url = f"/api/games/{g.id}/record"
         for meta in self.games:
-            if meta["id"] == g.id:
-                meta["status"] = "finished"
-                meta["result"] = {"winners": list(outcome.winners), "reason": outcome.reason}
-                meta["record_url"] = f"/api/games/{g.id}/record"
-        next_in = None if self.series.over else round(self.settings.between_games * 1000)
-        g.next_at = (
-            None if self.series.over else self.settings.clock() + self.settings.between_games
-        )
-        g.end_msg = {
-            "type": "game_end",
-            "game": g.id,
-            "number": g.number,
-            "seq": g.seq,
-            "outcome": outcome_to_wire(outcome),
-            "figures": {
-                "plays": game.plays,
-                "duration_ms": g.last_t,
-                "plays_by_seat": list(g.plays_by_seat),
-                "cards_left": [game.cards_left(p) for p in range(game.players)],
-                "stalls": game.stalls,
+            if meta.id == g.id:
+                meta.status = "finished"
+                meta.result = {"winners": list(outcome.winners), "reason": outcome.reason}
+                meta.record_url = record_url
+        between = self.settings.between_games
+        g.next_at = None if self.series.over else self.settings.clock() + between
+        g.end_msg = GameEnd(
+            game_kind=self.game_name,
+            game=g.id,
+            number=g.number,
+            seq=g.seq,
+            outcome={
+                "winners": list(outcome.winners),
+                "reason": outcome.reason,
+                "tie": outcome.is_tie,
             },
-            "series": self.series.to_dict(),
-            "record_url": f"/api/games/{g.id}/record",
-            "next_in_ms": next_in,
-        }
-        self._broadcast(dumps(g.end_msg))
+            figures=self.table.figures(g.game, list(g.actions_by_seat)),
+            series=self.series.to_dict(),
+            record_url=record_url,
+            next_in_ms=None if self.series.over else round(between * 1000),
+        )
+        self._broadcast(encode(g.end_msg))
         if self.series.over:
             self.set_status("finished")
             self._broadcast(self._rematch_frame())
         else:
             self.set_status("between")
             self._cancel_timer()
-            self.timer = self._later(self.settings.between_games, self._next_game)
+            self.timer = self.hub.later(between, self._next_game)
         for hook in self.hub.game_end_hooks:
             try:
                 hook(self, g)
@@ -656,13 +725,8 @@ class Room:
             self.start_game()
 
     def _rematch_frame(self) -> str:
-        return dumps(
-            {
-                "type": "rematch",
-                "votes": [s.kind == "bot" or s.rematch for s in self.seats],
-                "available": self.rematch_available(),
-            }
-        )
+        votes = [s.kind == "bot" or s.rematch for s in self.seats]
+        return encode(RematchFrame(votes=votes, available=self.rematch_available()))
 
     def rematch_available(self) -> bool:
         """True when a new series may be voted for."""
@@ -677,7 +741,7 @@ class Room:
             self.series_number += 1
             self.series = Series(self.best_of, self.players)
             self.games = []
-            self._submit(st.job_update_room(self.code, series_number=self.series_number))
+            self._store(st.job_update_room(self.code, series_number=self.series_number))
             self.start_game()
         else:
             self._broadcast(self._rematch_frame())
@@ -690,10 +754,10 @@ class Room:
             s.token_hash = None
             s.name = None
             s.connected_once = False
-            self._submit(st.job_update_seat(self.code, seat, token_hash=None, name=None))
+            self._store(st.job_update_seat(self.code, seat, token_hash=None, name=None))
         else:
             s.left = True
-            self._submit(st.job_update_seat(self.code, seat, left=True))
+            self._store(st.job_update_seat(self.code, seat, left=True))
             if self.status == "finished":
                 self._broadcast(self._rematch_frame())
         if all(x.left for x in self.seats if x.kind == "human") and self.status == "finished":
@@ -703,65 +767,49 @@ class Room:
 
     # -- recovery ----------------------------------------------------------------------------
 
-    def restore_game(self, lg: st.LoadedGame) -> None:
-        """Rebuild an unfinished game from its stored deal and action log."""
-        deck = [parse_card(c) for c in lg.deck]
-        ruleset = Ruleset.from_dict(lg.ruleset)
-        game = ClassicGame(deck, lg.players, ruleset, lg.sizes)
+    def restore_game(
+        self,
+        gid: int,
+        number: int,
+        series_number: int,
+        started_wall: float,
+        state: Any,
+        steps: list[tuple[int, Any, int | None, int | None, str | None]],
+    ) -> None:
+        """Take back an unfinished game, rebuilt from its stored deal and action log
+        (``steps``: each action's ``(seq, action, t, seat, client id)``)."""
         g = GameState(
-            id=lg.id,
-            number=lg.number,
-            series_number=lg.series_number,
-            game=game,
-            started_wall=lg.started_at,
-            table=self._new_table(),
-            plays_by_seat=[0] * lg.players,
+            id=gid,
+            number=number,
+            series_number=series_number,
+            game=state,
+            started_wall=started_wall,
+            table=TableClock(self.definition, timings(self.settings)),
+            actions_by_seat=[0] * self.players,
         )
-        for seq, raw, seat, client_id in lg.actions:
-            action, t = action_from_dict(raw, seq)
-            game.apply(action, t)
+        for seq, action, t, seat, client_id in steps:
             g.seq = seq
             g.last_t = t or 0
-            if isinstance(action, Play):
-                g.plays_by_seat[action.player] += 1
+            actor = self.definition.seat_of(action)
+            if actor is not None:
+                g.actions_by_seat[actor] += 1
             if client_id is not None and seat is not None:
-                self.seats[seat].remember(
-                    client_id, dumps({"type": "ack", "id": client_id, "game": g.id, "seq": seq})
-                )
+                ack = encode(Ack(id=client_id, game=g.id, seq=seq))
+                self.seats[seat].remember(client_id, ack)
         g.persisted = g.seq
         self.game = g
-        self.games.append(
-            {
-                "id": g.id,
-                "number": g.number,
-                "series": g.series_number,
-                "status": "playing",
-                "result": None,
-                "record_url": None,
-            }
-        )
-        seed = secrets.randbits(32) if self.settings.deal_seed is None else self.settings.deal_seed
+        self.games.append(GameMeta(id=gid, number=number, series=series_number, status="playing"))
         now = self.settings.clock()
-        # The referee's wait (the countdown, a stall) starts over now, as after a deal.
+        # The referee's wait (a countdown, a stall, a turn) starts over now, as after a deal.
         self._referee_update(g, now)
         if g.table.deadline_of(Timer.COUNTDOWN) is not None:
-            self._announce_countdown(g)
+            self.set_status("countdown")
+            for c in self.conns:
+                self.send_snapshot(c)
         else:
-            g.reveal_at = now - g.last_t / 1000
+            g.t0 = now - g.last_t / 1000
             self.status = "playing"
-        self._start_bots(g, seed)
+        deal_seed = self.settings.deal_seed
+        self._start_bots(g, secrets.randbits(32) if deal_seed is None else deal_seed)
         for b in g.bots:
             b.notify()
-
-
-def _hide(event: Event, viewer: int | None) -> Event:
-    """The engine's ``redact``, plus a second guard: a drawn or chosen card of another seat is
-    never sent, whatever the engine's redaction does."""
-    e = redact(event, viewer)
-    if isinstance(e, Refilled | ChoiceMade) and e.player != viewer and e.card is not None:
-        return e._replace(card=None)
-    return e
-
-
-def _reason(code: str) -> Any:
-    return Reason(code)

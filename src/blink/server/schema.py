@@ -29,6 +29,8 @@ rooms = Table(
     Column("public", Boolean, nullable=False),
     Column("status", String(16), nullable=False),
     Column("series_number", Integer, nullable=False),
+    Column("game", String(16), nullable=False, server_default="classic"),
+    Column("options", Text, nullable=True),
 )
 
 seats = Table(

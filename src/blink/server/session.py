@@ -1,11 +1,11 @@
 """The game's WebSocket (``/ws``): one :class:`Session` per connection.
 
-A session checks each client message (size, rate, then the protocol of
-:mod:`blink.server.protocol`) and hands it to the connection's room: ``hello`` attaches the
-connection to a room, actions go to :meth:`blink.server.rooms.Room.apply` (Go Blink's to
-:func:`blink.server.go_rooms.handle_go_message`). Frames leave through the connection's queue
-(:class:`blink.server.rooms.Conn`), written straight onto the socket when uvicorn allows it
-(:mod:`blink.server.direct`). See docs/protocol.md.
+A session checks each client message (size, rate, then the typed protocol of
+:mod:`blink.server.protocol`, with the action messages of the room's game once the connection
+has said hello) and hands it to the connection's room: ``hello`` attaches the connection to a
+room, actions go to :meth:`blink.server.rooms.Room.act`. Frames leave through the connection's
+queue (:class:`blink.server.conn.Conn`), written straight onto the socket when uvicorn allows
+it (:mod:`blink.server.direct`). See docs/protocol.md.
 """
 
 from __future__ import annotations
@@ -13,30 +13,32 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.datastructures import State
 from starlette.types import Send
 from starlette.websockets import WebSocket, WebSocketState
 
-from blink.games.classic.engine import Choose, IllegalAction, Play
-from blink.server import go_rooms
+from blink.server.conn import Conn
 from blink.server.direct import DirectSocket, Inbox
 from blink.server.hub import Hub
 from blink.server.protocol import (
     PROTOCOL,
-    ChooseMsg,
+    ErrorFrame,
     Hello,
     Leave,
+    Left,
     Ping,
-    PlayMsg,
+    Pong,
     ProtocolError,
+    Refused,
     Rematch,
     Resync,
     decode,
-    dumps,
+    encode,
 )
-from blink.server.rooms import Conn, NoGame, Room
+from blink.server.rooms import Room
 from blink.server.settings import Settings
 
 __all__ = ["Session", "endpoint", "origin_ok", "serve"]
@@ -130,14 +132,14 @@ class Session:
     def error(self, code: str, message: str, msg_id: str | None = None) -> None:
         """Send an ``error`` frame; too many bad messages close the connection (1008)."""
         self.errors += 1
-        self.conn.send(dumps({"type": "error", "code": code, "message": message, "id": msg_id}))
+        self.conn.send(encode(ErrorFrame(code=code, message=message, id=msg_id)))
         if self.errors > self.settings.max_errors:
             self.close(1008, "too many bad messages")
 
     def refuse(self, msg_id: str, code: str, message: str) -> str:
         """Send a ``refused`` frame for action ``msg_id`` (after the room's pending updates);
         return the frame."""
-        frame = dumps({"type": "refused", "id": msg_id, "code": code, "message": message})
+        frame = encode(Refused(id=msg_id, code=code, message=message))
         room = self.conn.room
         if room is not None:
             room.send_in_order(self.conn, frame)
@@ -182,35 +184,28 @@ class Session:
         self.handle(data)
 
     def handle(self, text: str | bytes) -> None:
-        """Decode one message and act on it (Go Blink actions go to their room first)."""
+        """Decode one message (with the room's action messages once attached) and act on it."""
         room = self.conn.room
-        if self.hello and room is not None and go_rooms.handle_go_message(self, room, text):
-            return
         try:
-            msg = decode(text)
+            msg = decode(text, room.table if self.hello and room is not None else None)
         except ProtocolError as exc:
-            self.error(exc.code, exc.message, exc.msg_id)
+            if exc.action and exc.msg_id is not None and room is not None:
+                self._refuse_malformed(room, exc.msg_id, exc.code, exc.message)
+            else:
+                self.error(exc.code, exc.message, exc.msg_id)
             return
         if isinstance(msg, Ping):
-            self.conn.send(
-                dumps(
-                    {"type": "pong", "t": msg.t, "server_ms": round(self.settings.clock() * 1000)}
-                )
-            )
+            now_ms = round(self.settings.clock() * 1000)
+            self.conn.send(encode(Pong(t=msg.t, server_ms=now_ms)))
             return
         if isinstance(msg, Hello):
             self.on_hello(msg)
             return
-        room = self.conn.room
         if not self.hello or room is None:
             self.error("hello_required", "send hello first")
             return
-        if isinstance(msg, PlayMsg | ChooseMsg):
-            self.on_action(room, msg)
-        elif isinstance(msg, Resync):
-            room._send_snapshot(self.conn)
-            if room.game is None:
-                self.conn.send(dumps({"type": "room", "room": room.info()}))
+        if isinstance(msg, Resync):
+            room.resync(self.conn)
         elif isinstance(msg, Rematch):
             if self.conn.seat is None:
                 self.error("not_a_player", "spectators cannot ask for a rematch", msg.id)
@@ -227,8 +222,10 @@ class Session:
             room.detach(self.conn)
             if seat is not None:
                 room.leave(seat)
-            self.conn.send(dumps({"type": "left"}))
+            self.conn.send(encode(Left()))
             self.close(1000, "left")
+        else:
+            self.on_action(room, msg)
 
     def on_hello(self, msg: Hello) -> None:
         """``hello``: check the protocol, the room and the token, then join the room."""
@@ -260,32 +257,38 @@ class Session:
         self.hello = True
         room.attach(self.conn, seat, msg.game, msg.last_seq)
 
-    def on_action(self, room: Room, msg: PlayMsg | ChooseMsg) -> None:
-        """A classic ``play`` or ``choose``: answered again for a repeated id, else applied
-        (or refused)."""
-        seat_no = self.conn.seat
-        if seat_no is None:
-            self.refuse(msg.id, "not_a_player", "spectators cannot play")
-            self.errors += 1
-            return
-        seat = room.seats[seat_no]
-        answer = seat.answers.get(msg.id)
+    def _refuse_malformed(self, room: Room, msg_id: str, code: str, message: str) -> None:
+        """A malformed action message (or another game's), with an id: refused like an
+        illegal action (one answer per id, the same when repeated)."""
+        self.errors += 1
+        seat = None if self.conn.seat is None else room.seats[self.conn.seat]
+        answer = None if seat is None else seat.answers.get(msg_id)
         if answer is not None:
             self.conn.send(answer)
             return
-        if msg.id in seat.pending_ids:
+        frame = self.refuse(msg_id, code, message)
+        if seat is not None:
+            seat.remember(msg_id, frame)
+
+    def on_action(self, room: Room, msg: Any) -> None:
+        """An action message of the room's game: answered again for a repeated id, else
+        applied (or refused)."""
+        msg_id: str = msg.id
+        seat_no = self.conn.seat
+        if seat_no is None:
+            self.refuse(msg_id, "not_a_player", "spectators cannot play")
+            self.errors += 1
             return
-        action: Play | Choose = (
-            Play(seat_no, msg.card, msg.pile)
-            if isinstance(msg, PlayMsg)
-            else Choose(seat_no, msg.card)
-        )
-        try:
-            room.apply(action, seat_no, msg.id)
-        except IllegalAction as exc:
-            seat.remember(msg.id, self.refuse(msg.id, exc.code, exc.message))
-        except NoGame:
-            seat.remember(msg.id, self.refuse(msg.id, "no_game", "no game is in progress"))
+        seat = room.seats[seat_no]
+        answer = seat.answers.get(msg_id)
+        if answer is not None:
+            self.conn.send(answer)
+            return
+        if msg_id in seat.pending_ids:
+            return
+        refused = room.act(seat_no, msg, msg_id)
+        if refused is not None:
+            seat.remember(msg_id, self.refuse(msg_id, *refused))
 
 
 async def serve(ws: WebSocket, hub: Hub, settings: Settings, send: Send) -> None:

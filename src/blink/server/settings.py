@@ -46,6 +46,11 @@ class Settings:
     """How long a flip stall is shown before the server flips."""
     choice_deadline: float = 10.0
     """How long players have to choose a hand card in a choosing stall."""
+    turn_time: float = 60.0
+    """Seconds a player of a turn-based game (Go Blink) has for a turn before the default."""
+    bot_delay: float = 0.8
+    """Seconds a bot of a turn-based game waits before each of its actions (so people can
+    follow)."""
     between_games: float = 5.0
     """From the end of one game of a series to the next game's deal."""
     hello_timeout: float = 10.0
@@ -73,6 +78,8 @@ class Settings:
     )
     """The static browser client, served at ``/`` when the folder exists."""
     clock: Callable[[], float] = time.monotonic
+    wall_clock: Callable[[], float] = time.time
+    """Seconds since the epoch: when games start and end (stored)."""
     """Seconds, monotonic: engine times (ms since the reveal) are measured with it."""
     commit_batch: int = 512
     """Most database jobs committed in one transaction (thread writer)."""

@@ -143,6 +143,10 @@ class LoadedRoom:
     series_number: int
     seats: list[LoadedSeat]
     games: list[LoadedGame]
+    game: str = "classic"
+    """The room's game (its name in :mod:`blink.model.registry`)."""
+    options: dict[str, Any] | None = None
+    """The options it was opened with (``None``: a room stored before rooms kept them)."""
 
 
 def _game_from_row(r: Any) -> LoadedGame:
@@ -480,6 +484,8 @@ class Storage:
                         series_number=r.series_number,
                         seats=room_seats,
                         games=room_games,
+                        game=r.game,
+                        options=json.loads(r.options) if r.options else None,
                     )
                 )
         return out

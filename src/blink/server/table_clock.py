@@ -16,15 +16,15 @@ here too (:meth:`TableClock.deadline_of`, :meth:`TableClock.stall_wire`).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Iterator
-from typing import Any, Final
+from typing import Any, Final, Literal, Protocol
 
 from blink.model.base import GameDefinition, Pending, RefereeClock, Timer, Timings
+from blink.server.protocol import Stall, Turn
 from blink.server.settings import Settings
 
-__all__ = ["MAX_STEPS", "STALL_KINDS", "TableClock", "ms_left", "timings"]
+__all__ = ["MAX_STEPS", "STALL_KINDS", "Cancellable", "TableClock", "ms_left", "timings"]
 
 log = logging.getLogger("blink.server")
 
@@ -32,18 +32,29 @@ MAX_STEPS: Final = 32
 """Most actions taken for one wait when its deadline comes; a referee whose wait does not end
 after that many is stopped there (and logged) rather than followed for ever."""
 
-STALL_KINDS: Final = {Timer.STALL_PAUSE: "flip", Timer.CHOICE_DEADLINE: "choose"}
+STALL_KINDS: Final[dict[Timer, Literal["flip", "choose"]]] = {
+    Timer.STALL_PAUSE: "flip",
+    Timer.CHOICE_DEADLINE: "choose",
+}
 """The ``kind`` of a frame's ``stall`` object for each stall the referee waits on."""
 
 
-def timings(settings: Settings, turn: float | None = None) -> Timings:
-    """The server's delays for the referee: the settings' countdown, stall pause and choice
-    deadline, and ``turn`` (``None``: no turn timer)."""
+class Cancellable(Protocol):
+    """A timer the driver armed (an asyncio ``TimerHandle``, or a test's virtual timer)."""
+
+    def cancel(self) -> None:
+        """Do not fire."""
+        ...
+
+
+def timings(settings: Settings) -> Timings:
+    """The server's delays for the referee: the settings' countdown, stall pause, choice
+    deadline and turn time."""
     return Timings(
         countdown=settings.countdown,
         stall_pause=settings.stall_pause,
         choice_deadline=settings.choice_deadline,
-        turn=turn,
+        turn=settings.turn_time,
     )
 
 
@@ -65,7 +76,7 @@ class TableClock:
         self.referee = RefereeClock(definition, delays)
         self.pending: Pending | None = None
         """The referee's answer for the game as it is now (``None``: the players must act)."""
-        self.handle: asyncio.TimerHandle | None = None
+        self.handle: Cancellable | None = None
         """The timer armed at the deadline (``None`` once it fired or was cancelled)."""
 
     def update(self, state: Any, now: float) -> float | None:
@@ -85,6 +96,21 @@ class TableClock:
         self.cancel()
         deadline = self.referee.deadline
         return None if deadline is None else max(0.0, deadline - now)
+
+    def peek(self, state: Any, now: float) -> tuple[Stall | None, Turn | None]:
+        """The ``stall`` and ``turn`` of a frame showing ``state`` after a change at ``now``,
+        as :meth:`update` would leave them, without changing anything."""
+        pending = self.referee.definition.referee(state)
+        if pending is None:
+            return None, None
+        if pending.key == self.referee.key:
+            deadline = self.referee.deadline
+        else:
+            delay = self.referee.timings.of(pending.timer)
+            deadline = None if delay is None else now + delay
+        if deadline is None:
+            return None, None
+        return _stall(pending, deadline, now), _turn(pending, deadline, now)
 
     def cancel(self) -> None:
         """Cancel the armed timer, if any."""
@@ -113,14 +139,30 @@ class TableClock:
             return None
         return self.referee.deadline
 
-    def stall_wire(self, now: float) -> dict[str, Any] | None:
-        """A frame's ``stall`` object (``kind``, ``in_ms``, ``waiting``), ``None`` unless the
-        referee waits on a stall."""
-        pending = self.pending
-        deadline = self.referee.deadline
-        if pending is None or deadline is None or pending.timer not in STALL_KINDS:
-            return None
-        choosing = pending.timer is Timer.CHOICE_DEADLINE
-        waiting = [s for s, _ in pending.actions if s is not None] if choosing else []
-        kind = STALL_KINDS[pending.timer]
-        return {"kind": kind, "in_ms": ms_left(deadline, now), "waiting": waiting}
+    def stall_wire(self, now: float) -> Stall | None:
+        """A frame's ``stall`` (``kind``, ``in_ms``, ``waiting``), ``None`` unless the referee
+        waits on a stall."""
+        pending, deadline = self.pending, self.referee.deadline
+        return None if pending is None or deadline is None else _stall(pending, deadline, now)
+
+    def turn_wire(self, now: float) -> Turn | None:
+        """A frame's ``turn`` (the seat and its milliseconds left), ``None`` unless the
+        referee waits on a turn's time."""
+        pending, deadline = self.pending, self.referee.deadline
+        return None if pending is None or deadline is None else _turn(pending, deadline, now)
+
+
+def _stall(pending: Pending, deadline: float, now: float) -> Stall | None:
+    kind = STALL_KINDS.get(pending.timer)
+    if kind is None:
+        return None
+    choosing = pending.timer is Timer.CHOICE_DEADLINE
+    waiting = [s for s, _ in pending.actions if s is not None] if choosing else []
+    return Stall(kind=kind, in_ms=ms_left(deadline, now), waiting=waiting)
+
+
+def _turn(pending: Pending, deadline: float, now: float) -> Turn | None:
+    if pending.timer is not Timer.TURN or not pending.actions:
+        return None
+    seat = pending.actions[0][0]
+    return None if seat is None else Turn(seat=seat, in_ms=ms_left(deadline, now))

@@ -29,7 +29,7 @@ from typing import Any
 from sqlalchemy import Column, Connection, Float, Integer, String, Table, Text, select, update
 
 from blink.games.classic.rules import get_ruleset
-from blink.server import storage as st
+from blink.model.registry import DEFAULT_GAME
 from blink.server.hub import Hub
 from blink.server.profiles import meta, on_game_end, profiles_by_id
 from blink.server.rooms import GameState, Room, Seat
@@ -243,10 +243,10 @@ class Manager:
                 if room is None:
                     continue
                 for meta_ in room.games:
-                    res = meta_.get("result")
-                    if meta_.get("status") != "finished" or not res:
+                    res = meta_.result
+                    if meta_.status != "finished" or not res:
                         continue
-                    ref = f"{code}/{meta_['id']}"
+                    ref = f"{code}/{meta_.id}"
                     if ref in refs:
                         continue
                     m = t.match(mid)
@@ -297,47 +297,23 @@ class Manager:
         sizes = None
         if m.handicap is not None:
             hc = dict(m.handicap)
-            sizes = tuple(hc[n] for n in names)
+            sizes = [hc[n] for n in names]
         h = self.hub
         code = h.new_code()
         best_of = _best_of(m.kind)
-        ruleset = get_ruleset("official").name
-        room = Room(h, code, len(names), best_of, ruleset, sizes, False, seat_list, time.time())
-        h.rooms[code] = room
-        h.storage.submit(
-            st.job_insert_room(
-                {
-                    "code": code,
-                    "created_at": room.created_at,
-                    "players": len(names),
-                    "best_of": best_of,
-                    "ruleset": ruleset,
-                    "sizes": None if sizes is None else json.dumps(list(sizes)),
-                    "public": False,
-                    "status": "waiting",
-                    "series_number": 1,
-                },
-                [
-                    {
-                        "room_code": code,
-                        "seat": s.seat,
-                        "kind": s.kind,
-                        "bot": s.bot,
-                        "name": s.name,
-                        "token_hash": s.token_hash,
-                        "left": False,
-                    }
-                    for s in seat_list
-                ],
-            )
+        options = {"ruleset": get_ruleset("official").name, "sizes": sizes}
+        room = Room(
+            h, code, DEFAULT_GAME, len(names), best_of, options, False, seat_list, time.time()
         )
+        h.rooms[code] = room
+        h.storage.submit(room.insert_job())
         return code
 
     def on_game_end(self, room: Room, _g: GameState) -> None:
         """A game ended: if it belongs to a tournament, bring the tournament up to date.
 
-        Go Blink rooms are ignored: tournaments are classic Blink."""
-        if getattr(room, "kind", None) == "goblink":
+        Rooms of other games are ignored: tournaments are of the default game."""
+        if room.game_name != DEFAULT_GAME:
             return
         tid = self.by_room.get(room.code)
         e = self.items.get(tid) if tid else None

@@ -14,39 +14,16 @@ from typing import Any
 
 from fastapi import APIRouter, FastAPI
 
-from blink.cards import parse_card
-from blink.games.classic.record import GameRecord, SeriesRecord, action_from_dict
-from blink.games.classic.rules import Ruleset
-from blink.server import go_rooms
-from blink.server import storage as st
+from blink.model.records import SeriesRecord
 from blink.server.errors import ApiError
 from blink.server.hub import Hub
 from blink.server.replays import RecordLoader
 from blink.server.routes.deps import HubDep
+from blink.server.stored import record_of
 
-__all__ = ["classic_record", "load_record", "record_loader", "router"]
+__all__ = ["load_record", "record_loader", "router"]
 
 router = APIRouter()
-
-
-def classic_record(lg: st.LoadedGame) -> GameRecord:
-    """The :class:`GameRecord` of a stored classic game."""
-    return GameRecord(
-        deck=[parse_card(c) for c in lg.deck],
-        players=lg.players,
-        ruleset=Ruleset.from_dict(lg.ruleset),
-        sizes=tuple(lg.sizes) if lg.sizes else None,
-        actions=[action_from_dict(a, i) for i, (_s, a, _seat, _cid) in enumerate(lg.actions)],
-        names=list(lg.names),
-        meta={
-            "game": lg.id,
-            "number": lg.number,
-            "series": lg.series_number,
-            "started": lg.started_at,
-            "ended": lg.ended_at,
-        },
-        result=lg.result,
-    )
 
 
 async def load_record(h: Hub, game_id: int) -> dict[str, Any]:
@@ -57,9 +34,8 @@ async def load_record(h: Hub, game_id: int) -> dict[str, Any]:
         raise ApiError(404, "no_such_game", f"there is no game {game_id}")
     if lg.ended_at is None:
         raise ApiError(409, "game_not_finished", "the game is not finished yet")
-    if go_rooms.is_go_game(lg):
-        return go_rooms.go_record(lg).to_dict()
-    return classic_record(lg).to_dict()
+    record: dict[str, Any] = record_of(lg).to_dict()
+    return record
 
 
 def record_loader(app: FastAPI) -> RecordLoader:
@@ -101,16 +77,8 @@ async def series_record(h: HubDep, code: str, series: int | None = None) -> dict
     number = series if series is not None else (room.series_number if room else 1)
     best_of = room.best_of if room else 1
     loaded = await asyncio.to_thread(h.storage.series_games, code.upper(), number)
-    if any(go_rooms.is_go_game(g) for g in loaded):
-        return {
-            "game": go_rooms.GAME_KIND,
-            "best_of": best_of,
-            "games": [go_rooms.go_record(g).to_dict() for g in loaded],
-            "meta": {"room": code.upper(), "series": number},
-        }
     rec = SeriesRecord(
-        best_of,
-        [classic_record(g) for g in loaded],
-        {"room": code.upper(), "series": number},
+        best_of, [record_of(g) for g in loaded], {"room": code.upper(), "series": number}
     )
-    return rec.to_dict()
+    series_doc: dict[str, Any] = rec.to_dict()
+    return series_doc

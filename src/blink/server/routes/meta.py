@@ -11,11 +11,11 @@ from blink.cards import STANDARD_DECK
 from blink.games.classic.definition import CLASSIC
 from blink.games.classic.rules import RULESETS
 from blink.games.goblink import bots as gobots
+from blink.games.goblink.definition import GOBLINK
 from blink.model.base import GameInfo
-from blink.model.registry import get_game
-from blink.server import go_rooms, room_setup
-from blink.server.bots import bot_options, bots_available
-from blink.server.protocol import PROTOCOL
+from blink.model.registry import get_game, get_table
+from blink.server import room_setup
+from blink.server.protocol import PROTOCOL, protocol_schema
 from blink.server.routes.deps import HubDep
 
 __all__ = ["router"]
@@ -45,9 +45,9 @@ def _seat_counts(info: GameInfo) -> list[int]:
 def _classic_bots() -> dict[str, Any]:
     """Classic Blink's bot levels and strategies with their descriptions, and the defaults
     (empty, and no defaults, when the optional bot package is missing)."""
-    if not bots_available():
+    if not get_table(CLASSIC.info.name).bot_names():
         return {"levels": [], "strategies": [], "default_level": None, "default_strategy": None}
-    # Present: bots_available() imported it (it is optional, see blink.server.bots).
+    # Present: the table found it (it is optional, see blink.games.classic.table).
     from blink.games.classic.bots import DEFAULT_LEVEL, DEFAULT_STRATEGY, LEVELS, STRATEGIES
 
     return {
@@ -70,7 +70,7 @@ def _go_bots() -> dict[str, Any]:
 
 _BOTS: Final[dict[str, Callable[[], dict[str, Any]]]] = {
     CLASSIC.info.name: _classic_bots,
-    go_rooms.GAME_KIND: _go_bots,
+    GOBLINK.info.name: _go_bots,
 }
 """Each hosted game's bots, from its own bot package."""
 
@@ -92,20 +92,30 @@ def _game_options(name: str) -> dict[str, Any]:
 @router.get("/api/options")
 async def options() -> dict[str, Any]:
     """What rooms can be made of."""
-    levels, strategies = bot_options()
+    classic = get_table(CLASSIC.info.name)
+    levels = classic.bot_names()
+    strategies: list[str] = getattr(classic, "strategies", list)()
+    games = room_setup.room_games()
     return {
         "protocol": PROTOCOL,
         "players": _seat_counts(CLASSIC.info),
         "rulesets": list(RULESETS),
         "bot_levels": levels,
         "bot_strategies": strategies,
-        "bots_available": bots_available(),
+        "bots_available": bool(levels),
         "best_of": [1, 3, 5, 7, 9],
-        "games": list(room_setup.GAMES),
-        "goblink_players": _seat_counts(get_game(go_rooms.GAME_KIND).info),
+        "games": list(games),
+        "goblink_players": _seat_counts(GOBLINK.info),
         "goblink_bots": list(gobots.GOBOTS),
-        "game_info": {name: _game_options(name) for name in room_setup.GAMES},
+        "game_info": {name: _game_options(name) for name in games},
     }
+
+
+@router.get("/api/protocol.schema.json")
+async def schema() -> dict[str, Any]:
+    """The JSON Schema of the game protocol: every client message (common, and each game's)
+    and every server frame (docs/protocol.schema.json is the same document)."""
+    return protocol_schema()
 
 
 @router.get("/api/cards")

@@ -8,16 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
-from blink.games.goblink.bots import DEFAULT_GOBOT
-from blink.model.registry import DEFAULT_GAME, get_game
+from blink.model.registry import DEFAULT_GAME, NoTable, UnknownGame, get_game, get_table
+from blink.server import jobs as st
 from blink.server import room_setup
-from blink.server import storage as st
-from blink.server.bots import bot_options
 from blink.server.errors import ApiError
-from blink.server.go_rooms import GAME_KIND
 from blink.server.hub import Hub
 from blink.server.profiles import seat_token
 from blink.server.room_setup import CreateRoom
@@ -62,33 +60,21 @@ async def create_room(h: HubDep, body: CreateRoom) -> dict[str, Any]:
 
 @router.post("/api/quick", status_code=201)
 async def quick_game(h: HubDep, body: QuickGame) -> dict[str, Any]:
-    """A private two-seat room against a bot, ready to play."""
-    if body.game == GAME_KIND:
-        gobot = body.bot or DEFAULT_GOBOT
-        return await room_setup.create_go_room(
-            h,
-            CreateRoom(
-                game=body.game,
-                players=body.players,
-                seats=[None] + [gobot] * (body.players - 1),
-                best_of=body.best_of,
-                name=body.name,
-                take_seat=0,
-                public=False,
-                profile_secret=body.profile_secret,
-            ),
-        )
-    spec = body.bot
-    if spec is None:
-        levels, _ = bot_options()
-        if not levels:
-            raise ApiError(503, "bots_unavailable", "bots are not available on this server")
-        spec = levels[0]
+    """A private room against bots, ready to play (two seats unless ``players`` says)."""
+    try:
+        table = get_table(body.game)
+    except (UnknownGame, NoTable):
+        raise ApiError(400, "bad_options", f"unknown game {body.game!r}") from None
+    bot = body.bot or table.default_bot
+    if bot is None:
+        raise ApiError(503, "bots_unavailable", "bots are not available on this server")
+    players = body.players
     return await room_setup.create_room(
         h,
         CreateRoom(
-            players=2,
-            seats=[None, spec],
+            game=body.game,
+            players=players,
+            seats=[None] + [bot] * (players - 1),
             best_of=body.best_of,
             handicap=body.handicap,
             ruleset=body.ruleset,
@@ -105,7 +91,7 @@ async def list_rooms(h: HubDep) -> dict[str, Any]:
     """Rooms you can join or watch, newest first."""
     rooms = [r for r in h.rooms.values() if r.public and r.status not in ("finished", "closed")]
     rooms.sort(key=lambda r: r.created_at, reverse=True)
-    return {"rooms": [r.summary() for r in rooms[:200]]}
+    return {"rooms": msgspec.to_builtins([r.summary() for r in rooms[:200]])}
 
 
 def _room(h: Hub, code: str) -> Room:
@@ -118,7 +104,8 @@ def _room(h: Hub, code: str) -> Room:
 @router.get("/api/rooms/{code}")
 async def room_info(h: HubDep, code: str) -> dict[str, Any]:
     """A room's seats, status, series and games."""
-    return _room(h, code).info()
+    info: dict[str, Any] = msgspec.to_builtins(_room(h, code).info())
+    return info
 
 
 @router.post("/api/rooms/{code}/join")
@@ -148,4 +135,5 @@ async def join_room(h: HubDep, code: str, body: JoinRoom) -> dict[str, Any]:
         )
     )
     room.broadcast_room()
-    return {"code": room.code, "seat": seat.seat, "token": token, "room": room.info()}
+    info = msgspec.to_builtins(room.info())
+    return {"code": room.code, "seat": seat.seat, "token": token, "room": info}

@@ -14,12 +14,15 @@ from fastapi import APIRouter, FastAPI
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
-from blink.server import go_rooms
 from blink.server.routes.deps import HubDep, SettingsDep
 
-__all__ = ["install", "router"]
+__all__ = ["PAGES", "install", "router"]
 
 router = APIRouter()
+
+PAGES: dict[str, tuple[str, str]] = {"goblink": ("/?go=", "/?gowatch=")}
+"""The browser client's own page of a game, for its players and its spectators (a room code
+follows); a game not listed is played on the client's main page."""
 
 
 def _index(web: Path | None) -> Any:
@@ -35,16 +38,20 @@ def _index(web: Path | None) -> Any:
 @router.get("/play/{code}", include_in_schema=False)
 async def play_link(h: HubDep, settings: SettingsDep, code: str) -> Any:
     """A room's link for its players: the client's page (Go Blink's for a Go Blink room)."""
-    if isinstance(h.room(code.upper()), go_rooms.GoRoom):
-        return RedirectResponse(f"/?go={code.upper()}")
+    room = h.room(code.upper())
+    page = PAGES.get(room.game_name) if room is not None else None
+    if page is not None:
+        return RedirectResponse(page[0] + code.upper())
     return _index(settings.web_dir)
 
 
 @router.get("/watch/{code}", include_in_schema=False)
 async def watch_link(h: HubDep, settings: SettingsDep, code: str) -> Any:
     """A room's link for spectators: the client's page (Go Blink's for a Go Blink room)."""
-    if isinstance(h.room(code.upper()), go_rooms.GoRoom):
-        return RedirectResponse(f"/?gowatch={code.upper()}")
+    room = h.room(code.upper())
+    page = PAGES.get(room.game_name) if room is not None else None
+    if page is not None:
+        return RedirectResponse(page[1] + code.upper())
     return _index(settings.web_dir)
 
 

@@ -1,0 +1,160 @@
+"""Classic Blink at a live table: its client messages, frames, end figures and bots.
+
+The bot package is optional at import time: without it, seats cannot hold bots
+(``bots_unavailable``) and everything else works.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Annotated, Any, Final
+
+import msgspec
+
+from blink.cards import STANDARD_DECK, CardError, parse_card
+from blink.games.classic.actions import ChoiceMade, Event, Refilled, redact
+from blink.games.classic.engine import Choose, ClassicGame, Play
+from blink.games.classic.rules import MAX_PLAYERS, DealError, get_ruleset, parse_handicap
+from blink.games.classic.wire import view_to_wire
+from blink.model.table import BadMessage, CardText, LiveBot, MsgId
+
+__all__ = ["TABLE", "ChooseMsg", "ClassicTable", "PlayMsg"]
+
+
+class PlayMsg(msgspec.Struct, tag="play", tag_field="type", frozen=True):
+    """Play ``card`` from your hand on ``pile``."""
+
+    id: MsgId
+    card: CardText
+    pile: Annotated[int, msgspec.Meta(ge=0, le=MAX_PLAYERS - 1)]
+
+
+class ChooseMsg(msgspec.Struct, tag="choose", tag_field="type", frozen=True):
+    """Choose ``card`` of your hand in a choosing stall."""
+
+    id: MsgId
+    card: CardText
+
+
+def _card(text: str) -> Any:
+    try:
+        return parse_card(text)
+    except CardError as exc:
+        raise BadMessage("bad_card", str(exc)) from None
+
+
+def _bots() -> Any:
+    # Imported here, not at the top: the bot package is optional (see the module docstring).
+    try:
+        import blink.games.classic.bots as bots
+        import blink.games.classic.bots.live as live  # noqa: F401
+    except ImportError:
+        return None
+    return bots
+
+
+class ClassicTable:
+    """Classic Blink as a :class:`~blink.model.table.Table`."""
+
+    messages: tuple[type[msgspec.Struct], ...] = (PlayMsg, ChooseMsg)
+
+    def action_of(self, message: Any, seat: int) -> Play | Choose:
+        """A play or a choice of ``seat``."""
+        if isinstance(message, PlayMsg):
+            return Play(seat, _card(message.card), message.pile)
+        if isinstance(message, ChooseMsg):
+            return Choose(seat, _card(message.card))
+        raise BadMessage("wrong_game", "this room plays classic Blink: send play or choose")
+
+    def room_options(self, requested: Mapping[str, Any], players: int) -> dict[str, Any]:
+        """The ruleset's name and the draw-pile sizes of a handicap (``None``: even)."""
+        ruleset = get_ruleset(str(requested.get("ruleset") or "official"))
+        try:
+            sizes = parse_handicap(
+                str(requested.get("handicap") or ""), players, len(STANDARD_DECK)
+            )
+        except DealError as exc:
+            raise ValueError(str(exc)) from None
+        return {"ruleset": ruleset.name, "sizes": None if sizes is None else list(sizes)}
+
+    def deal_options(self, room: Mapping[str, Any], number: int, players: int) -> dict[str, Any]:
+        """Every game of a room is dealt with the room's ruleset and sizes."""
+        sizes = room.get("sizes")
+        return {"ruleset": room.get("ruleset"), "sizes": None if sizes is None else tuple(sizes)}
+
+    def view_wire(self, view: Any, full: bool) -> dict[str, Any]:
+        """The view as JSON (an update's is compact: no piles, player count or ruleset)."""
+        return view_to_wire(view, full=full)
+
+    def hide(self, event: Event, viewer: int | None) -> Event:
+        """The engine's redaction, and a second guard: another seat's drawn or chosen card is
+        never sent, whatever the redaction does."""
+        e = redact(event, viewer)
+        if isinstance(e, Refilled | ChoiceMade) and e.player != viewer and e.card is not None:
+            return e._replace(card=None)
+        return e
+
+    def figures(self, state: ClassicGame, actions_by_seat: list[int]) -> dict[str, Any]:
+        """Plays, the duration, plays by seat, cards left and stalls."""
+        plays_by_seat = [0] * state.players
+        for action, _t in state.history:
+            if isinstance(action, Play):
+                plays_by_seat[action.player] += 1
+        last = state.history[-1][1] if state.history else None
+        return {
+            "plays": state.plays,
+            "duration_ms": last or 0,
+            "plays_by_seat": plays_by_seat,
+            "cards_left": [state.cards_left(p) for p in range(state.players)],
+            "stalls": state.stalls,
+        }
+
+    @property
+    def default_bot(self) -> str | None:
+        """The first bot level (``None`` without the bot package)."""
+        names = self.bot_names()
+        return names[0] if names else None
+
+    def bot_names(self) -> list[str]:
+        """The bot levels (a seat may also name a level with a strategy, ``expert:blocker``)."""
+        bots = _bots()
+        return [] if bots is None else [str(x) for x in bots.LEVELS]
+
+    def strategies(self) -> list[str]:
+        """The bot strategies (empty without the bot package)."""
+        bots = _bots()
+        return [] if bots is None else [str(x) for x in bots.STRATEGIES]
+
+    def check_bot(self, spec: str) -> str:
+        """A bot spec (``"expert:blocker"``) normalised."""
+        bots = _bots()
+        if bots is None:
+            raise BadMessage("bots_unavailable", "bots are not available on this server")
+        try:
+            return str(bots.BotSpec.parse(spec.strip().lower()))
+        except (bots.BotConfigError, ValueError) as exc:
+            raise BadMessage("bad_bot", str(exc)) from None
+
+    def live_bot(
+        self,
+        spec: str,
+        seat: int,
+        seed: int,
+        view: Callable[[], Any],
+        submit: Callable[[Any], None],
+        clock: Callable[[], float],
+        pace: float,
+    ) -> LiveBot:
+        """A real-time bot with its reaction-time model (``pace`` is not used: it races)."""
+        bots = _bots()
+        if bots is None:
+            raise BadMessage("bots_unavailable", "bots are not available on this server")
+        from blink.games.classic.bots.live import LiveBot as ClassicLiveBot
+
+        bot = bots.BotSpec.parse(spec).build(seat, seed)
+        live: LiveBot = ClassicLiveBot(bot, view, submit, clock=clock)
+        return live
+
+
+TABLE: Final = ClassicTable()
+"""Classic Blink's table (``CLASSIC.table``)."""

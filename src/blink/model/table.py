@@ -1,0 +1,122 @@
+"""What a live table needs of a game beyond its rules: its client messages, its frames, its bots.
+
+A game's :class:`Table` is how a server room (or any other live driver) runs the game without
+knowing which game it is: the messages a player sends to act, declared once as msgspec Structs
+with their limits; how one becomes an action of the game; the room options it is opened with;
+the wire forms of its views and events for each receiver; the figures shown when a game ends;
+and its bots. Every definition offers one as ``definition.table``.
+
+Nothing here does I/O. A live bot (:meth:`Table.live_bot`) runs on the driver's event loop: it
+is a driver part the game provides, as its engine is the rules part.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Annotated, Any, Final, Protocol
+
+import msgspec
+
+__all__ = [
+    "MAX_ID",
+    "BadMessage",
+    "CardText",
+    "LiveBot",
+    "MsgId",
+    "Table",
+]
+
+MAX_ID: Final = 64
+"""The longest client message id."""
+
+MsgId = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_ID)]
+"""A client's id for one of its actions (answered once, and again when repeated)."""
+
+CardText = Annotated[str, msgspec.Meta(min_length=1, max_length=32)]
+"""A card in the notation of :mod:`blink.cards` (``"5OS"``)."""
+
+
+class BadMessage(ValueError):
+    """A well-formed message that does not name an action of the game (a card that does not
+    exist, a value no card has): ``code`` is stable, ``message`` is one sentence for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class LiveBot(Protocol):
+    """A bot playing one seat in real time on the driver's event loop."""
+
+    def start(self) -> None:
+        """Begin (it acts when the game lets it)."""
+
+    def notify(self) -> None:
+        """The game changed."""
+
+    def stop(self) -> None:
+        """Stop for good."""
+
+
+class Table(Protocol):
+    """A game as a live table runs it (see the module docstring)."""
+
+    messages: tuple[type[msgspec.Struct], ...]
+    """The game's action messages: msgspec Structs tagged by ``type``, each with an ``id``."""
+
+    def action_of(self, message: Any, seat: int) -> Any:
+        """The action ``message`` (one of :attr:`messages`) asks for on behalf of ``seat``.
+
+        Raises :class:`BadMessage` when it names nothing of the game."""
+        ...
+
+    def room_options(self, requested: Mapping[str, Any], players: int) -> dict[str, Any]:
+        """The options a room of ``players`` seats is opened with, checked, as JSON-ready
+        values; ``requested`` holds what its creator asked for. Raises ``ValueError``."""
+        ...
+
+    def deal_options(self, room: Mapping[str, Any], number: int, players: int) -> dict[str, Any]:
+        """The definition's ``new`` options for game ``number`` (from 1) of a series in a room
+        opened with ``room`` (:meth:`room_options`)."""
+        ...
+
+    def view_wire(self, view: Any, full: bool) -> dict[str, Any]:
+        """A view as JSON (``full``: with everything a snapshot needs; else what changes)."""
+        ...
+
+    def hide(self, event: Any, viewer: int | None) -> Any:
+        """``event`` as ``viewer`` may see it: the definition's redaction, guarded again."""
+        ...
+
+    def figures(self, state: Any, actions_by_seat: list[int]) -> dict[str, Any]:
+        """What the end of a game shows (plays, duration and the like), as JSON."""
+        ...
+
+    @property
+    def default_bot(self) -> str | None:
+        """The bot a quick game is played against (``None``: the game has no bots)."""
+        ...
+
+    def bot_names(self) -> list[str]:
+        """The bots a seat may hold (empty when the game has none, or they are unavailable)."""
+        ...
+
+    def check_bot(self, spec: str) -> str:
+        """``spec`` normalised; :class:`BadMessage` (``bad_bot``, ``bots_unavailable``)."""
+        ...
+
+    def live_bot(
+        self,
+        spec: str,
+        seat: int,
+        seed: int,
+        view: Callable[[], Any],
+        submit: Callable[[Any], None],
+        clock: Callable[[], float],
+        pace: float,
+    ) -> LiveBot:
+        """A bot for ``seat`` (not started): it reads ``view()``, acts with ``submit(action)``
+        (which raises the definition's ``IllegalAction`` when refused), and waits at least
+        ``pace`` seconds before each action when the game is turn-based."""
+        ...

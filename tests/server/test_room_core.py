@@ -1,0 +1,254 @@
+"""The room core on its own: no socket, no database, no event loop.
+
+A fake host records the storage jobs (and commits them when the test says), queues timers on
+a virtual clock, and peers are plain outboxes. So the room's contract is checked directly:
+nothing is sent before it is stored, an input that fails leaves the room exactly as it was,
+resumes get exactly the frames missed, and a game the server never heard of runs the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from srvkit import fast_settings
+
+from blink.games.classic.engine import Phase, Play
+from blink.games.classic.table import PlayMsg
+from blink.model.registry import register, unregister
+from blink.server.rooms import GameState, Room, Seat, hash_token
+from blink.server.seats import Peer
+from blink.server.settings import Settings
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games"))
+from highcard import HIGH_CARD, HIGH_CARD_TABLE, LayMsg
+
+
+@dataclass
+class _Timer:
+    when: float
+    fire: Callable[[], None]
+    cancelled: bool = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+@dataclass
+class FakeHost:
+    """A :class:`blink.server.rooms.RoomHost` with a virtual clock and a manual store."""
+
+    settings: Settings
+    version: str = "test"
+    game_end_hooks: list[Callable[[Room, GameState], None]] = field(default_factory=list)
+    profile_hashes: set[str] | None = None
+    now: float = 100.0
+    jobs: list[tuple[Any, Callable[[Any], None] | None]] = field(default_factory=list)
+    timers: list[_Timer] = field(default_factory=list)
+    next_id: int = 1
+
+    def take_game_id(self) -> int:
+        gid = self.next_id
+        self.next_id += 1
+        return gid
+
+    def store(self, job: Any, done: Callable[[Any], None] | None = None) -> None:
+        self.jobs.append((job, done))
+
+    def later(self, delay: float, fire: Callable[[], None]) -> _Timer:
+        timer = _Timer(self.now + delay, fire)
+        self.timers.append(timer)
+        return timer
+
+    def commit(self) -> None:
+        """Every queued job "committed": their callbacks run, in order."""
+        jobs, self.jobs = self.jobs, []
+        for _job, done in jobs:
+            if done is not None:
+                done(None)
+
+    def run_until(self, when: float) -> None:
+        """Fire the due timers in order (committing after each), then stand at ``when``."""
+        while True:
+            due = [t for t in self.timers if not t.cancelled and t.when <= when]
+            if not due:
+                break
+            timer = min(due, key=lambda t: t.when)
+            self.timers.remove(timer)
+            self.now = timer.when
+            timer.fire()
+            self.commit()
+        self.now = when
+
+
+class Outbox:
+    """A peer whose frames stay in a list."""
+
+    def __init__(self) -> None:
+        self.room: Room | None = None
+        self.seat: int | None = None
+        self.spectator = False
+        self.awaiting_snapshot = False
+        self.frames: list[dict[str, Any]] = []
+
+    def send(self, frame: str) -> None:
+        self.frames.append(json.loads(frame))
+
+    def take(self, kind: str | None = None) -> list[dict[str, Any]]:
+        got, self.frames = self.frames, []
+        return [f for f in got if kind is None or f["type"] == kind]
+
+
+def _host() -> FakeHost:
+    host = FakeHost(fast_settings("sqlite://", countdown=1.0, turn_time=30.0))
+    host.settings.clock = lambda: host.now
+    host.settings.wall_clock = lambda: 1_700_000_000.0 + host.now
+    return host
+
+
+def _room(host: FakeHost, game: str, options: dict[str, Any], players: int = 2) -> Room:
+    seats = [Seat(i, "human", name=f"P{i}", token_hash=hash_token(f"t{i}")) for i in range(players)]
+    return Room(host, "ABCDEF", game, players, 1, options, False, seats, 0.0)
+
+
+def _seated(room: Room, seat: int | None) -> Outbox:
+    peer = Outbox()
+    p: Peer = peer
+    room.attach(p, None if seat is None else room.seats[seat], None, None)
+    return peer
+
+
+def _revealed_classic() -> tuple[FakeHost, Room, list[Outbox]]:
+    host = _host()
+    room = _room(host, "classic", {"ruleset": "official", "sizes": None})
+    peers = [_seated(room, 0), _seated(room, 1), _seated(room, None)]
+    host.commit()
+    host.run_until(host.now + 1.0)  # the countdown's end: the reveal
+    assert room.game is not None and room.game.game.phase is Phase.PLAYING
+    for p in peers:
+        p.take()
+    return host, room, peers
+
+
+def _a_legal_play(room: Room) -> Play:
+    assert room.game is not None
+    for seat in range(room.players):
+        plays = room.game.game.legal_plays(seat)
+        if plays:
+            return plays[0]
+    raise AssertionError("no legal play")
+
+
+def test_nothing_is_sent_before_it_is_stored() -> None:
+    host, room, peers = _revealed_classic()
+    play = _a_legal_play(room)
+    msg = PlayMsg(id="m1", card=str(play.card), pile=play.pile)
+    assert room.act(play.player, msg, "m1") is None
+    assert all(p.frames == [] for p in peers), "a frame left before its commit"
+    assert len(host.jobs) == 1
+    host.commit()
+    mover = peers[play.player]
+    got = mover.take()
+    assert [f["type"] for f in got] == ["ack", "update"] and got[0]["id"] == "m1"
+    updates = [p.take("update") for p in peers if p is not mover]
+    assert all(len(u) == 1 and u[0]["seq"] == got[1]["seq"] for u in updates)
+    # A spectator's view holds no hand.
+    assert updates[-1][0]["view"]["hand"] == []
+
+
+def test_an_input_that_fails_while_building_changes_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    host, room, peers = _revealed_classic()
+    g = room.game
+    assert g is not None
+    before = (g.game.snapshot(), g.seq, g.last_t, list(g.actions_by_seat), len(g.pending))
+    play = _a_legal_play(room)
+
+    def broken(view: Any, full: bool) -> dict[str, Any]:
+        raise RuntimeError("a frame could not be built")
+
+    monkeypatch.setattr(room.table, "view_wire", broken)
+    with pytest.raises(RuntimeError):
+        room.act(play.player, PlayMsg(id="m1", card=str(play.card), pile=play.pile), "m1")
+    monkeypatch.undo()
+    g = room.game
+    assert g is not None
+    after = (g.game.snapshot(), g.seq, g.last_t, list(g.actions_by_seat), len(g.pending))
+    assert after == before and host.jobs == [] and all(p.frames == [] for p in peers)
+    assert "m1" not in room.seats[play.player].pending_ids
+    # The room goes on: the same play is accepted now.
+    assert (
+        room.act(play.player, PlayMsg(id="m2", card=str(play.card), pile=play.pile), "m2") is None
+    )
+
+
+def test_a_refusal_changes_nothing_and_names_the_reason() -> None:
+    host, room, _peers = _revealed_classic()
+    g = room.game
+    assert g is not None
+    before = g.game.snapshot()
+    other_hand = g.game.hand(1)
+    refused = room.act(0, PlayMsg(id="x", card=str(other_hand[0]), pile=0), "x")
+    assert refused is not None and refused[0] == "card_not_in_hand" and refused[1]
+    assert g.game.snapshot() == before and host.jobs == [] and g.seq == 0 + len(g.game.history)
+
+
+def test_a_resume_gets_exactly_the_frames_it_missed() -> None:
+    host, room, _peers = _revealed_classic()
+    g = room.game
+    assert g is not None
+    seen = g.seq
+    for i in range(3):
+        play = _a_legal_play(room)
+        room.apply(play, play.player, f"r{i}")
+        host.commit()
+    back = Outbox()
+    room.attach(back, room.seats[0], g.id, seen)
+    updates = back.take("update")
+    assert [u["seq"] for u in updates] == [seen + 1, seen + 2, seen + 3]
+    # From too far back (out of the ring): a snapshot instead.
+    far = Outbox()
+    room.attach(far, room.seats[0], g.id + 99, 0)
+    assert [f["type"] for f in far.take() if f["type"] in ("snapshot", "update")] == ["snapshot"]
+
+
+@pytest.fixture
+def high_card() -> Iterator[None]:
+    register(HIGH_CARD, HIGH_CARD_TABLE)
+    yield
+    unregister(HIGH_CARD.info.name)
+
+
+def test_a_game_the_room_never_heard_of_with_its_turn_timer(high_card: None) -> None:
+    host = _host()
+    room = _room(host, "highcard", {})
+    peers = [_seated(room, 0), _seated(room, 1)]
+    host.commit()
+    g = room.game
+    assert g is not None and room.status == "playing"
+    snap = peers[0].take("snapshot")[-1]
+    assert snap["turn"] == {"seat": 0, "in_ms": 30_000}
+    hand = snap["view"]["hand"]
+    assert room.act(0, LayMsg(id="a", card=hand[1]), "a") is None
+    host.commit()
+    # Seat 1 does not act: its first card is laid for it exactly at the turn time.
+    start = host.now
+    host.run_until(start + 30.0 - 0.001)
+    assert len(g.game.actions) == 1
+    host.run_until(start + 30.0)
+    assert len(g.game.actions) == 2 and g.game.actions[1][0].player == 1
+    for _ in range(4):
+        seat = g.game.current
+        pending = g.table.pending
+        assert seat is not None and pending is not None
+        room.apply(pending.actions[0][1], seat, None)
+        host.commit()
+    assert g.game.over and room.status == "finished"
+    end = peers[1].take("game_end")[-1]
+    assert end["game_kind"] == "highcard" and len(end["figures"]["totals"]) == 2
