@@ -7,8 +7,8 @@ import { backSVG, escapeXml } from "./cards.js";
 import { cardName, t } from "./i18n.js";
 import { api, Connection, forgetSeat, remember, savedSeat, saveSeat } from "./net.js";
 import { sfx } from "./sound.js";
-import { announce, navigate, netStatus } from "./app.js";
-import { levelName } from "./lobby.js";
+import { announce, navigate, netStatus } from "./page.js";
+import { levelName } from "./options.js";
 
 const SLOT_KEYS = { 1: 0, 2: 1, 3: 2, j: 0, k: 1, l: 2 };
 const KEY_LABELS = ["1 · J", "2 · K", "3 · L"];
