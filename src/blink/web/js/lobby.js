@@ -7,7 +7,7 @@ import { escapeXml } from "./cards.js";
 import { face } from "./board.js";
 import { navigate } from "./page.js";
 import { levelName, loadedOptions, loadOptions } from "./options.js";
-import { gt } from "./goblink.js";
+import { gt } from "./gostrings.js";
 
 /** Every number of players of a game (`game_info` entry), fewest first. */
 function playerCounts(game) {
