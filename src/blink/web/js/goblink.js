@@ -7,7 +7,7 @@
 
 import { backSVG, cardSVG, escapeXml } from "./cards.js";
 import { cardName, colorLetter, onLangChange } from "./i18n.js";
-import { api, Connection, forgetSeat, remember, savedSeat, saveSeat } from "./net.js";
+import { remember, TableSession } from "./net.js";
 import { gt, hasGt } from "./gostrings.js";
 
 function valueKey(attribute, value) {
@@ -23,9 +23,18 @@ export function mountGoTable(root, { code, spectate }) {
   const S = {
     code, spectate, seat: null, room: null, game: null, view: null, turn: null, log: [],
     sel: new Set(), askTarget: null, askValue: null, end: null, msg: null, fatal: null,
-    status: "connecting", pending: new Map(), votes: null,
+    pending: new Map(), votes: null,
   };
-  let conn = null;
+  const session = new TableSession({ code, spectate }, {
+    message: onMessage,
+    status: (st) => { if (st.rtt == null) render(); },
+    reconnected: () => { for (const [id, m] of S.pending) sendMove(id, m); },
+    watching: (e) => {
+      S.msg = gt("error", { msg: e.message });
+      S.spectate = true;
+    },
+    gone: () => { S.fatal = gt("not_found"); },
+  });
   let alive = true;
   const timer = setInterval(tickTimer, 250);
 
@@ -34,57 +43,6 @@ export function mountGoTable(root, { code, spectate }) {
     const s = S.room && S.room.seats && S.room.seats[seat];
     if (s && s.name && s.name !== "Player") return s.name;
     return gt("player_n", { n: seat + 1 });
-  }
-
-  async function start() {
-    let token = null;
-    if (!spectate) {
-      const saved = savedSeat(code);
-      if (saved && saved.token) {
-        token = saved.token;
-      } else {
-        try {
-          let name = "";
-          try { name = localStorage.getItem("blink.name") || ""; } catch { /* ignore */ }
-          const res = await api(`/api/rooms/${code}/join`, name ? { name } : {});
-          saveSeat(code, { token: res.token, seat: res.seat });
-          token = res.token;
-        } catch (e) {
-          if (e.code === "no_such_room") {
-            S.fatal = gt("not_found");
-            render();
-            return;
-          }
-          S.msg = gt("error", { msg: e.message });
-          S.spectate = true;
-        }
-      }
-    }
-    if (!alive) return;
-    conn = new Connection({ room: code, token, spectate: !token }, { message: onMessage, status: onStatus });
-    window.blinkConnection = conn;
-    conn.start();
-    render();
-  }
-
-  function onStatus(st) {
-    if (st.state === "open" && S.status === "reconnecting") {
-      for (const [id, m] of S.pending) conn.send({ ...m, id });
-    }
-    if (st.state === "open") S.status = "open";
-    else if (st.state === "reconnecting") S.status = "reconnecting";
-    else if (st.state === "closed") {
-      S.status = "closed";
-      if (st.code === 4003 && !S.retried) {
-        S.retried = true;
-        forgetSeat(code);
-        conn = null;
-        start();
-        return;
-      }
-      if (st.code === 4003 || st.code === 4004) S.fatal = gt("not_found");
-    }
-    if (st.rtt == null) render();
   }
 
   function rebuildLog(v) {
@@ -168,12 +126,19 @@ export function mountGoTable(root, { code, spectate }) {
     render();
   }
 
-  function send(m) {
-    if (!conn) return;
-    const id = conn.nextId();
+  /** A move (ask, lay, end) as the protocol frames it; kept until answered, to send again
+   * after a drop. */
+  function sendMove(id, m) {
+    session.send(m.type, { ...m.fields, id });
+  }
+
+  function act(type, fields = {}) {
+    if (!session.live) return;
+    const id = session.nextId();
+    const m = { type, fields };
     S.pending.set(id, m);
     S.msg = null;
-    conn.send({ ...m, id });
+    sendMove(id, m);
   }
 
   // --- rendering ----------------------------------------------------------------------------
@@ -276,7 +241,7 @@ export function mountGoTable(root, { code, spectate }) {
         <h1>${escapeXml(gt("go_blink"))} <span class="muted">${escapeXml(code)}</span></h1>
         <p class="go-turn" id="go-turn" aria-live="polite">${escapeXml(turnText(v))} <span id="go-timer">${escapeXml(secondsLeft())}</span></p>
         <p class="go-draw" id="go-draw" data-count="${v.draw_count}">${backSVG()}<span>${escapeXml(gt("draw_pile", { n: v.draw_count }))}</span></p>
-        ${S.status === "reconnecting" ? `<p class="error-msg">${escapeXml(gt("reconnecting"))}</p>` : ""}
+        ${session.state === "reconnecting" ? `<p class="error-msg">${escapeXml(gt("reconnecting"))}</p>` : ""}
       </header>
       ${endPanel}
       <ul class="go-opps" id="go-opps">${opps.join("")}</ul>
@@ -314,14 +279,14 @@ export function mountGoTable(root, { code, spectate }) {
     } else if (btn.id === "go-ask") {
       const [attribute, raw] = String(S.askValue || "").split(":");
       if (!attribute) return;
-      send({ type: "ask", target: Number(S.askTarget), attribute, value: attribute === "count" ? Number(raw) : raw });
+      act("ask", { target: Number(S.askTarget), attribute, value: attribute === "count" ? Number(raw) : raw });
     } else if (btn.id === "go-lay") {
-      send({ type: "lay", cards: [...S.sel] });
+      act("lay", { cards: [...S.sel] });
       S.sel.clear();
     } else if (btn.id === "go-end") {
-      send({ type: "end" });
-    } else if (btn.id === "go-rematch" && conn) {
-      conn.send({ type: "rematch", id: conn.nextId() });
+      act("end");
+    } else if (btn.id === "go-rematch" && session.live) {
+      session.send("rematch", { id: session.nextId() });
     }
   }
 
@@ -333,14 +298,14 @@ export function mountGoTable(root, { code, spectate }) {
   root.addEventListener("click", onClick);
   root.addEventListener("change", onChange);
   onLangChange(() => { if (alive) render(); });
-  start();
+  session.start();
   render();
   const cleanup = () => {
     alive = false;
     clearInterval(timer);
     root.removeEventListener("click", onClick);
     root.removeEventListener("change", onChange);
-    if (conn) conn.stop();
+    session.stop();
   };
   cleanup.relang = () => render();
   return cleanup;

@@ -1,7 +1,7 @@
 // The lobby: quick game against a bot, private game with a link and code, join by link or
 // code, live games to watch, finished games to replay, how to play.
 
-import { api, extractCode, recent, saveSeat } from "./net.js";
+import { api, extractCode, keepSeat, recent } from "./net.js";
 import { applyI18n, t } from "./i18n.js";
 import { escapeXml } from "./cards.js";
 import { face } from "./board.js";
@@ -143,7 +143,7 @@ export function mountLobby(root) {
   else loadOptions().then((o) => { if (alive) drawGames(o); }).catch(() => {});
 
   function enter(res) {
-    saveSeat(res.code, { token: res.token, seat: res.seat });
+    keepSeat(res.code, res);
     navigate(`/play/${res.code}`);
   }
 
@@ -194,7 +194,7 @@ export function mountLobby(root) {
       const res = bot
         ? await api("/api/quick", { game: "goblink", players, bot, name: name() })
         : await api("/api/rooms", { game: "goblink", players, name: name(), take_seat: 0, public: true });
-      saveSeat(res.code, { token: res.token, seat: res.seat });
+      keepSeat(res.code, res);
       navigate(`/?go=${res.code}`);
     } catch (err) {
       $("#go-err").textContent = t("error", { msg: err.message });
