@@ -1,12 +1,16 @@
-// Entry point: settings in the top bar (language, sound, colour letters), and the router.
+// Entry point: settings in the top bar (language, sound, colour letters), and the router, the
+// one module that knows the views (lobby, the tables, replay); they go to one another through
+// page.js's navigate, never by importing one another.
 // Routes: "/" lobby; "/play/CODE" or "/?join=CODE" a seat at a table; "/watch/CODE" or
-// "/?watch=CODE" a spectator; "#rules" how to play; "#replay" open a file;
-// "#replay=<record url>" replay a finished game.
+// "/?watch=CODE" a spectator; "/?go=CODE" or "/?gowatch=CODE" the same at a Go Blink table;
+// "#rules" how to play; "#replay" open a file; "#replay=<record url>" replay a finished game.
 
 import { applyI18n, cardName, colorLetter, getLang, onLangChange, setLang, t } from "./i18n.js";
 import { isMuted, setMuted } from "./sound.js";
+import { navigate, netStatus, setRouter } from "./page.js";
 import { mountLobby } from "./lobby.js";
 import { mountTable } from "./table.js";
+import { mountGoTable } from "./goblink.js";
 import { mountReplayRoute } from "./replay.js";
 import { cardSVG } from "./cards.js";
 
@@ -15,27 +19,6 @@ const SPEAKER = '<path d="M2 6h3l4-3v10l-4-3H2z"/>';
 const SPEAKER_ON = `<svg viewBox="0 0 16 16" width="18" height="18" aria-hidden="true" fill="currentColor">${SPEAKER}<path d="M11 5.5a3.5 3.5 0 0 1 0 5M12.5 3.5a6 6 0 0 1 0 9" fill="none" stroke="currentColor" stroke-width="1.4" stroke-linecap="round"/></svg>`;
 const SPEAKER_OFF = `<svg viewBox="0 0 16 16" width="18" height="18" aria-hidden="true" fill="currentColor">${SPEAKER}<path d="M11 6l4 4M15 6l-4 4" stroke="currentColor" stroke-width="1.4" stroke-linecap="round"/></svg>`;
 let cleanup = () => {};
-
-/** Go to a path inside the app without reloading. */
-export function navigate(url) {
-  history.pushState(null, "", url);
-  route();
-}
-
-/** Announce a sentence to screen readers (polite or assertive). */
-export function announce(text, assertive = false) {
-  const el = document.getElementById(assertive ? "alert" : "live");
-  el.textContent = "";
-  requestAnimationFrame(() => { el.textContent = text; });
-}
-
-/** Show the connection status and latency, discreetly. */
-export function netStatus(text, bad = false, title = "") {
-  const el = document.getElementById("net");
-  el.textContent = text;
-  el.title = title;
-  el.classList.toggle("bad", bad);
-}
 
 function route() {
   cleanup();
@@ -54,6 +37,8 @@ function route() {
     cleanup = mountRules(view);
   } else if (hash.startsWith("replay")) {
     cleanup = mountReplayRoute(view, hash.slice("replay=".length));
+  } else if (q.get("go") || q.get("gowatch")) {
+    cleanup = mountGoTable(view, { code: String(q.get("go") || q.get("gowatch")).toUpperCase(), spectate: !q.get("go") });
   } else {
     cleanup = mountLobby(view);
   }
@@ -117,6 +102,7 @@ document.addEventListener("click", (e) => {
     navigate(a.getAttribute("href"));
   }
 });
+setRouter(route);
 window.addEventListener("popstate", route);
 window.addEventListener("hashchange", route);
 

@@ -6,148 +6,9 @@
 // docs/protocol.md, "Go Blink".
 
 import { backSVG, cardSVG, escapeXml } from "./cards.js";
-import { cardName, colorLetter, getLang, onLangChange } from "./i18n.js";
-import { api, Connection, forgetSeat, remember, savedSeat, saveSeat } from "./net.js";
-
-const STR = {
-  en: {
-    go_blink: "Go Blink",
-    classic: "Blink",
-    opponents: "Opponents",
-    play_go: "Play Go Blink",
-    game: "Game",
-    you: "You",
-    player_n: "Player {n}",
-    your_turn: "Your turn",
-    your_opening: "Your opening: lay down matches from the deal, or end it",
-    turn_of: "{name}'s turn",
-    opening_of: "{name}'s opening",
-    time_left: "{s} s",
-    draw_pile: "Draw pile: {n}",
-    cards_n: "{n} cards",
-    card_1: "1 card",
-    your_hand: "Your hand",
-    discard: "Matches laid down",
-    no_matches: "No match yet.",
-    log: "Log",
-    ask: "Ask",
-    ask_whom: "Ask",
-    ask_for: "for",
-    lay: "Lay down selected",
-    end_turn: "End turn",
-    end_opening: "End opening",
-    select_help: "Select three or more cards sharing a colour, shape or count.",
-    asked: "{a} asked {b} for {v}: {n}",
-    asked_go: "{a} asked {b} for {v}: Go Blink!",
-    drew_you: "You drew {card}.",
-    drew: "{name} drew a card.",
-    emptied: "{name} had no cards left and drew one.",
-    laid: "{name} laid down a match of {v} ({n} cards).",
-    skipped: "{name} had no cards: turn skipped.",
-    won: "{names} won! ({why})",
-    tie: "Tie between {names} ({why})",
-    why_blunk: "I Blunk!",
-    why_fewest_cards: "fewest cards",
-    why_turn_limit: "turn limit",
-    back: "Back to lobby",
-    record: "Game record",
-    replay: "Replay",
-    rematch: "Rematch",
-    waiting: "Waiting for players… Share this link:",
-    spectating: "You are watching.",
-    not_found: "There is no such room.",
-    error: "Error: {msg}",
-    reconnecting: "Reconnecting…",
-    refused: "Refused: {msg}",
-    err_out_of_turn: "It is not your turn.",
-    err_ask_yourself: "Ask an opponent, not yourself.",
-    err_attribute_not_held: "You may only ask for something you hold.",
-    err_not_a_match: "That is not a match: three or more cards sharing one colour, shape or count.",
-    err_empties_hand_in_opening: "In the opening you must keep at least one card.",
-    err_ask_first: "Ask an opponent first.",
-    err_already_asked: "You have already asked this turn.",
-    err_no_ask_in_opening: "No asking in the opening: lay down matches or end it.",
-    err_card_not_in_hand: "That card is not in your hand.",
-    n_cards: "{n} cards",
-    n_card: "1 card",
-    color: "Colour", shape: "Shape", count: "Count",
-    v_red: "reds", v_orange: "oranges", v_yellow: "yellows", v_green: "greens", v_blue: "blues", v_purple: "purples",
-    v_moon: "moons", v_pyramid: "pyramids", v_star: "stars", v_water: "waters", v_flower: "flowers", v_lightning: "lightnings",
-    v_1: "ones", v_2: "twos", v_3: "threes", v_4: "fours", v_5: "fives",
-  },
-  es: {
-    go_blink: "Go Blink",
-    classic: "Blink",
-    opponents: "Rivales",
-    play_go: "Jugar a Go Blink",
-    game: "Juego",
-    you: "Tú",
-    player_n: "Jugador {n}",
-    your_turn: "Tu turno",
-    your_opening: "Tu apertura: baja combinaciones del reparto, o termínala",
-    turn_of: "Turno de {name}",
-    opening_of: "Apertura de {name}",
-    time_left: "{s} s",
-    draw_pile: "Mazo: {n}",
-    cards_n: "{n} cartas",
-    card_1: "1 carta",
-    your_hand: "Tu mano",
-    discard: "Combinaciones bajadas",
-    no_matches: "Aún no hay combinaciones.",
-    log: "Registro",
-    ask: "Pedir",
-    ask_whom: "Pedir a",
-    ask_for: "",
-    lay: "Bajar las elegidas",
-    end_turn: "Terminar turno",
-    end_opening: "Terminar apertura",
-    select_help: "Elige tres o más cartas que compartan color, figura o número.",
-    asked: "{a} pidió {v} a {b}: {n}",
-    asked_go: "{a} pidió {v} a {b}: ¡Go Blink!",
-    drew_you: "Robaste {card}.",
-    drew: "{name} robó una carta.",
-    emptied: "{name} se quedó sin cartas y robó una.",
-    laid: "{name} bajó una combinación de {v} ({n} cartas).",
-    skipped: "{name} no tenía cartas: pierde el turno.",
-    won: "¡Ganó {names}! ({why})",
-    tie: "Empate entre {names} ({why})",
-    why_blunk: "¡I Blunk!",
-    why_fewest_cards: "menos cartas",
-    why_turn_limit: "límite de turnos",
-    back: "Volver al vestíbulo",
-    record: "Registro de la partida",
-    replay: "Repetición",
-    rematch: "Revancha",
-    waiting: "Esperando jugadores… Comparte este enlace:",
-    spectating: "Estás mirando.",
-    not_found: "No existe esa sala.",
-    error: "Error: {msg}",
-    reconnecting: "Reconectando…",
-    refused: "Rechazado: {msg}",
-    err_out_of_turn: "No es tu turno.",
-    err_ask_yourself: "Pide a un rival, no a ti.",
-    err_attribute_not_held: "Solo puedes pedir algo que tengas.",
-    err_not_a_match: "Eso no es una combinación: tres o más cartas con el mismo color, figura o número.",
-    err_empties_hand_in_opening: "En la apertura debes quedarte al menos una carta.",
-    err_ask_first: "Primero pide a un rival.",
-    err_already_asked: "Ya has pedido en este turno.",
-    err_no_ask_in_opening: "En la apertura no se pide: baja combinaciones o termínala.",
-    err_card_not_in_hand: "Esa carta no está en tu mano.",
-    n_cards: "{n} cartas",
-    n_card: "1 carta",
-    color: "Color", shape: "Figura", count: "Número",
-    v_red: "rojos", v_orange: "naranjas", v_yellow: "amarillos", v_green: "verdes", v_blue: "azules", v_purple: "morados",
-    v_moon: "lunas", v_pyramid: "pirámides", v_star: "estrellas", v_water: "aguas", v_flower: "flores", v_lightning: "rayos",
-    v_1: "unos", v_2: "doses", v_3: "treses", v_4: "cuatros", v_5: "cincos",
-  },
-};
-
-/** Translate a Go Blink string (English and Spanish). */
-export function gt(key, vars = {}) {
-  const table = STR[getLang()] || STR.en;
-  const s = table[key] ?? STR.en[key] ?? key;
-  return s.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? String(vars[k]) : `{${k}}`));
-}
+import { cardName, colorLetter, onLangChange } from "./i18n.js";
+import { remember, TableSession } from "./net.js";
+import { gt, hasGt } from "./gostrings.js";
 
 function valueKey(attribute, value) {
   return `${attribute}:${value}`;
@@ -162,9 +23,18 @@ export function mountGoTable(root, { code, spectate }) {
   const S = {
     code, spectate, seat: null, room: null, game: null, view: null, turn: null, log: [],
     sel: new Set(), askTarget: null, askValue: null, end: null, msg: null, fatal: null,
-    status: "connecting", pending: new Map(), votes: null,
+    pending: new Map(), votes: null,
   };
-  let conn = null;
+  const session = new TableSession({ code, spectate }, {
+    message: onMessage,
+    status: (st) => { if (st.rtt == null) render(); },
+    reconnected: () => { for (const [id, m] of S.pending) sendMove(id, m); },
+    watching: (e) => {
+      S.msg = gt("error", { msg: e.message });
+      S.spectate = true;
+    },
+    gone: () => { S.fatal = gt("not_found"); },
+  });
   let alive = true;
   const timer = setInterval(tickTimer, 250);
 
@@ -173,57 +43,6 @@ export function mountGoTable(root, { code, spectate }) {
     const s = S.room && S.room.seats && S.room.seats[seat];
     if (s && s.name && s.name !== "Player") return s.name;
     return gt("player_n", { n: seat + 1 });
-  }
-
-  async function start() {
-    let token = null;
-    if (!spectate) {
-      const saved = savedSeat(code);
-      if (saved && saved.token) {
-        token = saved.token;
-      } else {
-        try {
-          let name = "";
-          try { name = localStorage.getItem("blink.name") || ""; } catch { /* ignore */ }
-          const res = await api(`/api/rooms/${code}/join`, name ? { name } : {});
-          saveSeat(code, { token: res.token, seat: res.seat });
-          token = res.token;
-        } catch (e) {
-          if (e.code === "no_such_room") {
-            S.fatal = gt("not_found");
-            render();
-            return;
-          }
-          S.msg = gt("error", { msg: e.message });
-          S.spectate = true;
-        }
-      }
-    }
-    if (!alive) return;
-    conn = new Connection({ room: code, token, spectate: !token }, { message: onMessage, status: onStatus });
-    window.blinkConnection = conn;
-    conn.start();
-    render();
-  }
-
-  function onStatus(st) {
-    if (st.state === "open" && S.status === "reconnecting") {
-      for (const [id, m] of S.pending) conn.send({ ...m, id });
-    }
-    if (st.state === "open") S.status = "open";
-    else if (st.state === "reconnecting") S.status = "reconnecting";
-    else if (st.state === "closed") {
-      S.status = "closed";
-      if (st.code === 4003 && !S.retried) {
-        S.retried = true;
-        forgetSeat(code);
-        conn = null;
-        start();
-        return;
-      }
-      if (st.code === 4003 || st.code === 4004) S.fatal = gt("not_found");
-    }
-    if (st.rtt == null) render();
   }
 
   function rebuildLog(v) {
@@ -288,7 +107,7 @@ export function mountGoTable(root, { code, spectate }) {
         break;
       case "refused":
         S.pending.delete(msg.id);
-        S.msg = gt("refused", { msg: STR.en[`err_${msg.code}`] ? gt(`err_${msg.code}`) : msg.message });
+        S.msg = gt("refused", { msg: hasGt(`err_${msg.code}`) ? gt(`err_${msg.code}`) : msg.message });
         break;
       case "error":
         S.msg = gt("error", { msg: msg.message });
@@ -307,12 +126,19 @@ export function mountGoTable(root, { code, spectate }) {
     render();
   }
 
-  function send(m) {
-    if (!conn) return;
-    const id = conn.nextId();
+  /** A move (ask, lay, end) as the protocol frames it; kept until answered, to send again
+   * after a drop. */
+  function sendMove(id, m) {
+    session.send(m.type, { ...m.fields, id });
+  }
+
+  function act(type, fields = {}) {
+    if (!session.live) return;
+    const id = session.nextId();
+    const m = { type, fields };
     S.pending.set(id, m);
     S.msg = null;
-    conn.send({ ...m, id });
+    sendMove(id, m);
   }
 
   // --- rendering ----------------------------------------------------------------------------
@@ -415,7 +241,7 @@ export function mountGoTable(root, { code, spectate }) {
         <h1>${escapeXml(gt("go_blink"))} <span class="muted">${escapeXml(code)}</span></h1>
         <p class="go-turn" id="go-turn" aria-live="polite">${escapeXml(turnText(v))} <span id="go-timer">${escapeXml(secondsLeft())}</span></p>
         <p class="go-draw" id="go-draw" data-count="${v.draw_count}">${backSVG()}<span>${escapeXml(gt("draw_pile", { n: v.draw_count }))}</span></p>
-        ${S.status === "reconnecting" ? `<p class="error-msg">${escapeXml(gt("reconnecting"))}</p>` : ""}
+        ${session.state === "reconnecting" ? `<p class="error-msg">${escapeXml(gt("reconnecting"))}</p>` : ""}
       </header>
       ${endPanel}
       <ul class="go-opps" id="go-opps">${opps.join("")}</ul>
@@ -453,14 +279,14 @@ export function mountGoTable(root, { code, spectate }) {
     } else if (btn.id === "go-ask") {
       const [attribute, raw] = String(S.askValue || "").split(":");
       if (!attribute) return;
-      send({ type: "ask", target: Number(S.askTarget), attribute, value: attribute === "count" ? Number(raw) : raw });
+      act("ask", { target: Number(S.askTarget), attribute, value: attribute === "count" ? Number(raw) : raw });
     } else if (btn.id === "go-lay") {
-      send({ type: "lay", cards: [...S.sel] });
+      act("lay", { cards: [...S.sel] });
       S.sel.clear();
     } else if (btn.id === "go-end") {
-      send({ type: "end" });
-    } else if (btn.id === "go-rematch" && conn) {
-      conn.send({ type: "rematch", id: conn.nextId() });
+      act("end");
+    } else if (btn.id === "go-rematch" && session.live) {
+      session.send("rematch", { id: session.nextId() });
     }
   }
 
@@ -472,14 +298,14 @@ export function mountGoTable(root, { code, spectate }) {
   root.addEventListener("click", onClick);
   root.addEventListener("change", onChange);
   onLangChange(() => { if (alive) render(); });
-  start();
+  session.start();
   render();
   const cleanup = () => {
     alive = false;
     clearInterval(timer);
     root.removeEventListener("click", onClick);
     root.removeEventListener("change", onChange);
-    if (conn) conn.stop();
+    session.stop();
   };
   cleanup.relang = () => render();
   return cleanup;

@@ -4,7 +4,7 @@
 
 import { face } from "./board.js";
 import { escapeXml } from "./cards.js";
-import { gt } from "./goblink.js";
+import { gt } from "./gostrings.js";
 import { t } from "./i18n.js";
 
 function nameOf(g, seat) {

@@ -1,39 +1,13 @@
 // The lobby: quick game against a bot, private game with a link and code, join by link or
 // code, live games to watch, finished games to replay, how to play.
 
-import { api, extractCode, recent, saveSeat } from "./net.js";
+import { api, extractCode, keepSeat, recent } from "./net.js";
 import { applyI18n, t } from "./i18n.js";
 import { escapeXml } from "./cards.js";
 import { face } from "./board.js";
-import { navigate } from "./app.js";
-import { gt, mountGoTable } from "./goblink.js";
-
-// What the server offers (GET /api/options: each game's players and bots, read from its
-// registries), fetched once per page and kept: the lobby is rebuilt on every visit.
-let OPTIONS = null;
-let loading = null;
-const DESCRIPTIONS = new Map(); // bot level -> the server's one-line description
-
-function loadOptions() {
-  if (!loading) {
-    loading = api("/api/options").then((o) => {
-      OPTIONS = o;
-      for (const l of (o.game_info?.classic?.levels || [])) DESCRIPTIONS.set(l.name, l.description);
-      return o;
-    }).catch((err) => {
-      loading = null;
-      throw err;
-    });
-  }
-  return loading;
-}
-
-/** A bot level for people: its translation, else the server's description, else its name. */
-export function levelName(level) {
-  const key = `level_${level}`;
-  const s = t(key);
-  return s === key ? DESCRIPTIONS.get(level) || level : s;
-}
+import { navigate } from "./page.js";
+import { levelName, loadedOptions, loadOptions } from "./options.js";
+import { gt } from "./gostrings.js";
 
 /** Every number of players of a game (`game_info` entry), fewest first. */
 function playerCounts(game) {
@@ -51,10 +25,6 @@ function seg(name, values, checked, label = (v) => v) {
 }
 
 export function mountLobby(root) {
-  const goq = new URLSearchParams(location.search);
-  if (goq.get("go") || goq.get("gowatch")) {
-    return mountGoTable(root, { code: String(goq.get("go") || goq.get("gowatch")).toUpperCase(), spectate: !goq.get("go") });
-  }
   let levels = [];
   let defaultLevel = null;
   let timer = null;
@@ -169,11 +139,11 @@ export function mountLobby(root) {
   }
   $("#f-priv").addEventListener("change", (e) => { if (e.target.name === "pplayers") drawSeats(); });
 
-  if (OPTIONS) drawGames(OPTIONS);
+  if (loadedOptions()) drawGames(loadedOptions());
   else loadOptions().then((o) => { if (alive) drawGames(o); }).catch(() => {});
 
   function enter(res) {
-    saveSeat(res.code, { token: res.token, seat: res.seat });
+    keepSeat(res.code, res);
     navigate(`/play/${res.code}`);
   }
 
@@ -224,7 +194,7 @@ export function mountLobby(root) {
       const res = bot
         ? await api("/api/quick", { game: "goblink", players, bot, name: name() })
         : await api("/api/rooms", { game: "goblink", players, name: name(), take_seat: 0, public: true });
-      saveSeat(res.code, { token: res.token, seat: res.seat });
+      keepSeat(res.code, res);
       navigate(`/?go=${res.code}`);
     } catch (err) {
       $("#go-err").textContent = t("error", { msg: err.message });

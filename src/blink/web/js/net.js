@@ -1,12 +1,31 @@
-// The server's protocol (docs/protocol.md, version 1): REST helpers and a WebSocket connection
+// The server's protocol (docs/protocol.md, version 1): REST helpers; a WebSocket connection
 // that reconnects by itself, resumes with game/last_seq, drops duplicate updates, asks for a
-// resync on a gap, and measures latency with ping/pong.
+// resync on a gap, and measures latency with ping/pong; and a table's session (TableSession),
+// which takes a seat by the room's code or watches, for both games' tables. Every frame sent
+// is built by frame() or helloFrame().
 //
 // Assumptions beyond the written protocol (none needed for play):
 // - "too slow" is not a server code: a play refused with no_common_attribute or
 //   card_not_in_hand when the pile's top changed since the play was sent is shown as too slow.
 
 export const PROTOCOL = 1;
+
+/** A frame to send: `{type, ...fields}`. */
+export function frame(type, fields = {}) {
+  return { type, ...fields };
+}
+
+/** The first frame on a connection: a seat's token or a watcher, and where to resume. */
+function helloFrame({ room, token, game, seq }) {
+  const hello = frame("hello", { protocol: PROTOCOL, room });
+  if (token) hello.token = token;
+  else hello.spectate = true;
+  if (game !== null && seq >= 0) {
+    hello.game = game;
+    hello.last_seq = seq;
+  }
+  return hello;
+}
 
 /** An error answered by the REST API: `code` is machine-readable, `message` for people. */
 export class ApiError extends Error {
@@ -88,7 +107,6 @@ export class Connection {
     this.pingTimer = null;
     this.retryTimer = null;
     this.outbox = [];
-    this.counter = 0;
   }
 
   url() {
@@ -113,14 +131,7 @@ export class Connection {
     }
     this.ws = ws;
     ws.onopen = () => {
-      const hello = { type: "hello", protocol: PROTOCOL, room: this.room };
-      if (this.token) hello.token = this.token;
-      else hello.spectate = true;
-      if (this.game !== null && this.seq >= 0) {
-        hello.game = this.game;
-        hello.last_seq = this.seq;
-      }
-      ws.send(JSON.stringify(hello));
+      ws.send(JSON.stringify(helloFrame({ room: this.room, token: this.token, game: this.game, seq: this.seq })));
     };
     ws.onmessage = (ev) => {
       let msg;
@@ -172,12 +183,12 @@ export class Connection {
       case "update":
         if (msg.game !== this.game) {
           // An update of a game we hold no snapshot of: ask for one.
-          this.send({ type: "resync" });
+          this.send(frame("resync"));
           return;
         }
         if (msg.seq <= this.seq) return; // already applied (resume overlap)
         if (msg.seq > this.seq + 1) {
-          this.send({ type: "resync" });
+          this.send(frame("resync"));
           return;
         }
         this.seq = msg.seq;
@@ -195,7 +206,7 @@ export class Connection {
   }
 
   ping() {
-    this.send({ type: "ping", t: performance.now() }, false);
+    this.send(frame("ping", { t: performance.now() }), false);
   }
 
   /** Send a message; queued while disconnected when `queue` is true. */
@@ -206,11 +217,6 @@ export class Connection {
     }
     if (queue && msg.type !== "ping") this.outbox.push(msg);
     return false;
-  }
-
-  nextId() {
-    this.counter += 1;
-    return `${Date.now().toString(36)}-${this.counter}`;
   }
 
   /** Drop the connection as if the network failed (used by tests and the reconnect path). */
@@ -225,6 +231,126 @@ export class Connection {
     if (this.ws) this.ws.close(1000);
     this.ws = null;
   }
+}
+
+// --- a table's session ---------------------------------------------------------------------
+
+/**
+ * A table's session with room `code`: a seat (this tab's saved token, else one taken with the
+ * room's code) or a watcher, over a Connection that resumes after every drop. A saved token the
+ * server refuses (bad_token, closed 4003) is forgotten and a seat asked for again, once.
+ *
+ * Handlers, all called by the session:
+ * - message(msg): every in-order message (as Connection's);
+ * - status({state, rtt, code}): connecting, open (again with `rtt` on each pong), reconnecting,
+ *   closed;
+ * - reconnected(): open again after a drop, before its status: send again what is in flight,
+ *   with the same ids (the server applies each id once and repeats its first answer);
+ * - watching(err): no seat to take (the room is full or closed): watching instead;
+ * - gone(): the room does not exist; a "closed" status follows.
+ * `state` is what a table shows: "connecting" until first open, then open/reconnecting/closed.
+ */
+export class TableSession {
+  constructor({ code, spectate }, handlers) {
+    this.code = code;
+    this.spectate = spectate;
+    this.h = handlers;
+    this.conn = null;
+    this.state = "connecting";
+    this.retried = false;
+    this.stopped = false;
+    this.counter = 0;
+  }
+
+  /** Whether a connection was made (frames sent now are sent or queued). */
+  get live() {
+    return this.conn !== null;
+  }
+
+  async start() {
+    let token = null;
+    if (!this.spectate) {
+      try {
+        token = await this.seatToken();
+      } catch (e) {
+        if (e.code === "no_such_room") {
+          this.roomGone({ state: "closed" });
+          return;
+        }
+        this.h.watching(e);
+      }
+    }
+    if (this.stopped) return;
+    this.conn = new Connection({ room: this.code, token, spectate: !token }, {
+      message: (msg) => this.h.message(msg),
+      status: (st) => this.onStatus(st, token),
+    });
+    window.blinkConnection = this.conn; // for tests and debugging
+    this.conn.start();
+  }
+
+  async seatToken() {
+    const saved = savedSeat(this.code);
+    if (saved && saved.token) return saved.token;
+    return (await joinByCode(this.code)).token;
+  }
+
+  onStatus(st, token) {
+    if (st.state === "closed" && st.code === 4003 && token && !this.retried) {
+      this.retried = true;
+      this.state = "closed";
+      forgetSeat(this.code);
+      this.conn = null;
+      this.start();
+      return;
+    }
+    const wasReconnecting = this.state === "reconnecting";
+    if (st.state !== "connecting") this.state = st.state;
+    if (st.state === "closed" && (st.code === 4003 || st.code === 4004)) {
+      this.roomGone(st);
+      return;
+    }
+    if (st.state === "open" && wasReconnecting) this.h.reconnected();
+    this.h.status(st);
+  }
+
+  roomGone(st) {
+    this.state = "closed";
+    this.h.gone();
+    this.h.status(st);
+  }
+
+  /** Send frame(type, fields); queued while the connection is down. */
+  send(type, fields = {}) {
+    if (!this.conn) return false;
+    return this.conn.send(frame(type, fields));
+  }
+
+  /** A new id for a move (play, choose, ask, ...): unique in this tab. */
+  nextId() {
+    this.counter += 1;
+    return `${Date.now().toString(36)}-${this.counter}`;
+  }
+
+  stop() {
+    this.stopped = true;
+    if (this.conn) this.conn.stop();
+    if (window.blinkConnection === this.conn) window.blinkConnection = null;
+  }
+}
+
+/** Take a seat in room `code` with its code, under this browser's last name, and keep it. */
+export async function joinByCode(code) {
+  let name = "";
+  try { name = localStorage.getItem("blink.name") || ""; } catch { /* ignore */ }
+  const res = await api(`/api/rooms/${code}/join`, name ? { name } : {});
+  keepSeat(code, res);
+  return res;
+}
+
+/** Keep the seat that a REST answer (join, quick game, new room) gave this tab in `code`. */
+export function keepSeat(code, res) {
+  saveSeat(code, { token: res.token, seat: res.seat });
 }
 
 // --- seats and history kept in the browser ---------------------------------------------------

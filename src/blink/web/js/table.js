@@ -5,10 +5,10 @@
 import { boardHTML, face, layout } from "./board.js";
 import { backSVG, escapeXml } from "./cards.js";
 import { cardName, t } from "./i18n.js";
-import { api, Connection, forgetSeat, remember, savedSeat, saveSeat } from "./net.js";
+import { remember, TableSession } from "./net.js";
 import { sfx } from "./sound.js";
-import { announce, navigate, netStatus } from "./app.js";
-import { levelName } from "./lobby.js";
+import { announce, navigate, netStatus } from "./page.js";
+import { levelName } from "./options.js";
 
 const SLOT_KEYS = { 1: 0, 2: 1, 3: 2, j: 0, k: 1, l: 2 };
 const KEY_LABELS = ["1 · J", "2 · K", "3 · L"];
@@ -18,9 +18,18 @@ export function mountTable(root, { code, spectate }) {
     code, spectate, seat: null, room: null, game: null, number: null, view: null, players: 2,
     depth: [], stall: null, countdownUntil: null, revealFlash: 0, series: null, end: null,
     votes: null, voted: false, pending: new Map(), sel: null, msg: null, landed: new Set(),
-    newSlots: new Set(), status: "connecting", fatal: null, notice: null, nextAt: null,
+    newSlots: new Set(), fatal: null, notice: null, nextAt: null,
   };
-  let conn = null;
+  const session = new TableSession({ code, spectate }, {
+    message: onMessage,
+    status: onStatus,
+    reconnected: () => { for (const [id, p] of S.pending) sendMove(id, p); },
+    watching: (e) => {
+      S.notice = t("error", { msg: e.message });
+      S.spectate = true;
+    },
+    gone: () => { S.fatal = t("not_found"); },
+  });
   let alive = true;
   let drag = null;
   let suppressClick = false;
@@ -28,68 +37,23 @@ export function mountTable(root, { code, spectate }) {
 
   // --- connecting ---------------------------------------------------------------------------
 
-  async function start() {
-    let token = null;
-    if (!spectate) {
-      const saved = savedSeat(code);
-      if (saved && saved.token) {
-        token = saved.token;
-      } else {
-        try {
-          let name = "";
-          try { name = localStorage.getItem("blink.name") || ""; } catch { /* ignore */ }
-          const res = await api(`/api/rooms/${code}/join`, name ? { name } : {});
-          saveSeat(code, { token: res.token, seat: res.seat });
-          token = res.token;
-        } catch (e) {
-          if (e.code === "no_such_room") {
-            S.fatal = t("not_found");
-            render();
-            return;
-          }
-          // Full or closed: watch instead.
-          S.notice = t("error", { msg: e.message });
-          S.spectate = true;
-        }
-      }
-    }
-    if (!alive) return;
-    conn = new Connection({ room: code, token, spectate: !token }, { message: onMessage, status: onStatus });
-    window.blinkConnection = conn; // for tests and debugging
-    conn.start();
-    render();
-  }
-
   function onStatus(st) {
-    if (st.state === "open" && S.status === "reconnecting") {
-      // Plays in flight when the connection dropped are sent again with the same id: the
-      // server applies each id once and repeats its first answer.
-      for (const [id, p] of S.pending) {
-        conn.send(p.pile === null ? { type: "choose", id, card: p.card } : { type: "play", id, card: p.card, pile: p.pile });
-      }
-    }
     if (st.state === "open") {
-      S.status = "open";
       netStatus(st.rtt != null ? `● ${st.rtt} ms` : "●", false, st.rtt != null ? t("latency", { ms: st.rtt }) : "");
     } else if (st.state === "reconnecting") {
-      S.status = "reconnecting";
       netStatus(t("reconnecting"), true);
     } else if (st.state === "connecting") {
       netStatus(t("connecting"));
     } else if (st.state === "closed") {
-      S.status = "closed";
-      if (st.code === 4003 && !S.spectate && !S.retried) {
-        // The saved seat token is no longer valid: forget it and ask for a seat again.
-        S.retried = true;
-        forgetSeat(code);
-        conn = null;
-        start();
-        return;
-      }
-      if (st.code === 4003 || st.code === 4004) S.fatal = t("not_found");
       netStatus("");
     }
     if (st.rtt == null) render();
+  }
+
+  /** A play (or, with no pile, a choice in a stall) as the protocol frames it. */
+  function sendMove(id, p) {
+    if (p.pile === null) session.send("choose", { id, card: p.card });
+    else session.send("play", { id, card: p.card, pile: p.pile });
   }
 
   // --- messages -----------------------------------------------------------------------------
@@ -281,7 +245,7 @@ export function mountTable(root, { code, spectate }) {
   }
 
   function canAct() {
-    return conn && S.seat !== null && !S.spectate && S.view;
+    return session.live && S.seat !== null && !S.spectate && S.view;
   }
 
   function phaseRefusal() {
@@ -361,9 +325,10 @@ export function mountTable(root, { code, spectate }) {
     }
     // One play per card in flight: a repeated key press waits for the server's answer.
     for (const p of S.pending.values()) if (p.card === card) return;
-    const id = conn.nextId();
-    S.pending.set(id, { card, pile, top: v.tops[pile], slot, at: performance.now() });
-    conn.send({ type: "play", id, card, pile });
+    const id = session.nextId();
+    const move = { card, pile, top: v.tops[pile], slot, at: performance.now() };
+    S.pending.set(id, move);
+    sendMove(id, move);
     S.msg = null;
     render();
   }
@@ -371,9 +336,10 @@ export function mountTable(root, { code, spectate }) {
   function choose(slot) {
     const v = S.view;
     if (v.my_choice || !v.hand[slot]) return;
-    const id = conn.nextId();
-    conn.send({ type: "choose", id, card: v.hand[slot] });
-    S.pending.set(id, { card: v.hand[slot], pile: null, top: null, slot, at: performance.now() });
+    const id = session.nextId();
+    const move = { card: v.hand[slot], pile: null, top: null, slot, at: performance.now() };
+    S.pending.set(id, move);
+    sendMove(id, move);
     S.msg = null;
     render();
   }
@@ -472,7 +438,7 @@ export function mountTable(root, { code, spectate }) {
       }
       el.textContent = t("copied");
     } else if (act === "rematch") {
-      conn.send({ type: "rematch", id: conn.nextId() });
+      session.send("rematch", { id: session.nextId() });
       S.voted = true;
       render();
     } else if (act === "lobby") {
@@ -626,7 +592,7 @@ export function mountTable(root, { code, spectate }) {
     if (S.fatal) {
       html = `<section class="panel"><p class="error-msg" role="alert">${escapeXml(S.fatal)}</p><button type="button" data-act="lobby">${escapeXml(t("back_lobby"))}</button></section>`;
     } else {
-      const banner = S.status === "reconnecting" ? `<div class="banner" role="status">${escapeXml(t("reconnecting"))}</div>` : "";
+      const banner = session.state === "reconnecting" ? `<div class="banner" role="status">${escapeXml(t("reconnecting"))}</div>` : "";
       const notice = S.notice ? `<p class="muted">${escapeXml(S.notice)}</p>` : "";
       const bar = `<div class="tablebar"><span>${escapeXml(code)}${S.number ? ` · ${escapeXml(t("game_n", { n: S.number }))}` : ""}${S.spectate ? ` · ${escapeXml(t("spectating"))}` : ""}</span>${scoreHTML()}</div>`;
       if (S.end && (!S.view || S.view.phase === "over")) {
@@ -662,7 +628,7 @@ export function mountTable(root, { code, spectate }) {
   let lastCount = null;
   function tick() {
     const now = performance.now();
-    if (S.status === "open") {
+    if (session.state === "open") {
       // An answer that never came (a lost frame) must not block the card for good.
       for (const [id, p] of S.pending) if (now - p.at > 5000) S.pending.delete(id);
     }
@@ -698,7 +664,7 @@ export function mountTable(root, { code, spectate }) {
   window.addEventListener("pointermove", onPointerMove, { passive: false });
   window.addEventListener("pointerup", onPointerUp);
   render();
-  start();
+  session.start();
 
   const cleanup = () => {
     alive = false;
@@ -708,8 +674,7 @@ export function mountTable(root, { code, spectate }) {
     root.removeEventListener("pointerdown", onPointerDown);
     window.removeEventListener("pointermove", onPointerMove);
     window.removeEventListener("pointerup", onPointerUp);
-    if (conn) conn.stop();
-    if (window.blinkConnection === conn) window.blinkConnection = null;
+    session.stop();
   };
   cleanup.relang = () => render();
   return cleanup;

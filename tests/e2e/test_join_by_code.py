@@ -1,0 +1,96 @@
+"""Taking a seat by a room's link at both games' tables: an unknown room, a saved seat token the
+server no longer knows (forgotten, and a seat taken again), a room with no free seat (watched)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from blinkweb import Server, collect_errors
+from playwright.sync_api import BrowserContext, Page, expect
+
+# Each game's link to a seat, and what its table says of a room that does not exist.
+LINKS = {"classic": "/play/{code}", "goblink": "/?go={code}"}
+NOT_FOUND = {"classic": "Not found.", "goblink": "There is no such room."}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server of its own: the rooms made here do not shift the shared server's seeded deals."""
+    s = Server(tmp_path_factory.mktemp("e2e-join"))
+    yield s
+    s.stop()
+
+
+def new_room(server: Server, game: str) -> str:
+    """A room of two seats for people whose seat 0 is taken through the API (by nobody in the
+    browser)."""
+    body: dict[str, object] = {"players": 2, "seats": [None, None], "take_seat": 0}
+    if game == "goblink":
+        body["game"] = "goblink"
+    return str(server.api("/api/rooms", {**body, "public": False})["code"])
+
+
+def saved_token(page: Page, code: str) -> str | None:
+    raw = page.evaluate(f"sessionStorage.getItem('blink.seat.{code}')")
+    return json.loads(raw)["token"] if raw else None
+
+
+def not_a_missing_room(errors: list[str]) -> list[str]:
+    """Page errors, without the console line Chromium writes for a REST answer 404."""
+    return [e for e in errors if "404" not in e]
+
+
+@pytest.mark.parametrize("game", ["classic", "goblink"])
+def test_unknown_room(context: BrowserContext, server: Server, game: str) -> None:
+    page = context.new_page()
+    errors = collect_errors(page)
+    page.goto(server.url + LINKS[game].format(code="ZZZZ99"))
+    expect(page.locator(".error-msg[role=alert]")).to_have_text(NOT_FOUND[game], timeout=10000)
+    assert saved_token(page, "ZZZZ99") is None
+    assert not not_a_missing_room(errors), errors
+
+
+@pytest.mark.parametrize("game", ["classic", "goblink"])
+def test_saved_token_the_server_refuses(context: BrowserContext, server: Server, game: str) -> None:
+    code = new_room(server, game)
+    page = context.new_page()
+    errors = collect_errors(page)
+    page.goto(server.url + "/")
+    stale = json.dumps({"token": "stale", "seat": 1})
+    page.evaluate(f"sessionStorage.setItem('blink.seat.{code}', {json.dumps(stale)})")
+    page.goto(server.url + LINKS[game].format(code=code))
+    # Refused (bad_token, closed 4003): the token is forgotten and seat 1 taken by the code.
+    page.wait_for_function(
+        "(t) => { const c = window.blinkConnection;"
+        " return c && c.token && c.token !== t && c.ws && c.ws.readyState === 1; }",
+        arg="stale",
+        timeout=10000,
+    )
+    token = saved_token(page, code)
+    assert token not in (None, "stale")
+    assert page.evaluate("window.blinkConnection.token") == token
+    seat = server.api(f"/api/rooms/{code}")["seats"][1]  # type: ignore[index]
+    assert seat["taken"], seat  # type: ignore[index]
+    expect(page.get_by_text(NOT_FOUND[game])).to_have_count(0)
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("game", ["classic", "goblink"])
+def test_full_room_is_watched(context: BrowserContext, server: Server, game: str) -> None:
+    # A quick game: seat 0 is the API caller's, the others bots.
+    body = {"game": "goblink", "players": 2} if game == "goblink" else {}
+    code = str(server.api("/api/quick", body)["code"])
+    page = context.new_page()
+    errors = collect_errors(page)
+    page.goto(server.url + LINKS[game].format(code=code))
+    # No free seat (room_full): the table says why and watches (the game waits for seat 0).
+    if game == "classic":
+        expect(page.locator(".tablebar")).to_contain_text("Watching", timeout=10000)
+        expect(page.locator(".table p.muted").first).to_contain_text("Error:")
+    else:
+        expect(page.locator("#go-waiting .error-msg")).to_contain_text("Error:", timeout=10000)
+    assert saved_token(page, code) is None
+    assert page.evaluate("window.blinkConnection.token") is None
+    assert not [e for e in errors if "409" not in e], errors
