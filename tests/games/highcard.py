@@ -290,7 +290,9 @@ class HighCardTable:
         """The definition's redaction."""
         return HIGH_CARD.redact(event, viewer)
 
-    def figures(self, state: HighCardGame, actions_by_seat: list[int]) -> dict[str, Any]:
+    def figures(
+        self, state: HighCardGame, actions_by_seat: list[int], duration_ms: int
+    ) -> dict[str, Any]:
         """Each seat's total."""
         return {"totals": [sum(c.count for c in row) for row in state.laid]}
 
@@ -302,6 +304,10 @@ class HighCardTable:
     def bot_names(self) -> list[str]:
         """No bots."""
         return []
+
+    def bot_rating(self, spec: str) -> Any:
+        """No bots."""
+        raise BadMessage("bad_bot", "High Card has no bots")
 
     def check_bot(self, spec: str) -> str:
         """No bots."""

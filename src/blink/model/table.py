@@ -89,8 +89,9 @@ class Table(Protocol):
         """``event`` as ``viewer`` may see it: the definition's redaction, guarded again."""
         ...
 
-    def figures(self, state: Any, actions_by_seat: list[int]) -> dict[str, Any]:
-        """What the end of a game shows (plays, duration and the like), as JSON."""
+    def figures(self, state: Any, actions_by_seat: list[int], duration_ms: int) -> dict[str, Any]:
+        """What the end of a game shows (plays, duration and the like), as JSON; the room
+        counted each seat's actions and the game's duration (its last action's time)."""
         ...
 
     @property
@@ -100,6 +101,11 @@ class Table(Protocol):
 
     def bot_names(self) -> list[str]:
         """The bots a seat may hold (empty when the game has none, or they are unavailable)."""
+        ...
+
+    def bot_rating(self, spec: str) -> Any:
+        """The fixed rating (a :class:`blink.ratings.Rating`) of a seat played by the bot
+        ``spec`` in rated games; ``blink.ratings.RatingError`` when it has none."""
         ...
 
     def check_bot(self, spec: str) -> str:

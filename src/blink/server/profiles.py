@@ -9,8 +9,8 @@ is, across restarts, with no extra table.
 
 When a game ends (:func:`on_game_end`, a hook of :class:`blink.server.hub.Hub`), it is rated
 with :func:`blink.ratings.rate_game` if every seat is a profile or a bot (bots keep their fixed
-rating, :func:`blink.ratings.bot_rating`; Go Blink bots :data:`GO_BOT_RATINGS`) and at least
-one seat is a profile, the number of seats within the game's range (its
+rating, from their game's live table: ``Table.bot_rating``) and at least one seat is a
+profile, the number of seats within the game's range (its
 :class:`~blink.model.base.GameInfo`). Go Blink games are rated the same way: each winner beat
 each loser, and several winners share first place. A game with an
 anonymous person in it is not rated. The update runs as one database job on the writer, so
@@ -23,9 +23,8 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable, Mapping
-from types import MappingProxyType
-from typing import Any, Final
+from collections.abc import Callable
+from typing import Any
 
 from sqlalchemy import (
     Column,
@@ -41,15 +40,13 @@ from sqlalchemy import (
     update,
 )
 
-from blink.games.goblink.bots import GOBOTS
-from blink.model.registry import get_game
-from blink.ratings import BOT_RATINGS, BOT_SIGMA, Rating, RatingError, bot_rating, rate_game
+from blink.model.registry import get_game, get_table
+from blink.ratings import BOT_RATINGS, Rating, RatingError, rate_game
 from blink.server.errors import ProfileError
 from blink.server.hub import Hub
 from blink.server.rooms import GameState, Room, hash_token
 
 __all__ = [
-    "GO_BOT_RATINGS",
     "ProfileError",
     "add_profile",
     "leaderboard",
@@ -141,22 +138,10 @@ def seat_token(hub: Hub, secret: str | None, room: Room | None = None) -> str:
     return secret
 
 
-GO_BOT_RATINGS: Final[Mapping[str, Rating]] = MappingProxyType(
-    {name: Rating(kind.rating, BOT_SIGMA) for name, kind in GOBOTS.items()}
-)
-"""Fixed ratings of the Go Blink bots, read from the bots' registry
-(:attr:`blink.games.goblink.bots.GoBotKind.rating`, by name in
-:data:`blink.games.goblink.bots.GOBOTS`), where the figures they come from are given."""
-
-
 def _bot_rating(name: str, game: str) -> Rating:
-    """The fixed rating of a bot seat of a ``classic`` or ``goblink`` game."""
-    if game == "goblink":
-        try:
-            return GO_BOT_RATINGS[name.strip().lower()]
-        except KeyError:
-            raise RatingError(f"no rating for Go Blink bot {name!r}", "bad-level") from None
-    return bot_rating(name)
+    """The fixed rating of a bot seat of a ``game`` (its live table's)."""
+    rating: Rating = get_table(game).bot_rating(name)
+    return rating
 
 
 def _rate_job(

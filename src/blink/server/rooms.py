@@ -137,6 +137,7 @@ class Room:
         self.conns: set[Peer] = set()
         self.spectators: set[Peer] = set()
         self.timer: Cancellable | None = None
+        self._deal_columns: dict[bytes, str] = {}
         self.idle_since: float | None = None
         """When the room was first seen idle by :meth:`Hub.evict_idle` (settings clock)."""
 
@@ -436,7 +437,7 @@ class Room:
                     "series_number": self.series_number,
                     "number": number,
                     "players": self.players,
-                    "ruleset": deal_column(self.game_name, state),
+                    "ruleset": self._deal_column(options, state),
                     "sizes": None if sizes is None else msgspec.json.encode(sizes).decode(),
                     "deck": " ".join(str(c) for c in deck),
                     "names": msgspec.json.encode(self._names()).decode(),
@@ -453,6 +454,15 @@ class Room:
         for c in self.conns:
             self.send_snapshot(c)
         self._start_bots(g, seed)
+
+    def _deal_column(self, options: dict[str, Any], state: Any) -> str:
+        """The stored deal options of a new game (the same for every game of a room dealt
+        with the same options: worked out once)."""
+        key = msgspec.json.encode(options, order="sorted")
+        column = self._deal_columns.get(key)
+        if column is None:
+            column = self._deal_columns[key] = deal_column(self.game_name, state)
+        return column
 
     # -- what the table does by itself -----------------------------------------------------
 
@@ -701,7 +711,7 @@ class Room:
                 "reason": outcome.reason,
                 "tie": outcome.is_tie,
             },
-            figures=self.table.figures(g.game, list(g.actions_by_seat)),
+            figures=self.table.figures(g.game, list(g.actions_by_seat), g.last_t),
             series=self.series.to_dict(),
             record_url=record_url,
             next_in_ms=None if self.series.over else round(between * 1000),

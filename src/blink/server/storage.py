@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Connection, Engine, create_engine, event, func, select
 from sqlalchemy.engine import make_url
 
+from blink.model.registry import DEFAULT_GAME
 from blink.server.jobs import (
     AppendJob,
     job_append_action,
@@ -595,7 +596,7 @@ class Storage:
                     "room": r.room_code,
                     "number": r.number,
                     "series": r.series_number,
-                    "kind": "goblink" if ruleset.get("game") == "goblink" else "classic",
+                    "kind": str(ruleset.get("game") or DEFAULT_GAME),
                     "players": [
                         {
                             "name": names[i] if i < len(names) else None,

@@ -12,11 +12,12 @@ from typing import Annotated, Any, Final
 import msgspec
 
 from blink.cards import STANDARD_DECK, CardError, parse_card
-from blink.games.classic.actions import ChoiceMade, Event, Refilled, redact
+from blink.games.classic.actions import ChoiceMade, Event, Played, Refilled, redact
 from blink.games.classic.engine import Choose, ClassicGame, Play
 from blink.games.classic.rules import MAX_PLAYERS, DealError, get_ruleset, parse_handicap
 from blink.games.classic.wire import view_to_wire
 from blink.model.table import BadMessage, CardText, LiveBot, MsgId
+from blink.ratings import Rating, bot_rating
 
 __all__ = ["TABLE", "ChooseMsg", "ClassicTable", "PlayMsg"]
 
@@ -94,16 +95,17 @@ class ClassicTable:
             return e._replace(card=None)
         return e
 
-    def figures(self, state: ClassicGame, actions_by_seat: list[int]) -> dict[str, Any]:
+    def figures(
+        self, state: ClassicGame, actions_by_seat: list[int], duration_ms: int
+    ) -> dict[str, Any]:
         """Plays, the duration, plays by seat, cards left and stalls."""
         plays_by_seat = [0] * state.players
-        for action, _t in state.history:
-            if isinstance(action, Play):
-                plays_by_seat[action.player] += 1
-        last = state.history[-1][1] if state.history else None
+        for e in state.events:
+            if isinstance(e, Played):
+                plays_by_seat[e.player] += 1
         return {
             "plays": state.plays,
-            "duration_ms": last or 0,
+            "duration_ms": duration_ms,
             "plays_by_seat": plays_by_seat,
             "cards_left": [state.cards_left(p) for p in range(state.players)],
             "stalls": state.stalls,
@@ -124,6 +126,10 @@ class ClassicTable:
         """The bot strategies (empty without the bot package)."""
         bots = _bots()
         return [] if bots is None else [str(x) for x in bots.STRATEGIES]
+
+    def bot_rating(self, spec: str) -> Rating:
+        """The fixed rating of a bot level (:func:`blink.ratings.bot_rating`)."""
+        return bot_rating(spec)
 
     def check_bot(self, spec: str) -> str:
         """A bot spec (``"expert:blocker"``) normalised."""
