@@ -174,11 +174,16 @@ class AppThread:
 
     def __init__(self, settings: Any) -> None:
         from blink.server.app import create_app
+        from blink.server.direct import WS_IMPL
 
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(
-            create_app(settings), host="127.0.0.1", port=self.port, log_level="warning"
+            create_app(settings),
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            ws=WS_IMPL,
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

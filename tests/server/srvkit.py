@@ -17,6 +17,7 @@ from websockets.asyncio.client import ClientConnection
 
 from blink.cards import parse_card
 from blink.server.app import create_app
+from blink.server.direct import WS_IMPL
 from blink.server.settings import Settings
 
 TIMEOUT = 30.0
@@ -61,6 +62,7 @@ class ServerThread:
             host="127.0.0.1",
             port=self.port,
             log_level="warning",
+            ws=WS_IMPL,
             ws_max_size=64 * 1024,
             ws_per_message_deflate=deflate,
             lifespan="on",

@@ -122,11 +122,14 @@ def serve(
     typer.echo(f"Database: {shown}")
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"Open http://{shown_host}:{port}/")
+    from blink.server.direct import WS_IMPL
+
     uvicorn.run(
         app_,
         host=host,
         port=port,
         log_level=log_level,
+        ws=WS_IMPL,
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,
         lifespan="on",

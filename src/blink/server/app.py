@@ -22,7 +22,7 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from blink import __version__ as _pkg_version
-from blink.server import errors, session
+from blink.server import direct, errors, session
 from blink.server import storage as st
 from blink.server.hub import Hub
 from blink.server.replays import install as install_replays
@@ -58,6 +58,9 @@ class BlinkApp(FastAPI):
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Open the database, rebuild the rooms and start the hub's timers; undo it all at the end."""
     settings: Settings = app.state.settings
+    problem = direct.uvicorn_problem()
+    if problem is not None:
+        log.warning("frames go through the ASGI send, not straight onto the socket: %s", problem)
     storage = await asyncio.to_thread(
         st.Storage, settings.database_url, settings.commit_batch, settings.db_writer
     )

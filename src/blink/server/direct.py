@@ -14,16 +14,49 @@ Receiving has the same shape: uvicorn puts each message in an ``asyncio.Queue``,
 the socket until the application's ``receive`` takes it, then reads again, so a message costs a
 task switch and two changes of the socket's polling. :meth:`DirectSocket.take_receiving` puts
 an :class:`Inbox` in the queue's place that hands each message to the server as it is parsed.
+
+All of this leans on uvicorn's private internals, so it is bounded in two places: every server
+of the project starts uvicorn with :data:`WS_IMPL`, and the direct path is only taken under the
+uvicorn releases of :data:`UVICORN_SUPPORTED` (the range pyproject.toml pins). What it relies on
+is checked against the installed uvicorn by tests/server/test_uvicorn_contract.py.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
+import re
 import struct
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Final
 
 log = logging.getLogger(__name__)
+
+WS_IMPL: Final = "websockets-sansio"
+"""uvicorn's WebSocket implementation, named wherever the project starts uvicorn.
+
+The direct path exists only under this one (uvicorn's sans-I/O protocol over the
+``websockets`` library): with ``wsproto`` or the legacy ``websockets`` implementation every
+frame goes through ASGI's ``send``. ``--ws auto`` picks it only from uvicorn 0.50 (and could
+pick another one later); named, a uvicorn without it fails at start instead of serving slowly.
+"""
+
+UVICORN_SUPPORTED: Final = ("0.52.1", "0.55")
+"""uvicorn releases the direct path is taken under: from the first, below the second
+(pyproject.toml pins the same range).
+
+0.52.1 is the first whose sans-I/O protocol, after sending a close, reads on until the client's
+close instead of closing the socket at once. Before, a client still sending when the server
+closed it (a flood, a message too large) got a connection reset and lost the close frame and
+the error frames written before it, on the direct path and the ASGI one alike (two runs in
+three of tests/server/test_protocol.py::test_abuse_closes_the_connection under 0.49 and 0.52.0,
+none under the legacy implementation). The direct path itself works from 0.35, where the
+protocol appeared; ``--ws auto`` picks the protocol from 0.50. 0.54 is the newest release
+checked: a later one is taken once tests/server/test_uvicorn_contract.py passes under it and
+the upper bound is moved, here and in pyproject.toml.
+"""
+
+_PROTOCOL_CLASS = "WebSocketsSansIOProtocol"
 
 _SHORT = struct.Struct("!BB").pack
 _MEDIUM = struct.Struct("!BBH").pack
@@ -54,21 +87,12 @@ class DirectSocket:
         """The direct path for a connection whose ASGI ``send`` is ``send``, when it has one.
 
         That is when ``send`` is the bound method of uvicorn's sans-I/O WebSocket protocol
-        (no middleware between) and the connection negotiated no extension.
+        (no middleware between), uvicorn is a supported release and the connection negotiated
+        no extension (:func:`why_not_direct` says why not otherwise).
         """
-        protocol = getattr(send, "__self__", None)
-        if type(protocol).__name__ != "WebSocketsSansIOProtocol":
+        if why_not_direct(send) is not None:
             return None
-        conn = getattr(protocol, "conn", None)
-        if (
-            conn is None
-            or getattr(protocol, "transport", None) is None
-            or not hasattr(protocol, "close_sent")
-            or not hasattr(conn, "state")
-            or getattr(conn, "extensions", None) != []
-        ):
-            return None
-        return cls(protocol)
+        return cls(getattr(send, "__self__", None))
 
     def take_receiving(self, inbox: Inbox) -> None:
         """From now on hand every received message to ``inbox`` as it arrives (messages
@@ -98,6 +122,83 @@ class DirectSocket:
         self._transport.write(b"".join([text_frame(f.encode()) for f in frames]))
         size: int = self._transport.get_write_buffer_size()
         return size
+
+
+def why_not_direct(send: Callable[..., Any]) -> str | None:
+    """Why the connection whose ASGI ``send`` is ``send`` cannot be written to directly (one
+    phrase), or ``None`` when it can."""
+    protocol = getattr(send, "__self__", None)
+    if type(protocol).__name__ != _PROTOCOL_CLASS:
+        owner = getattr(send, "__qualname__", type(send).__qualname__)
+        return (
+            f"the connection's send ({owner}) is not uvicorn's sans-I/O WebSocket protocol "
+            f"(uvicorn --ws {WS_IMPL}, nothing between it and the app)"
+        )
+    problem = uvicorn_problem()
+    if problem is not None:
+        return problem
+    conn: Any = getattr(protocol, "conn", None)
+    missing = [
+        name
+        for name, there in (
+            ("transport", getattr(protocol, "transport", None) is not None),
+            ("conn", conn is not None),
+            ("close_sent", hasattr(protocol, "close_sent")),
+            ("queue", hasattr(protocol, "queue")),
+            ("read_paused", hasattr(protocol, "read_paused")),
+            ("conn.state", hasattr(conn, "state")),
+            ("conn.extensions", hasattr(conn, "extensions")),
+        )
+        if not there
+    ]
+    if missing:
+        return f"uvicorn's {_PROTOCOL_CLASS} has no {', '.join(missing)}"
+    if conn.extensions != []:
+        names = ", ".join(getattr(e, "name", type(e).__name__) for e in conn.extensions)
+        return f"the connection negotiated {names} (compression)"
+    return None
+
+
+@functools.cache
+def uvicorn_version() -> str | None:
+    """The installed uvicorn's version (``None`` without uvicorn)."""
+    try:
+        import uvicorn
+    except ImportError:
+        return None
+    version: str = uvicorn.__version__
+    return version
+
+
+@functools.cache
+def uvicorn_problem() -> str | None:
+    """Why the installed uvicorn is not one the direct path is taken under (one phrase naming
+    its version), or ``None``."""
+    version = uvicorn_version()
+    if version is None:
+        return "uvicorn is not installed"
+    release = _release(version)
+    low, high = (_release(v) for v in UVICORN_SUPPORTED)
+    assert low is not None and high is not None
+    if release is None or not low <= release < high:
+        return f"uvicorn {version} is not one the direct path supports ({supported_range()})"
+    return None
+
+
+def supported_range() -> str:
+    """:data:`UVICORN_SUPPORTED` as a version specifier, as pyproject.toml writes it."""
+    low, high = UVICORN_SUPPORTED
+    return f">={low},<{high}"
+
+
+def _release(version: str) -> tuple[int, ...] | None:
+    """A final release's numbers, at least three (``"0.55"`` is ``(0, 55, 0)``); ``None`` for
+    a pre-release or a development version."""
+    m = re.fullmatch(r"(\d+(?:\.\d+)*)(?:\.post\d+)?", version)
+    if m is None:
+        return None
+    numbers = tuple(int(n) for n in m[1].split("."))
+    return numbers + (0,) * (3 - len(numbers))
 
 
 class Inbox:

@@ -21,7 +21,14 @@ from starlette.types import Send
 from starlette.websockets import WebSocket, WebSocketState
 
 from blink.server.conn import Conn
-from blink.server.direct import DirectSocket, Inbox
+from blink.server.direct import (
+    WS_IMPL,
+    DirectSocket,
+    Inbox,
+    uvicorn_problem,
+    uvicorn_version,
+    why_not_direct,
+)
 from blink.server.hub import Hub
 from blink.server.protocol import (
     PROTOCOL,
@@ -346,10 +353,29 @@ async def serve(ws: WebSocket, hub: Hub, settings: Settings, send: Send) -> None
 
 async def endpoint(state: State, ws: WebSocket, send: Send) -> None:
     """The ``/ws`` endpoint of the app whose ``state`` holds ``settings`` and (once started)
-    ``hub``: refuse a foreign origin (1008), else accept and :func:`serve`."""
+    ``hub``: refuse a foreign origin (1008), else accept and :func:`serve`. The first
+    connection also logs which way frames leave (``state.send_path``)."""
     settings: Settings = state.settings
     if not origin_ok(ws, settings):
         await ws.close(code=1008)
         return
     await ws.accept()
+    if getattr(state, "send_path", None) is None:
+        state.send_path = _log_send_path(send)
     await serve(ws, state.hub, settings, send)
+
+
+def _log_send_path(send: Send) -> str:
+    """Say which way the first connection's frames leave (once per app, in ``send_path``):
+    ``"direct"`` (straight onto uvicorn's transport) or ``"asgi"`` (the fallback, and why)."""
+    why = why_not_direct(send)
+    if why is None:
+        log.info(
+            "frames are written straight onto the socket (uvicorn %s, --ws %s)",
+            uvicorn_version(),
+            WS_IMPL,
+        )
+        return "direct"
+    if why != uvicorn_problem():  # an unsupported uvicorn was named when the app started
+        log.warning("frames go through the ASGI send, not straight onto the socket: %s", why)
+    return "asgi"
