@@ -28,12 +28,15 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Final
 
 from openskill.models import PlackettLuce
 
 from blink.games.classic.bots import LEVELS
 from blink.games.classic.definition import CLASSIC
+from blink.games.goblink.bots import GOBOTS, GoBotError, get_gobot_kind
+from blink.games.goblink.definition import GOBLINK
 from blink.model.base import GameInfo
 
 __all__ = [
@@ -115,6 +118,27 @@ def bot_rating(level: str) -> Rating:
         raise RatingError(
             f"no rating for bot level {level!r}; levels: {', '.join(BOT_RATINGS)}", "bad-level"
         ) from None
+
+
+GO_BOT_RATINGS: Final[Mapping[str, Rating]] = MappingProxyType(
+    {name: Rating(kind.rating, BOT_SIGMA) for name, kind in GOBOTS.items()}
+)
+"""Fixed ratings of the Go Blink bots, read from the bots' registry
+(:attr:`blink.games.goblink.bots.GoBotKind.rating`), where the figures they come from are
+given."""
+
+
+def game_bot_rating(name: str, game: str) -> Rating:
+    """The fixed rating of a seat played by the bot ``name`` in a rated game of ``game``
+    (classic: a level or a spec, :func:`bot_rating`; Go Blink: :data:`GO_BOT_RATINGS`)."""
+    if game == CLASSIC.info.name:
+        return bot_rating(name)
+    if game == GOBLINK.info.name:
+        try:
+            return GO_BOT_RATINGS[get_gobot_kind(name).name]
+        except GoBotError:
+            raise RatingError(f"no rating for Go Blink bot {name!r}", "bad-level") from None
+    raise RatingError(f"no bot ratings for the game {game!r}", "bad-level")
 
 
 def _model() -> PlackettLuce:

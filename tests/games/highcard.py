@@ -305,10 +305,6 @@ class HighCardTable:
         """No bots."""
         return []
 
-    def bot_rating(self, spec: str) -> Any:
-        """No bots."""
-        raise BadMessage("bad_bot", "High Card has no bots")
-
     def check_bot(self, spec: str) -> str:
         """No bots."""
         raise BadMessage("bad_bot", "High Card has no bots")

@@ -16,9 +16,8 @@ import pytest
 from srvkit import Client, ServerThread
 
 from blink.games.goblink.bots import GOBOTS
-from blink.games.goblink.table import GO_BOT_RATINGS
 from blink.model.registry import get_game
-from blink.ratings import BOT_SIGMA, Rating, RatingError, rate_game
+from blink.ratings import BOT_SIGMA, GO_BOT_RATINGS, Rating, RatingError, rate_game
 from blink.server.settings import Settings
 
 pytestmark = pytest.mark.timeout(120)

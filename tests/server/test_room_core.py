@@ -52,6 +52,11 @@ class FakeHost:
     timers: list[_Timer] = field(default_factory=list)
     next_id: int = 1
 
+    failure: str | None = None
+
+    def write_failure(self) -> str | None:
+        return self.failure
+
     def take_game_id(self) -> int:
         gid = self.next_id
         self.next_id += 1

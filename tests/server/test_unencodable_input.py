@@ -68,7 +68,7 @@ def _room(server: ServerThread, body: dict[str, Any]) -> tuple[str, list[str]]:
 
 
 def _seated(server: ServerThread, code: str, token: str) -> ClientConnection:
-    ws = connect(server.ws)
+    ws = connect(server.ws).__enter__()  # closed by the test (clients)
     ws.send(json.dumps({"type": "hello", "protocol": 1, "room": code, "token": token}))
     _recv(ws, "welcome")
     return ws
@@ -94,7 +94,7 @@ def test_unencodable_strings_are_refused_everywhere(tmp_path: Path) -> None:
                     pass
             before[game] = _snapshot(a)
             # Before hello too: a fresh connection.
-            fresh = connect(server.ws)
+            fresh = connect(server.ws).__enter__()  # closed with the others
             clients.append(fresh)
             for msg in MESSAGES:
                 for variant in _variants(msg):

@@ -103,11 +103,6 @@ class Table(Protocol):
         """The bots a seat may hold (empty when the game has none, or they are unavailable)."""
         ...
 
-    def bot_rating(self, spec: str) -> Any:
-        """The fixed rating (a :class:`blink.ratings.Rating`) of a seat played by the bot
-        ``spec`` in rated games; ``blink.ratings.RatingError`` when it has none."""
-        ...
-
     def check_bot(self, spec: str) -> str:
         """``spec`` normalised; :class:`BadMessage` (``bad_bot``, ``bots_unavailable``)."""
         ...

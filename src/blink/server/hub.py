@@ -64,6 +64,7 @@ class Hub:
         """Called (on the loop) after each game ends: ratings, tournaments."""
         self.profile_hashes: set[str] | None = None
         """The secret hashes of the server's profiles once read (see blink.server.profiles)."""
+        storage.on_health = self._health_changed
         self._sweeper: asyncio.TimerHandle | None = None
         self._missing: OrderedDict[str, None] = OrderedDict()
         """Codes recently asked for that are in neither memory nor the database."""
@@ -75,6 +76,21 @@ class Hub:
     def later(self, delay: float, fire: Callable[[], None]) -> Cancellable:
         """Call ``fire`` on the event loop in ``delay`` seconds."""
         return asyncio.get_running_loop().call_later(max(0.0, delay), fire)
+
+    def write_failure(self) -> str | None:
+        """Why the database cannot be written now (``None``: it can)."""
+        return self.storage.failure
+
+    def _health_changed(self, failure: str | None) -> None:
+        """The database went down (every room's game waits) or came back (they resume)."""
+        for room in list(self.rooms.values()):
+            try:
+                if failure is not None:
+                    room.pause(failure)
+                else:
+                    room.resume()
+            except Exception:
+                log.exception("room %s could not be paused or resumed", room.code)
 
     def take_game_id(self) -> int:
         """A new game id (ids are given by the server, so actions can be queued at once)."""

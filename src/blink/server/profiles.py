@@ -9,7 +9,7 @@ is, across restarts, with no extra table.
 
 When a game ends (:func:`on_game_end`, a hook of :class:`blink.server.hub.Hub`), it is rated
 with :func:`blink.ratings.rate_game` if every seat is a profile or a bot (bots keep their fixed
-rating, from their game's live table: ``Table.bot_rating``) and at least one seat is a
+rating, :func:`blink.ratings.game_bot_rating`) and at least one seat is a
 profile, the number of seats within the game's range (its
 :class:`~blink.model.base.GameInfo`). Go Blink games are rated the same way: each winner beat
 each loser, and several winners share first place. A game with an
@@ -40,8 +40,8 @@ from sqlalchemy import (
     update,
 )
 
-from blink.model.registry import get_game, get_table
-from blink.ratings import BOT_RATINGS, Rating, RatingError, rate_game
+from blink.model.registry import get_game
+from blink.ratings import BOT_RATINGS, Rating, RatingError, game_bot_rating, rate_game
 from blink.server.errors import ProfileError
 from blink.server.hub import Hub
 from blink.server.rooms import GameState, Room, hash_token
@@ -139,9 +139,8 @@ def seat_token(hub: Hub, secret: str | None, room: Room | None = None) -> str:
 
 
 def _bot_rating(name: str, game: str) -> Rating:
-    """The fixed rating of a bot seat of a ``game`` (its live table's)."""
-    rating: Rating = get_table(game).bot_rating(name)
-    return rating
+    """The fixed rating of a bot seat of a ``game``."""
+    return game_bot_rating(name, game)
 
 
 def _rate_job(

@@ -41,6 +41,7 @@ from blink.server.protocol import (
     PROTOCOL,
     Ack,
     Countdown,
+    ErrorFrame,
     GameEnd,
     GameMeta,
     RematchFrame,
@@ -77,6 +78,12 @@ class _GameOver:
     value = "game_over"
 
 
+class _Unsaved:
+    """The reason code of an action while the database cannot be written."""
+
+    value = "storage_unavailable"
+
+
 class RoomHost(Protocol):
     """The server around a room: its settings, its drivers (storage, timers) and its hooks
     (:class:`blink.server.hub.Hub` is the one there is; tests give their own)."""
@@ -99,6 +106,10 @@ class RoomHost(Protocol):
 
     def later(self, delay: float, fire: Callable[[], None]) -> Cancellable:
         """Call ``fire`` in ``delay`` seconds, unless cancelled."""
+        ...
+
+    def write_failure(self) -> str | None:
+        """Why nothing can be stored now (``None``: it can): the room's games then wait."""
         ...
 
 
@@ -464,6 +475,27 @@ class Room:
             column = self._deal_columns[key] = deal_column(self.game_name, state)
         return column
 
+    # -- when nothing can be stored ------------------------------------------------------
+
+    def pause(self, failure: str) -> None:
+        """The database cannot be written: tell everyone that the game waits."""
+        message = f"the game waits: the server cannot save it now ({failure})"
+        self._broadcast(encode(ErrorFrame(code="storage_unavailable", message=message)))
+
+    def resume(self) -> None:
+        """The database can be written again: the referee's wait starts over (as after a
+        restart), everyone gets the game as stored, and the bots look again."""
+        g = self.game
+        if g is None or g.game.over:
+            return
+        g.table.cancel()
+        g.table.referee.key = None
+        self._referee_update(g, self.settings.clock())
+        for c in self.conns:
+            self.send_snapshot(c)
+        for b in g.bots:
+            b.notify()
+
     # -- what the table does by itself -----------------------------------------------------
 
     def _referee_update(self, g: GameState, now: float) -> None:
@@ -476,6 +508,8 @@ class Room:
         """The referee's deadline came: take its actions for their seats, each through
         :meth:`apply`, until its wait is over (a refused one is logged and ends it)."""
         g.table.handle = None
+        if self.hub.write_failure() is not None:
+            return  # the wait starts over when the database can be written (resume)
         wait = g.table.pending
         took = False
         for seat, action in g.table.due_actions():
@@ -553,6 +587,11 @@ class Room:
         g = self.game
         if g is None or g.game.over:
             raise NoGame()
+        failure = self.hub.write_failure()
+        if failure is not None:
+            raise IllegalAction(
+                _Unsaved(), f"the game waits: the server cannot save it now ({failure})"
+            )
         now = self.settings.clock()
         t0 = now if g.t0 is None else g.t0
         t = max(g.last_t, int((now - t0) * 1000))

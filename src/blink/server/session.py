@@ -143,12 +143,13 @@ class Session:
         if self.errors > self.settings.max_errors:
             self.close(1008, "too many bad messages")
 
-    def refuse(self, msg_id: str, code: str, message: str) -> str:
-        """Send a ``refused`` frame for action ``msg_id`` (after the room's pending updates);
-        return the frame."""
+    def refuse(self, msg_id: str, code: str, message: str, in_order: bool = True) -> str:
+        """Send a ``refused`` frame for action ``msg_id`` (after the room's pending updates,
+        unless ``in_order`` is false: a refusal not judged against the game, such as while
+        nothing can be stored); return the frame."""
         frame = encode(Refused(id=msg_id, code=code, message=message))
         room = self.conn.room
-        if room is not None:
+        if room is not None and in_order:
             room.send_in_order(self.conn, frame)
         else:
             self.conn.send(frame)
@@ -294,8 +295,12 @@ class Session:
         if msg_id in seat.pending_ids:
             return
         refused = room.act(seat_no, msg, msg_id)
-        if refused is not None:
-            seat.remember(msg_id, self.refuse(msg_id, *refused))
+        if refused is None:
+            return
+        code, message = refused
+        frame = self.refuse(msg_id, code, message, in_order=code != "storage_unavailable")
+        if code != "storage_unavailable":  # the same action may be sent again once it can be
+            seat.remember(msg_id, frame)
 
 
 async def serve(ws: WebSocket, hub: Hub, settings: Settings, send: Send) -> None:

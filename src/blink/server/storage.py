@@ -42,6 +42,7 @@ from blink.server.jobs import (
     job_update_seat,
 )
 from blink.server.schema import actions, games, metadata, migrate, rooms, seats
+from blink.server.sqlite_file import DatabaseFile
 
 __all__ = [
     "AppendJob",
@@ -49,6 +50,7 @@ __all__ = [
     "LoadedRoom",
     "LoadedSeat",
     "Storage",
+    "StorageDown",
     "StorageError",
     "actions",
     "games",
@@ -72,6 +74,36 @@ T = TypeVar("T")
 
 class StorageError(RuntimeError):
     """The database could not be opened or migrated."""
+
+
+class StorageDown(RuntimeError):
+    """The database cannot be written now (a full disk, a deleted or replaced file, a
+    database server gone): ``done`` holds the results of the jobs committed before it (the
+    others are kept to be committed again), ``permanent`` that retrying cannot help."""
+
+    def __init__(self, reason: str, done: list[Any] | None = None, permanent: bool = False):
+        super().__init__(reason)
+        self.reason = reason
+        self.done = done or []
+        self.permanent = permanent
+
+
+_JOB_ERRORS = {"IntegrityError", "ProgrammingError", "DataError", "NotSupportedError"}
+
+
+def is_outage(exc: BaseException) -> bool:
+    """True when ``exc`` says the database cannot be written at all (an operational error of
+    the driver, an I/O error), not that one job is wrong (a constraint, bad SQL)."""
+    names = {c.__name__ for c in type(exc).__mro__}
+    if names & _JOB_ERRORS:
+        return False
+    return bool(names & {"OperationalError", "InterfaceError", "OSError", "DatabaseError"})
+
+
+def _why(exc: BaseException) -> str:
+    """One line saying why the database cannot be written."""
+    orig = getattr(exc, "orig", None) or exc
+    return f"{type(orig).__name__}: {str(orig).splitlines()[0] if str(orig) else ''}".strip()
 
 
 WAL_RESTART_BYTES = 64 * 1024 * 1024
@@ -210,6 +242,18 @@ class Storage:
         self.checkpoint_every = 1.0
         self.wal_restart_bytes = WAL_RESTART_BYTES
         self.restart_every = 30.0
+        self.retry_every = 1.0
+        """Seconds between attempts to commit the kept jobs while the database is down."""
+        self.failure: str | None = None
+        """Why the database cannot be written now (``None``: it can). Read on the loop."""
+        self.on_health: Callable[[str | None], None] | None = None
+        """Called on the loop when :attr:`failure` changes (the hub pauses and resumes)."""
+        self._kept: list[tuple[Callable[[Connection], Any], Callable[[Any], None] | None]] = []
+        self._permanent = False
+        self._retrying = False
+        self._down = threading.Event()
+        path = make_url(url).database if self.kind == "sqlite" else None
+        self._file = DatabaseFile(path) if path and path != ":memory:" else None
 
     @property
     def safe_url(self) -> str:
@@ -291,6 +335,9 @@ class Storage:
         Jobs submitted during one turn of the event loop reach the writer thread together (one
         hand-over per turn, not one per job).
         """
+        if self.failure is not None:
+            self._kept.append((job, done))  # committed, in order, once writes succeed again
+            return
         if not self._outbox and self._loop is not None:
             self._loop.call_soon(self._hand_over)
         self._outbox.append((job, done))
@@ -301,11 +348,13 @@ class Storage:
         box, self._outbox = self._outbox, []
         if not box:
             return
+        if self.failure is not None:
+            self._kept.extend(box)
+            return
         if self._thread is None:
             # Inline writer: commit right here, on the loop, once per loop turn. No thread
             # hand-off, no lock contention; the loop pauses for one commit per turn.
-            results = self._run_batch([job for job, _ in box])
-            _deliver([d for _, d in box], results)
+            self._settle(box, *self._commit(box))
         else:
             self._queue.put(box)
 
@@ -343,15 +392,111 @@ class Storage:
                     stopping = True
                     break
                 batch.extend(nxt)
-            results = self._run_batch([job for job, _ in batch])
+            outcome = self._commit(batch)
             loop = self._loop
             if loop is not None and not loop.is_closed():
                 with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
-                    loop.call_soon_threadsafe(_deliver, [d for _, d in batch], results)
+                    loop.call_soon_threadsafe(self._settle, batch, *outcome)
+
+    # -- when the database cannot be written ------------------------------------------------
+
+    def _commit(
+        self, box: list[tuple[Callable[[Connection], Any], Callable[[Any], None] | None]]
+    ) -> tuple[list[Any], StorageDown | None]:
+        """Commit a batch (any thread): the results of the jobs committed, and the outage
+        that stopped the others (``None``: all were)."""
+        if self._down.is_set():
+            return [], StorageDown(self.failure or "the database cannot be written")
+        try:
+            return self._run_batch([job for job, _ in box]), None
+        except StorageDown as down:
+            self._down.set()
+            return down.done, down
+
+    def _settle(
+        self,
+        box: list[tuple[Callable[[Connection], Any], Callable[[Any], None] | None]],
+        results: list[Any],
+        down: StorageDown | None,
+    ) -> None:
+        """On the loop: deliver what was committed; keep the rest and go down on an outage."""
+        _deliver([d for _, d in box[: len(results)]], results)
+        if down is None:
+            return
+        self._kept[:0] = box[len(results) :]
+        if self.failure is None:
+            self.failure = down.reason
+            self._permanent = down.permanent
+            log.error(
+                "the database cannot be written (%s): nothing more is acknowledged, games "
+                "wait, and %s",
+                down.reason,
+                "the server must be restarted" if down.permanent else "writes are retried",
+                exc_info=down.__cause__,
+            )
+            if self.on_health is not None:
+                self.on_health(self.failure)
+        self._schedule_retry()
+
+    def _schedule_retry(self) -> None:
+        if self._permanent or self._retrying or self._loop is None:
+            return
+        self._retrying = True
+        self._loop.call_later(self.retry_every, self._retry)
+
+    def _retry(self) -> None:
+        """Try to commit the kept jobs again, off the loop; resume once they are all in."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        batch = list(self._kept)
+        self._down.clear()
+        fut = loop.run_in_executor(None, self._commit, batch)
+
+        def done(f: asyncio.Future[tuple[list[Any], StorageDown | None]]) -> None:
+            self._retrying = False
+            results, down = f.result()
+            del self._kept[: len(results)]
+            _deliver([d for _, d in batch[: len(results)]], results)
+            if down is not None:
+                self._permanent = down.permanent
+                self._schedule_retry()
+                return
+            self.failure = None
+            log.warning("the database can be written again: %d kept writes committed", len(batch))
+            kept, self._kept = self._kept, []
+            for job, cb in kept:
+                self.submit(job, cb)
+            if self.on_health is not None:
+                self.on_health(None)
+
+        fut.add_done_callback(done)
 
     def _run_batch(self, jobs: list[Callable[[Connection], Any]]) -> list[Any]:
         with self._wlock:
-            return self._run_batch_locked(jobs)
+            results = self._run_batch_locked(jobs)
+            self._check_file(results)
+            return results
+
+    def _check_file(self, results: list[Any]) -> None:
+        """After a commit: the SQLite file must still be the one opened. A deleted one is put
+        back from the open connection (nothing committed is lost); a replaced one stops writes
+        for good (it is the operator's)."""
+        f = self._file
+        moved = None if f is None else f.moved()
+        if f is None or moved is None:
+            return
+        if moved == "replaced":
+            raise StorageDown(f"the database file {f.path} was replaced", results, True)
+        try:
+            f.restore(self._writer_conn().connection.dbapi_connection)
+            self._drop_writer_conn()
+            self.engine.dispose()
+            f.install()
+        except Exception as exc:
+            reason = f"the database file {f.path} was deleted and could not be put back: {exc}"
+            raise StorageDown(reason, results, True) from exc
+        log.warning("the database file %s was deleted; it was put back from the server", f.path)
 
     def _writer_conn(self) -> Connection:
         """The writer's own connection, kept open between batches (no pool checkout per
@@ -399,9 +544,11 @@ class Storage:
                 if rows:
                     self._append(conn, rows)
             return out
-        except Exception:
-            log.exception("a batch of %d database jobs failed; retrying one by one", len(jobs))
+        except Exception as exc:
             self._drop_writer_conn()
+            if is_outage(exc):
+                raise StorageDown(_why(exc)) from exc
+            log.exception("a batch of %d database jobs failed; retrying one by one", len(jobs))
         out = []
         for job in jobs:
             try:
@@ -412,6 +559,8 @@ class Storage:
                     else:
                         out.append(job(conn))
             except Exception as exc:
+                if is_outage(exc):
+                    raise StorageDown(_why(exc), out) from exc
                 log.exception("database job failed")
                 out.append(exc)
         return out

@@ -17,7 +17,6 @@ from blink.games.classic.engine import Choose, ClassicGame, Play
 from blink.games.classic.rules import MAX_PLAYERS, DealError, get_ruleset, parse_handicap
 from blink.games.classic.wire import view_to_wire
 from blink.model.table import BadMessage, CardText, LiveBot, MsgId
-from blink.ratings import Rating, bot_rating
 
 __all__ = ["TABLE", "ChooseMsg", "ClassicTable", "PlayMsg"]
 
@@ -126,10 +125,6 @@ class ClassicTable:
         """The bot strategies (empty without the bot package)."""
         bots = _bots()
         return [] if bots is None else [str(x) for x in bots.STRATEGIES]
-
-    def bot_rating(self, spec: str) -> Rating:
-        """The fixed rating of a bot level (:func:`blink.ratings.bot_rating`)."""
-        return bot_rating(spec)
 
     def check_bot(self, spec: str) -> str:
         """A bot spec (``"expert:blocker"``) normalised."""

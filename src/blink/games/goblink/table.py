@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from types import MappingProxyType
 from typing import Annotated, Any, Final
 
 import msgspec
@@ -26,16 +25,9 @@ from blink.games.goblink.engine import (
 )
 from blink.games.goblink.live import LiveGoBot
 from blink.model.table import BadMessage, CardText, LiveBot, MsgId
-from blink.ratings import BOT_SIGMA, Rating, RatingError
 
-__all__ = ["GO_BOT_RATINGS", "TABLE", "AskMsg", "EndMsg", "GoTable", "LayMsg"]
+__all__ = ["TABLE", "AskMsg", "EndMsg", "GoTable", "LayMsg"]
 
-GO_BOT_RATINGS: Final[Mapping[str, Rating]] = MappingProxyType(
-    {name: Rating(kind.rating, BOT_SIGMA) for name, kind in GOBOTS.items()}
-)
-"""Fixed ratings of the Go Blink bots in rated games, read from the bots' registry
-(:attr:`blink.games.goblink.bots.GoBotKind.rating`), where the figures they come from are
-given."""
 
 Seat = Annotated[int, msgspec.Meta(ge=0, le=MAX_PLAYERS - 1)]
 
@@ -132,13 +124,6 @@ class GoTable:
     def bot_names(self) -> list[str]:
         """Every Go Blink bot."""
         return list(GOBOTS)
-
-    def bot_rating(self, spec: str) -> Rating:
-        """The fixed rating of a Go Blink bot (:data:`GO_BOT_RATINGS`)."""
-        try:
-            return GO_BOT_RATINGS[get_gobot_kind(spec).name]
-        except GoBotError:
-            raise RatingError(f"no rating for Go Blink bot {spec!r}", "bad-level") from None
 
     def check_bot(self, spec: str) -> str:
         """A Go Blink bot name (or alias) normalised."""

@@ -12,11 +12,23 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
+from blink.server.errors import ApiError
 from blink.server.hub import Hub
 from blink.server.settings import Settings
 from blink.server.tournaments import Manager
 
-__all__ = ["HubDep", "ManagerDep", "SettingsDep", "get_hub", "get_manager", "get_settings"]
+__all__ = [
+    "HubDep",
+    "ManagerDep",
+    "SettingsDep",
+    "WritableHubDep",
+    "WritableManagerDep",
+    "get_hub",
+    "get_manager",
+    "get_settings",
+    "writable_hub",
+    "writable_manager",
+]
 
 
 async def get_hub(request: Request) -> Hub:
@@ -25,10 +37,28 @@ async def get_hub(request: Request) -> Hub:
     return hub
 
 
+async def writable_hub(request: Request) -> Hub:
+    """The hub, for an endpoint that stores something: ``503 storage_unavailable`` while the
+    database cannot be written (nothing would be kept)."""
+    hub: Hub = request.app.state.hub
+    failure = hub.write_failure()
+    if failure is not None:
+        raise ApiError(
+            503, "storage_unavailable", f"the server cannot save anything now ({failure})"
+        )
+    return hub
+
+
 async def get_manager(request: Request) -> Manager:
     """The running server's tournaments."""
     mgr: Manager = request.app.state.hub.tournaments
     return mgr
+
+
+async def writable_manager(request: Request) -> Manager:
+    """The tournaments, for an endpoint that stores something (503 as :func:`writable_hub`)."""
+    await writable_hub(request)
+    return await get_manager(request)
 
 
 async def get_settings(request: Request) -> Settings:
@@ -39,7 +69,11 @@ async def get_settings(request: Request) -> Settings:
 
 HubDep = Annotated[Hub, Depends(get_hub)]
 """An endpoint parameter given the hub."""
+WritableHubDep = Annotated[Hub, Depends(writable_hub)]
+"""An endpoint parameter given the hub, refused with 503 while nothing can be stored."""
 ManagerDep = Annotated[Manager, Depends(get_manager)]
 """An endpoint parameter given the tournament manager."""
+WritableManagerDep = Annotated[Manager, Depends(writable_manager)]
+"""The tournament manager, refused with 503 while nothing can be stored."""
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 """An endpoint parameter given the settings."""

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from fastapi import APIRouter
+from fastapi.responses import JSONResponse
 
 from blink.cards import STANDARD_DECK
 from blink.games.classic.definition import CLASSIC
@@ -24,10 +25,13 @@ router = APIRouter()
 
 
 @router.get("/api/health")
-async def health(h: HubDep) -> dict[str, Any]:
-    """Server health."""
-    return {
-        "status": "ok",
+async def health(h: HubDep) -> JSONResponse:
+    """Server health: ``200 ok``, or ``503 unhealthy`` with the ``reason`` while the database
+    cannot be written."""
+    failure = h.write_failure()
+    body = {
+        "status": "ok" if failure is None else "unhealthy",
+        "reason": failure,
         "protocol": PROTOCOL,
         "version": h.version,
         "database": h.storage.kind,
@@ -35,6 +39,7 @@ async def health(h: HubDep) -> dict[str, Any]:
         "games": h.live_games,
         "connections": h.connections,
     }
+    return JSONResponse(body, status_code=200 if failure is None else 503)
 
 
 def _seat_counts(info: GameInfo) -> list[int]:

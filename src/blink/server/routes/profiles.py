@@ -11,7 +11,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from blink.server import profiles
-from blink.server.routes.deps import HubDep
+from blink.server.routes.deps import HubDep, WritableHubDep
 
 __all__ = ["NewProfile", "router"]
 
@@ -25,7 +25,7 @@ class NewProfile(BaseModel):
 
 
 @router.post("/api/profiles", status_code=201)
-async def create_profile(h: HubDep, body: NewProfile) -> dict[str, Any]:
+async def create_profile(h: WritableHubDep, body: NewProfile) -> dict[str, Any]:
     """Create a profile; its secret is returned this once (keep it)."""
     return await profiles.add_profile(h, body.name)
 

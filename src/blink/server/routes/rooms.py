@@ -20,7 +20,7 @@ from blink.server.hub import Hub
 from blink.server.profiles import seat_token
 from blink.server.room_setup import CreateRoom
 from blink.server.rooms import Room, hash_token
-from blink.server.routes.deps import HubDep
+from blink.server.routes.deps import HubDep, WritableHubDep
 
 __all__ = ["JoinRoom", "QuickGame", "router"]
 
@@ -53,13 +53,13 @@ class JoinRoom(BaseModel):
 
 
 @router.post("/api/rooms", status_code=201)
-async def create_room(h: HubDep, body: CreateRoom) -> dict[str, Any]:
+async def create_room(h: WritableHubDep, body: CreateRoom) -> dict[str, Any]:
     """Create a room; the creator takes a seat and gets its secret token."""
     return await room_setup.create_room(h, body)
 
 
 @router.post("/api/quick", status_code=201)
-async def quick_game(h: HubDep, body: QuickGame) -> dict[str, Any]:
+async def quick_game(h: WritableHubDep, body: QuickGame) -> dict[str, Any]:
     """A private room against bots, ready to play (two seats unless ``players`` says)."""
     try:
         table = get_table(body.game)
@@ -109,7 +109,7 @@ async def room_info(h: HubDep, code: str) -> dict[str, Any]:
 
 
 @router.post("/api/rooms/{code}/join")
-async def join_room(h: HubDep, code: str, body: JoinRoom) -> dict[str, Any]:
+async def join_room(h: WritableHubDep, code: str, body: JoinRoom) -> dict[str, Any]:
     """Take a free seat; returns its secret token."""
     room = _room(h, code)
     if room.status in ("finished", "closed"):

@@ -23,7 +23,7 @@ from blink.ratings import Rating, suggest_handicap
 from blink.server.errors import ProfileError
 from blink.server.profiles import lookup_secret, profiles_by_id
 from blink.server.rooms import hash_token
-from blink.server.routes.deps import ManagerDep
+from blink.server.routes.deps import ManagerDep, WritableManagerDep
 from blink.server.tournaments import KINDS, Entry, Manager, tournament_dict
 from blink.tournament import Entrant, Tournament, TournamentError
 
@@ -84,7 +84,7 @@ def _engine_call(fn: Callable[[], Any]) -> Any:
 
 
 @router.post("/api/tournaments", status_code=201)
-async def create(mgr: ManagerDep, body: NewTournament) -> dict[str, Any]:
+async def create(mgr: WritableManagerDep, body: NewTournament) -> dict[str, Any]:
     """Create a tournament; the organiser's secret is returned this once."""
     if body.kind not in KINDS:
         raise ProfileError(400, "bad_kind", f"kind must be one of {', '.join(KINDS)}")
@@ -172,7 +172,7 @@ async def bracket_png(mgr: ManagerDep, tid: str) -> Response:
 
 
 @router.post("/api/tournaments/{tid}/join")
-async def join(mgr: ManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
+async def join(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
     """A player signs up with their profile (online tournaments, before the draw)."""
     e = _get(mgr, tid)
     if e.kind != "online":
@@ -191,7 +191,7 @@ async def join(mgr: ManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
 
 
 @router.post("/api/tournaments/{tid}/players")
-async def add_player(mgr: ManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
+async def add_player(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
     """The organiser enters a player (name, optional rank or rating) before the draw."""
     e = _get(mgr, tid)
     _organiser(e, body.organiser_secret)
@@ -208,7 +208,7 @@ async def add_player(mgr: ManagerDep, tid: str, body: OrgAction) -> dict[str, An
 
 
 @router.post("/api/tournaments/{tid}/remove")
-async def remove_player(mgr: ManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
+async def remove_player(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
     """The organiser removes a player before the draw."""
     e = _get(mgr, tid)
     _organiser(e, body.organiser_secret)
@@ -219,7 +219,7 @@ async def remove_player(mgr: ManagerDep, tid: str, body: OrgAction) -> dict[str,
 
 
 @router.post("/api/tournaments/{tid}/draw")
-async def draw(mgr: ManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
+async def draw(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
     """The organiser draws the first round (from ``seed``, random when not given)."""
     e = _get(mgr, tid)
     _organiser(e, body.organiser_secret)
@@ -231,7 +231,7 @@ async def draw(mgr: ManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
 
 
 @router.post("/api/tournaments/{tid}/start")
-async def start(mgr: ManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
+async def start(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
     """The organiser starts an online tournament (drawing first if needed): rooms open."""
     e = _get(mgr, tid)
     _organiser(e, body.organiser_secret)
@@ -247,7 +247,7 @@ async def start(mgr: ManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
 
 
 @router.post("/api/tournaments/{tid}/result")
-async def result(mgr: ManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
+async def result(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
     """The organiser enters one game's result: ``winners`` (one name, several for a tie)
     or ``tie: true``."""
     e = _get(mgr, tid)
@@ -261,7 +261,7 @@ async def result(mgr: ManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
 
 
 @router.post("/api/tournaments/{tid}/undo")
-async def undo(mgr: ManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
+async def undo(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
     """The organiser takes back the last game they entered in a match (not a game that was
     played in a room: the room's record would enter it again)."""
     e = _get(mgr, tid)
@@ -274,7 +274,7 @@ async def undo(mgr: ManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
 
 
 @router.post("/api/tournaments/{tid}/handicap")
-async def handicap(mgr: ManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
+async def handicap(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
     """The organiser sets a match's handicap: ``sizes`` by name, ``null`` for an equal
     deal, or ``suggest: true`` for the one suggested from the players' ratings."""
     e = _get(mgr, tid)
