@@ -110,7 +110,7 @@ export function mountGoTable(root, { code, spectate }) {
         S.msg = gt("refused", { msg: hasGt(`err_${msg.code}`) ? gt(`err_${msg.code}`) : msg.message });
         break;
       case "error":
-        S.msg = gt("error", { msg: msg.message });
+        S.msg = hasGt(`err_${msg.code}`) ? gt(`err_${msg.code}`) : gt("error", { msg: msg.message });
         break;
       case "game_end":
         S.end = msg;

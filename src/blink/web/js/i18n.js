@@ -106,6 +106,7 @@ const STRINGS = {
     r_flip_awaited: "Stalled: wait for the flip",
     r_choice_awaited: "Stalled: choose a card",
     r_game_over: "The game is over",
+    r_storage_unavailable: "The game is waiting: the server cannot save it right now",
     r_generic: "Refused",
     // replay
     replay_title: "Replay",
@@ -275,6 +276,7 @@ const STRINGS = {
     r_flip_awaited: "Juego detenido: espera la vuelta",
     r_choice_awaited: "Juego detenido: escoge una carta",
     r_game_over: "La partida terminó",
+    r_storage_unavailable: "La partida espera: el servidor no puede guardarla ahora",
     r_generic: "Rechazada",
     replay_title: "Repetición",
     step_back: "Paso atrás",

@@ -114,9 +114,11 @@ export function mountTable(root, { code, spectate }) {
       case "rematch":
         S.votes = msg.votes;
         break;
-      case "error":
-        if (msg.code !== "no_game") flash(t("error", { msg: msg.message }), "refused");
+      case "error": {
+        const key = `r_${msg.code}`;
+        if (msg.code !== "no_game") flash(t(key) === key ? t("error", { msg: msg.message }) : t(key), "refused");
         break;
+      }
       case "left":
         navigate("/");
         return;
