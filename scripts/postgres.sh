@@ -66,6 +66,12 @@ _blink_pg_main() {
   trap _blink_pg_stop EXIT
   "$_BLINK_PG_BIN/createdb" -h 127.0.0.1 -p "$port" -U postgres blink_test
   export BLINK_TEST_DATABASE_URL="postgresql+psycopg://postgres@127.0.0.1:$port/blink_test"
+  # How a test stops and starts this cluster (append "stop" or "start"): the storage tests
+  # take the database away under a running server and bring it back.
+  BLINK_TEST_PG_CTL="$(printf '%q ' "${_BLINK_PG_RUN[@]}" "$_BLINK_PG_BIN/pg_ctl" -D "$_BLINK_PG_DIR/data" \
+    -l "$_BLINK_PG_DIR/server.log" -w -m fast \
+    -o "-p $port -k $_BLINK_PG_DIR -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200")"
+  export BLINK_TEST_PG_CTL
   echo "postgres.sh: PostgreSQL on port $port (BLINK_TEST_DATABASE_URL exported)"
 }
 

@@ -223,6 +223,35 @@ def test_a_resume_gets_exactly_the_frames_it_missed() -> None:
     assert [f["type"] for f in far.take() if f["type"] in ("snapshot", "update")] == ["snapshot"]
 
 
+def test_a_spectator_resuming_after_unwatched_updates_gets_a_snapshot() -> None:
+    host, room, peers = _revealed_classic()
+    g = room.game
+    assert g is not None
+    room.detach(peers[2])  # the only spectator leaves: the next frames are built for no one
+    seen = g.seq
+    play = _a_legal_play(room)
+    room.apply(play, play.player, None)
+    host.commit()
+    back = Outbox()
+    room.attach(back, None, g.id, seen)
+    got = [f["type"] for f in back.take() if f["type"] in ("snapshot", "update")]
+    assert got == ["snapshot"]
+
+
+def test_a_crowd_of_spectators_costs_the_players_one_room_frame_a_second() -> None:
+    host, room, peers = _revealed_classic()
+    crowd = [_seated(room, None) for _ in range(200)]
+    for c in crowd[:150]:
+        room.detach(c)
+    assert peers[0].take("room") == [] and peers[1].take("room") == []
+    assert all(len(c.take("room")) == 1 for c in crowd)  # each its own, when it came
+    host.run_until(host.now + host.settings.spectator_updates)
+    rooms = peers[0].take("room")
+    assert len(rooms) == 1 and rooms[0]["room"]["spectators"] == 1 + 50
+    host.run_until(host.now + 10.0)
+    assert peers[0].take("room") == []
+
+
 @pytest.fixture
 def high_card() -> Iterator[None]:
     register(HIGH_CARD, HIGH_CARD_TABLE)

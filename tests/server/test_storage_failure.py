@@ -3,18 +3,22 @@
 Real failures, on a real server with real WebSocket clients: SQLite's own "database or disk is
 full" (its page limit, ``PRAGMA max_page_count``, set on every connection of the server's
 engine, so the real commit fails as on a full disk), a database file deleted under the server,
-and one replaced by another file. While nothing can be written no frame of an unstored action
-is sent, the games wait and their players are told (``storage_unavailable``), new rooms are
-refused with 503 and ``/api/health`` says why, once in the log; when writes succeed again the
-games go on from what was stored, and after a restart every acknowledged action is there.
+one replaced by another file, and the PostgreSQL cluster stopped and started. While nothing
+can be written no frame of an unstored action is sent, the games wait and their players are
+told (``storage_unavailable``), new rooms are refused with 503 and ``/api/health`` says why,
+once in the log; when writes succeed again the games go on from what was stored, and after a
+restart every acknowledged action is there.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import os
+import secrets
 import shutil
 import sqlite3
+import subprocess
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -22,7 +26,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import event
-from srvkit import ServerThread, fast_settings
+from srvkit import ServerThread, fast_settings, pg_create_db, pg_drop_db
 from websockets.sync.client import ClientConnection, connect
 
 from blink.server.storage import Storage
@@ -283,3 +287,65 @@ def test_a_replaced_database_file_stops_writes(tmp_path: Path) -> None:
             s.ws.close()
     finally:
         server.stop()
+
+
+PG_URL = os.environ.get("BLINK_TEST_DATABASE_URL")
+PG_CTL = os.environ.get("BLINK_TEST_PG_CTL")
+"""How to stop and start the tests' throwaway PostgreSQL cluster (scripts/postgres.sh)."""
+
+
+def _pg(command: str) -> None:
+    assert PG_CTL is not None
+    subprocess.run(f"{PG_CTL} {command}", shell=True, check=True, capture_output=True)
+
+
+if PG_URL and PG_CTL:
+
+    def test_postgresql_going_away_loses_nothing_acknowledged() -> None:
+        assert PG_URL is not None
+        name = "blink_t_" + secrets.token_hex(6)
+        url = pg_create_db(PG_URL, name)
+        server = ServerThread(fast_settings(url, choice_deadline=600.0))
+        server.start()
+        stopped = False
+        try:
+            _storage(server)
+            code, tokens, seats = _game(server)
+            _play_acked(seats, 3)
+            for s in seats:
+                s.quiet(0.2)  # every view up to date: the next play is legal
+            _pg("stop")
+            stopped = True
+            mover, mid = next((s, m) for s in seats if (m := s.play()) is not None)
+            try:
+                m = mover.read(lambda m: m["type"] == "error", timeout=10)
+            except TimeoutError:
+                raise AssertionError(str(mover.frames[-5:])) from None
+            assert m["code"] == "storage_unavailable"
+            health = server.get("/api/health")
+            assert health.status_code == 503 and health.json()["reason"]
+            assert server.post("/api/rooms", {"name": "Cy"}).status_code == 503
+            assert mid not in mover.acked
+            _pg("start")
+            stopped = False
+            ack = mover.read(lambda m: m["type"] == "ack" and m["id"] == mid, timeout=60)
+            assert ack["seq"] >= 1
+            end = time.monotonic() + WAIT
+            while server.get("/api/health").status_code != 200:
+                assert time.monotonic() < end, "the server never became healthy again"
+                time.sleep(0.05)
+            _play_acked(seats, 2)
+            last = max(max(s.acked.values()) for s in seats)
+            for s in seats:
+                s.ws.close()
+            server.stop()
+            server = ServerThread(fast_settings(url))
+            server.start()
+            back = Seat(server, code, tokens[0])
+            assert back.read(lambda m: m["type"] == "snapshot")["seq"] >= last
+            back.ws.close()
+        finally:
+            if stopped:
+                _pg("start")
+            server.stop()
+            pg_drop_db(PG_URL, name)

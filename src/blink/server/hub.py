@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -60,6 +60,8 @@ class Hub:
         self.rooms: RoomTable = RoomTable(self._load_room)
         self._next_game_id = 1
         self.connections = 0
+        self.by_address: Counter[str] = Counter()
+        """Open WebSocket connections by client address (capped per address)."""
         self.game_end_hooks: list[Callable[[Room, GameState], None]] = []
         """Called (on the loop) after each game ends: ratings, tournaments."""
         self.profile_hashes: set[str] | None = None

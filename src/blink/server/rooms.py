@@ -149,6 +149,7 @@ class Room:
         self.spectators: set[Peer] = set()
         self.timer: Cancellable | None = None
         self._deal_columns: dict[bytes, str] = {}
+        self._count_timer: Cancellable | None = None
         self.idle_since: float | None = None
         """When the room was first seen idle by :meth:`Hub.evict_idle` (settings clock)."""
 
@@ -301,7 +302,11 @@ class Room:
                 )
             )
         )
-        self.broadcast_room()
+        if seat is None:
+            conn.send(encode(RoomFrame(self.info())))
+            self._spectators_changed()
+        else:
+            self.broadcast_room()
         g = self.game
         if g is not None:
             if not self._resume(conn, g, game, last_seq):
@@ -318,9 +323,22 @@ class Room:
             return
         self.conns.discard(conn)
         self.spectators.discard(conn)
+        conn.room = None
         if conn.seat is not None:
             self.seats[conn.seat].conns.discard(conn)
-        conn.room = None
+            self.broadcast_room()
+        else:
+            self._spectators_changed()
+
+    def _spectators_changed(self) -> None:
+        """A spectator came or went: everyone learns the new count once, at most every
+        ``settings.spectator_updates`` seconds, so that a crowd coming and going costs the
+        players one frame a second, not one per spectator."""
+        if self._count_timer is None:
+            self._count_timer = self.hub.later(self.settings.spectator_updates, self._send_count)
+
+    def _send_count(self) -> None:
+        self._count_timer = None
         self.broadcast_room()
 
     def resync(self, conn: Peer) -> None:

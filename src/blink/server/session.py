@@ -262,6 +262,13 @@ class Session:
         elif not msg.spectate:
             self.error("bad_field", "give a seat 'token', or 'spectate': true to watch")
             return
+        elif len(room.spectators) >= self.settings.max_spectators:
+            self.error(
+                "too_many_spectators",
+                f"room {room.code} has its {self.settings.max_spectators} spectators already",
+            )
+            self.close(4009, "too many spectators")
+            return
         self.hello = True
         room.attach(self.conn, seat, msg.game, msg.last_seq)
 
@@ -364,10 +371,21 @@ async def endpoint(state: State, ws: WebSocket, send: Send) -> None:
     if not origin_ok(ws, settings):
         await ws.close(code=1008)
         return
-    await ws.accept()
-    if getattr(state, "send_path", None) is None:
-        state.send_path = _log_send_path(send)
-    await serve(ws, state.hub, settings, send)
+    hub: Hub = state.hub
+    address = ws.client.host if ws.client is not None else ""
+    if hub.by_address[address] >= settings.max_connections_per_address:
+        await ws.close(code=1008, reason="too many connections from this address")
+        return
+    hub.by_address[address] += 1
+    try:
+        await ws.accept()
+        if getattr(state, "send_path", None) is None:
+            state.send_path = _log_send_path(send)
+        await serve(ws, hub, settings, send)
+    finally:
+        hub.by_address[address] -= 1
+        if not hub.by_address[address]:
+            del hub.by_address[address]
 
 
 def _log_send_path(send: Send) -> str:

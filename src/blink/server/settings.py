@@ -67,6 +67,12 @@ class Settings:
     send_buffer_limit: int = 4 * 1024 * 1024
     """Bytes the socket may hold for a client that does not read before it is closed (1008),
     on the direct sending path (where frames leave the queue at once)."""
+    spectator_updates: float = 1.0
+    """Seconds between two room frames sent because spectators came or went (at most)."""
+    max_spectators: int = 500
+    """Spectators one room takes; the next is refused (``too_many_spectators``, 4009)."""
+    max_connections_per_address: int = 256
+    """WebSocket connections from one client address at once; more are refused (1008)."""
     resume_buffer: int = 64
     """Updates kept per game for clients that resume with ``last_seq``."""
     allowed_origins: tuple[str, ...] = ()

@@ -1,0 +1,56 @@
+"""Configurable caps on a real server: spectators per room, connections per client address."""
+
+from __future__ import annotations
+
+import json
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+import pytest
+from srvkit import ServerThread, fast_settings
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import connect
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def test_spectators_and_connections_are_capped(tmp_path: Path) -> None:
+    settings = fast_settings(
+        f"sqlite:///{tmp_path / 'caps.db'}", max_spectators=2, max_connections_per_address=4
+    )
+    server = ServerThread(settings)
+    server.start()
+    try:
+        code = server.post("/api/rooms", {"name": "Ann"}).json()["code"]
+        hello = json.dumps({"type": "hello", "protocol": 1, "room": code, "spectate": True})
+        with ExitStack() as stack:
+            watchers = [stack.enter_context(connect(server.ws)) for _ in range(3)]
+            for ws in watchers[:2]:
+                ws.send(hello)
+                assert json.loads(ws.recv(timeout=30))["type"] == "welcome"
+            watchers[2].send(hello)
+            err = json.loads(watchers[2].recv(timeout=30))
+            assert err["type"] == "error" and err["code"] == "too_many_spectators"
+            with pytest.raises(ConnectionClosed) as closed:
+                watchers[2].recv(timeout=30)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4009
+            # Four connections from this address are open (the refused one may still count
+            # until it is gone): one more is refused at the handshake.
+            stack.enter_context(connect(server.ws))
+            watchers[2].close()
+            with pytest.raises(InvalidStatus), connect(server.ws), connect(server.ws):
+                pass
+        # Once they are closed (the server may take a moment to see it), it may connect again.
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with connect(server.ws) as ws:
+                    ws.send(json.dumps({"type": "ping", "t": 1}))
+                    assert json.loads(ws.recv(timeout=30))["type"] == "pong"
+                    break
+            except InvalidStatus:
+                assert time.monotonic() < deadline, "the closed connections were never released"
+                time.sleep(0.02)
+    finally:
+        server.stop()
