@@ -24,6 +24,7 @@ from starlette.websockets import WebSocket
 from blink import __version__ as _pkg_version
 from blink.server import direct, errors, session
 from blink.server import storage as st
+from blink.server.headers import SecurityHeaders
 from blink.server.hub import Hub
 from blink.server.replays import install as install_replays
 from blink.server.routes import games, meta, profiles, rooms, tournaments, web
@@ -97,6 +98,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings
+    app.add_middleware(SecurityHeaders)
     errors.install(app)
     for module in (meta, rooms, games, profiles, tournaments):
         app.include_router(module.router)
