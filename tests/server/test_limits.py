@@ -1,12 +1,15 @@
-"""Configurable caps on a real server: spectators per room, connections per client address."""
+"""Configurable caps on a real server: spectators per room, connections per client address,
+request bodies, replayed records."""
 
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
 
+import httpx
 import pytest
 from srvkit import ServerThread, fast_settings
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -52,5 +55,38 @@ def test_spectators_and_connections_are_capped(tmp_path: Path) -> None:
             except InvalidStatus:
                 assert time.monotonic() < deadline, "the closed connections were never released"
                 time.sleep(0.02)
+    finally:
+        server.stop()
+
+
+def test_request_bodies_are_capped_before_they_are_read(tmp_path: Path) -> None:
+    server = ServerThread(fast_settings(f"sqlite:///{tmp_path / 'b.db'}", max_body_bytes=1000))
+    server.start()
+    try:
+        big = {"name": "Ann", "pad": "x" * 5000}
+        declared = httpx.post(server.http + "/api/rooms", json=big, timeout=30)
+        assert declared.status_code == 413 and declared.json()["error"]["code"] == "too_large"
+
+        def chunks() -> Iterator[bytes]:  # no declared length: counted as it streams
+            yield b'{"name": "Ann", "pad": "'
+            for _ in range(50):
+                yield b"x" * 100
+            yield b'"}'
+
+        streamed = httpx.post(
+            server.http + "/api/rooms",
+            content=chunks(),
+            headers={"content-type": "application/json"},
+            timeout=30,
+        )
+        assert streamed.status_code == 413 and streamed.json()["error"]["code"] == "too_large"
+        assert server.post("/api/rooms", {"name": "Ann"}).status_code == 201
+        # Records have their own, larger cap; nesting and series length are refused clearly.
+        nested = "[" * 20_000 + "]" * 20_000
+        r = httpx.post(server.http + "/api/replays", content=nested.encode(), timeout=30)
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_json"
+        series = {"format": "blink-series", "version": 1, "best_of": 99, "games": [{}] * 60}
+        r = httpx.post(server.http + "/api/replays", json=series, timeout=30)
+        assert r.status_code == 413 and r.json()["error"]["code"] == "too_many_games"
     finally:
         server.stop()

@@ -22,8 +22,9 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from blink import __version__ as _pkg_version
-from blink.server import direct, errors, session
+from blink.server import direct, errors, replays, session
 from blink.server import storage as st
+from blink.server.body_limit import BodyLimit
 from blink.server.headers import SecurityHeaders
 from blink.server.hub import Hub
 from blink.server.replays import install as install_replays
@@ -99,6 +100,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(
+        BodyLimit, limit=settings.max_body_bytes, larger={"/api/replays": replays.MAX_BODY}
+    )
     errors.install(app)
     for module in (meta, rooms, games, profiles, tournaments):
         app.include_router(module.router)

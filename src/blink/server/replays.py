@@ -25,10 +25,17 @@ from fastapi.responses import JSONResponse
 from blink.model.records import RecordError
 from blink.model.replays import replay_document
 
-__all__ = ["MAX_BODY", "RecordLoader", "install", "router"]
+__all__ = ["MAX_BODY", "MAX_GAMES", "WORKERS", "RecordLoader", "install", "router"]
 
 MAX_BODY: Final = 2 * 1024 * 1024
 """The largest record accepted by ``POST /api/replays``, in bytes (a full game is ~10 KB)."""
+
+MAX_GAMES: Final = 25
+"""The most games of a series replayed in one request (a best-of-N has at most 2N - 1)."""
+
+WORKERS: Final = 2
+"""Replays built at once (each off the event loop, ``app.state.replay_slots``): more wait
+their turn, so that a flood of large records never holds the loop or every worker thread."""
 
 router = APIRouter()
 
@@ -44,12 +51,26 @@ def _invalid(exc: RecordError) -> JSONResponse:
     return _error(422, exc.reason, str(exc), **extra)
 
 
-async def _replay(data: object) -> JSONResponse:
+async def _replay(request: Request, data: object) -> JSONResponse:
+    games = data.get("games") if isinstance(data, dict) else None
+    if isinstance(games, list) and len(games) > MAX_GAMES:
+        return _error(
+            413, "too_many_games", f"a series may hold at most {MAX_GAMES} games to replay"
+        )
     try:
-        doc = await asyncio.to_thread(replay_document, data)
+        async with _slots(request):
+            doc = await asyncio.to_thread(replay_document, data)
     except RecordError as exc:
         return _invalid(exc)
     return JSONResponse(doc)
+
+
+def _slots(request: Request) -> asyncio.Semaphore:
+    state = request.app.state
+    slots: asyncio.Semaphore | None = getattr(state, "replay_slots", None)
+    if slots is None:  # made on the loop that serves the app
+        slots = state.replay_slots = asyncio.Semaphore(WORKERS)
+    return slots
 
 
 async def _read_capped(request: Request, limit: int) -> bytes | None:
@@ -77,7 +98,9 @@ async def post_replay(request: Request) -> JSONResponse:
         data = json.loads(body)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         return _error(400, "bad_json", f"the body is not JSON: {exc}")
-    return await _replay(data)
+    except RecursionError:
+        return _error(400, "bad_json", "the body is not a record: it is nested too deeply")
+    return await _replay(request, data)
 
 
 @router.get("/api/games/{game_id}/replay", tags=["replays"])
@@ -85,7 +108,7 @@ async def game_replay(game_id: int, request: Request) -> JSONResponse:
     """A finished game stored on the server, replayed (the frames of its record)."""
     load: RecordLoader = request.app.state.replay_record
     # The app's own record loader: its errors (404, 409) reach the app's error handlers.
-    return await _replay(await load(game_id))
+    return await _replay(request, await load(game_id))
 
 
 RecordLoader = Callable[[int], Awaitable[Any]]

@@ -55,6 +55,9 @@ class Settings:
     """From the end of one game of a series to the next game's deal."""
     hello_timeout: float = 10.0
     """A connection that sends no ``hello`` in this time is closed (4008)."""
+    max_body_bytes: int = 64 * 1024
+    """The longest REST request body (a record for ``POST /api/replays`` may be 2 MiB):
+    longer ones are refused with 413 before they are read."""
     max_message_bytes: int = 4096
     rate_per_second: float = 40.0
     """Sustained client messages per second per connection."""
