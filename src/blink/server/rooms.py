@@ -814,9 +814,15 @@ class Room:
             self._broadcast(self._rematch_frame())
 
     def leave(self, seat: int) -> None:
-        """A player gives up their seat."""
+        """A player gives up their seat: before the first game it is free again (its token
+        stops working); later the player has left for good (the token is refused, the game
+        goes on without them). A seat bound to a profile (a tournament's, ``fixed_seats``)
+        is never freed: leaving it before the first game only disconnects."""
         s = self.seats[seat]
         before_play = self.game is None and self.status == "waiting" and not self.games
+        if before_play and self.options.get("fixed_seats"):
+            self.broadcast_room()
+            return
         if before_play:
             s.token_hash = None
             s.name = None

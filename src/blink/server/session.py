@@ -259,6 +259,10 @@ class Session:
                 self.error("bad_token", "that token does not hold a seat in this room")
                 self.close(4003, "bad token")
                 return
+            if seat.left:
+                self.error("seat_left", "you left this seat: it cannot be taken back")
+                self.close(4003, "seat left")
+                return
         elif not msg.spectate:
             self.error("bad_field", "give a seat 'token', or 'spectate': true to watch")
             return

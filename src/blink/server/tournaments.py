@@ -301,7 +301,8 @@ class Manager:
         h = self.hub
         code = h.new_code()
         best_of = _best_of(m.kind)
-        options = {"ruleset": get_ruleset("official").name, "sizes": sizes}
+        # The seats belong to their profiles for the whole match (leave does not free them).
+        options = {"ruleset": get_ruleset("official").name, "sizes": sizes, "fixed_seats": True}
         room = Room(
             h, code, DEFAULT_GAME, len(names), best_of, options, False, seat_list, time.time()
         )
