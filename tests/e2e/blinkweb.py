@@ -43,6 +43,7 @@ class Server:
             "--choice-deadline", "4",
             "--between-games", "1",
             "--deal-seed", "11",
+            "--creation-rate", "0",  # the tests open many rooms from one address
         ]  # fmt: skip
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, env=env)

@@ -90,3 +90,28 @@ def test_request_bodies_are_capped_before_they_are_read(tmp_path: Path) -> None:
         assert r.status_code == 413 and r.json()["error"]["code"] == "too_many_games"
     finally:
         server.stop()
+
+
+def test_creations_are_rate_limited_per_kind(tmp_path: Path) -> None:
+    server = ServerThread(fast_settings(f"sqlite:///{tmp_path / 'r.db'}", creation_rate="3/hour"))
+    server.start()
+    try:
+        for _ in range(3):
+            assert server.post("/api/rooms", {"name": "Ann"}).status_code == 201
+        refused = server.post("/api/rooms", {"name": "Ann"})
+        assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
+        assert int(refused.headers["retry-after"]) >= 1
+        # Each kind is counted apart; reading is never limited.
+        assert server.post("/api/profiles", {"name": "Ann"}).status_code == 201
+        assert server.get("/api/rooms").status_code == 200
+    finally:
+        server.stop()
+
+
+def test_blink_serve_refuses_a_malformed_rate() -> None:
+    from typer.testing import CliRunner
+
+    from blink.cli import app
+
+    r = CliRunner().invoke(app, ["serve", "--creation-rate", "lots"])
+    assert r.exit_code == 2 and "not a rate" in r.output

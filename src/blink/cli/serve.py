@@ -61,6 +61,14 @@ BotDelay = Annotated[
         help="Turn-based games (Go Blink): seconds a bot waits before each of its actions.",
     ),
 ]
+CreationRate = Annotated[
+    str,
+    typer.Option(
+        "--creation-rate",
+        help="Rooms, quick games, profiles or tournaments one client address may create, "
+        "each counted apart, in a moving window (60/minute, 5/second); 0 for no limit.",
+    ),
+]
 GcFullInterval = Annotated[
     float,
     typer.Option(
@@ -94,6 +102,7 @@ def serve(
     turn_time: TurnTime = 60.0,
     bot_delay: BotDelay = 0.8,
     gc_full_interval: GcFullInterval = 600.0,
+    creation_rate: CreationRate = "60/minute",
     log_level: LogLevel = "warning",
 ) -> None:
     """Start the game server; open the address it prints in a browser."""
@@ -115,6 +124,7 @@ def serve(
         deal_seed=deal_seed,
         db_writer=db_writer,
         gc_full_interval=gc_full_interval or None,
+        creation_rate=_creation_rate(creation_rate),
         turn_time=turn_time,
         bot_delay=bot_delay,
     )
@@ -134,6 +144,22 @@ def serve(
         ws_per_message_deflate=False,
         lifespan="on",
     )
+
+
+def _creation_rate(text: str) -> str | None:
+    """The ``--creation-rate`` checked (``None`` for 0: no limit); exit 2 when malformed."""
+    if text.strip() in ("0", ""):
+        return None
+    from limits import parse  # here, like the server: other commands do not load it
+
+    try:
+        parse(text)
+    except ValueError:
+        raise typer.BadParameter(
+            f"{text!r} is not a rate: write a count per period, such as 60/minute",
+            param_hint="--creation-rate",
+        ) from None
+    return text
 
 
 def _database(db: Path | None, database_url: str | None) -> tuple[str, str]:

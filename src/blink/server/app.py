@@ -25,6 +25,7 @@ from blink import __version__ as _pkg_version
 from blink.server import direct, errors, replays, session
 from blink.server import storage as st
 from blink.server.body_limit import BodyLimit
+from blink.server.creation_limits import CreationLimiter
 from blink.server.headers import SecurityHeaders
 from blink.server.hub import Hub
 from blink.server.replays import install as install_replays
@@ -99,6 +100,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings
+    app.state.creation_limiter = CreationLimiter(settings.creation_rate)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(
         BodyLimit, limit=settings.max_body_bytes, larger={"/api/replays": replays.MAX_BODY}

@@ -19,11 +19,14 @@ __all__ = ["ApiError", "ProfileError", "install"]
 class ApiError(Exception):
     """A REST error: HTTP status, stable code and a sentence."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.headers = headers
 
 
 class ProfileError(Exception):
@@ -38,7 +41,9 @@ class ProfileError(Exception):
 
 async def _api_error(_req: Request, exc: ApiError) -> JSONResponse:
     return JSONResponse(
-        {"error": {"code": exc.code, "message": exc.message}}, status_code=exc.status
+        {"error": {"code": exc.code, "message": exc.message}},
+        status_code=exc.status,
+        headers=exc.headers,
     )
 
 

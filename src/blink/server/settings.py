@@ -55,6 +55,10 @@ class Settings:
     """From the end of one game of a series to the next game's deal."""
     hello_timeout: float = 10.0
     """A connection that sends no ``hello`` in this time is closed (4008)."""
+    creation_rate: str | None = None
+    """How many rooms, quick games, profiles or tournaments (each counted apart) one client
+    address may create in a moving window (``limits`` notation, ``"60/minute"``); past it,
+    429. ``None`` (the default here): no limit; ``blink serve`` sets 60 a minute."""
     max_body_bytes: int = 64 * 1024
     """The longest REST request body (a record for ``POST /api/replays`` may be 2 MiB):
     longer ones are refused with 413 before they are read."""

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 from pydantic import BaseModel, Field
 
 from blink.server import profiles
+from blink.server.creation_limits import check_creation
 from blink.server.routes.deps import HubDep, WritableHubDep
 
 __all__ = ["NewProfile", "router"]
@@ -24,7 +25,7 @@ class NewProfile(BaseModel):
     name: str = Field(min_length=1, max_length=24)
 
 
-@router.post("/api/profiles", status_code=201)
+@router.post("/api/profiles", status_code=201, dependencies=[Depends(check_creation)])
 async def create_profile(h: WritableHubDep, body: NewProfile) -> dict[str, Any]:
     """Create a profile; its secret is returned this once (keep it)."""
     return await profiles.add_profile(h, body.name)

@@ -14,12 +14,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, Field
 
 from blink import bracket
 from blink.ratings import Rating, suggest_handicap
+from blink.server.creation_limits import check_creation
 from blink.server.errors import ProfileError
 from blink.server.profiles import lookup_secret, profiles_by_id
 from blink.server.rooms import hash_token
@@ -83,7 +84,7 @@ def _engine_call(fn: Callable[[], Any]) -> Any:
         raise ProfileError(409, exc.code if hasattr(exc, "code") else "refused", str(exc)) from None
 
 
-@router.post("/api/tournaments", status_code=201)
+@router.post("/api/tournaments", status_code=201, dependencies=[Depends(check_creation)])
 async def create(mgr: WritableManagerDep, body: NewTournament) -> dict[str, Any]:
     """Create a tournament; the organiser's secret is returned this once."""
     if body.kind not in KINDS:
