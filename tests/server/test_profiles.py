@@ -64,6 +64,7 @@ async def test_game_against_a_bot_is_rated_against_its_fixed_rating(server: Serv
     p = await asyncio.to_thread(wait_games, server, ann["id"], 1)
     (h,) = p["history"]
     assert h["opponents"] == [f"bot:beginner:first{FAST}"]
+    assert h["room"] is None  # a quick game's room is private: its code is never published
     won = 0 in end["outcome"]["winners"]
     assert (p["rating"]["mu"] > 25.0) == won
     assert p["rating"]["sigma"] < 25.0 / 3.0

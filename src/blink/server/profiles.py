@@ -45,6 +45,7 @@ from blink.ratings import BOT_RATINGS, Rating, RatingError, game_bot_rating, rat
 from blink.server.errors import ProfileError
 from blink.server.hub import Hub
 from blink.server.rooms import GameState, Room, hash_token
+from blink.server.schema import rooms
 
 __all__ = [
     "ProfileError",
@@ -287,7 +288,8 @@ def profile_with_history(hub: Hub, pid: str) -> dict[str, Any]:
         if row is None:
             raise ProfileError(404, "no_such_profile", f"there is no profile {pid!r}")
         hist = conn.execute(
-            select(profile_games)
+            select(profile_games, rooms.c.public)
+            .outerjoin(rooms, rooms.c.code == profile_games.c.room_code)
             .where(profile_games.c.profile_id == pid)
             .order_by(profile_games.c.game_id.desc())
             .limit(50)
@@ -296,7 +298,7 @@ def profile_with_history(hub: Hub, pid: str) -> dict[str, Any]:
     out["history"] = [
         {
             "game": h.game_id,
-            "room": h.room_code,
+            "room": h.room_code if h.public else None,  # a private room's code stays private
             "at": h.at,
             "place": h.place,
             "players": h.players,
