@@ -64,6 +64,8 @@ class Hub:
         """Open WebSocket connections by client address (capped per address)."""
         self.game_end_hooks: list[Callable[[Room, GameState], None]] = []
         """Called (on the loop) after each game ends: ratings, tournaments."""
+        self.profile_names: set[str] | None = None
+        """The name keys of the server's profiles once read (see blink.server.profiles)."""
         self.profile_hashes: set[str] | None = None
         """The secret hashes of the server's profiles once read (see blink.server.profiles)."""
         storage.on_health = self._health_changed

@@ -44,6 +44,7 @@ from blink.model.registry import get_game
 from blink.ratings import BOT_RATINGS, Rating, RatingError, game_bot_rating, rate_game
 from blink.server.errors import ProfileError
 from blink.server.hub import Hub
+from blink.server.names import NameError_, check_name, name_key
 from blink.server.rooms import GameState, Room, hash_token
 from blink.server.schema import rooms
 
@@ -252,10 +253,18 @@ def on_game_end(room: Room, g: GameState) -> None:
 
 async def add_profile(hub: Hub, name: str) -> dict[str, Any]:
     """Create a profile named ``name`` (``POST /api/profiles``): its id, name and secret (the
-    secret is answered this once). Raises :class:`ProfileError` for a name not on one line."""
-    name = name.strip()
-    if not name or any(c in name for c in "\n\r\t"):
-        raise ProfileError(400, "bad_name", "a profile needs a name on one line")
+    secret is answered this once). Raises :class:`ProfileError` for a name that cannot be
+    used (:func:`blink.server.names.check_name`) or that another profile has (``name_taken``:
+    names are compared by :func:`blink.server.names.name_key`)."""
+    try:
+        name = check_name(name)
+    except NameError_ as exc:
+        raise ProfileError(400, exc.code, exc.message) from None
+    key = name_key(name)
+    taken = profile_names(hub)
+    if key in taken:
+        raise ProfileError(409, "name_taken", f"a profile is already called {name!r} (or alike)")
+    taken.add(key)  # at once, on the loop: a second request for the name now waits for none
     secret = secrets.token_urlsafe(24)
     secret_hash = hash_token(secret)
     pid = secrets.token_hex(6)
@@ -274,9 +283,23 @@ async def add_profile(hub: Hub, name: str) -> dict[str, Any]:
     def job(conn: Connection) -> None:
         conn.execute(insert(profiles).values(**row))
 
-    await hub.storage.run(job)
+    try:
+        await hub.storage.run(job)
+    except BaseException:
+        taken.discard(key)
+        raise
     profile_hashes(hub).add(secret_hash)
     return {"id": pid, "name": name, "secret": secret}
+
+
+def profile_names(hub: Hub) -> set[str]:
+    """The name keys of every profile of this server, read once and kept up to date."""
+    known = hub.profile_names
+    if known is None:
+        with hub.storage.engine.connect() as conn:
+            known = {name_key(r[0]) for r in conn.execute(select(profiles.c.name))}
+        hub.profile_names = known
+    return known
 
 
 def profile_with_history(hub: Hub, pid: str) -> dict[str, Any]:
