@@ -11,9 +11,7 @@ from srvkit import ServerThread, fast_settings
 from blink.server.names import NameError_, check_name, name_key
 
 
-@pytest.mark.parametrize(
-    "name", ["alice", "ALICE", "Ａｌｉｃｅ", " Alice "]
-)
+@pytest.mark.parametrize("name", ["alice", "ALICE", "Ａｌｉｃｅ", " Alice "])
 def test_one_name_however_it_is_written(name: str) -> None:
     assert name_key(check_name(name)) == name_key("Alice")
 

@@ -49,7 +49,5 @@ def check_name(name: str) -> str:
             "bad_name", f"a name may not hold invisible or control characters (it has {code})"
         )
     if confusables.is_dangerous(name):
-        raise NameError_(
-            "confusable_name", "a name may not mix scripts whose letters look alike"
-        )
+        raise NameError_("confusable_name", "a name may not mix scripts whose letters look alike")
     return name
