@@ -11,6 +11,7 @@ from sqlalchemy import create_engine, text
 from srvkit import Client, ServerThread, bot_loop
 
 from blink.ratings import bot_rating
+from blink.server.profiles import BOT_GAMES_RATED
 
 FAST = "@40"
 
@@ -109,3 +110,33 @@ async def test_two_profiles_rated_and_anonymous_games_not(server: ServerThread) 
     await c.close()
     await asyncio.sleep(0.3)
     assert server.get(f"/api/profiles/{ann['id']}").json()["games"] == 1
+
+
+async def test_ratings_cannot_be_farmed(server: ServerThread) -> None:
+    ann = new_profile(server, "Farmer")
+    spec = f"beginner:first{FAST}"
+
+    async def play(**room: Any) -> None:
+        body = {"bot": spec, "name": "Farmer", "profile_secret": ann["secret"], **room}
+        r = server.post("/api/quick", body)
+        assert r.status_code == 201, r.text
+        c = await Client("F").connect(server.ws, room=r.json()["code"], token=ann["secret"])
+        await asyncio.wait_for(bot_loop(c, games=1), 120)
+        await c.close()
+
+    # A handicapped game is not rated.
+    await play(handicap="35:25")
+    # Against one bot, three games a day are rated; the fourth is played, not rated.
+    for n in range(1, BOT_GAMES_RATED + 2):
+        await play()
+        if n <= BOT_GAMES_RATED:
+            assert (await asyncio.to_thread(wait_games, server, ann["id"], n))["games"] == n
+    # Every game so far has ended and been handled (the next profile game is rated at once).
+    bob = new_profile(server, "Bob")
+    r = server.post("/api/quick", {"bot": spec, "name": "Bob", "profile_secret": bob["secret"]})
+    c = await Client("B").connect(server.ws, room=r.json()["code"], token=bob["secret"])
+    await asyncio.wait_for(bot_loop(c, games=1), 120)
+    await c.close()
+    await asyncio.to_thread(wait_games, server, bob["id"], 1)
+    p = server.get(f"/api/profiles/{ann['id']}").json()
+    assert p["games"] == BOT_GAMES_RATED

@@ -24,7 +24,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from sqlalchemy import (
     Column,
@@ -35,6 +35,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    func,
     insert,
     select,
     update,
@@ -145,6 +146,25 @@ def _bot_rating(name: str, game: str) -> Rating:
     return game_bot_rating(name, game)
 
 
+BOT_GAMES_RATED: Final = 3
+"""Rated games of one profile against one bot (the same spec) in any 24 hours: more are played
+but not rated, so that beating the same bot again and again cannot farm a rating."""
+
+
+def _farmed(conn: Connection, row: Any, opponents: str, at: float) -> bool:
+    """True when ``row``'s profile has had its rated games against these bots today."""
+    count = conn.execute(
+        select(func.count())
+        .select_from(profile_games)
+        .where(
+            profile_games.c.profile_id == row.id,
+            profile_games.c.opponents == opponents,
+            profile_games.c.at > at - 86_400,
+        )
+    ).scalar_one()
+    return bool(int(count) >= BOT_GAMES_RATED)
+
+
 def _rate_job(
     room_code: str,
     game_id: int,
@@ -183,8 +203,13 @@ def _rate_job(
             return
         if len({w.id for w in who if w is not None}) != sum(1 for w in who if w is not None):
             return
-        new = rate_game(ratings, list(winners), fixed, info)
         names = [w.name if w is not None else f"bot:{b}" for w, b in zip(who, bots, strict=True)]
+        if any(b is not None for b in bots):
+            for i, row in enumerate(who):
+                others = json.dumps([n for j, n in enumerate(names) if j != i])
+                if row is not None and _farmed(conn, row, others, at):
+                    return
+        new = rate_game(ratings, list(winners), fixed, info)
         for i, row in enumerate(who):
             if row is None:
                 continue
@@ -236,6 +261,8 @@ def on_game_end(room: Room, g: GameState) -> None:
     outcome = g.game.outcome
     if outcome is None:
         return
+    if room.sizes is not None and len(set(room.sizes)) > 1:
+        return  # a handicapped game is not rated: the rating model has no handicap in it
     hashes = [s.token_hash if s.kind == "human" else None for s in room.seats]
     bots = [s.bot if s.kind == "bot" else None for s in room.seats]
     hub = room.hub
