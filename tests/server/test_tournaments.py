@@ -349,3 +349,30 @@ def test_organiser_api_agrees_with_the_engine(
         assert (res.status_code == 200) == ok, res.text
     got = server.get(f"/api/tournaments/{tid}/export").json()
     assert got == local.to_dict()
+
+
+async def test_a_match_seat_cannot_be_hijacked(server: ServerThread) -> None:
+    players = [profile(server, n) for n in ("Hana", "Ivo")]
+    r = server.post("/api/tournaments", {"name": "Guarded", "kind": "online"}).json()
+    tid, org = r["id"], r["organiser_secret"]
+    for p in players:
+        server.post(f"/api/tournaments/{tid}/join", {"profile_secret": p["secret"]})
+    s = server.post(f"/api/tournaments/{tid}/start", {"organiser_secret": org, "seed": 1}).json()
+    code = next(iter(s["rooms"].values()))["code"]
+    info = server.get(f"/api/rooms/{code}").json()
+    seat_of = {seat["name"]: seat["seat"] for seat in info["seats"]}
+    # The first player leaves before the opponent connects: the seat stays theirs.
+    first = players[0] if seat_of[players[0]["name"]] == 0 else players[1]
+    c = await Client("leaver").connect(server.ws, room=code, token=first["secret"])
+    await c.expect("welcome")
+    await c.send({"type": "leave"})
+    await c.expect("left")
+    await c.close()
+    info = server.get(f"/api/rooms/{code}").json()
+    assert all(seat["taken"] for seat in info["seats"])
+    # An outsider under the same name cannot take it; the real player still can.
+    outsider = server.post(f"/api/rooms/{code}/join", {"name": first["name"]})
+    assert outsider.status_code == 409
+    back = await Client("back").connect(server.ws, room=code, token=first["secret"])
+    assert (await back.expect("welcome"))["seat"] == 0
+    await back.close()

@@ -252,7 +252,11 @@ class Manager:
                     m = t.match(mid)
                     if m.decided or not m.known:
                         continue
-                    names = [room.seats[w].name or "" for w in res["winners"]]
+                    # Seat i of a match room is the match's player i (open_room), held by that
+                    # player's profile for the whole match: results go by seat, never by a
+                    # name shown at the table.
+                    players = [p for p in m.players if p is not None]
+                    names = [players[w] for w in res["winners"] if 0 <= w < len(players)]
                     try:
                         t.record_game(mid, names, ref)
                     except TournamentError:
