@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Annotated
 
@@ -26,6 +27,14 @@ DatabaseUrl = Annotated[
 AllowOrigin = Annotated[
     list[str] | None,
     typer.Option("--allow-origin", help="Extra browser origin allowed for WebSockets."),
+]
+AllowHost = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--allow-host",
+        help="A name the server is reached by besides its own addresses (a public name behind "
+        "a proxy); '*' for any (no check against DNS rebinding).",
+    ),
 ]
 Countdown = Annotated[float, typer.Option(help="Seconds from the deal to the reveal.")]
 StallPause = Annotated[float, typer.Option(help="Seconds a stall is shown before the flip.")]
@@ -93,6 +102,7 @@ def serve(
     db: DbFile = None,
     database_url: DatabaseUrl = None,
     allow_origin: AllowOrigin = None,
+    allow_host: AllowHost = None,
     countdown: Countdown = 3.0,
     stall_pause: StallPause = 1.5,
     choice_deadline: ChoiceDeadline = 10.0,
@@ -121,6 +131,7 @@ def serve(
         choice_deadline=choice_deadline,
         between_games=between_games,
         allowed_origins=tuple(allow_origin or ()),
+        allowed_hosts=served_hosts(host, allow_host or []),
         deal_seed=deal_seed,
         db_writer=db_writer,
         gc_full_interval=gc_full_interval or None,
@@ -144,6 +155,27 @@ def serve(
         ws_per_message_deflate=False,
         lifespan="on",
     )
+
+
+def served_hosts(host: str, extra: list[str]) -> tuple[str, ...]:
+    """The host names a server bound to ``host`` answers to: the loopback names, and when it
+    listens on every interface this machine's name and addresses, plus ``extra``; ``()`` (no
+    check) when ``extra`` holds ``*``."""
+    import socket
+
+    if "*" in extra:
+        return ()
+    names = {"127.0.0.1", "localhost", host.lower()}
+    if host in ("0.0.0.0", "::"):
+        hostname = socket.gethostname()
+        names |= {hostname.lower(), socket.getfqdn().lower()}
+        with contextlib.suppress(OSError):
+            names |= set(socket.gethostbyname_ex(hostname)[2])
+        with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # no packet is sent: it picks the outward address
+            names.add(s.getsockname()[0])
+    names |= {e.lower() for e in extra}
+    return tuple(sorted(n for n in names if n and n not in ("0.0.0.0", "::")))
 
 
 def _creation_rate(text: str) -> str | None:

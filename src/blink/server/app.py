@@ -18,6 +18,7 @@ from contextlib import asynccontextmanager
 from functools import partial
 
 from fastapi import FastAPI
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 
@@ -101,6 +102,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.creation_limiter = CreationLimiter(settings.creation_rate)
+    if settings.allowed_hosts:  # against DNS rebinding: only the server's own names
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts))
     app.add_middleware(SecurityHeaders)
     app.add_middleware(
         BodyLimit, limit=settings.max_body_bytes, larger={"/api/replays": replays.MAX_BODY}

@@ -53,15 +53,26 @@ __all__ = ["Session", "endpoint", "origin_ok", "serve"]
 log = logging.getLogger("blink.server")
 
 
+def host_name(netloc: str) -> str:
+    """The host name of a ``Host`` header or an Origin's netloc, without the port."""
+    return (urlsplit(f"//{netloc}").hostname or "").lower()
+
+
 def origin_ok(ws: WebSocket, settings: Settings) -> bool:
-    """Whether the handshake's ``Origin`` may open a game connection (none, an allowed origin,
-    or the server's own host)."""
+    """Whether the handshake may open a game connection: its ``Host`` is one the server
+    answers to (any, when none is configured), and its ``Origin`` is absent, allowed, or one
+    of those hosts (the handshake's own host, when none is configured)."""
+    host = ws.headers.get("host", "")
+    allowed = settings.allowed_hosts
+    if allowed and host_name(host) not in allowed:
+        return False
     origin = ws.headers.get("origin")
     if origin is None:
         return True
     if origin in settings.allowed_origins or "*" in settings.allowed_origins:
         return True
-    host = ws.headers.get("host", "")
+    if allowed:
+        return host_name(urlsplit(origin).netloc) in allowed
     return urlsplit(origin).netloc.lower() == host.lower()
 
 

@@ -82,6 +82,11 @@ class Settings:
     """WebSocket connections from one client address at once; more are refused (1008)."""
     resume_buffer: int = 64
     """Updates kept per game for clients that resume with ``last_seq``."""
+    allowed_hosts: tuple[str, ...] = ()
+    """The host names the server answers to (the ``Host`` header, without the port), against
+    DNS rebinding; an Origin must name one of them (or be in ``allowed_origins``). Empty (the
+    default here): any host, and an Origin must match the Host; ``blink serve`` sets the
+    addresses it serves, plus ``--allow-host``."""
     allowed_origins: tuple[str, ...] = ()
     """Extra browser origins allowed on the WebSocket handshake (the own host always is)."""
     deal_seed: int | None = None
