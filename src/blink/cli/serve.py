@@ -36,6 +36,17 @@ AllowHost = Annotated[
         "a proxy); '*' for any (no check against DNS rebinding).",
     ),
 ]
+MaxSpectators = Annotated[
+    int, typer.Option("--max-spectators", min=0, help="Spectators one room takes.")
+]
+MaxPerAddress = Annotated[
+    int,
+    typer.Option(
+        "--max-connections-per-address",
+        min=1,
+        help="WebSocket connections one client address may hold at once.",
+    ),
+]
 Countdown = Annotated[float, typer.Option(help="Seconds from the deal to the reveal.")]
 StallPause = Annotated[float, typer.Option(help="Seconds a stall is shown before the flip.")]
 ChoiceDeadline = Annotated[
@@ -113,6 +124,8 @@ def serve(
     bot_delay: BotDelay = 0.8,
     gc_full_interval: GcFullInterval = 600.0,
     creation_rate: CreationRate = "60/minute",
+    max_spectators: MaxSpectators = 500,
+    max_connections_per_address: MaxPerAddress = 256,
     log_level: LogLevel = "warning",
 ) -> None:
     """Start the game server; open the address it prints in a browser."""
@@ -136,6 +149,8 @@ def serve(
         db_writer=db_writer,
         gc_full_interval=gc_full_interval or None,
         creation_rate=_creation_rate(creation_rate),
+        max_spectators=max_spectators,
+        max_connections_per_address=max_connections_per_address,
         turn_time=turn_time,
         bot_delay=bot_delay,
     )
