@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import statistics
 import subprocess
@@ -63,18 +64,28 @@ async def player(url: str, code: str, token: str, until: float, out: dict[str, A
                         break
 
 
-async def crowd(url: str, code: str, size: int, until: float, out: dict[str, Any]) -> None:
-    """Spectators join and leave in waves of ``size`` until ``until``."""
+async def crowd(url: str, code: str, size: int, seconds: float) -> int:
+    """Waves of ``size`` spectators: all join, stay a second, all leave, for ``seconds``.
+    Returns how many joined."""
     hello = json.dumps({"type": "hello", "protocol": 1, "room": code, "spectate": True})
+    joined = 0
 
     async def one() -> None:
-        async with websockets.connect(url, max_size=None) as ws:
+        nonlocal joined
+        async with websockets.connect(url, max_size=None, open_timeout=60) as ws:
             await ws.send(hello)
             await ws.recv()
-            out["joins"] += 1
+            joined += 1
+            await asyncio.sleep(1.0)
 
+    until = time.monotonic() + seconds
     while time.monotonic() < until:
         await asyncio.gather(*(one() for _ in range(size)), return_exceptions=True)
+    return joined
+
+
+def _crowd_process(url: str, code: str, size: int, seconds: float, result: Any) -> None:
+    result.value = asyncio.run(crowd(url, code, size, seconds))
 
 
 async def run(port: int, spectators: int, duration: float) -> dict[str, Any]:
@@ -83,13 +94,20 @@ async def run(port: int, spectators: int, duration: float) -> dict[str, Any]:
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         r = (await http.post("/api/rooms", json={"name": "A", "best_of": 15})).json()
         j = (await http.post(f"/api/rooms/{r['code']}/join", json={"name": "B"})).json()
-    out: dict[str, Any] = {"acks": [], "room_frames": 0, "joins": 0}
+    out: dict[str, Any] = {"acks": [], "room_frames": 0}
+    # The crowd runs in a process of its own: it must not slow the players' client.
+    joined = multiprocessing.Value("i", 0)
+    proc = multiprocessing.Process(
+        target=_crowd_process, args=(url, r["code"], spectators, duration, joined), daemon=True
+    )
+    proc.start()
     until = time.monotonic() + duration
     await asyncio.gather(
         player(url, r["code"], r["token"], until, out),
         player(url, r["code"], j["token"], until, out),
-        crowd(url, r["code"], spectators, until, out),
     )
+    proc.join(timeout=120)
+    out["joins"] = joined.value
     acks = sorted(out["acks"])
     return {
         "spectators": spectators,
