@@ -49,14 +49,15 @@ from blink.server.protocol import (
     RoomInfo,
     RoomSummary,
     Snapshot,
-    Update,
     Welcome,
     encode,
 )
+from blink.server.room_info import insert_room_job, room_info, room_summary
 from blink.server.seats import ANSWERS_KEPT, GameState, NoGame, Peer, Pending, Seat, hash_token
 from blink.server.settings import Settings
 from blink.server.stored import deal_column
 from blink.server.table_clock import Cancellable, TableClock, ms_left, timings
+from blink.server.updates import build_update, undo_last
 
 __all__ = [
     "ANSWERS_KEPT",
@@ -174,70 +175,15 @@ class Room:
 
     def info(self) -> RoomInfo:
         """The room: its game, options, seats, status, series and games."""
-        turn = None if self.definition.info.real_time else round(self.settings.turn_time * 1000)
-        return RoomInfo(
-            code=self.code,
-            game=self.game_name,
-            players=self.players,
-            best_of=self.best_of,
-            options=self.options,
-            ruleset=self.ruleset,
-            sizes=None if self.sizes is None else list(self.sizes),
-            status=self.status,
-            seats=[s.info() for s in self.seats],
-            spectators=len(self.spectators),
-            series=self.series.to_dict(),
-            series_number=self.series_number,
-            games=self.games,
-            join_url=f"/play/{self.code}",
-            watch_url=f"/watch/{self.code}",
-            public=self.public,
-            turn_ms=turn,
-        )
+        return room_info(self)
 
     def summary(self) -> RoomSummary:
         """The room as ``GET /api/rooms`` lists it."""
-        return RoomSummary(
-            code=self.code,
-            game=self.game_name,
-            players=self.players,
-            best_of=self.best_of,
-            ruleset=self.ruleset,
-            status=self.status,
-            open_seats=[s.seat for s in self.seats if not s.taken],
-            seats=[s.info() for s in self.seats],
-            spectators=len(self.spectators),
-        )
+        return room_summary(self)
 
     def insert_job(self) -> Callable[[Any], Any]:
         """The storage job that writes this new room and its seats."""
-        sizes = self.options.get("sizes")
-        row = {
-            "code": self.code,
-            "created_at": self.created_at,
-            "players": self.players,
-            "best_of": self.best_of,
-            "ruleset": str(self.options.get("ruleset", self.game_name))[:32],
-            "sizes": None if sizes is None else msgspec.json.encode(sizes).decode(),
-            "public": self.public,
-            "status": "waiting",
-            "series_number": 1,
-            "game": self.game_name,
-            "options": msgspec.json.encode(self.options).decode(),
-        }
-        seat_rows = [
-            {
-                "room_code": self.code,
-                "seat": s.seat,
-                "kind": s.kind,
-                "bot": s.bot,
-                "name": s.name,
-                "token_hash": s.token_hash,
-                "left": False,
-            }
-            for s in self.seats
-        ]
-        return st.job_insert_room(row, seat_rows)
+        return insert_room_job(self)
 
     def _store(self, job: Callable[[Any], Any], done: Callable[[Any], None] | None = None) -> None:
         self.hub.store(job, done)
@@ -646,55 +592,18 @@ class Room:
         t: int,
     ) -> tuple[Pending, Callable[[Any], Any]]:
         """Every frame an applied action sends, its ack and its storage job."""
-        seq = g.seq + 1
-        # The referee is asked on a copy of the clock: the room's changes only once all is built.
-        probe = g.table.peek(g.game, self.settings.clock())
         receivers: list[int | None] = list(range(self.players))
         if self.spectators:
             receivers.append(None)
-        table, definition = self.table, self.definition
-        # Each event is turned into JSON once; a receiver gets that shared form only when the
-        # redaction leaves the event as it is for them (nothing hidden), else its own form.
-        shared = [(e, definition.event_to_wire(e)) for e in events]
-        frames: dict[int | None, str] = {}
-        for r in receivers:
-            wire: list[dict[str, Any]] = []
-            for e, w in shared:
-                h = table.hide(e, r)
-                if h is not e:
-                    w = definition.event_to_wire(h)
-                if w is not None:
-                    wire.append(w)
-            frames[r] = encode(
-                Update(
-                    game_kind=self.game_name,
-                    game=g.id,
-                    seq=seq,
-                    t=t,
-                    events=wire,
-                    view=table.view_wire(definition.view(g.game, r), False),
-                    stall=probe[0],
-                    turn=probe[1],
-                )
-            )
-        ack = None
-        if msg_id is not None and seat is not None:
-            ack = encode(Ack(id=msg_id, game=g.id, seq=seq))
-        job = st.job_append_action(
-            g.id, seq, definition.record_codec.encode_action(action, t), seat, msg_id
-        )
-        return Pending(seq, frames, seat, msg_id, ack, bool(g.game.over)), job
+        return build_update(
+            self.table, self.definition, self.game_name, g, receivers, action, events, seat,
+            msg_id, t, self.settings.clock(),
+        )  # fmt: skip
 
     def _rebuild(self, g: GameState) -> None:
         """Put the engine back as it was before the last action (building its frames
-        failed): the deal again, and every action before it."""
-        history = list(self.definition.history(g.game))[:-1]
-        state = self.definition.new(
-            self.players, deck=g.game.deck, options=self.definition.options_of(g.game)
-        )
-        for action, t in history:
-            self.definition.apply(state, action, t)
-        g.game = state
+        failed)."""
+        g.game = undo_last(self.definition, self.players, g.game)
         log.error("room %s: an action's frames could not be built; it was undone", self.code)
 
     def _persisted(self, g: GameState, seq: int, result: Any) -> None:

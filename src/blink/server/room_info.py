@@ -1,0 +1,87 @@
+"""A room described: for the clients (its ``room`` frame, the REST listing) and for storage
+(the rows of a new room). Functions of a :class:`blink.server.rooms.Room`, which calls them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from blink.server import jobs as st
+from blink.server.protocol import RoomInfo, RoomSummary
+
+if TYPE_CHECKING:
+    from blink.server.rooms import Room
+
+__all__ = ["insert_room_job", "room_info", "room_summary"]
+
+
+def room_info(room: Room) -> RoomInfo:
+    """The room: its game, options, seats, status, series and games."""
+    turn = None if room.definition.info.real_time else round(room.settings.turn_time * 1000)
+    return RoomInfo(
+        code=room.code,
+        game=room.game_name,
+        players=room.players,
+        best_of=room.best_of,
+        options=room.options,
+        ruleset=room.ruleset,
+        sizes=None if room.sizes is None else list(room.sizes),
+        status=room.status,
+        seats=[s.info() for s in room.seats],
+        spectators=len(room.spectators),
+        series=room.series.to_dict(),
+        series_number=room.series_number,
+        games=room.games,
+        join_url=f"/play/{room.code}",
+        watch_url=f"/watch/{room.code}",
+        public=room.public,
+        turn_ms=turn,
+    )
+
+
+def room_summary(room: Room) -> RoomSummary:
+    """The room as ``GET /api/rooms`` lists it."""
+    return RoomSummary(
+        code=room.code,
+        game=room.game_name,
+        players=room.players,
+        best_of=room.best_of,
+        ruleset=room.ruleset,
+        status=room.status,
+        open_seats=[s.seat for s in room.seats if not s.taken],
+        seats=[s.info() for s in room.seats],
+        spectators=len(room.spectators),
+    )
+
+
+def insert_room_job(room: Room) -> Callable[[Any], Any]:
+    """The storage job that writes this new room and its seats."""
+    sizes = room.options.get("sizes")
+    row = {
+        "code": room.code,
+        "created_at": room.created_at,
+        "players": room.players,
+        "best_of": room.best_of,
+        "ruleset": str(room.options.get("ruleset", room.game_name))[:32],
+        "sizes": None if sizes is None else msgspec.json.encode(sizes).decode(),
+        "public": room.public,
+        "status": "waiting",
+        "series_number": 1,
+        "game": room.game_name,
+        "options": msgspec.json.encode(room.options).decode(),
+    }
+    seat_rows = [
+        {
+            "room_code": room.code,
+            "seat": s.seat,
+            "kind": s.kind,
+            "bot": s.bot,
+            "name": s.name,
+            "token_hash": s.token_hash,
+            "left": False,
+        }
+        for s in room.seats
+    ]
+    return st.job_insert_room(row, seat_rows)

@@ -1,0 +1,81 @@
+"""What one applied action sends and stores, built before the room changes anything.
+
+:func:`build_update` makes every receiver's ``update`` frame (each from that receiver's view
+and the events as redacted for it), the ack and the storage job of an action the engine has
+just applied; :func:`undo_last` rebuilds the engine's state without that action, for when
+building failed. Nothing here changes a room: the room takes what is built, or puts the engine
+back and changes nothing else (:meth:`blink.server.rooms.Room.apply`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from blink.model.base import GameDefinition
+from blink.model.table import Table
+from blink.server import jobs as st
+from blink.server.protocol import Ack, Update, encode
+from blink.server.seats import GameState, Pending
+
+__all__ = ["build_update", "undo_last"]
+
+
+def build_update(
+    table: Table,
+    definition: GameDefinition[Any, Any, Any, Any],
+    game_name: str,
+    g: GameState,
+    receivers: list[int | None],
+    action: Any,
+    events: list[Any],
+    seat: int | None,
+    msg_id: str | None,
+    t: int,
+    now: float,
+) -> tuple[Pending, Callable[[Any], Any]]:
+    """The frames for ``receivers`` (seats; ``None``: the spectators), the ack of ``msg_id``
+    and the storage job of ``action``, applied to ``g`` at ``t`` with ``events``."""
+    seq = g.seq + 1
+    # The referee is asked without changing its clock: the room changes only once all is built.
+    stall, turn = g.table.peek(g.game, now)
+    # Each event is turned into JSON once; a receiver gets that shared form only when the
+    # redaction leaves the event as it is for them (nothing hidden), else its own form.
+    shared = [(e, definition.event_to_wire(e)) for e in events]
+    frames: dict[int | None, str] = {}
+    for r in receivers:
+        wire: list[dict[str, Any]] = []
+        for e, w in shared:
+            h = table.hide(e, r)
+            if h is not e:
+                w = definition.event_to_wire(h)
+            if w is not None:
+                wire.append(w)
+        frames[r] = encode(
+            Update(
+                game_kind=game_name,
+                game=g.id,
+                seq=seq,
+                t=t,
+                events=wire,
+                view=table.view_wire(definition.view(g.game, r), False),
+                stall=stall,
+                turn=turn,
+            )
+        )
+    ack = None
+    if msg_id is not None and seat is not None:
+        ack = encode(Ack(id=msg_id, game=g.id, seq=seq))
+    job = st.job_append_action(
+        g.id, seq, definition.record_codec.encode_action(action, t), seat, msg_id
+    )
+    return Pending(seq, frames, seat, msg_id, ack, bool(g.game.over)), job
+
+
+def undo_last(definition: GameDefinition[Any, Any, Any, Any], players: int, state: Any) -> Any:
+    """``state`` without its last action: the same deal again, and every action before it."""
+    history = list(definition.history(state))[:-1]
+    again = definition.new(players, deck=state.deck, options=definition.options_of(state))
+    for action, t in history:
+        definition.apply(again, action, t)
+    return again
