@@ -115,3 +115,23 @@ def test_blink_serve_refuses_a_malformed_rate() -> None:
 
     r = CliRunner().invoke(app, ["serve", "--creation-rate", "lots"])
     assert r.exit_code == 2 and "not a rate" in r.output
+
+
+def test_room_codes_cannot_be_guessed(tmp_path: Path) -> None:
+    server = ServerThread(fast_settings(f"sqlite:///{tmp_path / 'g.db'}", miss_rate="5/hour"))
+    server.start()
+    try:
+        code = server.post("/api/rooms", {"name": "Ann"}).json()["code"]
+        assert server.get(f"/api/rooms/{code}").status_code == 200
+        for guess in ("AAAAAA", "BBBBBB", "CCCCCC", "DDDDDD", "EEEEEE"):
+            assert server.get(f"/api/rooms/{guess}").status_code == 404
+        # Out of guesses: every lookup is refused now, the right code too (nothing to learn).
+        for path in (f"/api/rooms/{code}", "/api/rooms/FFFFFF"):
+            r = server.get(path)
+            assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited", path
+        with connect(server.ws) as ws:
+            ws.send(json.dumps({"type": "hello", "protocol": 1, "room": code, "spectate": True}))
+            err = json.loads(ws.recv(timeout=30))
+            assert err["type"] == "error" and err["code"] == "rate_limited"
+    finally:
+        server.stop()

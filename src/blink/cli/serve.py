@@ -149,6 +149,7 @@ def serve(
         db_writer=db_writer,
         gc_full_interval=gc_full_interval or None,
         creation_rate=_creation_rate(creation_rate),
+        miss_rate=None if _creation_rate(creation_rate) is None else "30/minute",
         max_spectators=max_spectators,
         max_connections_per_address=max_connections_per_address,
         turn_time=turn_time,

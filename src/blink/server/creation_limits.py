@@ -1,8 +1,11 @@
-"""How fast one client may create things: rooms, quick games, profiles, tournaments.
+"""How fast one client may create things (rooms, quick games, profiles, tournaments), and
+how often it may ask for a room code that does not exist.
 
 Each client address gets a moving window per kind of thing (``Settings.creation_rate``, such
 as ``"60/minute"``), kept by the ``limits`` library in memory. Past it, the request is refused
-with ``429 rate_limited`` and a ``Retry-After`` header, before anything is created.
+with ``429 rate_limited`` and a ``Retry-After`` header, before anything is created. Room codes
+cannot be guessed either: an address that asked for ``Settings.miss_rate`` codes that do not
+exist gets ``429`` for every room lookup, existing or not, until its window has room again.
 """
 
 from __future__ import annotations
@@ -17,21 +20,29 @@ from limits.strategies import MovingWindowRateLimiter
 
 from blink.server.errors import ApiError
 
-__all__ = ["CreationLimiter", "check_creation"]
+__all__ = ["CreationLimiter", "check_creation", "check_lookup", "count_miss"]
 
 
 class CreationLimiter:
     """The moving windows of every client address, for one server."""
 
-    def __init__(self, rate: str | None) -> None:
-        self.rate: RateLimitItem | None = None
+    def __init__(self, rate: str | None, miss_rate: str | None = None) -> None:
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
-        if rate is None:
-            return
-        try:
-            self.rate = parse(rate)
-        except ValueError as exc:
-            raise ValueError(f"a creation rate is like 60/minute, not {rate!r}: {exc}") from None
+        self.rate = _parse(rate)
+        self.miss_rate = _parse(miss_rate)
+
+    def looked_up_too_much(self, address: str) -> float | None:
+        """``None`` while ``address`` may look rooms up, else the seconds until it may."""
+        rate = self.miss_rate
+        if rate is None or self._limiter.test(rate, address, "miss"):
+            return None
+        reset = self._limiter.get_window_stats(rate, address, "miss").reset_time
+        return max(1.0, reset - time.time())
+
+    def missed(self, address: str) -> None:
+        """``address`` asked for a room that does not exist."""
+        if self.miss_rate is not None:
+            self._limiter.hit(self.miss_rate, address, "miss")
 
     def hit(self, address: str, kind: str) -> float | None:
         """Count one creation; ``None`` when allowed, else the seconds until one is."""
@@ -41,15 +52,44 @@ class CreationLimiter:
         return max(1.0, reset - time.time())
 
 
+def _parse(rate: str | None) -> RateLimitItem | None:
+    if rate is None:
+        return None
+    try:
+        return parse(rate)
+    except ValueError as exc:
+        raise ValueError(f"a rate is like 60/minute, not {rate!r}: {exc}") from None
+
+
+def _too_many(wait: float, what: str) -> ApiError:
+    seconds = math.ceil(wait)
+    return ApiError(
+        429,
+        "rate_limited",
+        f"too many {what} from your address: try again in {seconds} s",
+        headers={"Retry-After": str(seconds)},
+    )
+
+
+async def check_lookup(request: Request) -> None:
+    """A FastAPI dependency of the endpoints that look a room up by its code."""
+    limiter: CreationLimiter = request.app.state.creation_limiter
+    address = request.client.host if request.client is not None else ""
+    wait = limiter.looked_up_too_much(address)
+    if wait is not None:
+        raise _too_many(wait, "unknown room codes")
+
+
+def count_miss(request: Request) -> None:
+    """Count a lookup of a room code that does not exist."""
+    limiter: CreationLimiter = request.app.state.creation_limiter
+    limiter.missed(request.client.host if request.client is not None else "")
+
+
 async def check_creation(request: Request) -> None:
     """A FastAPI dependency of the endpoints that create something (their path is the kind)."""
     limiter: CreationLimiter = request.app.state.creation_limiter
     address = request.client.host if request.client is not None else ""
     wait = limiter.hit(address, request.url.path)
     if wait is not None:
-        raise ApiError(
-            429,
-            "rate_limited",
-            f"too many of these from your address: try again in {math.ceil(wait)} s",
-            headers={"Retry-After": str(math.ceil(wait))},
-        )
+        raise _too_many(wait, "of these")

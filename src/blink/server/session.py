@@ -21,6 +21,7 @@ from starlette.types import Send
 from starlette.websockets import WebSocket, WebSocketState
 
 from blink.server.conn import Conn
+from blink.server.creation_limits import CreationLimiter
 from blink.server.direct import (
     WS_IMPL,
     DirectSocket,
@@ -79,7 +80,16 @@ def origin_ok(ws: WebSocket, settings: Settings) -> bool:
 class Session:
     """The per-connection state of the WebSocket loop."""
 
-    def __init__(self, ws: WebSocket, hub: Hub, settings: Settings, send: Send) -> None:
+    def __init__(
+        self,
+        ws: WebSocket,
+        hub: Hub,
+        settings: Settings,
+        send: Send,
+        limiter: CreationLimiter | None = None,
+    ) -> None:
+        self.limiter = limiter
+        """Counts this address's lookups of room codes that do not exist (``None``: none)."""
         self.ws = ws
         self.hub = hub
         self.settings = settings
@@ -258,8 +268,16 @@ class Session:
             )
             self.close(4000, "unsupported protocol")
             return
+        limiter = self.limiter
+        address = self.ws.client.host if self.ws.client is not None else ""
+        if limiter is not None and limiter.looked_up_too_much(address) is not None:
+            self.error("rate_limited", "too many unknown room codes from your address")
+            self.close(1008, "rate limit")
+            return
         room = self.hub.room(msg.room)
         if room is None:
+            if limiter is not None:
+                limiter.missed(address)
             self.error("no_such_room", f"there is no room {msg.room!r}")
             self.close(4004, "no such room")
             return
@@ -325,9 +343,15 @@ class Session:
             seat.remember(msg_id, frame)
 
 
-async def serve(ws: WebSocket, hub: Hub, settings: Settings, send: Send) -> None:
+async def serve(
+    ws: WebSocket,
+    hub: Hub,
+    settings: Settings,
+    send: Send,
+    limiter: CreationLimiter | None = None,
+) -> None:
     """Run one accepted WebSocket connection until it ends."""
-    s = Session(ws, hub, settings, send)
+    s = Session(ws, hub, settings, send, limiter)
     hub.connections += 1
     sender = None if s.direct is not None else asyncio.get_running_loop().create_task(s.sender())
 
@@ -396,7 +420,7 @@ async def endpoint(state: State, ws: WebSocket, send: Send) -> None:
         await ws.accept()
         if getattr(state, "send_path", None) is None:
             state.send_path = _log_send_path(send)
-        await serve(ws, hub, settings, send)
+        await serve(ws, hub, settings, send, getattr(state, "creation_limiter", None))
     finally:
         hub.by_address[address] -= 1
         if not hub.by_address[address]:

@@ -59,6 +59,10 @@ class Settings:
     """How many rooms, quick games, profiles or tournaments (each counted apart) one client
     address may create in a moving window (``limits`` notation, ``"60/minute"``); past it,
     429. ``None`` (the default here): no limit; ``blink serve`` sets 60 a minute."""
+    miss_rate: str | None = None
+    """How many room codes that do not exist one client address may ask for in a moving
+    window; past it every room lookup of that address gets 429 (``None`` here: no limit;
+    ``blink serve`` sets 30 a minute)."""
     max_body_bytes: int = 64 * 1024
     """The longest REST request body (a record for ``POST /api/replays`` may be 2 MiB):
     longer ones are refused with 413 before they are read."""

@@ -9,13 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, Field
 
 from blink.model.registry import DEFAULT_GAME, NoTable, UnknownGame, get_game, get_table
 from blink.server import jobs as st
 from blink.server import room_setup
-from blink.server.creation_limits import check_creation
+from blink.server.creation_limits import check_creation, check_lookup, count_miss
 from blink.server.errors import ApiError
 from blink.server.hub import Hub
 from blink.server.profiles import seat_token
@@ -95,24 +95,27 @@ async def list_rooms(h: HubDep) -> dict[str, Any]:
     return {"rooms": msgspec.to_builtins([r.summary() for r in rooms[:200]])}
 
 
-def _room(h: Hub, code: str) -> Room:
+def _room(h: Hub, code: str, request: Request) -> Room:
     room = h.room(code.upper())
     if room is None:
+        count_miss(request)
         raise ApiError(404, "no_such_room", f"there is no room {code!r}")
     return room
 
 
-@router.get("/api/rooms/{code}")
-async def room_info(h: HubDep, code: str) -> dict[str, Any]:
+@router.get("/api/rooms/{code}", dependencies=[Depends(check_lookup)])
+async def room_info(h: HubDep, code: str, request: Request) -> dict[str, Any]:
     """A room's seats, status, series and games."""
-    info: dict[str, Any] = msgspec.to_builtins(_room(h, code).info())
+    info: dict[str, Any] = msgspec.to_builtins(_room(h, code, request).info())
     return info
 
 
-@router.post("/api/rooms/{code}/join")
-async def join_room(h: WritableHubDep, code: str, body: JoinRoom) -> dict[str, Any]:
+@router.post("/api/rooms/{code}/join", dependencies=[Depends(check_lookup)])
+async def join_room(
+    h: WritableHubDep, code: str, body: JoinRoom, request: Request
+) -> dict[str, Any]:
     """Take a free seat; returns its secret token."""
-    room = _room(h, code)
+    room = _room(h, code, request)
     if room.status in ("finished", "closed"):
         raise ApiError(409, "room_closed", "this room's series is over")
     if body.seat is not None:
