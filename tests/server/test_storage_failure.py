@@ -251,6 +251,10 @@ def test_a_deleted_database_file_is_put_back(tmp_path: Path) -> None:
         code, tokens, seats = _game(server)
         _play_acked(seats, 3)
         db.unlink()
+        # Longer than the checkpoints' interval: none of them may open (and so create) a new
+        # file at the path meanwhile, which would look like someone else's file.
+        time.sleep(_storage(server).checkpoint_every * 1.5)
+        assert not db.exists()
         _play_acked(seats, 3)  # committed into the deleted file, which is then put back
         assert db.is_file()
         assert server.get("/api/health").json()["status"] == "ok"
@@ -273,13 +277,14 @@ def test_a_replaced_database_file_stops_writes(tmp_path: Path) -> None:
         other = tmp_path / "other.db"
         sqlite3.connect(other).close()
         shutil.move(other, db)  # someone else's file at the path
-        mid = None
         for s in seats:
-            mid = s.play()
-            if mid is not None:
-                m = s.read(lambda m: m["type"] == "error")
-                break
-        assert mid is not None and m["code"] == "storage_unavailable"
+            s.quiet(0.2)  # every view up to date: the next play is legal
+        mover, mid = next((s, m) for s in seats if (m := s.play()) is not None)
+        m = mover.read(lambda m: m["type"] == "error")
+        assert m["code"] == "storage_unavailable"
+        # The play went into the replaced file only: it was never acknowledged, nor shown.
+        assert mid not in mover.acked
+        assert not [f for s in seats for f in s.quiet(0.3) if f["type"] in ("ack", "update")]
         health = server.get("/api/health")
         assert health.status_code == 503 and "replaced" in health.json()["reason"]
         assert db.stat().st_size == 0, "the other file was written to"

@@ -3,7 +3,8 @@
 - ``POST /api/replays`` with a record document as the body (anything ``blink replay FILE``
   accepts: a classic ``blink-record``, a ``blink-series`` or a Go Blink record) answers the
   replay document of :func:`blink.model.replays.replay_document`. Errors: ``400 bad_json`` (the
-  body is not JSON), ``413 too_large`` (over :data:`MAX_BODY` bytes), ``422`` with the record's
+  body is not JSON), ``413 too_large`` (over :data:`MAX_BODY` bytes, refused by the app's
+  :class:`~blink.server.body_limit.BodyLimit` before it is read), ``422`` with the record's
   reason as the code and ``index`` (the failing action, or ``null``) when it does not verify.
 - ``GET /api/games/{id}/replay``: the same for a finished game stored on the server, in one
   request. The stored record is the one ``GET /api/games/{id}/record`` serves (its errors too:
@@ -73,27 +74,10 @@ def _slots(request: Request) -> asyncio.Semaphore:
     return slots
 
 
-async def _read_capped(request: Request, limit: int) -> bytes | None:
-    """The body, or ``None`` as soon as it is longer than ``limit`` bytes."""
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
-        return None
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            return None
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
 @router.post("/api/replays", tags=["replays"])
 async def post_replay(request: Request) -> JSONResponse:
     """Verify a record (the request body) with the engine and answer its replay frames."""
-    body = await _read_capped(request, MAX_BODY)
-    if body is None:
-        return _error(413, "too_large", f"a record may be at most {MAX_BODY} bytes")
+    body = await request.body()  # at most MAX_BODY: the app's BodyLimit refused longer ones
     try:
         data = json.loads(body)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:

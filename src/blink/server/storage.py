@@ -22,6 +22,7 @@ import contextlib
 import json
 import logging
 import queue
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -316,7 +317,10 @@ class Storage:
                     self._checkpoint("PASSIVE")
 
     def _checkpoint(self, mode: str) -> int:
-        """Run one checkpoint; return the bytes of log it saw (0 if it failed)."""
+        """Run one checkpoint; return the bytes of log it saw (0 if it failed, or if the file
+        is not the one opened: a new connection would open, or create, another file)."""
+        if self._permanent or (self._file is not None and self._file.moved() is not None):
+            return 0
         try:
             with self.engine.connect() as conn:
                 row = conn.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})").first()
@@ -486,8 +490,11 @@ class Storage:
         moved = None if f is None else f.moved()
         if f is None or moved is None:
             return
+        # This batch went into the old file: unless that file is put back at the path, it
+        # is lost at the next start, so none of it may be acknowledged (``done`` is empty).
         if moved == "replaced":
-            raise StorageDown(f"the database file {f.path} was replaced", results, True)
+            self._refuse_connections(f"the database file {f.path} was replaced")
+            raise StorageDown(f"the database file {f.path} was replaced", [], True)
         try:
             f.restore(self._writer_conn().connection.dbapi_connection)
             self._drop_writer_conn()
@@ -495,8 +502,21 @@ class Storage:
             f.install()
         except Exception as exc:
             reason = f"the database file {f.path} was deleted and could not be put back: {exc}"
-            raise StorageDown(reason, results, True) from exc
+            raise StorageDown(reason, [], True) from exc
         log.warning("the database file %s was deleted; it was put back from the server", f.path)
+
+    def _refuse_connections(self, reason: str) -> None:
+        """From now on no connection opens the path (it names someone else's file): reads fail
+        with ``reason`` until the server is restarted, and nothing is written to that file."""
+
+        def refuse() -> Any:
+            raise sqlite3.OperationalError(f"{reason}: restart the server")
+
+        self._permanent = True
+        self._stopping.set()  # no more checkpoints
+        self._drop_writer_conn()
+        old, self.engine = self.engine, create_engine("sqlite://", creator=refuse)
+        old.dispose()
 
     def _writer_conn(self) -> Connection:
         """The writer's own connection, kept open between batches (no pool checkout per
