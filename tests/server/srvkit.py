@@ -19,6 +19,7 @@ from blink.cards import parse_card
 from blink.server.app import create_app
 from blink.server.direct import WS_IMPL
 from blink.server.settings import Settings
+from blink.server.transport import Guard
 
 TIMEOUT = 30.0
 
@@ -57,8 +58,10 @@ class ServerThread:
         self.settings = settings
         self.port = port or free_port()
         self.app = create_app(settings)
+        guard = Guard(settings.header_timeout, settings.max_sockets_per_address)
         config = uvicorn.Config(
             self.app,
+            http=guard.protocol(),
             host="127.0.0.1",
             port=self.port,
             log_level="warning",
@@ -67,6 +70,7 @@ class ServerThread:
             ws_per_message_deflate=deflate,
             lifespan="on",
         )
+        self.guard = guard
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
