@@ -52,9 +52,16 @@ def free_port() -> int:
 
 
 class ServerThread:
-    """uvicorn serving the real app in a background thread."""
+    """uvicorn serving the real app in a background thread (``keep_alive``: seconds an idle
+    HTTP connection is kept between requests, uvicorn's default)."""
 
-    def __init__(self, settings: Settings, port: int | None = None, deflate: bool = False) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        port: int | None = None,
+        deflate: bool = False,
+        keep_alive: int = 5,
+    ) -> None:
         self.settings = settings
         self.port = port or free_port()
         self.app = create_app(settings)
@@ -68,6 +75,7 @@ class ServerThread:
             ws=WS_IMPL,
             ws_max_size=64 * 1024,
             ws_per_message_deflate=deflate,
+            timeout_keep_alive=keep_alive,
             lifespan="on",
         )
         self.guard = guard

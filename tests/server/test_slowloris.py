@@ -81,8 +81,10 @@ async def _ping(c: Client, t: int) -> None:
 
 @pytest.fixture
 def slow_server(tmp_path: Path) -> Iterator[ServerThread]:
-    """A server whose request heads must come within a second."""
-    server = ServerThread(fast_settings(f"sqlite:///{tmp_path / 's.db'}", header_timeout=1.0))
+    """A server whose request heads must come within a second (and that keeps an idle
+    connection between two requests for long: only the header timeout closes one here)."""
+    settings = fast_settings(f"sqlite:///{tmp_path / 's.db'}", header_timeout=1.0)
+    server = ServerThread(settings, keep_alive=600)
     server.start()
     try:
         yield server
@@ -161,8 +163,11 @@ async def test_one_address_holds_at_most_n_sockets(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING, logger=transport.log.name)
-    settings = fast_settings(f"sqlite:///{tmp_path / 'n.db'}", max_sockets_per_address=2)
-    server = ServerThread(settings)
+    # No timeout closes a socket the test holds while it opens others.
+    settings = fast_settings(
+        f"sqlite:///{tmp_path / 'n.db'}", max_sockets_per_address=2, header_timeout=None
+    )
+    server = ServerThread(settings, keep_alive=600)
     server.start()
     started = time.monotonic()
     try:
