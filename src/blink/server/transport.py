@@ -147,10 +147,10 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         """Hand the socket to the WebSocket protocol, which releases it when it is gone."""
         super().handle_websocket_upgrade()
         upgraded = self.transport.get_protocol()
-        host, self._host = self._host, None
+        host = self._host
         if upgraded is self or host is None:
-            self._host = host
             return
+        self._host = None  # released by the WebSocket protocol from now on
         lost = upgraded.connection_lost
         guard = self.guard
 
