@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import base64
 import contextlib
+import functools
 import gc
 import json
 import os
@@ -314,6 +315,19 @@ class Player:
 SERVER_ARGS: list[str] = []
 
 
+@functools.cache
+def _socket_cap_off() -> list[str]:
+    """The option that lifts ``blink serve``'s cap on sockets per address (none for a server
+    from before the cap, which has no such option)."""
+    help_text = subprocess.run(
+        [sys.executable, "-m", "blink.cli", "serve", "--help"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "200"},
+    ).stdout
+    return ["--max-sockets-per-address", "0"] if "--max-sockets-per-address" in help_text else []
+
+
 def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
     """``blink serve`` in its own process."""
     args = [
@@ -336,6 +350,7 @@ def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
         "0",
         "--max-connections-per-address",
         "100000",
+        *_socket_cap_off(),
         *SERVER_ARGS,
     ]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL)

@@ -19,6 +19,7 @@ from blink.cards import parse_card
 from blink.server.app import create_app
 from blink.server.direct import WS_IMPL
 from blink.server.settings import Settings
+from blink.server.transport import Guard
 
 TIMEOUT = 30.0
 
@@ -51,22 +52,33 @@ def free_port() -> int:
 
 
 class ServerThread:
-    """uvicorn serving the real app in a background thread."""
+    """uvicorn serving the real app in a background thread (``keep_alive``: seconds an idle
+    HTTP connection is kept between requests, uvicorn's default)."""
 
-    def __init__(self, settings: Settings, port: int | None = None, deflate: bool = False) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        port: int | None = None,
+        deflate: bool = False,
+        keep_alive: int = 5,
+    ) -> None:
         self.settings = settings
         self.port = port or free_port()
         self.app = create_app(settings)
+        guard = Guard(settings.header_timeout, settings.max_sockets_per_address)
         config = uvicorn.Config(
             self.app,
+            http=guard.protocol(),
             host="127.0.0.1",
             port=self.port,
             log_level="warning",
             ws=WS_IMPL,
             ws_max_size=64 * 1024,
             ws_per_message_deflate=deflate,
+            timeout_keep_alive=keep_alive,
             lifespan="on",
         )
+        self.guard = guard
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

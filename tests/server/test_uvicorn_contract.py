@@ -8,6 +8,10 @@ them one by one (names, attributes, methods; how the protocol uses its receive q
 clients and checks that the direct path is the one taken. tests/server/test_direct.py covers
 the frames it writes (read back by a WebSocket client library) and the plain ASGI path beside
 it (a whole game over compression).
+
+The transport's limits (blink.server.transport) subclass uvicorn's httptools HTTP protocol: the
+last section lists the methods it overrides and the state it reads, and that uvicorn still has
+no header timeout of its own; tests/server/test_slowloris.py runs them on real servers.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import ast
 import asyncio
 import inspect
 import logging
+import re
 import textwrap
 import tomllib
 import typing
@@ -26,7 +31,9 @@ from typing import Any
 import pytest
 import uvicorn
 from srvkit import TIMEOUT, Client, ServerThread, seat_clients
-from uvicorn.config import WS_PROTOCOLS, Config, WSProtocolType
+from uvicorn.config import HTTP_PROTOCOLS, WS_PROTOCOLS, Config, WSProtocolType
+from uvicorn.protocols.http import httptools_impl
+from uvicorn.protocols.http.auto import AutoHTTPProtocol
 from uvicorn.protocols.websockets import websockets_sansio_impl
 from uvicorn.server import ServerState
 from websockets.protocol import State
@@ -34,6 +41,7 @@ from websockets.server import ServerProtocol
 
 from blink.server import direct
 from blink.server.direct import WS_IMPL, DirectSocket, Inbox
+from blink.server.transport import Guard, GuardedHttpProtocol
 
 PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
 PROTOCOL = websockets_sansio_impl.WebSocketsSansIOProtocol
@@ -352,3 +360,89 @@ async def test_a_real_server_takes_the_direct_path(
         assert asyncio.get_running_loop().time() < deadline, "the server never saw the close"
         await asyncio.sleep(0.01)
     assert await found.on_server(d_b.is_open) is False
+
+
+# -- the HTTP protocol under the transport's limits ----------------------------------------------
+
+HTTP = httptools_impl.HttpToolsProtocol
+
+
+def _http_methods() -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
+    (cls,) = [
+        n
+        for n in ast.parse(inspect.getsource(httptools_impl)).body
+        if isinstance(n, ast.ClassDef) and n.name == HTTP.__name__
+    ]
+    return {f.name: f for f in cls.body if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)}
+
+
+def test_the_guarded_protocol_is_the_one_uvicorn_picks_and_takes() -> None:
+    # The guard changes no parser: httptools is what uvicorn picks on its own (uvicorn[standard]
+    # installs it), and a protocol class given as http= is used as it is.
+    assert AutoHTTPProtocol is HTTP
+    assert HTTP_PROTOCOLS["httptools"] == "uvicorn.protocols.http.httptools_impl:HttpToolsProtocol"
+    cls = Guard(10.0, 512).protocol()
+    assert issubclass(cls, GuardedHttpProtocol) and cls.__mro__[2] is HTTP
+    config = Config(_no_app, http=cls, ws=WS_IMPL, log_config=None)
+    config.load()
+    assert config.http_protocol_class is cls
+
+
+def test_uvicorn_has_no_header_timeout_of_its_own() -> None:
+    # When a release brings one (or a per-address cap), blink.server.transport may give way.
+    params = set(inspect.signature(Config).parameters)
+    assert {p for p in params if "timeout" in p} == {
+        "ws_ping_timeout",
+        "timeout_keep_alive",
+        "timeout_notify",
+        "timeout_graceful_shutdown",
+        "timeout_worker_healthcheck",
+    }
+    assert not {p for p in params if "per_address" in p or "per_ip" in p}
+    # Its keep-alive timeout is lifted by any byte: a trickled head would never time out.
+    first = _http_methods()["data_received"].body[0]
+    assert ast.unparse(first) == "self._unset_keepalive_if_required()"
+
+
+def test_what_the_guarded_protocol_overrides_and_reads() -> None:
+    methods = _http_methods()
+    # The overridden methods, with the parameters the subclass's take.
+    for name, params in {
+        "connection_made": ["self", "transport"],
+        "connection_lost": ["self", "exc"],
+        "on_message_begin": ["self"],
+        "on_headers_complete": ["self"],
+        "handle_websocket_upgrade": ["self"],
+    }.items():
+        assert [a.arg for a in methods[name].args.args] == params, name
+        own = getattr(GuardedHttpProtocol, name)
+        assert [p for p in inspect.signature(own).parameters] == params, name
+    # httptools looks the callbacks up on the protocol it is given: the subclass's are called.
+    init = ast.unparse(methods["__init__"])
+    assert "self.parser = httptools.HttpRequestParser(self)" in init
+    # The state it reads: the peer (set when the connection is made), the loop, the transport,
+    # the request under way (None before the first) and whether its response is complete.
+    made = ast.unparse(methods["connection_made"])
+    assert "self.transport = transport" in made
+    assert "self.client = get_remote_addr(transport)" in made
+    for attr in ("self.loop = ", "self.cycle: RequestResponseCycle = None"):
+        assert attr in init, attr
+    cycle_init = inspect.getsource(httptools_impl.RequestResponseCycle.__init__)
+    assert "self.response_complete = False" in cycle_init
+    assert "self.keep_alive = keep_alive" in cycle_init
+    # A late pipelined head sets keep_alive to False: the cycle closes the connection after
+    # its response (as uvicorn's own shutdown does).
+    send = ast.unparse(
+        ast.parse(textwrap.dedent(inspect.getsource(httptools_impl.RequestResponseCycle.send)))
+    )
+    assert re.search(r"if not self\.keep_alive:\n +self\.transport\.close\(\)\n", send), send
+    assert "self.cycle.keep_alive = False" in ast.unparse(methods["shutdown"])
+    # An upgrade hands the transport to the WebSocket protocol: that one is told when the
+    # socket is gone (the subclass releases the socket's count then), never this one.
+    upgrade = ast.unparse(methods["handle_websocket_upgrade"])
+    assert "self.transport.set_protocol(protocol)" in upgrade
+    # The subclass's own names are not uvicorn's.
+    source = inspect.getsource(httptools_impl)
+    for name in ("guard", "_host", "_head_timer", "_head_started", "_wait_for_head"):
+        assert f"self.{name}" not in source, name
+        assert name not in vars(HTTP), name

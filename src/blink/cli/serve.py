@@ -47,6 +47,26 @@ MaxPerAddress = Annotated[
         help="WebSocket connections one client address may hold at once.",
     ),
 ]
+MaxSockets = Annotated[
+    int,
+    typer.Option(
+        "--max-sockets-per-address",
+        min=0,
+        help="TCP connections of every kind (HTTP, WebSocket) one client address may hold "
+        "open; the next gets 503 at once. Behind a reverse proxy every connection comes from "
+        "the proxy: raise it, or 0 for no cap, and limit connections per client in the proxy.",
+    ),
+]
+HeaderTimeout = Annotated[
+    float,
+    typer.Option(
+        "--header-timeout",
+        min=0.0,
+        help="Seconds a connection has to send a complete request head (from when it opens, "
+        "or from the first byte of its next request) before it gets 408 and is closed; "
+        "0 for none.",
+    ),
+]
 Countdown = Annotated[float, typer.Option(help="Seconds from the deal to the reveal.")]
 StallPause = Annotated[float, typer.Option(help="Seconds a stall is shown before the flip.")]
 ChoiceDeadline = Annotated[
@@ -126,6 +146,8 @@ def serve(
     creation_rate: CreationRate = "60/minute",
     max_spectators: MaxSpectators = 500,
     max_connections_per_address: MaxPerAddress = 256,
+    max_sockets_per_address: MaxSockets = 512,
+    header_timeout: HeaderTimeout = 10.0,
     log_level: LogLevel = "warning",
 ) -> None:
     """Start the game server; open the address it prints in a browser."""
@@ -152,6 +174,8 @@ def serve(
         miss_rate=None if _creation_rate(creation_rate) is None else "30/minute",
         max_spectators=max_spectators,
         max_connections_per_address=max_connections_per_address,
+        max_sockets_per_address=max_sockets_per_address or None,
+        header_timeout=header_timeout or None,
         turn_time=turn_time,
         bot_delay=bot_delay,
     )
@@ -160,9 +184,11 @@ def serve(
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"Open http://{shown_host}:{port}/")
     from blink.server.direct import WS_IMPL
+    from blink.server.transport import Guard
 
     uvicorn.run(
         app_,
+        http=Guard(settings.header_timeout, settings.max_sockets_per_address).protocol(),
         host=host,
         port=port,
         log_level=log_level,

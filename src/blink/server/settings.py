@@ -84,6 +84,14 @@ class Settings:
     """Spectators one room takes; the next is refused (``too_many_spectators``, 4009)."""
     max_connections_per_address: int = 256
     """WebSocket connections from one client address at once; more are refused (1008)."""
+    max_sockets_per_address: int | None = 512
+    """Open TCP connections of every kind (HTTP, WebSocket) from one client address (the
+    socket's peer: a reverse proxy's own address behind one); the next gets 503 and is closed
+    before anything is read. ``None``: no cap."""
+    header_timeout: float | None = 10.0
+    """Seconds a connection has to send a complete request head, from when it opens (or from
+    the first byte of its next request); past it, 408 and closed (slowloris). ``None``: no
+    timeout. A WebSocket whose handshake request was complete is not affected."""
     resume_buffer: int = 64
     """Updates kept per game for clients that resume with ``last_seq``."""
     allowed_hosts: tuple[str, ...] = ()
