@@ -79,11 +79,16 @@ async def _ping(c: Client, t: int) -> None:
     await c.expect("pong", t=t)
 
 
+HEAD_TIMEOUT = 3.0
+"""The slow server's header timeout, in seconds."""
+
+
 @pytest.fixture
 def slow_server(tmp_path: Path) -> Iterator[ServerThread]:
-    """A server whose request heads must come within a second (and that keeps an idle
+    """A server whose request heads must come within three seconds (long enough that a busy
+    machine does not delay a real client's head that long; and that keeps an idle
     connection between two requests for long: only the header timeout closes one here)."""
-    settings = fast_settings(f"sqlite:///{tmp_path / 's.db'}", header_timeout=1.0)
+    settings = fast_settings(f"sqlite:///{tmp_path / 's.db'}", header_timeout=HEAD_TIMEOUT)
     server = ServerThread(settings, keep_alive=600)
     server.start()
     try:
@@ -95,7 +100,7 @@ def slow_server(tmp_path: Path) -> Iterator[ServerThread]:
 async def test_an_unfinished_request_head_is_closed_and_nothing_else(
     slow_server: ServerThread,
 ) -> None:
-    server, timeout = slow_server, 1.0
+    server, timeout = slow_server, HEAD_TIMEOUT
     idle = await Client("idle").connect(server.ws)
     await _ping(idle, 1)
 
