@@ -35,9 +35,9 @@ from openskill.models import PlackettLuce
 
 from blink.games.classic.bots import LEVELS
 from blink.games.classic.definition import CLASSIC
-from blink.games.goblink.bots import GOBOTS, GoBotError, get_gobot_kind
-from blink.games.goblink.definition import GOBLINK
 from blink.model.base import GameInfo
+from blink.model.registry import NoTable, UnknownGame, get_game, get_table
+from blink.model.table import BadMessage
 
 __all__ = [
     "BOT_RATINGS",
@@ -49,6 +49,8 @@ __all__ = [
     "RatingError",
     "RatingTable",
     "bot_rating",
+    "game_bot_rating",
+    "game_bot_ratings",
     "rate_game",
     "suggest_handicap",
     "win_probability",
@@ -120,25 +122,36 @@ def bot_rating(level: str) -> Rating:
         ) from None
 
 
-GO_BOT_RATINGS: Final[Mapping[str, Rating]] = MappingProxyType(
-    {name: Rating(kind.rating, BOT_SIGMA) for name, kind in GOBOTS.items()}
-)
-"""Fixed ratings of the Go Blink bots, read from the bots' registry
-(:attr:`blink.games.goblink.bots.GoBotKind.rating`), where the figures they come from are
-given."""
+def game_bot_ratings(game: str) -> Mapping[str, Rating]:
+    """Fixed ratings of every bot of ``game``, by name, read from its live table
+    (:meth:`blink.model.table.Table.bot_rating`, which reads them from the game's bots, where
+    the figures they come from are given); empty for a game without bots."""
+    try:
+        table = get_table(game)
+    except (UnknownGame, NoTable):
+        return MappingProxyType({})
+    return MappingProxyType(
+        {name: Rating(table.bot_rating(name), BOT_SIGMA) for name in table.bot_names()}
+    )
 
 
 def game_bot_rating(name: str, game: str) -> Rating:
     """The fixed rating of a seat played by the bot ``name`` in a rated game of ``game``
-    (classic: a level or a spec, :func:`bot_rating`; Go Blink: :data:`GO_BOT_RATINGS`)."""
+    (classic: a level or a spec, :func:`bot_rating`; another game: what its live table says,
+    :meth:`blink.model.table.Table.bot_rating`)."""
     if game == CLASSIC.info.name:
         return bot_rating(name)
-    if game == GOBLINK.info.name:
-        try:
-            return GO_BOT_RATINGS[get_gobot_kind(name).name]
-        except GoBotError:
-            raise RatingError(f"no rating for Go Blink bot {name!r}", "bad-level") from None
-    raise RatingError(f"no bot ratings for the game {game!r}", "bad-level")
+    try:
+        table = get_table(game)
+    except (UnknownGame, NoTable):
+        table = None
+    if table is None or not table.bot_names():
+        raise RatingError(f"no bot ratings for the game {game!r}", "bad-level")
+    try:
+        return Rating(table.bot_rating(name), BOT_SIGMA)
+    except BadMessage:
+        title = get_game(game).info.title
+        raise RatingError(f"no rating for {title} bot {name!r}", "bad-level") from None
 
 
 def _model() -> PlackettLuce:

@@ -1,6 +1,7 @@
-"""The Go Blink replay viewer (js/replay.js with js/goreplay.js drawing the frames the server's
-engine computes): a record file stepped through, in English and Spanish, what the page shows
-checked against the Python engine, and the end screen's replay link (one request)."""
+"""The Go Blink replay viewer (js/replay.js with Go Blink's /games/goblink/replay.js drawing the
+frames the server's engine computes): a record file stepped through, in English and Spanish,
+what the page shows checked against the Python engine, and the end screen's replay link (one
+request)."""
 
 from __future__ import annotations
 

@@ -309,6 +309,14 @@ class HighCardTable:
         """No bots."""
         raise BadMessage("bad_bot", "High Card has no bots")
 
+    def bot_info(self) -> dict[str, Any]:
+        """No bots."""
+        return {}
+
+    def bot_rating(self, spec: str) -> float:
+        """No bots."""
+        raise BadMessage("bad_bot", "High Card has no bots")
+
     def live_bot(self, *args: Any) -> Any:
         """No bots."""
         raise BadMessage("bad_bot", "High Card has no bots")

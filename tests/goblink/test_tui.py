@@ -10,8 +10,8 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from blink.games.goblink.engine import GoAction, Phase
-from blink.tui.goblink.app import GoBlinkApp, PassScreen, _command_for
-from blink.tui.goblink.driver import CommandError, GoTable
+from blink.games.goblink.tui.app import GoBlinkApp, PassScreen, _command_for
+from blink.games.goblink.tui.driver import CommandError, GoTable
 
 
 async def wait_for(pilot: Pilot[None], cond: Callable[[], bool], timeout: float = 30.0) -> None:

@@ -17,8 +17,11 @@ from srvkit import Client, ServerThread
 
 from blink.games.goblink.bots import GOBOTS
 from blink.model.registry import get_game
-from blink.ratings import BOT_SIGMA, GO_BOT_RATINGS, Rating, RatingError, rate_game
+from blink.ratings import BOT_SIGMA, Rating, RatingError, game_bot_ratings, rate_game
 from blink.server.settings import Settings
+
+GO_BOT_RATINGS = game_bot_ratings("goblink")
+"""The Go Blink bots' fixed ratings, as the ratings read them from the game's table."""
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -1,4 +1,5 @@
-"""The browser client's ES modules (src/blink/web/js): every import names a file that exists,
+"""The browser client's ES modules (src/blink/web/js, and each game's own at
+src/blink/games/<name>/web, served at /games/<name>/): every import names a file that exists,
 and the import graph has no cycle.
 
 A cycle between modules works in a browser only as long as no module touches an imported name
@@ -19,6 +20,10 @@ import pytest
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "blink" / "web"
 JS = WEB / "js"
+GAMES = WEB.parent / "games"
+COMPUTED = {"/js/games.js": 1}
+"""The one dynamic import of a computed name: games.js imports each game's module by the URL
+GET /api/options names."""
 
 _STATIC = re.compile(
     r"(?:^|(?<=[;}\n]))\s*(?:import|export)\s*(?:[\w$*{}\s,]+?\s*from\s*)?([\"'])([^\"'\n]+)\1"
@@ -176,12 +181,54 @@ def cycles(graph: dict[str, list[str]]) -> list[list[str]]:
     return found
 
 
+def site_files() -> dict[Path, str]:
+    """Every module of the client and of the games' browser folders, with its URL."""
+    files = {p.resolve(): f"/js/{p.name}" for p in sorted(JS.glob("*.js"))}
+    for folder in sorted(GAMES.glob("*/web")):
+        for p in sorted(folder.glob("*.js")):
+            files[p.resolve()] = f"/games/{folder.parent.name}/{p.name}"
+    return files
+
+
+def site_graph() -> tuple[dict[str, list[str]], list[str]]:
+    """The import graph of every module of the site (by URL) and the problems found: imports
+    of missing files, bare names, computed dynamic imports other than :data:`COMPUTED`."""
+    files = site_files()
+    graph: dict[str, list[str]] = {}
+    problems: list[str] = []
+    for path, url in files.items():
+        specs, computed = imports_of(path.read_text(encoding="utf-8"))
+        if computed != COMPUTED.get(url, 0):
+            problems.append(f"{url}: {computed} dynamic import(s) of a computed name")
+        edges: list[str] = []
+        for spec in specs:
+            target = resolve(path, spec, WEB)
+            if target is None:
+                problems.append(f"{url}: imports {spec!r}, which the browser cannot resolve")
+            elif target not in files:
+                problems.append(f"{url}: imports {spec!r}, which does not exist")
+            elif files[target] not in edges:
+                edges.append(files[target])
+        graph[url] = edges
+    return graph, problems
+
+
 # --- the client's modules ----------------------------------------------------------------------
 
 
 def test_every_import_of_the_client_exists() -> None:
-    _, problems = module_graph(JS, WEB)
+    graph, problems = site_graph()
     assert not problems, "\n".join(problems)
+    assert "/js/app.js" in graph and any(u.startswith("/games/") for u in graph)
+
+
+def test_a_game_module_imports_the_client_by_its_site_path() -> None:
+    # Served at /games/<name>/, a game's module reaches the client's modules as /js/x.js (the
+    # same URL, so the same module instance, as the client's own imports of them).
+    for path, url in site_files().items():
+        if url.startswith("/games/"):
+            specs, _ = imports_of(path.read_text(encoding="utf-8"))
+            assert all(s.startswith(("./", "/js/")) for s in specs), (url, specs)
 
 
 def test_every_page_script_exists() -> None:
@@ -195,8 +242,8 @@ def test_every_page_script_exists() -> None:
 
 
 def test_the_client_modules_form_no_cycle() -> None:
-    graph, _ = module_graph(JS, WEB)
-    assert len(graph) > 5 and "app.js" in graph
+    graph, _ = site_graph()
+    assert len(graph) > 5 and "/js/app.js" in graph
     found = cycles(graph)
     assert not found, "import cycles in src/blink/web/js: " + "; ".join(
         " -> ".join(c) for c in found

@@ -192,9 +192,9 @@ def test_goblink_delegates(monkeypatch: pytest.MonkeyPatch) -> None:
     import types
 
     calls: list[dict[str, object]] = []
-    fake = types.ModuleType("blink.cli.gosim")
+    fake = types.ModuleType("blink.games.goblink.simulate_cli")
     fake.simulate_cli = lambda **kw: calls.append(kw) or 0  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "blink.cli.gosim", fake)
+    monkeypatch.setitem(sys.modules, "blink.games.goblink.simulate_cli", fake)
     code, _, _ = _run(
         "--game",
         "goblink",

@@ -1,4 +1,6 @@
-"""The ``blink`` command. Each area registers its sub-commands from its own module.
+"""The ``blink`` command. Each area registers its sub-commands from its own module; a game with
+its own command group (``blink <game>``) has it in its package, found through the registry
+(:func:`blink.model.registry.front_end`).
 
 Heavy imports (the server, Textual, matplotlib) happen inside the commands, so ``blink`` starts
 instantly.
@@ -6,9 +8,12 @@ instantly.
 
 from __future__ import annotations
 
+import importlib
+
 import typer
 
-from blink.cli import engine, goblink, play, serve, simulate, tournament
+from blink.cli import engine, play, serve, simulate, tournament
+from blink.model.registry import front_end, game_names
 
 app = typer.Typer(
     name="blink",
@@ -18,8 +23,13 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-for module in (engine, serve, play, simulate, goblink, tournament):
+for module in (engine, serve, play, simulate):
     module.register(app)
+for name in game_names():
+    commands = front_end(name).commands
+    if commands is not None:
+        importlib.import_module(commands).register(app)
+tournament.register(app)
 
 
 def main() -> None:

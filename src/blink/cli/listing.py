@@ -1,5 +1,5 @@
-"""Help texts built from the registries: the games' player ranges, the bots' levels, strategies
-and kinds, each listed in its registry's order, so a new one appears without touching a command.
+"""Help texts built from the registries: classic Blink's player range, the bots' levels and
+strategies, each listed in its registry's order, so a new one appears without touching a command.
 
 Reading the registries imports the bot packages (data and pure code, no I/O framework); Textual,
 the server and the simulators are still imported inside the commands.
@@ -12,14 +12,10 @@ from typing import Final
 
 from blink.games.classic.bots import DEFAULT_LEVEL, DEFAULT_STRATEGY, LEVELS, STRATEGIES
 from blink.games.classic.definition import CLASSIC
-from blink.games.goblink.bots import GOBOTS
-from blink.games.goblink.definition import GOBLINK
 from blink.model.base import GameInfo
 
 __all__ = [
     "CLASSIC_INFO",
-    "GOBLINK_INFO",
-    "GOBOT_NAMES",
     "LEVELS_MARKED",
     "LEVEL_NAMES",
     "STRATEGIES_MARKED",
@@ -32,8 +28,6 @@ __all__ = [
 
 CLASSIC_INFO: Final[GameInfo] = CLASSIC.info
 """Classic Blink's facts (players: ``CLASSIC_INFO.player_range``)."""
-GOBLINK_INFO: Final[GameInfo] = GOBLINK.info
-"""Go Blink's facts."""
 
 
 def marked(names: Iterable[str], default: str) -> str:
@@ -66,8 +60,6 @@ LEVEL_NAMES: Final = ", ".join(LEVELS)
 """Every classic bot level, slowest first: ``"beginner, casual, ..."``."""
 STRATEGY_NAMES: Final = ", ".join(STRATEGIES)
 """Every classic bot strategy, in the order registered."""
-GOBOT_NAMES: Final = or_list(GOBOTS)
-"""Every Go Blink bot: ``"random, greedy or memory"``."""
 LEVELS_MARKED: Final = marked(LEVELS, DEFAULT_LEVEL)
 """The levels with the default marked."""
 STRATEGIES_MARKED: Final = marked(STRATEGIES, DEFAULT_STRATEGY)

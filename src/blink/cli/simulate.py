@@ -14,6 +14,7 @@ reads the levels, strategies and player range from their registries (:mod:`blink
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import sys
@@ -21,12 +22,13 @@ import time
 from collections.abc import Callable, Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, Final, NoReturn
 
 import typer
 
 from blink.cli.listing import CLASSIC_INFO, LEVEL_NAMES, STRATEGY_NAMES, in_range, or_list
 from blink.games.classic.bots import BotSpec
+from blink.model.registry import DEFAULT_GAME, front_end, game_names, get_game
 
 if TYPE_CHECKING:
     from blink.games.classic.rules import Ruleset
@@ -39,11 +41,13 @@ DEFAULT_BOT = str(BotSpec("expert"))
 """The bot of every seat when no --bot is given (an expert with the default strategy)."""
 
 
-class GameKind(StrEnum):
-    """Which game to simulate."""
-
-    classic = "classic"
-    goblink = "goblink"
+GameKind = StrEnum(  # type: ignore[misc]
+    "GameKind",
+    [(n, n) for n in game_names() if n == DEFAULT_GAME or front_end(n).commands is not None],
+)
+"""Which game to simulate: classic Blink (here), or a game whose command module simulates it
+(:attr:`blink.model.registry.FrontEnd.commands`)."""
+DEFAULT_GAME_KIND: Final = GameKind(DEFAULT_GAME)
 
 
 class SweepParam(StrEnum):
@@ -297,7 +301,7 @@ def simulate(
     json_out: JsonOpt = False,
     records: RecordsOpt = None,
     plot: PlotOpt = None,
-    game: GameOpt = GameKind.classic,
+    game: GameOpt = DEFAULT_GAME_KIND,
     flip_pause: FlipPauseOpt = 1.0,
     choice_timeout: ChoiceTimeoutOpt = 10.0,
     engine: EngineOpt = Engine.exact,
@@ -306,10 +310,11 @@ def simulate(
     if ctx.invoked_subcommand is not None:
         return
     nworkers = _check_common(games, seed, workers)
-    if game is GameKind.goblink:
+    if game != DEFAULT_GAME:
         if engine is Engine.batch:
-            _fail("--engine batch simulates classic Blink only; Go Blink games use exact")
-        _goblink(games, players, bot, seed, nworkers, json_out, plot, records)
+            title = get_game(game).info.title
+            _fail(f"--engine batch simulates classic Blink only; {title} games use exact")
+        _other_game(str(game), games, players, bot, seed, nworkers, json_out, plot, records)
         return
     specs = _parse_bots(players, bot)
     rules, sizes = _parse_setting(len(specs), handicap, ruleset, best_of)
@@ -381,7 +386,8 @@ def _run_classic(job: Job, games: int, workers: int) -> tuple[Summary, float]:
     return summary, elapsed
 
 
-def _goblink(
+def _other_game(
+    name: str,
     games: int,
     players: int | None,
     bots: list[str] | None,
@@ -391,26 +397,24 @@ def _goblink(
     plot: Path | None,
     records: Path | None,
 ) -> None:
-    import importlib
-
-    try:  # the game's simulation first: unavailable even if blink.cli.gosim was loaded before
-        importlib.import_module("blink.games.goblink.sim")
-        gosim = importlib.import_module("blink.cli.gosim")
-    except ImportError:
-        _fail("Go Blink simulation is unavailable (blink.games.goblink.sim could not be imported)")
-    simulate_cli: Callable[..., object] = gosim.simulate_cli
-    code = simulate_cli(
-        games=games,
-        players=players if players is not None else (len(bots) if bots else 2),
-        bots=list(bots or []),
-        seed=seed,
-        workers=workers,
-        json_out=json_out,
-        plot=plot,
-        records=records,
-    )
-    if isinstance(code, int) and code:
-        raise typer.Exit(code)
+    """Simulate another game than classic Blink with its own command module."""
+    module = front_end(name).commands
+    assert module is not None  # GameKind holds only the games that have one
+    try:
+        run: Callable[..., None] = importlib.import_module(module).run_simulation
+        run(
+            games=games,
+            players=players,
+            bots=bots,
+            seed=seed,
+            workers=workers,
+            json_out=json_out,
+            plot=plot,
+            records=records,
+        )
+    except ImportError as exc:
+        title = get_game(name).info.title
+        _fail(f"{title} simulation is unavailable ({exc.name} could not be imported)")
 
 
 Setting = tuple[float, list["BotSpec"], tuple[int, ...] | None]

@@ -8,11 +8,15 @@ Everything above the engines gets a game here, by the name stored in a record or
 
 The built-in games are imported the first time they are asked for, so that importing the
 registry stays cheap. :func:`register` adds another game (a plug-in, or a test's own game).
+
+A game's own front-end parts (its ``blink <game>`` commands, its browser module and pages) are
+found with :func:`front_end`: module names and paths only, imported by whoever needs them.
 """
 
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from typing import Any, Final
 
 from blink.model.base import GameDefinition
@@ -20,8 +24,10 @@ from blink.model.table import Table
 
 __all__ = [
     "DEFAULT_GAME",
+    "FrontEnd",
     "NoTable",
     "UnknownGame",
+    "front_end",
     "game_names",
     "games",
     "get_game",
@@ -44,8 +50,37 @@ _BUILT_IN_TABLES: Final = {
     "goblink": ("blink.games.goblink.table", "TABLE"),
 }
 
+
+
+@dataclass(frozen=True)
+class FrontEnd:
+    """Where a game's own front-end parts are; each is optional (``None``: the game has none,
+    and the generic front ends play it as they play any game)."""
+
+    commands: str | None = None
+    """The module of the game's ``blink <name>`` command group: it offers ``register(app)``
+    (adds the group to the ``blink`` Typer app) and ``run_simulation(**options)`` (``blink
+    simulate --game <name>``), and imports nothing heavy at the top."""
+    web: str | None = None
+    """The package whose ``web/`` folder holds the game's browser module (``main.js``, served
+    at ``/games/<name>/``; docs/architecture.md, "The browser client")."""
+    pages: tuple[str, str] | None = None
+    """The browser client's page of a room of the game, for its players and its spectators
+    (the room code follows); ``None``: the client's main page (``/play/CODE``)."""
+
+
+# name -> each built-in game's front-end parts.
+_BUILT_IN_FRONT_ENDS: Final = {
+    "goblink": FrontEnd(
+        commands="blink.games.goblink.cli",
+        web="blink.games.goblink",
+        pages=("/?go=", "/?gowatch="),
+    ),
+}
+
 _GAMES: dict[str, GameDefinition[Any, Any, Any, Any]] = {}
 _TABLES: dict[str, Table] = {}
+_FRONT_ENDS: dict[str, FrontEnd] = {}
 
 
 class UnknownGame(ValueError):
@@ -68,15 +103,21 @@ class NoTable(ValueError):
         self.name = name
 
 
-def register(definition: GameDefinition[Any, Any, Any, Any], table: Table | None = None) -> None:
-    """Add a game under ``definition.info.name``, with its live ``table`` when it has one; a
-    second game of the same name is refused."""
+def register(
+    definition: GameDefinition[Any, Any, Any, Any],
+    table: Table | None = None,
+    front: FrontEnd | None = None,
+) -> None:
+    """Add a game under ``definition.info.name``, with its live ``table`` and its own front-end
+    parts when it has them; a second game of the same name is refused."""
     name = definition.info.name
     if name in _GAMES or name in _BUILT_IN:
         raise ValueError(f"a game named {name!r} is already registered")
     _GAMES[name] = definition
     if table is not None:
         _TABLES[name] = table
+    if front is not None:
+        _FRONT_ENDS[name] = front
 
 
 def unregister(name: str) -> None:
@@ -85,6 +126,7 @@ def unregister(name: str) -> None:
         raise ValueError(f"{name!r} is a built-in game")
     _GAMES.pop(name, None)
     _TABLES.pop(name, None)
+    _FRONT_ENDS.pop(name, None)
 
 
 def get_game(name: str | None = None) -> GameDefinition[Any, Any, Any, Any]:
@@ -117,6 +159,14 @@ def get_table(name: str | None = None) -> Table:
     table: Table = getattr(importlib.import_module(spot[0]), spot[1])
     _TABLES[key] = table
     return table
+
+
+def front_end(name: str | None = None) -> FrontEnd:
+    """The front-end parts of the game ``name`` (:data:`DEFAULT_GAME` if ``None``): an empty
+    :class:`FrontEnd` for a game without its own; :class:`UnknownGame`."""
+    key = DEFAULT_GAME if name is None else name
+    get_game(name)  # UnknownGame for a name that is not registered
+    return _FRONT_ENDS.get(key) or _BUILT_IN_FRONT_ENDS.get(key) or FrontEnd()
 
 
 def game_names() -> tuple[str, ...]:

@@ -107,6 +107,16 @@ class Table(Protocol):
         """``spec`` normalised; :class:`BadMessage` (``bad_bot``, ``bots_unavailable``)."""
         ...
 
+    def bot_info(self) -> dict[str, Any]:
+        """What the game's bots are, as JSON for the clients (``/api/options``: each bot with
+        its description, the default one); empty when the game has none."""
+        ...
+
+    def bot_rating(self, spec: str) -> float:
+        """The fixed rating (OpenSkill ``mu``) of a seat played by the bot ``spec`` in a rated
+        game (:func:`blink.ratings.game_bot_rating`); :class:`BadMessage` (``bad_bot``)."""
+        ...
+
     def live_bot(
         self,
         spec: str,

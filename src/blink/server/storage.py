@@ -719,9 +719,10 @@ class Storage:
     def finished_games(self, limit: int, room: str | None = None) -> list[dict[str, Any]]:
         """Finished games, newest first: of public rooms, or every game of ``room`` if given.
 
-        Each is a dict with ``id``, ``room``, ``number``, ``series``, ``kind`` (``"classic"`` or
-        ``"goblink"``), ``players`` (``name``, ``bot`` per seat), ``result``, ``plays``,
-        ``started``, ``ended`` and ``record_url``. A plain read (call it off the event loop).
+        Each is a dict with ``id``, ``room``, ``number``, ``series``, ``kind`` (the game's
+        registered name, ``"classic"`` or another), ``players`` (``name``, ``bot`` per seat),
+        ``result``, ``plays``, ``started``, ``ended`` and ``record_url``. A plain read (call it
+        off the event loop).
         """
         q = (
             select(games, rooms.c.public)

@@ -136,6 +136,32 @@ class ClassicTable:
         except (bots.BotConfigError, ValueError) as exc:
             raise BadMessage("bad_bot", str(exc)) from None
 
+    def bot_info(self) -> dict[str, Any]:
+        """The bot levels and strategies with their descriptions, and the defaults (empty, and
+        no defaults, when the optional bot package is missing)."""
+        bots = _bots()
+        if bots is None:
+            return {"levels": [], "strategies": [], "default_level": None, "default_strategy": None}
+        return {
+            "levels": [
+                {"name": lv.name, "description": lv.description} for lv in bots.LEVELS.values()
+            ],
+            "strategies": [
+                {"name": s.name, "description": s.description} for s in bots.STRATEGIES.values()
+            ],
+            "default_level": bots.DEFAULT_LEVEL,
+            "default_strategy": bots.DEFAULT_STRATEGY,
+        }
+
+    def bot_rating(self, spec: str) -> float:
+        """The rating of the spec's level (``"expert:blocker@2"``: the expert's)."""
+        bots = _bots()
+        name = spec.strip().lower().split(":")[0].split("@")[0]
+        level = None if bots is None else bots.LEVELS.get(name)
+        if level is None:
+            raise BadMessage("bad_bot", f"no rating for bot level {spec!r}")
+        return float(level.rating)
+
     def live_bot(
         self,
         spec: str,

@@ -423,7 +423,7 @@ class GoBotKind:
     """The fixed rating (OpenSkill ``mu``) of its seats in rated games, from docs/strategy.md's
     heads-up figures: random wins 13 % against greedy (7 points apart: the model predicts
     12.4 %) and memory 54.6 % against greedy (0.7 points: 54.6 %); greedy sits at a newcomer's
-    25. See :data:`blink.ratings.GO_BOT_RATINGS`, which reads it from here."""
+    25. See :func:`blink.ratings.game_bot_ratings`, which reads it from here (through the table)."""
     cls: _GoBotClass
     aliases: tuple[str, ...] = ()
     """Other names it answers to."""

@@ -6,7 +6,7 @@ dealer is seat ``i % players`` (so every seat asks first equally often) and the 
 run gives identical results for any number of worker processes.
 
 The command line (``blink simulate --game goblink``, ``blink goblink simulate``) is
-:mod:`blink.cli.gosim`.
+:mod:`blink.games.goblink.simulate_cli`.
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ from typing import Annotated, Any, Final
 import msgspec
 
 from blink.cards import CardError, parse_card
-from blink.games.goblink.bots import DEFAULT_GOBOT, GOBOTS, GoBotError, get_gobot_kind
+from blink.games.goblink import bots as gobots
+from blink.games.goblink.bots import GoBotError, get_gobot_kind
 from blink.games.goblink.engine import (
     MAX_PLAYERS,
     Ask,
@@ -119,16 +120,32 @@ class GoTable:
     @property
     def default_bot(self) -> str | None:
         """The bot of a quick game."""
-        return DEFAULT_GOBOT
+        return gobots.DEFAULT_GOBOT
 
     def bot_names(self) -> list[str]:
         """Every Go Blink bot."""
-        return list(GOBOTS)
+        return list(gobots.GOBOTS)
 
     def check_bot(self, spec: str) -> str:
         """A Go Blink bot name (or alias) normalised."""
         try:
             return get_gobot_kind(spec).name
+        except GoBotError as exc:
+            raise BadMessage("bad_bot", str(exc)) from None
+
+    def bot_info(self) -> dict[str, Any]:
+        """Go Blink's bots with their descriptions, and the bot of a seat when none is named."""
+        return {
+            "bots": [
+                {"name": k.name, "description": k.description} for k in gobots.GOBOTS.values()
+            ],
+            "default_bot": gobots.DEFAULT_GOBOT,
+        }
+
+    def bot_rating(self, spec: str) -> float:
+        """The bot kind's rating (:attr:`blink.games.goblink.bots.GoBotKind.rating`)."""
+        try:
+            return float(get_gobot_kind(spec).rating)
         except GoBotError as exc:
             raise BadMessage("bad_bot", str(exc)) from None
 

@@ -2,8 +2,8 @@
 ``/api/rooms/{code}/record`` (a series).
 
 A record is the engine's JSON record format (:class:`~blink.games.classic.record.GameRecord`,
-:class:`~blink.games.classic.record.SeriesRecord`, or Go Blink's
-:class:`~blink.games.goblink.record.GoRecord`), rebuilt from the stored deal and action log.
+:class:`~blink.games.classic.record.SeriesRecord`, or another game's, from its definition's
+``record_codec``), rebuilt from the stored deal and action log.
 The replay endpoints (:mod:`blink.server.replays`) read records through :func:`record_loader`.
 """
 

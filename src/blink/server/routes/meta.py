@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Final
+from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from blink.cards import STANDARD_DECK
-from blink.games.classic.definition import CLASSIC
 from blink.games.classic.rules import RULESETS
-from blink.games.goblink import bots as gobots
-from blink.games.goblink.definition import GOBLINK
 from blink.model.base import GameInfo
-from blink.model.registry import get_game, get_table
+from blink.model.registry import DEFAULT_GAME, front_end, get_game, get_table
 from blink.server import room_setup
 from blink.server.protocol import PROTOCOL, protocol_schema
 from blink.server.routes.deps import HubDep
+from blink.server.routes.web import web_module_url
 
 __all__ = ["router"]
 
@@ -47,71 +44,46 @@ def _seat_counts(info: GameInfo) -> list[int]:
     return list(range(info.min_players, info.max_players + 1))
 
 
-def _classic_bots() -> dict[str, Any]:
-    """Classic Blink's bot levels and strategies with their descriptions, and the defaults
-    (empty, and no defaults, when the optional bot package is missing)."""
-    if not get_table(CLASSIC.info.name).bot_names():
-        return {"levels": [], "strategies": [], "default_level": None, "default_strategy": None}
-    # Present: the table found it (it is optional, see blink.games.classic.table).
-    from blink.games.classic.bots import DEFAULT_LEVEL, DEFAULT_STRATEGY, LEVELS, STRATEGIES
-
-    return {
-        "levels": [{"name": lv.name, "description": lv.description} for lv in LEVELS.values()],
-        "strategies": [
-            {"name": st.name, "description": st.description} for st in STRATEGIES.values()
-        ],
-        "default_level": DEFAULT_LEVEL,
-        "default_strategy": DEFAULT_STRATEGY,
-    }
-
-
-def _go_bots() -> dict[str, Any]:
-    """Go Blink's bots with their descriptions, and the bot of a seat when none is named."""
-    return {
-        "bots": [{"name": k.name, "description": k.description} for k in gobots.GOBOTS.values()],
-        "default_bot": gobots.DEFAULT_GOBOT,
-    }
-
-
-_BOTS: Final[dict[str, Callable[[], dict[str, Any]]]] = {
-    CLASSIC.info.name: _classic_bots,
-    GOBLINK.info.name: _go_bots,
-}
-"""Each hosted game's bots, from its own bot package."""
-
-
 def _game_options(name: str) -> dict[str, Any]:
-    """What ``/api/options`` says of one game: its registry facts and its bots."""
+    """What ``/api/options`` says of one game: its registry facts, its browser module and pages
+    (``null`` when the client's main page plays it), and its bots (from its live table)."""
     info = get_game(name).info
-    bots = _BOTS.get(name)
+    front = front_end(name)
     return {
         "name": info.name,
         "title": info.title,
         "min_players": info.min_players,
         "max_players": info.max_players,
         "default_players": info.default_players,
-        **(bots() if bots is not None else {}),
+        "web": web_module_url(name),
+        "pages": None if front.pages is None else {"play": front.pages[0], "watch": front.pages[1]},
+        **get_table(name).bot_info(),
     }
 
 
 @router.get("/api/options")
 async def options() -> dict[str, Any]:
     """What rooms can be made of."""
-    classic = get_table(CLASSIC.info.name)
+    classic = get_table(DEFAULT_GAME)
     levels = classic.bot_names()
     strategies: list[str] = getattr(classic, "strategies", list)()
     games = room_setup.room_games()
+    # Before game_info, each other game's players and bots had their own fields (kept).
+    legacy: dict[str, list[Any]] = {}
+    for name in games:
+        if name != DEFAULT_GAME:
+            legacy[f"{name}_players"] = _seat_counts(get_game(name).info)
+            legacy[f"{name}_bots"] = get_table(name).bot_names()
     return {
         "protocol": PROTOCOL,
-        "players": _seat_counts(CLASSIC.info),
+        "players": _seat_counts(get_game(DEFAULT_GAME).info),
         "rulesets": list(RULESETS),
         "bot_levels": levels,
         "bot_strategies": strategies,
         "bots_available": bool(levels),
         "best_of": [1, 3, 5, 7, 9],
         "games": list(games),
-        "goblink_players": _seat_counts(GOBLINK.info),
-        "goblink_bots": list(gobots.GOBOTS),
+        **legacy,
         "game_info": {name: _game_options(name) for name in games},
     }
 

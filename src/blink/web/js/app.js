@@ -1,16 +1,17 @@
 // Entry point: settings in the top bar (language, sound, colour letters), and the router, the
-// one module that knows the views (lobby, the tables, replay); they go to one another through
-// page.js's navigate, never by importing one another.
+// one module that knows the views (lobby, the table, replay, and each game's own table through
+// games.js); they go to one another through page.js's navigate, never by importing one another.
 // Routes: "/" lobby; "/play/CODE" or "/?join=CODE" a seat at a table; "/watch/CODE" or
-// "/?watch=CODE" a spectator; "/?go=CODE" or "/?gowatch=CODE" the same at a Go Blink table;
-// "#rules" how to play; "#replay" open a file; "#replay=<record url>" replay a finished game.
+// "/?watch=CODE" a spectator; a game's own pages (GET /api/options: `pages`, such as "/?x=CODE")
+// the same at that game's table; "#rules" how to play; "#replay" open a file;
+// "#replay=<record url>" replay a finished game.
 
 import { applyI18n, cardName, colorLetter, getLang, onLangChange, setLang, t } from "./i18n.js";
 import { isMuted, setMuted } from "./sound.js";
 import { navigate, netStatus, setRouter } from "./page.js";
 import { mountLobby } from "./lobby.js";
 import { mountTable } from "./table.js";
-import { mountGoTable } from "./goblink.js";
+import { gamePage } from "./games.js";
 import { mountReplayRoute } from "./replay.js";
 import { cardSVG } from "./cards.js";
 
@@ -37,12 +38,32 @@ function route() {
     cleanup = mountRules(view);
   } else if (hash.startsWith("replay")) {
     cleanup = mountReplayRoute(view, hash.slice("replay=".length));
-  } else if (q.get("go") || q.get("gowatch")) {
-    cleanup = mountGoTable(view, { code: String(q.get("go") || q.get("gowatch")).toUpperCase(), spectate: !q.get("go") });
+  } else if (location.search) {
+    cleanup = mountGamePage(q);
   } else {
     cleanup = mountLobby(view);
   }
   document.title = `Blink · ${t("tagline")}`;
+}
+
+/** A game's own page named by the query string `q` (its table), else the lobby; the game's
+ * module is loaded first. Returns a cleanup function with `.relang()`. */
+function mountGamePage(q) {
+  let inner = null;
+  let gone = false;
+  const done = () => {
+    gone = true;
+    if (inner) inner();
+  };
+  done.relang = () => {
+    if (inner && inner.relang) inner.relang();
+    else route();
+  };
+  gamePage(q).then((page) => {
+    if (gone) return;
+    inner = page ? page.module.mountTable(view, { code: page.code, spectate: page.spectate }) : mountLobby(view);
+  });
+  return done;
 }
 
 function mountRules(root) {

@@ -1,13 +1,14 @@
-// The lobby: quick game against a bot, private game with a link and code, join by link or
-// code, live games to watch, finished games to replay, how to play.
+// The lobby: quick game against a bot, private game with a link and code, each game's own
+// panel (its browser module's, games.js), join by link or code, live games to watch, finished
+// games to replay, how to play.
 
 import { api, extractCode, keepSeat, recent } from "./net.js";
 import { applyI18n, t } from "./i18n.js";
 import { escapeXml } from "./cards.js";
 import { face } from "./board.js";
 import { navigate } from "./page.js";
-import { levelName, loadedOptions, loadOptions } from "./options.js";
-import { gt } from "./gostrings.js";
+import { levelName, loadedOptions } from "./options.js";
+import { loadGames, roomLinks } from "./games.js";
 
 /** Every number of players of a game (`game_info` entry), fewest first. */
 function playerCounts(game) {
@@ -29,6 +30,7 @@ export function mountLobby(root) {
   let defaultLevel = null;
   let timer = null;
   let alive = true;
+  let games = []; // the games with a browser module (games.js), once loaded
 
   root.innerHTML = `
   <div class="hero">
@@ -64,16 +66,6 @@ export function mountLobby(root) {
         <label class="check"><input type="checkbox" name="public" id="p-public"> <span data-i18n="list_public"></span></label>
         <button class="primary" type="submit" id="p-create" data-i18n="create"></button>
         <p class="error-msg" id="p-err" role="alert"></p>
-      </form>
-    </section>
-    <section class="panel" aria-labelledby="h-go" id="go-panel">
-      <h2 id="h-go">${escapeXml(gt("go_blink"))}</h2>
-      <form id="f-go">
-        <fieldset style="border:0;padding:0;margin:0"><legend class="muted" style="font-size:.85rem" data-i18n="players"></legend><div id="go-players"></div></fieldset>
-        <label><span>${escapeXml(gt("opponents"))}</span><select name="gobot" id="go-bot">
-          <option value="">${escapeXml(t("human"))}</option></select></label>
-        <button class="primary" type="submit" id="go-play">${escapeXml(gt("play_go"))}</button>
-        <p class="error-msg" id="go-err" role="alert"></p>
       </form>
     </section>
     <section class="panel" aria-labelledby="h-join">
@@ -113,18 +105,23 @@ export function mountLobby(root) {
     $("#q-level").innerHTML = levelOptions(def);
     drawSeats();
   }
-  // Each form starts with the fewest players of its game (you and one bot).
+  // Each form starts with the fewest players of its game (you and one bot). Each game with a
+  // browser module adds its own panel before the "join" one.
   function drawGames(o) {
     const classic = o.game_info.classic;
-    const go = o.game_info.goblink;
     levels = classic.levels.map((l) => l.name);
     defaultLevel = classic.default_level;
     $("#q-players").outerHTML = seg("players", playerCounts(classic), classic.min_players);
     $("#p-players").outerHTML = seg("pplayers", playerCounts(classic), classic.min_players);
-    $("#go-players").outerHTML = seg("goplayers", playerCounts(go), go.min_players);
-    $("#go-bot").insertAdjacentHTML("afterbegin", go.bots.map((b) =>
-      `<option value="${escapeXml(b.name)}"${b.name === go.default_bot ? " selected" : ""}>${escapeXml(t("bot"))}: ${escapeXml(b.name)}</option>`,
-    ).join(""));
+    for (const g of games) {
+      const panel = g.module.lobbyPanel;
+      if (!panel) continue;
+      const join = root.querySelector("section[aria-labelledby='h-join']");
+      join.insertAdjacentHTML("beforebegin", panel.html());
+      const section = join.previousElementSibling;
+      applyI18n(section);
+      panel.mount(section, g.info, { seg, playerCounts, name });
+    }
     drawLevels();
   }
   function drawSeats() {
@@ -139,8 +136,13 @@ export function mountLobby(root) {
   }
   $("#f-priv").addEventListener("change", (e) => { if (e.target.name === "pplayers") drawSeats(); });
 
-  if (loadedOptions()) drawGames(loadedOptions());
-  else loadOptions().then((o) => { if (alive) drawGames(o); }).catch(() => {});
+  // The options and the games' modules first (games.js loads both), then the live and
+  // finished lists, which name each room's game.
+  const ready = loadGames().then((found) => {
+    if (!alive) return;
+    games = found;
+    drawGames(loadedOptions());
+  }).catch(() => {});
 
   function enter(res) {
     keepSeat(res.code, res);
@@ -184,23 +186,6 @@ export function mountLobby(root) {
     }
   });
 
-  $("#f-go").addEventListener("submit", async (e) => {
-    e.preventDefault();
-    const fd = new FormData(e.target);
-    const players = Number(fd.get("goplayers"));
-    const bot = String(fd.get("gobot") || "");
-    $("#go-err").textContent = "";
-    try {
-      const res = bot
-        ? await api("/api/quick", { game: "goblink", players, bot, name: name() })
-        : await api("/api/rooms", { game: "goblink", players, name: name(), take_seat: 0, public: true });
-      keepSeat(res.code, res);
-      navigate(`/?go=${res.code}`);
-    } catch (err) {
-      $("#go-err").textContent = t("error", { msg: err.message });
-    }
-  });
-
   $("#f-join").addEventListener("submit", async (e) => {
     e.preventDefault();
     const code = extractCode($("#j-code").value);
@@ -209,7 +194,8 @@ export function mountLobby(root) {
       return;
     }
     const info = await api(`/api/rooms/${code}`).catch(() => null);
-    navigate(info && info.game === "goblink" ? `/?go=${code}` : `/play/${code}`);
+    if (info) await ready;
+    navigate(roomLinks(games, info && info.game, code).play);
   });
 
   async function refresh() {
@@ -226,10 +212,11 @@ export function mountLobby(root) {
         return s.name && s.name !== "Player" ? s.name : t("player_n", { n: i + 1 });
       }).join(" · ");
       const open = (r.open_seats || []).length > 0;
-      const go = r.game === "goblink";
-      const playHref = go ? `/?go=${escapeXml(r.code)}` : `/play/${escapeXml(r.code)}`;
-      const watchHref = go ? `/?gowatch=${escapeXml(r.code)}` : `/watch/${escapeXml(r.code)}`;
-      return `<li><span class="who"><strong>${escapeXml(r.code)}</strong>${go ? ` ${escapeXml(gt("go_blink"))}` : ""} ${escapeXml(who)}</span>
+      const links = roomLinks(games, r.game, r.code);
+      const playHref = escapeXml(links.play);
+      const watchHref = escapeXml(links.watch);
+      const title = gameTitle(r.game);
+      return `<li><span class="who"><strong>${escapeXml(r.code)}</strong>${title ? ` ${escapeXml(title)}` : ""} ${escapeXml(who)}</span>
         <span>${open ? `<a class="btn primary" data-link href="${playHref}">${escapeXml(t("join_btn"))}</a> ` : ""}<a class="btn" data-link href="${watchHref}">${escapeXml(t("watch"))}</a></span></li>`;
     }).join("") : `<li class="muted">${escapeXml(t("none_yet"))}</li>`;
     const done = [];
@@ -257,7 +244,8 @@ export function mountLobby(root) {
       });
       const w = g.winners || [];
       const result = w.length === 1 && names[w[0]] ? t("x_won", { name: names[w[0]] }) : w.length > 1 ? t("tie") : "";
-      const go = g.kind === "goblink" ? ` ${gt("go_blink")}` : "";
+      const title = gameTitle(g.kind);
+      const go = title ? ` ${title}` : "";
       done.push({
         url: g.record_url, game: g.id, label: `${g.room} · ${t("game_n", { n: g.number })}${go}`,
         who: `${names.join(" · ")}${result ? ` — ${result}` : ""}${g.plays ? ` · ${g.plays} ${t("plays").toLowerCase()}` : ""}`,
@@ -272,8 +260,16 @@ export function mountLobby(root) {
     $("#l-done").innerHTML = own.length || pub.length ? own.map(item).join("") : `<li class="muted">${escapeXml(t("none_yet"))}</li>`;
     $("#l-pub").innerHTML = pub.map(item).join("");
   }
-  refresh();
-  timer = setInterval(refresh, 4000);
+  // A game with a browser module names itself in the lists (classic Blink is the default).
+  function gameTitle(name) {
+    const g = games.find((x) => x.name === name);
+    return g && g.module.title ? g.module.title() : "";
+  }
+  ready.then(() => {
+    if (!alive) return;
+    refresh();
+    timer = setInterval(refresh, 4000);
+  });
   return () => {
     alive = false;
     clearInterval(timer);

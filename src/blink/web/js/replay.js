@@ -2,12 +2,13 @@
 // frames (docs/protocol.md): POST /api/replays for a record file (or any other record URL),
 // GET /api/games/{id}/replay for a finished game of the server. This file holds no rule: it
 // shows the frames step by step or at speed, with a timeline, a series' game picker and the
-// keyboard. Classic frames are drawn here; Go Blink frames by goreplay.js.
+// keyboard. Classic frames are drawn here; another game's by the renderer its browser module
+// gives (games.js: `replayRenderer`).
 
 import { boardHTML, face } from "./board.js";
 import { cardName, t } from "./i18n.js";
 import { escapeXml } from "./cards.js";
-import { goRenderer } from "./goreplay.js";
+import { gameModule } from "./games.js";
 
 const svg = (d) => `<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" fill="currentColor">${d}</svg>`;
 const ICON = {
@@ -120,16 +121,23 @@ function classicBoard(g, f) {
   return board + seats;
 }
 
-const classicRenderer = { kind: "classic", prefix: "", board: classicBoard, log: classicLog, extra: null };
+const classicRenderer = { kind: "classic", className: "", prefix: "", board: classicBoard, log: classicLog, extra: null };
+
+/** How the frames of a replay document's game are drawn: its browser module's renderer, else
+ * classic's. */
+async function rendererOf(doc) {
+  const module = await gameModule(doc.game);
+  return (module && module.replayRenderer) || classicRenderer;
+}
 
 // --- the viewer -----------------------------------------------------------------------------
 
 /**
- * Mount the viewer in `root` for a replay document (the server's answer); returns a cleanup
- * function with `.relang()` (re-render in the current language, keeping the step).
+ * Mount the viewer in `root` for a replay document (the server's answer), its frames drawn by
+ * `R` (classic's unless told); returns a cleanup function with `.relang()` (re-render in the
+ * current language, keeping the step).
  */
-export function mountReplayView(root, doc, title = "") {
-  const R = doc.game === "goblink" ? goRenderer : classicRenderer;
+export function mountReplayView(root, doc, title = "", R = classicRenderer) {
   const games = doc.games;
   let gi = 0;
   let step = 0;
@@ -144,7 +152,7 @@ export function mountReplayView(root, doc, title = "") {
   function shell() {
     const prefix = R.prefix ? `${R.prefix()} · ` : "";
     root.innerHTML = `
-  <section class="replay${R.kind === "goblink" ? " go-replay" : ""}" aria-labelledby="rp-title" data-game="${R.kind}">
+  <section class="replay${R.className ? ` ${R.className}` : ""}" aria-labelledby="rp-title" data-game="${R.kind}">
     <div class="rp-head">
       <h1 id="rp-title">${escapeXml(prefix + t("replay_title"))}${title ? ` · ${escapeXml(title)}` : ""}</h1>
       ${games.length > 1 ? `<label>${escapeXml(t("game_n", { n: "" }))}<select id="rp-game">${games.map((_, i) => `<option value="${i}"${i === gi ? " selected" : ""}>${i + 1}</option>`).join("")}</select></label>` : ""}
@@ -250,8 +258,9 @@ export function mountReplay(root, record, title = "") {
   let stop = () => {};
   let gone = false;
   root.innerHTML = `<p class="muted">…</p>`;
-  postRecord(record).then((doc) => {
-    if (!gone) stop = mountReplayView(root, doc, title || titleOf(doc));
+  postRecord(record).then(async (doc) => {
+    const R = await rendererOf(doc);
+    if (!gone) stop = mountReplayView(root, doc, title || titleOf(doc), R);
   }).catch((e) => {
     if (!gone) root.innerHTML = errorHTML(e);
   });
@@ -270,8 +279,9 @@ export function mountReplayRoute(root, url) {
   let gone = false;
   if (url) {
     root.innerHTML = `<p class="muted">…</p>`;
-    fetchReplay(url).then((doc) => {
-      if (!gone) stop = mountReplayView(root, doc, titleOf(doc));
+    fetchReplay(url).then(async (doc) => {
+      const R = await rendererOf(doc);
+      if (!gone) stop = mountReplayView(root, doc, titleOf(doc), R);
     }).catch((e) => {
       if (!gone) root.innerHTML = `${errorHTML(e)}<p><a href="/" data-link>${escapeXml(t("back_lobby"))}</a></p>`;
     });

@@ -1,7 +1,7 @@
 // Go Blink's words, in English and Spanish: the Go table's, the lobby's Go panel and the Go
 // replay frames share them.
 
-import { getLang } from "./i18n.js";
+import { getLang } from "/js/i18n.js";
 
 const STR = {
   en: {

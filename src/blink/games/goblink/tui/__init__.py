@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from blink.tui.goblink.driver import CommandError, GoTable
+from blink.games.goblink.tui.driver import CommandError, GoTable
 
 __all__ = ["CommandError", "GoTable"]

@@ -4,7 +4,7 @@
 and which
 are bots, turns a typed command (``ask 2 yellow``, ``lay a b c``, ``end``) into an action with a
 clear error for people, and describes events as a given viewer may see them. The Textual app
-(:mod:`blink.tui.goblink.app`) only draws it and forwards keys.
+(:mod:`blink.games.goblink.tui.app`) only draws it and forwards keys.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, RichLog, Static
 
 from blink.games.goblink.engine import Phase
-from blink.tui.goblink.driver import CommandError, GoTable, hand_letter, possessive
+from blink.games.goblink.tui.driver import CommandError, GoTable, hand_letter, possessive
 from blink.tui.render import CardStyle, card_label, card_lines, join_columns
 
 __all__ = ["GoBlinkApp", "PassScreen"]

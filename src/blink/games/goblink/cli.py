@@ -1,22 +1,33 @@
 """``blink goblink``: Go Blink in the terminal (``play``) and bot-vs-bot runs (``simulate``).
 
-Textual and the simulator are imported inside the commands, so ``blink`` itself starts
-instantly; the help reads the player range and the bots from their registries
-(:mod:`blink.cli.listing`).
+The game's command group, found by the ``blink`` command through the registry
+(:func:`blink.model.registry.front_end`), which also runs :func:`run_simulation` for ``blink
+simulate --game goblink``. Textual and the simulator are imported inside the commands, so
+``blink`` itself starts instantly; the help reads the player range and the bots from their
+registries.
 """
 
 from __future__ import annotations
 
+import importlib
 import secrets
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Final, NoReturn
 
 import typer
 
-from blink.cli.listing import GOBLINK_INFO, GOBOT_NAMES, in_range
+from blink.cli.listing import in_range, or_list
 from blink.games.goblink.bots import DEFAULT_OPPONENT, GOBOTS, GoBotError, make_gobot
+from blink.games.goblink.definition import GOBLINK
+from blink.model.base import GameInfo
 
-__all__ = ["register"]
+__all__ = ["GOBLINK_INFO", "GOBOT_NAMES", "register", "run_simulation"]
+
+GOBLINK_INFO: Final[GameInfo] = GOBLINK.info
+"""Go Blink's facts."""
+GOBOT_NAMES: Final = or_list(GOBOTS)
+"""Every Go Blink bot: ``"random, greedy or memory"``."""
 
 _PLAYERS_HELP = f"{GOBLINK_INFO.player_range} players."
 
@@ -79,8 +90,8 @@ def play(
             make_gobot(n, 0, 0)
         except GoBotError:
             _fail("play", f"unknown bot {n!r}; choose one of: {', '.join(GOBOTS)}")
-    from blink.tui.goblink.app import GoBlinkApp
-    from blink.tui.goblink.driver import GoTable
+    from blink.games.goblink.tui.app import GoBlinkApp
+    from blink.games.goblink.tui.driver import GoTable
     from blink.tui.render import CardStyle
 
     table = GoTable(
@@ -115,9 +126,41 @@ def simulate(
     ] = None,
 ) -> None:
     """Simulate bot-vs-bot Go Blink games (same as 'blink simulate --game goblink')."""
-    from blink.cli.gosim import simulate_cli
+    from blink.games.goblink.simulate_cli import simulate_cli
 
     simulate_cli(games, players, list(bot or []), seed, workers, json_out, plot, records)
+
+
+def run_simulation(
+    games: int,
+    players: int | None,
+    bots: list[str] | None,
+    seed: int,
+    workers: int,
+    json_out: bool,
+    plot: Path | None,
+    records: Path | None,
+) -> None:
+    """``blink simulate --game goblink``: the same run as ``blink goblink simulate``.
+
+    Raises ``ImportError`` when the game's simulator cannot be imported, ``typer.Exit`` on bad
+    input."""
+    # The game's simulation first: unavailable even if simulate_cli was loaded before.
+    importlib.import_module("blink.games.goblink.sim")
+    gosim = importlib.import_module("blink.games.goblink.simulate_cli")
+    simulate_cli: Callable[..., object] = gosim.simulate_cli
+    code = simulate_cli(
+        games=games,
+        players=players if players is not None else (len(bots) if bots else 2),
+        bots=list(bots or []),
+        seed=seed,
+        workers=workers,
+        json_out=json_out,
+        plot=plot,
+        records=records,
+    )
+    if isinstance(code, int) and code:
+        raise typer.Exit(code)
 
 
 def register(app: typer.Typer) -> None:

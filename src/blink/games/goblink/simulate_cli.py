@@ -1,7 +1,8 @@
 """Go Blink simulation on the command line: ``blink simulate --game goblink`` and
 ``blink goblink simulate``.
 
-The simulation itself is :mod:`blink.games.goblink.sim`; this module checks the options, shows
+The simulation itself is :mod:`blink.games.goblink.sim`; this module (the commands' part of
+it, beside :mod:`blink.games.goblink.cli`) checks the options, shows
 a progress bar and prints the summary (tables, or JSON) and the figure. It is imported only
 when a command needs it, so ``blink`` starts fast.
 """
@@ -15,8 +16,8 @@ from typing import TYPE_CHECKING, NoReturn
 
 import typer
 
-from blink.cli.listing import GOBLINK_INFO, in_range
 from blink.games.goblink.bots import GOBOTS, GoBotError
+from blink.games.goblink.definition import GOBLINK
 from blink.games.goblink.sim import (
     GoGameRow,
     GoJob,
@@ -81,7 +82,8 @@ def _check(
     if not isinstance(workers, int) or workers < 1:
         _fail(f"--workers must be at least 1, not {workers}")
     named = [n for b in bots for n in b.split(",") if n.strip()]
-    if players < GOBLINK_INFO.min_players and in_range(GOBLINK_INFO, len(named)):
+    info = GOBLINK.info
+    if players < info.min_players and info.min_players <= len(named) <= info.max_players:
         players = len(named)  # "--bot memory,greedy" without --players: one seat per name
     try:
         seats = parse_bots(bots, players)

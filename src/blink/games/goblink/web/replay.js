@@ -1,11 +1,11 @@
-// Go Blink frames for the replay viewer (replay.js): every hand, whose turn it is, the draw
+// Go Blink frames for the replay viewer (the client's js/replay.js): every hand, whose turn it is, the draw
 // pile, the asks log and the matches laid down, as the server's engine computed them
 // (docs/protocol.md, POST /api/replays). No rule lives here: only drawing and words.
 
-import { face } from "./board.js";
-import { escapeXml } from "./cards.js";
-import { gt } from "./gostrings.js";
-import { t } from "./i18n.js";
+import { face } from "/js/board.js";
+import { escapeXml } from "/js/cards.js";
+import { gt } from "./strings.js";
+import { t } from "/js/i18n.js";
 
 function nameOf(g, seat) {
   return g.names[seat] || t("player_n", { n: seat + 1 });
@@ -78,4 +78,4 @@ function extra(g, f) {
 }
 
 /** How replay.js draws a Go Blink game's frames. */
-export const goRenderer = { kind: "goblink", prefix: () => "Go Blink", board, log, extra };
+export const goRenderer = { kind: "goblink", className: "go-replay", prefix: () => "Go Blink", board, log, extra };

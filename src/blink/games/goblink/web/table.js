@@ -5,10 +5,10 @@
 // legal asks), lay down selected cards as a match, and end your turn. Messages:
 // docs/protocol.md, "Go Blink".
 
-import { backSVG, cardSVG, escapeXml } from "./cards.js";
-import { cardName, colorLetter, onLangChange } from "./i18n.js";
-import { remember, TableSession } from "./net.js";
-import { gt, hasGt } from "./gostrings.js";
+import { backSVG, cardSVG, escapeXml } from "/js/cards.js";
+import { cardName, colorLetter, onLangChange } from "/js/i18n.js";
+import { remember, TableSession } from "/js/net.js";
+import { gt, hasGt } from "./strings.js";
 
 function valueKey(attribute, value) {
   return `${attribute}:${value}`;
