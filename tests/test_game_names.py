@@ -22,27 +22,27 @@ ALLOWED_FILES = {
     # of that game, and must keep the literal it read.
     "src/blink/server/migrations/versions/0003_room_game.py",
 }
-# Not the project's files: version control, caches, build output, local runs.
+# Not the project's files: version control, tools' caches (every hidden folder but the
+# project's own), build output, local runs.
+PROJECT_HIDDEN_DIRS = {".ci", ".github"}
 SKIPPED_DIRS = {
-    ".git",
     "__pycache__",
-    ".mypy_cache",
-    ".ruff_cache",
-    ".pytest_cache",
-    ".hypothesis",
-    ".venv",
-    ".benchmarks",
     "build",
     "dist",
     "node_modules",
 }
 
 
+def _skipped(folder: str) -> bool:
+    hidden = folder.startswith(".") and folder not in PROJECT_HIDDEN_DIRS
+    return hidden or folder in SKIPPED_DIRS or folder.endswith(".egg-info")
+
+
 def _files(root: Path) -> list[Path]:
     out = []
     for path in sorted(root.rglob("*")):
         rel = path.relative_to(root)
-        if any(p in SKIPPED_DIRS or p.endswith(".egg-info") for p in rel.parts[:-1]):
+        if any(_skipped(p) for p in rel.parts[:-1]):
             continue
         if path.is_file() and not path.is_symlink():
             out.append(path)
