@@ -33,7 +33,7 @@ from blink.games.classic.engine import (
     reach,
     redact,
 )
-from blink.games.classic.rules import DEAD_END, OFFICIAL, DealError, Ruleset
+from blink.games.classic.rules import DEAD_END, OFFICIAL, DeadEnd, DealError, Ruleset
 
 # --- helpers ---------------------------------------------------------------------------------
 
@@ -400,20 +400,95 @@ def test_three_players_all_emptying_at_once_tie() -> None:
 # --- the dead-end ruleset --------------------------------------------------------------------
 
 
-def test_dead_end_fewest_cards_wins() -> None:
-    game = deal(STALL_P0 + "1RP", STALL_P1 + "1OM 4PS", ruleset=DEAD_END)
+# Ruling: the dead end needs every draw pile empty. While some player still has draw cards a
+# stall the flip cannot break goes to the official choose branch.
+LEGACY_DEAD_END = Ruleset("dead-end", DeadEnd.FEWEST_CARDS_ANY_EMPTY)
+"""The earlier ruling, as records written before it changed hold it."""
+
+# Seat 1 still has a draw card (2RF) after the flip; every placed card and 2RF keep the stall.
+DRAW_LEFT_P0 = "1RM | 3YS 5BF 5BL | 1RP"
+DRAW_LEFT_P1 = "2OP | 4GW 5PF 5PL | 1OM 2RF"
+
+
+def test_dead_end_waits_for_the_choose_branch_while_a_draw_pile_is_left() -> None:
+    game = deal(DRAW_LEFT_P0, DRAW_LEFT_P1, ruleset=DEAD_END)
+    game.reveal()
+    assert game.flip()[-1] == Stalled(StallKind.CHOOSE)
+    assert game.draw_counts == (0, 1) and game.phase is Phase.CHOOSING
+    game.choose(0, card("3YS"))
+    events = game.choose(1, card("4GW"))
+    assert Refilled(1, 0, card("2RF")) in events
+    # Now no draw pile is left, and the stall goes on: the fewest cards left wins.
+    assert events[-2:] == [Stalled(StallKind.DEAD_END), Ended(Outcome((0,), "fewest_cards"))]
+    assert game.draw_counts == (0, 0) and (game.cards_left(0), game.cards_left(1)) == (2, 3)
+    refused(game, Reason.GAME_OVER, lambda: game.choose(0, card("5BF")))
+    rebuilt_equal(game)
+
+
+def test_official_rules_choose_again_where_the_dead_end_ends_the_game() -> None:
+    game = deal(DRAW_LEFT_P0, DRAW_LEFT_P1)
+    game.reveal()
+    game.flip()
+    game.choose(0, card("3YS"))
+    assert game.choose(1, card("4GW"))[-1] == Stalled(StallKind.CHOOSE)
+
+
+def test_the_earlier_ruling_ended_the_game_at_the_first_empty_draw_pile() -> None:
+    game = deal(DRAW_LEFT_P0, DRAW_LEFT_P1, ruleset=LEGACY_DEAD_END)
     game.reveal()
     events = game.flip()
     assert events[-2:] == [Stalled(StallKind.DEAD_END), Ended(Outcome((0,), "fewest_cards"))]
-    assert game.cards_left(0) == 3 and game.cards_left(1) == 4
-    refused(game, Reason.GAME_OVER, lambda: game.choose(0, card("3YS")))
+    assert (game.cards_left(0), game.cards_left(1)) == (3, 4)  # seat 1's draw card counted
     rebuilt_equal(game)
 
 
 def test_dead_end_equal_fewest_is_a_tie() -> None:
     game = deal(STALL_P0 + "1RP", STALL_P1 + "1OM", ruleset=DEAD_END)
     game.reveal()
-    assert game.flip()[-1] == Ended(Outcome((0, 1), "fewest_cards"))
+    assert game.flip()[-2:] == [Stalled(StallKind.DEAD_END), Ended(Outcome((0, 1), "fewest_cards"))]
+    assert game.draw_counts == (0, 0)
+
+
+# Three players: the placed cards (3YS, 3GF, 4BL) and the draw cards keep the stall going.
+THREE_P0 = "1RM | 3YS 5GF 5PF | 2RM"
+THREE_P2 = "1OW | 4BL 5YS 5PS | 2RP 1RW"
+
+
+@pytest.mark.parametrize(
+    ("seat1", "after_flip", "winners"),
+    [
+        ("2OP | 3GF 5BL 4PL | 1OM", (0, 0, 1), (0, 1)),  # two seats tie on two cards each
+        ("2OP | 3GF 5BL 4PL | 1OM 2OW", (0, 1, 1), (0,)),  # seat 0 alone has two
+    ],
+)
+def test_three_players_dead_end_only_once_no_draw_pile_is_left(
+    seat1: str, after_flip: tuple[int, ...], winners: tuple[int, ...]
+) -> None:
+    game = deal(THREE_P0, seat1, THREE_P2, ruleset=DEAD_END)
+    assert game.reveal()[-1] == Stalled(StallKind.FLIP)
+    assert game.flip()[-1] == Stalled(StallKind.CHOOSE)
+    assert game.draw_counts == after_flip
+    for seat, c in [(0, "3YS"), (1, "3GF")]:
+        game.choose(seat, card(c))
+    events = game.choose(2, card("4BL"))
+    assert events[-2:] == [Stalled(StallKind.DEAD_END), Ended(Outcome(winners, "fewest_cards"))]
+    assert game.draw_counts == (0, 0, 0)
+    rebuilt_equal(game)
+    # The earlier ruling ended the same game at the flip, counting the draw cards left.
+    legacy = deal(THREE_P0, seat1, THREE_P2, ruleset=LEGACY_DEAD_END)
+    legacy.reveal()
+    assert legacy.flip()[-1] == Ended(Outcome(winners, "fewest_cards"))
+
+
+def test_three_players_all_out_of_draw_cards_at_once_tie_three_ways() -> None:
+    game = deal(
+        "1RM | 3YS 4GS 5BS | 2RL",
+        "2OP | 3GF 4BF 5PF | 1OL",
+        "1OW | 3BS 4PS 5YF | 2RW",
+        ruleset=DEAD_END,
+    )
+    game.reveal()
+    assert game.flip()[-1] == Ended(Outcome((0, 1, 2), "fewest_cards"))
 
 
 def test_dead_end_still_flips_while_every_player_has_draw_cards() -> None:

@@ -1,6 +1,6 @@
 """Property-based tests of the classic engine, including a stateful machine that plays random
-legal and illegal actions (2 and 3 players, both rulesets, handicaps) and checks every invariant
-after every step."""
+legal and illegal actions (2 and 3 players, every ruleset and the earlier dead-end ruling,
+handicaps) and checks every invariant after every step."""
 
 from __future__ import annotations
 
@@ -30,13 +30,15 @@ from blink.games.classic.engine import (
     redact,
 )
 from blink.games.classic.record import GameRecord, loads
-from blink.games.classic.rules import DEAD_END, OFFICIAL, Ruleset
+from blink.games.classic.rules import DEAD_END, OFFICIAL, DeadEnd, Ruleset
 
 ALL_180 = [Card.parse(f"{n}{c}{s}") for n in "12345" for c in "ROYGBP" for s in "MPSWFL"]
 # Two families that never match each other: decks mixing them stall often.
 LOW = [Card.parse(f"{n}{c}{s}") for n in "12" for c in "RO" for s in "MP"]
 HIGH = [Card.parse(f"{n}{c}{s}") for n in "345" for c in "YGBP" for s in "SWFL"]
-RULESETS = [OFFICIAL, DEAD_END]
+LEGACY_DEAD_END = Ruleset("dead-end", DeadEnd.FEWEST_CARDS_ANY_EMPTY)
+"""The earlier dead-end ruling, which old records still replay under."""
+RULESETS = [OFFICIAL, DEAD_END, LEGACY_DEAD_END]
 
 
 # --- invariants shared by the machine and the plain properties --------------------------------
@@ -222,9 +224,41 @@ def test_random_games_end_and_keep_every_invariant(deal: tuple[int, int, Ruleset
     if game.outcome.reason == "out_of_cards":
         assert [game.cards_left(p) for p in game.outcome.winners] == [0]
     if game.outcome.reason == "fewest_cards":
-        assert game.ruleset is DEAD_END
+        assert game.ruleset.dead_end is not DeadEnd.CHOOSE
+        if game.ruleset is DEAD_END:
+            assert not any(game.draw_counts)
         left = [game.cards_left(p) for p in range(game.players)]
         assert set(game.outcome.winners) == {p for p in range(game.players) if left[p] == min(left)}
+
+
+@settings(max_examples=80)
+@given(
+    st.sampled_from([2, 3]),
+    st.integers(0, 2**32),
+    st.sampled_from(["handicap", "small", "stally", "stall", "stall"]),
+)
+def test_the_dead_end_changes_only_a_stall_with_no_draw_pile_left(
+    players: int, seed: int, kind: str
+) -> None:
+    """The same deal and the same random choices under ``official`` and ``dead-end`` give the
+    same game, up to a stall with every draw pile empty: there the official rules ask for
+    choices and the dead end ends the game, the fewest cards left winning (ties shared)."""
+    official, dead = (make_game(players, seed, r, kind) for r in (OFFICIAL, DEAD_END))
+    rng_official, rng_dead = random.Random(seed), random.Random(seed)
+    while not official.over and not dead.over:
+        step(official, rng_official)
+        step(dead, rng_dead)
+        if dead.over and dead.outcome is not None and dead.outcome.reason == "fewest_cards":
+            assert dead.draw_counts == (0,) * players
+            assert dead.events[1:-2] == official.events[1:-1]
+            assert dead.events[-2] == Stalled(StallKind.DEAD_END)
+            assert official.events[-1] == Stalled(StallKind.CHOOSE)
+            assert official.phase is Phase.CHOOSING and official.draw_counts == dead.draw_counts
+            left = [dead.cards_left(p) for p in range(players)]
+            assert dead.outcome.winners == tuple(p for p in range(players) if left[p] == min(left))
+            return
+        assert dead.events[1:] == official.events[1:]
+    assert dead.outcome == official.outcome
 
 
 @settings(max_examples=40)

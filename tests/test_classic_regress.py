@@ -6,6 +6,11 @@ the one with the lowest (player, card index, pile), flips when stalled, and make
 stall choices. The table was generated with the first version of the engine and checked equal
 with the optimised one; any change to the rules' behaviour shows up here. To regenerate after a
 deliberate rule change: ``python tests/test_classic_regress.py`` prints the table.
+
+The dead-end ruling changed (the dead end now needs every draw pile empty, see docs/rules.md):
+seed 2's ``dead-end`` row went from a dead end to the official stall placement, and the rows of
+the earlier ruling are kept as ``dead-end-any-empty`` (the ruleset of records written under it),
+with their digests as they were.
 """
 
 from __future__ import annotations
@@ -15,8 +20,11 @@ import hashlib
 import pytest
 
 from blink.games.classic.engine import ClassicGame, Phase
-from blink.games.classic.rules import get_ruleset
+from blink.games.classic.rules import DEAD_END, DeadEnd, Ruleset, get_ruleset
 from blink.model.base import Termination
+
+LEGACY_DEAD_END = Ruleset("dead-end", DeadEnd.FEWEST_CARDS_ANY_EMPTY, 3, DEAD_END.description)
+"""The dead-end ruleset as records written before the ruling changed store it."""
 
 Row = tuple[int, int, str, tuple[int, ...] | None, int, int, tuple[int, ...], str, str]
 
@@ -39,12 +47,23 @@ PLAYTHROUGHS: list[Row] = [
     (7, 3, "official", None, 24, 0, (0,), "out_of_cards", "92e141c40f88cbcc"),
     (0, 2, "dead-end", None, 31, 0, (0,), "out_of_cards", "f1536b770deec740"),
     (1, 2, "dead-end", None, 30, 0, (0,), "out_of_cards", "6d2107c0bc348553"),
-    (2, 2, "dead-end", None, 31, 1, (0,), "fewest_cards", "9b0cf549c25d776f"),
+    (2, 2, "dead-end", None, 31, 1, (0,), "stall_placement", "1728a9e3428558ab"),
     (3, 2, "dead-end", None, 35, 0, (0,), "out_of_cards", "0c8e9b62d351b98b"),
     (4, 2, "dead-end", None, 29, 0, (0,), "out_of_cards", "da43f1cf47b2a36a"),
     (5, 2, "dead-end", None, 30, 0, (0,), "out_of_cards", "f37076f54b865bf3"),
     (6, 2, "dead-end", None, 30, 0, (0,), "out_of_cards", "0630c3b8a99048f3"),
     (7, 2, "dead-end", None, 29, 0, (0,), "out_of_cards", "327afeade943af89"),
+    (33, 2, "dead-end", (6, 6), 6, 1, (0,), "fewest_cards", "ebf97e7d41caed27"),
+    (77, 2, "dead-end", (6, 6), 7, 1, (1,), "fewest_cards", "15d7fdfe9cde3843"),
+    (104, 3, "dead-end", (5, 5, 5), 7, 1, (1,), "fewest_cards", "0454b0b30243e849"),
+    (0, 2, "dead-end-any-empty", None, 31, 0, (0,), "out_of_cards", "f1536b770deec740"),
+    (1, 2, "dead-end-any-empty", None, 30, 0, (0,), "out_of_cards", "6d2107c0bc348553"),
+    (2, 2, "dead-end-any-empty", None, 31, 1, (0,), "fewest_cards", "9b0cf549c25d776f"),
+    (3, 2, "dead-end-any-empty", None, 35, 0, (0,), "out_of_cards", "0c8e9b62d351b98b"),
+    (4, 2, "dead-end-any-empty", None, 29, 0, (0,), "out_of_cards", "da43f1cf47b2a36a"),
+    (5, 2, "dead-end-any-empty", None, 30, 0, (0,), "out_of_cards", "f37076f54b865bf3"),
+    (6, 2, "dead-end-any-empty", None, 30, 0, (0,), "out_of_cards", "0630c3b8a99048f3"),
+    (7, 2, "dead-end-any-empty", None, 29, 0, (0,), "out_of_cards", "327afeade943af89"),
     (0, 2, "official", (35, 25), 40, 0, (0,), "out_of_cards", "f1881b67330a819c"),
     (1, 2, "official", (35, 25), 37, 0, (0,), "out_of_cards", "225bbb495f1eced7"),
     (2, 2, "official", (35, 25), 36, 0, (0,), "out_of_cards", "dad316bbca47c1d9"),
@@ -66,7 +85,8 @@ PLAYTHROUGHS: list[Row] = [
 
 def playthrough(seed: int, players: int, ruleset: str, sizes: tuple[int, ...] | None) -> Row:
     """Play one game with the fixed policy and describe it as a row."""
-    game = ClassicGame.new(players, seed, ruleset=get_ruleset(ruleset), sizes=sizes)
+    rules = LEGACY_DEAD_END if ruleset == "dead-end-any-empty" else get_ruleset(ruleset)
+    game = ClassicGame.new(players, seed, ruleset=rules, sizes=sizes)
     game.reveal()
     while not game.over:
         if game.phase is Phase.PLAYING:

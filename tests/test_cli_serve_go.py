@@ -69,7 +69,7 @@ def serve(tmp: Path, *opts: str) -> Iterator[str]:
 
 
 def bot_room(base: str) -> dict[str, Any]:
-    """A Go Blink room of two bots (it starts at once); its info."""
+    """A Go Blink room of two bots (it starts after the countdown); its info."""
     r = httpx.post(
         f"{base}/api/rooms",
         json={"game": "goblink", "players": 2, "seats": ["greedy", "greedy"], "take_seat": None},
@@ -95,10 +95,11 @@ def test_bad_values_are_refused() -> None:
 
 
 def test_options_reach_the_go_rooms(tmp_path: Path) -> None:
-    with serve(tmp_path / "slow", "--turn-time", "7.5", "--go-bot-delay", "30") as base:
+    slow = ("--turn-time", "7.5", "--go-bot-delay", "30", "--countdown", "0.5")
+    with serve(tmp_path / "slow", *slow) as base:
         info = bot_room(base)
-        assert info["turn_ms"] == 7500
-        time.sleep(1.0)  # bots wait 30 s before acting: nothing can have ended
+        assert info["turn_ms"] == 7500 and info["status"] == "countdown"
+        time.sleep(1.0)  # past the countdown; bots wait 30 s before acting: nothing has ended
         got = httpx.get(f"{base}/api/rooms/{info['code']}", timeout=30).json()
         assert got["status"] == "playing" and got["games"][0]["status"] == "playing"
     with serve(tmp_path / "fast", "--go-bot-delay", "0") as base:

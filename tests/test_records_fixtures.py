@@ -15,8 +15,9 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from blink.games.classic.engine import ClassicGame
+from blink.games.classic.engine import ClassicGame, Phase
 from blink.games.classic.record import GameRecord, loads
+from blink.games.classic.rules import DEAD_END, DeadEnd
 from blink.games.goblink.engine import GoGame
 from blink.games.goblink.record import GoRecord
 from blink.model.records import SeriesRecord, load
@@ -66,6 +67,10 @@ CLASSIC = {
         2, "dead-end", (30, 30), (0,), "fewest_cards", 53, 2, 55, (1, 0), (1, 2),
         ("5PM", "3BP"), "196580253596ac56",
     ),
+    "classic-2p-dead-end-draw-pile-left": Classic(
+        2, "dead-end", (30, 30), (0,), "fewest_cards", 46, 1, 47, (0, 0), (1, 11),
+        ("1GL", "3GW"), "39fa3524bd19ad48",
+    ),
     "classic-2p-dead-end-handicap-35-25": Classic(
         2, "dead-end", (35, 25), (0,), "out_of_cards", 55, 0, 56, (0, 0), (0, 3),
         ("3YL", "4YP"), "2874a96e71bc96d7",
@@ -97,6 +102,10 @@ CLASSIC = {
     "classic-3p-dead-end-fewest-cards": Classic(
         3, "dead-end", (5, 5, 5), (0,), "fewest_cards", 7, 1, 8, (0, 0), (1, 2, 2),
         ("2RF", "4PF", "2GP"), "58c6a0eb7287a419",
+    ),
+    "classic-3p-dead-end-draw-pile-left-tie": Classic(
+        3, "dead-end", (20, 20, 20), (0, 1), "fewest_cards", 43, 1, 44, (0, 0), (1, 1, 12),
+        ("4YP", "2PM", "4GS"), "11108bd451f1a3b1",
     ),
     "classic-3p-official-flip": Classic(
         3, "official", (20, 20, 20), (1,), "out_of_cards", 46, 1, 48, (1, 0), (4, 0, 4),
@@ -250,6 +259,25 @@ def test_classic_fixtures(name: str) -> None:
     if name not in MINIMAL:
         assert written_again(record, text)
     assert load(json.loads(record.to_json())).to_dict() == record.to_dict()
+
+
+EARLIER_DEAD_END = ("classic-2p-dead-end-draw-pile-left", "classic-3p-dead-end-draw-pile-left-tie")
+"""Written at c465344, under the earlier dead-end ruling: a dead end while a draw pile was left."""
+
+
+@pytest.mark.parametrize("name", EARLIER_DEAD_END)
+def test_records_of_the_earlier_dead_end_ruling_keep_it(name: str) -> None:
+    """Today's ``dead-end`` would play these games on (the official choose branch), so the
+    record's own ``dead_end`` value, not the ruleset's name, decides how it replays."""
+    record = load(read(name))
+    assert isinstance(record, GameRecord)
+    assert record.ruleset.dead_end is DeadEnd.FEWEST_CARDS_ANY_EMPTY
+    assert record.ruleset.to_dict()["dead_end"] == "fewest-cards"
+    assert any(record.verify().draw_counts)
+    today = ClassicGame(record.deck, record.players, DEAD_END, record.sizes)
+    for action, t in record.actions:
+        today.apply(action, t)
+    assert today.outcome is None and today.phase is Phase.CHOOSING
 
 
 @pytest.mark.parametrize("name", sorted(GO))

@@ -29,7 +29,34 @@ def test_the_default_ruleset_is_official() -> None:
     assert set(RULESETS) == {"official", "dead-end"}
 
 
-@pytest.mark.parametrize("ruleset", [OFFICIAL, DEAD_END, Ruleset("custom", DeadEnd.CHOOSE, 4)])
+def test_the_dead_end_needs_every_draw_pile_empty() -> None:
+    rule = DEAD_END.dead_end
+    assert rule.ends_stall((0, 0)) and rule.ends_stall((0, 0, 0))
+    assert not rule.ends_stall((0, 3)) and not rule.ends_stall((2, 0, 0))
+    assert not DeadEnd.CHOOSE.ends_stall((0, 0))
+    # The earlier ruling, kept for the records written under it: any empty draw pile.
+    assert DeadEnd.FEWEST_CARDS_ANY_EMPTY.ends_stall((0, 3))
+
+
+def test_records_of_the_earlier_dead_end_ruling_read_as_they_were_written() -> None:
+    """``fewest-cards`` was the dead end at the first empty draw pile; today's dead-end
+    ruleset writes another value, which the earlier loaders refuse rather than misread."""
+    earlier = {"name": "dead-end", "dead_end": "fewest-cards", "hand_size": 3}
+    ruleset = Ruleset.from_dict(earlier)
+    assert ruleset.dead_end is DeadEnd.FEWEST_CARDS_ANY_EMPTY and ruleset != DEAD_END
+    assert ruleset.to_dict()["dead_end"] == "fewest-cards"
+    assert DEAD_END.to_dict()["dead_end"] == "fewest-cards-no-draw-left"
+
+
+@pytest.mark.parametrize(
+    "ruleset",
+    [
+        OFFICIAL,
+        DEAD_END,
+        Ruleset("custom", DeadEnd.CHOOSE, 4),
+        Ruleset("old", DeadEnd.FEWEST_CARDS_ANY_EMPTY),
+    ],
+)
 def test_rulesets_round_trip_through_json(ruleset: Ruleset) -> None:
     data = json.loads(json.dumps(ruleset.to_dict()))
     assert Ruleset.from_dict(data) == ruleset

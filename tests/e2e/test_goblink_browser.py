@@ -1,7 +1,8 @@
 """Go Blink in headless Chromium: from the lobby to the end of a game against three bots.
 
 The server runs in this process (uvicorn in a thread) with Go Blink delays short enough to be
-fast and a turn timer long enough that the person never times out on a slow machine.
+fast and a turn timer long enough that the person never times out on a slow machine. Each game
+counts down first, as a classic game does before its reveal.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ class GoServer(AppThread):
                 database_url=sqlite_url(tmp / "go.db"),
                 deal_seed=21,
                 between_games=1.0,
+                countdown=3.0,
                 turn_time=45.0,
                 bot_delay=0.05,
             )
@@ -216,6 +218,21 @@ def test_two_people_by_link_and_a_watcher(context: BrowserContext, go_server: Go
         expect(page.locator(".go-table[data-phase]")).to_be_visible(timeout=15000)
         expect(page.locator(".go-opp")).to_have_count(1)
         expect(page.locator("#go-hand .card-svg")).to_have_count(4)
+    # The game counts down first: nobody can act, and a move sent anyway is refused.
+    countdown = second.locator("#go-countdown")
+    if countdown.count():  # the page may have come up after the countdown on a slow machine
+        expect(countdown).to_have_attribute("aria-label", re.compile(r"^The game starts in \d s$"))
+        expect(second.locator("#go-count")).to_have_text(re.compile(r"^[0-3]$"))
+        expect(second.locator("#go-end")).to_be_disabled()
+        second.evaluate("window.blinkConnection.send({type: 'end', id: 'early-1'})")
+        expect(second.locator("#go-msg")).to_contain_text("The game has not started yet")
+    for page in (first, second):
+        expect(page.locator("#go-countdown")).to_have_count(0, timeout=15000)
+    # Then the player to act may (the opening can be ended), the other may not.
+    deadline = time.monotonic() + 15
+    while not any(page.locator("#go-end").is_enabled() for page in (first, second)):
+        assert time.monotonic() < deadline, "nobody may act after the countdown"
+        first.wait_for_timeout(50)
     watcher = context.new_page()
     watcher.goto(f"{go_server.url}/watch/{code}")
     expect(watcher.locator(".go-table[data-phase]")).to_be_visible(timeout=15000)

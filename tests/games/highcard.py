@@ -282,6 +282,10 @@ class HighCardTable:
         """No options."""
         return {}
 
+    def countdown(self, seconds: float) -> float | None:
+        """No countdown: the first turn starts at the deal."""
+        return None
+
     def view_wire(self, view: View, full: bool) -> dict[str, Any]:
         """The definition's form, always whole."""
         return HIGH_CARD.view_to_wire(view)

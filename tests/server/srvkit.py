@@ -156,6 +156,9 @@ class Client:
         self.reader: asyncio.Task[None] | None = None
         self.close_code: int | None = None
         self.stall: dict[str, Any] | None = None
+        self.countdown_ms: int | None = None
+        """The countdown of the last snapshot or ``countdown`` frame (``None``: not counting
+        down; an update ends it, as a snapshot without one does)."""
         self.sent: dict[str, dict[str, Any]] = {}
         self.bot_index = 0
 
@@ -193,7 +196,11 @@ class Client:
             self.seq = m["seq"]
             self.view = m["view"]
             self.stall = m["stall"]
+            self.countdown_ms = m["countdown_ms"]
+        elif t == "countdown":
+            self.countdown_ms = m["in_ms"]
         elif t == "update":
+            self.countdown_ms = None
             if m["game"] == self.game:
                 assert m["seq"] == self.seq + 1, f"{self.name}: gap {self.seq} -> {m['seq']}"
             self.game = m["game"]

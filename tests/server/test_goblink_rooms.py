@@ -129,7 +129,14 @@ async def play_loop(c: Client) -> dict[str, Any]:
                 outstanding = None
                 need_seq = m["seq"]
         v = c.view
-        if outstanding is None and v is not None and v["current"] == c.seat and c.seq >= need_seq:
+        started = c.countdown_ms is None
+        if (
+            outstanding is None
+            and started
+            and v is not None
+            and v["current"] == c.seat
+            and (c.seq >= need_seq)
+        ):
             turn += 1
             act = choose_action(v, c.seat or 0, turn + (c.seat or 0))
             outstanding = c.next_id()
@@ -204,8 +211,12 @@ async def test_two_people_play_a_whole_game(db: str, servers: list[ServerThread]
     _code, clients, _ = await seat(server, [None, None], spectators=1)
     players = clients[:2]
     for c in clients:
-        snap = await c.expect("snapshot")
-        assert snap["game_kind"] == "goblink"
+        # The game counts down first (no turn yet), then starts with a new snapshot.
+        first = await c.expect("snapshot")
+        assert first["turn"] is None and 0 < first["countdown_ms"] <= 50
+        assert (await c.expect("countdown"))["in_ms"] == first["countdown_ms"]
+        snap = await c.expect("snapshot", countdown_ms=None)
+        assert snap["game_kind"] == "goblink" and snap["game"] == first["game"]
         assert snap["turn"]["seat"] == snap["view"]["current"]
     ends = await asyncio.gather(*(play_loop(c) for c in players))
     watcher_end = await clients[2].expect("game_end")
@@ -268,7 +279,7 @@ async def test_refusals_carry_the_engine_reason(db: str, servers: list[ServerThr
     _code, clients, _ = await seat(server, [None, None], spectators=1)
     a, b, watcher = clients
     for c in clients:
-        await c.expect("snapshot")
+        await c.expect("snapshot", countdown_ms=None)  # after the countdown
     assert a.view is not None
     cur = a.view["current"]
     me, other = (a, b) if cur == a.seat else (b, a)
@@ -345,7 +356,7 @@ async def test_restart_recovers_the_game(db: str, servers: list[ServerThread]) -
     code, clients, tokens = await seat(server, [None, None, "greedy"])
     a, b = clients
     for c in clients:
-        await c.expect("snapshot")
+        await c.expect("snapshot", countdown_ms=None)  # after the countdown
     # Play a few turns by hand.
     for _ in range(6):
         assert a.view is not None
@@ -391,7 +402,7 @@ async def test_reconnect_resumes_with_the_missed_updates(
     code, clients, tokens = await seat(server, [None, None])
     a, b = clients
     for c in clients:
-        await c.expect("snapshot")
+        await c.expect("snapshot", countdown_ms=None)  # after the countdown
     assert a.view is not None
     first = a if a.view["current"] == a.seat else b
     other = b if first is a else a
@@ -456,7 +467,7 @@ def test_any_action_message_gets_one_answer_and_refusals_change_nothing(
         # the game.
         _code, clients, _ = await seat(server, [None, None])
         other, me = clients
-        await me.expect("snapshot")
+        await me.expect("snapshot", countdown_ms=None)  # after the countdown
         for msg in msgs:
             seq_before = me.seq
             mid = me.next_id()

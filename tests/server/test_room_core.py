@@ -3,7 +3,8 @@
 A fake host records the storage jobs (and commits them when the test says), queues timers on
 a virtual clock, and peers are plain outboxes. So the room's contract is checked directly:
 nothing is sent before it is stored, an input that fails leaves the room exactly as it was,
-resumes get exactly the frames missed, and a game the server never heard of runs the same way.
+resumes get exactly the frames missed, a game the server never heard of runs the same way, and
+a game without a countdown of its own is held for the one its table asks for.
 """
 
 from __future__ import annotations
@@ -20,13 +21,15 @@ from srvkit import fast_settings
 
 from blink.games.classic.engine import Phase, Play
 from blink.games.classic.table import PlayMsg
+from blink.games.goblink.engine import EndTurn
+from blink.games.goblink.table import EndMsg
 from blink.model.registry import register, unregister
 from blink.server.rooms import GameState, Room, Seat, hash_token
 from blink.server.seats import Peer
 from blink.server.settings import Settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games"))
-from highcard import HIGH_CARD, HIGH_CARD_TABLE, LayMsg
+from highcard import HIGH_CARD, HIGH_CARD_TABLE, HighCardTable, LayMsg
 
 
 @dataclass
@@ -286,3 +289,116 @@ def test_a_game_the_room_never_heard_of_with_its_turn_timer(high_card: None) -> 
     assert g.game.over and room.status == "finished"
     end = peers[1].take("game_end")[-1]
     assert end["game_kind"] == "highcard" and len(end["figures"]["totals"]) == 2
+
+
+# --- the countdown of a game that does not count down by itself -------------------------------
+
+
+def test_a_go_blink_game_counts_down_before_its_first_turn() -> None:
+    host = _host()
+    room = _room(host, "goblink", {})
+    peers = [_seated(room, 0), _seated(room, 1), _seated(room, None)]
+    host.commit()
+    g = room.game
+    assert g is not None and room.status == "countdown" and g.t0 is None
+    dealt = host.now
+    for p in peers:
+        frames = p.take()
+        snap = [f for f in frames if f["type"] == "snapshot"][-1]
+        assert (snap["countdown_ms"], snap["turn"], snap["stall"]) == (1000, None, None)
+        assert [f["in_ms"] for f in frames if f["type"] == "countdown"] == [1000]
+    seat = g.game.current
+    assert seat is not None
+    # Nobody acts during the countdown, and nothing happens by itself.
+    refused = room.act(seat, EndMsg(id="early"), "early")
+    assert refused == ("not_started", "the game has not started: wait for the countdown")
+    assert host.jobs == []
+    host.run_until(dealt + 1.0 - 0.001)
+    assert room.status == "countdown" and not g.game.history and peers[0].take("snapshot") == []
+    # At its end everyone gets the game as it starts: the first turn and its time.
+    host.run_until(dealt + 1.0)
+    assert room.status == "playing" and g.t0 == dealt + 1.0
+    for p in peers:
+        snap = p.take("snapshot")[-1]
+        assert snap["countdown_ms"] is None and snap["turn"] == {"seat": seat, "in_ms": 30_000}
+    # The game's times run from there, and so does the turn's time.
+    host.run_until(dealt + 1.5)
+    assert room.act(seat, EndMsg(id="e"), "e") is None
+    assert list(g.game.history) == [(EndTurn(seat), 500)]
+    host.commit()
+    nxt = g.game.current
+    host.run_until(dealt + 1.5 + 30.0)
+    assert g.game.history[-1] == (EndTurn(nxt), 30_500)
+
+
+@dataclass
+class _Bot:
+    """A live bot that only notes when it was started."""
+
+    started: list[float]
+    clock: Callable[[], float]
+
+    def start(self) -> None:
+        self.started.append(self.clock())
+
+    def notify(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+
+class _HeldHighCard(HighCardTable):
+    """High Card held for the countdown, with bots that note when they start."""
+
+    def __init__(self) -> None:
+        self.started: list[float] = []
+
+    def countdown(self, seconds: float) -> float | None:
+        return seconds
+
+    def live_bot(self, spec: str, seat: int, seed: int, view: Any, submit: Any, clock: Any,
+                 pace: float) -> _Bot:  # fmt: skip
+        return _Bot(self.started, clock)
+
+
+def _human_and_bot() -> list[Seat]:
+    return [
+        Seat(0, "human", name="P0", token_hash=hash_token("t0")),
+        Seat(1, "bot", bot="any", name="B1"),
+    ]
+
+
+def test_any_game_whose_table_asks_for_it_is_held_and_its_bots_wait() -> None:
+    """Nothing in the room names a game: a game it never heard of is held the same way; the
+    countdown starts over after the database could not be written, and a game restored with
+    no action yet counts down again."""
+    table = _HeldHighCard()
+    register(HIGH_CARD, table)
+    try:
+        host = _host()
+        room = Room(host, "HELDGM", "highcard", 2, 1, {}, False, _human_and_bot(), 0.0)
+        peer = _seated(room, 0)
+        host.commit()
+        g = room.game
+        assert g is not None and room.status == "countdown" and table.started == []
+        assert peer.take("snapshot")[-1]["countdown_ms"] == 1000
+        host.failure = "disk full"
+        host.run_until(host.now + 1.0)
+        assert room.status == "countdown" and g.table.holding  # it waits for the database
+        host.failure = None
+        room.resume()
+        resumed = host.now
+        assert peer.take("snapshot")[-1]["countdown_ms"] == 1000
+        host.run_until(resumed + 1.0)
+        assert room.status == "playing" and table.started == [resumed + 1.0]
+        assert peer.take("snapshot")[-1]["turn"] == {"seat": 0, "in_ms": 30_000}
+        # A stored game with no action yet is restored counting down, as after its deal.
+        again = Room(host, "HELDGN", "highcard", 2, 1, {}, False, _human_and_bot(), 0.0)
+        again.restore_game(9, 1, 1, 0.0, HIGH_CARD.new(2, seed=3), [])
+        assert again.status == "countdown" and again.game is not None
+        assert again.game.table.holding and len(table.started) == 1
+        host.run_until(host.now + 1.0)
+        assert again.status == "playing" and len(table.started) == 2
+    finally:
+        unregister(HIGH_CARD.info.name)

@@ -4,7 +4,8 @@ Rooms run on the event loop with a real database, but the settings' injectable c
 virtual one and every room timer (``Hub.later``) is queued on that same clock, so a test
 moves time by hand: the reveal comes exactly ``countdown`` after the deal, a flip exactly
 ``stall_pause`` after its stall, default choices exactly ``choice_deadline`` after a choosing
-stall, Go Blink's defaults exactly ``turn_time`` after a turn began; and a restored room
+stall, a Go Blink game held for ``countdown`` after its deal, its defaults exactly ``turn_time``
+after a turn began; and a restored room
 starts the wait over at restore time. Every delay differs from the others and from the
 defaults, so a room that restated a rule with its own delay would be caught.
 """
@@ -25,6 +26,7 @@ from blink.cards import STANDARD_DECK, shuffled_deck
 from blink.games.classic.engine import Choose, ClassicGame, Flip, Phase, Play, Reveal
 from blink.games.classic.rules import OFFICIAL
 from blink.games.goblink.engine import Ask, EndTurn, GoGame
+from blink.games.goblink.table import EndMsg
 from blink.server import storage as st
 from blink.server.conn import Conn
 from blink.server.hub import Hub
@@ -306,7 +308,7 @@ async def test_a_restored_room_starts_the_wait_over(db_url: str, vt: VirtualTime
 
 
 async def test_go_turn_defaults_at_the_turn_time(db_url: str, vt: VirtualTime) -> None:
-    base = fast_settings(db_url, countdown=0.5, stall_pause=0.25, clock=vt.clock)
+    base = fast_settings(db_url, countdown=COUNTDOWN, stall_pause=0.25, clock=vt.clock)
     settings = replace(base, turn_time=TURN_TIME, bot_delay=0.0)
     hub = _open_hub(vt, settings)
     room = Room(hub, hub.new_code(), "goblink", 2, 1, {}, False, _seats(2), time.time())
@@ -315,10 +317,25 @@ async def test_go_turn_defaults_at_the_turn_time(db_url: str, vt: VirtualTime) -
     g = room.game
     assert g is not None
     game: GoGame = g.game  # type: ignore[assignment]
-    began = vt.now
+    dealt = vt.now
     first = game.current
     assert first is not None
-    assert _msgs(conns[0], "snapshot")[-1]["turn"] == {"seat": first, "in_ms": _ms(TURN_TIME)}
+    # The game counts down first, as a classic game does before its reveal: no turn yet.
+    snap = _msgs(conns[0], "snapshot")[-1]
+    assert (snap["turn"], snap["countdown_ms"]) == (None, _ms(COUNTDOWN))
+    assert _msgs(conns[1], "countdown")[-1]["in_ms"] == _ms(COUNTDOWN)
+    assert room.status == "countdown"
+    assert room.act(first, EndMsg(id="early"), "early") == (
+        "not_started",
+        "the game has not started: wait for the countdown",
+    )
+    await vt.run_until(dealt + COUNTDOWN - EPS)
+    assert room.status == "countdown" and g.t0 is None
+    await vt.run_until(dealt + COUNTDOWN)
+    began = vt.now
+    assert room.status == "playing" and g.t0 == began
+    snap = _msgs(conns[0], "snapshot")[-1]
+    assert (snap["turn"], snap["countdown_ms"]) == ({"seat": first, "in_ms": _ms(TURN_TIME)}, None)
     assert room.info().turn_ms == _ms(TURN_TIME)
     # The first opening decision times out: the default ends it, exactly at the turn time.
     await vt.run_until(began + TURN_TIME - EPS)

@@ -19,7 +19,7 @@ from blink.cli import app
 from blink.games.classic.bots import LEVELS, STRATEGIES, BotConfigError, BotSpec
 from blink.games.classic.bots.strategies import FlexibleStrategy
 from blink.games.classic.record import GameRecord, SeriesRecord, loads
-from blink.games.classic.rules import DEAD_END, OFFICIAL, Ruleset
+from blink.games.classic.rules import DEAD_END, OFFICIAL, DeadEnd, Ruleset
 from blink.games.classic.sim.batch import (
     VECTOR_FORMS,
     BatchGame,
@@ -55,10 +55,15 @@ def _check_against_engine(
         assert math.isclose(res.duration * 1000, times[-1], abs_tol=1.0)
 
 
+_ANY_EMPTY = DeadEnd.FEWEST_CARDS_ANY_EMPTY
+
 SETTINGS = [
     (_specs("expert:blocker", "expert:random"), OFFICIAL, None, SimConfig()),
     (_specs("champion:first", "beginner:flexible"), OFFICIAL, (25, 35), SimConfig()),
     (_specs("expert:first", "casual:blocker", "skilled:flexible"), DEAD_END, None, SimConfig()),
+    (_specs("expert:blocker", "expert:random"), DEAD_END, None, SimConfig()),
+    # the earlier dead-end ruling (records written under it still replay)
+    (_specs("skilled:first", "casual:flexible"), Ruleset("old", _ANY_EMPTY), None, SimConfig()),
     (_specs("inhuman:random", "expert:first@2", "beginner:random"), OFFICIAL, None, SimConfig()),
     # choosing stalls decided by the deadline: the default choices are exercised
     (_specs("beginner:blocker", "beginner:first"), OFFICIAL, None, SimConfig(0.0, 0.01)),
@@ -77,6 +82,11 @@ def test_every_batch_game_is_a_legal_engine_game(
     games = simulate_batch(specs, seeds, ruleset=ruleset, sizes=sizes, config=config, records=True)
     assert [g.result.seed for g in games] == seeds
     _check_against_engine(games, ruleset, sizes)
+    if ruleset.dead_end is not DeadEnd.CHOOSE and len(specs) == 2:
+        # Both sides of the dead end's ruling (three bots stall too rarely to show them).
+        results = [g.result for g in games]
+        assert any(r.outcome.reason == "fewest_cards" for r in results)
+        assert any(r.choices for r in results) is (ruleset.dead_end is DeadEnd.FEWEST_CARDS)
     if config.choice_timeout < 0.1:
         assert sum(g.result.defaults for g in games) > 0
 
@@ -85,7 +95,7 @@ def test_every_batch_game_is_a_legal_engine_game(
 @given(
     levels=st.lists(st.sampled_from(sorted(LEVELS)), min_size=2, max_size=3),
     strategies=st.lists(st.sampled_from(sorted(STRATEGIES)), min_size=3, max_size=3),
-    dead_end=st.booleans(),
+    dead_end=st.sampled_from(list(DeadEnd)),
     hand_size=st.integers(1, 5),
     extra=st.integers(-6, 6),
     seed=st.integers(0, 2**32),
@@ -93,14 +103,14 @@ def test_every_batch_game_is_a_legal_engine_game(
 def test_random_settings_replay_through_the_engine(
     levels: list[str],
     strategies: list[str],
-    dead_end: bool,
+    dead_end: DeadEnd,
     hand_size: int,
     extra: int,
     seed: int,
 ) -> None:
     players = len(levels)
     specs = tuple(BotSpec(lv, strategies[i]) for i, lv in enumerate(levels))
-    ruleset = Ruleset("h", DEAD_END.dead_end if dead_end else OFFICIAL.dead_end, hand_size)
+    ruleset = Ruleset("h", dead_end, hand_size)
     each = 60 // players
     sizes = (each + extra, each - extra, *([each] * (players - 2))) if extra else None
     seeds = [derive_seed(seed, i) for i in range(12)]

@@ -146,7 +146,10 @@ def test_dead_end_ruleset() -> None:
     code, out, _ = _run("--games", "60", "--ruleset", "dead-end", "--workers", "1", "--json")
     assert code == 0
     data = json.loads(out)
-    assert data["stalls"]["choose"] == 0
+    stalls = data["stalls"]
+    assert stalls["dead_end"] > 0
+    assert stalls["total"] == stalls["flip"] + stalls["choose"] + stalls["dead_end"]
+    assert stalls["dead_end"] == sum(n for k, n in data["endings"].items() if "fewest" in k)
 
 
 @pytest.mark.parametrize(

@@ -121,9 +121,13 @@ def test_dead_end_ruleset() -> None:
     assert all(g.stalls == g.flips + g.choices + g.dead_ends for g in results)
     ended = [g for g in results if g.outcome.reason == "fewest_cards"]
     assert ended, "some games reach a dead end in 200"
-    assert all(g.dead_ends == 1 and g.choices == 0 for g in ended)
+    assert all(g.dead_ends == 1 for g in ended)
+    # A stall with a draw pile left is broken the official way first (choices), so the dead
+    # end, when it comes, finds every draw pile empty.
+    assert any(g.choices for g in results)
     for g in ended[:3]:
-        assert g.record.verify().outcome == g.outcome
+        game = g.record.verify()
+        assert game.outcome == g.outcome and not any(game.draw_counts)
 
 
 def test_faster_bot_wins_more() -> None:

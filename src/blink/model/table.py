@@ -3,8 +3,9 @@
 A game's :class:`Table` is how a server room (or any other live driver) runs the game without
 knowing which game it is: the messages a player sends to act, declared once as msgspec Structs
 with their limits; how one becomes an action of the game; the room options it is opened with;
-the wire forms of its views and events for each receiver; the figures shown when a game ends;
-and its bots. Every definition offers one as ``definition.table``.
+the wire forms of its views and events for each receiver; whether a new game is held for a
+countdown; the figures shown when a game ends; and its bots. Every definition offers one as
+``definition.table``.
 
 Nothing here does I/O. A live bot (:meth:`Table.live_bot`) runs on the driver's event loop: it
 is a driver part the game provides, as its engine is the rules part.
@@ -79,6 +80,13 @@ class Table(Protocol):
     def deal_options(self, room: Mapping[str, Any], number: int, players: int) -> dict[str, Any]:
         """The definition's ``new`` options for game ``number`` (from 1) of a series in a room
         opened with ``room`` (:meth:`room_options`)."""
+        ...
+
+    def countdown(self, seconds: float) -> float | None:
+        """How long a live table holds a newly dealt game before anyone may act, given the
+        driver's countdown of ``seconds``. ``None``: no hold, because the game counts down by
+        itself (its referee waits on :attr:`~blink.model.base.Timer.COUNTDOWN` before its
+        first action, as classic Blink's reveal) or starts at once."""
         ...
 
     def view_wire(self, view: Any, full: bool) -> dict[str, Any]:

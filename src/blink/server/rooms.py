@@ -18,7 +18,9 @@ nothing else has changed (:meth:`Room.apply`).
 What the table does by itself (a countdown's end, a stall's flip, a turn's default) comes
 from the game's referee on the delays of :class:`Settings` (:mod:`blink.server.table_clock`):
 one timer per game, armed at the referee's deadline, applies the referee's actions through
-:meth:`Room.apply` like any other action.
+:meth:`Room.apply` like any other action. A game that does not count down by itself is held
+for the countdown its table asks for (:meth:`blink.model.table.Table.countdown`): nobody acts,
+and its clock, its bots and its referee start when the countdown ends.
 """
 
 from __future__ import annotations
@@ -48,7 +50,6 @@ from blink.server.protocol import (
     RoomFrame,
     RoomInfo,
     RoomSummary,
-    Snapshot,
     Welcome,
     encode,
 )
@@ -57,7 +58,7 @@ from blink.server.seats import ANSWERS_KEPT, GameState, NoGame, Peer, Pending, S
 from blink.server.settings import Settings
 from blink.server.stored import deal_column
 from blink.server.table_clock import Cancellable, TableClock, ms_left, timings
-from blink.server.updates import build_update, undo_last
+from blink.server.updates import build_game_end, build_snapshot, build_update, undo_last
 
 __all__ = [
     "ANSWERS_KEPT",
@@ -83,6 +84,12 @@ class _Unsaved:
     """The reason code of an action while the database cannot be written."""
 
     value = "storage_unavailable"
+
+
+class _NotStarted:
+    """The reason code of an action while a held game counts down."""
+
+    value = "not_started"
 
 
 class RoomHost(Protocol):
@@ -330,7 +337,7 @@ class Room:
             conn.awaiting_snapshot = True
             return
         conn.awaiting_snapshot = False
-        conn.send(self._snapshot_frame(g, conn.seat))
+        conn.send(build_snapshot(self, g, conn.seat))
         deadline = g.table.deadline_of(Timer.COUNTDOWN)
         if deadline is not None:
             left = self._ms_left(deadline)
@@ -348,24 +355,10 @@ class Room:
             next_in = self._ms_left(g.next_at)
         conn.send(encode(msgspec.structs.replace(end, again=True, next_in_ms=next_in)))
 
-    def _snapshot_frame(self, g: GameState, seat: int | None) -> str:
-        view = self.table.view_wire(self.definition.view(g.game, seat), True)
-        view["seats"] = msgspec.to_builtins([s.info() for s in self.seats])
-        now = self.settings.clock()
-        deadline = g.table.deadline_of(Timer.COUNTDOWN)
-        return encode(
-            Snapshot(
-                game_kind=self.game_name,
-                game=g.id,
-                number=g.number,
-                seq=g.seq,
-                view=view,
-                stall=g.table.stall_wire(now),
-                turn=g.table.turn_wire(now),
-                countdown_ms=None if deadline is None else ms_left(deadline, now),
-                series=self.series.to_dict(),
-            )
-        )
+    def _table_clock(self, held: bool) -> TableClock:
+        """A new game's table clock, held for the countdown its table asks for (``held``)."""
+        hold = self.table.countdown(self.settings.countdown) if held else None
+        return TableClock(self.definition, timings(self.settings), hold)
 
     def _ms_left(self, deadline: float) -> int:
         return ms_left(deadline, self.settings.clock())
@@ -400,8 +393,9 @@ class Room:
             series_number=self.series_number,
             game=state,
             started_wall=self.settings.wall_clock(),
-            table=TableClock(self.definition, timings(self.settings)),
+            table=self._table_clock(held=True),
             actions_by_seat=[0] * self.players,
+            bot_seed=seed,
         )
         sizes = self.options.get("sizes")
         self._store(
@@ -428,7 +422,7 @@ class Room:
         self.set_status("countdown" if g.t0 is None else "playing")
         for c in self.conns:
             self.send_snapshot(c)
-        self._start_bots(g, seed)
+        self._start_bots(g)
 
     def _deal_column(self, options: dict[str, Any], state: Any) -> str:
         """The stored deal options of a new game (the same for every game of a room dealt
@@ -452,8 +446,7 @@ class Room:
         g = self.game
         if g is None or g.game.over:
             return
-        g.table.cancel()
-        g.table.referee.key = None
+        g.table.restart()
         self._referee_update(g, self.settings.clock())
         for c in self.conns:
             self.send_snapshot(c)
@@ -474,6 +467,9 @@ class Room:
         g.table.handle = None
         if self.hub.write_failure() is not None:
             return  # the wait starts over when the database can be written (resume)
+        if g.table.holding:
+            self._countdown_over(g)
+            return
         wait = g.table.pending
         took = False
         for seat, action in g.table.due_actions():
@@ -488,7 +484,24 @@ class Room:
         if took and wait is not None and wait.timer is Timer.COUNTDOWN:
             self.set_status("playing")
 
-    def _start_bots(self, g: GameState, seed: int) -> None:
+    def _countdown_over(self, g: GameState) -> None:
+        """A held game's countdown ended: its clock starts, and the referee's first wait with
+        it; everyone gets the game as it starts, and the bots begin."""
+        if self.game is not g or g.game.over:
+            return
+        now = self.settings.clock()
+        g.table.release()
+        g.t0 = now
+        self._referee_update(g, now)
+        self.set_status("playing")
+        for c in self.conns:
+            self.send_snapshot(c)
+        self._start_bots(g)
+
+    def _start_bots(self, g: GameState) -> None:
+        if g.table.holding:
+            return  # they start when the countdown ends
+        seed = g.bot_seed
         for s in self.seats:
             if s.kind != "bot" or s.bot is None:
                 continue
@@ -551,6 +564,8 @@ class Room:
         g = self.game
         if g is None or g.game.over:
             raise NoGame()
+        if g.table.holding:
+            raise IllegalAction(_NotStarted(), "the game has not started: wait for the countdown")
         failure = self.hub.write_failure()
         if failure is not None:
             raise IllegalAction(
@@ -667,21 +682,7 @@ class Room:
                 meta.record_url = record_url
         between = self.settings.between_games
         g.next_at = None if self.series.over else self.settings.clock() + between
-        g.end_msg = GameEnd(
-            game_kind=self.game_name,
-            game=g.id,
-            number=g.number,
-            seq=g.seq,
-            outcome={
-                "winners": list(outcome.winners),
-                "reason": outcome.reason,
-                "tie": outcome.is_tie,
-            },
-            figures=self.table.figures(g.game, list(g.actions_by_seat), g.last_t),
-            series=self.series.to_dict(),
-            record_url=record_url,
-            next_in_ms=None if self.series.over else round(between * 1000),
-        )
+        g.end_msg = build_game_end(self, g, outcome, record_url)
         self._broadcast(encode(g.end_msg))
         if self.series.over:
             self.set_status("finished")
@@ -766,7 +767,7 @@ class Room:
             series_number=series_number,
             game=state,
             started_wall=started_wall,
-            table=TableClock(self.definition, timings(self.settings)),
+            table=self._table_clock(held=not steps),  # no action yet: a countdown again
             actions_by_seat=[0] * self.players,
         )
         for seq, action, t, seat, client_id in steps:
@@ -792,6 +793,7 @@ class Room:
             g.t0 = now - g.last_t / 1000
             self.status = "playing"
         deal_seed = self.settings.deal_seed
-        self._start_bots(g, secrets.randbits(32) if deal_seed is None else deal_seed)
+        g.bot_seed = secrets.randbits(32) if deal_seed is None else deal_seed
+        self._start_bots(g)
         for b in g.bots:
             b.notify()

@@ -122,14 +122,16 @@ class GameState:
     """What the table does by itself next (the referee), and the one timer armed for it."""
     seq: int = 0
     t0: float | None = None
-    """When the game's clock started (``None`` while the referee counts down to the start):
-    an action's time is milliseconds since then."""
+    """When the game's clock started (``None`` while the referee counts down to the start, or
+    the game is held for its countdown): an action's time is milliseconds since then."""
     last_t: int = 0
     persisted: int = 0
     ring: deque[tuple[int, dict[int | None, str]]] = field(default_factory=deque)
     pending: deque[Pending] = field(default_factory=deque)
     actions_by_seat: list[int] = field(default_factory=list)
     bots: list[LiveBot] = field(default_factory=list)
+    bot_seed: int = 0
+    """The seed the bots of this game are made from (they start after a held countdown)."""
     ended_sent: bool = False
     end_msg: Any = None
     """The ``game_end`` frame once sent (sent again, marked ``again``, on resume/resync)."""

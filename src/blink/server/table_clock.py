@@ -12,6 +12,14 @@ behalf of its seat through its normal path (storage, frames, acks).
 The delays are the server's (:func:`timings`); times are ``settings.clock`` seconds. What the
 frames say about a wait (a stall and its deadline, the countdown, a turn's deadline) is read
 here too (:meth:`TableClock.deadline_of`, :meth:`TableClock.stall_wire`).
+
+The countdown. A game whose referee counts down by itself (classic Blink: its reveal waits on
+:attr:`~blink.model.base.Timer.COUNTDOWN`) needs nothing more. A game that starts at its deal
+can still be held for a countdown (its table says how long,
+:meth:`blink.model.table.Table.countdown`): then the clock answers a
+:attr:`~blink.model.base.Timer.COUNTDOWN` wait with no actions (:data:`HOLD_KEY`) until
+:meth:`TableClock.release`, and the referee's first wait (a turn's time) starts only then. Both
+kinds look the same to the room and its frames (:meth:`TableClock.deadline_of`).
 """
 
 from __future__ import annotations
@@ -24,7 +32,15 @@ from blink.model.base import GameDefinition, Pending, RefereeClock, Timer, Timin
 from blink.server.protocol import Stall, Turn
 from blink.server.settings import Settings
 
-__all__ = ["MAX_STEPS", "STALL_KINDS", "Cancellable", "TableClock", "ms_left", "timings"]
+__all__ = [
+    "HOLD_KEY",
+    "MAX_STEPS",
+    "STALL_KINDS",
+    "Cancellable",
+    "TableClock",
+    "ms_left",
+    "timings",
+]
 
 log = logging.getLogger("blink.server")
 
@@ -37,6 +53,9 @@ STALL_KINDS: Final[dict[Timer, Literal["flip", "choose"]]] = {
     Timer.CHOICE_DEADLINE: "choose",
 }
 """The ``kind`` of a frame's ``stall`` object for each stall the referee waits on."""
+
+HOLD_KEY: Final = ("countdown",)
+"""The key of the wait a held game's clock answers with until it is released."""
 
 
 class Cancellable(Protocol):
@@ -70,22 +89,58 @@ class TableClock:
     dropped when the timer fires or is cancelled.
     """
 
-    __slots__ = ("handle", "pending", "referee")
+    __slots__ = ("handle", "held_until", "hold", "pending", "referee")
 
-    def __init__(self, definition: GameDefinition[Any, Any, Any, Any], delays: Timings) -> None:
+    def __init__(
+        self,
+        definition: GameDefinition[Any, Any, Any, Any],
+        delays: Timings,
+        hold: float | None = None,
+    ) -> None:
         self.referee = RefereeClock(definition, delays)
         self.pending: Pending | None = None
         """The referee's answer for the game as it is now (``None``: the players must act)."""
         self.handle: Cancellable | None = None
         """The timer armed at the deadline (``None`` once it fired or was cancelled)."""
+        self.hold = hold
+        """Seconds the game is held before its referee starts (a countdown the game does not
+        have by itself); ``None``: no hold, or released."""
+        self.held_until: float | None = None
+        """When the hold ends (from the first :meth:`update`), while held."""
+
+    @property
+    def holding(self) -> bool:
+        """True while the game is held for its countdown: nobody may act yet."""
+        return self.hold is not None
+
+    def release(self) -> None:
+        """End the hold (its countdown is over); the next :meth:`update` asks the referee."""
+        self.cancel()
+        self.hold = self.held_until = None
+        self.pending = None
+
+    def restart(self) -> None:
+        """The wait under way starts over with its full delay at the next :meth:`update`
+        (after a restart or a storage failure): a hold too."""
+        self.cancel()
+        self.referee.key = None
+        self.held_until = None
 
     def update(self, state: Any, now: float) -> float | None:
         """Ask the referee about ``state`` after a change at ``now``.
 
         Returns the delay to arm the timer with when a wait with a new key began (its deadline
         starts now), else ``None``. The old timer is cancelled when a new wait begins and when
-        nothing is pending; a wait that goes on keeps its timer and its deadline.
+        nothing is pending; a wait that goes on keeps its timer and its deadline. While the
+        game is held the wait is the hold's (from the first update on).
         """
+        if self.hold is not None:
+            if self.held_until is not None:
+                return None
+            self.cancel()
+            self.held_until = now + self.hold
+            self.pending = Pending(HOLD_KEY, Timer.COUNTDOWN, ())
+            return self.hold
         before = self.referee.key
         pending = self.pending = self.referee.update(state, now)
         if pending is None:
@@ -137,7 +192,7 @@ class TableClock:
         pending = self.pending
         if pending is None or pending.timer is not timer:
             return None
-        return self.referee.deadline
+        return self.held_until if self.hold is not None else self.referee.deadline
 
     def stall_wire(self, now: float) -> Stall | None:
         """A frame's ``stall`` (``kind``, ``in_ms``, ``waiting``), ``None`` unless the referee

@@ -1,24 +1,72 @@
-"""What one applied action sends and stores, built before the room changes anything.
+"""What one applied action sends and stores, built before the room changes anything; and the
+snapshot of a game.
 
 :func:`build_update` makes every receiver's ``update`` frame (each from that receiver's view
 and the events as redacted for it), the ack and the storage job of an action the engine has
 just applied; :func:`undo_last` rebuilds the engine's state without that action, for when
 building failed. Nothing here changes a room: the room takes what is built, or puts the engine
-back and changes nothing else (:meth:`blink.server.rooms.Room.apply`).
+back and changes nothing else (:meth:`blink.server.rooms.Room.apply`). :func:`build_snapshot` and
+:func:`build_game_end` make a room's ``snapshot`` (as one receiver may see the game) and
+``game_end`` frames.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from blink.model.base import GameDefinition
+import msgspec
+
+from blink.model.base import GameDefinition, Outcome, Timer
 from blink.model.table import Table
 from blink.server import jobs as st
-from blink.server.protocol import Ack, Update, encode
+from blink.server.protocol import Ack, GameEnd, Snapshot, Update, encode
 from blink.server.seats import GameState, Pending
+from blink.server.table_clock import ms_left
 
-__all__ = ["build_update", "undo_last"]
+if TYPE_CHECKING:
+    from blink.server.rooms import Room
+
+__all__ = ["build_game_end", "build_snapshot", "build_update", "undo_last"]
+
+
+def build_snapshot(room: Room, g: GameState, seat: int | None) -> str:
+    """The ``snapshot`` frame of ``room``'s game ``g`` for ``seat`` (``None``: a spectator),
+    now: the whole view with the room's seats, the referee's wait (a stall, a turn, a
+    countdown) and the series."""
+    view = room.table.view_wire(room.definition.view(g.game, seat), True)
+    view["seats"] = msgspec.to_builtins([s.info() for s in room.seats])
+    now = room.settings.clock()
+    deadline = g.table.deadline_of(Timer.COUNTDOWN)
+    return encode(
+        Snapshot(
+            game_kind=room.game_name,
+            game=g.id,
+            number=g.number,
+            seq=g.seq,
+            view=view,
+            stall=g.table.stall_wire(now),
+            turn=g.table.turn_wire(now),
+            countdown_ms=None if deadline is None else ms_left(deadline, now),
+            series=room.series.to_dict(),
+        )
+    )
+
+
+def build_game_end(room: Room, g: GameState, outcome: Outcome, record_url: str) -> GameEnd:
+    """The ``game_end`` of ``room``'s finished game ``g`` (its series already counts it)."""
+    over = room.series.over
+    return GameEnd(
+        game_kind=room.game_name,
+        game=g.id,
+        number=g.number,
+        seq=g.seq,
+        outcome={"winners": list(outcome.winners), "reason": outcome.reason, "tie": outcome.is_tie},
+        figures=room.table.figures(g.game, list(g.actions_by_seat), g.last_t),
+        series=room.series.to_dict(),
+        record_url=record_url,
+        next_in_ms=None if over else round(room.settings.between_games * 1000),
+    )
 
 
 def build_update(

@@ -54,7 +54,7 @@ from blink.games.classic.actions import (
     redact,
 )
 from blink.games.classic.rebuild import apply_event
-from blink.games.classic.rules import OFFICIAL, DeadEnd, Ruleset, deal_sizes
+from blink.games.classic.rules import OFFICIAL, Ruleset, deal_sizes
 from blink.games.classic.view import _REACH, PlayerView, legal_plays_in_view, own_pile, reach
 from blink.model.base import IllegalAction, Outcome, Termination
 
@@ -654,7 +654,7 @@ class ClassicGame:
         if all(self._draws):
             self.phase = _STALLED
             out.append(Stalled(StallKind.FLIP))
-        elif self.ruleset.dead_end is DeadEnd.FEWEST_CARDS:
+        elif self.ruleset.dead_end.ends_stall(self.draw_counts):
             out.append(Stalled(StallKind.DEAD_END))
             left = [self.cards_left(p) for p in range(self.players)]
             fewest = min(left)

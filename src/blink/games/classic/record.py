@@ -376,7 +376,7 @@ def _time(t: int | None) -> str:
 _STALLS: Final = {
     StallKind.FLIP: "every player flips the top of their draw pile",
     StallKind.CHOOSE: "a draw pile is empty: every player chooses a hand card",
-    StallKind.DEAD_END: "a draw pile is empty: the dead-end rule ends the game",
+    StallKind.DEAD_END: "the dead-end rule ends the game: the fewest cards left wins",
 }
 
 

@@ -1,8 +1,13 @@
 """Rulesets and deal options for classic Blink: plain, named, serialisable configurations.
 
 The default ruleset, ``official``, follows the official rules of 7/19/06. ``dead-end`` takes the
-third-party summary's rule instead: when the players are stalled and a draw pile is empty, the
-player with the fewest remaining cards wins.
+third-party summary's rule instead: when the players are stalled and no draw pile is left, the
+player with the fewest remaining cards wins (a stall while only some draw piles are empty is
+broken as the official rules break it).
+
+Records name the rule they were played under (:class:`DeadEnd`'s value), so a record written
+under an earlier ruling replays under that ruling: :attr:`DeadEnd.FEWEST_CARDS_ANY_EMPTY` is
+the dead end of records written before the ruling changed.
 """
 
 from __future__ import annotations
@@ -42,8 +47,20 @@ class DeadEnd(Enum):
 
     CHOOSE = "choose"
     """Official: every player chooses a hand card; all are placed at once."""
-    FEWEST_CARDS = "fewest-cards"
-    """Summary text: the player with the fewest remaining cards (hand and draw pile) wins."""
+    FEWEST_CARDS = "fewest-cards-no-draw-left"
+    """Summary text: once **no** draw pile is left, the player with the fewest remaining cards
+    wins; while some player still has draw cards the stall is broken as under :attr:`CHOOSE`."""
+    FEWEST_CARDS_ANY_EMPTY = "fewest-cards"
+    """The earlier ruling, kept so that records written under it replay as they were played:
+    as soon as **any** draw pile is empty, the fewest remaining cards (hand and draw pile)
+    wins. No built-in ruleset uses it any more."""
+
+    def ends_stall(self, draw_counts: Sequence[int]) -> bool:
+        """Whether a stall that the flip cannot break (some draw pile is empty) ends the game
+        by the fewest cards, given every player's draw-pile size."""
+        if self is DeadEnd.FEWEST_CARDS:
+            return not any(draw_counts)
+        return self is DeadEnd.FEWEST_CARDS_ANY_EMPTY
 
 
 class RulesetError(ValueError):
@@ -99,7 +116,7 @@ DEAD_END: Final = Ruleset(
     "dead-end",
     DeadEnd.FEWEST_CARDS,
     3,
-    "As official, but a stall with an empty draw pile ends the game: fewest cards left wins.",
+    "As official, but a stall with no draw pile left ends the game: fewest cards left wins.",
 )
 RULESETS: Final[Mapping[str, Ruleset]] = {r.name: r for r in (OFFICIAL, DEAD_END)}
 

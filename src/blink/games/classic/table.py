@@ -82,6 +82,11 @@ class ClassicTable:
         sizes = room.get("sizes")
         return {"ruleset": room.get("ruleset"), "sizes": None if sizes is None else tuple(sizes)}
 
+    def countdown(self, seconds: float) -> float | None:
+        """No hold: the game counts down by itself (its referee reveals the center cards
+        after the countdown)."""
+        return None
+
     def view_wire(self, view: Any, full: bool) -> dict[str, Any]:
         """The view as JSON (an update's is compact: no piles, player count or ruleset)."""
         return view_to_wire(view, full=full)

@@ -90,6 +90,11 @@ class GoTable:
         """Game ``number`` of a series is dealt by the next seat round the table."""
         return {"dealer": (number - 1) % players}
 
+    def countdown(self, seconds: float) -> float | None:
+        """A new game is held for the whole countdown, as a classic game waits for its
+        reveal: the first turn (and its time) starts when it ends."""
+        return seconds if seconds > 0 else None
+
     def view_wire(self, view: Any, full: bool) -> dict[str, Any]:
         """The whole view, in updates as in snapshots."""
         return view_to_dict(view)

@@ -526,7 +526,7 @@ class _Batch:
     def stall(self, rows: Arr) -> None:
         """Games ``rows`` just stalled: flip, choose or end, until each is unstalled or over."""
         config = self.config
-        dead_end = self.ruleset.dead_end is DeadEnd.FEWEST_CARDS
+        rule = self.ruleset.dead_end
         while rows.size:
             self.stalls[rows] += 1
             self.forget(rows)
@@ -535,18 +535,26 @@ class _Batch:
             other = rows[~all_draw]
             again = []
             if other.size:
-                if dead_end:
-                    left = self.hcount[other] + self.dleft[other]
-                    fewest = left == left.min(axis=1)[:, None]
-                    self.winners[other] = (fewest * (1 << np.arange(self.players))).sum(axis=1)
-                    self.reason[other] = FEWEST_CARDS
-                    self.phase[other] = OVER
-                    self.dead_ends[other] += 1
+                # The dead end (DeadEnd.ends_stall): when no draw pile is left, or under the
+                # earlier ruling as soon as any is empty; otherwise everyone chooses.
+                if rule is DeadEnd.FEWEST_CARDS:
+                    ends = (self.dleft[other] == 0).all(axis=1)
                 else:
-                    self.choices[other] += 1
-                    for r in other:
+                    ends = np.full(other.size, rule is DeadEnd.FEWEST_CARDS_ANY_EMPTY)
+                dead = other[ends]
+                if dead.size:
+                    left = self.hcount[dead] + self.dleft[dead]
+                    fewest = left == left.min(axis=1)[:, None]
+                    self.winners[dead] = (fewest * (1 << np.arange(self.players))).sum(axis=1)
+                    self.reason[dead] = FEWEST_CARDS
+                    self.phase[dead] = OVER
+                    self.dead_ends[dead] += 1
+                choose = other[~ends]
+                if choose.size:
+                    self.choices[choose] += 1
+                    for r in choose:
                         self._choose(int(r))
-                    again.append(other[self.phase[other] == PLAYING])
+                    again.append(choose[self.phase[choose] == PLAYING])
             if flip.size:
                 self.now[flip] += config.flip_pause
                 self.flips[flip] += 1

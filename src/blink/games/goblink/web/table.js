@@ -2,7 +2,9 @@
 // session as classic Blink (net.js). Shows your hand (SVG cards), the opponents' card counts,
 // whose turn it is and the time left, the discard pile of matches and a log of asks; lets you
 // ask an opponent for a colour, shape or count (those the view's ask_values offer: the engine's
-// legal asks), lay down selected cards as a match, and end your turn. Messages:
+// legal asks), lay down selected cards as a match, and end your turn. A new game counts down
+// first (the snapshot's countdown_ms, the countdown frame), as a classic game does before its
+// reveal: nothing can be sent until the server's snapshot of the started game. Messages:
 // docs/protocol.md, "Go Blink".
 
 import { backSVG, cardSVG, escapeXml } from "/js/cards.js";
@@ -23,7 +25,7 @@ export function mountGoTable(root, { code, spectate }) {
   const S = {
     code, spectate, seat: null, room: null, game: null, view: null, turn: null, log: [],
     sel: new Set(), askTarget: null, askValue: null, end: null, msg: null, fatal: null,
-    pending: new Map(), votes: null,
+    pending: new Map(), votes: null, countdownUntil: null,
   };
   const session = new TableSession({ code, spectate }, {
     message: onMessage,
@@ -72,9 +74,13 @@ export function mountGoTable(root, { code, spectate }) {
         S.view = msg.view;
         if (msg.view.seats && S.room) S.room.seats = msg.view.seats;
         S.turn = msg.turn ? { seat: msg.turn.seat, deadline: performance.now() + msg.turn.in_ms } : null;
+        S.countdownUntil = msg.countdown_ms != null ? performance.now() + msg.countdown_ms : null;
         S.pending.clear();
         S.sel.clear();
         rebuildLog(msg.view);
+        break;
+      case "countdown":
+        if (msg.game === S.game) S.countdownUntil = performance.now() + msg.in_ms;
         break;
       case "update": {
         S.view = msg.view;
@@ -174,9 +180,27 @@ export function mountGoTable(root, { code, spectate }) {
     return gt("time_left", { s: Math.max(0, Math.ceil((S.turn.deadline - performance.now()) / 1000)) });
   }
 
+  /** Whole seconds until the game starts (while it counts down). */
+  function secondsToStart() {
+    return Math.max(0, Math.ceil((S.countdownUntil - performance.now()) / 1000));
+  }
+
+  /** The countdown over the table (the classic table's overlay), until the game starts. */
+  function countdownHTML() {
+    if (S.countdownUntil === null) return "";
+    const s = secondsToStart();
+    return `<div class="overlay" id="go-countdown" role="timer" aria-label="${escapeXml(gt("starts_in", { s }))}"><div class="count" id="go-count">${s}</div></div>`;
+  }
+
   function tickTimer() {
     const el = root.querySelector("#go-timer");
     if (el) el.textContent = secondsLeft();
+    const cd = root.querySelector("#go-countdown");
+    if (cd && S.countdownUntil !== null) {
+      const s = secondsToStart();
+      root.querySelector("#go-count").textContent = String(s);
+      cd.setAttribute("aria-label", gt("starts_in", { s }));
+    }
   }
 
   function render() {
@@ -194,7 +218,8 @@ export function mountGoTable(root, { code, spectate }) {
       return;
     }
     const mine = !S.spectate && S.seat !== null;
-    const myTurn = mine && v.current === S.seat;
+    // Nobody acts while the game counts down; the server's snapshot of the start ends it.
+    const myTurn = mine && v.current === S.seat && S.countdownUntil === null;
     const hand = v.hand || [];
     const opps = [];
     for (let p = 0; p < v.players; p++) {
@@ -263,7 +288,7 @@ export function mountGoTable(root, { code, spectate }) {
         </div>
         <p class="error-msg" id="go-msg" role="alert">${escapeXml(S.msg || "")}</p>
       </section>` : `<p class="muted">${escapeXml(gt("spectating"))}</p>`}
-    </div>`;
+    </div>${countdownHTML()}`;
     const logEl = root.querySelector("#go-log");
     if (logEl) logEl.scrollTop = logEl.scrollHeight;
   }
