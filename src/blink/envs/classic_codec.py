@@ -1,0 +1,141 @@
+"""Classic Blink's actions as numbers and a seat's view as an array, for the environments.
+
+For a hand of ``H`` cards (the ruleset's hand size) the action space has ``1 + 3 * H``
+actions:
+
+* ``0``: wait (do nothing in this step);
+* ``1 + 2 * k + j``: play the card in hand slot ``k`` on the ``j``-th pile the seat reaches
+  (``j`` is 0 or 1, in the order of the definition's ``reach``);
+* ``1 + 2 * H + k``: in a choosing stall, choose the card in hand slot ``k``.
+
+Which of them are legal now is the definition's answer (``legal_actions``), given as a mask;
+an index is turned into the engine's own action and judged by the engine.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Sequence
+from typing import Final
+
+import numpy as np
+from numpy.typing import NDArray
+
+from blink.envs.encoding import CARD_FEATURES, DECK_INDEX, FEATURES, Refusal
+from blink.games.classic.actions import Action, Choose, Phase, Play
+from blink.games.classic.view import PlayerView
+
+__all__ = ["WAIT", "ClassicCodec"]
+
+WAIT: Final = 0
+"""The action that does nothing."""
+
+_PHASE_INDEX: Final = {p: i for i, p in enumerate(Phase)}
+_DECK: Final = len(DECK_INDEX)
+_F: Final = CARD_FEATURES
+
+
+class ClassicCodec:
+    """The action table and observation layout for ``players`` seats and a hand of ``hand``.
+
+    ``reach[seat]`` are the piles each seat plays on (from the definition). Everything is
+    seat-relative: the seat's own numbers first, then the next seats clockwise; the piles in
+    the order of the seat's reach, then the piles it cannot reach.
+    """
+
+    def __init__(self, players: int, hand: int, reach: Sequence[tuple[int, ...]]) -> None:
+        self.players = players
+        self.hand = hand
+        self.reach = [tuple(r) for r in reach]
+        self.actions = 1 + 3 * hand
+        """The size of the action space."""
+        self.piles = [
+            list(dict.fromkeys((*r, *range(players)))) for r in self.reach
+        ]  # each seat's pile order
+        self._tops = hand * _F
+        self._seen = self._tops + players * _F
+        self._counts = self._seen + _DECK
+        self._phase = self._counts + 2 * players + 1
+        self._chosen = self._phase + len(_PHASE_INDEX)
+        self._choice = self._chosen + players
+        self._plays = self._choice + _F
+        self.size = self._plays + 1
+        """The length of an observation."""
+        self._zeros = array("f", bytes(4 * self.size))
+        self._feat = FEATURES
+
+    # -- actions --------------------------------------------------------------------------
+
+    def action(self, index: int, view: PlayerView) -> Action | Refusal | None:
+        """The engine's action at ``index`` in ``view`` (``None``: wait), or a refusal when the
+        index names an empty hand slot or lies outside the space."""
+        seat = view.seat
+        if seat is None or not 0 <= index < self.actions:
+            return Refusal("not_an_action", f"action {index} is outside 0 to {self.actions - 1}")
+        if index == WAIT:
+            return None
+        i = index - 1
+        k = i // 2 if i < 2 * self.hand else i - 2 * self.hand
+        if k >= len(view.hand):
+            return Refusal("empty_slot", f"hand slot {k} holds no card")
+        card = view.hand[k]
+        if i < 2 * self.hand:
+            return Play(seat, card, self.reach[seat][i % 2])
+        return Choose(seat, card)
+
+    def mask(self, legal: Sequence[Action], view: PlayerView) -> NDArray[np.int8]:
+        """1 for waiting and at the index of every action in ``legal``, 0 elsewhere."""
+        out = bytearray(self.actions)
+        out[WAIT] = 1
+        if legal:
+            hand = view.hand
+            for a in legal:
+                if type(a) is Play:
+                    seat = a.player
+                    out[1 + 2 * hand.index(a.card) + self.reach[seat].index(a.pile)] = 1
+                elif type(a) is Choose:
+                    out[1 + 2 * self.hand + hand.index(a.card)] = 1
+        return np.frombuffer(out, dtype=np.int8)
+
+    # -- observations -----------------------------------------------------------------------
+
+    def observe(self, view: PlayerView) -> NDArray[np.float32]:
+        """``view`` as an array of numbers in [0, 1] (layout: docs/envs.md)."""
+        seat = 0 if view.seat is None else view.seat
+        p = self.players
+        out = self._zeros[:]
+        feat = self._feat
+        for k, card in enumerate(view.hand):
+            base = k * _F
+            for f in feat[card]:
+                out[base + f] = 1.0
+        tops = view.tops
+        for j, pile in enumerate(self.piles[seat]):
+            card = tops[pile]
+            if card is not None:
+                base = self._tops + j * _F
+                for f in feat[card]:
+                    out[base + f] = 1.0
+        index = DECK_INDEX
+        base = self._seen
+        for pile_cards in view.piles:
+            for card in pile_cards:
+                out[base + index[card]] = 1.0
+        base = self._counts
+        hands = view.hand_counts
+        draws = view.draw_counts
+        for i in range(p):
+            s = (seat + i) % p
+            out[base + i] = hands[s] / 5
+            out[base + p + i] = min(1.0, draws[s] / _DECK)
+        out[base + 2 * p] = view.set_aside / _DECK
+        out[self._phase + _PHASE_INDEX[view.phase]] = 1.0
+        chosen = view.chosen
+        for i in range(p):
+            if chosen[(seat + i) % p]:
+                out[self._chosen + i] = 1.0
+        if view.my_choice is not None:
+            for f in feat[view.my_choice]:
+                out[self._choice + f] = 1.0
+        out[self._plays] = min(1.0, view.plays / 120)
+        return np.frombuffer(out, dtype=np.float32)
