@@ -99,43 +99,76 @@ class ClassicCodec:
 
     # -- observations -----------------------------------------------------------------------
 
+    def encoder(self, seat: int) -> ClassicEncoder:
+        """A fresh observation encoder for ``seat`` (one per seat and episode)."""
+        return ClassicEncoder(self, seat)
+
     def observe(self, view: PlayerView) -> NDArray[np.float32]:
-        """``view`` as an array of numbers in [0, 1] (layout: docs/envs.md)."""
-        seat = 0 if view.seat is None else view.seat
-        p = self.players
-        out = self._zeros[:]
-        feat = self._feat
+        """``view`` as an array of numbers in [0, 1] (layout: docs/envs.md), from scratch."""
+        return ClassicEncoder(self, 0 if view.seat is None else view.seat).observe(view)
+
+
+class ClassicEncoder:
+    """Encodes one seat's successive views of one game.
+
+    The face-up piles only grow during a game, so the encoder keeps the cards it has already
+    marked as seen and adds the new ones; everything else is encoded afresh every time. The
+    result is the same as encoding the view from scratch.
+    """
+
+    def __init__(self, codec: ClassicCodec, seat: int) -> None:
+        self.codec = codec
+        self.seat = seat
+        self._base = codec._zeros[:]
+        self._lens = [0] * codec.players
+
+    def observe(self, view: PlayerView) -> NDArray[np.float32]:
+        """``view`` (of this encoder's seat) as an array of numbers in [0, 1]."""
+        c = self.codec
+        seat = self.seat
+        p = c.players
+        base_buf = self._base
+        lens = self._lens
+        index = DECK_INDEX
+        seen = c._seen
+        for i, pile_cards in enumerate(view.piles):
+            n = len(pile_cards)
+            if n != lens[i]:
+                if n < lens[i]:  # not this game's views: start over
+                    base_buf[seen : seen + _DECK] = c._zeros[seen : seen + _DECK]
+                    lens[:] = [0] * p
+                for card in pile_cards[lens[i] :]:
+                    base_buf[seen + index[card]] = 1.0
+                lens[i] = n
+        out = base_buf[:]
+        feat = c._feat
         for k, card in enumerate(view.hand):
             base = k * _F
             for f in feat[card]:
                 out[base + f] = 1.0
         tops = view.tops
-        for j, pile in enumerate(self.piles[seat]):
+        for j, pile in enumerate(c.piles[seat]):
             card = tops[pile]
             if card is not None:
-                base = self._tops + j * _F
+                base = c._tops + j * _F
                 for f in feat[card]:
                     out[base + f] = 1.0
-        index = DECK_INDEX
-        base = self._seen
-        for pile_cards in view.piles:
-            for card in pile_cards:
-                out[base + index[card]] = 1.0
-        base = self._counts
+        base = c._counts
         hands = view.hand_counts
         draws = view.draw_counts
         for i in range(p):
             s = (seat + i) % p
             out[base + i] = hands[s] / 5
-            out[base + p + i] = min(1.0, draws[s] / _DECK)
+            out[base + p + i] = draws[s] / _DECK
         out[base + 2 * p] = view.set_aside / _DECK
-        out[self._phase + _PHASE_INDEX[view.phase]] = 1.0
+        out[c._phase + _PHASE_INDEX[view.phase]] = 1.0
         chosen = view.chosen
         for i in range(p):
             if chosen[(seat + i) % p]:
-                out[self._chosen + i] = 1.0
+                out[c._chosen + i] = 1.0
         if view.my_choice is not None:
             for f in feat[view.my_choice]:
-                out[self._choice + f] = 1.0
-        out[self._plays] = min(1.0, view.plays / 120)
+                out[c._choice + f] = 1.0
+        plays = view.plays
+        out[c._plays] = plays / 120 if plays < 120 else 1.0
         return np.frombuffer(out, dtype=np.float32)

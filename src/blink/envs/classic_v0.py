@@ -134,6 +134,8 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
             deck_seed = self.deck_seed
         self.state_ = self.game.new(self.players, deck_seed, options=self.options)
         self.steps = 0
+        self._encoders = [self.codec.encoder(s) for s in range(self.players)]
+        self._views: list[Any] = [None] * self.players
         self.clock = RefereeClock(self.game, self.timings)
         self._referee(0.0)
         self.agents = self.possible_agents[:]
@@ -146,10 +148,10 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
     def observe(self, agent: str) -> Observation:
         """``agent``'s view as an array, and the mask of its legal actions."""
         seat = self._seat[agent]
-        view = self.game.view(self.state_, seat)
+        view = self._views[seat] = self.game.view(self.state_, seat)
         legal = self.game.legal_actions(self.state_, seat)
         return {
-            "observation": self.codec.observe(view),
+            "observation": self._encoders[seat].observe(view),
             "action_mask": self.codec.mask(legal, view),
         }
 
@@ -168,9 +170,15 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
             pending = clock.update(state, at)
 
     def _act(self, seat: int, index: int) -> Refusal | None:
-        """Apply ``seat``'s action ``index`` now; the refusal, if it is refused."""
+        """Apply ``seat``'s action ``index`` now; the refusal, if it is refused.
+
+        The index is read in the seat's view of the step's start (its observation): no other
+        seat's action changes its hand, and it has one action a step."""
         state = self.state_
-        move = self.codec.action(index, self.game.view(state, seat))
+        view = self._views[seat]
+        if view is None:
+            view = self.game.view(state, seat)
+        move = self.codec.action(index, view)
         if move is None:
             return None
         if isinstance(move, Refusal):

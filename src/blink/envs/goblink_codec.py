@@ -38,6 +38,9 @@ VALUES: Final[tuple[Value, ...]] = (*Color, *Shape, *COUNTS)
 """The 17 attribute values a player may ask for, in the order of the ask actions."""
 
 _VALUE_INDEX: Final[dict[Value, int]] = {v: i for i, v in enumerate(VALUES)}
+# The same by identity (the values are enum members and small ints, each a single object):
+# hashing an enum member runs Python code, an id does not.
+_VALUE_BY_ID: Final[dict[int, int]] = {id(v): i for i, v in enumerate(VALUES)}
 _PHASE_INDEX: Final = {p: i for i, p in enumerate(Phase)}
 _PHASES: Final = len(_PHASE_INDEX)
 _DECK: Final = len(STANDARD_DECK)
@@ -98,12 +101,15 @@ class GoCodec:
 
     def index(self, action: GoAction) -> int:
         """The index of one of the engine's actions (the inverse of :meth:`action`)."""
-        if isinstance(action, EndTurn):
+        kind = type(action)
+        if kind is Ask:
+            k = (action.target - action.player) % self.players  # type: ignore[union-attr]
+            value = action.value  # type: ignore[union-attr]
+            v = _VALUE_BY_ID.get(id(value))
+            return 1 + (k - 1) * len(VALUES) + (_VALUE_INDEX[value] if v is None else v)
+        if kind is EndTurn:
             return 0
-        if isinstance(action, Ask):
-            k = (action.target - action.player) % self.players
-            return 1 + (k - 1) * len(VALUES) + _VALUE_INDEX[action.value]
-        cards = tuple(action.cards)
+        cards = tuple(action.cards)  # type: ignore[union-attr]
         found = self._match_index.get(cards)
         if found is None:
             found = self._match_index[tuple(sorted(cards))]
@@ -161,20 +167,28 @@ class GoEncoder:
         logs = self._logs
         lens = self._lens
         index = DECK_INDEX
-        for _, cards in view.discard[lens[0] :]:
-            for card in cards:
-                logs[_DECK + index[card]] = 1.0
-        for target, cards in view.given[lens[1] :]:
-            base = c._given + ((target - seat) % p - 1) * _DECK
-            for card in cards:
-                logs[base + index[card]] = 1.0
-        for giver, cards in view.received[lens[2] :]:
-            base = c._received + ((giver - seat) % p - 1) * _DECK
-            for card in cards:
-                logs[base + index[card]] = 1.0
-        lens[:] = [len(view.discard), len(view.given), len(view.received)]
+        if len(view.discard) != lens[0]:
+            for _, cards in view.discard[lens[0] :]:
+                for card in cards:
+                    logs[_DECK + index[card]] = 1.0
+            lens[0] = len(view.discard)
+        if len(view.given) != lens[1]:
+            for target, cards in view.given[lens[1] :]:
+                base = c._given + ((target - seat) % p - 1) * _DECK
+                for card in cards:
+                    logs[base + index[card]] = 1.0
+            lens[1] = len(view.given)
+        if len(view.received) != lens[2]:
+            for giver, cards in view.received[lens[2] :]:
+                base = c._received + ((giver - seat) % p - 1) * _DECK
+                for card in cards:
+                    logs[base + index[card]] = 1.0
+            lens[2] = len(view.received)
+        rows = self._rows
+        if len(view.asks) == len(rows):
+            return
         values = len(VALUES)
-        for a in view.asks[len(self._rows) :]:
+        for a in view.asks[len(rows) :]:
             row = array("f", bytes(4 * c._row))
             row[(a.player - seat) % p] = 1.0
             row[p + (a.target - seat) % p] = 1.0
@@ -182,7 +196,12 @@ class GoEncoder:
             row[2 * p + values] = a.passed / 12
             row[2 * p + values + 1] = float(a.drew)
             row[2 * p + values + 2] = float(a.target_drew)
-            self._rows.append(row)
+            rows.append(row)
+        at = c._log
+        width = c._row
+        for k in range(1, min(len(rows), c.ask_window) + 1):
+            logs[at : at + width] = rows[-k]
+            at += width
 
     def observe(self, view: GoView) -> NDArray[np.float32]:
         """``view`` (of this encoder's seat) as an array of numbers in [0, 1]."""
@@ -201,18 +220,14 @@ class GoEncoder:
         counts = view.hand_counts
         base = c._counts
         for i in range(p):
-            out[base + i] = min(1.0, counts[(seat + i) % p] / _DECK)
+            out[base + i] = counts[(seat + i) % p] / _DECK
         out[c._draw] = view.draw_count / _DECK
         base = c._scalars
-        out[base] = min(1.0, view.laid_this_turn / 5)
-        out[base + 1] = min(1.0, view.quiet_turns / p)
-        out[base + 2] = min(1.0, view.turns / 1000)
-        rows = self._rows
-        at = c._log
-        width = c._row
-        for k in range(1, min(len(rows), c.ask_window) + 1):
-            out[at : at + width] = rows[-k]
-            at += width
+        laid = view.laid_this_turn
+        out[base] = laid / 5 if laid < 5 else 1.0
+        out[base + 1] = view.quiet_turns / p  # the game ends after a quiet round
+        turns = view.turns
+        out[base + 2] = turns / 1000 if turns < 1000 else 1.0
         return np.frombuffer(out, dtype=np.float32)
 
 
