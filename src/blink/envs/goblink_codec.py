@@ -119,7 +119,15 @@ class GoCodec:
         """1 at the index of every action in ``legal``, 0 elsewhere."""
         out = bytearray(self.actions)
         index = self.index
+        by_id = _VALUE_BY_ID
+        p = self.players
+        n = len(VALUES)
         for a in legal:
+            if type(a) is Ask:  # the most common by far: inlined (Ask is player, target, value)
+                v = by_id.get(id(a[2]))
+                if v is not None:
+                    out[1 + ((a[1] - a[0]) % p - 1) * n + v] = 1
+                    continue
             out[index(a)] = 1
         return np.frombuffer(out, dtype=np.int8)
 
@@ -158,7 +166,7 @@ class GoEncoder:
         self.seat = seat
         self._logs = array("f", bytes(4 * codec.size))
         self._lens = [0, 0, 0]
-        self._rows: list[array[float]] = []
+        self._rows: list[bytes] = []
 
     def _catch_up(self, view: GoView) -> None:
         c = self.codec
@@ -196,12 +204,9 @@ class GoEncoder:
             row[2 * p + values] = a.passed / 12
             row[2 * p + values + 1] = float(a.drew)
             row[2 * p + values + 2] = float(a.target_drew)
-            rows.append(row)
-        at = c._log
-        width = c._row
-        for k in range(1, min(len(rows), c.ask_window) + 1):
-            logs[at : at + width] = rows[-k]
-            at += width
+            rows.append(row.tobytes())
+        window = array("f", b"".join(rows[: -c.ask_window - 1 : -1]))  # the latest first
+        logs[c._log : c._log + len(window)] = window
 
     def observe(self, view: GoView) -> NDArray[np.float32]:
         """``view`` (of this encoder's seat) as an array of numbers in [0, 1]."""
