@@ -63,6 +63,12 @@ class ClassicCodec:
         """The length of an observation."""
         self._zeros = array("f", bytes(4 * self.size))
         self._feat = FEATURES
+        self._rows: dict[object, array[float]] = {}
+        for card, features in FEATURES.items():
+            row = array("f", bytes(4 * _F))
+            for f in features:
+                row[f] = 1.0
+            self._rows[card] = row
 
     # -- actions --------------------------------------------------------------------------
 
@@ -121,9 +127,13 @@ class ClassicEncoder:
         self.seat = seat
         self._base = codec._zeros[:]
         self._lens = [0] * codec.players
+        self._last: tuple[PlayerView | None, array[float]] = (None, codec._zeros)
 
     def observe(self, view: PlayerView) -> NDArray[np.float32]:
         """``view`` (of this encoder's seat) as an array of numbers in [0, 1]."""
+        last, encoded = self._last
+        if view == last:  # nothing changed since the last step (waiting, a stall)
+            return np.frombuffer(encoded[:], dtype=np.float32)
         c = self.codec
         seat = self.seat
         p = c.players
@@ -141,18 +151,18 @@ class ClassicEncoder:
                     base_buf[seen + index[card]] = 1.0
                 lens[i] = n
         out = base_buf[:]
-        feat = c._feat
-        for k, card in enumerate(view.hand):
-            base = k * _F
-            for f in feat[card]:
-                out[base + f] = 1.0
+        rows = c._rows
+        at = 0
+        for card in view.hand:
+            out[at : at + _F] = rows[card]
+            at += _F
         tops = view.tops
-        for j, pile in enumerate(c.piles[seat]):
+        at = c._tops
+        for pile in c.piles[seat]:
             card = tops[pile]
             if card is not None:
-                base = c._tops + j * _F
-                for f in feat[card]:
-                    out[base + f] = 1.0
+                out[at : at + _F] = rows[card]
+            at += _F
         base = c._counts
         hands = view.hand_counts
         draws = view.draw_counts
@@ -167,8 +177,8 @@ class ClassicEncoder:
             if chosen[(seat + i) % p]:
                 out[c._chosen + i] = 1.0
         if view.my_choice is not None:
-            for f in feat[view.my_choice]:
-                out[c._choice + f] = 1.0
+            out[c._choice : c._choice + _F] = rows[view.my_choice]
         plays = view.plays
         out[c._plays] = plays / 120 if plays < 120 else 1.0
+        self._last = (view, out[:])
         return np.frombuffer(out, dtype=np.float32)
