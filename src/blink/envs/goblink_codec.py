@@ -84,6 +84,7 @@ class GoCodec:
         self._log = self._scalars + 3
         self._row = 2 * p + len(VALUES) + 3
         self.size = self._log + ask_window * self._row
+        self._ask_rows: dict[tuple[int, int, Value, int, bool, bool], bytes] = {}
         """The length of an observation."""
 
     # -- actions --------------------------------------------------------------------------
@@ -142,6 +143,21 @@ class GoCodec:
 
     # -- observations -----------------------------------------------------------------------
 
+    def _ask_row(
+        self, asker: int, target: int, value: Value, passed: int, drew: bool, target_drew: bool
+    ) -> bytes:
+        """One ask of the log as the bytes of its row (seats relative to the viewer)."""
+        p = self.players
+        values = len(VALUES)
+        row = array("f", bytes(4 * self._row))
+        row[asker] = 1.0
+        row[p + target] = 1.0
+        row[2 * p + _VALUE_INDEX[value]] = 1.0
+        row[2 * p + values] = passed / 12
+        row[2 * p + values + 1] = float(drew)
+        row[2 * p + values + 2] = float(target_drew)
+        return row.tobytes()
+
     def encoder(self, seat: int) -> GoEncoder:
         """A fresh observation encoder for ``seat`` (one per seat and episode)."""
         return GoEncoder(self, seat)
@@ -195,16 +211,14 @@ class GoEncoder:
         rows = self._rows
         if len(view.asks) == len(rows):
             return
-        values = len(VALUES)
+        known = c._ask_rows
         for a in view.asks[len(rows) :]:
-            row = array("f", bytes(4 * c._row))
-            row[(a.player - seat) % p] = 1.0
-            row[p + (a.target - seat) % p] = 1.0
-            row[2 * p + _VALUE_INDEX[a.value]] = 1.0
-            row[2 * p + values] = a.passed / 12
-            row[2 * p + values + 1] = float(a.drew)
-            row[2 * p + values + 2] = float(a.target_drew)
-            rows.append(row.tobytes())
+            key = ((a.player - seat) % p, (a.target - seat) % p, a.value, a.passed, a.drew,
+                   a.target_drew)  # fmt: skip
+            row = known.get(key)
+            if row is None:
+                row = known[key] = c._ask_row(*key)
+            rows.append(row)
         window = array("f", b"".join(rows[: -c.ask_window - 1 : -1]))  # the latest first
         logs[c._log : c._log + len(window)] = window
 
