@@ -6,6 +6,7 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
 import pytest
 
 pytest.importorskip("pettingzoo", reason="the envs extra: pip install -e '.[envs]'")
@@ -78,3 +79,21 @@ def test_classic_render() -> None:
 @pytest.mark.parametrize("options", [{"ruleset": "dead-end"}, {"handicap": "35:25"}])
 def test_classic_options(options: dict[str, Any]) -> None:
     parallel_api_test(classic_v0.parallel_env(players=2, **options), num_cycles=300)
+
+
+def test_goblink_refusals_are_values_and_end_in_truncation() -> None:
+    """An agent ignoring the mask is refused with the engine's code, and truncated in time."""
+    env = goblink_v0.env(players=2, max_cycles=5)
+    env.reset(seed=1)
+    codes = set()
+    for agent in env.agent_iter(100):
+        obs, _, terminated, truncated, info = env.last()
+        codes.update([info["refused"]["code"]] if "refused" in info else [])
+        if terminated or truncated:
+            env.step(None)
+            continue
+        illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+        env.step(illegal)
+        assert agent in env.agents
+    assert not env.agents  # everyone truncated after 5 x 2 actions
+    assert codes and all(isinstance(c, str) for c in codes)

@@ -44,7 +44,7 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped environment class raw_e
 
     Options: ``dealer`` (a seat; default: drawn by the episode's seed, so the first player
     varies), ``turn_limit`` (the game's own option: after that many turns the fewest cards
-    win), ``max_cycles`` (truncate after ``max_cycles * players`` accepted actions),
+    win), ``max_cycles`` (truncate after ``max_cycles * players`` actions, refused ones too),
     ``ask_window`` (how many of the latest asks an observation holds), ``render_mode``
     (``"ansi"`` or ``"human"``).
     """
@@ -156,6 +156,9 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped environment class raw_e
                 else Refusal("not_an_action", str(exc))
             )
             self.infos[agent] = {"refused": found._asdict()}
+            self.steps += 1  # refused actions count too: an agent ignoring the mask stops
+            if self.steps >= self.max_cycles * self.players:
+                self.truncations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
             return
         self.infos[agent] = {}
