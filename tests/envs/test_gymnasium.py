@@ -82,3 +82,25 @@ def test_goblink_refused_action_changes_nothing() -> None:
     assert info["refused"]["code"]
     assert reward == 0.0 and not terminated
     assert (again["observation"] == obs["observation"]).all()
+
+
+@pytest.mark.parametrize(
+    ("env_id", "kwargs"),
+    [
+        ("blink/GoBlink-v0", {"players": 3}),
+        ("blink/Classic-v0", {"handicap": [14, 14], "bots": "champion:blocker"}),
+    ],
+)
+def test_observations_are_the_agents_view(env_id: str, kwargs: dict[str, Any]) -> None:
+    """Against bots too, the agent observes its seat's view and nothing else."""
+    env = gymnasium.make(env_id, **kwargs).unwrapped
+    rng = random.Random(4)
+    for seed in range(3):
+        obs, _ = env.reset(seed=seed)
+        for _ in range(3_000):
+            view = env.game.view(env.state_, env.seat)
+            assert np.array_equal(obs["observation"], env.codec.observe(view))
+            action = rng.choice(np.flatnonzero(obs["action_mask"].view(bool)).tolist())
+            obs, _, terminated, truncated, _ = env.step(action)
+            if terminated or truncated:
+                break

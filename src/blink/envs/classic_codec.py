@@ -62,7 +62,6 @@ class ClassicCodec:
         self.size = self._plays + 1
         """The length of an observation."""
         self._zeros = array("f", bytes(4 * self.size))
-        self._feat = FEATURES
         self._rows: dict[object, array[float]] = {}
         for card, features in FEATURES.items():
             row = array("f", bytes(4 * _F))

@@ -7,7 +7,6 @@ state; these helpers only turn the cards and numbers of a view into positions of
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
 from typing import Final, NamedTuple
 
 from blink.cards import STANDARD_DECK, Card, Color, Shape
@@ -18,8 +17,6 @@ __all__ = [
     "DECK_INDEX",
     "FEATURES",
     "Refusal",
-    "card_features",
-    "deck_bits",
     "episode_rng",
     "refusal",
     "rewards_of",
@@ -44,19 +41,6 @@ FEATURES: Final[dict[Card, tuple[int, int, int, int]]] = {
     for c in STANDARD_DECK
 }
 """The feature positions of each card of the standard deck (see :data:`CARD_FEATURES`)."""
-
-
-def card_features(card: Card | None, base: int, out: list[int]) -> None:
-    """Add the positions of ``card``'s features at ``base`` to ``out`` (nothing for no card)."""
-    if card is not None:
-        a, b, c, d = FEATURES[card]
-        out.extend((base + a, base + b, base + c, base + d))
-
-
-def deck_bits(cards: Iterable[Card], base: int, out: list[int]) -> None:
-    """Add the deck positions of ``cards`` at ``base`` to ``out``."""
-    index = DECK_INDEX
-    out.extend(base + index[c] for c in cards)
 
 
 class Refusal(NamedTuple):
@@ -86,8 +70,3 @@ def episode_rng(rng: random.Random | None, seed: int | None) -> random.Random:
     if seed is not None:
         return random.Random(seed)
     return rng if rng is not None else random.Random()
-
-
-def relative(seat: int, players: int) -> Sequence[int]:
-    """The seats in the order ``seat`` sees them: itself first, then clockwise."""
-    return [(seat + i) % players for i in range(players)]

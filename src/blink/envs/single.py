@@ -215,7 +215,7 @@ class ClassicSingle(gymnasium.Env[dict[str, Any], np.int64]):
         view = self.game.view(self.state_, self.seat)
         legal = self.game.legal_actions(self.state_, self.seat)
         return {
-            "observation": self.codec.observe(view),
+            "observation": self._encoder.observe(view),
             "action_mask": self.codec.mask(legal, view),
         }
 
@@ -235,6 +235,7 @@ class ClassicSingle(gymnasium.Env[dict[str, Any], np.int64]):
             for s, spec in zip(others, self.specs, strict=True)
         }
         self.race = BotRace(self.state_, bots, rng.getrandbits(63), config=self.config)
+        self._encoder = self.codec.encoder(self.seat)
         self.steps = 0
         return self._observe(), {}
 
