@@ -14,7 +14,7 @@ from __future__ import annotations
 import inspect
 import operator
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from operator import itemgetter
@@ -25,6 +25,7 @@ from blink.cards import Card
 from blink.games.classic.bots import Bot, BotSpec, Intent
 from blink.games.classic.definition import CLASSIC
 from blink.games.classic.engine import (
+    Choose,
     ClassicGame,
     Event,
     Flip,
@@ -46,6 +47,7 @@ from blink.sim.seeds import derive_seed
 
 __all__ = [
     "BEHIND_MARGIN",
+    "BotRace",
     "GameResult",
     "SeriesResult",
     "SimConfig",
@@ -292,6 +294,58 @@ def play_game(
     )
 
 
+class _Outside:
+    """A seat driven from outside the simulator (by :meth:`BotRace.act`): it never plans."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def plan(self, view: PlayerView) -> Intent | None:
+        """Nothing: the seat's actions come from :meth:`BotRace.act`."""
+        return None
+
+
+class BotRace:
+    """The simulator's race, advanced in slices of virtual time by a driver, with some seats
+    played from outside it (a learning agent) and the others by ``bots`` (seat -> bot).
+
+    The same loop as :func:`play_game`: every bot re-plans from its view after every change,
+    the earliest intent is applied (equal times broken by ``seed``), the referee acts at its
+    deadlines (``config``'s delays). :meth:`act` applies an outside seat's action at the
+    current time; :meth:`advance` runs everything due until a later time.
+    """
+
+    def __init__(
+        self,
+        game: ClassicGame,
+        bots: Mapping[int, Bot],
+        seed: int,
+        *,
+        config: SimConfig = DEFAULT_CONFIG,
+    ) -> None:
+        seats: list[Bot] = [bots.get(s) or _Outside(s) for s in range(game.players)]
+        self._run = _Run(game, seats, seed, config)
+        self._run.start()
+
+    @property
+    def now(self) -> float:
+        """The virtual time, in seconds since the reveal."""
+        return self._run.now
+
+    def act(self, action: Play | Choose) -> list[Event]:
+        """Apply an outside seat's action now; :class:`IllegalAction` (unchanged) if refused."""
+        run = self._run
+        events = CLASSIC.apply(run.game, action, round(run.now * 1000))
+        run._count(events)
+        return events
+
+    def advance(self, until: float) -> None:
+        """Let the bots and the referee act until ``until`` (or the end of the game)."""
+        run = self._run
+        while not run.game.over and run.advance(until):
+            pass
+
+
 class _Run:
     """The state of one simulated game: the clock, the referee's deadline and the counts."""
 
@@ -315,45 +369,64 @@ class _Run:
         self.now = 0.0
         self.flips = self.choices = self.dead_ends = self.defaults = 0
         self.plays_by_seat = [0] * game.players
+        self.acts: list[Any] = [None] * game.players
         self.left = [game.cards_left(s) for s in range(game.players)]
         self.max_deficit = [0] * game.players
 
     def loop(self) -> None:
         """Run the game to its end. The clock starts when the countdown ends."""
+        self.start()
         game = self.game
-        referee = self.referee
-        first = referee.update(game, 0.0)
+        while not game.over:
+            self.advance()
+
+    def start(self) -> None:
+        """The reveal, when the referee's countdown is over at once (the clock's zero)."""
+        first = self.referee.update(self.game, 0.0)
         if first is not None and first.timer is Timer.COUNTDOWN:
             self._referee_acts(first, 0.0)
-        views = self.views
+
+    def advance(self, until: float | None = None) -> bool:
+        """The next thing that happens: the earliest bot's intent, or the referee's pending
+        step when its deadline comes first. With ``until``, nothing due after it happens: the
+        clock moves to ``until`` and the answer is False (True when something happened)."""
+        game = self.game
+        referee = self.referee
+        pending = referee.update(game, self.now)
+        best: float | None = None
+        best_seats: list[int] = []
+        now = self.now
+        acts = self.acts
         plans = self.plans
-        acts: list[Any] = [None] * game.players
-        while not game.over:
-            pending = referee.update(game, self.now)
-            best: float | None = None
-            best_seats: list[int] = []
-            now = self.now
-            for s, v in enumerate(views()):
-                intent = plans[s](v, now)
-                if intent is None:
-                    continue
-                t = now + intent.delay
-                acts[s] = intent.action
-                if best is None or t < best:
-                    best = t
-                    best_seats = [s]
-                elif t == best:
-                    best_seats.append(s)
-            if pending is not None:
-                deadline = referee.deadline
-                if deadline is not None and (best is None or best > deadline):
-                    self._referee_acts(pending, max(now, deadline))
-                    continue
-            if best is None:
+        for s, v in enumerate(self.views()):
+            intent = plans[s](v, now)
+            if intent is None:
+                continue
+            t = now + intent.delay
+            acts[s] = intent.action
+            if best is None or t < best:
+                best = t
+                best_seats = [s]
+            elif t == best:
+                best_seats.append(s)
+        if pending is not None:
+            deadline = referee.deadline
+            if (
+                deadline is not None
+                and (best is None or best > deadline)
+                and (until is None or deadline <= until)
+            ):
+                self._referee_acts(pending, max(now, deadline))
+                return True
+        if best is None or (until is not None and best > until):
+            if until is None:
                 raise RuntimeError(f"no bot acts in phase {game.phase} (game seed {self.seed})")
-            seat = best_seats[0] if len(best_seats) == 1 else self.tie_rng.choice(best_seats)
-            self.now = best
-            self._bot_acts(seat, acts[seat])
+            self.now = max(now, until)
+            return False
+        seat = best_seats[0] if len(best_seats) == 1 else self.tie_rng.choice(best_seats)
+        self.now = best
+        self._bot_acts(seat, acts[seat])
+        return True
 
     def _referee_acts(self, pending: Pending, now: float) -> None:
         game = self.game
