@@ -2,19 +2,20 @@
 
 Usage: python benchmarks/bench_envs.py [--env NAME ...] [--steps N] [--repeat R] [--cpu K] [--json]
 
-Environments (``--env``, default all of them):
+Environments (``--env``, default all of them), for every registered game with environments
+(the registry's ``FrontEnd``; classic's rows as the example):
 
-* ``classic``: ``classic_v0.parallel_env(players=2)``; one agent-step is one agent's action in
-  one parallel step (a step of two agents counts two);
-* ``classic3``: the same with three players;
-* ``goblink``: ``goblink_v0.env(players=4)`` (with PettingZoo's wrappers), one agent-step is one
-  ``env.last()`` and ``env.step()`` of the ``agent_iter`` loop;
-* ``goblink2``: the same with two players;
-* ``gym-classic``, ``gym-goblink``: the Gymnasium environments (one seat against the bots;
-  the bots' time is included), one agent-step is one ``env.step``;
-* ``goblink-engine``: no environment: the random legal action of the current player applied
-  through the game definition, with its view built at every step (what the Go Blink
-  environment cannot go below).
+* ``classic``: the game's PettingZoo environment (``blink.envs.classic_v0``) with the game's
+  default number of players. In a ParallelEnv (``parallel_env``) one agent-step is one agent's
+  action in one parallel step (a step of two agents counts two); in an AEC environment
+  (``env``) one ``env.last()`` and ``env.step()`` of the ``agent_iter`` loop;
+* ``classic3``: the same with the fewest players (``<game>2``), or the most when the default
+  is the fewest;
+* ``gym-classic``: the game's Gymnasium environment (one seat against the bots; the bots'
+  time is included), one agent-step is one ``env.step``;
+* ``<game>-engine``, for a turn-based game: no environment: the random legal action of the
+  current player applied through the game definition, with its view built at every step (what
+  the game's environment cannot go below), with the default number of players.
 
 A random agent picks uniformly among the actions its observation's mask allows (including
 waiting, in classic). Episodes are reset as they end; every run plays ``--steps`` agent-steps
@@ -92,11 +93,12 @@ def run_gym(make: Callable[[], Any], steps: int, seed: int) -> int:
     return episodes
 
 
-def run_goblink_engine(steps: int, seed: int, players: int = 4) -> int:
-    """The Go Blink definition alone: view, legal actions, a random one applied."""
+def run_engine(name: str, steps: int, seed: int, players: int) -> int:
+    """The definition of the turn-based game ``name`` alone: view, legal actions, a random
+    one applied."""
     from blink.model.registry import get_game
 
-    game = get_game("goblink")
+    game = get_game(name)
     rng = random.Random(seed)
     state = game.new(players, rng.getrandbits(63))
     episodes = 0
@@ -111,22 +113,51 @@ def run_goblink_engine(steps: int, seed: int, players: int = 4) -> int:
     return episodes
 
 
-def benches() -> dict[str, Callable[[int, int], int]]:
-    """Every benchmark by name: (steps, seed) -> episodes."""
+Bench = Callable[[int, int], int]
+"""A benchmark: (steps, seed) -> episodes."""
+
+
+def _env_bench(module: Any, players: int) -> Bench:
+    """The random agents of a game's PettingZoo environment module for ``players``."""
+    if hasattr(module, "parallel_env"):
+        return lambda n, s: run_parallel(lambda: module.parallel_env(players=players), n, s)
+    return lambda n, s: run_aec(lambda: module.env(players=players), n, s)
+
+
+def _gym_bench(gym_id: str) -> Bench:
     import gymnasium
 
-    import blink.envs
-    from blink.envs import classic_v0, goblink_v0
+    return lambda n, s: run_gym(lambda: gymnasium.make(gym_id), n, s)
 
-    return {
-        "classic": lambda n, s: run_parallel(lambda: classic_v0.parallel_env(players=2), n, s),
-        "classic3": lambda n, s: run_parallel(lambda: classic_v0.parallel_env(players=3), n, s),
-        "goblink": lambda n, s: run_aec(lambda: goblink_v0.env(players=4), n, s),
-        "goblink2": lambda n, s: run_aec(lambda: goblink_v0.env(players=2), n, s),
-        "gym-classic": lambda n, s: run_gym(lambda: gymnasium.make(blink.envs.CLASSIC_ID), n, s),
-        "gym-goblink": lambda n, s: run_gym(lambda: gymnasium.make(blink.envs.GOBLINK_ID), n, s),
-        "goblink-engine": lambda n, s: run_goblink_engine(n, s),
-    }
+
+def _engine_bench(name: str, players: int) -> Bench:
+    return lambda n, s: run_engine(name, n, s, players)
+
+
+def benches() -> dict[str, Bench]:
+    """Every benchmark by name, from the registry: each game's environment with its default
+    players and with its fewest (or most), each game's Gymnasium environment, and each
+    turn-based game's definition alone."""
+    import blink.envs
+    from blink.model.registry import front_ends, get_game
+
+    fronts = {n: f for n, f in front_ends().items() if f.env_name is not None}
+    table: dict[str, Bench] = {}
+    for name, front in fronts.items():
+        info = get_game(name).info
+        module = getattr(blink.envs, str(front.env_name))
+        other = info.max_players if info.default_players == info.min_players else info.min_players
+        table[name] = _env_bench(module, info.default_players)
+        if other != info.default_players:
+            table[f"{name}{other}"] = _env_bench(module, other)
+    for name, front in front_ends().items():
+        if front.gym_id is not None:
+            table[f"gym-{name}"] = _gym_bench(front.gym_id)
+    for name in fronts:
+        info = get_game(name).info
+        if not info.real_time:
+            table[f"{name}-engine"] = _engine_bench(name, info.default_players)
+    return table
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,7 +14,7 @@ gymnasium = pytest.importorskip("gymnasium", reason="the envs extra: pip install
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import blink.envs  # noqa: E402,F401 - registers the ids
-from blink.envs.classic_codec import WAIT  # noqa: E402
+from blink.games.classic.envs.codec import WAIT  # noqa: E402
 
 
 @pytest.mark.parametrize(

@@ -25,8 +25,8 @@ pytest.importorskip("pettingzoo", reason="the envs extra: pip install -e '.[envs
 
 from blink.cards import STANDARD_DECK, Card
 from blink.envs import classic_v0, goblink_v0
-from blink.envs.goblink_codec import GoCodec
 from blink.games.goblink.actions import Passed
+from blink.games.goblink.envs.codec import GoCodec
 
 DECK = len(STANDARD_DECK)
 

@@ -1,51 +1,26 @@
-"""The environments' text rendering (``render_mode="ansi"``): one seat's view, in plain text.
+"""What the environments' text renderings (``render_mode="ansi"``) share.
 
-Only a view is ever rendered, so a rendering shows exactly what that seat may know.
+Each game renders one seat's view in its own environment package; only a view is ever
+rendered, so a rendering shows exactly what that seat may know.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from blink.cards import Card
+from blink.model.base import Outcome
 
-__all__ = ["classic_text", "goblink_text"]
+__all__ = ["cards_text", "outcome_line"]
 
 
-def _cards(cards: Iterable[Card | None]) -> str:
+def cards_text(cards: Iterable[Card | None]) -> str:
+    """Cards in their notation, ``--`` for an empty place, ``-`` for none at all."""
     return " ".join("--" if c is None else str(c) for c in cards) or "-"
 
 
-def goblink_text(view: Any) -> str:
-    """A Go Blink view (:class:`~blink.games.goblink.view.GoView`) as a few lines."""
-    lines = [
-        f"Go Blink, seat {view.seat} of {view.players}: {view.phase.value}, "
-        f"turn {view.turns}, seat {view.current} to act, {view.draw_count} to draw",
-        f"hand: {_cards(view.hand)}",
-        "cards held: " + " ".join(f"{s}:{n}" for s, n in enumerate(view.hand_counts)),
-    ]
-    for seat, cards in view.discard[-3:]:
-        lines.append(f"laid down by seat {seat}: {_cards(cards)}")
-    for a in view.asks[-3:]:
-        answer = f"passed {a.passed}" if a.passed else "Go Blink"
-        lines.append(f"seat {a.player} asked seat {a.target} for {a.value}: {answer}")
-    if view.outcome is not None:
-        lines.append(f"over: {view.outcome.reason.value}, won by {list(view.outcome.winners)}")
-    return "\n".join(lines) + "\n"
-
-
-def classic_text(view: Any, now: float) -> str:
-    """A classic view (:class:`~blink.games.classic.view.PlayerView`) at ``now`` seconds."""
-    lines = [
-        f"Classic Blink, seat {view.seat} of {view.players}, {now:.1f} s: {view.phase.value}",
-        f"piles: {_cards(view.tops)}",
-        f"hand: {_cards(view.hand)}",
-        "hands: " + " ".join(f"{s}:{n}" for s, n in enumerate(view.hand_counts)),
-        "draw piles: " + " ".join(f"{s}:{n}" for s, n in enumerate(view.draw_counts)),
-    ]
-    if any(view.chosen):
-        lines.append("chosen: " + " ".join(str(s) for s, c in enumerate(view.chosen) if c))
-    if view.outcome is not None:
-        lines.append(f"over: {view.outcome.reason.value}, won by {list(view.outcome.winners)}")
-    return "\n".join(lines) + "\n"
+def outcome_line(outcome: Outcome | None) -> str | None:
+    """The line of a view's outcome (``None`` while the game goes on)."""
+    if outcome is None:
+        return None
+    return f"over: {outcome.reason.value}, won by {list(outcome.winners)}"

@@ -9,8 +9,9 @@ Everything above the engines gets a game here, by the name stored in a record or
 The built-in games are imported the first time they are asked for, so that importing the
 registry stays cheap. :func:`register` adds another game (a plug-in, or a test's own game).
 
-A game's own front-end parts (its ``blink <game>`` commands, its browser module and pages) are
-found with :func:`front_end`: module names and paths only, imported by whoever needs them.
+A game's own front-end parts (its ``blink <game>`` commands, its browser module and pages, its
+reinforcement-learning environments) are found with :func:`front_end` (every game's at once:
+:func:`front_ends`): module names and paths only, imported by whoever needs them.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ __all__ = [
     "NoTable",
     "UnknownGame",
     "front_end",
+    "front_ends",
     "game_names",
     "games",
     "get_game",
@@ -67,14 +69,37 @@ class FrontEnd:
     pages: tuple[str, str] | None = None
     """The browser client's page of a room of the game, for its players and its spectators
     (the room code follows); ``None``: the client's main page (``/play/CODE``)."""
+    env: str | None = None
+    """The module of the game's PettingZoo environment (``blink.envs.<env_name>``): it offers
+    ``env(**options)`` and ``raw_env``, and ``parallel_env(**options)`` when the environment
+    is a ParallelEnv (a race) rather than an AEC one (turn by turn)."""
+    env_name: str | None = None
+    """The environment's PettingZoo name (``<game>_v0``), by which :mod:`blink.envs` offers
+    :attr:`env`; ``None`` exactly when :attr:`env` is."""
+    gym_id: str | None = None
+    """The Gymnasium id of the game's single-seat environment (one seat against the game's
+    bots), which importing :mod:`blink.envs` registers."""
+    gym_entry_point: str | None = None
+    """That environment's class, as Gymnasium's ``module:Class``; ``None`` exactly when
+    :attr:`gym_id` is."""
 
 
 # name -> each built-in game's front-end parts.
 _BUILT_IN_FRONT_ENDS: Final = {
+    "classic": FrontEnd(
+        env="blink.games.classic.envs.classic_v0",
+        env_name="classic_v0",
+        gym_id="blink/Classic-v0",
+        gym_entry_point="blink.games.classic.envs.single:ClassicSingle",
+    ),
     "goblink": FrontEnd(
         commands="blink.games.goblink.cli",
         web="blink.games.goblink",
         pages=("/?go=", "/?gowatch="),
+        env="blink.games.goblink.envs.goblink_v0",
+        env_name="goblink_v0",
+        gym_id="blink/GoBlink-v0",
+        gym_entry_point="blink.games.goblink.envs.single:GoBlinkSingle",
     ),
 }
 
@@ -167,6 +192,15 @@ def front_end(name: str | None = None) -> FrontEnd:
     key = DEFAULT_GAME if name is None else name
     get_game(name)  # UnknownGame for a name that is not registered
     return _FRONT_ENDS.get(key) or _BUILT_IN_FRONT_ENDS.get(key) or FrontEnd()
+
+
+def front_ends() -> dict[str, FrontEnd]:
+    """Every registered game's front-end parts by name, in :func:`game_names` order, without
+    importing any game (what :mod:`blink.envs` registers its environments from)."""
+    return {
+        name: _FRONT_ENDS.get(name) or _BUILT_IN_FRONT_ENDS.get(name) or FrontEnd()
+        for name in game_names()
+    }
 
 
 def game_names() -> tuple[str, ...]:

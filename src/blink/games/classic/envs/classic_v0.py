@@ -30,9 +30,9 @@ from numpy.typing import NDArray
 from pettingzoo import ParallelEnv
 from pettingzoo.utils.conversions import parallel_to_aec
 
-from blink.envs.classic_codec import WAIT, ClassicCodec
 from blink.envs.encoding import Refusal, episode_rng, refusal, rewards_of
-from blink.envs.text import classic_text
+from blink.games.classic.envs.codec import WAIT, ClassicCodec
+from blink.games.classic.envs.text import classic_text
 from blink.model.base import IllegalAction, RefereeClock, Timings
 from blink.model.registry import get_game
 

@@ -27,8 +27,8 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
 from blink.envs.encoding import Refusal, episode_rng, refusal, rewards_of
-from blink.envs.goblink_codec import GoCodec, codec
-from blink.envs.text import goblink_text
+from blink.games.goblink.envs.codec import GoCodec, codec
+from blink.games.goblink.envs.text import goblink_text
 from blink.model.base import IllegalAction
 from blink.model.registry import get_game
 

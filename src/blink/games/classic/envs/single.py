@@ -1,0 +1,129 @@
+"""Classic Blink, one seat against the project's bots, as a Gymnasium environment
+(``blink/Classic-v0``, :class:`ClassicSingle`).
+
+The agent's seat of a classic game, the other seats played by bots of a level and a strategy
+(``expert:blocker``), racing in virtual time with the reaction-time model exactly as in the
+simulator (:class:`~blink.games.classic.sim.core.BotRace` is the simulator's own loop,
+advanced one step at a time). The observations, actions and rewards are those of the
+PettingZoo environment (:mod:`blink.games.classic.envs.classic_v0`) for the agent's seat.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from blink.envs.encoding import Refusal, episode_rng, refusal
+from blink.envs.single import Observation, SingleSeat, opponent_names, seat_spaces
+from blink.games.classic.actions import Choose, Play
+from blink.games.classic.bots import BotSpec
+from blink.games.classic.envs.classic_v0 import deal_options
+from blink.games.classic.envs.codec import WAIT, ClassicCodec
+from blink.games.classic.envs.text import classic_text
+from blink.games.classic.sim.core import BotRace, SimConfig
+from blink.model.base import IllegalAction
+from blink.model.registry import get_game
+
+__all__ = ["ClassicSingle"]
+
+
+class ClassicSingle(SingleSeat):
+    """Classic Blink: the agent plays ``seat`` against ``bots`` (``level:strategy`` specs).
+
+    A step covers ``step_seconds`` of virtual time: the agent's action is taken at its start,
+    then the bots (each re-planning from its view after every change, with the reaction-time
+    model of its level) and the referee act at their due times until its end, exactly as in
+    the simulator. Options: ``players``, ``seat``, ``bots``, ``ruleset``, ``handicap``,
+    ``deck_seed``, ``step_seconds``, ``max_steps``, ``config`` (the simulator's flip pause and
+    choice timeout), ``render_mode``.
+    """
+
+    def __init__(
+        self,
+        players: int = 2,
+        seat: int = 0,
+        bots: str | Sequence[str] = "expert:first",
+        *,
+        ruleset: str = "official",
+        handicap: str | list[int] | None = None,
+        deck_seed: int | None = None,
+        step_seconds: float = 0.1,
+        max_steps: int = 10_000,
+        config: SimConfig | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        self.game = get_game("classic")
+        self.players = self.game.info.check_players(players)
+        self.seat = self.check_seat(players, seat)
+        if not step_seconds > 0:
+            raise ValueError(f"a step lasts a positive time, not {step_seconds!r}")
+        self.specs = [BotSpec.parse(s) for s in opponent_names(bots, players - 1)]
+        self.options = deal_options(ruleset, handicap)
+        probe = self.game.new(self.players, 0, options=self.options)
+        reach = [self.game.reach(self.players, s) for s in range(self.players)]
+        self.codec = ClassicCodec(self.players, probe.ruleset.hand_size, reach)
+        self.deck_seed = deck_seed
+        self.step_seconds = step_seconds
+        self.max_steps = max_steps
+        self.config = config or SimConfig()
+        self.render_mode = render_mode
+        self.observation_space, self.action_space = seat_spaces(
+            self.codec.size, self.codec.actions
+        )
+        self._rng: random.Random | None = None
+        self.state_ = None
+        self.race: BotRace | None = None
+        self.steps = 0
+
+    def observe(self) -> Observation:
+        """The agent's view as an array, and the mask of its legal actions."""
+        view = self.game.view(self.state_, self.seat)
+        legal = self.game.legal_actions(self.state_, self.seat)
+        return {
+            "observation": self._encoder.observe(view),
+            "action_mask": self.codec.mask(legal, view),
+        }
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        """Deal a new game (from ``deck_seed``, or shuffled by ``seed``) and reveal it."""
+        super().reset(seed=seed)
+        rng = self._rng = episode_rng(self._rng, seed)
+        deck_seed = rng.getrandbits(63)
+        if self.deck_seed is not None:
+            deck_seed = self.deck_seed
+        self.state_ = self.game.new(self.players, deck_seed, options=self.options)
+        others = [s for s in range(self.players) if s != self.seat]
+        bots = {
+            s: spec.build(s, rng.getrandbits(63))
+            for s, spec in zip(others, self.specs, strict=True)
+        }
+        self.race = BotRace(self.state_, bots, rng.getrandbits(63), config=self.config)
+        self._encoder = self.codec.encoder(self.seat)
+        self.steps = 0
+        return self.observe(), {}
+
+    def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        """The agent's action at the step's start, then the race to the step's end."""
+        race = self.race
+        assert race is not None, "call reset() first"
+        info: dict[str, Any] = {}
+        state = self.state_
+        index = int(action)
+        if index != WAIT and not state.over:
+            move = self.codec.action(index, self.game.view(state, self.seat))
+            if isinstance(move, Refusal):
+                info["refused"] = move._asdict()
+            elif isinstance(move, Play | Choose):
+                try:
+                    race.act(move)
+                except IllegalAction as exc:
+                    info["refused"] = refusal(exc)._asdict()
+        race.advance((self.steps + 1) * self.step_seconds)
+        return self.finish_step(info)
+
+    def text(self) -> str:
+        """The agent's view as text, at the episode's virtual time."""
+        return classic_text(self.game.view(self.state_, self.seat), self.steps * self.step_seconds)

@@ -1,0 +1,115 @@
+"""Go Blink, one seat against the project's bots, as a Gymnasium environment
+(``blink/GoBlink-v0``, :class:`GoBlinkSingle`).
+
+The agent's seat of a Go Blink game, the other seats played by Go Blink bots (``random``,
+``greedy``, ``memory``); the bots take their turns between the agent's steps. The
+observations, actions and rewards are those of the PettingZoo environment
+(:mod:`blink.games.goblink.envs.goblink_v0`) for the agent's seat.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from blink.envs.encoding import Refusal, episode_rng, refusal
+from blink.envs.single import Observation, SingleSeat, opponent_names, seat_spaces
+from blink.games.goblink.bots import GoBot, make_gobot
+from blink.games.goblink.envs.codec import codec
+from blink.games.goblink.envs.text import goblink_text
+from blink.model.base import IllegalAction
+from blink.model.registry import get_game
+
+__all__ = ["GoBlinkSingle"]
+
+
+class GoBlinkSingle(SingleSeat):
+    """Go Blink: the agent plays ``seat`` against ``opponents`` (a bot name, or one per seat).
+
+    A step is one of the agent's actions; the bots then play until it is the agent's turn
+    again or the game is over. A refused action changes nothing (``info["refused"]``).
+    Options: ``players``, ``seat``, ``opponents``, ``turn_limit``, ``max_steps`` (truncate),
+    ``ask_window``, ``render_mode``.
+    """
+
+    def __init__(
+        self,
+        players: int = 2,
+        seat: int = 0,
+        opponents: str | Sequence[str] = "memory",
+        *,
+        turn_limit: int | None = None,
+        max_steps: int = 2_000,
+        ask_window: int = 16,
+        render_mode: str | None = None,
+    ) -> None:
+        self.game = get_game("goblink")
+        self.players = self.game.info.check_players(players)
+        self.seat = self.check_seat(players, seat)
+        self.opponents = opponent_names(opponents, players - 1)
+        for name in self.opponents:
+            make_gobot(name, 0)  # refuses an unknown name now
+        self.turn_limit = turn_limit
+        self.max_steps = max_steps
+        self.render_mode = render_mode
+        self.codec = codec(self.players, ask_window)
+        self.observation_space, self.action_space = seat_spaces(
+            self.codec.size, self.codec.actions
+        )
+        self._rng: random.Random | None = None
+        self.state_ = None
+        self.bots: dict[int, GoBot] = {}
+        self.steps = 0
+
+    def observe(self) -> Observation:
+        """The agent's view as an array, and the mask of its legal actions."""
+        view = self.game.view(self.state_, self.seat)
+        return {
+            "observation": self._encoder.observe(view),
+            "action_mask": self.codec.mask(self.game.legal_actions(self.state_, self.seat)),
+        }
+
+    def _bots_play(self) -> None:
+        state = self.state_
+        while not state.over and state.current != self.seat:
+            seat = state.current
+            self.game.apply(state, self.bots[seat].act(self.game.view(state, seat)))
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        """Deal a new game (shuffled by ``seed``); the bots play up to the agent's turn."""
+        super().reset(seed=seed)
+        rng = self._rng = episode_rng(self._rng, seed)
+        self.state_ = self.game.new(
+            self.players,
+            rng.getrandbits(63),
+            options={"dealer": rng.randrange(self.players), "turn_limit": self.turn_limit},
+        )
+        others = [s for s in range(self.players) if s != self.seat]
+        self.bots = {
+            s: make_gobot(name, s, rng.getrandbits(63))
+            for s, name in zip(others, self.opponents, strict=True)
+        }
+        self._encoder = self.codec.encoder(self.seat)
+        self.steps = 0
+        self._bots_play()
+        return self.observe(), {}
+
+    def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        """The agent's action, then the bots' turns."""
+        info: dict[str, Any] = {}
+        try:
+            self.game.apply(self.state_, self.codec.action(int(action), self.seat))
+        except IllegalAction as exc:
+            info["refused"] = refusal(exc)._asdict()
+        except ValueError as exc:
+            info["refused"] = Refusal("not_an_action", str(exc))._asdict()
+        else:
+            self._bots_play()
+        return self.finish_step(info)
+
+    def text(self) -> str:
+        """The agent's view as text."""
+        return goblink_text(self.game.view(self.state_, self.seat))
