@@ -46,6 +46,7 @@ from blink.games.classic.sim.fast_rules import (
     OVER,
     PLAY,
     PLAYING,
+    U_CTR,
     U_SHOWN,
     can_flip,
     deal,
@@ -53,6 +54,7 @@ from blink.games.classic.sim.fast_rules import (
     end_if_empty,
     ends_in_dead_end,
     flip_all,
+    hot,
     kernel,
     log_action,
     new_state,
@@ -76,7 +78,7 @@ _TWOPI = 2.0 * math.pi
 _FLOOR, _ENCODE, _PER_CMP, _PER_BIT, _SIGMA, _TAU = 0, 1, 2, 3, 4, 5
 
 
-@kernel
+@hot
 def sample(lv: Arr, s: int, comps: int, options: int, u0: float, u1: float, u2: float) -> float:
     """A reaction time of seat ``s`` (the model of
     :class:`~blink.games.classic.bots.reaction.Level`, the batch engine's arithmetic)."""
@@ -88,14 +90,13 @@ def sample(lv: Arr, s: int, comps: int, options: int, u0: float, u1: float, u2: 
     return t - np.log1p(-u2) * lv[s, _TAU]  # type: ignore[no-any-return]
 
 
-@kernel
-def _blocker_score(s: int, card: int, pile: int, st: tuple[Arr, ...], reach: Arr) -> float:
-    """Minus the expected matches left to the opponents after ``card`` goes on ``pile``."""
-    hcount, tops, hm, u = st[1], st[5], st[6], st[10]
-    pool = _DECK & ~(u[U_SHOWN] | hm[s])
-    size = max(popc(pool), 1)
+@hot
+def _blocker_score(s: int, card: int, pile: int, pool: np.uint64, size: int, hcount: Arr,
+                   tops: Arr, reach: Arr) -> float:  # fmt: skip
+    """Minus the expected matches left to the opponents after ``card`` goes on ``pile``
+    (``pool``: the cards the bot has not seen, ``size`` of them, at least 1)."""
     total = 0.0
-    for o in range(hm.size):
+    for o in range(hcount.size):
         if o == s:
             continue
         x, y = reach[o, 0], reach[o, 1]
@@ -106,13 +107,9 @@ def _blocker_score(s: int, card: int, pile: int, st: tuple[Arr, ...], reach: Arr
     return -total
 
 
-@kernel
-def _flexible_score(s: int, k: int, st: tuple[Arr, ...]) -> float:
-    """How many unseen cards the hand would match without its card in slot ``k``."""
-    hand, hm, u = st[0], st[6], st[10]
-    unknown = _DECK & ~(u[U_SHOWN] | hm[s])
-    if unknown == _ZERO:
-        unknown = _DECK
+@hot
+def _flexible_score(s: int, k: int, hand: Arr, unknown: np.uint64) -> float:
+    """How many of the ``unknown`` cards the hand would match without its card in slot ``k``."""
     rest = _ZERO
     for j in range(hand.shape[1]):
         if j != k:
@@ -120,13 +117,11 @@ def _flexible_score(s: int, k: int, st: tuple[Arr, ...]) -> float:
     return float(popc(rest & unknown))
 
 
-@kernel
-def _search_all(s: int, st: tuple[Arr, ...], bots: tuple[Arr, ...], seats: tuple[Arr, ...],
-                pick: Arr, score: Arr) -> None:  # fmt: skip
+@hot
+def _search_all(s: int, hand: Arr, hcount: Arr, tops: Arr, hm: Arr, u: Arr, now: float,
+                plan_card: Arr, plan_pile: Arr, due: Arr, chk: Arr, ok: Arr, lv: Arr,
+                strat: Arr, reach: Arr, pick: Arr, score: Arr) -> None:  # fmt: skip
     """An exhaustive search of what is new, then the strategy's pick among the legal plays."""
-    hand, tops, hm, u, clock = st[0], st[5], st[6], st[10], st[11]
-    plan_card, plan_pile, due, chk, ok = bots[0], bots[1], bots[2], bots[4], bots[5]
-    lv, strat, reach = seats
     h = hand.shape[1]
     comps = 0
     lm0 = _ZERO
@@ -157,14 +152,20 @@ def _search_all(s: int, st: tuple[Arr, ...], bots: tuple[Arr, ...], seats: tuple
         return
     kind = strat[s]
     if kind != RANDOM:
+        unknown = _DECK & ~(u[U_SHOWN] | hm[s])
+        size = max(popc(unknown), 1)
+        if kind == FLEXIBLE and unknown == _ZERO:
+            unknown = _DECK
         best = -np.inf
         for k in range(2 * h):
             if pick[k]:
                 if kind == BLOCKER:
                     pile = reach[s, 0] if k < h else reach[s, 1]
-                    score[k] = _blocker_score(s, hand[s, k % h], pile, st, reach)
+                    score[k] = _blocker_score(
+                        s, hand[s, k % h], pile, unknown, size, hcount, tops, reach
+                    )
                 else:
-                    score[k] = _flexible_score(s, k % h, st)
+                    score[k] = _flexible_score(s, k % h, hand, unknown)
                 best = max(best, score[k])
         for k in range(2 * h):
             pick[k] = pick[k] and score[k] == best
@@ -181,17 +182,15 @@ def _search_all(s: int, st: tuple[Arr, ...], bots: tuple[Arr, ...], seats: tuple
             target -= 1
     plan_card[s] = hand[s, idx % h]
     plan_pile[s] = reach[s, 0] if idx < h else reach[s, 1]
-    due[s] = clock[0] + sample(lv, s, comps, nlegal, u1, u2, u3)
+    due[s] = now + sample(lv, s, comps, nlegal, u1, u2, u3)
 
 
-@kernel
-def _search_first(s: int, st: tuple[Arr, ...], bots: tuple[Arr, ...], seats: tuple[Arr, ...],
-                  keys: Arr, order: Arr) -> None:  # fmt: skip
+@hot
+def _search_first(s: int, hand: Arr, tops: Arr, u: Arr, now: float, plan_card: Arr,
+                  plan_pile: Arr, due: Arr, chk: Arr, ok: Arr, lv: Arr, reach: Arr, keys: Arr,
+                  order: Arr) -> None:  # fmt: skip
     """The ``first`` strategy: a match already seen, or the new (card, pile) pairs in random
     order until one matches."""
-    hand, tops, u, clock = st[0], st[5], st[10], st[11]
-    plan_card, plan_pile, due, chk, ok = bots[0], bots[1], bots[2], bots[4], bots[5]
-    lv, reach = seats[0], seats[2]
     h = hand.shape[1]
     a, b = reach[s, 0], reach[s, 1]
     card = NONE
@@ -237,16 +236,17 @@ def _search_first(s: int, st: tuple[Arr, ...], bots: tuple[Arr, ...], seats: tup
         due[s] = np.inf
         return
     x = 2 * h
-    due[s] = clock[0] + sample(lv, s, comps, 1, keys[x], keys[x + 1], keys[x + 2])
+    due[s] = now + sample(lv, s, comps, 1, keys[x], keys[x + 1], keys[x + 2])
 
 
-@kernel
+@hot
 def _replan_all(st: tuple[Arr, ...], bots: tuple[Arr, ...], seats: tuple[Arr, ...],
                 scratch: tuple[Arr, ...]) -> None:  # fmt: skip
     """Every bot looks at the table; a plan the last change did not touch keeps its time."""
-    tops, hm = st[5], st[6]
-    plan_card, plan_pile, ktop, chk, ok = bots[0], bots[1], bots[3], bots[4], bots[5]
-    strat, reach = seats[1], seats[2]
+    hand, hcount, tops, hm, u, clock = st[0], st[1], st[5], st[6], st[10], st[11]
+    plan_card, plan_pile, due, ktop, chk, ok = bots
+    lv, strat, reach = seats
+    h = hand.shape[1]
     for s in range(hm.size):
         card = plan_card[s]
         if (
@@ -255,19 +255,33 @@ def _replan_all(st: tuple[Arr, ...], bots: tuple[Arr, ...], seats: tuple[Arr, ..
             and hm[s] & _BIT[card] != _ZERO
         ):
             continue
-        for side in range(2):
-            p = reach[s, side]
+        a, b = reach[s, 0], reach[s, 1]
+        for p in (a, b):
             if ktop[s, p] != tops[p]:
                 ktop[s, p] = tops[p]
                 chk[s, p] = _ZERO
                 ok[s, p] = _ZERO
-        if strat[s] == FIRST:
-            _search_first(s, st, bots, seats, scratch[2], scratch[3])
+        first = strat[s] == FIRST
+        if (
+            card == NONE
+            and hm[s] & ~chk[s, a] == _ZERO
+            and hm[s] & ~chk[s, b] == _ZERO
+            and hm[s] & (ok[s, a] | ok[s, b]) == _ZERO
+        ):
+            # Nothing new to compare and no known match: the search finds nothing again
+            # (its random draws are skipped over).
+            u[U_CTR] += np.uint64(2 * h + 3 if first else 4)
+            due[s] = np.inf
+            continue
+        if first:
+            _search_first(s, hand, tops, u, clock[0], plan_card, plan_pile, due, chk, ok, lv,
+                          reach, scratch[2], scratch[3])  # fmt: skip
         else:
-            _search_all(s, st, bots, seats, scratch[0], scratch[1])
+            _search_all(s, hand, hcount, tops, hm, u, clock[0], plan_card, plan_pile, due, chk,
+                        ok, lv, strat, reach, scratch[0], scratch[1])  # fmt: skip
 
 
-@kernel
+@hot
 def _forget(bots: tuple[Arr, ...]) -> None:
     """The bots drop their plans and comparisons (a stall began)."""
     bots[0][:] = NONE
@@ -385,7 +399,7 @@ def _stall(st: tuple[Arr, ...], bots: tuple[Arr, ...], seats: tuple[Arr, ...],
             return
 
 
-@kernel
+@hot
 def _step(st: tuple[Arr, ...], bots: tuple[Arr, ...], seats: tuple[Arr, ...],
           scratch: tuple[Arr, ...]) -> bool:  # fmt: skip
     """Apply the game's next play (the earliest due plan; equal times drawn at random); False

@@ -52,6 +52,13 @@ def kernel(fn: F) -> F:
     return cast(F, njit(cache=True, nogil=True)(fn))
 
 
+def hot(fn: F) -> F:
+    """Compile ``fn`` as :func:`kernel` does, without reference counting: for the functions of
+    every step, which allocate no array (counting the arrays' references, atomically, was
+    most of the kernels' time)."""
+    return cast(F, njit(cache=True, nogil=True, _nrt=False)(fn))
+
+
 
 @intrinsic  # type: ignore[misc]
 def _ctpop(typingctx: Any, x: Any) -> Any:
@@ -97,13 +104,13 @@ ACTION_FIELDS = 5
 # -- bits and random numbers ------------------------------------------------------------------
 
 
-@kernel
+@hot
 def popc(x: np.uint64) -> int:
     """The number of cards in the bit set ``x``."""
     return _ctpop(x)  # type: ignore[no-any-return]
 
 
-@kernel
+@hot
 def mix(z: np.uint64) -> np.uint64:
     """SplitMix64's finaliser (as :func:`blink.games.classic.sim.batch_tables._mix`)."""
     z = (z ^ (z >> _S30)) * _M1
@@ -111,7 +118,7 @@ def mix(z: np.uint64) -> np.uint64:
     return z ^ (z >> _S31)
 
 
-@kernel
+@hot
 def uniform(u: Arr) -> float:
     """The game's next uniform number in [0, 1) (its key and counter are ``u``)."""
     c = u[U_CTR]
@@ -200,7 +207,7 @@ def reset_counters(cnt: Arr, pbs: Arr, deficit: Arr, clock: Arr) -> None:
     clock[0] = 0.0
 
 
-@kernel
+@hot
 def log_action(cnt: Arr, log: Arr, kind: int, seat: int, card: int, pile: int, ms: int) -> None:
     """Append an action to the game's log (if it keeps one)."""
     i = cnt[C_NLOG]
@@ -216,7 +223,7 @@ def log_action(cnt: Arr, log: Arr, kind: int, seat: int, card: int, pile: int, m
 # -- the rules --------------------------------------------------------------------------------
 
 
-@kernel
+@hot
 def stalled(reach: Arr, tops: Arr, hm: Arr) -> bool:
     """No player has a hand card matching a top they can reach."""
     for p in range(hm.size):
@@ -225,7 +232,7 @@ def stalled(reach: Arr, tops: Arr, hm: Arr) -> bool:
     return True
 
 
-@kernel
+@hot
 def can_flip(dleft: Arr) -> bool:
     """A stall is broken by a flip when every player still has a draw pile."""
     for p in range(dleft.size):
@@ -234,7 +241,7 @@ def can_flip(dleft: Arr) -> bool:
     return True
 
 
-@kernel
+@hot
 def ends_in_dead_end(fewest_cards_rule: bool, dleft: Arr) -> bool:
     """Whether a stall that cannot be flipped ends the game (fewest cards left win): under the
     ``fewest-cards`` rule, when some draw pile is empty. The one place the fast engine states
@@ -247,7 +254,7 @@ def ends_in_dead_end(fewest_cards_rule: bool, dleft: Arr) -> bool:
     return False
 
 
-@kernel
+@hot
 def take(seat: int, slot: int, card: int, hand: Arr, hcount: Arr, draw: Arr, dptr: Arr,
          dleft: Arr, hm: Arr) -> None:  # fmt: skip
     """``card`` left ``seat``'s hand from ``slot``: refilled from the draw pile, or the hand
@@ -267,7 +274,7 @@ def take(seat: int, slot: int, card: int, hand: Arr, hcount: Arr, draw: Arr, dpt
     hm[seat] ^= _BIT[card]
 
 
-@kernel
+@hot
 def slot_of(hand: Arr, seat: int, card: int) -> int:
     """The slot of ``card`` in ``seat``'s hand."""
     for k in range(hand.shape[1]):
@@ -276,7 +283,7 @@ def slot_of(hand: Arr, seat: int, card: int) -> int:
     return 0
 
 
-@kernel
+@hot
 def flip_all(draw: Arr, dptr: Arr, dleft: Arr, tops: Arr, u: Arr) -> None:
     """Every player flips their draw pile's top onto their own pile."""
     for p in range(tops.size):
@@ -287,7 +294,7 @@ def flip_all(draw: Arr, dptr: Arr, dleft: Arr, tops: Arr, u: Arr) -> None:
         u[U_SHOWN] |= _BIT[c]
 
 
-@kernel
+@hot
 def end_fewest(hcount: Arr, dleft: Arr, cnt: Arr) -> None:
     """The dead end: the players with the fewest cards left win."""
     fewest = hcount[0] + dleft[0]
@@ -303,7 +310,7 @@ def end_fewest(hcount: Arr, dleft: Arr, cnt: Arr) -> None:
     cnt[C_DEAD_ENDS] += 1
 
 
-@kernel
+@hot
 def end_if_empty(hcount: Arr, cnt: Arr) -> None:
     """After the chosen cards are placed: the players whose hands are empty win."""
     w = 0
@@ -316,7 +323,7 @@ def end_if_empty(hcount: Arr, cnt: Arr) -> None:
         cnt[C_PHASE] = OVER
 
 
-@kernel
+@hot
 def update_deficit(hcount: Arr, dleft: Arr, deficit: Arr) -> None:
     """Each seat's most cards left beyond the leader, after a play."""
     lead = hcount[0] + dleft[0]
@@ -329,7 +336,7 @@ def update_deficit(hcount: Arr, dleft: Arr, deficit: Arr) -> None:
 # -- random-legal games -----------------------------------------------------------------------
 
 
-@kernel
+@hot
 def _random_play(reach: Arr, tops: Arr, hm: Arr, u: Arr, scratch: Arr) -> tuple[int, int, int]:
     """One of every player's legal plays, uniformly: (seat, card, pile), seat -1 if none."""
     players = hm.size
