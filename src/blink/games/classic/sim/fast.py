@@ -50,6 +50,9 @@ __all__ = [
     "FastUnavailableError",
     "NoKernelFormError",
     "check_specs",
+    "games_of",
+    "result_rows",
+    "run_bots",
     "simulate_fast",
     "simulate_random",
     "to_record",
@@ -245,6 +248,32 @@ def simulate_random(
         nlog if records else 0, counters, seats, logs, perms,
     )  # fmt: skip
     return _checked(seeds, outs, records, nlog)
+
+
+def result_rows(run: FastGames, behind: int) -> list[tuple[Any, ...]]:
+    """Each game's statistics as the fields of a
+    :class:`~blink.games.classic.sim.runner.GameRow` (``behind``: the margin of a win from
+    behind, :data:`~blink.games.classic.sim.core.BEHIND_MARGIN`)."""
+    fr = importlib.import_module("blink.games.classic.sim.fast_rules")
+    players = run.seats.shape[1]
+    winner_sets = [tuple(p for p in range(players) if w >> p & 1) for w in range(1 << players)]
+    c = run.counters
+    deficits = run.seats[:, :, 1].tolist()
+    cols = zip(
+        c[:, fr.C_WINNERS].tolist(), c[:, fr.C_REASON].tolist(), c[:, fr.C_PLAYS].tolist(),
+        run.duration.tolist(), c[:, fr.C_STALLS].tolist(), c[:, fr.C_FLIPS].tolist(),
+        c[:, fr.C_CHOICES].tolist(), c[:, fr.C_DEAD_ENDS].tolist(),
+        c[:, fr.C_DEFAULTS].tolist(), deficits, strict=True,
+    )  # fmt: skip
+    out = []
+    for w, why, plays, dur, stalls, flips, choices, dead, defaults, deficit in cols:
+        winners = winner_sets[w]
+        behind_win = len(winners) == 1 and deficit[winners[0]] >= behind
+        out.append(
+            (winners, _REASONS[why], plays, dur, stalls, flips, choices, dead, defaults,
+             behind_win)
+        )  # fmt: skip
+    return out
 
 
 def games_of(run: FastGames, names: Sequence[str]) -> list[BatchGame]:
