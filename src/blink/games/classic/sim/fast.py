@@ -289,7 +289,9 @@ def games_of(run: FastGames, names: Sequence[str]) -> list[BatchGame]:
         result = GameResult(
             seed=seed,
             specs=tuple(names),
-            outcome=Outcome(tuple(p for p in range(players) if w >> p & 1), _REASONS[c[fr.C_REASON]]),
+            outcome=Outcome(
+                tuple(p for p in range(players) if w >> p & 1), _REASONS[c[fr.C_REASON]]
+            ),
             plays=c[fr.C_PLAYS],
             plays_by_seat=tuple(x[0] for x in seat),
             duration=float(run.duration[i]),

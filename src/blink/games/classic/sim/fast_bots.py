@@ -376,7 +376,7 @@ def _choose(st: tuple[Arr, ...], seats: tuple[Arr, ...], choice_timeout: float) 
 def _stall(st: tuple[Arr, ...], bots: tuple[Arr, ...], seats: tuple[Arr, ...],
            fewest_cards_rule: bool, flip_pause: float, choice_timeout: float) -> None:  # fmt: skip
     """The game just stalled: flip, choose or end, until it is unstalled or over."""
-    hand, hcount, draw, dptr, dleft, tops, hm = st[0], st[1], st[2], st[3], st[4], st[5], st[6]
+    hcount, draw, dptr, dleft, tops, hm = st[1], st[2], st[3], st[4], st[5], st[6]
     cnt, u, clock, log = st[9], st[10], st[11], st[12]
     reach = seats[2]
     while True:

@@ -56,11 +56,12 @@ def hot(fn: F) -> F:
     """Compile ``fn`` as :func:`kernel` does, without reference counting: for the functions of
     every step, which allocate no array (counting the arrays' references, atomically, was
     most of the kernels' time)."""
-    return cast(F, njit(cache=True, nogil=True, _nrt=False)(fn))
+    options: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
+    return cast(F, njit(**options)(fn))
 
 
 
-@intrinsic  # type: ignore[misc]
+@intrinsic
 def _ctpop(typingctx: Any, x: Any) -> Any:
     if x != types.uint64:
         return None
@@ -69,6 +70,9 @@ def _ctpop(typingctx: Any, x: Any) -> Any:
         return builder.ctpop(args[0])
 
     return types.int64(types.uint64), codegen
+
+
+_CTPOP: Any = _ctpop
 
 
 # -- constants (module globals: numba compiles them in) ---------------------------------------
@@ -107,7 +111,7 @@ ACTION_FIELDS = 5
 @hot
 def popc(x: np.uint64) -> int:
     """The number of cards in the bit set ``x``."""
-    return _ctpop(x)  # type: ignore[no-any-return]
+    return _CTPOP(x)  # type: ignore[no-any-return]
 
 
 @hot
@@ -235,7 +239,7 @@ def stalled(reach: Arr, tops: Arr, hm: Arr) -> bool:
 @hot
 def can_flip(dleft: Arr) -> bool:
     """A stall is broken by a flip when every player still has a draw pile."""
-    for p in range(dleft.size):
+    for p in range(dleft.size):  # noqa: SIM110 (numba compiles loops, not all() of a generator)
         if dleft[p] == 0:
             return False
     return True
@@ -248,7 +252,7 @@ def ends_in_dead_end(fewest_cards_rule: bool, dleft: Arr) -> bool:
     the dead-end rule's scope (asked only when :func:`can_flip` said no)."""
     if not fewest_cards_rule:
         return False
-    for p in range(dleft.size):
+    for p in range(dleft.size):  # noqa: SIM110 (numba compiles loops, not any() of a generator)
         if dleft[p] == 0:
             return True
     return False

@@ -190,11 +190,10 @@ def _fast_rows(job: Job, start: int, stop: int) -> list[MatchRow]:
 def _batch_chunk(job: Job, start: int, stop: int) -> list[MatchRow]:
     """Matches ``start`` to ``stop - 1`` of ``job`` on the batch or the fast engine (series
     game by game: every undecided series of the chunk plays its next game in one batch)."""
-    if job.engine == "fast":
-        from blink.games.classic.sim.fast import simulate_fast as simulate_batch
-        from blink.games.classic.sim.fast import to_record
-    else:
-        from blink.games.classic.sim.batch import simulate_batch, to_record
+    from blink.games.classic.sim import batch, fast
+
+    simulate_batch = fast.simulate_fast if job.engine == "fast" else batch.simulate_batch
+    to_record = fast.to_record if job.engine == "fast" else batch.to_record
 
     indices = list(range(start, stop))
     match_seed = {i: derive_seed(job.seed, i) for i in indices}
@@ -256,7 +255,7 @@ class RunResult:
 
 
 def _chunks(n: int, workers: int, engine: str = "exact") -> list[tuple[int, int]]:
-    if engine in ("batch", "fast"):  # big batches: the arrays' cost per step is spread over more games
+    if engine in ("batch", "fast"):  # big batches: a batch's fixed costs spread over more games
         size = max(1, min(2000, -(-n // max(1, workers * 2))))
     else:
         size = max(1, min(200, n // max(1, workers * 8)))
