@@ -345,3 +345,18 @@ def test_without_numba_the_fast_engine_says_so_in_one_line(
     res = CliRunner().invoke(app, ["simulate", "--engine", "fast", "--games", "5"])
     assert res.exit_code == 2
     assert res.stderr.strip() == f"Error: {why}"
+
+
+def test_the_compiled_modules_name_the_files_compiled_into_them() -> None:
+    """numba's cache checks only a function's own file: a module whose functions compile in
+    another module's code records that file's digest, so a change there changes it too."""
+    import hashlib
+
+    from blink.games.classic.sim import batch_tables, fast_bots, fast_rules
+
+    def digest(module: object) -> str:
+        path = Path(str(getattr(module, "__file__", "")))
+        return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+    assert digest(batch_tables) == fast_rules.TABLES_DIGEST, "update TABLES_DIGEST in fast_rules"
+    assert digest(fast_rules) == fast_bots.RULES_DIGEST, "update RULES_DIGEST in fast_bots"

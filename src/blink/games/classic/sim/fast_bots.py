@@ -70,6 +70,12 @@ __all__ = ["BLOCKER", "FIRST", "FLEXIBLE", "RANDOM", "bot_games"]
 
 Arr = npt.NDArray[Any]
 
+RULES_DIGEST = "0460419fa3aacd5f"
+"""The start of the SHA-256 of fast_rules.py, whose functions are compiled into this module's.
+numba's disk cache checks only the file a function is written in, so a change to fast_rules.py
+must change this line too (tests/sim/test_fast.py checks it): then this file changes, and its
+compiled functions are rebuilt instead of running the old rules."""
+
 RANDOM, FIRST, BLOCKER, FLEXIBLE = 0, 1, 2, 3
 """The strategies' kernel codes."""
 _NO_MATCH = 4

@@ -46,6 +46,12 @@ __all__ = [
 Arr = npt.NDArray[Any]
 F = TypeVar("F", bound=Callable[..., Any])
 
+TABLES_DIGEST = "6fdedaeeff4e6a19"
+"""The start of the SHA-256 of batch_tables.py, whose tables are compiled into this module's
+functions. numba's disk cache checks only the file a function is written in, so a change to
+batch_tables.py must change this line too (tests/sim/test_fast.py checks it): then this file
+changes, and its compiled functions are rebuilt."""
+
 
 def kernel(fn: F) -> F:
     """Compile ``fn`` with numba (no Python objects, cached on disk), keeping its type."""
