@@ -55,6 +55,7 @@ from blink.games.classic.sim.fast_rules import (
     ends_in_dead_end,
     flip_all,
     hot,
+    hot_inline,
     kernel,
     log_action,
     new_state,
@@ -70,7 +71,7 @@ __all__ = ["BLOCKER", "FIRST", "FLEXIBLE", "RANDOM", "bot_games"]
 
 Arr = npt.NDArray[Any]
 
-RULES_DIGEST = "0460419fa3aacd5f"
+RULES_DIGEST = "73b34a56575bb82f"
 """The start of the SHA-256 of fast_rules.py, whose functions are compiled into this module's.
 numba's disk cache checks only the file a function is written in, so a change to fast_rules.py
 must change this line too (tests/sim/test_fast.py checks it): then this file changes, and its
@@ -123,7 +124,7 @@ def _flexible_score(s: int, k: int, hand: Arr, unknown: np.uint64) -> float:
     return float(popc(rest & unknown))
 
 
-@hot
+@hot_inline
 def _search_all(s: int, hand: Arr, hcount: Arr, tops: Arr, hm: Arr, u: Arr, now: float,
                 plan_card: Arr, plan_pile: Arr, due: Arr, chk: Arr, ok: Arr, lv: Arr,
                 strat: Arr, reach: Arr, pick: Arr, score: Arr) -> None:  # fmt: skip
@@ -191,7 +192,7 @@ def _search_all(s: int, hand: Arr, hcount: Arr, tops: Arr, hm: Arr, u: Arr, now:
     due[s] = now + sample(lv, s, comps, nlegal, u1, u2, u3)
 
 
-@hot
+@hot_inline
 def _search_first(s: int, hand: Arr, tops: Arr, u: Arr, now: float, plan_card: Arr,
                   plan_pile: Arr, due: Arr, chk: Arr, ok: Arr, lv: Arr, reach: Arr, keys: Arr,
                   order: Arr) -> None:  # fmt: skip
@@ -245,7 +246,7 @@ def _search_first(s: int, hand: Arr, tops: Arr, u: Arr, now: float, plan_card: A
     due[s] = now + sample(lv, s, comps, 1, keys[x], keys[x + 1], keys[x + 2])
 
 
-@hot
+@hot_inline
 def _replan_all(st: tuple[Arr, ...], bots: tuple[Arr, ...], seats: tuple[Arr, ...],
                 scratch: tuple[Arr, ...]) -> None:  # fmt: skip
     """Every bot looks at the table; a plan the last change did not touch keeps its time."""
