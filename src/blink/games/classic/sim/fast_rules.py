@@ -186,10 +186,18 @@ def deal(
 ) -> None:
     """Deal the game keyed ``key0`` (the deck ordered by a random key per card, as the batch
     engine deals) and set its random stream."""
+    # The cards sorted by their keys (an insertion sort, in place: the keys are distinct, so
+    # the order is numpy's argsort's, the batch engine's).
     keys = np.empty(N_CARDS, dtype=np.uint64)
     for j in range(N_CARDS):
-        keys[j] = mix(key0 + np.uint64(j + 1) * _GOLD)
-    perm[:] = np.argsort(keys)
+        k = mix(key0 + np.uint64(j + 1) * _GOLD)
+        i = j
+        while i > 0 and keys[i - 1] > k:
+            keys[i] = keys[i - 1]
+            perm[i] = perm[i - 1]
+            i -= 1
+        keys[i] = k
+        perm[i] = j
     u[U_KEY] = mix(key0 ^ _STREAM)
     u[U_CTR] = _ZERO
     shown = _ZERO
