@@ -190,13 +190,13 @@ def deal(
     # the order is numpy's argsort's, the batch engine's).
     keys = np.empty(N_CARDS, dtype=np.uint64)
     for j in range(N_CARDS):
-        k = mix(key0 + np.uint64(j + 1) * _GOLD)
+        key = mix(key0 + np.uint64(j + 1) * _GOLD)
         i = j
-        while i > 0 and keys[i - 1] > k:
+        while i > 0 and keys[i - 1] > key:
             keys[i] = keys[i - 1]
             perm[i] = perm[i - 1]
             i -= 1
-        keys[i] = k
+        keys[i] = key
         perm[i] = j
     u[U_KEY] = mix(key0 ^ _STREAM)
     u[U_CTR] = _ZERO
