@@ -1,17 +1,25 @@
-"""Complete bot-vs-bot games per second through the simulator, reaction-time model on.
+"""Complete bot-vs-bot games per second through the simulator, every engine in one run.
 
-Usage: python benchmarks/bench_sim.py [--games N] [--repeat R] [--workers 1,2]
-                                       [--engines exact,batch]
+Usage: python benchmarks/bench_sim.py [--games N] [--fast-games N] [--repeat R]
+                                       [--workers 1,2] [--engines exact,batch,fast,random]
+                                       [--no-startup]
 
-Each game: expert:blocker against expert:random, two players, the official rules, seeded
+Each bot game: expert:blocker against expert:random, two players, the official rules, seeded
 per game from one master seed; bots plan from their own views after every change, in virtual
-time. Both simulator engines are timed in the same run (blink.games.classic.sim.runner.ENGINES):
-``exact``
+time. The engines (blink.games.classic.sim.runner.ENGINES) are timed in the same run: ``exact``
 plays game by game through the rules engine and the bot objects; ``batch`` plays thousands of
-games at once in numpy arrays (blink.games.classic.sim.batch). One worker runs in this process;
-more use the
-simulator's process pool, so the figure includes the cost of starting the pool and gathering
-results.
+games at once in numpy arrays (blink.games.classic.sim.batch); ``fast`` plays the batch
+engine's games compiled with numba, game by game (blink.games.classic.sim.fast). ``random``
+is the fast engine's random-legal two-player games (no bots: the ceiling), timed through
+``simulate_random`` (seeds derived in Python) and as the bare kernel (keys ready).
+
+One worker runs in this process; more use the simulator's process pool, so the figure includes
+the cost of starting the pool (and, for the fast engine, of loading numba and its cache in each
+worker). Rates are games per CPU-second (this process and its reaped workers: the per-core speed
+even when other programs share the machine), medians of ``--repeat`` runs. The fast engine is
+called once before its runs (compiled, or loaded from the cache), and unless ``--no-startup``
+two fresh processes measure the first-call compile time (an empty cache) and the time a second
+process takes to import the engine and finish its first game (the cache filled).
 """
 
 from __future__ import annotations
@@ -20,12 +28,27 @@ import argparse
 import os
 import resource
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 
 from blink.games.classic.bots import BotSpec
 from blink.games.classic.sim.runner import Job, run
 
 SPECS = (BotSpec.parse("expert:blocker"), BotSpec.parse("expert:random"))
+
+_FIRST_GAME = """
+import time
+t0 = time.perf_counter(); c0 = time.process_time()
+from blink.games.classic.bots import BotSpec
+from blink.games.classic.sim.fast import run_bots, simulate_random
+specs = (BotSpec.parse("expert:blocker"), BotSpec.parse("expert:random"))
+run_bots(specs, [1])
+t1 = time.perf_counter()
+simulate_random(2, [1])
+print(t1 - t0, time.perf_counter() - t0, time.process_time() - c0)
+"""
 
 
 def _cpu() -> float:
@@ -35,11 +58,7 @@ def _cpu() -> float:
 
 
 def rate(games: int, workers: int, seed: int, engine: str) -> tuple[float, float, float]:
-    """Wall-clock games/s, games per CPU-second, and mean plays per game for one run.
-
-    CPU time counts this process and the pool's (reaped) worker processes, so games per
-    CPU-second is the per-core speed even when other programs share the machine.
-    """
+    """Wall-clock games/s, games per CPU-second, and mean plays per game for one run."""
     job = Job(SPECS, seed=seed, engine=engine)
     cpu0 = _cpu()
     start = time.perf_counter()
@@ -50,42 +69,109 @@ def rate(games: int, workers: int, seed: int, engine: str) -> tuple[float, float
     return games / elapsed, games / cpu, plays
 
 
+def random_rates(games: int, repeat: int) -> tuple[list[float], list[float], float]:
+    """Random-legal games per CPU-second: through ``simulate_random`` and the bare kernel."""
+    import numpy as np
+
+    from blink.games.classic.sim import fast_rules as fr
+    from blink.games.classic.sim.fast import simulate_random
+    from blink.sim.seeds import derive_seed
+
+    simulate_random(2, [0])
+    whole, bare = [], []
+    plays = 0.0
+    sizes = np.array([30, 30])
+    reach = np.array([[0, 1], [0, 1]])
+    for r in range(repeat):
+        seeds = [derive_seed(r, i) for i in range(games)]
+        c0 = time.process_time()
+        out = simulate_random(2, seeds)
+        whole.append(games / (time.process_time() - c0))
+        plays = float(out.column("plays").mean())
+        keys = np.array([derive_seed(s, "random") for s in seeds], dtype=np.uint64)
+        counters = np.zeros((games, fr.N_COUNTERS), dtype=np.int64)
+        seats = np.zeros((games, 2, 3), dtype=np.int64)
+        logs = np.zeros((1, 1, fr.ACTION_FIELDS), dtype=np.int64)
+        perms = np.zeros((1, 60), dtype=np.int64)
+        c0 = time.process_time()
+        fr.random_games(keys, sizes, 3, reach, False, 0, counters, seats, logs, perms)
+        bare.append(games / (time.process_time() - c0))
+    return whole, bare, plays
+
+
+def startup() -> None:
+    """Compile time with an empty numba cache, then a second process's first game."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        for label in ("first process (empty cache: compiles)", "second process (cache filled)"):
+            out = subprocess.run(
+                [sys.executable, "-c", _FIRST_GAME], env=env, capture_output=True, text=True,
+                check=True,
+            )  # fmt: skip
+            bots, both, cpu = (float(x) for x in out.stdout.split())
+            print(
+                f"fast engine, {label}: first bot game done {bots:.2f} s after the process "
+                f"started its imports; with the random-legal kernel too {both:.2f} s "
+                f"({cpu:.2f} s CPU)"
+            )
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=4000)
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000, help="games per run, exact and batch")
+    parser.add_argument("--fast-games", type=int, default=40000, help="games per run, fast")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--workers", default="1,2", help="comma-separated worker counts")
-    parser.add_argument("--engines", default="exact,batch", help="comma-separated engines")
+    parser.add_argument(
+        "--engines", default="exact,batch,fast,random", help="comma-separated engines"
+    )
+    parser.add_argument("--no-startup", action="store_true", help="skip the compile timings")
     args = parser.parse_args()
     counts = [int(w) for w in args.workers.split(",")]
     engines = [e.strip() for e in args.engines.split(",") if e.strip()]
-    print(f"expert:blocker vs expert:random, {args.games} games per run, {args.repeat} runs")
+    print(f"expert:blocker vs expert:random, {args.repeat} runs of each")
     print(f"cores reported by the OS: {os.cpu_count()}")
     print(f"load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if not args.no_startup and ("fast" in engines or "random" in engines):
+        startup()
     per_core: dict[str, float] = {}
     for engine in engines:
+        if engine == "random":
+            whole, bare, plays = random_rates(args.fast_games, args.repeat)
+            print(
+                f"random-legal (fast kernel), one core: median {statistics.median(whole):,.0f} "
+                f"games per CPU-second through simulate_random, {statistics.median(bare):,.0f} "
+                f"for the bare kernel; runs: {', '.join(f'{x:,.0f}' for x in bare)}; "
+                f"mean plays/game {plays:.1f}"
+            )
+            continue
+        games = args.fast_games if engine == "fast" else args.games
+        if engine == "fast":
+            rate(100, 1, 0, "fast")  # compiled or loaded from the cache before timing
         base = None
         for w in counts:
-            rates = []
-            per_cpu = []
+            rates, per_cpu = [], []
             plays = 0.0
             for r in range(args.repeat):
-                g, c, plays = rate(args.games, w, seed=r, engine=engine)
+                g, c, plays = rate(games, w, seed=r, engine=engine)
                 rates.append(g)
                 per_cpu.append(c)
             med = statistics.median(rates)
             base = base or med / w
             per_core.setdefault(engine, statistics.median(per_cpu))
             print(
-                f"{engine}, workers={w}: median {med:,.0f} games/s wall ({med / w:,.0f} per "
-                f"worker, {med / (base * w):.0%} of linear scaling); "
-                f"{statistics.median(per_cpu):,.0f} games per CPU-second; runs: "
+                f"{engine}, workers={w}, {games} games: median {med:,.0f} games/s wall "
+                f"({med / base:.2f}x one worker); {statistics.median(per_cpu):,.0f} games per "
+                "CPU-second; runs (wall): "
                 + ", ".join(f"{x:,.0f}" for x in rates)
                 + f"; mean plays/game {plays:.1f}"
             )
-    if "exact" in per_core and "batch" in per_core:
-        ratio = per_core["batch"] / per_core["exact"]
-        print(f"batch / exact, games per CPU-second with one worker: {ratio:.1f}x")
+    for engine in ("batch", "fast"):
+        if engine in per_core and "exact" in per_core:
+            ratio = per_core[engine] / per_core["exact"]
+            print(f"{engine} / exact, games per CPU-second with one worker: {ratio:.1f}x")
+    if "fast" in per_core and "batch" in per_core:
+        print(f"fast / batch, games per CPU-second: {per_core['fast'] / per_core['batch']:.1f}x")
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from blink.games.classic.bots import BotSpec
 from blink.games.classic.record import GameRecord, SeriesRecord
 from blink.games.classic.rules import OFFICIAL, Ruleset
 from blink.games.classic.sim.core import (
+    BEHIND_MARGIN,
     DEFAULT_CONFIG,
     MAX_SERIES_GAMES,
     GameResult,
@@ -42,11 +43,12 @@ __all__ = [
     "run_chunk",
 ]
 
-ENGINES = ("exact", "batch")
+ENGINES = ("exact", "batch", "fast")
 """``exact``: game by game through the rules engine and the bot objects live play uses
 (:mod:`blink.games.classic.sim.core`); ``batch``: thousands of games at once in arrays
 (:mod:`blink.games.classic.sim.batch`), the same bots and rules, about ten times faster, other
-deals."""
+deals; ``fast``: the batch engine's games compiled with numba, game by game
+(:mod:`blink.games.classic.sim.fast`), faster again."""
 
 
 class GameRow(NamedTuple):
@@ -145,12 +147,14 @@ class Job:
 
 def run_chunk(job: Job, start: int, stop: int) -> list[MatchRow]:
     """Matches ``start`` to ``stop - 1`` of ``job``."""
-    if job.engine == "batch":
+    if job.engine in ("batch", "fast"):
         try:
+            if job.engine == "fast" and job.best_of == 1 and job.records is None:
+                return _fast_rows(job, start, stop)
             return _batch_chunk(job, start, stop)
         except Exception as exc:
             raise SimulationError(
-                f"matches {start}-{stop - 1} (seed {job.seed}, batch engine) failed: "
+                f"matches {start}-{stop - 1} (seed {job.seed}, {job.engine} engine) failed: "
                 f"{type(exc).__name__}: {exc}"
             ) from None
     out = []
@@ -164,10 +168,32 @@ def run_chunk(job: Job, start: int, stop: int) -> list[MatchRow]:
     return out
 
 
+def _fast_rows(job: Job, start: int, stop: int) -> list[MatchRow]:
+    """Single games ``start`` to ``stop - 1`` of ``job`` on the fast engine, their rows read
+    straight from its arrays."""
+    from blink.games.classic.sim.fast import result_rows, run_bots
+
+    indices = range(start, stop)
+    run = run_bots(
+        job.specs,
+        [derive_seed(job.seed, i) for i in indices],
+        ruleset=job.ruleset,
+        sizes=job.sizes,
+        config=job.config,
+    )
+    return [
+        MatchRow(i, row[0], (GameRow(*row),))
+        for i, row in zip(indices, result_rows(run, BEHIND_MARGIN), strict=True)
+    ]
+
+
 def _batch_chunk(job: Job, start: int, stop: int) -> list[MatchRow]:
-    """Matches ``start`` to ``stop - 1`` of ``job`` on the batch engine (series game by game:
-    every undecided series of the chunk plays its next game in one batch)."""
-    from blink.games.classic.sim.batch import simulate_batch, to_record
+    """Matches ``start`` to ``stop - 1`` of ``job`` on the batch or the fast engine (series
+    game by game: every undecided series of the chunk plays its next game in one batch)."""
+    from blink.games.classic.sim import batch, fast
+
+    simulate_batch = fast.simulate_fast if job.engine == "fast" else batch.simulate_batch
+    to_record = fast.to_record if job.engine == "fast" else batch.to_record
 
     indices = list(range(start, stop))
     match_seed = {i: derive_seed(job.seed, i) for i in indices}
@@ -207,7 +233,7 @@ def _batch_chunk(job: Job, start: int, stop: int) -> list[MatchRow]:
         if job.records is not None:
             srec = SeriesRecord(job.best_of, records[i], {"simulated": True})
             srec.meta.update(
-                index=i, seed=match_seed[i], bots=[str(b) for b in job.specs], engine="batch"
+                index=i, seed=match_seed[i], bots=[str(b) for b in job.specs], engine=job.engine
             )
             Path(job.records, f"series-{i:06d}.json").write_text(srec.to_json())
         winners = (s.winner,) if s.winner is not None else tuple(range(len(job.specs)))
@@ -229,7 +255,7 @@ class RunResult:
 
 
 def _chunks(n: int, workers: int, engine: str = "exact") -> list[tuple[int, int]]:
-    if engine == "batch":  # big batches: the arrays' cost per step is spread over more games
+    if engine in ("batch", "fast"):  # big batches: a batch's fixed costs spread over more games
         size = max(1, min(2000, -(-n // max(1, workers * 2))))
     else:
         size = max(1, min(200, n // max(1, workers * 8)))

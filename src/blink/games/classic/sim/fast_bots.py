@@ -1,0 +1,511 @@
+"""The fast simulator's bots: :class:`~blink.games.classic.bots.human.HumanBot` as compiled
+(numba) functions, one game at a time, in virtual time.
+
+A port of :mod:`blink.games.classic.sim.batch`'s model of the bots, per game instead of in
+lock-step arrays, with the same random stream: the reaction-time model, the incremental search
+(each bot remembers, per pile, the top it last compared its hand with and which hand cards it
+has compared and found to match), the re-judging of a plan whose pile changed, and each
+strategy's choices. The rules are :mod:`blink.games.classic.sim.fast_rules`'.
+
+A seat is three rows: ``lv[s]`` its level's parameters (floor, encode, per comparison, per bit,
+sigma, tau), ``strat[s]`` its strategy's kernel code (:data:`RANDOM` ...), ``reach[s]`` its two
+piles. A bot's state is six arrays (``bots``): its planned card and pile, the plan's due time,
+and per pile the top last compared with and the compared and matching hand cards.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from blink.games.classic.sim.fast_rules import (
+    _BIT,
+    _COLOR,
+    _COST,
+    _DECK,
+    _MATCH,
+    _SHAPE_ONLY,
+    _ZERO,
+    C_CHOICES,
+    C_DEFAULTS,
+    C_FLIPS,
+    C_NLOG,
+    C_PHASE,
+    C_PLAYS,
+    C_REASON,
+    C_STALLS,
+    C_STATUS,
+    C_WINNERS,
+    CHOOSE,
+    FLIP,
+    NONE,
+    OUT_OF_CARDS,
+    OVER,
+    PLAY,
+    PLAYING,
+    U_CTR,
+    U_SHOWN,
+    can_flip,
+    deal,
+    end_fewest,
+    end_if_empty,
+    ends_in_dead_end,
+    flip_all,
+    hot,
+    hot_inline,
+    kernel,
+    log_action,
+    new_state,
+    popc,
+    reset_counters,
+    slot_of,
+    stalled,
+    take,
+    uniform,
+)
+
+__all__ = ["BLOCKER", "FIRST", "FLEXIBLE", "RANDOM", "bot_games"]
+
+Arr = npt.NDArray[Any]
+
+RULES_DIGEST = "35684aee495d0ab0"
+"""The start of the SHA-256 of fast_rules.py, whose functions are compiled into this module's.
+numba's disk cache checks only the file a function is written in, so a change to fast_rules.py
+must change this line too (tests/sim/test_fast.py checks it): then this file changes, and its
+compiled functions are rebuilt instead of running the old rules."""
+
+RANDOM, FIRST, BLOCKER, FLEXIBLE = 0, 1, 2, 3
+"""The strategies' kernel codes."""
+_NO_MATCH = 4
+_TWOPI = 2.0 * math.pi
+# A level's row: floor, encode, per_comparison, per_bit, sigma, tau.
+_FLOOR, _ENCODE, _PER_CMP, _PER_BIT, _SIGMA, _TAU = 0, 1, 2, 3, 4, 5
+
+
+@hot
+def sample(lv: Arr, s: int, comps: int, options: int, u0: float, u1: float, u2: float) -> float:
+    """A reaction time of seat ``s`` (the model of
+    :class:`~blink.games.classic.bots.reaction.Level`, the batch engine's arithmetic)."""
+    work = lv[s, _ENCODE] + comps * lv[s, _PER_CMP]
+    if options > 1:
+        work = work + np.log2(options) * lv[s, _PER_BIT]
+    z = np.cos(_TWOPI * u0) * np.sqrt(-2.0 * np.log1p(-u1)) * lv[s, _SIGMA]
+    t = lv[s, _FLOOR] + work * np.exp(z)
+    return t - np.log1p(-u2) * lv[s, _TAU]  # type: ignore[no-any-return]
+
+
+@hot
+def _blocker_score(s: int, card: int, pile: int, pool: np.uint64, size: int, hcount: Arr,
+                   tops: Arr, reach: Arr) -> float:  # fmt: skip
+    """Minus the expected matches left to the opponents after ``card`` goes on ``pile``
+    (``pool``: the cards the bot has not seen, ``size`` of them, at least 1)."""
+    total = 0.0
+    for o in range(hcount.size):
+        if o == s:
+            continue
+        x, y = reach[o, 0], reach[o, 1]
+        w = hcount[o] / size
+        mx = _MATCH[card] if x == pile else _MATCH[tops[x]]
+        my = _MATCH[card] if y == pile else _MATCH[tops[y]]
+        total += w * popc(pool & (mx | my))
+    return -total
+
+
+@hot
+def _flexible_score(s: int, k: int, hand: Arr, unknown: np.uint64) -> float:
+    """How many of the ``unknown`` cards the hand would match without its card in slot ``k``."""
+    rest = _ZERO
+    for j in range(hand.shape[1]):
+        if j != k:
+            rest |= _MATCH[hand[s, j]]
+    return float(popc(rest & unknown))
+
+
+@hot_inline
+def _search_all(s: int, hand: Arr, hcount: Arr, tops: Arr, hm: Arr, u: Arr, now: float,
+                plan_card: Arr, plan_pile: Arr, due: Arr, chk: Arr, ok: Arr, lv: Arr,
+                strat: Arr, reach: Arr, pick: Arr, score: Arr) -> None:  # fmt: skip
+    """An exhaustive search of what is new, then the strategy's pick among the legal plays."""
+    h = hand.shape[1]
+    comps = 0
+    lm0 = _ZERO
+    lm1 = _ZERO
+    for side in range(2):
+        p = reach[s, side]
+        t = tops[p]
+        c = chk[s, p]
+        new = hm[s] & ~c
+        comps += 3 * popc(new) - 2 * popc(new & _COLOR[t]) - popc(new & _SHAPE_ONLY[t])
+        o = ok[s, p] | (new & _MATCH[t])
+        ok[s, p] = o
+        chk[s, p] = c | new
+        if side == 0:
+            lm0 = hm[s] & o
+        else:
+            lm1 = hm[s] & o
+    nlegal = 0
+    for k in range(2 * h):
+        bit = _BIT[hand[s, k % h]]
+        legal = bit & (lm0 if k < h else lm1) != _ZERO
+        pick[k] = legal
+        nlegal += legal
+    u0, u1, u2, u3 = uniform(u), uniform(u), uniform(u), uniform(u)
+    if nlegal == 0:
+        plan_card[s] = NONE
+        due[s] = np.inf
+        return
+    kind = strat[s]
+    if kind != RANDOM:
+        unknown = _DECK & ~(u[U_SHOWN] | hm[s])
+        size = max(popc(unknown), 1)
+        if kind == FLEXIBLE and unknown == _ZERO:
+            unknown = _DECK
+        best = -np.inf
+        for k in range(2 * h):
+            if pick[k]:
+                if kind == BLOCKER:
+                    pile = reach[s, 0] if k < h else reach[s, 1]
+                    score[k] = _blocker_score(
+                        s, hand[s, k % h], pile, unknown, size, hcount, tops, reach
+                    )
+                else:
+                    score[k] = _flexible_score(s, k % h, hand, unknown)
+                best = max(best, score[k])
+        for k in range(2 * h):
+            pick[k] = pick[k] and score[k] == best
+    npick = 0
+    for k in range(2 * h):
+        npick += pick[k]
+    target = min(int(u0 * npick), max(npick - 1, 0))
+    idx = 0
+    for k in range(2 * h):
+        if pick[k]:
+            if target == 0:
+                idx = k
+                break
+            target -= 1
+    plan_card[s] = hand[s, idx % h]
+    plan_pile[s] = reach[s, 0] if idx < h else reach[s, 1]
+    due[s] = now + sample(lv, s, comps, nlegal, u1, u2, u3)
+
+
+@hot_inline
+def _search_first(s: int, hand: Arr, tops: Arr, u: Arr, now: float, plan_card: Arr,
+                  plan_pile: Arr, due: Arr, chk: Arr, ok: Arr, lv: Arr, reach: Arr, keys: Arr,
+                  order: Arr) -> None:  # fmt: skip
+    """The ``first`` strategy: a match already seen, or the new (card, pile) pairs in random
+    order until one matches."""
+    h = hand.shape[1]
+    a, b = reach[s, 0], reach[s, 1]
+    card = NONE
+    pile = a
+    for k in range(h):
+        bit = _BIT[hand[s, k]]
+        if bit & ok[s, a] != _ZERO:
+            card, pile = hand[s, k], a
+            break
+        if bit & ok[s, b] != _ZERO:
+            card, pile = hand[s, k], b
+            break
+    for k in range(2 * h + 3):
+        keys[k] = uniform(u)
+    comps = 0
+    if card == NONE:
+        # The fresh pairs, sorted by their random keys (insertion sort).
+        n = 0
+        for k in range(2 * h):
+            c = hand[s, k % h]
+            p = a if k < h else b
+            if c != NONE and _BIT[c] & chk[s, p] == _ZERO:
+                j = n
+                while j > 0 and keys[order[j - 1]] > keys[k]:
+                    order[j] = order[j - 1]
+                    j -= 1
+                order[j] = k
+                n += 1
+        for i in range(n):
+            k = order[i]
+            c = hand[s, k % h]
+            p = a if k < h else b
+            cost = _COST[tops[p], c]
+            comps += min(cost, 3)
+            chk[s, p] |= _BIT[c]
+            if cost != _NO_MATCH:
+                ok[s, p] |= _BIT[c]
+                card, pile = c, p
+                break
+    plan_card[s] = card
+    plan_pile[s] = pile
+    if card == NONE:
+        due[s] = np.inf
+        return
+    x = 2 * h
+    due[s] = now + sample(lv, s, comps, 1, keys[x], keys[x + 1], keys[x + 2])
+
+
+@hot_inline
+def _replan_all(st: tuple[Arr, ...], bots: tuple[Arr, ...], seats: tuple[Arr, ...],
+                scratch: tuple[Arr, ...]) -> None:  # fmt: skip
+    """Every bot looks at the table; a plan the last change did not touch keeps its time."""
+    hand, hcount, tops, hm, u, clock = st[0], st[1], st[5], st[6], st[10], st[11]
+    plan_card, plan_pile, due, ktop, chk, ok = bots
+    lv, strat, reach = seats
+    h = hand.shape[1]
+    for s in range(hm.size):
+        card = plan_card[s]
+        if (
+            card != NONE
+            and tops[plan_pile[s]] == ktop[s, plan_pile[s]]
+            and hm[s] & _BIT[card] != _ZERO
+        ):
+            continue
+        a, b = reach[s, 0], reach[s, 1]
+        for p in (a, b):
+            if ktop[s, p] != tops[p]:
+                ktop[s, p] = tops[p]
+                chk[s, p] = _ZERO
+                ok[s, p] = _ZERO
+        first = strat[s] == FIRST
+        if (
+            card == NONE
+            and hm[s] & ~chk[s, a] == _ZERO
+            and hm[s] & ~chk[s, b] == _ZERO
+            and hm[s] & (ok[s, a] | ok[s, b]) == _ZERO
+        ):
+            # Nothing new to compare and no known match: the search finds nothing again
+            # (its random draws are skipped over).
+            u[U_CTR] += np.uint64(2 * h + 3 if first else 4)
+            due[s] = np.inf
+            continue
+        if first:
+            _search_first(s, hand, tops, u, clock[0], plan_card, plan_pile, due, chk, ok, lv,
+                          reach, scratch[2], scratch[3])  # fmt: skip
+        else:
+            _search_all(s, hand, hcount, tops, hm, u, clock[0], plan_card, plan_pile, due, chk,
+                        ok, lv, strat, reach, scratch[0], scratch[1])  # fmt: skip
+
+
+@hot
+def _forget(bots: tuple[Arr, ...]) -> None:
+    """The bots drop their plans and comparisons (a stall began)."""
+    bots[0][:] = NONE
+    bots[2][:] = np.inf
+    bots[3][:, :] = NONE
+    bots[4][:, :] = _ZERO
+    bots[5][:, :] = _ZERO
+
+
+@kernel
+def _pick_choice(s: int, st: tuple[Arr, ...], strat: Arr) -> int:
+    """The hand card seat ``s`` places in a choosing stall: its strategy's best scored card,
+    ties drawn uniformly (``first``: the first card, without a draw)."""
+    hand, hcount, hm, u = st[0], st[1], st[6], st[10]
+    n = hcount[s]
+    kind = strat[s]
+    if n == 1 or kind == FIRST:
+        return hand[s, 0]  # type: ignore[no-any-return]
+    unknown = _DECK & ~(u[U_SHOWN] | hm[s])
+    scores = np.zeros(n)
+    for k in range(n):
+        c = hand[s, k]
+        if kind == BLOCKER:
+            scores[k] = -popc(unknown & _MATCH[c])
+        elif kind == FLEXIBLE:
+            mask = _ZERO
+            follow = 0
+            for j in range(n):
+                if j != k:
+                    o = hand[s, j]
+                    mask |= _MATCH[o]
+                    follow += (_MATCH[c] >> np.uint64(o)) & np.uint64(1) != _ZERO
+            cover = popc(mask & (unknown if unknown != _ZERO else _DECK))
+            scores[k] = cover + 0.5 * follow
+    top = scores.max()
+    nbest = 0
+    for k in range(n):
+        nbest += scores[k] == top
+    r = min(int(uniform(u) * nbest), nbest - 1)
+    for k in range(n):
+        if scores[k] == top:
+            if r == 0:
+                return hand[s, k]  # type: ignore[no-any-return]
+            r -= 1
+    return hand[s, 0]  # type: ignore[no-any-return]
+
+
+@kernel
+def _choose(st: tuple[Arr, ...], seats: tuple[Arr, ...], choice_timeout: float) -> None:
+    """A choosing stall: the bots choose (or the deadline chooses for them), then every chosen
+    card is placed on its player's own pile."""
+    hand, hcount, draw, dptr, dleft, tops, hm = st[0], st[1], st[2], st[3], st[4], st[5], st[6]
+    cnt, u, clock, log = st[9], st[10], st[11], st[12]
+    lv, strat = seats[0], seats[1]
+    players = hm.size
+    now = clock[0]
+    deadline = now + choice_timeout
+    cards = np.empty(players, dtype=np.int64)
+    dues = np.empty(players)
+    for s in range(players):
+        cards[s] = _pick_choice(s, st, strat)
+        n = hcount[s]
+        options = 1 if strat[s] == FIRST else n
+        u0, u1, u2 = uniform(u), uniform(u), uniform(u)
+        dues[s] = now + sample(lv, s, 3 * n, options, u0, u1, u2)
+    order = np.argsort(dues, kind="mergesort")
+    chosen = np.zeros(players, dtype=np.bool_)
+    for i in range(players):
+        s = order[i]
+        if dues[s] > deadline:
+            break
+        now = dues[s]
+        chosen[s] = True
+        log_action(cnt, log, CHOOSE, s, cards[s], 0, int(np.rint(now * 1000.0)))
+    if not chosen.all():
+        now = max(now, deadline)
+        for s in range(players):
+            if not chosen[s]:
+                cnt[C_DEFAULTS] += 1
+                cards[s] = hand[s, 0]
+                log_action(cnt, log, CHOOSE, s, cards[s], 0, int(np.rint(now * 1000.0)))
+    clock[0] = now
+    for p in range(players):
+        c = cards[p]
+        tops[p] = c
+        u[U_SHOWN] |= _BIT[c]
+        take(p, slot_of(hand, p, c), c, hand, hcount, draw, dptr, dleft, hm)
+    end_if_empty(hcount, cnt)
+
+
+@kernel
+def _stall(st: tuple[Arr, ...], bots: tuple[Arr, ...], seats: tuple[Arr, ...],
+           dead_end_scope: int, flip_pause: float, choice_timeout: float) -> None:  # fmt: skip
+    """The game just stalled: flip, choose or end, until it is unstalled or over."""
+    hcount, draw, dptr, dleft, tops, hm = st[1], st[2], st[3], st[4], st[5], st[6]
+    cnt, u, clock, log = st[9], st[10], st[11], st[12]
+    reach = seats[2]
+    while True:
+        cnt[C_STALLS] += 1
+        _forget(bots)
+        if can_flip(dleft):
+            clock[0] += flip_pause
+            cnt[C_FLIPS] += 1
+            flip_all(draw, dptr, dleft, tops, u)
+            log_action(cnt, log, FLIP, 0, 0, 0, int(np.rint(clock[0] * 1000.0)))
+        elif ends_in_dead_end(dead_end_scope, dleft):
+            end_fewest(hcount, dleft, cnt)
+            return
+        else:
+            cnt[C_CHOICES] += 1
+            _choose(st, seats, choice_timeout)
+            if cnt[C_PHASE] == OVER:
+                return
+        if not stalled(reach, tops, hm):
+            return
+
+
+@hot
+def _step(st: tuple[Arr, ...], bots: tuple[Arr, ...], seats: tuple[Arr, ...],
+          scratch: tuple[Arr, ...]) -> bool:  # fmt: skip
+    """Apply the game's next play (the earliest due plan; equal times drawn at random); False
+    if no bot acts."""
+    hand, hcount, draw, dptr, dleft, tops, hm = st[0], st[1], st[2], st[3], st[4], st[5], st[6]
+    pbs, deficit, cnt, u, clock, log = st[7], st[8], st[9], st[10], st[11], st[12]
+    plan_card, plan_pile, due = bots[0], bots[1], bots[2]
+    _replan_all(st, bots, seats, scratch)
+    players = hm.size
+    seat = 0
+    for s in range(1, players):
+        if due[s] < due[seat]:
+            seat = s
+    t = due[seat]
+    if not np.isfinite(t):
+        return False
+    ties = 0
+    for s in range(players):
+        ties += due[s] == t
+    if ties > 1:
+        k = min(int(uniform(u) * ties), ties - 1)
+        for s in range(players):
+            if due[s] == t:
+                if k == 0:
+                    seat = s
+                    break
+                k -= 1
+    card = plan_card[seat]
+    pile = plan_pile[seat]
+    clock[0] = t
+    slot = slot_of(hand, seat, card)
+    tops[pile] = card
+    u[U_SHOWN] |= _BIT[card]
+    cnt[C_PLAYS] += 1
+    pbs[seat] += 1
+    log_action(cnt, log, PLAY, seat, card, pile, int(np.rint(t * 1000.0)))
+    take(seat, slot, card, hand, hcount, draw, dptr, dleft, hm)
+    if hcount[seat] == 0:
+        cnt[C_WINNERS] = 1 << seat
+        cnt[C_REASON] = OUT_OF_CARDS
+        cnt[C_PHASE] = OVER
+    lead = hcount[0] + dleft[0]
+    for p in range(1, players):
+        lead = min(lead, hcount[p] + dleft[p])
+    for p in range(players):
+        deficit[p] = max(deficit[p], hcount[p] + dleft[p] - lead)
+    return True
+
+
+@kernel
+def bot_games(keys: Arr, sizes: Arr, h: int, lv: Arr, strat: Arr, reach: Arr,
+              dead_end_scope: int, flip_pause: float, choice_timeout: float, nlog: int,
+              out: Arr, seat_out: Arr, duration: Arr, logs: Arr, perms: Arr) -> None:  # fmt: skip
+    """Play one bot game per key (the batch engine's deal and random stream for that key).
+
+    Results go to ``out`` (the ``C_*`` counters; ``C_STATUS`` 1 if no bot could act),
+    ``seat_out`` (plays, max deficit, cards left per seat) and ``duration`` (virtual seconds),
+    and when ``nlog`` is positive the actions and deals to ``logs`` and ``perms``."""
+    players = sizes.size
+    dmax = 0
+    for p in range(players):
+        dmax = max(dmax, sizes[p] - 1 - h)
+    st = new_state(players, h, dmax, nlog)
+    hand, hcount, draw, dptr, dleft, tops, hm = st[0], st[1], st[2], st[3], st[4], st[5], st[6]
+    pbs, deficit, cnt, u, clock, log, perm = st[7], st[8], st[9], st[10], st[11], st[12], st[13]
+    bots = (
+        np.full(players, NONE, dtype=np.int64),
+        np.zeros(players, dtype=np.int64),
+        np.full(players, np.inf),
+        np.full((players, players), NONE, dtype=np.int64),
+        np.zeros((players, players), dtype=np.uint64),
+        np.zeros((players, players), dtype=np.uint64),
+    )
+    seats = (lv, strat, reach)
+    scratch = (
+        np.zeros(2 * h, dtype=np.bool_),
+        np.zeros(2 * h),
+        np.zeros(2 * h + 3),
+        np.zeros(2 * h, dtype=np.int64),
+    )
+    for g in range(keys.size):
+        reset_counters(cnt, pbs, deficit, clock)
+        deal(keys[g], sizes, h, hand, hcount, draw, dptr, dleft, tops, hm, u, perm)
+        _forget(bots)
+        if stalled(reach, tops, hm):
+            _stall(st, bots, seats, dead_end_scope, flip_pause, choice_timeout)
+        while cnt[C_PHASE] == PLAYING:
+            if not _step(st, bots, seats, scratch):
+                cnt[C_STATUS] = 1
+                break
+            if cnt[C_PHASE] == PLAYING and stalled(reach, tops, hm):
+                _stall(st, bots, seats, dead_end_scope, flip_pause, choice_timeout)
+        out[g, :] = cnt
+        duration[g] = clock[0]
+        for p in range(players):
+            seat_out[g, p, 0] = pbs[p]
+            seat_out[g, p, 1] = deficit[p]
+            seat_out[g, p, 2] = hcount[p] + dleft[p]
+        if nlog > 0:
+            n = min(cnt[C_NLOG], nlog)
+            logs[g, :n, :] = log[:n, :]
+            perms[g, :] = perm

@@ -1,0 +1,368 @@
+"""The fast engine (blink.games.classic.sim.fast): every game it plays is a legal game of the
+rules engine, it plays the batch engine's games, its results depend only on each game's seed,
+and its statistics agree with the exact engine's.
+
+The kernels are compiled once and cached on disk by numba (beside the modules, in
+__pycache__), so only the first run on a machine pays the compile time.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import statistics
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tests.bots.helpers import temporary_strategy
+from typer.testing import CliRunner
+
+pytest.importorskip("numba")
+
+from blink.cli import app
+from blink.games.classic.bots import LEVELS, STRATEGIES, BotConfigError, BotSpec, make_bot
+from blink.games.classic.bots.strategies import FlexibleStrategy
+from blink.games.classic.engine import ClassicGame, Phase
+from blink.games.classic.record import GameRecord, SeriesRecord, loads
+from blink.games.classic.rules import DEAD_END, OFFICIAL, DeadEnd, Ruleset
+from blink.games.classic.sim import fast
+from blink.games.classic.sim.batch import BatchGame, replay, simulate_batch
+from blink.games.classic.sim.core import SimConfig, simulate_game
+from blink.games.classic.sim.fast import (
+    KERNEL_FORMS,
+    NoKernelFormError,
+    games_of,
+    run_bots,
+    simulate_fast,
+    simulate_random,
+    to_record,
+)
+from blink.games.classic.sim.runner import Job, SimulationError, run
+from blink.sim.seeds import derive_seed
+
+
+def _specs(*texts: str) -> tuple[BotSpec, ...]:
+    return tuple(BotSpec.parse(t) for t in texts)
+
+
+def _check_against_engine(
+    games: list[BatchGame], ruleset: Ruleset = OFFICIAL, sizes: tuple[int, ...] | None = None
+) -> None:
+    """Replay every game through ClassicGame: legal, and the same result in every detail."""
+    for g in games:
+        classic = replay(g, ruleset, sizes)
+        res = g.result
+        assert classic.over
+        assert classic.outcome == res.outcome
+        assert classic.plays == res.plays
+        assert classic.stalls == res.stalls
+        assert tuple(classic.cards_left(s) for s in range(classic.players)) == res.cards_left
+        assert sum(res.plays_by_seat) == res.plays
+        assert res.flips + res.choices + res.dead_ends == res.stalls
+        times = [t for _, t in g.actions]
+        assert times == sorted(times)
+
+
+EARLIER_DEAD_END = Ruleset("dead-end-any-empty", DeadEnd.FEWEST_CARDS_ANY_EMPTY)
+"""The dead-end ruling before it was limited to no draw pile left."""
+
+SETTINGS = [
+    (_specs("expert:blocker", "expert:random"), OFFICIAL, None, SimConfig()),
+    (_specs("champion:first", "beginner:flexible"), OFFICIAL, (25, 35), SimConfig()),
+    (_specs("expert:first", "casual:blocker", "skilled:flexible"), DEAD_END, None, SimConfig()),
+    (_specs("inhuman:random", "expert:first@2", "beginner:random"), OFFICIAL, None, SimConfig()),
+    # choosing stalls decided by the deadline: the default choices are exercised
+    (_specs("beginner:blocker", "beginner:first"), OFFICIAL, None, SimConfig(0.0, 0.01)),
+    (_specs("expert:flexible", "expert:flexible"), Ruleset("two", hand_size=2), None, SimConfig()),
+    # the earlier dead-end ruling (records written under it): a dead end as soon as any draw
+    # pile is empty, with uneven piles so that one empties first
+    (_specs("expert:first", "casual:random"), EARLIER_DEAD_END, (20, 40), SimConfig()),
+]
+
+
+@pytest.mark.parametrize(("specs", "ruleset", "sizes", "config"), SETTINGS)
+def test_every_fast_game_is_a_legal_engine_game_and_the_batch_engines(
+    specs: tuple[BotSpec, ...],
+    ruleset: Ruleset,
+    sizes: tuple[int, ...] | None,
+    config: SimConfig,
+) -> None:
+    seeds = [derive_seed(11, i) for i in range(600)]
+    games = simulate_fast(specs, seeds, ruleset=ruleset, sizes=sizes, config=config, records=True)
+    assert [g.result.seed for g in games] == seeds
+    _check_against_engine(games, ruleset, sizes)
+    for g in games:
+        assert math.isclose(g.result.duration * 1000, g.actions[-1][1], abs_tol=1.0)
+    if config.choice_timeout < 0.1:
+        assert sum(g.result.defaults for g in games) > 0
+    # The batch engine's games: the same deals, random stream and model, so the same games
+    # (up to the last bit of numpy's and the compiler's floating-point functions, which could
+    # in principle order two reaction times differently: allow a few games in a thousand).
+    batch = simulate_batch(
+        specs, seeds[:200], ruleset=ruleset, sizes=sizes, config=config, records=True
+    )
+    same = sum(
+        f.result == b.result and f.actions == b.actions and f.deck == b.deck
+        for f, b in zip(games, batch, strict=False)
+    )
+    assert same >= 198
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    levels=st.lists(st.sampled_from(sorted(LEVELS)), min_size=2, max_size=3),
+    strategies=st.lists(st.sampled_from([s.name for s in KERNEL_FORMS]), min_size=3, max_size=3),
+    speeds=st.lists(st.sampled_from([0.5, 1.0, 1.7, 3.0]), min_size=3, max_size=3),
+    dead_end=st.booleans(),
+    hand_size=st.integers(1, 5),
+    extra=st.integers(-6, 6),
+    timing=st.sampled_from([SimConfig(), SimConfig(0.0, 0.05), SimConfig(2.5, 3.0)]),
+    seed=st.integers(0, 2**32),
+)
+def test_random_settings_replay_through_the_engine(
+    levels: list[str],
+    strategies: list[str],
+    speeds: list[float],
+    dead_end: bool,
+    hand_size: int,
+    extra: int,
+    timing: SimConfig,
+    seed: int,
+) -> None:
+    players = len(levels)
+    specs = tuple(BotSpec(lv, strategies[i], speeds[i]) for i, lv in enumerate(levels))
+    ruleset = Ruleset("h", DEAD_END.dead_end if dead_end else OFFICIAL.dead_end, hand_size)
+    each = 60 // players
+    sizes = (each + extra, each - extra, *([each] * (players - 2))) if extra else None
+    seeds = [derive_seed(seed, i) for i in range(120)]
+    games = simulate_fast(
+        specs, seeds, ruleset=ruleset, sizes=sizes, config=timing, records=True
+    )
+    _check_against_engine(games, ruleset, sizes)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    players=st.integers(2, 3),
+    dead_end=st.booleans(),
+    hand_size=st.integers(1, 5),
+    extra=st.integers(-6, 6),
+    seed=st.integers(0, 2**32),
+)
+def test_random_legal_games_replay_through_the_engine(
+    players: int, dead_end: bool, hand_size: int, extra: int, seed: int
+) -> None:
+    ruleset = Ruleset("h", DEAD_END.dead_end if dead_end else OFFICIAL.dead_end, hand_size)
+    each = 60 // players
+    sizes = (each + extra, each - extra, *([each] * (players - 2))) if extra else None
+    seeds = [derive_seed(seed, i) for i in range(200)]
+    out = simulate_random(players, seeds, ruleset=ruleset, sizes=sizes, records=True)
+    _check_against_engine(games_of(out, ["random"] * players), ruleset, sizes)
+
+
+def test_a_game_depends_only_on_its_seed() -> None:
+    specs = _specs("expert:blocker", "skilled:first", "casual:flexible")
+    seeds = [derive_seed(5, i) for i in range(40)]
+    whole = simulate_fast(specs, seeds)
+    alone = simulate_fast(specs, seeds[17:18])
+    reordered = simulate_fast(specs, seeds[::-1])
+    assert alone[0].result == whole[17].result
+    assert [g.result for g in reordered] == [g.result for g in whole][::-1]
+    again = simulate_fast(specs, seeds)
+    assert [g.result for g in again] == [g.result for g in whole]
+    rand = simulate_random(3, seeds)
+    assert (simulate_random(3, seeds[::-1]).counters[::-1] == rand.counters).all()
+
+
+def _two_sample(a: list[float], b: list[float]) -> float:
+    """The difference of the means of ``a`` and ``b`` in standard errors."""
+    se = math.sqrt(statistics.pvariance(a) / len(a) + statistics.pvariance(b) / len(b)) or 1e-9
+    return abs(statistics.fmean(a) - statistics.fmean(b)) / se
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [("expert:blocker", "expert:random"), ("skilled:first", "expert:first", "casual:flexible")],
+)
+def test_statistics_agree_with_the_exact_engine(texts: tuple[str, ...]) -> None:
+    specs = _specs(*texts)
+    n = 1200
+    f = run_bots(specs, [derive_seed(1, i) for i in range(n)])
+    winners = f.column("winners").tolist()
+    fast_rows = list(
+        zip(winners, f.column("plays").tolist(), f.duration.tolist(), f.column("stalls").tolist(),
+            strict=True)
+    )  # fmt: skip
+    exact = []
+    for i in range(n):
+        r = simulate_game(specs, derive_seed(2, i), keep_game=False)
+        w = sum(1 << p for p in r.outcome.winners)
+        exact.append((w, r.plays, r.duration, r.stalls))
+    for seat in range(len(specs)):
+        a = [float(row[0] == 1 << seat) for row in fast_rows]
+        b = [float(row[0] == 1 << seat) for row in exact]
+        assert _two_sample(a, b) < 4.5, seat
+    for k in (1, 2, 3):
+        assert _two_sample([row[k] for row in fast_rows], [row[k] for row in exact]) < 4.5, k
+
+
+def _exact_random_game(seed: int, players: int) -> tuple[int, int, int]:
+    """A random-legal game through ClassicGame (uniform legal plays, default stall choices):
+    its plays, stalls and winners (as a bit set)."""
+    rng = random.Random(seed)
+    game = ClassicGame.new(players, rng)
+    game.reveal()
+    while not game.over:
+        p = game.random_legal_play(rng)
+        if p is not None:
+            game.play(*p)
+        elif game.phase is Phase.STALLED:
+            game.flip()
+        else:
+            for seat in range(players):
+                game.choose(seat, game.default_choice(seat))
+    assert game.outcome is not None
+    return game.plays, game.stalls, sum(1 << w for w in game.outcome.winners)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_random_legal_statistics_agree_with_the_engine(players: int) -> None:
+    n = 4000
+    out = simulate_random(players, list(range(n)))
+    exact = [_exact_random_game(10**6 + i, players) for i in range(n)]
+    fast_plays = out.column("plays").tolist()
+    fast_stalls = out.column("stalls").tolist()
+    assert _two_sample(fast_plays, [float(e[0]) for e in exact]) < 4.5
+    assert _two_sample(fast_stalls, [float(e[1]) for e in exact]) < 4.5
+    a = [float(w == 1) for w in out.column("winners").tolist()]
+    assert _two_sample(a, [float(e[2] == 1) for e in exact]) < 4.5
+
+
+def test_runner_results_do_not_depend_on_workers_or_chunks_and_equal_the_batch_engine() -> None:
+    specs = _specs("expert:blocker", "expert:random")
+    one = run(Job(specs, seed=4, engine="fast"), 500, workers=1)
+    two = run(Job(specs, seed=4, engine="fast"), 500, workers=2)
+    assert one.rows == two.rows
+    assert [r.number for r in one.rows] == list(range(500))
+    batch = run(Job(specs, seed=4, engine="batch"), 500, workers=1)
+    same = sum(a == b for a, b in zip(one.rows, batch.rows, strict=True))
+    assert same >= 495
+
+
+def test_runner_series_and_records(tmp_path: Path) -> None:
+    job = Job(
+        _specs("champion:first", "beginner:random"),
+        seed=8,
+        best_of=3,
+        records=str(tmp_path),
+        engine="fast",
+    )
+    res = run(job, 30, workers=1)
+    assert len(res.rows) == 30
+    for row in res.rows:
+        rec = loads((tmp_path / f"series-{row.number:06d}.json").read_text())
+        assert isinstance(rec, SeriesRecord)
+        assert rec.meta["engine"] == "fast"
+        rec.verify()
+        assert [g.verify().outcome.winners for g in rec.games] == [g.winners for g in row.games]
+
+
+def test_to_record_round_trips() -> None:
+    (g,) = simulate_fast(_specs("expert:first", "expert:first"), [123], records=True)
+    rec = to_record(g)
+    again = loads(rec.to_json())
+    assert isinstance(again, GameRecord)
+    assert again.verify().outcome == g.result.outcome
+    assert again.meta["engine"] == "fast"
+
+
+class _Flexible2(FlexibleStrategy):
+    """The flexible strategy under another name: a strategy the fast engine has no form for."""
+
+    name = "flexible2"
+    description = "flexible under another name (a test strategy)"
+
+
+def test_every_registered_strategy_has_a_kernel_form() -> None:
+    assert list(KERNEL_FORMS) == list(STRATEGIES.values())
+
+
+def test_what_the_fast_engine_cannot_play_is_refused_with_a_sentence() -> None:
+    with temporary_strategy(_Flexible2()) as odd:
+        specs = _specs("expert:flexible2", "expert:first")
+        with pytest.raises(NoKernelFormError) as info:
+            simulate_fast(specs, [1, 2])
+        message = str(info.value)
+        assert "'flexible2'" in message and "random, first, blocker, flexible" in message
+        assert info.value.strategy is odd and info.value.reason == "no_kernel_form"
+        assert isinstance(info.value, BotConfigError)
+        with pytest.raises(SimulationError, match="no kernel form of the 'flexible2' strategy"):
+            run(Job(specs, seed=1, engine="fast"), 4, workers=1)
+        cli = CliRunner()
+        res = cli.invoke(app, ["simulate", "--engine", "fast", "--bot", "expert:flexible2"])
+        assert res.exit_code == 2
+        assert "no kernel form" in res.stderr and "Traceback" not in res.stderr
+    bot = make_bot("expert", "first", 0, 1)
+    with pytest.raises(NoKernelFormError, match="not a level:strategy spec"):
+        simulate_fast([bot, BotSpec("expert")], [1])
+
+
+def test_cli_fast_engine(tmp_path: Path) -> None:
+    cli = CliRunner()
+    args = ["simulate", "--engine", "fast", "--games", "400", "--workers", "1", "--json"]
+    bots = ["--bot", "champion:blocker", "--bot", "beginner:random"]
+    res = cli.invoke(app, [*args, *bots, "--records", str(tmp_path)])
+    assert res.exit_code == 0, res.stderr
+    data = json.loads(res.stdout)
+    assert data["engine"] == "fast"
+    assert data["games"] == 400
+    assert data["wins"][0] > 350
+    rec = loads((tmp_path / "game-000399.json").read_text())
+    assert isinstance(rec, GameRecord)
+    rec.verify()
+    bad = cli.invoke(app, ["simulate", "--game", "goblink", "--engine", "fast"])
+    assert bad.exit_code == 2
+    assert "classic Blink only" in bad.stderr
+    sweep = cli.invoke(
+        app,
+        ["simulate", "sweep", "--engine", "fast", "--values", "1,2", "--games", "50",
+         "--workers", "1", "--json"],
+    )  # fmt: skip
+    assert sweep.exit_code == 0, sweep.stderr
+    assert json.loads(sweep.stdout)["engine"] == "fast"
+
+
+def test_without_numba_the_fast_engine_says_so_in_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name in list(sys.modules):
+        if name == "numba" or name.startswith("numba."):
+            monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "numba", None)
+    for name in ("blink.games.classic.sim.fast_bots", "blink.games.classic.sim.fast_rules"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    monkeypatch.setattr(fast, "_MODULES", {})
+    why = fast.unavailable()
+    assert why is not None and "numba" in why and "\n" not in why
+    res = CliRunner().invoke(app, ["simulate", "--engine", "fast", "--games", "5"])
+    assert res.exit_code == 2
+    assert res.stderr.strip() == f"Error: {why}"
+
+
+def test_the_compiled_modules_name_the_files_compiled_into_them() -> None:
+    """numba's cache checks only a function's own file: a module whose functions compile in
+    another module's code records that file's digest, so a change there changes it too."""
+    import hashlib
+
+    from blink.games.classic.sim import batch_tables, fast_bots, fast_rules
+
+    def digest(module: object) -> str:
+        path = Path(str(getattr(module, "__file__", "")))
+        return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+    assert digest(batch_tables) == fast_rules.TABLES_DIGEST, "update TABLES_DIGEST in fast_rules"
+    assert digest(fast_rules) == fast_bots.RULES_DIGEST, "update RULES_DIGEST in fast_bots"
