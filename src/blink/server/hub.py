@@ -192,6 +192,7 @@ class Hub:
                     unfinished.started_at,
                     state,
                     list(steps),
+                    unfinished.bot_seeds,
                 )
             elif room.series.over:
                 room.status = "finished"

@@ -160,6 +160,8 @@ class LoadedGame:
     ended_at: float | None
     result: dict[str, Any] | None
     actions: list[tuple[int, dict[str, Any], int | None, str | None]] = field(default_factory=list)
+    bot_seeds: list[int | None] | None = None
+    """Each seat's bot seed (``None``: a game stored before games kept them)."""
 
 
 @dataclass
@@ -196,6 +198,7 @@ def _game_from_row(r: Any) -> LoadedGame:
         started_at=r.started_at,
         ended_at=r.ended_at,
         result=json.loads(r.result) if r.result else None,
+        bot_seeds=json.loads(r.bot_seeds) if r.bot_seeds else None,
     )
 
 
