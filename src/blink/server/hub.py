@@ -19,6 +19,7 @@ from typing import Any
 
 from blink.model.registry import DEFAULT_GAME
 from blink.server import storage as st
+from blink.server.links import record_url
 from blink.server.protocol import GameMeta
 from blink.server.rooms import GameState, Room, Seat
 from blink.server.settings import Settings
@@ -178,7 +179,7 @@ class Hub:
                     series=lg.series_number,
                     status="finished",
                     result={"winners": winners, "reason": (lg.result or {}).get("reason")},
-                    record_url=f"/api/games/{lg.id}/record",
+                    record_url=record_url(lg.id, room.code, room.public),
                 )
             )
         self.rooms[room.code] = room

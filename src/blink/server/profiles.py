@@ -355,7 +355,8 @@ def profile_with_history(hub: Hub, pid: str) -> dict[str, Any]:
             "opponents": json.loads(h.opponents),
             "before": {"mu": h.mu_before, "sigma": h.sigma_before},
             "after": {"mu": h.mu_after, "sigma": h.sigma_after},
-            "record_url": f"/api/games/{h.game_id}/record",
+            # A private room's record needs its code, which is not given here.
+            "record_url": f"/api/games/{h.game_id}/record" if h.public else None,
         }
         for h in hist
     ]

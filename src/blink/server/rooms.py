@@ -39,6 +39,7 @@ from blink.model.base import IllegalAction, Outcome, Timer
 from blink.model.registry import get_game, get_table
 from blink.model.table import BadMessage
 from blink.server import jobs as st
+from blink.server import links
 from blink.server import seats as seating
 from blink.server.protocol import (
     PROTOCOL,
@@ -676,7 +677,7 @@ class Room:
         if outcome is None:  # pragma: no cover - only called for finished games
             return
         self.series.record(outcome.winners)
-        record_url = f"/api/games/{g.id}/record"
+        record_url = links.record_url(g.id, self.code, self.public)
         for meta in self.games:
             if meta.id == g.id:
                 meta.status = "finished"
