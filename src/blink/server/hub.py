@@ -65,12 +65,16 @@ class Hub:
         """Open WebSocket connections by client address (capped per address)."""
         self.game_end_hooks: list[Callable[[Room, GameState], None]] = []
         """Called (on the loop) after each game ends: ratings, tournaments."""
+        self.sweep_hooks: list[Callable[[], object]] = []
+        """Called (on the loop) after each sweep of idle rooms: idle tournaments."""
         self.profile_names: set[str] | None = None
         """The name keys of the server's profiles once read (see blink.server.profiles)."""
         self.profile_hashes: set[str] | None = None
         """The secret hashes of the server's profiles once read (see blink.server.profiles)."""
         storage.on_health = self._health_changed
         self._sweeper: asyncio.TimerHandle | None = None
+        self.sweeps = 0
+        """Sweeps done so far."""
         self._missing: OrderedDict[str, None] = OrderedDict()
         """Codes recently asked for that are in neither memory nor the database."""
 
@@ -247,10 +251,12 @@ class Hub:
         loop = asyncio.get_running_loop()
 
         def sweep() -> None:
-            try:
-                self.evict_idle()
-            except Exception:
-                log.exception("room sweep failed")
+            for step in (self.evict_idle, *self.sweep_hooks):
+                try:
+                    step()
+                except Exception:
+                    log.exception("sweep failed")
+            self.sweeps += 1
             self._sweeper = loop.call_later(self.settings.sweep_interval, sweep)
 
         self._sweeper = loop.call_later(self.settings.sweep_interval, sweep)

@@ -128,5 +128,9 @@ class Settings:
     abandon_after: float = 3600.0
     """A room still waiting for players (no game started) that nobody has been connected to
     for this many seconds is dropped from memory the same way."""
+    tournament_idle_after: float | None = 600.0
+    """A tournament neither asked for nor changed for this many seconds, none of whose match
+    rooms is in memory, is dropped from memory (finished or not); it stays in the database
+    and comes back when someone asks for it. ``None``: tournaments stay in memory."""
     sweep_interval: float = 30.0
     """How often the server looks for rooms to drop from memory."""
