@@ -87,9 +87,7 @@ async def test_an_idle_tournament_leaves_memory_and_answers_the_same(
     assert tid in mgr.items and other not in mgr.items
     # And it goes on: the organiser enters the next result on the tournament read back.
     v = before[1]["version"]
-    nxt = next(
-        x for x in before[1]["tournament"]["matches"] if x["status"] in ("ready", "playing")
-    )
+    nxt = next(x for x in before[1]["tournament"]["matches"] if x["status"] in ("ready", "playing"))
     win["match"] = nxt["id"]
     win["winners"] = [nxt["players"][0]]
     got = server.post(f"/api/tournaments/{tid}/result", win)
