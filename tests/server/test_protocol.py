@@ -356,8 +356,9 @@ async def test_reconnect_resume_and_repeated_ids(server: ServerThread) -> None:
 
 
 async def test_abuse_closes_the_connection(make_server: Callable[..., ServerThread]) -> None:
-    # The server's clock stands still: no token comes back, however slowly the pings go out.
-    server = make_server(rate_per_second=5.0, rate_burst=10.0, clock=lambda: 1000.0)
+    # Ten messages an hour: the window cannot move on during the test, however slowly the
+    # pings go out.
+    server = make_server(message_rate="10/hour")
     r = server.post("/api/rooms", {"name": "Ann"}).json()
     # Oversized message: 1009.
     c = await Client("c").connect(server.ws, room=r["code"], token=r["token"])
@@ -366,13 +367,19 @@ async def test_abuse_closes_the_connection(make_server: Callable[..., ServerThre
     err = await c.expect("error")
     assert err["code"] == "too_large"
     assert await c.closed() == 1009
-    # A flood: 1008.
+    # A flood: the hello and nine pings fit the window, the next message closes it (1008).
     c = await Client("c").connect(server.ws, room=r["code"], token=r["token"])
     for i in range(40):
         await c.send({"type": "ping", "t": i})
     err = await c.expect("error")
     assert err["code"] == "rate_limited"
     assert await c.closed() == 1008
+    assert [m["t"] for m in c.msgs if m["type"] == "pong"] == list(range(9))
+    # Each connection has its own window: another one from the same address is served.
+    d = await Client("d").connect(server.ws, room=r["code"], token=r["token"])
+    await d.send({"type": "ping", "t": 7})
+    assert (await d.expect("pong"))["t"] == 7
+    await d.close()
     # Too many bad messages: 1008.
     server2 = make_server(max_errors=5)
     c = await Client("c").connect(server2.ws)

@@ -1,15 +1,22 @@
-"""How fast one client may create things (rooms, quick games, profiles, tournaments), and
-how often it may ask for a room code that does not exist.
+"""How fast one client may create things (rooms, quick games, profiles, tournaments), how
+often it may ask for a room code that does not exist, and how many messages one WebSocket
+connection may send.
 
 Each client address gets a moving window per kind of thing (``Settings.creation_rate``, such
 as ``"60/minute"``), kept by the ``limits`` library in memory. Past it, the request is refused
 with ``429 rate_limited`` and a ``Retry-After`` header, before anything is created. Room codes
 cannot be guessed either: an address that asked for ``Settings.miss_rate`` codes that do not
 exist gets ``429`` for every room lookup, existing or not, until its window has room again.
+
+Each WebSocket connection gets a moving window of its messages (``Settings.message_rate``,
+``"80 per 2 seconds"`` by default: at most 80 messages in any two seconds, so 40 a second
+sustained and bursts of 80), kept by the same library (:class:`MessageLimiter`); the session
+closes a connection past it (``rate_limited``, 1008).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 
@@ -20,7 +27,7 @@ from limits.strategies import MovingWindowRateLimiter
 
 from blink.server.errors import ApiError
 
-__all__ = ["CreationLimiter", "check_creation", "check_lookup", "count_miss"]
+__all__ = ["CreationLimiter", "MessageLimiter", "check_creation", "check_lookup", "count_miss"]
 
 
 class CreationLimiter:
@@ -50,6 +57,30 @@ class CreationLimiter:
             return None
         reset = self._limiter.get_window_stats(self.rate, address, kind).reset_time
         return max(1.0, reset - time.time())
+
+
+class MessageLimiter:
+    """The moving windows of the messages of every WebSocket connection of one server, one
+    window per connection (:meth:`open`), dropped when it closes (:meth:`close`)."""
+
+    def __init__(self, rate: str | None) -> None:
+        self._storage = MemoryStorage()
+        self._limiter = MovingWindowRateLimiter(self._storage)
+        self.rate = _parse(rate)
+        self._ids = itertools.count(1)
+
+    def open(self) -> str:
+        """A new connection's key."""
+        return f"ws{next(self._ids)}"
+
+    def hit(self, key: str) -> bool:
+        """Count one message of connection ``key``; ``False`` when its window is full."""
+        return self.rate is None or self._limiter.hit(self.rate, key)
+
+    def close(self, key: str) -> None:
+        """Connection ``key`` ended: forget its window."""
+        if self.rate is not None:
+            self._storage.clear(self.rate.key_for(key))
 
 
 def _parse(rate: str | None) -> RateLimitItem | None:

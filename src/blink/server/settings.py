@@ -67,10 +67,10 @@ class Settings:
     """The longest REST request body (a record for ``POST /api/replays`` may be 2 MiB):
     longer ones are refused with 413 before they are read."""
     max_message_bytes: int = 4096
-    rate_per_second: float = 40.0
-    """Sustained client messages per second per connection."""
-    rate_burst: float = 80.0
-    """Messages a connection may send at once before the rate limit applies."""
+    message_rate: str | None = "80 per 2 seconds"
+    """How many messages one WebSocket connection may send in a moving window (``limits``
+    notation): at most 80 in any two seconds by default (40 a second sustained, bursts of 80).
+    Past it the connection is closed (``rate_limited``, 1008). ``None``: no limit."""
     max_errors: int = 50
     """Bad messages tolerated on one connection before it is closed (1008)."""
     send_queue_limit: int = 2048
