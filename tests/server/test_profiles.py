@@ -161,7 +161,8 @@ async def lose_on_purpose(a: Client, b: Client) -> dict[str, Any]:
         await _until(lambda: ended() is not None or (a.seq == b.seq and a.game == b.game))
         if ended() is not None:
             break
-        seq = a.seq
+        # Where both are: the next step waits until the game (or the next game) moves on.
+        at = (a.game, a.seq)
         actor = a if a.legal() else b if b.legal() else None
         if actor is not None:
             card, pile = actor.legal()[0]
@@ -170,13 +171,15 @@ async def lose_on_purpose(a: Client, b: Client) -> dict[str, Any]:
             await _until(lambda c=answered: any(m.get("id") == c[1] for m in c[0].msgs))
             answer = next(m for m in actor.msgs if m.get("id") == mid)
             if answer["type"] == "ack":
-                await _until(lambda s=seq: ended() is not None or min(a.seq, b.seq) > s)
+                await _until(
+                    lambda p=at: ended() is not None or p not in ((a.game, a.seq), (b.game, b.seq))
+                )
             continue
         for c in (a, b):
             v = c.view
             if v is not None and v["phase"] == "choosing" and v["my_choice"] is None and v["hand"]:
                 await c.choose(v["hand"][-1])
-        await _until(lambda s=seq: ended() is not None or a.seq > s)
+        await _until(lambda p=at: ended() is not None or (a.game, a.seq) != p)
     return end
 
 
