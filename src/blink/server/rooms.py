@@ -763,9 +763,8 @@ class Room:
         steps: list[tuple[int, Any, int | None, int | None, str | None]],
         bot_seeds: list[int | None] | None = None,
     ) -> None:
-        """Take back an unfinished game, rebuilt from its stored deal and action log
-        (``steps``: each action's ``(seq, action, t, seat, client id)``) with its bots' stored
-        seeds (``None``: a game stored before games kept them)."""
+        """Take back an unfinished game, rebuilt from its stored deal, action log (``steps``:
+        each action's ``(seq, action, t, seat, client id)``) and bot seeds (or ``None``)."""
         g = GameState(
             id=gid,
             number=number,

@@ -164,9 +164,7 @@ class LoadedGame:
     bot_seeds: list[int | None] | None = None
     """Each seat's bot seed (``None``: a game stored before games kept them)."""
     room_code: str = ""
-    public: bool = True
-    """Whether its room is public (:func:`Storage.load_game` tells; a private room's records
-    are served only to who names the room)."""
+    public: bool = True  # whether its room is (Storage.load_game tells)
 
 
 @dataclass
@@ -204,7 +202,6 @@ def _game_from_row(r: Any) -> LoadedGame:
         ended_at=r.ended_at,
         result=json.loads(r.result) if r.result else None,
         bot_seeds=json.loads(r.bot_seeds) if r.bot_seeds else None,
-        room_code=r.room_code,
     )
 
 
@@ -677,7 +674,7 @@ class Storage:
             if r is None:
                 return None
             g = _game_from_row(r)
-            g.public = bool(r.public)
+            g.room_code, g.public = r.room_code, bool(r.public)
             g.actions = [
                 (a.seq, json.loads(a.action), a.seat, a.client_id)
                 for a in conn.execute(
