@@ -388,6 +388,38 @@ async def test_abuse_closes_the_connection(make_server: Callable[..., ServerThre
     assert await c.closed() == 1008
 
 
+class SteppedClock:
+    """A clock that stands still until the test moves it."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_the_message_window_opens_again(make_server: Callable[..., ServerThread]) -> None:
+    # Ten messages in a fixed window of two seconds, on the server's clock, which only the
+    # test moves: what is counted does not depend on how fast the messages go out.
+    clock = SteppedClock()
+    server = make_server(message_rate="10 per 2 seconds", clock=clock)
+    r = server.post("/api/rooms", {"name": "Ann"}).json()
+    c = await Client("c").connect(server.ws, room=r["code"], token=r["token"])
+    for i in range(9):  # with the hello, ten: the window is full
+        await c.send({"type": "ping", "t": i})
+    await c.wait(lambda m: m.get("type") == "pong" and m["t"] == 8)
+    clock.now += 2.0  # the window is over: the next message opens another
+    for i in range(10, 20):
+        await c.send({"type": "ping", "t": i})
+    await c.wait(lambda m: m.get("type") == "pong" and m["t"] == 19)
+    clock.now += 1.999  # still that window: full
+    await c.send({"type": "ping", "t": 99})
+    err = await c.expect("error")
+    assert err["code"] == "rate_limited"
+    assert await c.closed() == 1008
+    assert [m["t"] for m in c.msgs if m["type"] == "pong"] == [*range(9), *range(10, 20)]
+
+
 async def test_origin_check(server: ServerThread) -> None:
     import websockets
 

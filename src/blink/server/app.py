@@ -102,7 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.creation_limiter = CreationLimiter(settings.creation_rate, settings.miss_rate)
-    app.state.message_limiter = MessageLimiter(settings.message_rate)
+    app.state.message_limiter = MessageLimiter(settings.message_rate, settings.clock)
     if settings.allowed_hosts:  # against DNS rebinding: only the server's own names
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts))
     app.add_middleware(SecurityHeaders)

@@ -100,7 +100,7 @@ class Session:
         self.closer: asyncio.Task[None] | None = None
         if self.direct is not None:
             self.conn.writer = self._write_direct
-        self.messages = messages or MessageLimiter(settings.message_rate)
+        self.messages = messages or MessageLimiter(settings.message_rate, settings.clock)
         """The moving windows of client messages (the app's, shared by its connections)."""
         self.key = self.messages.open()
         self.errors = 0

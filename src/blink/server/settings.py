@@ -68,9 +68,10 @@ class Settings:
     longer ones are refused with 413 before they are read."""
     max_message_bytes: int = 4096
     message_rate: str | None = "80 per 2 seconds"
-    """How many messages one WebSocket connection may send in a moving window (``limits``
-    notation): at most 80 in any two seconds by default (40 a second sustained, bursts of 80).
-    Past it the connection is closed (``rate_limited``, 1008). ``None``: no limit."""
+    """How many messages one WebSocket connection may send in a fixed window (``limits``
+    notation; a window opens with a message when none is open, on ``clock``): 80 in two
+    seconds by default, so 40 a second sustained and bursts of 80. Past it the connection is
+    closed (``rate_limited``, 1008). ``None``: no limit."""
     max_errors: int = 50
     """Bad messages tolerated on one connection before it is closed (1008)."""
     send_queue_limit: int = 2048
