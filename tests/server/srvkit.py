@@ -36,8 +36,7 @@ def fast_settings(db_url: str, **overrides: Any) -> Settings:
         "web_dir": None,
         "hello_timeout": 30.0,
         # Client bots play as fast as they can: far above a person's rate.
-        "rate_per_second": 2000.0,
-        "rate_burst": 4000.0,
+        "message_rate": "4000 per 2 seconds",
     }
     base.update(overrides)
     return Settings(**base)

@@ -37,8 +37,7 @@ def server(tmp_path: Path) -> Iterator[ServerThread]:
             deal_seed=7000,
             web_dir=None,
             hello_timeout=30.0,
-            rate_per_second=2000.0,
-            rate_burst=4000.0,
+            message_rate="4000 per 2 seconds",
             turn_time=0.02,
             bot_delay=0.0,
         )

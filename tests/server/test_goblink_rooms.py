@@ -36,8 +36,7 @@ def go_settings(db_url: str, **overrides: Any) -> Settings:
         "deal_seed": 4000,
         "web_dir": None,
         "hello_timeout": 30.0,
-        "rate_per_second": 2000.0,
-        "rate_burst": 4000.0,
+        "message_rate": "4000 per 2 seconds",
         "turn_time": 60.0,
         "bot_delay": 0.0,
     }

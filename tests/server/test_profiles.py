@@ -11,7 +11,7 @@ from sqlalchemy import create_engine, text
 from srvkit import Client, ServerThread, bot_loop
 
 from blink.ratings import bot_rating
-from blink.server.profiles import BOT_GAMES_RATED
+from blink.server.profiles import BOT_GAMES_RATED, PAIR_GAMES_RATED
 
 FAST = "@40"
 
@@ -140,3 +140,81 @@ async def test_ratings_cannot_be_farmed(server: ServerThread) -> None:
     await asyncio.to_thread(wait_games, server, bob["id"], 1)
     p = server.get(f"/api/profiles/{ann['id']}").json()
     assert p["games"] == BOT_GAMES_RATED
+
+
+async def _until(cond: Any, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < deadline, "condition not met in time"
+        await asyncio.sleep(0.005)
+
+
+async def lose_on_purpose(a: Client, b: Client) -> dict[str, Any]:
+    """One game where ``b`` (a second profile of ``a``'s player) plays only when ``a`` cannot,
+    one action at a time on views both have seen; returns ``a``'s ``game_end``."""
+    first = len(a.msgs)
+
+    def ended() -> dict[str, Any] | None:
+        return next((m for m in a.msgs[first:] if m["type"] == "game_end"), None)
+
+    while (end := ended()) is None:
+        await _until(lambda: ended() is not None or (a.seq == b.seq and a.game == b.game))
+        if ended() is not None:
+            break
+        # Where both are: the next step waits until the game (or the next game) moves on.
+        at = (a.game, a.seq)
+        actor = a if a.legal() else b if b.legal() else None
+        if actor is not None:
+            card, pile = actor.legal()[0]
+            mid = await actor.play(card, pile)
+            answered = (actor, mid)
+            await _until(lambda c=answered: any(m.get("id") == c[1] for m in c[0].msgs))
+            answer = next(m for m in actor.msgs if m.get("id") == mid)
+            if answer["type"] == "ack":
+                await _until(
+                    lambda p=at: ended() is not None or p not in ((a.game, a.seq), (b.game, b.seq))
+                )
+            continue
+        for c in (a, b):
+            v = c.view
+            if v is not None and v["phase"] == "choosing" and v["my_choice"] is None and v["hand"]:
+                await c.choose(v["hand"][-1])
+        await _until(lambda p=at: ended() is not None or (a.game, a.seq) != p)
+    return end
+
+
+async def test_a_second_profile_cannot_lift_the_first(make_server: Any) -> None:
+    # Bob is Ann's second profile: he plays only when she cannot, so she wins each game.
+    server = make_server()
+    ann, bob = new_profile(server, "Ann"), new_profile(server, "Bob")
+    r = server.post("/api/rooms", {"name": "Ann", "profile_secret": ann["secret"], "best_of": 7})
+    code = r.json()["code"]
+    j = server.post(f"/api/rooms/{code}/join", {"name": "Bob", "profile_secret": bob["secret"]})
+    assert j.status_code == 200, j.text
+    a = await Client("A").connect(server.ws, room=code, token=ann["secret"])
+    b = await Client("B").connect(server.ws, room=code, token=bob["secret"])
+    mus = []
+    for n in range(1, PAIR_GAMES_RATED + 2):
+        end = await asyncio.wait_for(lose_on_purpose(a, b), 120)
+        assert end["outcome"]["winners"] == [0]
+        if n <= PAIR_GAMES_RATED:
+            p = await asyncio.to_thread(wait_games, server, ann["id"], n)
+            assert p["games"] == n and p["wins"] == n
+            mus.append(p["rating"]["mu"])
+    await a.close()
+    await b.close()
+    assert mus == sorted(mus) and mus[0] > 25.0  # the three rated wins lifted her
+    # Every game so far has been handled: a later rated game of another pair is rated.
+    cy = new_profile(server, "Cy")
+    r = server.post("/api/quick", {"bot": f"beginner:first{FAST}", "profile_secret": cy["secret"]})
+    c = await Client("C").connect(server.ws, room=r.json()["code"], token=cy["secret"])
+    await asyncio.wait_for(bot_loop(c, games=1), 120)
+    await c.close()
+    await asyncio.to_thread(wait_games, server, cy["id"], 1)
+    # The fourth win is recorded (its record is there) but not rated: Ann's rating is as after
+    # the third, and Bob's too.
+    pa = server.get(f"/api/profiles/{ann['id']}").json()
+    pb = server.get(f"/api/profiles/{bob['id']}").json()
+    assert pa["games"] == PAIR_GAMES_RATED and pa["rating"]["mu"] == mus[-1]
+    assert pb["games"] == PAIR_GAMES_RATED
+    assert server.get(f"/api/games?room={code}").json()["games"][0]["id"] == end["game"]

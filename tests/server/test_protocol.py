@@ -356,8 +356,9 @@ async def test_reconnect_resume_and_repeated_ids(server: ServerThread) -> None:
 
 
 async def test_abuse_closes_the_connection(make_server: Callable[..., ServerThread]) -> None:
-    # The server's clock stands still: no token comes back, however slowly the pings go out.
-    server = make_server(rate_per_second=5.0, rate_burst=10.0, clock=lambda: 1000.0)
+    # Ten messages an hour: the window cannot move on during the test, however slowly the
+    # pings go out.
+    server = make_server(message_rate="10/hour")
     r = server.post("/api/rooms", {"name": "Ann"}).json()
     # Oversized message: 1009.
     c = await Client("c").connect(server.ws, room=r["code"], token=r["token"])
@@ -366,19 +367,57 @@ async def test_abuse_closes_the_connection(make_server: Callable[..., ServerThre
     err = await c.expect("error")
     assert err["code"] == "too_large"
     assert await c.closed() == 1009
-    # A flood: 1008.
+    # A flood: the hello and nine pings fit the window, the next message closes it (1008).
     c = await Client("c").connect(server.ws, room=r["code"], token=r["token"])
     for i in range(40):
         await c.send({"type": "ping", "t": i})
     err = await c.expect("error")
     assert err["code"] == "rate_limited"
     assert await c.closed() == 1008
+    assert [m["t"] for m in c.msgs if m["type"] == "pong"] == list(range(9))
+    # Each connection has its own window: another one from the same address is served.
+    d = await Client("d").connect(server.ws, room=r["code"], token=r["token"])
+    await d.send({"type": "ping", "t": 7})
+    assert (await d.expect("pong"))["t"] == 7
+    await d.close()
     # Too many bad messages: 1008.
     server2 = make_server(max_errors=5)
     c = await Client("c").connect(server2.ws)
     for _ in range(7):
         await c.send("nonsense")
     assert await c.closed() == 1008
+
+
+class SteppedClock:
+    """A clock that stands still until the test moves it."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_the_message_window_opens_again(make_server: Callable[..., ServerThread]) -> None:
+    # Ten messages in a fixed window of two seconds, on the server's clock, which only the
+    # test moves: what is counted does not depend on how fast the messages go out.
+    clock = SteppedClock()
+    server = make_server(message_rate="10 per 2 seconds", clock=clock)
+    r = server.post("/api/rooms", {"name": "Ann"}).json()
+    c = await Client("c").connect(server.ws, room=r["code"], token=r["token"])
+    for i in range(9):  # with the hello, ten: the window is full
+        await c.send({"type": "ping", "t": i})
+    await c.wait(lambda m: m.get("type") == "pong" and m["t"] == 8)
+    clock.now += 2.0  # the window is over: the next message opens another
+    for i in range(10, 20):
+        await c.send({"type": "ping", "t": i})
+    await c.wait(lambda m: m.get("type") == "pong" and m["t"] == 19)
+    clock.now += 1.999  # still that window: full
+    await c.send({"type": "ping", "t": 99})
+    err = await c.expect("error")
+    assert err["code"] == "rate_limited"
+    assert await c.closed() == 1008
+    assert [m["t"] for m in c.msgs if m["type"] == "pong"] == [*range(9), *range(10, 20)]
 
 
 async def test_origin_check(server: ServerThread) -> None:

@@ -119,6 +119,16 @@ GcFullInterval = Annotated[
         "live games, a few ms with tens; 0: Python's default collector.",
     ),
 ]
+TournamentIdleAfter = Annotated[
+    float,
+    typer.Option(
+        "--tournament-idle-after",
+        min=0.0,
+        help="Seconds after which a tournament nobody has asked about or changed, with no "
+        "match room in memory, leaves memory (it is read back from the database when asked "
+        "for); 0 keeps every tournament in memory.",
+    ),
+]
 LogLevel = Annotated[str, typer.Option(help="uvicorn log level.")]
 
 
@@ -148,6 +158,7 @@ def serve(
     max_connections_per_address: MaxPerAddress = 256,
     max_sockets_per_address: MaxSockets = 512,
     header_timeout: HeaderTimeout = 10.0,
+    tournament_idle_after: TournamentIdleAfter = 600.0,
     log_level: LogLevel = "warning",
 ) -> None:
     """Start the game server; open the address it prints in a browser."""
@@ -178,6 +189,7 @@ def serve(
         header_timeout=header_timeout or None,
         turn_time=turn_time,
         bot_delay=bot_delay,
+        tournament_idle_after=tournament_idle_after or None,
     )
     app_ = create_app(settings)
     typer.echo(f"Database: {shown}")

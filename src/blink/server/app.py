@@ -26,7 +26,7 @@ from blink import __version__ as _pkg_version
 from blink.server import direct, errors, replays, session
 from blink.server import storage as st
 from blink.server.body_limit import BodyLimit
-from blink.server.creation_limits import CreationLimiter
+from blink.server.creation_limits import CreationLimiter, MessageLimiter
 from blink.server.headers import SecurityHeaders
 from blink.server.hub import Hub
 from blink.server.replays import install as install_replays
@@ -102,6 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.creation_limiter = CreationLimiter(settings.creation_rate, settings.miss_rate)
+    app.state.message_limiter = MessageLimiter(settings.message_rate, settings.clock)
     if settings.allowed_hosts:  # against DNS rebinding: only the server's own names
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts))
     app.add_middleware(SecurityHeaders)

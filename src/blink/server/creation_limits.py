@@ -1,26 +1,46 @@
-"""How fast one client may create things (rooms, quick games, profiles, tournaments), and
-how often it may ask for a room code that does not exist.
+"""How fast one client may create things (rooms, quick games, profiles, tournaments), how
+often it may ask for a room code that does not exist, and how many messages one WebSocket
+connection may send.
 
 Each client address gets a moving window per kind of thing (``Settings.creation_rate``, such
 as ``"60/minute"``), kept by the ``limits`` library in memory. Past it, the request is refused
 with ``429 rate_limited`` and a ``Retry-After`` header, before anything is created. Room codes
 cannot be guessed either: an address that asked for ``Settings.miss_rate`` codes that do not
 exist gets ``429`` for every room lookup, existing or not, until its window has room again.
+
+Each WebSocket connection gets a fixed window of its messages (``Settings.message_rate``,
+``"80 per 2 seconds"`` by default), counted by the same library's fixed-window strategy
+(:class:`MessageLimiter`): a window opens with a message when none is open and lasts two
+seconds; the 81st message in it is refused, so 40 a second sustained and bursts of 80 (at
+most 160 across the end of one window and the start of the next). The session closes a
+connection past it (``rate_limited``, 1008). Its counters are a small storage backend of the
+library's (:class:`LoopCounters`) on the server's clock, read on the event loop: the library's
+``MemoryStorage`` wakes a thread every 10 ms to expire keys, which under load (a counter per
+connection) held the event loop up by tens of milliseconds.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
+from collections.abc import Callable
 
 from fastapi import Request
 from limits import RateLimitItem, parse
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
+from limits.storage import MemoryStorage, Storage
+from limits.strategies import FixedWindowRateLimiter, MovingWindowRateLimiter
 
 from blink.server.errors import ApiError
 
-__all__ = ["CreationLimiter", "check_creation", "check_lookup", "count_miss"]
+__all__ = [
+    "CreationLimiter",
+    "LoopCounters",
+    "MessageLimiter",
+    "check_creation",
+    "check_lookup",
+    "count_miss",
+]
 
 
 class CreationLimiter:
@@ -50,6 +70,86 @@ class CreationLimiter:
             return None
         reset = self._limiter.get_window_stats(self.rate, address, kind).reset_time
         return max(1.0, reset - time.time())
+
+
+class LoopCounters(Storage):
+    """Counters with an expiry for the ``limits`` fixed-window strategy, on ``clock``: a
+    counter expires when it is next read (no timer thread); :meth:`clear` drops one."""
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        super().__init__()
+        self.clock = clock
+        self.counters: dict[str, list[float]] = {}
+        """Key -> ``[count, when it expires]``."""
+
+    @property
+    def base_exceptions(self) -> type[Exception]:
+        """What the library wraps when asked to (nothing here raises)."""
+        return ValueError
+
+    def _live(self, key: str) -> list[float] | None:
+        c = self.counters.get(key)
+        if c is not None and c[1] <= self.clock():
+            del self.counters[key]
+            return None
+        return c
+
+    def incr(self, key: str, expiry: float, amount: int = 1, elastic_expiry: bool = False) -> int:
+        """Count ``amount`` more on ``key``; a new counter expires ``expiry`` seconds on."""
+        c = self._live(key)
+        if c is None:
+            c = self.counters[key] = [0, self.clock() + expiry]
+        c[0] += amount
+        return int(c[0])
+
+    def get(self, key: str) -> int:
+        """The count of ``key`` (0 when none is running)."""
+        c = self._live(key)
+        return 0 if c is None else int(c[0])
+
+    def get_expiry(self, key: str) -> float:
+        """When the counter of ``key`` expires (on ``clock``)."""
+        c = self._live(key)
+        return self.clock() if c is None else c[1]
+
+    def check(self) -> bool:
+        """Always healthy (it is a dict)."""
+        return True
+
+    def reset(self) -> int | None:
+        """Drop every counter; return how many there were."""
+        n = len(self.counters)
+        self.counters.clear()
+        return n
+
+    def clear(self, key: str) -> None:
+        """Drop the counter of ``key``."""
+        self.counters.pop(key, None)
+
+
+class MessageLimiter:
+    """The fixed windows of the messages of every WebSocket connection of one server, one
+    window per connection (:meth:`open`), dropped when it closes (:meth:`close`); time is
+    ``clock`` (the server's)."""
+
+    def __init__(self, rate: str | None, clock: Callable[[], float] = time.monotonic) -> None:
+        self._storage = LoopCounters(clock)
+        self._limiter = FixedWindowRateLimiter(self._storage)
+        self.rate = _parse(rate)
+        self._ids = itertools.count(1)
+
+    def open(self) -> str:
+        """A new connection's key."""
+        return f"ws{next(self._ids)}"
+
+    def hit(self, key: str) -> bool:
+        """Count one message of connection ``key``; ``False`` when its window is full."""
+        return self.rate is None or self._limiter.hit(self.rate, key)
+
+    def close(self, key: str) -> None:
+        """Connection ``key`` ended: forget its window."""
+        if self.rate is not None:
+            self._storage.clear(self.rate.key_for(key))
 
 
 def _parse(rate: str | None) -> RateLimitItem | None:

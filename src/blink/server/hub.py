@@ -19,6 +19,7 @@ from typing import Any
 
 from blink.model.registry import DEFAULT_GAME
 from blink.server import storage as st
+from blink.server.links import record_url
 from blink.server.protocol import GameMeta
 from blink.server.rooms import GameState, Room, Seat
 from blink.server.settings import Settings
@@ -64,12 +65,16 @@ class Hub:
         """Open WebSocket connections by client address (capped per address)."""
         self.game_end_hooks: list[Callable[[Room, GameState], None]] = []
         """Called (on the loop) after each game ends: ratings, tournaments."""
+        self.sweep_hooks: list[Callable[[], object]] = []
+        """Called (on the loop) after each sweep of idle rooms: idle tournaments."""
         self.profile_names: set[str] | None = None
         """The name keys of the server's profiles once read (see blink.server.profiles)."""
         self.profile_hashes: set[str] | None = None
         """The secret hashes of the server's profiles once read (see blink.server.profiles)."""
         storage.on_health = self._health_changed
         self._sweeper: asyncio.TimerHandle | None = None
+        self.sweeps = 0
+        """Sweeps done so far."""
         self._missing: OrderedDict[str, None] = OrderedDict()
         """Codes recently asked for that are in neither memory nor the database."""
 
@@ -178,7 +183,7 @@ class Hub:
                     series=lg.series_number,
                     status="finished",
                     result={"winners": winners, "reason": (lg.result or {}).get("reason")},
-                    record_url=f"/api/games/{lg.id}/record",
+                    record_url=record_url(lg.id, room.code, room.public),
                 )
             )
         self.rooms[room.code] = room
@@ -192,6 +197,7 @@ class Hub:
                     unfinished.started_at,
                     state,
                     list(steps),
+                    unfinished.bot_seeds,
                 )
             elif room.series.over:
                 room.status = "finished"
@@ -245,10 +251,12 @@ class Hub:
         loop = asyncio.get_running_loop()
 
         def sweep() -> None:
-            try:
-                self.evict_idle()
-            except Exception:
-                log.exception("room sweep failed")
+            for step in (self.evict_idle, *self.sweep_hooks):
+                try:
+                    step()
+                except Exception:
+                    log.exception("sweep failed")
+            self.sweeps += 1
             self._sweeper = loop.call_later(self.settings.sweep_interval, sweep)
 
         self._sweeper = loop.call_later(self.settings.sweep_interval, sweep)

@@ -13,12 +13,15 @@ rating, :func:`blink.ratings.game_bot_rating`) and at least one seat is a
 profile, the number of seats within the game's range (its
 :class:`~blink.model.base.GameInfo`). Go Blink games are rated the same way: each winner beat
 each loser, and several winners share first place. A game with an
-anonymous person in it is not rated. The update runs as one database job on the writer, so
+anonymous person in it is not rated, nor is a game past the caps against farming: three rated
+games a day of one profile against one bot (:data:`BOT_GAMES_RATED`) and between the same two
+profiles (:data:`PAIR_GAMES_RATED`). The update runs as one database job on the writer, so
 ratings of concurrent games never overwrite each other.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import secrets
@@ -50,6 +53,8 @@ from blink.server.rooms import GameState, Room, hash_token
 from blink.server.schema import rooms
 
 __all__ = [
+    "BOT_GAMES_RATED",
+    "PAIR_GAMES_RATED",
     "ProfileError",
     "add_profile",
     "leaderboard",
@@ -165,6 +170,23 @@ def _farmed(conn: Connection, row: Any, opponents: str, at: float) -> bool:
     return bool(int(count) >= BOT_GAMES_RATED)
 
 
+PAIR_GAMES_RATED: Final = 3
+"""Rated games between the same two profiles in any 24 hours: more are played and recorded but
+not rated, so that a second profile of the same person losing on purpose cannot lift the
+first (nothing else tells two profiles of one person apart)."""
+
+
+def _pair_farmed(conn: Connection, first: str, second: str, at: float) -> bool:
+    """True when profiles ``first`` and ``second`` have had their rated games together today."""
+    a, b = profile_games.alias("a"), profile_games.alias("b")
+    count = conn.execute(
+        select(func.count())
+        .select_from(a.join(b, a.c.game_id == b.c.game_id))
+        .where(a.c.profile_id == first, b.c.profile_id == second, a.c.at > at - 86_400)
+    ).scalar_one()
+    return bool(int(count) >= PAIR_GAMES_RATED)
+
+
 def _rate_job(
     room_code: str,
     game_id: int,
@@ -209,6 +231,9 @@ def _rate_job(
                 others = json.dumps([n for j, n in enumerate(names) if j != i])
                 if row is not None and _farmed(conn, row, others, at):
                     return
+        ids = [w.id for w in who if w is not None]
+        if any(_pair_farmed(conn, x, y, at) for x, y in itertools.combinations(ids, 2)):
+            return
         new = rate_game(ratings, list(winners), fixed, info)
         for i, row in enumerate(who):
             if row is None:
@@ -355,7 +380,8 @@ def profile_with_history(hub: Hub, pid: str) -> dict[str, Any]:
             "opponents": json.loads(h.opponents),
             "before": {"mu": h.mu_before, "sigma": h.sigma_before},
             "after": {"mu": h.mu_after, "sigma": h.sigma_after},
-            "record_url": f"/api/games/{h.game_id}/record",
+            # A private room's record needs its code, which is not given here.
+            "record_url": f"/api/games/{h.game_id}/record" if h.public else None,
         }
         for h in hist
     ]

@@ -88,15 +88,17 @@ async def post_replay(request: Request) -> JSONResponse:
 
 
 @router.get("/api/games/{game_id}/replay", tags=["replays"])
-async def game_replay(game_id: int, request: Request) -> JSONResponse:
-    """A finished game stored on the server, replayed (the frames of its record)."""
+async def game_replay(game_id: int, request: Request, room: str | None = None) -> JSONResponse:
+    """A finished game stored on the server, replayed (the frames of its record); a private
+    room's game only with its room's code (``?room=CODE``), as its record."""
     load: RecordLoader = request.app.state.replay_record
     # The app's own record loader: its errors (404, 409) reach the app's error handlers.
-    return await _replay(request, await load(game_id))
+    return await _replay(request, await load(request, game_id, room))
 
 
-RecordLoader = Callable[[int], Awaitable[Any]]
-"""What ``GET /api/games/{id}/record`` answers: a stored finished game's record document."""
+RecordLoader = Callable[[Request, int, str | None], Awaitable[Any]]
+"""What ``GET /api/games/{id}/record?room=`` answers to a request: a stored finished game's
+record document (the game's id, the room named or ``None``)."""
 
 
 def install(app: FastAPI, record: RecordLoader) -> None:

@@ -39,6 +39,8 @@ from blink.model.base import IllegalAction, Outcome, Timer
 from blink.model.registry import get_game, get_table
 from blink.model.table import BadMessage
 from blink.server import jobs as st
+from blink.server import links
+from blink.server import seats as seating
 from blink.server.protocol import (
     PROTOCOL,
     Ack,
@@ -395,7 +397,7 @@ class Room:
             started_wall=self.settings.wall_clock(),
             table=self._table_clock(held=True),
             actions_by_seat=[0] * self.players,
-            bot_seed=seed,
+            bot_seeds=seating.draw_bot_seeds(self.seats),
         )
         sizes = self.options.get("sizes")
         self._store(
@@ -411,6 +413,7 @@ class Room:
                     "deck": " ".join(str(c) for c in deck),
                     "names": msgspec.json.encode(self._names()).decode(),
                     "started_at": g.started_wall,
+                    "bot_seeds": msgspec.json.encode(g.bot_seeds).decode(),
                 }
             )
         )
@@ -501,16 +504,16 @@ class Room:
     def _start_bots(self, g: GameState) -> None:
         if g.table.holding:
             return  # they start when the countdown ends
-        seed = g.bot_seed
         for s in self.seats:
-            if s.kind != "bot" or s.bot is None:
+            seed = g.bot_seeds[s.seat] if s.seat < len(g.bot_seeds) else None
+            if s.kind != "bot" or s.bot is None or seed is None:
                 continue
             seat = s.seat
             try:
                 bot = self.table.live_bot(
                     s.bot,
                     seat,
-                    seed + 1000 * (seat + 1),
+                    seed,
                     lambda seat=seat: self.definition.view(g.game, seat),  # type: ignore[misc]
                     lambda action, seat=seat: self._bot_submit(g, seat, action),  # type: ignore[misc]
                     self.settings.clock,
@@ -674,7 +677,7 @@ class Room:
         if outcome is None:  # pragma: no cover - only called for finished games
             return
         self.series.record(outcome.winners)
-        record_url = f"/api/games/{g.id}/record"
+        record_url = links.record_url(g.id, self.code, self.public)
         for meta in self.games:
             if meta.id == g.id:
                 meta.status = "finished"
@@ -758,9 +761,10 @@ class Room:
         started_wall: float,
         state: Any,
         steps: list[tuple[int, Any, int | None, int | None, str | None]],
+        bot_seeds: list[int | None] | None = None,
     ) -> None:
-        """Take back an unfinished game, rebuilt from its stored deal and action log
-        (``steps``: each action's ``(seq, action, t, seat, client id)``)."""
+        """Take back an unfinished game, rebuilt from its stored deal, action log (``steps``:
+        each action's ``(seq, action, t, seat, client id)``) and bot seeds (or ``None``)."""
         g = GameState(
             id=gid,
             number=number,
@@ -769,6 +773,7 @@ class Room:
             started_wall=started_wall,
             table=self._table_clock(held=not steps),  # no action yet: a countdown again
             actions_by_seat=[0] * self.players,
+            bot_seeds=seating.restored_bot_seeds(self.seats, bot_seeds, self.settings.deal_seed),
         )
         for seq, action, t, seat, client_id in steps:
             g.seq = seq
@@ -792,8 +797,6 @@ class Room:
         else:
             g.t0 = now - g.last_t / 1000
             self.status = "playing"
-        deal_seed = self.settings.deal_seed
-        g.bot_seed = secrets.randbits(32) if deal_seed is None else deal_seed
         self._start_bots(g)
         for b in g.bots:
             b.notify()

@@ -60,6 +60,7 @@ games = Table(
     Column("started_at", Float, nullable=False),
     Column("ended_at", Float, nullable=True),
     Column("result", Text, nullable=True),
+    Column("bot_seeds", Text, nullable=True),
 )
 
 actions = Table(

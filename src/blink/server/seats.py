@@ -11,6 +11,7 @@ I/O.
 from __future__ import annotations
 
 import hashlib
+import secrets
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -22,7 +23,17 @@ from blink.server.table_clock import TableClock
 if TYPE_CHECKING:
     from blink.server.rooms import Room
 
-__all__ = ["ANSWERS_KEPT", "GameState", "NoGame", "Peer", "Pending", "Seat", "hash_token"]
+__all__ = [
+    "ANSWERS_KEPT",
+    "GameState",
+    "NoGame",
+    "Peer",
+    "Pending",
+    "Seat",
+    "draw_bot_seeds",
+    "hash_token",
+    "restored_bot_seeds",
+]
 
 
 ANSWERS_KEPT = 256
@@ -130,8 +141,9 @@ class GameState:
     pending: deque[Pending] = field(default_factory=deque)
     actions_by_seat: list[int] = field(default_factory=list)
     bots: list[LiveBot] = field(default_factory=list)
-    bot_seed: int = 0
-    """The seed the bots of this game are made from (they start after a held countdown)."""
+    bot_seeds: list[int | None] = field(default_factory=list)
+    """Each seat's bot seed (``None`` for a person's seat), stored with the game (the bots
+    start after a held countdown)."""
     ended_sent: bool = False
     end_msg: Any = None
     """The ``game_end`` frame once sent (sent again, marked ``again``, on resume/resync)."""
@@ -142,3 +154,21 @@ class GameState:
     def timer(self) -> Any:
         """The timer armed at the referee's deadline (``None``: none armed)."""
         return self.table.handle
+
+
+def draw_bot_seeds(seats: list[Seat]) -> list[int | None]:
+    """Fresh seeds for the bots of a new game, one per seat (``None`` for a person's), from
+    the operating system's randomness (:mod:`secrets`): nothing about the deal tells them."""
+    return [secrets.randbits(63) if s.kind == "bot" else None for s in seats]
+
+
+def restored_bot_seeds(
+    seats: list[Seat], stored: list[int | None] | None, deal_seed: int | None
+) -> list[int | None]:
+    """The bot seeds of a restored game: those stored with it. A game stored before games
+    kept them (``stored`` is ``None``) gets them as restores derived them then: a base
+    (``deal_seed`` when set, else random) plus ``1000 * (seat + 1)``."""
+    if stored is not None and len(stored) == len(seats):
+        return list(stored)
+    base = secrets.randbits(32) if deal_seed is None else deal_seed
+    return [base + 1000 * (s.seat + 1) if s.kind == "bot" else None for s in seats]

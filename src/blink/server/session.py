@@ -21,7 +21,7 @@ from starlette.types import Send
 from starlette.websockets import WebSocket, WebSocketState
 
 from blink.server.conn import Conn
-from blink.server.creation_limits import CreationLimiter
+from blink.server.creation_limits import CreationLimiter, MessageLimiter
 from blink.server.direct import (
     WS_IMPL,
     DirectSocket,
@@ -87,6 +87,7 @@ class Session:
         settings: Settings,
         send: Send,
         limiter: CreationLimiter | None = None,
+        messages: MessageLimiter | None = None,
     ) -> None:
         self.limiter = limiter
         """Counts this address's lookups of room codes that do not exist (``None``: none)."""
@@ -99,8 +100,9 @@ class Session:
         self.closer: asyncio.Task[None] | None = None
         if self.direct is not None:
             self.conn.writer = self._write_direct
-        self.tokens = settings.rate_burst
-        self.last = settings.clock()
+        self.messages = messages or MessageLimiter(settings.message_rate, settings.clock)
+        """The moving windows of client messages (the app's, shared by its connections)."""
+        self.key = self.messages.open()
         self.errors = 0
         self.hello = False
         self.closing = False
@@ -182,17 +184,9 @@ class Session:
         self.conn.close(code, reason)
 
     def rate_ok(self) -> bool:
-        """Take one message from the rate limit's bucket; ``False`` when it is empty."""
-        now = self.settings.clock()
-        self.tokens = min(
-            self.settings.rate_burst,
-            self.tokens + (now - self.last) * self.settings.rate_per_second,
-        )
-        self.last = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
+        """Count one message in the connection's moving window (``Settings.message_rate``);
+        ``False`` when the window is full."""
+        return self.messages.hit(self.key)
 
     def receive(self, data: str | bytes) -> None:
         """One message from the client: size and rate checks, then :meth:`handle`."""
@@ -349,9 +343,10 @@ async def serve(
     settings: Settings,
     send: Send,
     limiter: CreationLimiter | None = None,
+    messages: MessageLimiter | None = None,
 ) -> None:
     """Run one accepted WebSocket connection until it ends."""
-    s = Session(ws, hub, settings, send, limiter)
+    s = Session(ws, hub, settings, send, limiter, messages)
     hub.connections += 1
     sender = None if s.direct is not None else asyncio.get_running_loop().create_task(s.sender())
 
@@ -386,6 +381,7 @@ async def serve(
         log.debug("websocket ended", exc_info=True)
     finally:
         timer.cancel()
+        s.messages.close(s.key)
         hub.connections -= 1
         room = s.conn.room
         if room is not None:
@@ -420,7 +416,14 @@ async def endpoint(state: State, ws: WebSocket, send: Send) -> None:
         await ws.accept()
         if getattr(state, "send_path", None) is None:
             state.send_path = _log_send_path(send)
-        await serve(ws, hub, settings, send, getattr(state, "creation_limiter", None))
+        await serve(
+            ws,
+            hub,
+            settings,
+            send,
+            getattr(state, "creation_limiter", None),
+            getattr(state, "message_limiter", None),
+        )
     finally:
         hub.by_address[address] -= 1
         if not hub.by_address[address]:

@@ -67,10 +67,11 @@ class Settings:
     """The longest REST request body (a record for ``POST /api/replays`` may be 2 MiB):
     longer ones are refused with 413 before they are read."""
     max_message_bytes: int = 4096
-    rate_per_second: float = 40.0
-    """Sustained client messages per second per connection."""
-    rate_burst: float = 80.0
-    """Messages a connection may send at once before the rate limit applies."""
+    message_rate: str | None = "80 per 2 seconds"
+    """How many messages one WebSocket connection may send in a fixed window (``limits``
+    notation; a window opens with a message when none is open, on ``clock``): 80 in two
+    seconds by default, so 40 a second sustained and bursts of 80. Past it the connection is
+    closed (``rate_limited``, 1008). ``None``: no limit."""
     max_errors: int = 50
     """Bad messages tolerated on one connection before it is closed (1008)."""
     send_queue_limit: int = 2048
@@ -128,5 +129,9 @@ class Settings:
     abandon_after: float = 3600.0
     """A room still waiting for players (no game started) that nobody has been connected to
     for this many seconds is dropped from memory the same way."""
+    tournament_idle_after: float | None = 600.0
+    """A tournament neither asked for nor changed for this many seconds, none of whose match
+    rooms is in memory, is dropped from memory (finished or not); it stays in the database
+    and comes back when someone asks for it. ``None``: tournaments stay in memory."""
     sweep_interval: float = 30.0
     """How often the server looks for rooms to drop from memory."""

@@ -42,6 +42,7 @@ from blink.server.jobs import (
     job_update_room,
     job_update_seat,
 )
+from blink.server.links import record_url
 from blink.server.schema import actions, games, metadata, migrate, rooms, seats
 from blink.server.sqlite_file import DatabaseFile
 
@@ -160,6 +161,10 @@ class LoadedGame:
     ended_at: float | None
     result: dict[str, Any] | None
     actions: list[tuple[int, dict[str, Any], int | None, str | None]] = field(default_factory=list)
+    bot_seeds: list[int | None] | None = None
+    """Each seat's bot seed (``None``: a game stored before games kept them)."""
+    room_code: str = ""
+    public: bool = True  # whether its room is (Storage.load_game tells)
 
 
 @dataclass
@@ -196,6 +201,7 @@ def _game_from_row(r: Any) -> LoadedGame:
         started_at=r.started_at,
         ended_at=r.ended_at,
         result=json.loads(r.result) if r.result else None,
+        bot_seeds=json.loads(r.bot_seeds) if r.bot_seeds else None,
     )
 
 
@@ -663,10 +669,12 @@ class Storage:
     def load_game(self, game_id: int) -> LoadedGame | None:
         """A game with its full action log, or ``None``."""
         with self.engine.connect() as conn:
-            r = conn.execute(select(games).where(games.c.id == game_id)).first()
+            q = select(games, rooms.c.public).outerjoin(rooms, rooms.c.code == games.c.room_code)
+            r = conn.execute(q.where(games.c.id == game_id)).first()
             if r is None:
                 return None
             g = _game_from_row(r)
+            g.room_code, g.public = r.room_code, bool(r.public)
             g.actions = [
                 (a.seq, json.loads(a.action), a.seat, a.client_id)
                 for a in conn.execute(
@@ -779,7 +787,7 @@ class Storage:
                     "plays": counts.get(r.id, 0),
                     "started": r.started_at,
                     "ended": r.ended_at,
-                    "record_url": f"/api/games/{r.id}/record",
+                    "record_url": record_url(r.id, r.room_code, r.public),
                 }
             )
         return out

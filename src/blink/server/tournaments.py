@@ -12,6 +12,11 @@ to their match with the secret they already hold. Results come back from the roo
 games (:meth:`Manager.sync`, run by a game-end hook and at start), each game entered once
 (its reference is ``ROOM/game-id``).
 
+A tournament nobody has asked about or changed for ``Settings.tournament_idle_after`` seconds,
+and none of whose match rooms is in memory, is dropped from memory (:meth:`Manager.evict_idle`,
+on the hub's sweeps); every lookup (:meth:`Manager.get`, a match room's game end) reads it
+back from its row, so no answer changes. At start only unfinished tournaments are read.
+
 The endpoints are :mod:`blink.server.routes.tournaments`. See docs/protocol.md,
 "Tournaments and profiles".
 """
@@ -101,6 +106,8 @@ class Entry:
     started: bool = False
     version: int = 0
     updated_at: float = 0.0
+    touched: float = 0.0
+    """When it was last asked for or changed (``Settings.clock``)."""
 
     @property
     def status(self) -> str:
@@ -158,6 +165,34 @@ class Entry:
         }
 
 
+def _entry(r: Any) -> Entry | None:
+    """The tournament of a stored row (``None``, logged, when it cannot be read)."""
+    try:
+        data = json.loads(r.state)
+        t = Tournament.from_dict(data["tournament"])
+    except Exception:
+        log.exception("could not load tournament %s", r.id)
+        return None
+    return Entry(
+        r.id,
+        r.kind,
+        r.organiser_hash,
+        r.created_at,
+        t,
+        dict(data.get("profiles") or {}),
+        {k: list(v) for k, v in (data.get("rooms") or {}).items()},
+        bool(data.get("started")),
+        r.version,
+        r.updated_at,
+    )
+
+
+def _summary(tid: str, name: str, kind: str, status: str, players: int) -> dict[str, Any]:
+    """A tournament as ``GET /api/tournaments`` lists it."""
+    url = f"/tournament.html?id={tid}"
+    return {"id": tid, "name": name, "kind": kind, "status": status, "players": players, "url": url}
+
+
 def _row(e: Entry) -> dict[str, Any]:
     return {
         "id": e.id,
@@ -184,37 +219,110 @@ class Manager:
     # -- storage
 
     def load(self) -> None:
-        """Load every tournament (at start)."""
+        """Load every unfinished tournament (at start; the others are read when asked for)."""
         with self.hub.storage.engine.connect() as conn:
-            rows = conn.execute(select(tournaments)).all()
+            rows = conn.execute(select(tournaments).where(tournaments.c.status != "finished"))
+            loaded = [_entry(r) for r in rows.all()]
+        for e in loaded:
+            if e is not None:
+                self.add(e)
+
+    def add(self, e: Entry) -> Entry:
+        """Keep ``e`` in memory (a new tournament, or one read back from its row)."""
+        self.items[e.id] = e
+        for codes in e.rooms.values():
+            for c in codes:
+                self.by_room[c] = e.id
+        e.touched = self.hub.settings.clock()
+        return e
+
+    def read(self, tid: str) -> Entry | None:
+        """Tournament ``tid`` as stored (a plain read: call it off the event loop)."""
+        with self.hub.storage.engine.connect() as conn:
+            r = conn.execute(select(tournaments).where(tournaments.c.id == tid)).first()
+        return None if r is None else _entry(r)
+
+    async def get(self, tid: str) -> Entry | None:
+        """Tournament ``tid``: in memory, or read back from the database (``None``: there is
+        no such tournament). Counts as activity."""
+        e = self.items.get(tid)
+        if e is None:
+            stored = await asyncio.to_thread(self.read, tid)
+            e = self.items.get(tid)  # another request may have read it back meanwhile
+            if e is None and stored is not None:
+                e = self.add(stored)
+        if e is not None:
+            e.touched = self.hub.settings.clock()
+        return e
+
+    def newest(self, limit: int) -> list[Any]:
+        """The rows of the ``limit`` newest stored tournaments (a plain read: call it off the
+        event loop), for :meth:`listing`."""
+        q = select(tournaments).order_by(tournaments.c.created_at.desc()).limit(limit)
+        with self.hub.storage.engine.connect() as conn:
+            return list(conn.execute(q).all())
+
+    def listing(self, rows: list[Any], limit: int) -> list[dict[str, Any]]:
+        """The ``limit`` newest tournaments (``GET /api/tournaments``): those in memory as they
+        are, the others as their stored ``rows`` say (:meth:`newest`)."""
+        got: dict[str, tuple[float, dict[str, Any]]] = {}
         for r in rows:
-            try:
-                data = json.loads(r.state)
-                t = Tournament.from_dict(data["tournament"])
-            except Exception:
-                log.exception("could not load tournament %s", r.id)
+            if r.id not in self.items:
+                try:
+                    players = len(json.loads(r.state)["tournament"]["players"])
+                except (ValueError, KeyError, TypeError):
+                    continue
+                got[r.id] = (r.created_at, _summary(r.id, r.name, r.kind, r.status, players))
+        for e in self.items.values():
+            summary = _summary(e.id, e.t.name, e.kind, e.status, len(e.t.entrants))
+            got[e.id] = (e.created_at, summary)
+        ordered = sorted(got.values(), key=lambda x: x[0], reverse=True)
+        return [s for _, s in ordered[:limit]]
+
+    def evict_idle(self) -> list[str]:
+        """Drop from memory every tournament idle for ``settings.tournament_idle_after``
+        seconds (neither asked for nor changed) none of whose match rooms is in memory; its
+        row stays and :meth:`get` reads it back. Nothing is dropped while the database cannot
+        be written (its row may be behind). Returns the ids dropped."""
+        limit = self.hub.settings.tournament_idle_after
+        if limit is None or self.hub.write_failure() is not None:
+            return []
+        now = self.hub.settings.clock()
+        dropped = []
+        for tid, e in list(self.items.items()):
+            codes = [c for cs in e.rooms.values() for c in cs]
+            if now - e.touched < limit or any(c in self.hub.rooms for c in codes):
                 continue
-            e = Entry(
-                r.id,
-                r.kind,
-                r.organiser_hash,
-                r.created_at,
-                t,
-                dict(data.get("profiles") or {}),
-                {k: list(v) for k, v in (data.get("rooms") or {}).items()},
-                bool(data.get("started")),
-                r.version,
-                r.updated_at,
-            )
-            self.items[e.id] = e
-            for codes in e.rooms.values():
-                for c in codes:
-                    self.by_room[c] = e.id
+            del self.items[tid]
+            for c in codes:
+                self.by_room.pop(c, None)
+            dropped.append(tid)
+        if dropped:
+            log.info("dropped %d idle tournaments from memory", len(dropped))
+        return dropped
+
+    def of_room(self, code: str, search: bool) -> Entry | None:
+        """The tournament whose match room ``code`` is: in memory, or (``search``) read back
+        from the database (a match room can outlive its tournament's stay in memory)."""
+        tid = self.by_room.get(code)
+        if tid is not None and tid in self.items:
+            return self.items[tid]
+        if not search:
+            return None
+        pattern = f'%"{code}"%'
+        with self.hub.storage.engine.connect() as conn:
+            rows = conn.execute(select(tournaments).where(tournaments.c.state.like(pattern)))
+            found = [e for e in map(_entry, rows.all()) if e is not None]
+        for e in found:
+            if any(code in cs for cs in e.rooms.values()):
+                return self.items.get(e.id) or self.add(e)
+        return None
 
     def save(self, e: Entry, insert_row: bool = False) -> Callable[[Connection], None]:
         """Bump the version and return the job that stores the tournament."""
         e.version += 1
         e.updated_at = time.time()
+        e.touched = self.hub.settings.clock()
         row = _row(e)
         self.changed.set()
         self.changed = asyncio.Event()
@@ -320,8 +428,7 @@ class Manager:
         Rooms of other games are ignored: tournaments are of the default game."""
         if room.game_name != DEFAULT_GAME:
             return
-        tid = self.by_room.get(room.code)
-        e = self.items.get(tid) if tid else None
+        e = self.of_room(room.code, search=bool(room.options.get("fixed_seats")))
         if e is not None and self.sync(e):
             self.hub.storage.submit(self.save(e))
 
@@ -333,6 +440,7 @@ async def attach(hub: Hub) -> None:
     hub.tournaments = mgr  # type: ignore[attr-defined]
     hub.game_end_hooks.append(on_game_end)
     hub.game_end_hooks.append(mgr.on_game_end)
+    hub.sweep_hooks.append(mgr.evict_idle)
     for e in mgr.items.values():
         if mgr.sync(e):
             hub.storage.submit(mgr.save(e))

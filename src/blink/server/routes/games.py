@@ -12,11 +12,13 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from fastapi import APIRouter, FastAPI
+from fastapi import APIRouter, FastAPI, Request
 
 from blink.model.records import SeriesRecord
+from blink.server.creation_limits import check_lookup, count_miss
 from blink.server.errors import ApiError
 from blink.server.hub import Hub
+from blink.server.links import may_read
 from blink.server.replays import RecordLoader
 from blink.server.routes.deps import HubDep
 from blink.server.stored import record_of
@@ -26,11 +28,11 @@ __all__ = ["load_record", "record_loader", "router"]
 router = APIRouter()
 
 
-async def load_record(h: Hub, game_id: int) -> dict[str, Any]:
-    """A finished game's record document; :class:`ApiError` ``404 no_such_game`` or
-    ``409 game_not_finished`` otherwise."""
+async def load_record(h: Hub, game_id: int, room: str | None = None) -> dict[str, Any]:
+    """A finished game's record document; :class:`ApiError` ``404 no_such_game`` (also for a
+    private room's game when ``room`` does not name its room) or ``409 game_not_finished``."""
     lg = await asyncio.to_thread(h.storage.load_game, game_id)
-    if lg is None:
+    if lg is None or not may_read(lg.room_code, lg.public, room):
         raise ApiError(404, "no_such_game", f"there is no game {game_id}")
     if lg.ended_at is None:
         raise ApiError(409, "game_not_finished", "the game is not finished yet")
@@ -41,8 +43,8 @@ async def load_record(h: Hub, game_id: int) -> dict[str, Any]:
 def record_loader(app: FastAPI) -> RecordLoader:
     """:func:`load_record` on the hub of ``app`` once it runs (for the replay endpoints)."""
 
-    async def load(game_id: int) -> dict[str, Any]:
-        return await load_record(app.state.hub, game_id)
+    async def load(request: Request, game_id: int, room: str | None) -> dict[str, Any]:
+        return await _guarded(app.state.hub, request, game_id, room)
 
     return load
 
@@ -61,10 +63,25 @@ async def list_games(
     return {"games": listed}
 
 
+async def _guarded(h: Hub, request: Request, game_id: int, room: str | None) -> dict[str, Any]:
+    """:func:`load_record` for a request: counting through ids is guessing, so each 404 counts
+    as an unknown room code of the address (past its limit, ``429 rate_limited``)."""
+    await check_lookup(request)
+    try:
+        return await load_record(h, game_id, room)
+    except ApiError as exc:
+        if exc.status == 404:
+            count_miss(request)
+        raise
+
+
 @router.get("/api/games/{game_id}/record")
-async def game_record(h: HubDep, game_id: int) -> dict[str, Any]:
-    """A finished game's record (the engine's JSON record format)."""
-    return await load_record(h, game_id)
+async def game_record(
+    h: HubDep, game_id: int, request: Request, room: str | None = None
+) -> dict[str, Any]:
+    """A finished game's record (the engine's JSON record format); a private room's game only
+    with its room's code (``?room=CODE``, as its ``record_url`` has it)."""
+    return await _guarded(h, request, game_id, room)
 
 
 @router.get("/api/rooms/{code}/record")

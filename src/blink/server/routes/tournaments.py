@@ -33,8 +33,8 @@ __all__ = ["NewTournament", "OrgAction", "router"]
 router = APIRouter()
 
 
-def _get(mgr: Manager, tid: str) -> Entry:
-    e = mgr.items.get(tid)
+async def _get(mgr: Manager, tid: str) -> Entry:
+    e = await mgr.get(tid)
     if e is None:
         raise ProfileError(404, "no_such_tournament", f"there is no tournament {tid!r}")
     return e
@@ -95,7 +95,7 @@ async def create(mgr: WritableManagerDep, body: NewTournament) -> dict[str, Any]
         _engine_call(lambda ent=ent: t.add_player(ent))  # type: ignore[misc]
     secret = secrets.token_urlsafe(24)
     e = Entry(secrets.token_hex(5), body.kind, hash_token(secret), time.time(), t)
-    mgr.items[e.id] = e
+    mgr.add(e)
     view = await _store(mgr, e, insert_row=True)
     return {
         "id": e.id,
@@ -107,21 +107,9 @@ async def create(mgr: WritableManagerDep, body: NewTournament) -> dict[str, Any]
 
 @router.get("/api/tournaments")
 async def list_all(mgr: ManagerDep) -> dict[str, Any]:
-    """Every tournament, newest first."""
-    items = sorted(mgr.items.values(), key=lambda x: x.created_at, reverse=True)
-    return {
-        "tournaments": [
-            {
-                "id": x.id,
-                "name": x.t.name,
-                "kind": x.kind,
-                "status": x.status,
-                "players": len(x.t.entrants),
-                "url": f"/tournament.html?id={x.id}",
-            }
-            for x in items[:200]
-        ]
-    }
+    """Every tournament, newest first (the 200 newest)."""
+    rows = await asyncio.to_thread(mgr.newest, 200)
+    return {"tournaments": mgr.listing(rows, 200)}
 
 
 @router.get("/api/tournaments/{tid}")
@@ -130,7 +118,7 @@ async def get(
 ) -> dict[str, Any]:
     """The live state. With ``since`` (a version) and ``wait`` (seconds, at most 25), the
     answer waits until the version is newer (long polling)."""
-    e = _get(mgr, tid)
+    e = await _get(mgr, tid)
     deadline = asyncio.get_running_loop().time() + max(0.0, min(wait, 25.0))
     while since is not None and e.version <= since:
         left = deadline - asyncio.get_running_loop().time()
@@ -140,13 +128,14 @@ async def get(
             await asyncio.wait_for(mgr.changed.wait(), left)
         except TimeoutError:
             break
+        e = await _get(mgr, tid)  # the same, unless it left memory meanwhile
     return e.view()
 
 
 @router.get("/api/tournaments/{tid}/export")
 async def export(mgr: ManagerDep, tid: str) -> JSONResponse:
     """The tournament as a blink-tournament JSON file (as `blink tournament` reads)."""
-    e = _get(mgr, tid)
+    e = await _get(mgr, tid)
     return JSONResponse(
         tournament_dict(e.t),
         headers={"Content-Disposition": f'attachment; filename="tournament-{e.id}.json"'},
@@ -156,7 +145,7 @@ async def export(mgr: ManagerDep, tid: str) -> JSONResponse:
 @router.get("/api/tournaments/{tid}/bracket.html")
 async def bracket_html(mgr: ManagerDep, tid: str) -> HTMLResponse:
     """The printable bracket page."""
-    e = _get(mgr, tid)
+    e = await _get(mgr, tid)
     if len(e.t.entrants) < 2:
         raise ProfileError(409, "too_few_players", "a bracket needs at least two players")
     return HTMLResponse(bracket.render_html(e.t))
@@ -165,7 +154,7 @@ async def bracket_html(mgr: ManagerDep, tid: str) -> HTMLResponse:
 @router.get("/api/tournaments/{tid}/bracket.png")
 async def bracket_png(mgr: ManagerDep, tid: str) -> Response:
     """The bracket as a PNG image."""
-    e = _get(mgr, tid)
+    e = await _get(mgr, tid)
     if len(e.t.entrants) < 2:
         raise ProfileError(409, "too_few_players", "a bracket needs at least two players")
     data = await asyncio.to_thread(bracket.render_png, e.t.copy())
@@ -175,7 +164,7 @@ async def bracket_png(mgr: ManagerDep, tid: str) -> Response:
 @router.post("/api/tournaments/{tid}/join")
 async def join(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
     """A player signs up with their profile (online tournaments, before the draw)."""
-    e = _get(mgr, tid)
+    e = await _get(mgr, tid)
     if e.kind != "online":
         raise ProfileError(
             409, "not_online", "players of a real-cards tournament are entered by the organiser"
@@ -194,7 +183,7 @@ async def join(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, 
 @router.post("/api/tournaments/{tid}/players")
 async def add_player(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
     """The organiser enters a player (name, optional rank or rating) before the draw."""
-    e = _get(mgr, tid)
+    e = await _get(mgr, tid)
     _organiser(e, body.organiser_secret)
     if body.name is None:
         raise ProfileError(400, "bad_name", "give the player's name")
@@ -211,7 +200,7 @@ async def add_player(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict
 @router.post("/api/tournaments/{tid}/remove")
 async def remove_player(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
     """The organiser removes a player before the draw."""
-    e = _get(mgr, tid)
+    e = await _get(mgr, tid)
     _organiser(e, body.organiser_secret)
     name = _engine_call(lambda: e.t.entrant(body.name or "")).name
     _engine_call(lambda: e.t.remove_player(name))
@@ -222,7 +211,7 @@ async def remove_player(mgr: WritableManagerDep, tid: str, body: OrgAction) -> d
 @router.post("/api/tournaments/{tid}/draw")
 async def draw(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
     """The organiser draws the first round (from ``seed``, random when not given)."""
-    e = _get(mgr, tid)
+    e = await _get(mgr, tid)
     _organiser(e, body.organiser_secret)
     seed = body.seed if body.seed is not None else secrets.randbits(31)
     if len(e.t.entrants) < 2:
@@ -234,7 +223,7 @@ async def draw(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, 
 @router.post("/api/tournaments/{tid}/start")
 async def start(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
     """The organiser starts an online tournament (drawing first if needed): rooms open."""
-    e = _get(mgr, tid)
+    e = await _get(mgr, tid)
     _organiser(e, body.organiser_secret)
     if e.kind != "online":
         raise ProfileError(409, "not_online", "a real-cards tournament has no rooms to open")
@@ -251,7 +240,7 @@ async def start(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str,
 async def result(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
     """The organiser enters one game's result: ``winners`` (one name, several for a tie)
     or ``tie: true``."""
-    e = _get(mgr, tid)
+    e = await _get(mgr, tid)
     _organiser(e, body.organiser_secret)
     mid = body.match or ""
     if body.tie:
@@ -265,7 +254,7 @@ async def result(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str
 async def undo(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
     """The organiser takes back the last game they entered in a match (not a game that was
     played in a room: the room's record would enter it again)."""
-    e = _get(mgr, tid)
+    e = await _get(mgr, tid)
     _organiser(e, body.organiser_secret)
     m = _engine_call(lambda: e.t.match(body.match or ""))
     if m.games and m.games[-1].ref not in (None, "organiser"):
@@ -278,7 +267,7 @@ async def undo(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, 
 async def handicap(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
     """The organiser sets a match's handicap: ``sizes`` by name, ``null`` for an equal
     deal, or ``suggest: true`` for the one suggested from the players' ratings."""
-    e = _get(mgr, tid)
+    e = await _get(mgr, tid)
     _organiser(e, body.organiser_secret)
     mid = body.match or ""
     sizes = body.sizes

@@ -62,8 +62,9 @@ export function postRecord(record) {
 
 /** The replay behind a record URL: one GET for a stored game, else the record then a POST. */
 export async function fetchReplay(url) {
-  const m = url.match(/^\/api\/games\/(\d+)\/record\/?$/);
-  if (m) return request(`/api/games/${m[1]}/replay`);
+  // A private room's game names its room: /api/games/{id}/record?room=CODE.
+  const m = url.match(/^\/api\/games\/(\d+)\/record\/?(\?room=[A-Za-z0-9]+)?$/);
+  if (m) return request(`/api/games/${m[1]}/replay${m[2] || ""}`);
   return postRecord(await request(url));
 }
 
