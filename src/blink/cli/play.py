@@ -7,7 +7,7 @@ instantly; the help reads the levels, strategies and player range from their reg
 
 from __future__ import annotations
 
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
@@ -20,7 +20,10 @@ from blink.cli.listing import (
 )
 from blink.games.classic.bots import DEFAULT_LEVEL, DEFAULT_STRATEGY
 
-__all__ = ["register"]
+if TYPE_CHECKING:
+    from blink.tui.app import BlinkApp
+
+__all__ = ["local_app", "register"]
 
 
 def _fail(message: str) -> NoReturn:
@@ -228,6 +231,27 @@ def _play_here(
     style: dict[str, Any],
 ) -> None:
     """Play in this terminal: two people (``hotseat``) or you against bots; print the score."""
+    from blink.tui.table import LocalTable
+
+    app = local_app(hotseat, bot, level, strategy, players, deal, style)
+    app.run()
+    table = app.table
+    if isinstance(table, LocalTable) and table.series.games_played:
+        score = " – ".join(f"{n} {w}" for n, w in zip(table.names, table.series.score, strict=True))
+        typer.echo(f"Games won: {score}")
+
+
+def local_app(
+    hotseat: bool,
+    bot: list[str],
+    level: str | None,
+    strategy: str | None,
+    players: int,
+    deal: dict[str, Any],
+    style: dict[str, Any],
+) -> BlinkApp:
+    """The terminal app of a game on this machine (not yet running): two people at one
+    keyboard (``hotseat``), or you against bots named by their registry's titles."""
     from blink.tui.app import BlinkApp
     from blink.tui.table import LocalTable
 
@@ -245,9 +269,9 @@ def _play_here(
             specs = _bot_specs(bot, level, strategy, players)
         except BotConfigError as exc:
             _fail(str(exc))
-        labels = [f"{s.level} {s.strategy}" for s in specs]
+        labels = [s.display_name for s in specs]
         if len(set(labels)) < len(labels):
-            labels = [f"{label} ({i + 1})" for i, label in enumerate(labels)]
+            labels = [f"{label} {i + 2}" for i, label in enumerate(labels)]
         names = ["You", *labels]
         table = LocalTable(
             players=len(specs) + 1,
@@ -257,11 +281,7 @@ def _play_here(
             **deal,
         )
         title = "You vs " + " and ".join(names[1:])
-    app = BlinkApp(table, title=title, **style)
-    app.run()
-    if table.series.games_played:
-        score = " – ".join(f"{n} {w}" for n, w in zip(table.names, table.series.score, strict=True))
-        typer.echo(f"Games won: {score}")
+    return BlinkApp(table, title=title, **style)
 
 
 def _bot_specs(bots: list[str], level: str | None, strategy: str | None, players: int) -> list[Any]:
