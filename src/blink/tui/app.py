@@ -31,7 +31,7 @@ from blink.tui.widgets import (
     pile_label,
 )
 
-__all__ = ["BlinkApp", "HelpScreen", "PauseScreen", "TableScreen"]
+__all__ = ["BlinkApp", "HelpScreen", "PauseScreen", "QuitScreen", "TableScreen"]
 
 NOTICE_SECONDS = 4.0
 """How long a line under the table stays (on the table's clock)."""
@@ -126,6 +126,33 @@ class PauseScreen(ModalScreen[None]):
             self.dismiss(None)
 
 
+class QuitScreen(ModalScreen[bool]):
+    """Asks before leaving a game under way: Y or Enter quits (so does Ctrl+C again, through
+    the app's binding); N or Escape goes back to the game."""
+
+    DEFAULT_CSS = """
+    QuitScreen { align: center middle; }
+    QuitScreen > Static { width: 44; height: 5; border: round $warning; background: $surface;
+                          content-align: center middle; text-align: center; }
+    """
+
+    def __init__(self, question: str = "Leave this game?") -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        """The question and its keys."""
+        yield Static(f"[b]{self.question}[/b]\nY: quit · N: keep playing", id="quit-question")
+
+    def on_key(self, event: Key) -> None:
+        """Y or Enter quits; N or Escape stays; other keys are ignored."""
+        event.stop()
+        if event.key in ("y", "enter"):
+            self.dismiss(True)
+        elif event.key in ("n", "escape"):
+            self.dismiss(False)
+
+
 class TableScreen(Screen[None]):
     """The table: every widget of the game, and the game keys."""
 
@@ -177,6 +204,7 @@ class BlinkApp(App[Status | None]):
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "quit", priority=True),
+        Binding("ctrl+c", "interrupt", "quit", show=False, priority=True),
     ]
 
     def __init__(
@@ -397,6 +425,33 @@ class BlinkApp(App[Status | None]):
                 )
             )
         return out
+
+    @property
+    def game_under_way(self) -> bool:
+        """A game someone at this keyboard is playing has started and is not over."""
+        stage = self.table.status().stage
+        return bool(self.table.local_seats) and stage not in (Stage.WAITING, Stage.OVER)
+
+    def action_interrupt(self) -> None:
+        """Ctrl+C: quit at once between games or when watching (or when pressed again while
+        asked); in mid-game, ask first (a game against bots waits, paused, for the answer)."""
+        if isinstance(self.screen, QuitScreen) or not self.game_under_way:
+            self.exit(self._last_status)
+            return
+        status = self.table.status()
+        paused_here = status.can_pause and not status.paused
+        if paused_here:
+            self.table.set_paused(True)
+
+        def answered(leave: bool | None) -> None:
+            if leave:
+                self.exit(self._last_status)
+                return
+            if paused_here:
+                self.table.set_paused(False)
+            self.redraw()
+
+        self.push_screen(QuitScreen(), answered)
 
     async def action_quit(self) -> None:
         """Quit, returning the last status."""
