@@ -191,3 +191,17 @@ def test_help_against_bots(snap_compare: Compare) -> None:
 def test_paused(snap_compare: Compare) -> None:
     # Against bots, Space pauses: the table is hidden until Space again.
     assert snap_compare(_vs_bots(2), press=["space"], run_before=_redraw)
+
+
+def test_three_people_at_one_keyboard(snap_compare: Compare) -> None:
+    # Three hands side by side (99 columns); each pile shows the keys of the two who reach it.
+    table = LocalTable(
+        players=3,
+        humans=(0, 1, 2),
+        names=("Left", "Middle", "Right"),
+        seed=6,
+        clock=ManualClock(),
+        countdown=0.0,
+    )
+    app = BlinkApp(table, title="Left (Q W E · A S) vs Middle (Z X C · F G) vs Right (U I O · K L)")
+    assert snap_compare(app, run_before=_redraw, terminal_size=(100, 24))

@@ -16,7 +16,15 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from blink.games.classic.engine import PlayerView
-from blink.tui.keys import HOTSEAT_LEFT, HOTSEAT_RIGHT, SOLO, HandKeys, KeyRouter, pile_sides
+from blink.tui.keys import (
+    HOTSEAT_LEFT,
+    HOTSEAT_MIDDLE,
+    HOTSEAT_RIGHT,
+    SOLO,
+    HandKeys,
+    KeyRouter,
+    pile_sides,
+)
 from blink.tui.render import CardStyle
 from blink.tui.table import Notice, Stage, Status, Table
 from blink.tui.widgets import (
@@ -68,6 +76,24 @@ with the top card of a pile. The first with no cards left wins.
 A card that fits only one pile goes at once; one that fits both waits
 for a pile key. In a stall with an empty draw pile, a card key chooses
 the card to place.
+
+  [b]Enter[/b]  next game / rematch   [b]?[/b]  this help   [b]Ctrl+Q[/b]  quit
+
+Press any key to go back."""
+
+HELP_HOTSEAT_3 = """\
+[b]Blink — three players, one keyboard[/b]
+
+All play at once. Play a card that shares a colour, a shape or a count
+with the top card of one of your two piles. The first with no cards left
+wins. Each pile shows the keys of the two players who reach it.
+
+  Left player:    cards [b]Q W E[/b]   piles [b]A[/b] · [b]S[/b]
+  Middle player:  cards [b]Z X C[/b]   piles [b]F[/b] · [b]G[/b]
+  Right player:   cards [b]U I O[/b]   piles [b]K[/b] · [b]L[/b]
+
+The first pile key is for the one of your piles further left on screen.
+In a stall with an empty draw pile, a card key chooses the card to place.
 
   [b]Enter[/b]  next game / rematch   [b]?[/b]  this help   [b]Ctrl+Q[/b]  quit
 
@@ -229,6 +255,9 @@ class BlinkApp(App[Status | None]):
                 key_maps = {seats[0]: SOLO}
             elif len(seats) == 2:
                 key_maps = {seats[0]: HOTSEAT_LEFT, seats[1]: HOTSEAT_RIGHT}
+            elif len(seats) == 3:
+                hands = (HOTSEAT_LEFT, HOTSEAT_MIDDLE, HOTSEAT_RIGHT)
+                key_maps = dict(zip(seats, hands, strict=True))
             else:
                 key_maps = {}
         self.router = KeyRouter(table, key_maps)
@@ -299,6 +328,8 @@ class BlinkApp(App[Status | None]):
     def _help(self) -> None:
         if not self.table.local_seats:
             text = HELP_WATCH
+        elif len(self.table.local_seats) == 3:
+            text = HELP_HOTSEAT_3
         elif self.hotseat:
             text = HELP_HOTSEAT
         else:
@@ -380,7 +411,7 @@ class BlinkApp(App[Status | None]):
             keys = []
             reachable = not seats
             for seat in seats:
-                sides = pile_sides(n, seat)
+                sides = self.router.sides(n, seat)
                 km = self.router.maps.get(seat)
                 if index in sides and km is not None:
                     reachable = True

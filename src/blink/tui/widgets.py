@@ -142,7 +142,8 @@ class HandsView(Static):
             hint = Text(hand.hint, Style(italic=True))
             block = [title, *cards.split("\n"), hint]
             blocks.append(block)
-        self.update(join_columns(blocks, gap=6) if blocks else Text(""))
+        gap = 6 if len(blocks) < 3 else 3  # three hands side by side: 99 columns
+        self.update(join_columns(blocks, gap=gap) if blocks else Text(""))
 
 
 class StatusLine(Static):
