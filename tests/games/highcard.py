@@ -313,6 +313,10 @@ class HighCardTable:
         """No bots."""
         raise BadMessage("bad_bot", "High Card has no bots")
 
+    def bot_title(self, spec: str) -> str:
+        """No bots."""
+        raise BadMessage("bad_bot", "High Card has no bots")
+
     def bot_info(self) -> dict[str, Any]:
         """No bots."""
         return {}

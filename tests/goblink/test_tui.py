@@ -7,11 +7,12 @@ from collections.abc import Callable
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input, Static
+from textual.widgets import Input, RichLog, Static
 
 from blink.games.goblink.engine import GoAction, Phase
 from blink.games.goblink.tui.app import GoBlinkApp, PassScreen, _command_for
-from blink.games.goblink.tui.driver import CommandError, GoTable
+from blink.games.goblink.tui.driver import CommandError, GoTable, count_of, winners_text
+from blink.tui.app import QuitScreen
 
 
 async def wait_for(pilot: Pilot[None], cond: Callable[[], bool], timeout: float = 30.0) -> None:
@@ -121,3 +122,61 @@ def test_commands_parse_with_clear_errors() -> None:
     with pytest.raises(CommandError):
         table.act(seat, f"ask {seat + 1} {card.color.label}")  # asking yourself
     assert "Ask someone" in table.prompt(seat)
+
+
+def _log_text(app: GoBlinkApp) -> list[str]:
+    """The lines of the table's log as drawn."""
+    log = app.query_one("#log", RichLog)
+    return ["".join(seg.text for seg in line).rstrip() for line in log.lines]
+
+
+async def test_the_log_speaks_to_you_and_counts_in_words() -> None:
+    table = GoTable(players=2, humans=(0,), bots=("greedy",), seed=12)
+    app = GoBlinkApp(table, bot_delay=0)
+    async with app.run_test(size=(120, 50)) as pilot:
+        game = table.game
+        for _ in range(400):
+            await wait_for(pilot, lambda: game.over or game.current == 0)
+            players = shown(app, "#players")
+            assert "1 cards" not in players
+            if 1 in game.view(0).hand_counts:
+                assert "1 card" in players
+            if game.over:
+                break
+            await type_command(pilot, app, command(table, 0, table.hint(0)))
+        assert game.over
+        lines = _log_text(app)
+        said = " ".join(lines)
+        for wrong in ("You asks", "You draws", "You passes", "You lays", "You has", "You wins"):
+            assert wrong not in said, wrong
+        assert "1 cards" not in said
+        assert any(line.startswith(("You ask ", "You draw ")) for line in lines), lines
+        assert any(" asks you for " in line for line in lines), lines
+        assert "wins!" in shown(app, "#status") or "You win!" in shown(app, "#status")
+
+
+async def test_no_command_palette_and_ctrl_c_asks_before_quitting() -> None:
+    table = GoTable(players=2, humans=(0,), bots=("greedy",), seed=12)
+    app = GoBlinkApp(table, bot_delay=0)
+    async with app.run_test(size=(120, 50)) as pilot:
+        await wait_for(pilot, lambda: table.game.current == 0)
+        footer = " ".join(str(k.render()) for k in app.query("FooterKey"))
+        assert "palette" not in footer.lower() and "Quit" in footer
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert isinstance(app.screen, QuitScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.is_running and not isinstance(app.screen, QuitScreen)
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert not app.is_running
+
+
+def test_counts_and_verbs_for_you() -> None:
+    assert count_of(1, "card") == "1 card" and count_of(0, "card") == "0 cards"
+    assert winners_text(["You", "Bob"], [0]) == "You win"
+    assert winners_text(["You", "Bob"], [1]) == "Bob wins"
+    assert winners_text(["You", "Bob"], [0, 1]) == "You and Bob share the win"

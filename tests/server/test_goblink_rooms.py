@@ -263,7 +263,10 @@ async def test_six_bots_and_quick_game(db: str, servers: list[ServerThread]) -> 
     assert_no_leaks([me], rec)
     series = server.get(f"/api/rooms/{body['code']}/record").json()
     assert len(series["games"]) == 1 and series["games"][0]["game"] == "goblink"
-    assert [s["name"] for s in body["room"]["seats"]][1:] == ["Bot 2 (memory)", "Bot 3 (memory)"]
+    assert [s["name"] for s in body["room"]["seats"]][1:] == [
+        "Remembering bot 2",
+        "Remembering bot 3",
+    ]
     # Bad options are refused with codes.
     bad = server.post("/api/rooms", {"game": "goblink", "players": 7})
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_options"

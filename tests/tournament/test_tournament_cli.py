@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 from blink.bracket import layout, render_html, render_png
 from blink.cli import app
-from blink.cli.tournament import parse_bot_player, random_field, run_bots
+from blink.cli.tournament import BotPlayer, parse_bot_player, random_field, run_bots
+from blink.cli.tournament.bots import _run_live
 from blink.games.classic.record import loads
 from blink.organiser import OrganiserError, load, parse_player, save, update
 from blink.tournament import Entrant, NotInMatchError, Tournament
@@ -339,3 +342,36 @@ def test_simultaneous_results_all_count(tmp_path: Path) -> None:
         th.join(timeout=60)
     t = load(f)
     assert all(t.match(mid).winner == w for mid, w in firsts)
+
+
+def _live_field() -> list[BotPlayer]:
+    specs = ("champion:blocker", "beginner:random", "expert", "skilled", "casual:flexible")
+    return [parse_bot_player(f"{n}={s}") for n, s in zip("ABCDE", specs, strict=True)]
+
+
+def test_live_bracket_takes_the_screen_and_leaves_one_bracket_behind() -> None:
+    # An 80x24 terminal: every redraw goes to the alternate screen, cropped to 24 lines; once
+    # it closes, the final bracket and the champion are printed once, in the scrollback.
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, width=80, height=24, color_system=None)
+    run = _run_live(_live_field(), 5, "Cup", None, False, 0.0, console=console)
+    text = out.getvalue()
+    enter, leave = "\x1b[?1049h", "\x1b[?1049l"
+    assert text.count(enter) == 1 and text.count(leave) == 1
+    inside, after = text.split(leave)
+    frames = inside.split(enter)[1].split("\x1b[H")  # each redraw starts from the top left
+    drawn = [f for f in frames if "Cup" in f]
+    assert len(drawn) >= run.games
+    assert all(len(f.rstrip("\n").split("\n")) <= 24 for f in drawn)
+    assert after.count("Cup · 5 players") == 1
+    assert "Champion: " in after and f"{run.tournament.champion}" in after
+    assert "Expert bot" in after and "expert:first" not in after  # bots by name
+
+
+def test_live_bracket_off_a_terminal_prints_only_the_result() -> None:
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=False, width=80)
+    _run_live(_live_field(), 5, "Cup", None, False, 0.0, console=console)
+    text = out.getvalue()
+    assert "\x1b[" not in text
+    assert text.count("Cup · 5 players") == 1 and text.count("Champion: ") == 1

@@ -11,7 +11,6 @@ from textual.pilot import Pilot
 
 from blink.games.classic.engine import Action, IllegalAction, Phase, PlayerView
 from blink.tui.app import BlinkApp
-from blink.tui.keys import pile_sides
 from blink.tui.table import ManualClock, Stage, Table
 
 
@@ -38,7 +37,7 @@ def keys_for_play(app: BlinkApp, seat: int, view: PlayerView) -> list[str] | Non
     fits = {p.pile for p in plays if p.card is play.card}
     keys = [km.cards[slot][0]]
     if len(fits) == 2:
-        left, _right = pile_sides(view.players, seat)
+        left, _right = app.router.sides(view.players, seat)
         keys.append(km.left[0] if play.pile == left else km.right[0])
     return keys
 

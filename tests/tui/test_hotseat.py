@@ -1,10 +1,14 @@
-"""Two people on one keyboard: a whole game driven by key presses, on a manual clock."""
+"""Two or three people on one keyboard: whole games driven by key presses, on a manual
+clock."""
 
 from __future__ import annotations
 
 from tests.tui.helpers import press_one_move, stage, wait_for
+from textual.widgets import Static
 
-from blink.games.classic.engine import Phase
+from blink.cli.play import local_app
+from blink.games.classic.engine import Phase, Play
+from blink.games.classic.rules import OFFICIAL
 from blink.tui.app import BlinkApp
 from blink.tui.table import LocalTable, ManualClock, Stage
 
@@ -94,3 +98,39 @@ async def test_hotseat_both_players_and_refusals() -> None:
         # Pause is only for games against bots: Space does nothing here.
         await pilot.press("space")
         assert not table.status().paused
+
+
+async def test_three_people_at_one_keyboard_play_to_the_end_by_keys() -> None:
+    clock = ManualClock()
+    deal = {"seed": 6, "ruleset": OFFICIAL, "sizes": None, "best_of": 1, "countdown": 0.0}
+    app = local_app(True, [], None, None, 3, deal | {"clock": clock, "flip_delay": 1.0}, {})
+    table = app.table
+    assert isinstance(table, LocalTable) and table.local_seats == (0, 1, 2)
+    assert app.game_title == "Left (Q W E · A S) vs Middle (Z X C · F G) vs Right (U I O · K L)"
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: stage(app) is Stage.PLAYING)
+        # Every pile shows the keys of the two people who reach it; a left key is for the
+        # one of its owner's piles drawn further left.
+        piles = str(app.table_screen.query_one("#piles", Static).render())
+        assert "pile 1 [A·F]" in piles and "pile 2 [G·K]" in piles and "pile 3 [S·L]" in piles
+        hands = str(app.table_screen.query_one("#hands", Static).render())
+        assert all(name in hands for name in ("Left", "Middle", "Right"))
+        seat = 0
+        for _ in range(900):
+            game = table.game
+            assert game is not None
+            if game.over:
+                break
+            if game.phase is Phase.STALLED:
+                clock.advance(1.0)
+                await wait_for(pilot, lambda: table.game.phase is not Phase.STALLED)  # type: ignore[union-attr]
+                continue
+            clock.advance(0.1)
+            for other in (seat, (seat + 1) % 3, (seat + 2) % 3):
+                if await press_one_move(pilot, app, other):
+                    break
+            seat = (seat + 1) % 3
+        game = table.game
+        assert game is not None and game.over and stage(app) is Stage.OVER
+        plays = [a.player for a, _ in game.history if isinstance(a, Play)]
+        assert set(plays) == {0, 1, 2}  # all three played, each by their own keys

@@ -60,18 +60,20 @@ def _hotseat(seed: int = 3, **kw: Any) -> BlinkApp:
 
 def _vs_bots(players: int, **kw: Any) -> BlinkApp:
     specs = {i: BotSpec("expert", "blocker") for i in range(1, players)}
+    bots = [f"Expert blocking bot {i + 1}" for i in range(1, players)] if players > 2 else []
+    names = ["You", *(bots or ["Expert blocking bot"])]
     table = LocalTable(
         players=players,
         humans=(0,),
         bots=specs,
-        names=["You"] + ["expert blocker"] * (players - 1),
+        names=names,
         seed=4,
         clock=ManualClock(),
         countdown=0.0,
         live_bot=idle,
         **kw,
     )
-    return BlinkApp(table, title="You vs expert blocker")
+    return BlinkApp(table, title="You vs " + " and ".join(names[1:]))
 
 
 async def _redraw(pilot: Pilot[Any]) -> None:
@@ -112,9 +114,9 @@ def test_countdown(snap_compare: Compare) -> None:
         clock=ManualClock(),
         countdown=3.0,
         live_bot=idle,
-        names=("You", "beginner first"),
+        names=("You", "Beginner bot"),
     )
-    assert snap_compare(BlinkApp(table, title="You vs beginner first"), run_before=_redraw)
+    assert snap_compare(BlinkApp(table, title="You vs Beginner bot"), run_before=_redraw)
 
 
 def test_stall_choice_prompt(snap_compare: Compare) -> None:
@@ -173,7 +175,7 @@ def test_spectator_three_players(snap_compare: Compare) -> None:
         players=3,
         humans=(),
         bots={i: BotSpec("expert", "blocker") for i in range(3)},
-        names=("Ann", "Bob", "expert blocker"),
+        names=("Ann", "Bob", "Expert blocking bot"),
         seed=4,
         clock=ManualClock(),
         countdown=0.0,
@@ -189,3 +191,17 @@ def test_help_against_bots(snap_compare: Compare) -> None:
 def test_paused(snap_compare: Compare) -> None:
     # Against bots, Space pauses: the table is hidden until Space again.
     assert snap_compare(_vs_bots(2), press=["space"], run_before=_redraw)
+
+
+def test_three_people_at_one_keyboard(snap_compare: Compare) -> None:
+    # Three hands side by side (99 columns); each pile shows the keys of the two who reach it.
+    table = LocalTable(
+        players=3,
+        humans=(0, 1, 2),
+        names=("Left", "Middle", "Right"),
+        seed=6,
+        clock=ManualClock(),
+        countdown=0.0,
+    )
+    app = BlinkApp(table, title="Left (Q W E · A S) vs Middle (Z X C · F G) vs Right (U I O · K L)")
+    assert snap_compare(app, run_before=_redraw, terminal_size=(100, 24))

@@ -1,4 +1,4 @@
-"""``blink play``: Blink in the terminal, against bots, two on one keyboard, or online.
+"""``blink play``: Blink in the terminal, against bots, two or three on one keyboard, or online.
 
 Textual and the bots' play are imported inside the command, so ``blink`` itself starts
 instantly; the help reads the levels, strategies and player range from their registries
@@ -7,7 +7,7 @@ instantly; the help reads the levels, strategies and player range from their reg
 
 from __future__ import annotations
 
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
@@ -20,7 +20,10 @@ from blink.cli.listing import (
 )
 from blink.games.classic.bots import DEFAULT_LEVEL, DEFAULT_STRATEGY
 
-__all__ = ["register"]
+if TYPE_CHECKING:
+    from blink.tui.app import BlinkApp
+
+__all__ = ["local_app", "register"]
 
 
 def _fail(message: str) -> NoReturn:
@@ -60,7 +63,11 @@ PlayersOpt = Annotated[
 ]
 HotseatOpt = Annotated[
     bool,
-    typer.Option("--hotseat", help="Two people on one keyboard (Q W E + A S against U I O + K L)."),
+    typer.Option(
+        "--hotseat",
+        help="People on one keyboard: two (Q W E + A S against U I O + K L), or three with "
+        "--players 3 (Z X C + F G in the middle).",
+    ),
 ]
 BestOfOpt = Annotated[int, typer.Option("--best-of", "-n", help="Play a best-of-N series (N odd).")]
 HandicapOpt = Annotated[
@@ -227,17 +234,47 @@ def _play_here(
     deal: dict[str, Any],
     style: dict[str, Any],
 ) -> None:
-    """Play in this terminal: two people (``hotseat``) or you against bots; print the score."""
+    """Play in this terminal: people at one keyboard (``hotseat``) or you against bots; print
+    the score."""
+    from blink.tui.table import LocalTable
+
+    app = local_app(hotseat, bot, level, strategy, players, deal, style)
+    app.run()
+    table = app.table
+    if isinstance(table, LocalTable) and table.series.games_played:
+        score = " – ".join(f"{n} {w}" for n, w in zip(table.names, table.series.score, strict=True))
+        typer.echo(f"Games won: {score}")
+
+
+HOTSEAT_HANDS = (
+    ("Left", "Q W E · A S"),
+    ("Middle", "Z X C · F G"),
+    ("Right", "U I O · K L"),
+)
+"""The people at one keyboard, left to right, with their keys (two players: Left and Right)."""
+
+
+def local_app(
+    hotseat: bool,
+    bot: list[str],
+    level: str | None,
+    strategy: str | None,
+    players: int,
+    deal: dict[str, Any],
+    style: dict[str, Any],
+) -> BlinkApp:
+    """The terminal app of a game on this machine (not yet running): two or three people at
+    one keyboard (``hotseat``), or you against bots named by their registry's titles."""
     from blink.tui.app import BlinkApp
     from blink.tui.table import LocalTable
 
     if hotseat:
         if bot:
-            _fail("--hotseat is for two people; leave out --bot")
-        if players != 2:
-            _fail("--hotseat is for two players")
-        table = LocalTable(players=2, humans=(0, 1), names=("Left", "Right"), **deal)
-        title = "Left (Q W E · A S) vs Right (U I O · K L)"
+            _fail("--hotseat is for people only; leave out --bot")
+        hands = HOTSEAT_HANDS if players == 3 else (HOTSEAT_HANDS[0], HOTSEAT_HANDS[2])
+        people = tuple(name for name, _ in hands)
+        table = LocalTable(players=players, humans=tuple(range(players)), names=people, **deal)
+        title = " vs ".join(f"{name} ({keys})" for name, keys in hands)
     else:
         from blink.games.classic.bots import BotConfigError
 
@@ -245,9 +282,9 @@ def _play_here(
             specs = _bot_specs(bot, level, strategy, players)
         except BotConfigError as exc:
             _fail(str(exc))
-        labels = [f"{s.level} {s.strategy}" for s in specs]
+        labels = [s.display_name for s in specs]
         if len(set(labels)) < len(labels):
-            labels = [f"{label} ({i + 1})" for i, label in enumerate(labels)]
+            labels = [f"{label} {i + 2}" for i, label in enumerate(labels)]
         names = ["You", *labels]
         table = LocalTable(
             players=len(specs) + 1,
@@ -257,11 +294,7 @@ def _play_here(
             **deal,
         )
         title = "You vs " + " and ".join(names[1:])
-    app = BlinkApp(table, title=title, **style)
-    app.run()
-    if table.series.games_played:
-        score = " – ".join(f"{n} {w}" for n, w in zip(table.names, table.series.score, strict=True))
-        typer.echo(f"Games won: {score}")
+    return BlinkApp(table, title=title, **style)
 
 
 def _bot_specs(bots: list[str], level: str | None, strategy: str | None, players: int) -> list[Any]:

@@ -14,7 +14,7 @@ after which of the driver's delays.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
@@ -52,10 +52,37 @@ class IllegalAction(ValueError):
     wire); ``str(exc)`` is one sentence for people. The state is unchanged when it is raised.
     """
 
-    def __init__(self, reason: ReasonCode, message: str) -> None:
+    def __init__(
+        self,
+        reason: ReasonCode,
+        message: str,
+        *,
+        template: str = "",
+        subjects: Mapping[str, Card | int | tuple[int, ...]] | None = None,
+    ) -> None:
         super().__init__(message)
         self.reason = reason
         self.message = message
+        self.template = template
+        """The sentence with a ``{name}`` where each of ``subjects`` goes ("" when none)."""
+        self.subjects: Mapping[str, Card | int | tuple[int, ...]] = dict(subjects or {})
+        """What the sentence is about: cards, and piles (numbers as the engine counts them)."""
+
+    def render(self, card: Callable[[Card], str], pile: Callable[[int], str]) -> str:
+        """The sentence with each card named by ``card`` and each pile by ``pile`` (a client's
+        own words for them, such as a card's long name); ``message`` when it has no subjects."""
+        if not self.template:
+            return self.message
+        names: dict[str, str] = {}
+        for key, value in self.subjects.items():
+            if isinstance(value, Card):
+                names[key] = card(value)
+            elif isinstance(value, tuple):
+                names[key] = " and ".join(pile(p) for p in value)
+            else:
+                names[key] = pile(value)
+        text = self.template.format(**names)
+        return text[:1].upper() + text[1:]
 
     @property
     def code(self) -> str:

@@ -115,6 +115,11 @@ class Table(Protocol):
         """``spec`` normalised; :class:`BadMessage` (``bad_bot``, ``bots_unavailable``)."""
         ...
 
+    def bot_title(self, spec: str) -> str:
+        """The bot ``spec``'s name for people (such as "Expert blocking bot"), from the bots'
+        registry; :class:`BadMessage` (``bad_bot``, ``bots_unavailable``)."""
+        ...
+
     def bot_info(self) -> dict[str, Any]:
         """What the game's bots are, as JSON for the clients (``/api/options``: each bot with
         its description, the default one); empty when the game has none."""

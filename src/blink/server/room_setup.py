@@ -104,10 +104,11 @@ async def create_room(h: Hub, body: CreateRoom) -> dict[str, Any]:
             continue
         try:
             norm = table.check_bot(spec)
+            title = table.bot_title(norm)
         except BadMessage as exc:
             status = 503 if exc.code == "bots_unavailable" else 400
             raise ApiError(status, exc.code, exc.message) from None
-        seat_list.append(Seat(i, "bot", bot=norm, name=f"Bot {i + 1} ({norm})"))
+        seat_list.append(Seat(i, "bot", bot=norm, name=f"{title} {i + 1}"))
     take = body.take_seat
     token = None
     if take is not None:

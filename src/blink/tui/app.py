@@ -16,7 +16,15 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from blink.games.classic.engine import PlayerView
-from blink.tui.keys import HOTSEAT_LEFT, HOTSEAT_RIGHT, SOLO, HandKeys, KeyRouter, pile_sides
+from blink.tui.keys import (
+    HOTSEAT_LEFT,
+    HOTSEAT_MIDDLE,
+    HOTSEAT_RIGHT,
+    SOLO,
+    HandKeys,
+    KeyRouter,
+    pile_sides,
+)
 from blink.tui.render import CardStyle
 from blink.tui.table import Notice, Stage, Status, Table
 from blink.tui.widgets import (
@@ -31,7 +39,7 @@ from blink.tui.widgets import (
     pile_label,
 )
 
-__all__ = ["BlinkApp", "HelpScreen", "PauseScreen", "TableScreen"]
+__all__ = ["BlinkApp", "HelpScreen", "PauseScreen", "QuitScreen", "TableScreen"]
 
 NOTICE_SECONDS = 4.0
 """How long a line under the table stays (on the table's clock)."""
@@ -68,6 +76,24 @@ with the top card of a pile. The first with no cards left wins.
 A card that fits only one pile goes at once; one that fits both waits
 for a pile key. In a stall with an empty draw pile, a card key chooses
 the card to place.
+
+  [b]Enter[/b]  next game / rematch   [b]?[/b]  this help   [b]Ctrl+Q[/b]  quit
+
+Press any key to go back."""
+
+HELP_HOTSEAT_3 = """\
+[b]Blink — three players, one keyboard[/b]
+
+All play at once. Play a card that shares a colour, a shape or a count
+with the top card of one of your two piles. The first with no cards left
+wins. Each pile shows the keys of the two players who reach it.
+
+  Left player:    cards [b]Q W E[/b]   piles [b]A[/b] · [b]S[/b]
+  Middle player:  cards [b]Z X C[/b]   piles [b]F[/b] · [b]G[/b]
+  Right player:   cards [b]U I O[/b]   piles [b]K[/b] · [b]L[/b]
+
+The first pile key is for the one of your piles further left on screen.
+In a stall with an empty draw pile, a card key chooses the card to place.
 
   [b]Enter[/b]  next game / rematch   [b]?[/b]  this help   [b]Ctrl+Q[/b]  quit
 
@@ -126,6 +152,33 @@ class PauseScreen(ModalScreen[None]):
             self.dismiss(None)
 
 
+class QuitScreen(ModalScreen[bool]):
+    """Asks before leaving a game under way: Y or Enter quits (so does Ctrl+C again, through
+    the app's binding); N or Escape goes back to the game."""
+
+    DEFAULT_CSS = """
+    QuitScreen { align: center middle; }
+    QuitScreen > Static { width: 44; height: 5; border: round $warning; background: $surface;
+                          content-align: center middle; text-align: center; }
+    """
+
+    def __init__(self, question: str = "Leave this game?") -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        """The question and its keys."""
+        yield Static(f"[b]{self.question}[/b]\nY: quit · N: keep playing", id="quit-question")
+
+    def on_key(self, event: Key) -> None:
+        """Y or Enter quits; N or Escape stays; other keys are ignored."""
+        event.stop()
+        if event.key in ("y", "enter"):
+            self.dismiss(True)
+        elif event.key in ("n", "escape"):
+            self.dismiss(False)
+
+
 class TableScreen(Screen[None]):
     """The table: every widget of the game, and the game keys."""
 
@@ -177,6 +230,7 @@ class BlinkApp(App[Status | None]):
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "quit", priority=True),
+        Binding("ctrl+c", "interrupt", "quit", show=False, priority=True),
     ]
 
     def __init__(
@@ -201,6 +255,9 @@ class BlinkApp(App[Status | None]):
                 key_maps = {seats[0]: SOLO}
             elif len(seats) == 2:
                 key_maps = {seats[0]: HOTSEAT_LEFT, seats[1]: HOTSEAT_RIGHT}
+            elif len(seats) == 3:
+                hands = (HOTSEAT_LEFT, HOTSEAT_MIDDLE, HOTSEAT_RIGHT)
+                key_maps = dict(zip(seats, hands, strict=True))
             else:
                 key_maps = {}
         self.router = KeyRouter(table, key_maps)
@@ -271,6 +328,8 @@ class BlinkApp(App[Status | None]):
     def _help(self) -> None:
         if not self.table.local_seats:
             text = HELP_WATCH
+        elif len(self.table.local_seats) == 3:
+            text = HELP_HOTSEAT_3
         elif self.hotseat:
             text = HELP_HOTSEAT
         else:
@@ -352,7 +411,7 @@ class BlinkApp(App[Status | None]):
             keys = []
             reachable = not seats
             for seat in seats:
-                sides = pile_sides(n, seat)
+                sides = self.router.sides(n, seat)
                 km = self.router.maps.get(seat)
                 if index in sides and km is not None:
                     reachable = True
@@ -397,6 +456,33 @@ class BlinkApp(App[Status | None]):
                 )
             )
         return out
+
+    @property
+    def game_under_way(self) -> bool:
+        """A game someone at this keyboard is playing has started and is not over."""
+        stage = self.table.status().stage
+        return bool(self.table.local_seats) and stage not in (Stage.WAITING, Stage.OVER)
+
+    def action_interrupt(self) -> None:
+        """Ctrl+C: quit at once between games or when watching (or when pressed again while
+        asked); in mid-game, ask first (a game against bots waits, paused, for the answer)."""
+        if isinstance(self.screen, QuitScreen) or not self.game_under_way:
+            self.exit(self._last_status)
+            return
+        status = self.table.status()
+        paused_here = status.can_pause and not status.paused
+        if paused_here:
+            self.table.set_paused(True)
+
+        def answered(leave: bool | None) -> None:
+            if leave:
+                self.exit(self._last_status)
+                return
+            if paused_here:
+                self.table.set_paused(False)
+            self.redraw()
+
+        self.push_screen(QuitScreen(), answered)
 
     async def action_quit(self) -> None:
         """Quit, returning the last status."""

@@ -17,6 +17,7 @@ from blink.tui.table import Stage, Table
 
 __all__ = [
     "HOTSEAT_LEFT",
+    "HOTSEAT_MIDDLE",
     "HOTSEAT_RIGHT",
     "SOLO",
     "HandKeys",
@@ -75,6 +76,15 @@ HOTSEAT_RIGHT = HandKeys(
 """The right-hand player at a shared keyboard: cards U I O, piles K (left) and L (right)."""
 
 
+HOTSEAT_MIDDLE = HandKeys(
+    cards=(("z",), ("x",), ("c",), ("v",), ("b",)),
+    left=("f",),
+    right=("g",),
+)
+"""The middle player of three at a shared keyboard: cards Z X C, piles F (left) and G
+(right)."""
+
+
 def pile_sides(players: int, seat: int) -> tuple[int, int]:
     """The (left, right) piles on screen for ``seat``: with three players its reach."""
     if players == 2:
@@ -90,6 +100,17 @@ class KeyRouter:
     table: Table
     maps: dict[int, HandKeys]
     pending: dict[int, Card] = field(default_factory=dict)
+
+    def sides(self, players: int, seat: int) -> tuple[int, int]:
+        """The (left, right) piles of ``seat``'s pile keys. One person's piles are their own
+        left and right (:func:`pile_sides`); with three people at one screen, where the piles
+        are drawn in order, a seat's left key is for the one of its two piles drawn further
+        left."""
+        sides = pile_sides(players, seat)
+        if players == 3 and len(self.maps) > 1:
+            low, high = sorted(sides)
+            return (low, high)
+        return sides
 
     def _find(self, key: str) -> tuple[int, str, int] | None:
         for seat, keys in self.maps.items():
@@ -112,7 +133,7 @@ class KeyRouter:
         status = self.table.status()
         if view is None or status.paused:
             return True
-        sides = pile_sides(view.players, seat)
+        sides = self.sides(view.players, seat)
         if kind == "pile":
             card = self.pending.pop(seat, None)
             if card is not None and card in view.hand and status.stage is Stage.PLAYING:

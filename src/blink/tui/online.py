@@ -40,6 +40,7 @@ __all__ = [
     "fetch_profile",
     "prepare",
     "resolve_profile",
+    "room_title",
     "run_online",
 ]
 
@@ -633,6 +634,11 @@ def _ignore_errors(task: asyncio.Future[Any]) -> None:
         task.exception()
 
 
+def room_title(code: str, seat: int | None) -> str:
+    """The header of an online table: the room and your seat, numbered from one."""
+    return f"watching room {code}" if seat is None else f"room {code} · seat {seat + 1}"
+
+
 def run_online(
     server: str,
     *,
@@ -673,10 +679,7 @@ def run_online(
     if seat.notice:
         print(f"blink play: {seat.notice}", file=sys.stderr)
         table.notify_player(Notice(seat.notice))
-    if seat.seat is None:
-        title = f"watching room {seat.code}"
-    else:
-        title = f"room {seat.code} · seat {seat.seat}"
+    title = room_title(seat.code, seat.seat)
     app = BlinkApp(table, title=title, colorblind=colorblind, ascii_symbols=ascii_symbols)
     app.run()
     if table.closed_reason is not None and not table._ended:

@@ -22,6 +22,7 @@ from rich.style import Style
 from rich.text import Text
 
 from blink.cards import Card, Color, Shape
+from blink.model.base import IllegalAction
 
 __all__ = [
     "CARD_HEIGHT",
@@ -32,6 +33,8 @@ __all__ = [
     "card_label",
     "card_lines",
     "join_columns",
+    "pile_name",
+    "refusal_text",
 ]
 
 CARD_WIDTH: Final = 9
@@ -136,3 +139,13 @@ def join_columns(columns: Sequence[Sequence[Text]], gap: int = 2) -> Text:
             out.append_text(line)
             out.append(" " * (widths[i] - line.cell_len))
     return out
+
+
+def pile_name(index: int) -> str:
+    """A pile as people call it: numbered from one (the engine's pile 0 is "pile 1")."""
+    return f"pile {index + 1}"
+
+
+def refusal_text(exc: IllegalAction) -> str:
+    """The engine's refusal in the table's words: cards by long name, piles from one."""
+    return exc.render(lambda card: card.long_name, pile_name)

@@ -41,6 +41,7 @@ from blink.games.classic.engine import (
 from blink.games.classic.rules import OFFICIAL, Ruleset
 from blink.match import Series
 from blink.model.base import RefereeClock, Timer, Timings
+from blink.tui.render import refusal_text
 
 __all__ = [
     "BotFactory",
@@ -521,7 +522,7 @@ class LocalTable(Table):
         try:
             self._apply(lambda t: game.play(seat, card, pile, t))
         except IllegalAction as exc:
-            self.notify_player(Notice(exc.message, seat, refused=True))
+            self.notify_player(Notice(refusal_text(exc), seat, refused=True))
 
     def choose(self, seat: int, card: Card) -> None:
         """A person at ``seat`` chooses a hand card in a choosing stall."""
@@ -532,7 +533,7 @@ class LocalTable(Table):
         try:
             self._apply(lambda t: game.choose(seat, card, t))
         except IllegalAction as exc:
-            self.notify_player(Notice(exc.message, seat, refused=True))
+            self.notify_player(Notice(refusal_text(exc), seat, refused=True))
 
     def reach(self, seat: int) -> tuple[int, int]:
         """The piles ``seat`` may play on."""

@@ -13,7 +13,14 @@ from textual.widgets import Static
 
 from blink.cards import Card
 from blink.games.classic.engine import PlayerView
-from blink.tui.render import CARD_WIDTH, CardStyle, blank_lines, card_lines, join_columns
+from blink.tui.render import (
+    CARD_WIDTH,
+    CardStyle,
+    blank_lines,
+    card_lines,
+    join_columns,
+    pile_name,
+)
 from blink.tui.table import Notice, Stage, Status
 
 __all__ = [
@@ -25,6 +32,7 @@ __all__ = [
     "PileInfo",
     "PilesView",
     "StatusLine",
+    "pile_label",
 ]
 
 
@@ -134,7 +142,8 @@ class HandsView(Static):
             hint = Text(hand.hint, Style(italic=True))
             block = [title, *cards.split("\n"), hint]
             blocks.append(block)
-        self.update(join_columns(blocks, gap=6) if blocks else Text(""))
+        gap = 6 if len(blocks) < 3 else 3  # three hands side by side: 99 columns
+        self.update(join_columns(blocks, gap=gap) if blocks else Text(""))
 
 
 class StatusLine(Static):
@@ -214,7 +223,7 @@ class MessageLine(Static):
 
 
 def pile_label(index: int, keys: str, reachable: bool) -> str:
-    """A pile's label: its keys, or that it is out of reach."""
+    """A pile's label: its name and keys, or that it is out of reach."""
     if not reachable:
-        return f"pile {index} (far)"
-    return f"pile {index} [{keys}]" if keys else f"pile {index}"
+        return f"{pile_name(index)} (far)"
+    return f"{pile_name(index)} [{keys}]" if keys else pile_name(index)

@@ -19,6 +19,8 @@ from blink.cli.tournament.views import bracket_view
 from blink.tournament import Entrant, Match, Tournament, TournamentError
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from blink.games.classic.bots import BotSpec
 
 __all__ = [
@@ -287,31 +289,42 @@ def _run_live(
     records: Path | None,
     balanced: bool,
     pause: float,
+    console: Console | None = None,
 ) -> BotRun:
-    """Play the tournament with the bracket filling in live in the terminal, then name the
-    champion."""
+    """Play the tournament with the bracket filling in live, then print it once and name the
+    champion.
+
+    In a terminal the live bracket takes the whole screen (the alternate screen, cropped to
+    its height), so its redraws never land in the scrollback; only the final bracket and the
+    champion stay once it closes. Elsewhere (a pipe, a file) only those are printed."""
     from rich.console import Console
     from rich.live import Live
 
-    console = Console()
-    with Live(
-        bracket_view(Tournament.create([p.name for p in players], name)),
-        console=console,
-        auto_refresh=False,
-        vertical_overflow="visible",
-    ) as live:
-        labels = {p.name: str(p.spec) for p in players}
+    console = console or Console()
+    labels = {p.name: p.spec.display_name for p in players}
+    if not console.is_terminal:
+        run = run_bots(players, seed, name=name, records=records, balanced=balanced)
+    else:
+        with Live(
+            bracket_view(Tournament.create([p.name for p in players], name)),
+            console=console,
+            auto_refresh=False,
+            screen=True,
+            vertical_overflow="crop",
+        ) as live:
 
-        def show(t: Tournament, m: Match) -> None:
-            live.update(bracket_view(t, labels), refresh=True)
-            if pause:
-                time.sleep(pause)
+            def show(t: Tournament, m: Match) -> None:
+                live.update(bracket_view(t, labels), refresh=True)
+                if pause:
+                    time.sleep(pause)
 
-        run = run_bots(players, seed, name=name, records=records, balanced=balanced, on_game=show)
-        live.update(bracket_view(run.tournament, labels), refresh=True)
+            run = run_bots(
+                players, seed, name=name, records=records, balanced=balanced, on_game=show
+            )
+    console.print(bracket_view(run.tournament, labels))
     console.print()
     champ = run.tournament.champion or ""
     console.print(
-        f"Champion: [b]{champ}[/b] ({run.bots.get(champ, '')}) · {run.games} games · seed {seed}"
+        f"Champion: [b]{champ}[/b] ({labels.get(champ, '')}) · {run.games} games · seed {seed}"
     )
     return run

@@ -478,17 +478,20 @@ class ClassicGame:
         try:
             slot = hand.index(card)
         except ValueError:
-            raise IllegalAction(
-                Reason.CARD_NOT_IN_HAND, f"{_name(card)} is not in your hand"
+            raise _refusal(
+                Reason.CARD_NOT_IN_HAND, "{card} is not in your hand", card=card
             ) from None
         if pile not in self._reach[player] or pile.__class__ is not int:
             raise self._no_reach(player, pile)
         tops = self._tops
         top = tops[pile]
         if not top._row[card.index]:
-            raise IllegalAction(
+            raise _refusal(
                 Reason.NO_COMMON_ATTRIBUTE,
-                f"{_name(card)} shares no colour, shape or count with {_name(top)} on pile {pile}",
+                "{card} shares no colour, shape or count with {top} on {pile}",
+                card=card,
+                top=top,
+                pile=pile,
             )
         # Legal: apply it.
         self._piles[pile].append(card)
@@ -569,7 +572,7 @@ class ClassicGame:
         if player in self.choices:
             raise IllegalAction(Reason.ALREADY_CHOSEN, "you have already chosen a card")
         if card not in self._hands[player]:
-            raise IllegalAction(Reason.CARD_NOT_IN_HAND, f"{_name(card)} is not in your hand")
+            raise _refusal(Reason.CARD_NOT_IN_HAND, "{card} is not in your hand", card=card)
         self.choices[player] = card
         out: list[Event] = [ChoiceMade(player, card)]
         if len(self.choices) == self.players:
@@ -605,10 +608,11 @@ class ClassicGame:
     def _no_reach(self, player: int, pile: object) -> IllegalAction:
         if pile.__class__ is not int or not 0 <= pile < self.players:
             return IllegalAction(Reason.NO_SUCH_PILE, f"there is no pile {pile!r}")
-        return IllegalAction(
+        return _refusal(
             Reason.PILE_OUT_OF_REACH,
-            f"pile {pile} is out of your reach (you may play on piles "
-            f"{' and '.join(map(str, self._reach[player]))})",
+            "{pile} is out of your reach (you may play on {reach})",
+            pile=pile,
+            reach=tuple(self._reach[player]),
         )
 
     def _place_choices(self, out: list[Event]) -> None:
@@ -721,6 +725,25 @@ class ClassicGame:
 
 def _no_player(player: object) -> IllegalAction:
     return IllegalAction(Reason.NO_SUCH_PLAYER, f"there is no player {player!r}")
+
+
+def _refusal(reason: Reason, template: str, **subjects: object) -> IllegalAction:
+    """A refusal about cards and piles: the engine's sentence (cards by notation and long
+    name, piles by number) and its template, for a client to name them its own way."""
+    typed: dict[str, Card | int | tuple[int, ...]] = {}
+    plain: dict[str, str] = {}
+    for key, value in subjects.items():
+        if isinstance(value, Card | int | tuple):
+            typed[key] = value
+        if isinstance(value, tuple):
+            plain[key] = "piles " + " and ".join(map(str, value))
+        elif isinstance(value, int) and not isinstance(value, Card):
+            plain[key] = f"pile {value}"
+        else:
+            plain[key] = _name(value)
+    if len(typed) < len(subjects):  # something that is no card or pile: no template
+        return IllegalAction(reason, template.format(**plain))
+    return IllegalAction(reason, template.format(**plain), template=template, subjects=typed)
 
 
 def _name(card: object) -> str:

@@ -141,6 +141,16 @@ class ClassicTable:
         except (bots.BotConfigError, ValueError) as exc:
             raise BadMessage("bad_bot", str(exc)) from None
 
+    def bot_title(self, spec: str) -> str:
+        """The bot's name for people (:attr:`BotSpec.display_name`): "Expert blocking bot"."""
+        bots = _bots()
+        if bots is None:
+            raise BadMessage("bots_unavailable", "bots are not available on this server")
+        try:
+            return str(bots.BotSpec.parse(spec).display_name)
+        except (bots.BotConfigError, ValueError) as exc:
+            raise BadMessage("bad_bot", str(exc)) from None
+
     def bot_info(self) -> dict[str, Any]:
         """The bot levels and strategies with their descriptions, and the defaults (empty, and
         no defaults, when the optional bot package is missing)."""

@@ -427,20 +427,31 @@ class GoBotKind:
     cls: _GoBotClass
     aliases: tuple[str, ...] = ()
     """Other names it answers to."""
+    title: str = ""
+    """Its name for people ("Remembering"), in a seat's name at the table."""
+
+    @property
+    def display_name(self) -> str:
+        """The bot's name for people: "Remembering bot"."""
+        return f"{self.title or self.name.capitalize()} bot"
 
     def make(self, seat: int, seed: int = 0) -> GoBot:
         """A bot of this kind for ``seat``, seeded by ``seed``."""
         return self.cls(seat, seed)
 
 
-def _kind(cls: _GoBotClass, *aliases: str) -> GoBotKind:
-    return GoBotKind(cls.name, cls.description, cls.rating, cls, aliases)
+def _kind(cls: _GoBotClass, title: str, *aliases: str) -> GoBotKind:
+    return GoBotKind(cls.name, cls.description, cls.rating, cls, aliases, title)
 
 
 GOBOTS: Final[Mapping[str, GoBotKind]] = MappingProxyType(
     {
         kind.name: kind
-        for kind in (_kind(RandomBot, "rand"), _kind(GreedyBot), _kind(MemoryBot, "remembering"))
+        for kind in (
+            _kind(RandomBot, "Random", "rand"),
+            _kind(GreedyBot, "Greedy"),
+            _kind(MemoryBot, "Remembering", "remembering"),
+        )
     }
 )
 """Every kind of Go Blink bot by name (read-only)."""

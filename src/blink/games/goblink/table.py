@@ -138,6 +138,13 @@ class GoTable:
         except GoBotError as exc:
             raise BadMessage("bad_bot", str(exc)) from None
 
+    def bot_title(self, spec: str) -> str:
+        """The bot's name for people (:attr:`GoBotKind.display_name`): "Remembering bot"."""
+        try:
+            return get_gobot_kind(spec).display_name
+        except GoBotError as exc:
+            raise BadMessage("bad_bot", str(exc)) from None
+
     def bot_info(self) -> dict[str, Any]:
         """Go Blink's bots with their descriptions, and the bot of a seat when none is named."""
         return {

@@ -116,6 +116,19 @@ class BotSpec:
         """The bot for ``seat`` seeded by ``seed``."""
         return make_bot(self.level, self.strategy, seat, seed, self.speed)
 
+    @property
+    def display_name(self) -> str:
+        """The bot's name for people, from its level's and strategy's titles: "Skilled bot",
+        "Expert blocking bot" (and "×2" for a faster bot)."""
+        words = [get_level(self.level).display_name]
+        title = get_strategy(self.strategy).title
+        if title:
+            words.append(title)
+        words.append("bot")
+        if self.speed != 1.0:
+            words.append(f"×{self.speed:g}")
+        return " ".join(words)
+
     def __str__(self) -> str:
         base = f"{self.level}:{self.strategy}"
         return base if self.speed == 1.0 else f"{base}@{self.speed:g}"

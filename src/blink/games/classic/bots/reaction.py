@@ -62,6 +62,13 @@ class Level:
     :data:`blink.ratings.BOT_RATINGS`, which reads it from here."""
     tournaments: bool = True
     """Whether the level's bots may enter bot tournaments (a random field of bots)."""
+    title: str = ""
+    """The level's name for people ("Skilled"): in a bot's name at the table."""
+
+    @property
+    def display_name(self) -> str:
+        """The title, or the name capitalised when the level has no title."""
+        return self.title or self.name.capitalize()
 
     def sample(self, rng: random.Random, comparisons: float, options: int = 1) -> float:
         """One reaction time for a search of ``comparisons`` comparisons among ``options``."""
@@ -112,6 +119,7 @@ class Level:
             self.description,
             self.rating,
             self.tournaments,
+            self.title,
         )
 
 
@@ -120,17 +128,22 @@ class Level:
 # card every ``mean_play`` seconds on average (tests/bots/test_reaction.py checks it). The
 # ratings (the last column) are set from simulated games: see blink.ratings.BOT_RATINGS. A
 # level for testing is kept out of bot tournaments (``tournaments=False``).
+# fmt: off
 _LEVELS = (
-    Level("beginner", 3.0, 0.2, 1.27, 0.139, 0.2, 0.45, 0.635, "learning the game", 10.0),
-    Level("casual", 2.0, 0.2, 0.82, 0.0937, 0.15, 0.4, 0.41, "plays now and then", 25.0),
-    Level("skilled", 1.5, 0.2, 0.593, 0.0711, 0.12, 0.35, 0.296, "a practised player", 36.0),
-    Level("expert", 1.2, 0.2, 0.481, 0.0541, 0.1, 0.3, 0.217, "a strong club player", 47.0),
-    Level("champion", 0.9, 0.2, 0.34, 0.04, 0.08, 0.25, 0.146, "the 27-second deck pace", 62.0),
-    Level(
-        "inhuman", 0.015, 0.005, 0.005, 0.0005, 0.0005, 0.1, 0.002, "for testing", 90.0,
-        tournaments=False,
-    ),
+    Level("beginner", 3.0, 0.2, 1.27, 0.139, 0.2, 0.45, 0.635, "learning the game", 10.0,
+          title="Beginner"),
+    Level("casual", 2.0, 0.2, 0.82, 0.0937, 0.15, 0.4, 0.41, "plays now and then", 25.0,
+          title="Casual"),
+    Level("skilled", 1.5, 0.2, 0.593, 0.0711, 0.12, 0.35, 0.296, "a practised player", 36.0,
+          title="Skilled"),
+    Level("expert", 1.2, 0.2, 0.481, 0.0541, 0.1, 0.3, 0.217, "a strong club player", 47.0,
+          title="Expert"),
+    Level("champion", 0.9, 0.2, 0.34, 0.04, 0.08, 0.25, 0.146, "the 27-second deck pace", 62.0,
+          title="Champion"),
+    Level("inhuman", 0.015, 0.005, 0.005, 0.0005, 0.0005, 0.1, 0.002, "for testing", 90.0,
+          tournaments=False, title="Inhuman"),
 )
+# fmt: on
 
 LEVELS: Final[Mapping[str, Level]] = MappingProxyType({level.name: level for level in _LEVELS})
 """Every bot level by name, slowest first (read-only)."""

@@ -100,6 +100,8 @@ class Strategy(ABC):
     """One line for people: how it picks a play and which card it places in a stall."""
     exhaustive: bool
     """True when the bot compares every pair before choosing (see the class docstring)."""
+    title: str = ""
+    """A word for people in a bot's name ("blocking"); "" leaves the strategy out of it."""
 
     @abstractmethod
     def pick_play(self, legal: Sequence[Play], know: KnowledgeSource, rng: random.Random) -> Play:
@@ -118,6 +120,7 @@ class RandomStrategy(Strategy):
     """Every legal play alike: a blind pick after an exhaustive search."""
 
     name = "random"
+    title = "random"
     description = "looks at every legal play, then picks one at random; places a random card"
     exhaustive = True
 
@@ -150,6 +153,7 @@ class BlockerStrategy(Strategy):
     """Leaves the opponents as few likely matches as it can."""
 
     name = "blocker"
+    title = "blocking"
     description = (
         "picks the play leaving the opponents the fewest likely matches; places the card "
         "fewest unseen cards match"
@@ -199,6 +203,7 @@ class FlexibleStrategy(Strategy):
     """Keeps the hand that matches the most unseen cards."""
 
     name = "flexible"
+    title = "flexible"
     description = (
         "picks the play keeping a hand that matches the most unseen cards; places the card "
         "whose removal keeps the hand most flexible"

@@ -19,7 +19,15 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, RichLog, Static
 
 from blink.games.goblink.engine import Phase
-from blink.games.goblink.tui.driver import CommandError, GoTable, hand_letter, possessive
+from blink.games.goblink.tui.driver import (
+    CommandError,
+    GoTable,
+    count_of,
+    hand_letter,
+    possessive,
+    winners_text,
+)
+from blink.tui.app import QuitScreen
 from blink.tui.render import CardStyle, card_label, card_lines, join_columns
 
 __all__ = ["GoBlinkApp", "PassScreen"]
@@ -60,7 +68,11 @@ class GoBlinkApp(App[None]):
     """The Go Blink table."""
 
     TITLE = "Go Blink"
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True),
+    ]
     CSS = """
     #status { height: 1; padding: 0 1; background: $primary; color: $text; text-style: bold; }
     #middle { height: auto; }
@@ -169,6 +181,19 @@ class GoBlinkApp(App[None]):
         self.message = ""
         self._after_change()
 
+    def action_interrupt(self) -> None:
+        """Ctrl+C: quit at once once the game is over (or when pressed again while asked);
+        in mid-game, ask first."""
+        if self.table.game.over or isinstance(self.screen, QuitScreen):
+            self.exit()
+            return
+
+        def answered(leave: bool | None) -> None:
+            if leave:
+                self.exit()
+
+        self.push_screen(QuitScreen(), answered)
+
     # -- drawing --------------------------------------------------------------------------
 
     def _refresh(self) -> None:
@@ -177,8 +202,7 @@ class GoBlinkApp(App[None]):
         view = table.view(self.viewer)
         names = table.names
         if game.over and game.outcome is not None:
-            who = " and ".join(names[w] for w in game.outcome.winners)
-            status = f"Game over: {who} {'share the win' if game.outcome.is_tie else 'wins'}!"
+            status = f"Game over: {winners_text(names, game.outcome.winners)}!"
         else:
             assert view.current is not None
             step = {
@@ -198,7 +222,8 @@ class GoBlinkApp(App[None]):
             kind = "" if p in table.humans else " [bot]"
             end = "\n" if p < table.players - 1 else ""
             count = view.hand_counts[p]
-            players.append(f"{mark}{p + 1}. {names[p]}{kind}{dealer}: {count} cards{end}")
+            held = count_of(count, "card")
+            players.append(f"{mark}{p + 1}. {names[p]}{kind}{dealer}: {held}{end}")
         self.query_one("#players", Static).update(players)
         discard = Text(
             f"Matches laid down ({len(view.discard)}):" if view.discard else "No matches yet."

@@ -13,7 +13,13 @@ from collections.abc import Sequence
 from string import ascii_lowercase
 
 from blink.cards import Card, CardError, parse_card
-from blink.games.goblink.bots import DEFAULT_OPPONENT, GoBot, MemoryBot, make_gobot
+from blink.games.goblink.bots import (
+    DEFAULT_OPPONENT,
+    GoBot,
+    MemoryBot,
+    get_gobot_kind,
+    make_gobot,
+)
 from blink.games.goblink.engine import (
     Ask,
     Asked,
@@ -38,16 +44,54 @@ from blink.games.goblink.engine import (
 )
 from blink.games.goblink.record import GoRecord
 
-__all__ = ["CommandError", "GoTable", "describe_event", "hand_letter", "possessive"]
+__all__ = [
+    "YOU",
+    "CommandError",
+    "GoTable",
+    "count_of",
+    "describe_event",
+    "hand_letter",
+    "possessive",
+    "subject",
+    "whom",
+    "winners_text",
+]
 
 
 class CommandError(ValueError):
     """A typed command that cannot be understood or is not allowed (the message says why)."""
 
 
+YOU = "You"
+"""The name of the only person at the screen: the log speaks to them ("You ask...")."""
+
+
 def possessive(name: str) -> str:
     """ "Your" for "You", otherwise "Name's"."""
-    return "Your" if name == "You" else f"{name}'s"
+    return "Your" if name == YOU else f"{name}'s"
+
+
+def subject(name: str, verb: str, verb_you: str) -> str:
+    """``name`` with its verb: "Ann asks", but "You ask" (``verb_you``) for "You"."""
+    return f"{name} {verb_you if name == YOU else verb}"
+
+
+def whom(name: str) -> str:
+    """``name`` as an object: "you" for "You"."""
+    return "you" if name == YOU else name
+
+
+def count_of(number: int, noun: str) -> str:
+    """``"1 card"``, ``"2 cards"``."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def winners_text(names: Sequence[str], winners: Sequence[int]) -> str:
+    """Who won, with its verb: "Ann wins", "You win", "Ann and Bob share the win"."""
+    who = " and ".join(names[w] for w in winners)
+    if len(winners) > 1:
+        return f"{who} share the win"
+    return subject(who, "wins", "win")
 
 
 def hand_letter(index: int) -> str:
@@ -59,35 +103,36 @@ def describe_event(event: GoEvent, names: Sequence[str], viewer: int | None) -> 
     """One log line for ``event`` as ``viewer`` may see it (None: nothing worth a line)."""
     e = redact(event, viewer)
     if isinstance(e, Asked):
-        return f"{names[e.player]} asks {names[e.target]} for {value_label(e.value)}."
+        asks = subject(names[e.player], "asks", "ask")
+        return f"{asks} {whom(names[e.target])} for {value_label(e.value)}."
     if isinstance(e, Passed):
         shown = f": {' '.join(str(c) for c in e.cards)}" if e.cards is not None else ""
-        plural = "card" if e.number == 1 else "cards"
-        return f"{names[e.giver]} passes {e.number} {plural} to {names[e.receiver]}{shown}."
+        passes = subject(names[e.giver], "passes", "pass")
+        cards = count_of(e.number, "card")
+        return f"{passes} {cards} to {whom(names[e.receiver])}{shown}."
     if isinstance(e, GoBlinked):
         return f'{names[e.target]}: "Go Blink!"'
     if isinstance(e, Drew):
         what = str(e.card) if e.card is not None else "a card"
         why = " (hand emptied)" if e.cause == "emptied" else ""
-        return f"{names[e.player]} draws {what}{why}."
+        return f"{subject(names[e.player], 'draws', 'draw')} {what}{why}."
     if isinstance(e, LaidDown):
         return (
-            f"{names[e.player]} lays down {' '.join(str(c) for c in e.cards)} "
-            f"({value_label(e.value)})."
+            f"{subject(names[e.player], 'lays', 'lay')} down "
+            f"{' '.join(str(c) for c in e.cards)} ({value_label(e.value)})."
         )
     if isinstance(e, Skipped):
-        return f"{names[e.player]} has no cards and the draw pile is empty: turn skipped."
+        has = subject(names[e.player], "has", "have")
+        return f"{has} no cards and the draw pile is empty: turn skipped."
     if isinstance(e, TurnBegan):
         return f"-- {possessive(names[e.player])} {'opening' if e.opening else 'turn'} --"
     if isinstance(e, Ended):
         o = e.outcome
-        who = " and ".join(names[w] for w in o.winners)
+        result = winners_text(names, o.winners)
         if o.reason == "blunk":
-            return f'{who}: "I Blunk!" {who} wins.'
-        verb = "share the win" if o.is_tie else "wins"
-        return (
-            f"Game over, the draw pile is empty and no one can match: {who} {verb} (fewest cards)."
-        )
+            who = " and ".join(names[w] for w in o.winners)
+            return f'{who}: "I Blunk!" {result}.'
+        return f"Game over, the draw pile is empty and no one can match: {result} (fewest cards)."
     return None
 
 
@@ -124,9 +169,10 @@ class GoTable:
             out = []
             for seat in range(players):
                 if seat in self.bots:
-                    out.append(f"{self.bots[seat].name.capitalize()} bot {seat + 1}")
+                    kind = get_gobot_kind(self.bots[seat].name)
+                    out.append(f"{kind.display_name} {seat + 1}")
                 elif len(self.humans) == 1:
-                    out.append("You")
+                    out.append(YOU)
                 else:
                     out.append(f"Player {seat + 1}")
             names = out
