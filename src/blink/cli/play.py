@@ -60,7 +60,10 @@ PlayersOpt = Annotated[
 ]
 HotseatOpt = Annotated[
     bool,
-    typer.Option("--hotseat", help="Two people on one keyboard (Q W E + A S against U I O + K L)."),
+    typer.Option(
+        "--hotseat/--no-hotseat",
+        help="Two people on one keyboard (Q W E + A S against U I O + K L).",
+    ),
 ]
 BestOfOpt = Annotated[int, typer.Option("--best-of", "-n", help="Play a best-of-N series (N odd).")]
 HandicapOpt = Annotated[
