@@ -181,3 +181,30 @@ def test_help_fits_80_columns() -> None:
     assert 'pip install ".[postgres]"' in text
     assert "blink serve --port 8080" in text
     assert "(0: any free port)" in text
+
+
+# --- the codes --------------------------------------------------------------------------------
+
+
+def test_each_refusal_has_its_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same checks in this process: each failure is a value with its code."""
+    from blink.cli.serving import ServeError, prepare
+
+    def code(db: Path | None, url: str | None = None, port: int = 0) -> str:
+        with pytest.raises(ServeError) as caught:
+            prepare(db, url, "127.0.0.1", port)
+        return caught.value.code
+
+    (tmp_path / "notes").write_text("x")
+    assert code(tmp_path / "notes" / "blink.db") == "db_folder"
+    assert code(tmp_path) == "db_file"
+    assert code(None, "foo://bar") == "db_url"
+    assert code(None, "bar") == "db_url"
+    pg = f"postgresql+psycopg://ann@127.0.0.1:{free_port()}/blink"
+    assert code(None, pg) == "db_unreachable"
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        assert code(tmp_path / "b.db", port=holder.getsockname()[1]) == "port_in_use"
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # makes ``import psycopg`` fail
+    assert code(None, pg) == "db_driver"
