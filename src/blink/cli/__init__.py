@@ -3,26 +3,65 @@ its own command group (``blink <game>``) has it in its package, found through th
 (:func:`blink.model.registry.front_end`).
 
 Heavy imports (the server, Textual, matplotlib) happen inside the commands, so ``blink`` starts
-instantly.
+instantly. ``blink --install-completion`` installs shell completion (Typer's).
 """
 
 from __future__ import annotations
 
 import importlib
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperOption
 
+from blink import __version__
 from blink.cli import engine, play, serve, simulate, tournament
 from blink.model.registry import front_end, game_names
+
+__all__ = ["app", "main"]
 
 app = typer.Typer(
     name="blink",
     help="Blink, the world's fastest game: play, serve, simulate and study it.",
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
 )
 
+
+def _print_version(value: bool) -> None:
+    """``--version``: print the version and stop."""
+    if value:
+        typer.echo(f"blink {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """The options of ``blink`` itself (before any command)."""
+
+
+def _no_type_after_flags() -> None:
+    """Typer's help prints a type after every flag (``--hotseat <bool>``, even ``--help
+    <bool>``), as if it took a value, which a flag refuses; its plain help prints none. The
+    help of ``blink`` prints none either."""
+    typed = TyperOption.display_type_rich
+
+    def display_type_rich(self: TyperOption, ctx: Any) -> str | None:
+        if self.is_flag:
+            return None
+        return typed(self, ctx)
+
+    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+
+
+_no_type_after_flags()
 for module in (engine, serve, play, simulate):
     module.register(app)
 for name in game_names():

@@ -64,7 +64,7 @@ PlayersOpt = Annotated[
 HotseatOpt = Annotated[
     bool,
     typer.Option(
-        "--hotseat",
+        "--hotseat/--no-hotseat",
         help="People on one keyboard: two (Q W E + A S against U I O + K L), or three with "
         "--players 3 (Z X C + F G in the middle).",
     ),

@@ -11,7 +11,9 @@ import typer
 __all__ = ["register", "serve"]
 
 Host = Annotated[str, typer.Option(help="Address to listen on.")]
-Port = Annotated[int, typer.Option(help="Port to listen on.")]
+Port = Annotated[
+    int, typer.Option(min=0, max=65535, help="Port to listen on (0: any free port).")
+]
 DbFile = Annotated[
     Path | None,
     typer.Option("--db", help="SQLite database file (default: your user data folder)."),
@@ -21,7 +23,7 @@ DatabaseUrl = Annotated[
     typer.Option(
         "--database-url",
         envvar="BLINK_DATABASE_URL",
-        help="A SQLAlchemy URL instead of a file, e.g. postgresql+psycopg://user@host/db.",
+        help="A SQLAlchemy URL instead of a file: PostgreSQL, as in the examples below.",
     ),
 ]
 AllowOrigin = Annotated[
@@ -132,9 +134,21 @@ TournamentIdleAfter = Annotated[
 LogLevel = Annotated[str, typer.Option(help="uvicorn log level.")]
 
 
+EXAMPLES = """Examples:
+
+blink serve --port 8080              listen on port 8080 (0: any free port)
+blink serve --host 0.0.0.0           for other machines too (every interface)
+blink serve --db ~/games/blink.db    keep everything in this SQLite file
+blink serve --database-url postgresql+psycopg://user@host/db
+                                     in PostgreSQL (pip install ".\\[postgres]")
+"""
+"""The end of ``blink serve --help``: lines of at most 80 columns, none cut at 80 (the backslash
+keeps Rich from reading ``[postgres]`` as markup)."""
+
+
 def register(app: typer.Typer) -> None:
     """Add ``blink serve`` to the main app."""
-    app.command()(serve)
+    app.command(epilog=EXAMPLES)(serve)
 
 
 def serve(
@@ -164,12 +178,20 @@ def serve(
     """Start the game server; open the address it prints in a browser."""
     # The server (FastAPI, uvicorn, SQLAlchemy) is imported here, not at the top: the other
     # commands of ``blink`` start without loading it.
-    import uvicorn
+    from blink.cli.serving import ServeError, prepare, run, shown_address
 
+    rate = _creation_rate(creation_rate)
+    _check_db_writer(db_writer)
+    try:
+        url, shown, sockets = prepare(db, database_url, host, port)
+    except ServeError as exc:
+        typer.echo(f"blink serve: {exc}", err=True)
+        raise typer.Exit(2) from None
     from blink.server.app import create_app
+    from blink.server.direct import WS_IMPL
     from blink.server.settings import Settings
+    from blink.server.transport import Guard
 
-    url, shown = _database(db, database_url)
     settings = Settings(
         database_url=url,
         countdown=countdown,
@@ -181,8 +203,8 @@ def serve(
         deal_seed=deal_seed,
         db_writer=db_writer,
         gc_full_interval=gc_full_interval or None,
-        creation_rate=_creation_rate(creation_rate),
-        miss_rate=None if _creation_rate(creation_rate) is None else "30/minute",
+        creation_rate=rate,
+        miss_rate=None if rate is None else "30/minute",
         max_spectators=max_spectators,
         max_connections_per_address=max_connections_per_address,
         max_sockets_per_address=max_sockets_per_address or None,
@@ -191,15 +213,11 @@ def serve(
         bot_delay=bot_delay,
         tournament_idle_after=tournament_idle_after or None,
     )
-    app_ = create_app(settings)
     typer.echo(f"Database: {shown}")
-    shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    typer.echo(f"Open http://{shown_host}:{port}/")
-    from blink.server.direct import WS_IMPL
-    from blink.server.transport import Guard
-
-    uvicorn.run(
-        app_,
+    started = run(
+        create_app(settings),
+        sockets,
+        lambda: typer.echo(f"Open {shown_address(host, sockets)}"),
         http=Guard(settings.header_timeout, settings.max_sockets_per_address).protocol(),
         host=host,
         port=port,
@@ -209,6 +227,8 @@ def serve(
         ws_per_message_deflate=False,
         lifespan="on",
     )
+    if not started:
+        raise typer.Exit(3)
 
 
 def served_hosts(host: str, extra: list[str]) -> tuple[str, ...]:
@@ -232,6 +252,16 @@ def served_hosts(host: str, extra: list[str]) -> tuple[str, ...]:
     return tuple(sorted(n for n in names if n and n not in ("0.0.0.0", "::")))
 
 
+def _check_db_writer(writer: str) -> None:
+    """Exit 2 when ``--db-writer`` names no writer."""
+    from blink.server.storage import WRITERS
+
+    if writer not in WRITERS:
+        raise typer.BadParameter(
+            f"{writer!r} is not a writer: choose {', '.join(WRITERS)}", param_hint="--db-writer"
+        )
+
+
 def _creation_rate(text: str) -> str | None:
     """The ``--creation-rate`` checked (``None`` for 0: no limit); exit 2 when malformed."""
     if text.strip() in ("0", ""):
@@ -246,18 +276,3 @@ def _creation_rate(text: str) -> str | None:
             param_hint="--creation-rate",
         ) from None
     return text
-
-
-def _database(db: Path | None, database_url: str | None) -> tuple[str, str]:
-    """The database URL to serve from and how to show it (a URL without its password, or the
-    SQLite file's path, whose folder is created)."""
-    # Imported here for the same reason as the server in :func:`serve`.
-    from blink.server.settings import default_database_path, sqlite_url
-
-    if database_url:
-        from sqlalchemy.engine import make_url
-
-        return database_url, make_url(database_url).render_as_string(hide_password=True)
-    path = (db or default_database_path()).expanduser().resolve()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return sqlite_url(path), str(path)

@@ -22,7 +22,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from blink import __version__ as _pkg_version
+from blink import __version__
 from blink.server import direct, errors, replays, session
 from blink.server import storage as st
 from blink.server.body_limit import BodyLimit
@@ -37,7 +37,7 @@ from blink.server.tournaments import attach as attach_extras
 __all__ = ["VERSION", "BlinkApp", "create_app"]
 
 log = logging.getLogger("blink.server")
-VERSION = str(_pkg_version) if _pkg_version else "0.1.0"
+VERSION: str = __version__
 
 
 class BlinkApp(FastAPI):

@@ -1,0 +1,5 @@
+"""``python -m blink``: the ``blink`` command."""
+
+from blink.cli import main
+
+main()
