@@ -97,6 +97,8 @@ _BUILT_IN_FRONT_ENDS: Final = {
         env_name="classic_v0",
         gym_id="blink/Classic-v0",
         gym_entry_point="blink.games.classic.envs.single:ClassicSingle",
+        spiel="blink.games.classic.envs.spiel",
+        spiel_name="python_blink_classic",
     ),
     "goblink": FrontEnd(
         commands="blink.games.goblink.cli",
