@@ -42,7 +42,7 @@ def test_registered_through_the_registry() -> None:
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_random_sim_test(players: int) -> None:
-    pyspiel.random_sim_test(_load(players), num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(_load(players), num_sims=2, serialize=True, verbose=False)
 
 
 def test_chance_deals_and_orders() -> None:

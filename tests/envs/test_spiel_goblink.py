@@ -49,7 +49,7 @@ def test_registered_through_the_registry() -> None:
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_random_sim_test(players: int) -> None:
-    pyspiel.random_sim_test(_load(players), num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(_load(players), num_sims=2, serialize=True, verbose=False)
 
 
 def test_the_deal_is_chance_card_by_card() -> None:
