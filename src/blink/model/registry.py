@@ -82,6 +82,12 @@ class FrontEnd:
     gym_entry_point: str | None = None
     """That environment's class, as Gymnasium's ``module:Class``; ``None`` exactly when
     :attr:`gym_id` is."""
+    spiel: str | None = None
+    """The module of the game's OpenSpiel game: it offers ``GAME_TYPE`` (a ``pyspiel.GameType``)
+    and ``GAME_CLASS`` (its ``pyspiel.Game``), which :mod:`blink.envs.spiel` registers."""
+    spiel_name: str | None = None
+    """The OpenSpiel short name of that game (``python_<game>``), for ``pyspiel.load_game``;
+    ``None`` exactly when :attr:`spiel` is."""
 
 
 # name -> each built-in game's front-end parts.
@@ -91,6 +97,8 @@ _BUILT_IN_FRONT_ENDS: Final = {
         env_name="classic_v0",
         gym_id="blink/Classic-v0",
         gym_entry_point="blink.games.classic.envs.single:ClassicSingle",
+        spiel="blink.games.classic.envs.spiel",
+        spiel_name="python_blink_classic",
     ),
     "goblink": FrontEnd(
         commands="blink.games.goblink.cli",
@@ -100,6 +108,8 @@ _BUILT_IN_FRONT_ENDS: Final = {
         env_name="goblink_v0",
         gym_id="blink/GoBlink-v0",
         gym_entry_point="blink.games.goblink.envs.single:GoBlinkSingle",
+        spiel="blink.games.goblink.envs.spiel",
+        spiel_name="python_go_blink",
     ),
 }
 

@@ -132,14 +132,20 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
         self._order = random.Random(rng.getrandbits(63))
         if self.deck_seed is not None:
             deck_seed = self.deck_seed
-        self.state_ = self.game.new(self.players, deck_seed, options=self.options)
+        self.start(self.game.new(self.players, deck_seed, options=self.options))
+        return {a: self.observe(a) for a in self.agents}, {a: {} for a in self.agents}
+
+    def start(self, state: Any) -> None:
+        """Begin an episode on a game just dealt (``state``, from the definition's ``new``) and
+        reveal it; then observe every agent (the reset's observations) before :meth:`advance`.
+        (:meth:`reset` deals and starts; OpenSpiel's game deals card by card and starts.)"""
+        self.state_ = state
         self.steps = 0
         self._encoders = [self.codec.encoder(s) for s in range(self.players)]
         self._views: list[Any] = [None] * self.players
         self.clock = RefereeClock(self.game, self.timings)
         self._referee(0.0)
         self.agents = self.possible_agents[:]
-        return {a: self.observe(a) for a in self.agents}, {a: {} for a in self.agents}
 
     def seat_view(self, agent: str) -> Any:
         """The definition's view of ``agent``'s seat: all an observation is made from."""
@@ -201,22 +207,11 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
         """Take every agent's action at the step's start (in a shuffled order), then run the
         clock to the step's end."""
         agents = self.agents
-        infos: dict[str, dict[str, Any]] = {a: {} for a in agents}
-        moves = [(a, int(x)) for a, x in actions.items() if a in infos and int(x) != WAIT]
+        moves = [(a, int(x)) for a, x in actions.items() if a in agents and int(x) != WAIT]
         if len(moves) > 1:
             self._order.shuffle(moves)
+        infos = self.advance(moves)
         state = self.state_
-        for agent, index in moves:
-            if state.over:
-                break
-            found = self._act(self._seat[agent], index)
-            if found is not None:
-                infos[agent]["refused"] = found._asdict()
-        if not state.over:
-            self.clock.update(state, self.now)  # a stall caused now is timed from now
-        self.steps += 1
-        if not state.over:
-            self._referee(self.now)
         over = bool(state.over)
         truncated = not over and self.steps >= self.max_cycles
         results = rewards_of(state.outcome, self.players)
@@ -232,6 +227,26 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
         if self.render_mode == "human":
             self.render()
         return observations, rewards, terminations, truncations, infos
+
+    def advance(self, moves: list[tuple[str, int]]) -> dict[str, dict[str, Any]]:
+        """One step: apply ``moves`` (agent, action number other than wait) in this order at
+        the step's start, each read in the agent's latest observation, then run the clock to
+        the step's end. Every agent's info (a refusal). :meth:`step` orders the moves by the
+        episode's seed; OpenSpiel's game by a chance node."""
+        infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        state = self.state_
+        for agent, index in moves:
+            if state.over:
+                break
+            found = self._act(self._seat[agent], index)
+            if found is not None:
+                infos[agent]["refused"] = found._asdict()
+        if not state.over:
+            self.clock.update(state, self.now)  # a stall caused now is timed from now
+        self.steps += 1
+        if not state.over:
+            self._referee(self.now)
+        return infos
 
     def render(self) -> str | None:
         """Seat 0's view as text: returned (``"ansi"``) or printed (``"human"``)."""

@@ -1,0 +1,274 @@
+"""Classic Blink as an OpenSpiel game, ``python_blink_classic``: a simultaneous-move game in
+steps of virtual time (``pip install "blink[envs]"``).
+
+::
+
+    import pyspiel
+    import blink.envs.spiel  # registers every game's OpenSpiel game
+    game = pyspiel.load_game("python_blink_classic", {"players": 2})
+
+The steps are the PettingZoo ParallelEnv's (:mod:`blink.games.classic.envs.classic_v0`): the
+state drives one, so the actions (its codec's numbers: wait, play hand slot k on a pile,
+choose in a stall), what a step does (the plays at its start, then the referee's flips and
+default choices at their deadlines), the observations and the rewards are the environment's,
+and the rules its definition's. Chance is explicit: the deal is a chance node per card (the
+standard deck, top card first), and when several seats play in one step a chance node orders
+them (every order equally likely), where the environment shuffles them by its seed.
+
+Parameters: ``players`` (2 or 3), ``ruleset``, ``handicap`` (draw-pile sizes as text such as
+``"35:25"``; empty: none), ``step_ms`` (virtual time per step) and ``max_steps`` (OpenSpiel
+needs a bounded game: after that many steps the game ends with no winner, every return 0).
+Observations (string and tensor) are a seat's view; there is no information state (a race
+has no turns to recall). See docs/envs.md.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Any, Final
+
+import numpy as np
+import pyspiel
+
+from blink.cards import STANDARD_DECK
+from blink.envs.encoding import rewards_of
+from blink.games.classic.envs.classic_v0 import raw_env
+from blink.games.classic.envs.codec import WAIT
+from blink.games.classic.envs.text import classic_text
+
+__all__ = ["GAME_CLASS", "GAME_TYPE", "ClassicObserver", "ClassicSpielGame", "ClassicSpielState"]
+
+SHORT_NAME: Final = "python_blink_classic"
+
+_DEFAULTS: Final[dict[str, Any]] = {
+    "players": 2,
+    "ruleset": "official",
+    "handicap": "",
+    "step_ms": 100,
+    "max_steps": 3000,
+}
+
+GAME_TYPE: Final = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="Python Blink (classic)",
+    dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=3,
+    min_num_players=2,
+    provides_information_state_string=False,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=dict(_DEFAULTS),
+)
+"""The game's type (parameters: see the module's text)."""
+
+
+class ClassicSpielGame(pyspiel.Game):
+    """Classic Blink for ``players`` seats, as an OpenSpiel game."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        opts = {**_DEFAULTS, **(params or {})}
+        self.max_steps = int(opts["max_steps"])
+        self.env_options: dict[str, Any] = {
+            "players": int(opts["players"]),
+            "ruleset": str(opts["ruleset"]),
+            "handicap": str(opts["handicap"]) or None,
+            "step_seconds": int(opts["step_ms"]) / 1000,
+            "max_cycles": self.max_steps,
+        }
+        env = raw_env(**self.env_options)  # checks the options
+        self.players = env.players
+        self.actions = env.codec.actions
+        self.size = env.codec.size
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.actions,
+            max_chance_outcomes=max(len(STANDARD_DECK), math.factorial(self.players)),
+            num_players=self.players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            max_game_length=len(STANDARD_DECK) + 2 * self.max_steps,  # a step, and its order
+        )
+        super().__init__(GAME_TYPE, info, opts)
+
+    def new_initial_state(self) -> ClassicSpielState:
+        """A game before the deal: chance deals the first card."""
+        return ClassicSpielState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> ClassicObserver:
+        """The observer of a seat's view (there are no information states)."""
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        return ClassicObserver(self.size)
+
+
+class _Env:
+    """Holds a state's environment and its latest observations. A copy holds nothing: the
+    copied state replays its deal and steps into a new environment when it needs one."""
+
+    __slots__ = ("env", "observations")
+
+    def __init__(self) -> None:
+        self.env: Any = None
+        self.observations: dict[int, dict[str, Any]] = {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Env:
+        return _Env()
+
+
+class ClassicSpielState(pyspiel.State):
+    """A classic game in progress: the cards dealt, the steps played, the environment."""
+
+    def __init__(self, game: ClassicSpielGame) -> None:
+        super().__init__(game)
+        self.players = game.players
+        self.max_steps = game.max_steps
+        self.env_options = game.env_options
+        self.cards: list[int] = []
+        """The deck chance has dealt so far (standard-deck indices), top card first."""
+        self.steps: list[list[tuple[int, int]]] = []
+        """Every step's plays, (seat, action number), in the order they were applied."""
+        self.pending: list[tuple[int, int]] | None = None
+        """A step's plays waiting for chance to order them."""
+        self._held = _Env()
+
+    # -- the environment ----------------------------------------------------------------------
+
+    @property
+    def env(self) -> Any:
+        """The environment (``None`` during the deal), replayed when this state is a copy."""
+        held = self._held
+        if held.env is None and len(self.cards) == len(STANDARD_DECK):
+            env = raw_env(**self.env_options)
+            deck = [STANDARD_DECK[i] for i in self.cards]
+            env.start(env.game.new(self.players, deck=deck, options=env.options))
+            held.env = env
+            self._observe()
+            for moves in self.steps:
+                self._advance(moves)
+        return held.env
+
+    def _observe(self) -> None:
+        env = self._held.env
+        self._held.observations = {s: env.observe(a) for s, a in enumerate(env.agents)}
+
+    def _advance(self, moves: list[tuple[int, int]]) -> None:
+        env = self._held.env
+        env.advance([(env.possible_agents[s], i) for s, i in moves])
+        self._observe()
+
+    def _step(self, moves: list[tuple[int, int]]) -> None:
+        self.pending = None
+        self.steps.append(moves)
+        self._advance(moves)
+
+    # -- OpenSpiel ----------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        """Chance (dealing, ordering plays), the simultaneous seats, or terminal."""
+        env = self.env
+        if env is None or self.pending is not None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if env.state_.over or len(self.steps) >= self.max_steps:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return int(pyspiel.PlayerId.SIMULTANEOUS)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        """The environment's mask of ``player``: waiting and the definition's legal actions."""
+        self.env  # noqa: B018  (rebuilt if a copy)
+        mask = self._held.observations[player]["action_mask"]
+        return [int(i) for i in np.flatnonzero(mask)]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The next card of the deal, or the order of a step's plays: equally likely."""
+        if self.pending is not None:
+            n = math.factorial(len(self.pending))
+            return [(i, 1.0 / n) for i in range(n)]
+        dealt = set(self.cards)
+        unseen = [i for i in range(len(STANDARD_DECK)) if i not in dealt]
+        return [(i, 1.0 / len(unseen)) for i in unseen]
+
+    def _apply_action(self, action: int) -> None:
+        """A chance outcome: a card of the deal, or an order of the pending plays."""
+        if self.pending is not None:
+            order = list(itertools.permutations(self.pending))[action]
+            self._step(list(order))
+            return
+        self.cards.append(action)
+
+    def _apply_actions(self, actions: list[int]) -> None:
+        """Every seat's action of a step: the plays are applied now, or after chance orders
+        them when there are several."""
+        moves = [(s, int(a)) for s, a in enumerate(actions) if a != WAIT]
+        if len(moves) > 1:
+            self.pending = moves
+            return
+        self._step(moves)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        """A card, an order of plays, or a seat's action."""
+        if player == pyspiel.PlayerId.CHANCE:
+            if self.pending is not None:
+                order = list(itertools.permutations(self.pending))[action]
+                return "order " + " ".join(f"seat {s}" for s, _ in order)
+            return f"card {STANDARD_DECK[action]}"
+        return "wait" if action == WAIT else f"action {action}"
+
+    def is_terminal(self) -> bool:
+        """True once the game is over, or after ``max_steps`` steps."""
+        return bool(self.current_player() == pyspiel.PlayerId.TERMINAL)
+
+    def returns(self) -> list[float]:
+        """+1 for a sole winner, 0 for winners who share, -1 for the others; all 0 until the
+        end and when the game is stopped after ``max_steps``."""
+        env = self.env
+        if env is None or not env.state_.over:
+            return [0.0] * self.players
+        return rewards_of(env.state_.outcome, self.players)
+
+    def observation(self, seat: int) -> Any:
+        """The environment's observation array of ``seat`` (``None`` during the deal)."""
+        if self.env is None:
+            return None
+        return self._held.observations[seat]["observation"]
+
+    def seat_text(self, seat: int) -> str:
+        """``seat``'s view as text."""
+        env = self.env
+        if env is None:
+            return f"dealing: {len(self.cards)} of {len(STANDARD_DECK)} cards dealt"
+        return str(classic_text(env.game.view(env.state_, seat), env.now))
+
+    def __str__(self) -> str:
+        """Seat 0's view as text (debugging)."""
+        return self.seat_text(0)
+
+
+class ClassicObserver:
+    """OpenSpiel's observer of a seat: the environment's observation, and its view as text."""
+
+    def __init__(self, size: int) -> None:
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: ClassicSpielState, player: int) -> None:
+        """Fill :attr:`tensor` with ``player``'s observation (zeros during the deal)."""
+        found = state.observation(player)
+        if found is None:
+            self.tensor.fill(0.0)
+        else:
+            self.tensor[:] = found
+
+    def string_from(self, state: ClassicSpielState, player: int) -> str:
+        """``player``'s view as text."""
+        return state.seat_text(player)
+
+
+GAME_CLASS: Final = ClassicSpielGame
+"""The game's class, registered with :data:`GAME_TYPE` by :mod:`blink.envs.spiel`."""
