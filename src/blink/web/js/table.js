@@ -28,7 +28,7 @@ export function mountTable(root, { code, spectate }) {
       S.notice = t("error", { msg: e.message });
       S.spectate = true;
     },
-    gone: () => { S.fatal = t("not_found"); },
+    gone: () => { S.fatal = t("not_found", { code }); },
   });
   let alive = true;
   let drag = null;
