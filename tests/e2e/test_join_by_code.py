@@ -10,9 +10,9 @@ import pytest
 from blinkweb import Server, collect_errors
 from playwright.sync_api import BrowserContext, Page, expect
 
-# Each game's link to a seat, and what its table says of a room that does not exist.
+# Each game's link to a seat; what a table says of a room that does not exist.
 LINKS = {"classic": "/play/{code}", "goblink": "/?go={code}"}
-NOT_FOUND = {"classic": "Not found.", "goblink": "There is no such room."}
+NOT_FOUND = "There is no game with the code {code}. Check the code, or ask for a new link."
 
 
 @pytest.fixture(scope="module")
@@ -47,9 +47,27 @@ def test_unknown_room(context: BrowserContext, server: Server, game: str) -> Non
     page = context.new_page()
     errors = collect_errors(page)
     page.goto(server.url + LINKS[game].format(code="ZZZZ99"))
-    expect(page.locator(".error-msg[role=alert]")).to_have_text(NOT_FOUND[game], timeout=10000)
+    expect(page.locator(".error-msg[role=alert]")).to_have_text(
+        NOT_FOUND.format(code="ZZZZ99"), timeout=10000
+    )
     assert saved_token(page, "ZZZZ99") is None
     assert not not_a_missing_room(errors), errors
+
+
+def test_lobby_join_says_what_to_do(context: BrowserContext, server: Server) -> None:
+    page = context.new_page()
+    page.goto(server.url + "/")
+    page.fill("#j-code", "??")
+    page.locator("#f-join").get_by_role("button").click()
+    expect(page.locator("#j-err")).to_have_text(
+        "That is not a game code or link. Check it, or ask for a new link."
+    )
+    page.fill("#j-code", "zzzz98")
+    page.locator("#f-join").get_by_role("button").click()
+    page.wait_for_url("**/play/ZZZZ98")
+    expect(page.locator(".error-msg[role=alert]").filter(has_text="ZZZZ98")).to_have_text(
+        NOT_FOUND.format(code="ZZZZ98"), timeout=10000
+    )
 
 
 @pytest.mark.parametrize("game", ["classic", "goblink"])
@@ -73,7 +91,7 @@ def test_saved_token_the_server_refuses(context: BrowserContext, server: Server,
     assert page.evaluate("window.blinkConnection.token") == token
     seat = server.api(f"/api/rooms/{code}")["seats"][1]  # type: ignore[index]
     assert seat["taken"], seat  # type: ignore[index]
-    expect(page.get_by_text(NOT_FOUND[game])).to_have_count(0)
+    expect(page.get_by_text(NOT_FOUND.format(code=code))).to_have_count(0)
     assert not errors, errors
 
 

@@ -183,19 +183,27 @@ def test_series_file_has_a_game_picker(context: BrowserContext, server: Any) -> 
     assert not errors, errors
 
 
-def test_bad_record_files_show_the_engine_error(context: BrowserContext, server: Any) -> None:
+def test_bad_record_files_say_why_in_one_sentence(context: BrowserContext, server: Any) -> None:
     record = GameRecord.from_game(random_game(4)).to_dict()
     record["actions"][2]["pile"] = 7
     page = context.new_page()
     page.goto(server.url + "/#replay")
     open_file(page, "bad.json", json.dumps(record))
     alert = page.locator("#rp-mount [role=alert]")
-    expect(alert).to_contain_text("This is not a Blink record: action 2: ")
+    expect(alert).to_have_text("This record does not replay: move 3 is not possible in the game.")
     expect(alert).to_have_attribute("data-code", "no_such_pile")
-    open_file(page, "text.json", "hello")
+    expect(alert).to_have_attribute("title", re.compile("action 2: "))  # the engine's words
+    open_file(page, "text.json", '{"format": "blink-record", bad}')
     expect(alert).to_have_attribute("data-code", "bad_json")
+    expect(alert).to_have_text("This file is not a Blink record: it is not readable JSON.")
     open_file(page, "chess.json", '{"format": "chess"}')
-    expect(alert).to_contain_text("not a blink-record file")
+    expect(alert).to_have_text("This file is not a Blink record.")
+    # In the interface's language, without the parser's English.
+    page.select_option("#lang", "es")
+    open_file(page, "text2.json", "{'a': 1}")
+    expect(alert).to_have_text("Este archivo no es una partida de Blink: no es JSON legible.")
+    assert "Expecting" not in alert.inner_text()
+    page.select_option("#lang", "en")
     # A good file after a bad one replaces the error with the viewer.
     open_file(page, "good.json", GameRecord.from_game(random_game(4)).to_json())
     expect(page.locator("#rp-step")).to_contain_text("Step 0 of")

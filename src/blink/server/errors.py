@@ -3,14 +3,19 @@
 Every refused request is answered as ``{"error": {"code": ..., "message": ...}}`` with its HTTP
 status (docs/protocol.md): :class:`ApiError` and :class:`ProfileError` raised by the endpoints,
 request validation (``400 bad_options``) and Starlette's own (``404 not_found``,
-``405 method_not_allowed``). :func:`install` adds the handlers to an app.
+``405 method_not_allowed``). A browser asking for a page that does not exist (it accepts
+``text/html``, outside ``/api/``) gets a page that says so instead, in its language.
+:func:`install` adds the handlers to an app.
 """
 
 from __future__ import annotations
 
+import html
+from typing import Final
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 __all__ = ["ApiError", "ProfileError", "install"]
@@ -58,7 +63,54 @@ async def _validation(_req: Request, exc: RequestValidationError) -> JSONRespons
     return JSONResponse({"error": {"code": "bad_options", "message": msg}}, status_code=400)
 
 
-async def _http(_req: Request, exc: StarletteHTTPException) -> JSONResponse:
+_PAGE_WORDS: Final = {
+    "en": (
+        "Page not found",
+        "There is no page at this address. Check the link, or start from the lobby.",
+        "Go to the lobby",
+    ),
+    "es": (
+        "Página no encontrada",
+        "No hay ninguna página en esta dirección. Revisa el enlace o empieza desde la sala.",
+        "Ir a la sala",
+    ),
+}
+
+
+def wants_html(req: Request) -> bool:
+    """Whether ``req`` is a browser's, outside the API: it accepts HTML and is not for /api/."""
+    return not req.url.path.startswith("/api/") and "text/html" in req.headers.get("accept", "")
+
+
+def page_language(req: Request) -> str:
+    """The first of the request's Accept-Language that the pages speak (English otherwise)."""
+    for part in req.headers.get("accept-language", "").split(","):
+        lang = part.split(";")[0].strip().lower()[:2]
+        if lang in _PAGE_WORDS:
+            return lang
+    return "en"
+
+
+def not_found_page(lang: str) -> str:
+    """The page a browser gets for an address that leads nowhere, in ``lang``."""
+    title, sentence, back = (html.escape(w) for w in _PAGE_WORDS[lang])
+    return (
+        f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<meta name="color-scheme" content="dark">'
+        f"<title>{title} · Blink</title>"
+        '<link rel="icon" href="/favicon.svg" type="image/svg+xml">'
+        '<link rel="stylesheet" href="/style.css"></head><body>'
+        '<header class="topbar"><a class="brand" href="/" aria-label="Blink">'
+        '<span aria-hidden="true">BL<span class="brand-i">I</span>NK</span></a></header>'
+        f'<main id="view"><section class="panel lost-page"><h1>{title}</h1><p>{sentence}</p>'
+        f'<p><a class="btn primary" href="/">{back}</a></p></section></main></body></html>'
+    )
+
+
+async def _http(req: Request, exc: StarletteHTTPException) -> Response:
+    if exc.status_code == 404 and wants_html(req):
+        return HTMLResponse(not_found_page(page_language(req)), status_code=404)
     code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
     return JSONResponse(
         {"error": {"code": code, "message": str(exc.detail)}}, status_code=exc.status_code

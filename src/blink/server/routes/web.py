@@ -82,6 +82,12 @@ async def watch_link(h: HubDep, settings: SettingsDep, code: str) -> Any:
     return _index(settings.web_dir)
 
 
+@router.get("/favicon.ico", include_in_schema=False)
+async def favicon() -> RedirectResponse:
+    """Where browsers look for a site's icon by default: the client's SVG icon."""
+    return RedirectResponse("/favicon.svg", status_code=301)
+
+
 async def root(settings: SettingsDep) -> Any:
     """``/`` when the client's folder is missing: the client's page if it appeared since, else
     a page pointing at the API documentation."""

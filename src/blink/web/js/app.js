@@ -116,6 +116,41 @@ function setupSettings() {
   });
 }
 
+// --- the phone's menu: a disclosure button and its list of links ----------------------------
+
+function setupMenu() {
+  const btn = document.getElementById("btn-menu");
+  const panel = document.getElementById("menu-panel");
+  const links = () => [...panel.querySelectorAll("a")];
+  const open = () => btn.getAttribute("aria-expanded") === "true";
+  const show = (on, focus = true) => {
+    btn.setAttribute("aria-expanded", String(on));
+    panel.hidden = !on;
+    if (on && focus) links()[0].focus();
+  };
+  btn.addEventListener("click", () => show(!open()));
+  btn.addEventListener("keydown", (e) => {
+    if (e.key === "ArrowDown") { e.preventDefault(); show(true); }
+    else if (e.key === "Escape" && open()) { e.preventDefault(); show(false); }
+  });
+  panel.addEventListener("keydown", (e) => {
+    const all = links();
+    const i = all.indexOf(document.activeElement);
+    if (e.key === "Escape") { e.preventDefault(); show(false); btn.focus(); }
+    else if (e.key === "ArrowDown") { e.preventDefault(); all[(i + 1) % all.length].focus(); }
+    else if (e.key === "ArrowUp") { e.preventDefault(); all[(i - 1 + all.length) % all.length].focus(); }
+    else if (e.key === "Home") { e.preventDefault(); all[0].focus(); }
+    else if (e.key === "End") { e.preventDefault(); all[all.length - 1].focus(); }
+  });
+  panel.addEventListener("click", (e) => { if (e.target.closest("a")) show(false, false); });
+  document.addEventListener("click", (e) => {
+    if (open() && !e.target.closest(".menu")) show(false, false);
+  });
+  document.addEventListener("focusin", (e) => {
+    if (open() && !e.target.closest(".menu")) show(false, false);
+  });
+}
+
 document.addEventListener("click", (e) => {
   const a = e.target.closest && e.target.closest("a[data-link], a#home-link");
   if (a && !e.ctrlKey && !e.metaKey && !e.shiftKey && a.origin === location.origin) {
@@ -128,4 +163,5 @@ window.addEventListener("popstate", route);
 window.addEventListener("hashchange", route);
 
 setupSettings();
+setupMenu();
 route();

@@ -190,7 +190,7 @@ export function mountLobby(root) {
     e.preventDefault();
     const code = extractCode($("#j-code").value);
     if (!code) {
-      $("#j-err").textContent = t("not_found");
+      $("#j-err").textContent = t("bad_code");
       return;
     }
     const info = await api(`/api/rooms/${code}`).catch(() => null);

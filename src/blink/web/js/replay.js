@@ -68,16 +68,27 @@ export async function fetchReplay(url) {
   return postRecord(await request(url));
 }
 
+/** A record the server refused, in one sentence of the interface's language. */
 function errorHTML(e) {
-  const msg = e instanceof ReplayError && e.status === 422 ? t("bad_record", { msg: e.message }) : t("error", { msg: e.message });
-  return `<p class="error-msg" role="alert" data-code="${escapeXml(e.code || "")}">${escapeXml(msg)}</p>`;
+  const known = { 400: "bad_json", 413: "record_too_large", 422: "bad_record" };
+  let key = e instanceof ReplayError && e.code !== "network" ? known[e.status] : null;
+  if (key === "bad_record" && e.index !== null && e.index !== undefined) key = "bad_record_at";
+  const msg = key ? t(key, { n: Number(e.index) + 1 }) : t("error", { msg: e.message });
+  // The server's own words (English, for whoever debugs the file) stay out of the sentence.
+  const detail = key ? ` title="${escapeXml(e.message)}"` : "";
+  return `<p class="error-msg" role="alert" data-code="${escapeXml(e.code || "")}"${detail}>${escapeXml(msg)}</p>`;
 }
 
-function titleOf(doc, fallback = "") {
+/** A replay's title: where it comes from (`file`, else its room and number or stored game),
+ * then who played ("Ana vs Ben"). */
+function titleOf(doc, file = "") {
   const meta = (doc && doc.meta) || {};
-  if (meta.room) return `${meta.room} #${meta.number ?? ""}`;
-  if (meta.game !== undefined && meta.game !== null) return `#${meta.game}`;
-  return fallback;
+  let where = file;
+  if (!where && meta.room) where = `${meta.room} #${meta.number ?? ""}`;
+  else if (!where && meta.game !== undefined && meta.game !== null) where = `#${meta.game}`;
+  const g = doc && doc.games && doc.games[0];
+  const names = g && Array.isArray(g.names) ? g.names.map((n, i) => n || t("player_n", { n: i + 1 })) : [];
+  return [where, names.join(` ${t("versus")} `)].filter(Boolean).join(" · ");
 }
 
 // --- classic frames -------------------------------------------------------------------------
@@ -122,7 +133,7 @@ function classicBoard(g, f) {
   return board + seats;
 }
 
-const classicRenderer = { kind: "classic", className: "", prefix: "", board: classicBoard, log: classicLog, extra: null };
+const classicRenderer = { kind: "classic", className: "", prefix: () => "Blink", board: classicBoard, log: classicLog, extra: null };
 
 /** How the frames of a replay document's game are drawn: its browser module's renderer, else
  * classic's. */
@@ -152,10 +163,12 @@ export function mountReplayView(root, doc, title = "", R = classicRenderer) {
 
   function shell() {
     const prefix = R.prefix ? `${R.prefix()} · ` : "";
+    const heading = `${prefix}${t("replay_title")}${title ? ` · ${title}` : ""}`;
+    document.title = heading;
     root.innerHTML = `
   <section class="replay${R.className ? ` ${R.className}` : ""}" aria-labelledby="rp-title" data-game="${R.kind}">
     <div class="rp-head">
-      <h1 id="rp-title">${escapeXml(prefix + t("replay_title"))}${title ? ` · ${escapeXml(title)}` : ""}</h1>
+      <h1 id="rp-title">${escapeXml(heading)}</h1>
       ${games.length > 1 ? `<label>${escapeXml(t("game_n", { n: "" }))}<select id="rp-game">${games.map((_, i) => `<option value="${i}"${i === gi ? " selected" : ""}>${i + 1}</option>`).join("")}</select></label>` : ""}
     </div>
     <div id="rp-board" class="rp-board"></div>
@@ -261,7 +274,7 @@ export function mountReplay(root, record, title = "") {
   root.innerHTML = `<p class="muted">…</p>`;
   postRecord(record).then(async (doc) => {
     const R = await rendererOf(doc);
-    if (!gone) stop = mountReplayView(root, doc, title || titleOf(doc), R);
+    if (!gone) stop = mountReplayView(root, doc, titleOf(doc, title), R);
   }).catch((e) => {
     if (!gone) root.innerHTML = errorHTML(e);
   });

@@ -1,6 +1,10 @@
-// Sounds generated with WebAudio (no files). Muted state persists in localStorage.
+// Sounds generated with WebAudio (no files). Muted state persists in localStorage. Browsers
+// let a page start audio only after the person has interacted with it: the AudioContext is made
+// (and resumed) in the first click, tap or key press, and until then no sound is attempted, so a
+// spectator who never touches the page gets silence, not a warning per sound.
 
 let ctx = null;
+let unlocked = false;
 let muted = false;
 try { muted = localStorage.getItem("blink.muted") === "1"; } catch { /* ignore */ }
 
@@ -13,8 +17,18 @@ export function setMuted(m) {
   try { localStorage.setItem("blink.muted", m ? "1" : "0"); } catch { /* ignore */ }
 }
 
+const GESTURES = ["pointerdown", "keydown", "touchend"];
+
+function unlock(e) {
+  if (e && e.isTrusted === false) return;
+  unlocked = true;
+  for (const g of GESTURES) window.removeEventListener(g, unlock, true);
+  if (!muted) audio();
+}
+for (const g of GESTURES) window.addEventListener(g, unlock, true);
+
 function audio() {
-  if (muted) return null;
+  if (muted || !unlocked) return null;
   const AC = window.AudioContext || window.webkitAudioContext;
   if (!AC) return null;
   if (!ctx) ctx = new AC();

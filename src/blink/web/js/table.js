@@ -28,7 +28,7 @@ export function mountTable(root, { code, spectate }) {
       S.notice = t("error", { msg: e.message });
       S.spectate = true;
     },
-    gone: () => { S.fatal = t("not_found"); },
+    gone: () => { S.fatal = t("not_found", { code }); },
   });
   let alive = true;
   let drag = null;
@@ -348,7 +348,7 @@ export function mountTable(root, { code, spectate }) {
 
   function onKey(e) {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
-    if (e.target.closest && e.target.closest("input, select, textarea")) return;
+    if (e.target.closest && e.target.closest("input, select, textarea, .menu")) return;
     const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
     if (k in SLOT_KEYS && !(S.end && S.view && S.view.phase === "over")) {
       e.preventDefault();

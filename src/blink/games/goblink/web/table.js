@@ -35,7 +35,7 @@ export function mountGoTable(root, { code, spectate }) {
       S.msg = gt("error", { msg: e.message });
       S.spectate = true;
     },
-    gone: () => { S.fatal = gt("not_found"); },
+    gone: () => { S.fatal = gt("not_found", { code }); },
   });
   let alive = true;
   const timer = setInterval(tickTimer, 250);

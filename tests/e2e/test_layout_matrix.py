@@ -1,0 +1,132 @@
+"""The whole table fits the screen, without scrolling, at every common size.
+
+For each screen size (one browser context each, one server for all), a live table against bots
+is opened from the lobby: classic Blink for 2 and 3 players, Go Blink for 2 to 6. Every hand
+card, pile, opponent and count must lie inside the viewport, and the page must not scroll. A
+screenshot of each table goes to tests/artifacts/layout/ (the test never compares them); with
+``BLINK_SCREENSHOTS=1`` the README's few are copied to docs/screenshots/ as well.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from blinkweb import Server, collect_errors
+from playwright.sync_api import Browser, Page, expect
+
+from blink.model.registry import get_game
+
+pytestmark = pytest.mark.timeout(600)
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "tests" / "artifacts" / "layout"
+README_SHOTS = ROOT / "docs" / "screenshots"
+# The screenshots the README shows: artifact name -> name in docs/screenshots.
+CHOSEN = {
+    "classic-3p-1366x768": "layout-classic-3p-1366x768.png",
+    "classic-2p-390x844": "layout-classic-2p-390x844.png",
+    "goblink-6p-1280x720": "layout-goblink-6p-1280x720.png",
+    "goblink-4p-360x640": "layout-goblink-4p-360x640.png",
+}
+
+SIZES = [
+    (360, 640), (390, 844), (768, 1024), (1280, 720), (1280, 800), (1366, 768), (1440, 900),
+    (1920, 1080),
+]  # fmt: skip
+TOUCH = {(360, 640), (390, 844), (768, 1024)}
+
+CLASSIC_INFO = get_game("classic").info
+GO_INFO = get_game("goblink").info
+CASES: list[tuple[str, int]] = [
+    *(("classic", n) for n in range(CLASSIC_INFO.min_players, CLASSIC_INFO.max_players + 1)),
+    *(("goblink", n) for n in range(GO_INFO.min_players, GO_INFO.max_players + 1)),
+]
+
+# Every element that must be on screen, per game; and whether the page scrolls.
+MEASURE_JS = """(sel) => {
+  const W = window.innerWidth, H = window.innerHeight, out = [];
+  for (const el of document.querySelectorAll(sel)) {
+    const s = getComputedStyle(el);
+    if (s.display === 'none' || s.visibility === 'hidden') continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    if (r.left < -0.5 || r.top < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5) {
+      const at = [r.left, r.top, r.right, r.bottom].map(Math.round);
+      out.push(`${el.className || el.id || el.tagName} at ${at} outside ${W}x${H}`);
+    }
+  }
+  const d = document.scrollingElement;
+  if (d.scrollHeight > H + 0.5) out.push(`the page scrolls: ${d.scrollHeight} > ${H}`);
+  if (d.scrollWidth > W + 0.5) out.push(`the page scrolls sideways: ${d.scrollWidth} > ${W}`);
+  return out;
+}"""
+SELECTORS = {
+    "classic": ".hcard, .hcard .hkey, .pile, .pile .pkey, .opp, .opp .counts, .opp .minihand,"
+    " .me .mine, .keyhint, .tablebar, .center-msg",
+    "goblink": "#go-hand button, .go-opp, .go-count, #go-draw, #go-turn, .go-discard, .go-log,"
+    " .go-controls button, .go-controls select",
+}
+COUNTED = {"classic": (".hcard", ".pile"), "goblink": ("#go-hand button", ".go-opp")}
+
+
+def open_table(page: Page, server: Server, game: str, players: int) -> None:
+    """From the lobby, a game against bots; wait until the table is live."""
+    page.goto(server.url + "/")
+    if game == "classic":
+        expect(page.locator("#q-level option").first).to_be_attached()
+        page.select_option("#q-level", "beginner")
+        page.locator("#f-quick").get_by_text(str(players), exact=True).click()
+        page.click("#q-play")
+        expect(page.locator('.table[data-phase="playing"]')).to_be_visible(timeout=20000)
+        expect(page.locator("#overlay")).to_be_hidden()  # the start's flash is over
+    else:
+        expect(page.locator("#go-bot option").first).to_be_attached()
+        page.locator("#f-go").get_by_text(str(players), exact=True).click()
+        page.click("#go-play")
+        expect(page.locator("#go-hand button").first).to_be_visible(timeout=20000)
+        expect(page.locator("#go-countdown")).to_have_count(0, timeout=20000)
+
+
+def check(page: Page, game: str, players: int) -> list[str]:
+    """What lies outside the viewport (an empty list when the table fits)."""
+    problems: list[str] = page.evaluate(MEASURE_JS, SELECTORS[game])
+    hand, others = COUNTED[game]
+    if page.locator(hand).count() == 0:
+        problems.append("no hand shown")
+    want = players if game == "classic" else players - 1
+    got = page.locator(others).count()
+    if got != want:
+        problems.append(f"{got} {others} shown, {want} expected")
+    return problems
+
+
+def test_every_table_fits_every_screen(browser: Browser, server: Server) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    failures: dict[str, list[str]] = {}
+    for w, h in SIZES:
+        touch = (w, h) in TOUCH
+        opts: dict[str, Any] = {"viewport": {"width": w, "height": h}, "locale": "en-US"}
+        if touch:
+            opts.update(has_touch=True, is_mobile=w < 700)
+        ctx = browser.new_context(**opts)
+        try:
+            page = ctx.new_page()
+            errors = collect_errors(page)
+            for game, players in CASES:
+                name = f"{game}-{players}p-{w}x{h}"
+                open_table(page, server, game, players)
+                problems = check(page, game, players)
+                page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+                if problems:
+                    failures[name] = problems
+            assert not errors, errors
+        finally:
+            ctx.close()
+    if os.environ.get("BLINK_SCREENSHOTS") == "1":
+        for src, dst in CHOSEN.items():
+            shutil.copyfile(ARTIFACTS / f"{src}.png", README_SHOTS / dst)
+    assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())
