@@ -88,7 +88,7 @@ const STRINGS = {
     n_plays: "{n} plays",
     avg_play: "Average per play",
     cards_left: "cards left",
-    final_piles: "The center piles at the end",
+    final_piles: "The centre piles at the end",
     your_plays: "Your plays",
     rematch: "Rematch",
     rematch_wait: "Waiting for the others to accept…",
@@ -118,7 +118,7 @@ const STRINGS = {
     real_time: "real time",
     timeline: "Timeline",
     step_of: "Step {i} of {n}",
-    a_reveal: "The center cards are turned face up.",
+    a_reveal: "The centre cards are turned face up.",
     a_play: "{name} plays {card} on pile {pile}.",
     a_flip: "Stall: everyone flips a card.",
     a_choose: "{name} chooses {card}.",
@@ -169,10 +169,10 @@ const STRINGS = {
     rules_html: `
 <p>Be the first to play all your cards.</p>
 <ol>
-<li>Each player gets an equal draw pile. The top card of each draw pile goes face down in the center; the next three are your hand.</li>
-<li>The center cards are turned over together and the race begins. No turns: play a card from your hand on a center pile when it matches the top card in <strong>colour</strong>, <strong>shape</strong> or <strong>count</strong>. Four yellow stars go on anything yellow, any stars, or any four.</li>
+<li>Each player gets an equal draw pile. The top card of each draw pile goes face down in the centre; the next three are your hand.</li>
+<li>The centre cards are turned over together and the race begins. No turns: play a card from your hand on a centre pile when it matches the top card in <strong>colour</strong>, <strong>shape</strong> or <strong>count</strong>. Four yellow stars go on anything yellow, any stars, or any four.</li>
 <li>Your hand refills from your draw pile: up to three cards at a time. One card at a time.</li>
-<li>If no one can play, everyone flips the top of their draw pile onto the center. When a draw pile is empty, everyone instead chooses a hand card to place.</li>
+<li>If no one can play, everyone flips the top of their draw pile onto the centre. When a draw pile is empty, everyone instead chooses a hand card to place.</li>
 <li>First one out of cards wins. Shout <strong>BLINK!</strong></li>
 </ol>
 <p>With three players the piles form a triangle: you reach the pile to your left and the one to your right.</p>
