@@ -35,13 +35,16 @@ def _table(path: Path, start: str) -> dict[str, dict[str, str]]:
     }
 
 
-def _forbidden() -> list[str]:
-    """The words of the glossary's "Avoid" column."""
+def _forbidden(lang: str = "es") -> list[str]:
+    """The words of an "Avoid" column: the Spanish table (five cells) or the English (four)."""
+    columns, avoid = (5, 3) if lang == "es" else (4, 1)
     words: list[str] = []
     for line in GLOSSARY.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("|"):
+            continue
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 5 and cells[0] not in ("English", "---"):
-            words += re.findall(r"`([^`]+)`", cells[3])
+        if len(cells) == columns and cells[0] not in ("English", "---"):
+            words += re.findall(r"`([^`]+)`", cells[avoid])
     return list(dict.fromkeys(words))
 
 
@@ -59,14 +62,19 @@ def test_the_glossary_forbids_the_old_words() -> None:
         assert word in forbidden
 
 
+def test_the_glossary_forbids_american_spelling() -> None:
+    assert {"center", "color"} <= set(_forbidden("en"))
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
 @pytest.mark.parametrize("name", sorted(TABLES))
-def test_no_spanish_string_uses_a_forbidden_word(name: str) -> None:
-    spanish = _table(*TABLES[name])["es"]
+def test_no_string_uses_a_forbidden_word(name: str, lang: str) -> None:
+    strings = _table(*TABLES[name])[lang]
     found = []
-    for word in _forbidden():
+    for word in _forbidden(lang):
         pattern = re.compile(rf"\b{re.escape(word)}(s|es)?\b", re.IGNORECASE)
-        found += [(key, word) for key, s in spanish.items() if pattern.search(s)]
-    assert found == [], f"Spanish strings using a word the glossary forbids: {found}"
+        found += [(key, word) for key, s in strings.items() if pattern.search(s)]
+    assert found == [], f"{lang} strings using a word the glossary forbids: {found}"
 
 
 def test_the_glossary_words_are_the_ones_used() -> None:
