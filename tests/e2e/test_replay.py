@@ -277,6 +277,22 @@ def test_spanish_replay(browser: Any, server: Any) -> None:
         ctx.close()
 
 
+def test_spanish_series_says_partida(browser: Any, server: Any) -> None:
+    """A game of a series is a "partida" (docs/i18n.md), never a "partido"."""
+    games = [random_game(40), random_game(42)]
+    record = SeriesRecord(3, [GameRecord.from_game(g, names=["Ana", "Ben"]) for g in games])
+    ctx = browser.new_context(viewport={"width": 1200, "height": 800}, locale="es-ES")
+    try:
+        page = ctx.new_page()
+        page.goto(server.url + "/#replay")
+        open_file(page, "series.json", record.to_json())
+        label = page.locator("label", has=page.locator("#rp-game"))
+        expect(label).to_contain_text("Partida")
+        expect(page.locator("body")).not_to_contain_text(re.compile("partido|grupo", re.I))
+    finally:
+        ctx.close()
+
+
 def test_what_the_page_shows_is_the_engine_state(context: BrowserContext, server: Any) -> None:
     """Random games (stalls, choices, dead ends), random steps: the page shows the engine's
     hands and pile tops (this replaces the checks of the old JavaScript engine port)."""
