@@ -189,9 +189,9 @@ def test_go_blink_game_against_three_bots(
     assert any(a["type"] == "end" for a in mine)
     # Spanish: the whole table switches in place.
     page.select_option("#lang", "es")
-    expect(page.locator(".go-log h2")).to_have_text("Registro")
+    expect(page.locator(".go-log h2")).to_have_text("Historial")
     expect(page.locator("#go-log")).to_contain_text(" pidió ")
-    expect(page.get_by_role("link", name="Volver al vestíbulo")).to_be_visible()
+    expect(page.get_by_role("link", name="Volver al inicio")).to_be_visible()
     assert not errors, errors
 
 

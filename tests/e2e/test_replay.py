@@ -116,7 +116,7 @@ def test_record_file_replays_step_by_step(context: BrowserContext, server: Any) 
     expect(page.locator(".rp-board .pile")).to_have_count(3)
     expect(page.locator(".rp-seat")).to_have_count(3)
     page.click("#rp-fwd")
-    expect(page.locator("#rp-log")).to_contain_text("The center cards are turned face up.")
+    expect(page.locator("#rp-log")).to_contain_text("The centre cards are turned face up.")
     page.keyboard.press("ArrowRight")
     first = record.actions[1][0]
     expect(page.locator("#rp-log")).to_contain_text(
@@ -236,7 +236,7 @@ def test_stored_game_from_the_lobby_in_one_request(
     assert api_calls == [f"/api/games/{game['id']}/replay"]
     expect(page.locator("#rp-title")).to_contain_text(f"#{game['id']}")
     page.keyboard.press("ArrowRight")
-    expect(page.locator("#rp-log")).to_have_text("The center cards are turned face up.")
+    expect(page.locator("#rp-log")).to_have_text("The centre cards are turned face up.")
     page.keyboard.press("End")
     expect(page.locator("#rp-log")).to_contain_text(re.compile(r"wins|tie"))
     expect_table(page, final)
@@ -272,6 +272,23 @@ def test_spanish_replay(browser: Any, server: Any) -> None:
         page.keyboard.press("End")
         expect(page.locator("#rp-log")).to_contain_text(re.compile(r"Gana|Empate"))
         expect(page.locator("#rp-step")).to_contain_text("Paso ")
+        expect(page.locator(".counts").first).to_contain_text(re.compile(r"^mazo \d+ · "))
+    finally:
+        ctx.close()
+
+
+def test_spanish_series_says_partida(browser: Any, server: Any) -> None:
+    """A game of a series is a "partida" (docs/i18n.md), never a "partido"."""
+    games = [random_game(40), random_game(42)]
+    record = SeriesRecord(3, [GameRecord.from_game(g, names=["Ana", "Ben"]) for g in games])
+    ctx = browser.new_context(viewport={"width": 1200, "height": 800}, locale="es-ES")
+    try:
+        page = ctx.new_page()
+        page.goto(server.url + "/#replay")
+        open_file(page, "series.json", record.to_json())
+        label = page.locator("label", has=page.locator("#rp-game"))
+        expect(label).to_contain_text("Partida")
+        expect(page.locator("body")).not_to_contain_text(re.compile("partido|grupo", re.I))
     finally:
         ctx.close()
 

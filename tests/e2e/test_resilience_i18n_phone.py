@@ -100,6 +100,10 @@ def test_spanish_interface(browser: Browser, server: Server) -> None:
         ]
         start_quick_game(page, server)
         expect(page.locator(".keyhint")).to_contain_text("Teclas")
+        # The glossary's words (docs/i18n.md): a draw pile is a "mazo", a centre pile a "montón".
+        expect(page.locator(".keyhint")).to_contain_text("eligen el montón")
+        expect(page.locator(".mine")).to_contain_text(re.compile(r"· \d+ en el mazo"))
+        expect(page.locator(".counts").first).to_contain_text(re.compile(r"^mano \d+ · mazo \d+"))
         label = page.locator(".hcard").first.get_attribute("aria-label") or ""
         assert re.fullmatch(
             r"(una?|dos|tres|cuatro|cinco) (luna|pirámide|estrella|agua|flor|rayo)s?(es)? \w+",

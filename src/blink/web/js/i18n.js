@@ -88,7 +88,7 @@ const STRINGS = {
     n_plays: "{n} plays",
     avg_play: "Average per play",
     cards_left: "cards left",
-    final_piles: "The center piles at the end",
+    final_piles: "The centre piles at the end",
     your_plays: "Your plays",
     rematch: "Rematch",
     rematch_wait: "Waiting for the others to accept…",
@@ -118,7 +118,7 @@ const STRINGS = {
     real_time: "real time",
     timeline: "Timeline",
     step_of: "Step {i} of {n}",
-    a_reveal: "The center cards are turned face up.",
+    a_reveal: "The centre cards are turned face up.",
     a_play: "{name} plays {card} on pile {pile}.",
     a_flip: "Stall: everyone flips a card.",
     a_choose: "{name} chooses {card}.",
@@ -169,10 +169,10 @@ const STRINGS = {
     rules_html: `
 <p>Be the first to play all your cards.</p>
 <ol>
-<li>Each player gets an equal draw pile. The top card of each draw pile goes face down in the center; the next three are your hand.</li>
-<li>The center cards are turned over together and the race begins. No turns: play a card from your hand on a center pile when it matches the top card in <strong>colour</strong>, <strong>shape</strong> or <strong>count</strong>. Four yellow stars go on anything yellow, any stars, or any four.</li>
+<li>Each player gets an equal draw pile. The top card of each draw pile goes face down in the centre; the next three are your hand.</li>
+<li>The centre cards are turned over together and the race begins. No turns: play a card from your hand on a centre pile when it matches the top card in <strong>colour</strong>, <strong>shape</strong> or <strong>count</strong>. Four yellow stars go on anything yellow, any stars, or any four.</li>
 <li>Your hand refills from your draw pile: up to three cards at a time. One card at a time.</li>
-<li>If no one can play, everyone flips the top of their draw pile onto the center. When a draw pile is empty, everyone instead chooses a hand card to place.</li>
+<li>If no one can play, everyone flips the top of their draw pile onto the centre. When a draw pile is empty, everyone instead chooses a hand card to place.</li>
 <li>First one out of cards wins. Shout <strong>BLINK!</strong></li>
 </ol>
 <p>With three players the piles form a triangle: you reach the pile to your left and the one to your right.</p>
@@ -201,7 +201,7 @@ const STRINGS = {
     handicap_help: "Cartas de más para el puesto 1 (+5) o tamaños (35:25)",
     ruleset: "Reglas",
     rules_official: "Oficiales",
-    rules_dead_end: "Bloqueo: gana quien tenga menos cartas",
+    rules_dead_end: "Sin salida: gana quien tenga menos cartas",
     create: "Crear partida",
     list_public: "Mostrarla en partidas en juego (cualquiera puede mirar)",
     join: "Unirse a una partida",
@@ -237,17 +237,17 @@ const STRINGS = {
     reconnecting: "Conexión perdida, reconectando…",
     your_hand: "Tu mano",
     hand: "mano",
-    draw: "grupo",
+    draw: "mazo",
     cards_in_hand: "{n} en la mano",
-    cards_in_draw: "{n} en el grupo",
-    pile: "Grupo {n}",
-    pile_left: "grupo izquierdo",
-    pile_right: "grupo derecho",
+    cards_in_draw: "{n} en el mazo",
+    pile: "Montón {n}",
+    pile_left: "montón izquierdo",
+    pile_right: "montón derecho",
     pile_out: "fuera de alcance",
     pile_label: "{side}: {card}",
     empty_pile: "boca abajo",
-    key_hint: "Teclas: 1 2 3 (o J K L) juegan una carta; luego ← → (o A D) eligen el grupo.",
-    pick_pile: "Elige un grupo para {card}: ← o →",
+    key_hint: "Teclas: 1 2 3 (o J K L) juegan una carta; luego ← → (o A D) eligen el montón.",
+    pick_pile: "Elige un montón para {card}: ← o →",
     get_ready: "Preparados",
     go: "¡Blink!",
     stall_flip: "Nadie puede jugar: cada jugador da vuelta una carta.",
@@ -265,19 +265,19 @@ const STRINGS = {
     n_plays: "{n} jugadas",
     avg_play: "Promedio por jugada",
     cards_left: "cartas restantes",
-    final_piles: "Los grupos del centro al final",
+    final_piles: "Los montones del centro al final",
     your_plays: "Tus jugadas",
     rematch: "Revancha",
     rematch_wait: "Esperando que los demás acepten…",
     series_score: "Serie",
-    game_n: "Partido {n}",
+    game_n: "Partida {n}",
     series_won: "{name} gana la serie",
-    next_game: "Siguiente partido",
+    next_game: "Siguiente partida",
     spectating: "Mirando",
     refused: "Rechazada",
-    r_too_slow: "Demasiado lento: el grupo cambió antes",
+    r_too_slow: "Demasiado lento: el montón cambió antes",
     r_no_common_attribute: "No coincide: ni color, ni forma, ni cantidad",
-    r_pile_out_of_reach: "Ese grupo está fuera de tu alcance",
+    r_pile_out_of_reach: "Ese montón está fuera de tu alcance",
     r_card_not_in_hand: "Esa carta ya no está en tu mano",
     r_not_revealed: "Espera a que se den vuelta las cartas",
     r_flip_awaited: "Juego detenido: espera la vuelta",
@@ -294,7 +294,7 @@ const STRINGS = {
     timeline: "Línea de tiempo",
     step_of: "Paso {i} de {n}",
     a_reveal: "Se dan vuelta las cartas del centro.",
-    a_play: "{name} juega {card} en el grupo {pile}.",
+    a_play: "{name} juega {card} en el montón {pile}.",
     a_flip: "Juego detenido: cada jugador da vuelta una carta.",
     a_choose: "{name} escoge {card}.",
     a_start: "Cartas repartidas.",
@@ -305,8 +305,8 @@ const STRINGS = {
     reason_fewest_cards: "menos cartas restantes",
     a_placed: "Se colocan las cartas escogidas.",
     a_stall_flip: "Nadie puede jugar.",
-    a_stall_choose: "Nadie puede jugar y un grupo se acabó: cada jugador escoge una carta.",
-    a_stall_dead_end: "Nadie puede jugar y no le queda grupo a nadie.",
+    a_stall_choose: "Nadie puede jugar y un mazo se acabó: cada jugador escoge una carta.",
+    a_stall_dead_end: "Nadie puede jugar y a nadie le queda mazo.",
     go_asks: "Pedidos",
     go_matches: "Combinaciones",
     go_draw_pile: "Mazo: {n}",
@@ -344,15 +344,15 @@ const STRINGS = {
     rules_html: `
 <p>Objetivo: ser el primero en quedar sin cartas.</p>
 <ol>
-<li>Se reparten las cartas en grupos iguales. La primera carta de cada grupo se coloca boca abajo en el centro; las tres siguientes forman tu mano.</li>
-<li>Los jugadores dan vuelta simultáneamente las cartas del centro y el juego comienza. Sin tomar turnos, juega una carta de tu mano sobre un grupo del centro si coincide en al menos una característica: <strong>color</strong>, <strong>forma</strong> o <strong>cantidad de símbolos</strong>. Cuatro estrellas amarillas van sobre cualquier carta amarilla, cualquier estrella o cualquier carta con cuatro símbolos.</li>
-<li>A medida que juegas, levantas cartas de tu grupo: hasta tres cartas en la mano. No se puede jugar más de una carta a la vez.</li>
-<li>Si nadie puede jugar, cada jugador da vuelta la primera carta de su grupo sobre el centro. Si a alguien se le acabó su grupo, cada uno escoge una carta de su mano y se colocan simultáneamente.</li>
+<li>Se reparten las cartas en mazos iguales, uno por jugador. La primera carta de cada mazo se coloca boca abajo en el centro y forma un montón; las tres siguientes forman tu mano.</li>
+<li>Los jugadores dan vuelta simultáneamente las cartas del centro y el juego comienza. Sin tomar turnos, juega una carta de tu mano sobre un montón del centro si coincide en al menos una característica: <strong>color</strong>, <strong>forma</strong> o <strong>cantidad de símbolos</strong>. Cuatro estrellas amarillas van sobre cualquier carta amarilla, cualquier estrella o cualquier carta con cuatro símbolos.</li>
+<li>A medida que juegas, robas cartas de tu mazo: hasta tres cartas en la mano. No se puede jugar más de una carta a la vez.</li>
+<li>Si nadie puede jugar, cada jugador da vuelta la primera carta de su mazo sobre un montón del centro. Si a alguien se le acabó su mazo, cada uno escoge una carta de su mano y se colocan simultáneamente.</li>
 <li>El primero que quede completamente sin cartas gana el <strong>¡BLINK!</strong></li>
 </ol>
-<p>Con tres jugadores, los grupos del centro forman un triángulo: juegas en el grupo a tu izquierda o a tu derecha.</p>
+<p>Con tres jugadores, los montones del centro forman un triángulo: juegas en el montón a tu izquierda o a tu derecha.</p>
 <h3>Teclas</h3>
-<p><kbd>1</kbd> <kbd>2</kbd> <kbd>3</kbd> (o <kbd>J</kbd> <kbd>K</kbd> <kbd>L</kbd>) juegan tu primera, segunda o tercera carta. Si solo cabe en un grupo, va allí enseguida; si no, elige el grupo con <kbd>←</kbd> <kbd>→</kbd> (o <kbd>A</kbd> <kbd>D</kbd>). Con el ratón: haz clic en una carta y luego en un grupo, o arrástrala.</p>`,
+<p><kbd>1</kbd> <kbd>2</kbd> <kbd>3</kbd> (o <kbd>J</kbd> <kbd>K</kbd> <kbd>L</kbd>) juegan tu primera, segunda o tercera carta. Si solo cabe en un montón, va allí enseguida; si no, elige el montón con <kbd>←</kbd> <kbd>→</kbd> (o <kbd>A</kbd> <kbd>D</kbd>). Con el ratón: haz clic en una carta y luego en un montón, o arrástrala.</p>`,
   },
 };
 
