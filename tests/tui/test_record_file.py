@@ -13,7 +13,7 @@ import pytest
 from tests.tui.helpers import VirtualTime, stage, wait_for
 from tests.tui.test_vs_bots import play_to_the_end, reveal, vs_bots
 
-from blink.cli.play import save_record
+from blink.cli.play import finish_record, record_to, save_record
 from blink.games.classic.record import GameRecord
 from blink.model.records import SeriesRecord, load
 from blink.tui.table import Stage
@@ -23,10 +23,9 @@ SRC = str(Path(__file__).resolve().parents[2] / "src")
 
 async def test_a_game_against_bots_is_recorded_and_loads_back(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
-    failures: list[str] = []
     vt = VirtualTime()
     table, app = vs_bots(2, vt, seed=21)
-    table.on_game_over = lambda: save_record(table, str(path), failures)
+    failures = record_to(table, str(path))
     async with app.run_test() as pilot:
         await reveal(pilot, app, table, vt)
         await play_to_the_end(pilot, app, table, vt)
@@ -44,10 +43,9 @@ async def test_a_game_against_bots_is_recorded_and_loads_back(tmp_path: Path) ->
 
 async def test_quitting_a_series_mid_game_keeps_the_games_so_far(tmp_path: Path) -> None:
     path = tmp_path / "series.json"
-    failures: list[str] = []
     vt = VirtualTime()
     table, app = vs_bots(2, vt, seed=5, best_of=3)
-    table.on_game_over = lambda: save_record(table, str(path), failures)
+    failures = record_to(table, str(path))
     async with app.run_test() as pilot:
         await reveal(pilot, app, table, vt)
         await play_to_the_end(pilot, app, table, vt)
@@ -56,7 +54,7 @@ async def test_quitting_a_series_mid_game_keeps_the_games_so_far(tmp_path: Path)
         await reveal(pilot, app, table, vt)
         vt.advance(table, 0.5)  # a few bot plays into game 2, then quit
         await pilot.pause()
-    assert save_record(table, str(path), failures) and failures == []
+    assert finish_record(table, str(path), failures) and failures == []
     record = load(json.loads(path.read_text(encoding="utf-8")))
     assert isinstance(record, SeriesRecord) and record.best_of == 3
     games = record.verify()

@@ -265,19 +265,33 @@ def _play_here(
 
     app = local_app(hotseat, bot, level, strategy, players, deal, style)
     table = app.table
-    failures: list[str] = []
-    if record is not None and isinstance(table, LocalTable):
-        table.on_game_over = lambda: save_record(table, record, failures)
-    app.run()
+    failures = record_to(table, record) if record is not None else []
+    try:
+        app.run()
+    finally:  # also when the run is interrupted: the record so far is kept
+        written = record is not None and finish_record(table, record, failures)
     if isinstance(table, LocalTable) and table.series.games_played:
         score = " – ".join(f"{n} {w}" for n, w in zip(table.names, table.series.score, strict=True))
         typer.echo(f"Games won: {score}")
-    if record is not None and isinstance(table, LocalTable):
-        failures.clear()  # the last write holds every game: only its failure counts
-        if save_record(table, record, failures):
-            typer.echo(f"Record written to {record}")
-        if failures:
-            _fail(failures[-1])
+    if written:
+        typer.echo(f"Record written to {record}")
+    if failures:
+        _fail(failures[-1])
+
+
+def record_to(table: Any, path: str) -> list[str]:
+    """Have the table's record written to ``path`` as each game ends; the list of write
+    failures (one sentence each) that this and :func:`finish_record` fill."""
+    failures: list[str] = []
+    table.on_game_over = lambda: save_record(table, path, failures)
+    return failures
+
+
+def finish_record(table: Any, path: str, failures: list[str]) -> bool:
+    """The last write, on leaving (an unfinished game with its moves so far): it holds every
+    game, so only its own failure counts."""
+    failures.clear()
+    return save_record(table, path, failures)
 
 
 def save_record(table: Any, path: str, failures: list[str]) -> bool:
