@@ -73,10 +73,10 @@ def test_a_write_failure_is_one_sentence(tmp_path: Path) -> None:
     assert "\n" not in failures[0]
 
 
-def _play(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def _play(*args: str, cwd: Path, game: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": SRC}
     return subprocess.run(
-        [sys.executable, "-m", "blink", "play", *args],
+        [sys.executable, "-m", "blink", *game, "play", *args],
         capture_output=True,
         text=True,
         env=env,
@@ -86,6 +86,7 @@ def _play(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.parametrize("game", [(), ("goblink",)], ids=["classic", "goblink"])
 @pytest.mark.parametrize(
     ("where", "words"),
     [
@@ -95,17 +96,18 @@ def _play(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     ],
 )
 def test_a_bad_record_path_is_refused_before_the_game(
-    tmp_path: Path, where: str, words: str
+    tmp_path: Path, where: str, words: str, game: tuple[str, ...]
 ) -> None:
     target = {
         "folder": str(tmp_path),
         "missing": str(tmp_path / "no" / "such" / "game.json"),
         "denied": "/sys/blink-game.json",  # sysfs refuses new files, even to root
     }[where]
-    result = _play("--record", target, "--seed", "1", cwd=tmp_path)
+    result = _play("--record", target, "--seed", "1", cwd=tmp_path, game=game)
     assert result.returncode == 2, result.stderr
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("blink play: cannot write the record to ")
+    prefix = " ".join(("blink", *game, "play"))
+    assert len(lines) == 1 and lines[0].startswith(f"{prefix}: cannot write the record to ")
     assert words in lines[0]
     assert "Traceback" not in result.stderr
     assert result.stdout == ""  # refused before the game: nothing drawn

@@ -20,7 +20,7 @@ from blink.model.records import SeriesRecord
 if TYPE_CHECKING:
     from blink.tui.table import LocalTable
 
-__all__ = ["RecordFileError", "check_path", "record_of", "write_record"]
+__all__ = ["RecordFileError", "check_path", "record_of", "write_atomic", "write_record"]
 
 
 class RecordFileError(OSError):
@@ -63,9 +63,16 @@ def write_record(table: LocalTable, path: str | os.PathLike[str]) -> bool:
     record = record_of(table)
     if record is None:
         return False
+    write_atomic(path, record.to_json(indent=2) + "\n")
+    return True
+
+
+def write_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` so that the file is always the old or the new content
+    (a temporary file in the same folder, flushed to disk, then ``os.replace``); raise
+    :class:`RecordFileError` (one sentence) when it cannot be written."""
     p = Path(path)
     folder = p.parent if str(p.parent) else Path(".")
-    text = record.to_json(indent=2) + "\n"
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
@@ -82,4 +89,3 @@ def write_record(table: LocalTable, path: str | os.PathLike[str]) -> bool:
         raise RecordFileError(
             f"could not write the record to {p}: {e.strerror or 'write failed'}"
         ) from None
-    return True
