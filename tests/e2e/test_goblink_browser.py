@@ -179,7 +179,7 @@ def test_go_blink_game_against_three_bots(
     expect(log).to_contain_text(" asked ")
     assert page.locator("#go-log li").count() > 3
     # The record of the finished game is served, and refusals never happened by accident.
-    href = end.get_by_role("link", name="Game record").get_attribute("href")
+    href = end.get_by_role("link", name="Download record").get_attribute("href")
     assert href and href.startswith("/api/games/")
     rec = page.request.get(go_server.url + href).json()
     assert len(rec["players"]) == 4 and rec["result"] is not None

@@ -102,6 +102,15 @@ ProfileOpt = Annotated[
         "(rated games).",
     ),
 ]
+RecordOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--record",
+        help="Write the record of the game (or series) to FILE as it ends, and on quitting "
+        "the unfinished game so far (replay it with blink replay FILE).",
+        metavar="FILE",
+    ),
+]
 NoProfileOpt = Annotated[
     bool, typer.Option("--no-profile", help="Online: play anonymously (not rated).")
 ]
@@ -126,6 +135,7 @@ def play(
     name: NameOpt = None,
     profile: ProfileOpt = None,
     no_profile: NoProfileOpt = False,
+    record: RecordOpt = None,
 ) -> None:
     """Play Blink in the terminal: against bots (default), --hotseat, or online with --server."""
     from blink.games.classic.rules import DealError, RulesetError, get_ruleset, parse_handicap
@@ -146,6 +156,8 @@ def play(
     except DealError as exc:
         _fail(str(exc))
     style: dict[str, Any] = {"colorblind": colorblind, "ascii_symbols": ascii_symbols}
+    if record is not None:
+        _check_record(record, online=server is not None or join is not None or watch is not None)
     if server is not None or join is not None or watch is not None:
         _check_online(server, join, watch, hotseat, profile, no_profile)
         assert server is not None
@@ -170,7 +182,19 @@ def play(
         "best_of": best_of,
         "countdown": countdown,
     }
-    _play_here(hotseat, bot, level, strategy, players, deal, style)
+    _play_here(hotseat, bot, level, strategy, players, deal, style, record)
+
+
+def _check_record(record: str, *, online: bool) -> None:
+    """Refuse --record online, or to a path it cannot be written to, before the game."""
+    from blink.tui.record_file import RecordFileError, check_path
+
+    if online:
+        _fail("--record is for games in this terminal; online, download the record from the table")
+    try:
+        check_path(record)
+    except RecordFileError as exc:
+        _fail(str(exc))
 
 
 def _check_online(
@@ -233,17 +257,54 @@ def _play_here(
     players: int,
     deal: dict[str, Any],
     style: dict[str, Any],
+    record: str | None = None,
 ) -> None:
     """Play in this terminal: people at one keyboard (``hotseat``) or you against bots; print
-    the score."""
+    the score (and write the record to ``record``)."""
     from blink.tui.table import LocalTable
 
     app = local_app(hotseat, bot, level, strategy, players, deal, style)
-    app.run()
     table = app.table
+    failures = record_to(table, record) if record is not None else []
+    try:
+        app.run()
+    finally:  # also when the run is interrupted: the record so far is kept
+        written = record is not None and finish_record(table, record, failures)
     if isinstance(table, LocalTable) and table.series.games_played:
         score = " – ".join(f"{n} {w}" for n, w in zip(table.names, table.series.score, strict=True))
         typer.echo(f"Games won: {score}")
+    if written:
+        typer.echo(f"Record written to {record}")
+    if failures:
+        _fail(failures[-1])
+
+
+def record_to(table: Any, path: str) -> list[str]:
+    """Have the table's record written to ``path`` as each game ends; the list of write
+    failures (one sentence each) that this and :func:`finish_record` fill."""
+    failures: list[str] = []
+    table.on_game_over = lambda: save_record(table, path, failures)
+    return failures
+
+
+def finish_record(table: Any, path: str, failures: list[str]) -> bool:
+    """The last write, on leaving (an unfinished game with its moves so far): it holds every
+    game, so only its own failure counts."""
+    failures.clear()
+    return save_record(table, path, failures)
+
+
+def save_record(table: Any, path: str, failures: list[str]) -> bool:
+    """Write the table's record to ``path``; note a failure (one sentence) in ``failures``."""
+    from blink.tui.record_file import RecordFileError, write_record
+    from blink.tui.table import Notice
+
+    try:
+        return write_record(table, path)
+    except RecordFileError as exc:
+        failures.append(str(exc))
+        table.notify_player(Notice(str(exc)))
+        return False
 
 
 HOTSEAT_HANDS = (

@@ -276,6 +276,10 @@ class LocalTable(Table):
         self.games_started = 0
         self._g: _Game | None = None
         self._series_recorded = False
+        self.series_games: list[ClassicGame] = []
+        """The games of the current series so far, the last one perhaps unfinished."""
+        self.on_game_over: Callable[[], object] | None = None
+        """Called once each game ends (``blink play --record`` writes its file then)."""
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -395,6 +399,9 @@ class LocalTable(Table):
             g.bots[seat] = spec.build(seat, self.seed * 1000 + n * 10 + seat)
         self._g = g
         self._series_recorded = False
+        if self.series.games_played == 0:
+            self.series_games = []
+        self.series_games.append(game)
         self._start_bots()
         self.changed()
         self.tick()
@@ -467,6 +474,8 @@ class LocalTable(Table):
         if not self._series_recorded and g.game.outcome is not None and not self.series.over:
             self.series.record(g.game.outcome.winners)
             self._series_recorded = True
+            if self.on_game_over is not None:
+                self.on_game_over()
 
     def _start_bots(self) -> None:
         g = self._g

@@ -92,7 +92,14 @@ def play(
             _fail("play", f"unknown bot {n!r}; choose one of: {', '.join(GOBOTS)}")
     from blink.games.goblink.tui.app import GoBlinkApp
     from blink.games.goblink.tui.driver import GoTable
+    from blink.tui.record_file import RecordFileError, check_path, write_atomic
     from blink.tui.render import CardStyle
+
+    if record is not None:
+        try:
+            check_path(record)  # refused before the game, not after it
+        except RecordFileError as exc:
+            _fail("play", str(exc))
 
     table = GoTable(
         players=players,
@@ -101,11 +108,20 @@ def play(
         seed=secrets.randbits(31) if seed is None else seed,
         dealer=None if dealer is None else dealer - 1,
     )
-    GoBlinkApp(
-        table, bot_delay=delay, style=CardStyle(letters=True, ascii_symbols=ascii_symbols)
-    ).run()
+    try:
+        GoBlinkApp(
+            table, bot_delay=delay, style=CardStyle(letters=True, ascii_symbols=ascii_symbols)
+        ).run()
+    finally:  # also when the run is interrupted: the game so far is kept
+        failure = None
+        if record is not None:
+            try:
+                write_atomic(record, table.record().to_json(indent=1) + "\n")
+            except RecordFileError as exc:
+                failure = str(exc)
+    if failure is not None:
+        _fail("play", failure)
     if record is not None:
-        record.write_text(table.record().to_json(indent=1), encoding="utf-8")
         typer.echo(f"record written to {record}")
 
 

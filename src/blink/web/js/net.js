@@ -395,6 +395,19 @@ export function remember(entry) {
   } catch { /* ignore */ }
 }
 
+/**
+ * The file name a game's record downloads as: blink-CODE-N.json (its room's code and the game's
+ * number), else blink-game-ID.json from its record URL, else blink-record.json.
+ */
+export function recordFileName(url, code, number) {
+  const safe = (x) => String(x ?? "").replace(/[^A-Za-z0-9]+/g, "");
+  const m = String(url || "").match(/^\/api\/games\/(\d+)\/record\/?(?:\?room=([A-Za-z0-9]+))?/);
+  const room = safe(code) || (m && m[2] ? safe(m[2]) : "");
+  if (room && safe(number)) return `blink-${room.toUpperCase()}-${safe(number)}.json`;
+  if (m) return `blink-game-${m[1]}.json`;
+  return "blink-record.json";
+}
+
 /** A room code from a code, a /play/CODE or /watch/CODE link, or a ?join=CODE link. */
 export function extractCode(text) {
   const s = String(text || "").trim();

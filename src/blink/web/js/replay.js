@@ -9,6 +9,7 @@ import { boardHTML, face } from "./board.js";
 import { cardName, t } from "./i18n.js";
 import { escapeXml } from "./cards.js";
 import { gameModule } from "./games.js";
+import { recordFileName } from "./net.js";
 
 const svg = (d) => `<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" fill="currentColor">${d}</svg>`;
 const ICON = {
@@ -146,10 +147,10 @@ async function rendererOf(doc) {
 
 /**
  * Mount the viewer in `root` for a replay document (the server's answer), its frames drawn by
- * `R` (classic's unless told); returns a cleanup function with `.relang()` (re-render in the
- * current language, keeping the step).
+ * `R` (classic's unless told); `download` ({ href, name }) offers the record as a file. Returns
+ * a cleanup function with `.relang()` (re-render in the current language, keeping the step).
  */
-export function mountReplayView(root, doc, title = "", R = classicRenderer) {
+export function mountReplayView(root, doc, title = "", R = classicRenderer, download = null) {
   const games = doc.games;
   let gi = 0;
   let step = 0;
@@ -169,6 +170,7 @@ export function mountReplayView(root, doc, title = "", R = classicRenderer) {
   <section class="replay${R.className ? ` ${R.className}` : ""}" aria-labelledby="rp-title" data-game="${R.kind}">
     <div class="rp-head">
       <h1 id="rp-title">${escapeXml(heading)}</h1>
+      ${download ? `<a class="btn" id="rp-download" href="${escapeXml(download.href)}" download="${escapeXml(download.name)}">${escapeXml(t("download_record"))}</a>` : ""}
       ${games.length > 1 ? `<label>${escapeXml(t("game_n", { n: "" }))}<select id="rp-game">${games.map((_, i) => `<option value="${i}"${i === gi ? " selected" : ""}>${i + 1}</option>`).join("")}</select></label>` : ""}
     </div>
     <div id="rp-board" class="rp-board"></div>
@@ -272,13 +274,18 @@ export function mountReplay(root, record, title = "") {
   let stop = () => {};
   let gone = false;
   root.innerHTML = `<p class="muted">…</p>`;
+  let blobUrl = null;
   postRecord(record).then(async (doc) => {
     const R = await rendererOf(doc);
-    if (!gone) stop = mountReplayView(root, doc, titleOf(doc, title), R);
+    if (gone) return;
+    const text = typeof record === "string" ? record : JSON.stringify(record);
+    blobUrl = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+    const name = /\.json$/i.test(title) ? title : recordFileName("", doc.meta && doc.meta.room, doc.meta && doc.meta.number);
+    stop = mountReplayView(root, doc, titleOf(doc, title), R, { href: blobUrl, name });
   }).catch((e) => {
     if (!gone) root.innerHTML = errorHTML(e);
   });
-  const cleanup = () => { gone = true; stop(); };
+  const cleanup = () => { gone = true; stop(); if (blobUrl) URL.revokeObjectURL(blobUrl); };
   cleanup.relang = () => { if (stop.relang) stop.relang(); };
   return cleanup;
 }
@@ -295,7 +302,8 @@ export function mountReplayRoute(root, url) {
     root.innerHTML = `<p class="muted">…</p>`;
     fetchReplay(url).then(async (doc) => {
       const R = await rendererOf(doc);
-      if (!gone) stop = mountReplayView(root, doc, titleOf(doc), R);
+      const meta = doc.meta || {};
+      if (!gone) stop = mountReplayView(root, doc, titleOf(doc), R, { href: url, name: recordFileName(url, meta.room, meta.number) });
     }).catch((e) => {
       if (!gone) root.innerHTML = `${errorHTML(e)}<p><a href="/" data-link>${escapeXml(t("back_lobby"))}</a></p>`;
     });

@@ -5,7 +5,7 @@
 import { boardHTML, face, layout } from "./board.js";
 import { backSVG, escapeXml } from "./cards.js";
 import { cardName, t } from "./i18n.js";
-import { remember, TableSession } from "./net.js";
+import { recordFileName, remember, TableSession } from "./net.js";
 import { sfx } from "./sound.js";
 import { announce, navigate, netStatus } from "./page.js";
 import { levelName } from "./options.js";
@@ -534,6 +534,7 @@ export function mountTable(root, { code, spectate }) {
       buttons.push(`<button type="button" class="primary" data-act="rematch" data-focus="rematch"${S.voted ? " disabled" : ""}>${escapeXml(t("rematch"))}</button>`);
     }
     if (e.record_url) buttons.push(`<button type="button" data-act="replay" data-url="${escapeXml(e.record_url)}" data-focus="replay">${escapeXml(t("replay"))}</button>`);
+    if (e.record_url) buttons.push(`<a class="btn" id="download-record" href="${escapeXml(e.record_url)}" download="${escapeXml(recordFileName(e.record_url, code, e.number))}" data-focus="download">${escapeXml(t("download_record"))}</a>`);
     buttons.push(`<button type="button" data-act="lobby" data-focus="lobby">${escapeXml(t("back_lobby"))}</button>`);
     const tops = S.view && S.view.tops && S.view.tops.every(Boolean)
       ? `<div class="final-tops" role="group" aria-label="${escapeXml(t("final_piles"))}">${S.view.tops.map((c) => face(c)).join("")}</div>`

@@ -9,7 +9,7 @@
 
 import { backSVG, cardSVG, escapeXml } from "/js/cards.js";
 import { cardName, colorLetter, onLangChange } from "/js/i18n.js";
-import { remember, TableSession } from "/js/net.js";
+import { recordFileName, remember, TableSession } from "/js/net.js";
 import { gt, hasGt } from "./strings.js";
 
 function valueKey(attribute, value) {
@@ -257,7 +257,7 @@ export function mountGoTable(root, { code, spectate }) {
       endPanel = `<section class="panel go-end" id="go-end-panel" role="status">
         <h2>${escapeXml(o.tie ? gt("tie", { names, why }) : gt("won", { names, why }))}</h2>
         <p><a class="btn primary" id="go-replay" href="/#replay=${escapeXml(encodeURIComponent(S.end.record_url))}" data-link>${escapeXml(gt("replay"))}</a>
-        <a class="btn" href="${escapeXml(S.end.record_url)}" target="_blank" rel="noopener">${escapeXml(gt("record"))}</a>
+        <a class="btn" id="go-download" href="${escapeXml(S.end.record_url)}" download="${escapeXml(recordFileName(S.end.record_url, code, S.end.number))}">${escapeXml(gt("record"))}</a>
         ${mine && S.votes && S.votes.available ? `<button type="button" id="go-rematch">${escapeXml(gt("rematch"))}</button>` : ""}
         <a class="btn" href="/" data-link>${escapeXml(gt("back"))}</a></p></section>`;
     }

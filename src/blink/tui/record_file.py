@@ -1,0 +1,91 @@
+"""``blink play --record FILE``: the record of the game (or series) played, kept in a file.
+
+The path is checked before the game starts (:func:`check_path`); the file is written
+atomically (a temporary file in the same folder, flushed to disk, then ``os.replace``) after
+each game and once more on leaving, so a quit mid-game keeps the unfinished game too (the
+record format allows a last game without a result; see docs/record-format.md).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from blink.games.classic.record import GameRecord
+from blink.model.records import SeriesRecord
+
+if TYPE_CHECKING:
+    from blink.tui.table import LocalTable
+
+__all__ = ["RecordFileError", "check_path", "record_of", "write_atomic", "write_record"]
+
+
+class RecordFileError(OSError):
+    """The record file cannot be written; the message is one sentence for people."""
+
+
+def check_path(path: str | os.PathLike[str]) -> None:
+    """Refuse, in one sentence, a path the record cannot be written to."""
+    p = Path(path)
+    folder = p.parent if str(p.parent) else Path(".")
+    if p.is_dir():
+        raise RecordFileError(f"cannot write the record to {p}: it is a folder; give a file name")
+    if not folder.is_dir():
+        raise RecordFileError(f"cannot write the record to {p}: there is no folder {folder}")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
+    except OSError as e:
+        raise RecordFileError(
+            f"cannot write the record to {p}: {e.strerror or 'not allowed'} in {folder}"
+        ) from None
+    os.close(fd)
+    os.unlink(tmp)
+
+
+def record_of(table: LocalTable) -> GameRecord | SeriesRecord | None:
+    """The record of the table's current series as it stands: one game's record for a single
+    game, a series record for a best-of-N; None before the first deal."""
+    meta: dict[str, Any] = {"client": "terminal", "seed": table.seed}
+    games = [GameRecord.from_game(g, table.names, meta) for g in table.series_games]
+    if not games:
+        return None
+    if table.series.best_of == 1:
+        return games[-1]
+    return SeriesRecord(table.series.best_of, games, meta)
+
+
+def write_record(table: LocalTable, path: str | os.PathLike[str]) -> bool:
+    """Write the table's record to ``path`` atomically; False when there is nothing to write
+    yet. Raise :class:`RecordFileError` (one sentence) when the file cannot be written."""
+    record = record_of(table)
+    if record is None:
+        return False
+    write_atomic(path, record.to_json(indent=2) + "\n")
+    return True
+
+
+def write_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` so that the file is always the old or the new content
+    (a temporary file in the same folder, flushed to disk, then ``os.replace``); raise
+    :class:`RecordFileError` (one sentence) when it cannot be written."""
+    p = Path(path)
+    folder = p.parent if str(p.parent) else Path(".")
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, p)
+    except OSError as e:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        raise RecordFileError(
+            f"could not write the record to {p}: {e.strerror or 'write failed'}"
+        ) from None
