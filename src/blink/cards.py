@@ -36,14 +36,19 @@ __all__ = [
 
 
 class Color(Enum):
-    """The six card colours, with a colour-blind-safe display colour (Okabe-Ito palette)."""
+    """The six card colours, each with its display colour.
 
-    RED = ("red", "R", "#D55E00")
-    ORANGE = ("orange", "O", "#E69F00")
-    YELLOW = ("yellow", "Y", "#F0E442")
-    GREEN = ("green", "G", "#009E73")
-    BLUE = ("blue", "B", "#0072B2")
-    PURPLE = ("purple", "P", "#CC79A7")
+    The display colours are the one palette of every client (the browser's ``--card-*`` CSS
+    variables must match them). They stay pairwise distinguishable for normal vision and
+    under simulated deuteranopia, protanopia and tritanopia: see docs/accessibility.md.
+    """
+
+    RED = ("red", "R", "#B30910")
+    ORANGE = ("orange", "O", "#E08A0F")
+    YELLOW = ("yellow", "Y", "#FFF00E")
+    GREEN = ("green", "G", "#40D090")
+    BLUE = ("blue", "B", "#217ABB")
+    PURPLE = ("purple", "P", "#4A0A90")
 
     def __init__(self, label: str, letter: str, hex_code: str) -> None:
         self.label = label

@@ -20,6 +20,12 @@ def test_phone_menu_by_keyboard_and_touch(browser: Browser, server: Server) -> N
         menu = page.get_by_role("button", name="Menu")
         expect(menu).to_be_visible()
         expect(menu).to_have_attribute("aria-expanded", "false")
+        # The colour-letter button is short, but still words, and inside the screen.
+        cb = page.locator("#btn-cb")
+        expect(cb).to_have_accessible_name("Colour letters")
+        expect(cb).to_have_text("Letters", use_inner_text=True)
+        box = cb.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360, box
         panel = page.locator("#menu-panel")
         expect(panel).to_be_hidden()
         # By keyboard: Enter opens it on its first link, arrows move, Escape closes it.
@@ -59,6 +65,8 @@ def test_phone_menu_by_keyboard_and_touch(browser: Browser, server: Server) -> N
         page.goto(server.url + "/")
         page.select_option("#lang", "es")
         expect(page.get_by_role("button", name="Menú")).to_be_visible()
+        expect(cb).to_have_accessible_name("Letras de color")
+        expect(cb).to_have_text("Letras", use_inner_text=True)
         assert not errors, errors
     finally:
         ctx.close()

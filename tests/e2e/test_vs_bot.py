@@ -9,6 +9,7 @@ from pathlib import Path
 from blinkweb import Server, collect_errors, keyboard_step, state
 from playwright.sync_api import BrowserContext, expect
 
+from blink.cards import Color
 from blink.games.classic.bots import DEFAULT_LEVEL, LEVELS
 from blink.games.goblink.bots import DEFAULT_GOBOT, GOBOTS
 from blink.model.registry import get_game
@@ -55,6 +56,18 @@ def test_lobby_lists_live_games(context: BrowserContext, server: Server, screens
     # Colour-blind mode adds a colour letter to every card, and is remembered.
     letters = page.locator(".fan .cb-letter")
     expect(letters.first).to_be_hidden()
+    # Its button says so in words (not "RGB"), and its tooltip says what it does.
+    cb = page.locator("#btn-cb")
+    expect(cb).to_have_accessible_name("Colour letters")
+    expect(cb).to_have_text("Colour letters", use_inner_text=True)
+    expect(cb).to_have_attribute("title", "Show each card's colour as a letter too")
+    # The cards are drawn in cards.py's palette, which style.css mirrors.
+    fills = (
+        page.locator(".fan .card-svg")
+        .first.locator("[fill]")
+        .evaluate_all("els => els.map((e) => e.getAttribute('fill'))")
+    )
+    assert Color.YELLOW.hex in fills, fills
     page.get_by_role("button", name="Colour letters").click()
     expect(page.get_by_role("button", name="Colour letters")).to_have_attribute(
         "aria-pressed", "true"

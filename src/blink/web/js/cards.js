@@ -1,14 +1,25 @@
 // Cards: the data (mirrors src/blink/cards.py), the match rule and the SVG art.
 // A card is written "4YS": count, colour letter, shape letter.
 
-export const COLORS = [
-  { key: "red", letter: "R", hex: "#D55E00" },
-  { key: "orange", letter: "O", hex: "#E69F00" },
-  { key: "yellow", letter: "Y", hex: "#F0E442" },
-  { key: "green", letter: "G", hex: "#009E73" },
-  { key: "blue", letter: "B", hex: "#0072B2" },
-  { key: "purple", letter: "P", hex: "#CC79A7" },
-];
+// The display colours live in style.css (--card-red, ...), which mirrors cards.py.
+export const COLORS = ["red", "orange", "yellow", "green", "blue", "purple"].map((key) => ({
+  key,
+  letter: key[0].toUpperCase(),
+  get hex() { return cssColor(key); },
+}));
+
+const FALLBACK = "#808080";
+const cssCache = new Map();
+/** The card colour `key` as style.css defines it (--card-<key>). */
+function cssColor(key) {
+  if (!cssCache.has(key)) {
+    const value = typeof document === "undefined" ? ""
+      : getComputedStyle(document.documentElement).getPropertyValue(`--card-${key}`).trim();
+    if (!value) return FALLBACK;
+    cssCache.set(key, value);
+  }
+  return cssCache.get(key);
+}
 export const SHAPES = [
   { key: "moon", letter: "M" },
   { key: "pyramid", letter: "P" },
