@@ -4,11 +4,13 @@ server no longer knows (forgotten, and a seat taken again), a room with no free 
 from __future__ import annotations
 
 import json
+import re
+import time
 from collections.abc import Iterator
 
 import pytest
 from blinkweb import Server, collect_errors
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, Route, expect
 
 # Each game's link to a seat; what a table says of a room that does not exist.
 LINKS = {"classic": "/play/{code}", "goblink": "/?go={code}"}
@@ -68,6 +70,25 @@ def test_lobby_join_says_what_to_do(context: BrowserContext, server: Server) -> 
     expect(page.locator(".error-msg[role=alert]").filter(has_text="ZZZZ98")).to_have_text(
         NOT_FOUND.format(code="ZZZZ98"), timeout=10000
     )
+
+
+def test_lobby_forms_wait_for_the_options(context: BrowserContext, server: Server) -> None:
+    """A click before the lobby knows the games' player counts would send none: the buttons stay
+    disabled until the options have come, and then a private game opens as usual."""
+    held: list[Route] = []
+    page = context.new_page()
+    page.route("**/api/options", lambda route: held.append(route))
+    page.goto(server.url + "/")
+    deadline = time.monotonic() + 10
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert held, "the lobby never asked for the options"
+    expect(page.locator("#p-create")).to_be_disabled()
+    expect(page.locator("#q-play")).to_be_disabled()
+    held[0].continue_()
+    page.click("#p-create")
+    page.wait_for_url("**/play/*")
+    expect(page.locator("#share-link")).to_have_value(re.compile(r"/play/[A-Z0-9]+$"))
 
 
 @pytest.mark.parametrize("game", ["classic", "goblink"])

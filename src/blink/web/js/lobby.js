@@ -44,7 +44,7 @@ export function mountLobby(root) {
         <label><span data-i18n="name"></span><input name="name" id="q-name" maxlength="24" autocomplete="nickname"></label>
         <label><span data-i18n="bot_level"></span><select name="level" id="q-level"></select></label>
         <fieldset style="border:0;padding:0;margin:0"><legend class="muted" style="font-size:.85rem" data-i18n="players"></legend><div id="q-players"></div></fieldset>
-        <button class="primary" type="submit" id="q-play" data-i18n="play"></button>
+        <button class="primary" type="submit" id="q-play" data-i18n="play" disabled></button>
         <p class="error-msg" id="q-err" role="alert"></p>
       </form>
     </section>
@@ -64,7 +64,7 @@ export function mountLobby(root) {
           <label><span data-i18n="handicap"></span><input name="handicap" placeholder="+5" data-i18n-title="handicap_help"></label>
         </div>
         <label class="check"><input type="checkbox" name="public" id="p-public"> <span data-i18n="list_public"></span></label>
-        <button class="primary" type="submit" id="p-create" data-i18n="create"></button>
+        <button class="primary" type="submit" id="p-create" data-i18n="create" disabled></button>
         <p class="error-msg" id="p-err" role="alert"></p>
       </form>
     </section>
@@ -138,11 +138,18 @@ export function mountLobby(root) {
 
   // The options and the games' modules first (games.js loads both), then the live and
   // finished lists, which name each room's game.
+  // The two forms' buttons stay disabled until then: without the options a form has no
+  // player count to send.
   const ready = loadGames().then((found) => {
     if (!alive) return;
     games = found;
     drawGames(loadedOptions());
-  }).catch(() => {});
+    $("#q-play").disabled = false;
+    $("#p-create").disabled = false;
+  }).catch((err) => {
+    if (!alive) return;
+    for (const id of ["#q-err", "#p-err"]) $(id).textContent = t("error", { msg: err.message });
+  });
 
   function enter(res) {
     keepSeat(res.code, res);
