@@ -13,62 +13,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.bots.helpers import temporary_strategy
+from tests.sim.helpers import SETTINGS, bot_specs, check_against_engine
 from typer.testing import CliRunner
 
 from blink.cli import app
 from blink.games.classic.bots import LEVELS, STRATEGIES, BotConfigError, BotSpec
 from blink.games.classic.bots.strategies import FlexibleStrategy
 from blink.games.classic.record import GameRecord, SeriesRecord, loads
-from blink.games.classic.rules import DEAD_END, OFFICIAL, DeadEnd, Ruleset
+from blink.games.classic.rules import DeadEnd, Ruleset
 from blink.games.classic.sim.batch import (
     VECTOR_FORMS,
-    BatchGame,
     NoVectorFormError,
-    replay,
     simulate_batch,
     to_record,
 )
 from blink.games.classic.sim.core import SimConfig, simulate_game
 from blink.games.classic.sim.runner import Job, SimulationError, run
 from blink.sim.seeds import derive_seed
-
-
-def _specs(*texts: str) -> tuple[BotSpec, ...]:
-    return tuple(BotSpec.parse(t) for t in texts)
-
-
-def _check_against_engine(
-    games: list[BatchGame], ruleset: Ruleset = OFFICIAL, sizes: tuple[int, ...] | None = None
-) -> None:
-    """Replay every game through ClassicGame: legal, and the same result in every detail."""
-    for g in games:
-        classic = replay(g, ruleset, sizes)
-        res = g.result
-        assert classic.outcome == res.outcome
-        assert classic.plays == res.plays
-        assert classic.stalls == res.stalls
-        assert tuple(classic.cards_left(s) for s in range(classic.players)) == res.cards_left
-        assert sum(res.plays_by_seat) == res.plays
-        assert res.flips + res.choices + res.dead_ends == res.stalls
-        times = [t for _, t in g.actions]
-        assert times == sorted(times)
-        assert math.isclose(res.duration * 1000, times[-1], abs_tol=1.0)
-
-
-_ANY_EMPTY = DeadEnd.FEWEST_CARDS_ANY_EMPTY
-
-SETTINGS = [
-    (_specs("expert:blocker", "expert:random"), OFFICIAL, None, SimConfig()),
-    (_specs("champion:first", "beginner:flexible"), OFFICIAL, (25, 35), SimConfig()),
-    (_specs("expert:first", "casual:blocker", "skilled:flexible"), DEAD_END, None, SimConfig()),
-    (_specs("expert:blocker", "expert:random"), DEAD_END, None, SimConfig()),
-    # the earlier dead-end ruling (records written under it still replay)
-    (_specs("skilled:first", "casual:flexible"), Ruleset("old", _ANY_EMPTY), None, SimConfig()),
-    (_specs("inhuman:random", "expert:first@2", "beginner:random"), OFFICIAL, None, SimConfig()),
-    # choosing stalls decided by the deadline: the default choices are exercised
-    (_specs("beginner:blocker", "beginner:first"), OFFICIAL, None, SimConfig(0.0, 0.01)),
-    (_specs("expert:flexible", "expert:flexible"), Ruleset("two", hand_size=2), None, SimConfig()),
-]
 
 
 @pytest.mark.parametrize(("specs", "ruleset", "sizes", "config"), SETTINGS)
@@ -81,7 +42,7 @@ def test_every_batch_game_is_a_legal_engine_game(
     seeds = [derive_seed(11, i) for i in range(300)]
     games = simulate_batch(specs, seeds, ruleset=ruleset, sizes=sizes, config=config, records=True)
     assert [g.result.seed for g in games] == seeds
-    _check_against_engine(games, ruleset, sizes)
+    check_against_engine(games, ruleset, sizes)
     if ruleset.dead_end is not DeadEnd.CHOOSE and len(specs) == 2:
         # Both sides of the dead end's ruling (three bots stall too rarely to show them).
         results = [g.result for g in games]
@@ -115,11 +76,11 @@ def test_random_settings_replay_through_the_engine(
     sizes = (each + extra, each - extra, *([each] * (players - 2))) if extra else None
     seeds = [derive_seed(seed, i) for i in range(12)]
     games = simulate_batch(specs, seeds, ruleset=ruleset, sizes=sizes, records=True)
-    _check_against_engine(games, ruleset, sizes)
+    check_against_engine(games, ruleset, sizes)
 
 
 def test_a_game_depends_only_on_its_seed() -> None:
-    specs = _specs("expert:blocker", "skilled:first", "casual:flexible")
+    specs = bot_specs("expert:blocker", "skilled:first", "casual:flexible")
     seeds = [derive_seed(5, i) for i in range(40)]
     whole = simulate_batch(specs, seeds)
     alone = simulate_batch(specs, seeds[17:18])
@@ -139,7 +100,7 @@ def _rates(results: list[tuple[tuple[int, ...], int, float, int]], seat: int) ->
     [("expert:blocker", "expert:random"), ("skilled:first", "expert:first", "casual:flexible")],
 )
 def test_statistics_agree_with_the_exact_engine(texts: tuple[str, ...]) -> None:
-    specs = _specs(*texts)
+    specs = bot_specs(*texts)
     n = 1200
     batch = [
         (g.result.outcome.winners, g.result.plays, g.result.duration, g.result.stalls)
@@ -165,7 +126,7 @@ def test_statistics_agree_with_the_exact_engine(texts: tuple[str, ...]) -> None:
 
 
 def test_runner_results_do_not_depend_on_workers_or_chunks() -> None:
-    job = Job(_specs("expert:blocker", "expert:random"), seed=4, engine="batch")
+    job = Job(bot_specs("expert:blocker", "expert:random"), seed=4, engine="batch")
     one = run(job, 500, workers=1)
     two = run(job, 500, workers=2)
     assert one.rows == two.rows
@@ -174,7 +135,7 @@ def test_runner_results_do_not_depend_on_workers_or_chunks() -> None:
 
 def test_runner_series_and_records(tmp_path: Path) -> None:
     job = Job(
-        _specs("champion:first", "beginner:random"),
+        bot_specs("champion:first", "beginner:random"),
         seed=8,
         best_of=3,
         records=str(tmp_path),
@@ -191,7 +152,7 @@ def test_runner_series_and_records(tmp_path: Path) -> None:
 
 
 def test_to_record_round_trips() -> None:
-    (g,) = simulate_batch(_specs("expert:first", "expert:first"), [123], records=True)
+    (g,) = simulate_batch(bot_specs("expert:first", "expert:first"), [123], records=True)
     rec = to_record(g)
     again = loads(rec.to_json())
     assert isinstance(again, GameRecord)
@@ -201,7 +162,7 @@ def test_to_record_round_trips() -> None:
 
 def test_unknown_engine_is_refused() -> None:
     with pytest.raises(ValueError, match="exact, batch"):
-        Job(_specs("expert", "expert"), engine="turbo")
+        Job(bot_specs("expert", "expert"), engine="turbo")
 
 
 def test_cli_batch_engine(tmp_path: Path) -> None:
@@ -235,7 +196,7 @@ def test_every_registered_strategy_has_a_vector_form() -> None:
 
 def test_a_strategy_without_a_vector_form_is_refused() -> None:
     with temporary_strategy(_Flexible2()) as odd:
-        specs = _specs("expert:flexible2", "expert:first")
+        specs = bot_specs("expert:flexible2", "expert:first")
         with pytest.raises(NoVectorFormError) as info:
             simulate_batch(specs, [1, 2])
         message = str(info.value)
@@ -255,7 +216,7 @@ def test_a_strategy_without_a_vector_form_is_refused() -> None:
 
 def test_an_unknown_strategy_is_refused_listing_the_names() -> None:
     with temporary_strategy(_Flexible2()):
-        specs = _specs("expert:flexible2", "expert:first")
+        specs = bot_specs("expert:flexible2", "expert:first")
     with pytest.raises(BotConfigError) as info:
         simulate_batch(specs, [1])
     assert not isinstance(info.value, NoVectorFormError)

@@ -19,18 +19,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.bots.helpers import temporary_strategy
+from tests.sim.helpers import SETTINGS, bot_specs, check_against_engine
 from typer.testing import CliRunner
-
-pytest.importorskip("numba")
 
 from blink.cli import app
 from blink.games.classic.bots import LEVELS, STRATEGIES, BotConfigError, BotSpec, make_bot
 from blink.games.classic.bots.strategies import FlexibleStrategy
 from blink.games.classic.engine import ClassicGame, Phase
 from blink.games.classic.record import GameRecord, SeriesRecord, loads
-from blink.games.classic.rules import DEAD_END, OFFICIAL, DeadEnd, Ruleset
+from blink.games.classic.rules import DEAD_END, OFFICIAL, Ruleset
 from blink.games.classic.sim import fast
-from blink.games.classic.sim.batch import BatchGame, replay, simulate_batch
+from blink.games.classic.sim.batch import simulate_batch
 from blink.games.classic.sim.core import SimConfig, simulate_game
 from blink.games.classic.sim.fast import (
     KERNEL_FORMS,
@@ -45,45 +44,6 @@ from blink.games.classic.sim.runner import Job, SimulationError, run
 from blink.sim.seeds import derive_seed
 
 
-def _specs(*texts: str) -> tuple[BotSpec, ...]:
-    return tuple(BotSpec.parse(t) for t in texts)
-
-
-def _check_against_engine(
-    games: list[BatchGame], ruleset: Ruleset = OFFICIAL, sizes: tuple[int, ...] | None = None
-) -> None:
-    """Replay every game through ClassicGame: legal, and the same result in every detail."""
-    for g in games:
-        classic = replay(g, ruleset, sizes)
-        res = g.result
-        assert classic.over
-        assert classic.outcome == res.outcome
-        assert classic.plays == res.plays
-        assert classic.stalls == res.stalls
-        assert tuple(classic.cards_left(s) for s in range(classic.players)) == res.cards_left
-        assert sum(res.plays_by_seat) == res.plays
-        assert res.flips + res.choices + res.dead_ends == res.stalls
-        times = [t for _, t in g.actions]
-        assert times == sorted(times)
-
-
-EARLIER_DEAD_END = Ruleset("dead-end-any-empty", DeadEnd.FEWEST_CARDS_ANY_EMPTY)
-"""The dead-end ruling before it was limited to no draw pile left."""
-
-SETTINGS = [
-    (_specs("expert:blocker", "expert:random"), OFFICIAL, None, SimConfig()),
-    (_specs("champion:first", "beginner:flexible"), OFFICIAL, (25, 35), SimConfig()),
-    (_specs("expert:first", "casual:blocker", "skilled:flexible"), DEAD_END, None, SimConfig()),
-    (_specs("inhuman:random", "expert:first@2", "beginner:random"), OFFICIAL, None, SimConfig()),
-    # choosing stalls decided by the deadline: the default choices are exercised
-    (_specs("beginner:blocker", "beginner:first"), OFFICIAL, None, SimConfig(0.0, 0.01)),
-    (_specs("expert:flexible", "expert:flexible"), Ruleset("two", hand_size=2), None, SimConfig()),
-    # the earlier dead-end ruling (records written under it): a dead end as soon as any draw
-    # pile is empty, with uneven piles so that one empties first
-    (_specs("expert:first", "casual:random"), EARLIER_DEAD_END, (20, 40), SimConfig()),
-]
-
-
 @pytest.mark.parametrize(("specs", "ruleset", "sizes", "config"), SETTINGS)
 def test_every_fast_game_is_a_legal_engine_game_and_the_batch_engines(
     specs: tuple[BotSpec, ...],
@@ -94,9 +54,7 @@ def test_every_fast_game_is_a_legal_engine_game_and_the_batch_engines(
     seeds = [derive_seed(11, i) for i in range(600)]
     games = simulate_fast(specs, seeds, ruleset=ruleset, sizes=sizes, config=config, records=True)
     assert [g.result.seed for g in games] == seeds
-    _check_against_engine(games, ruleset, sizes)
-    for g in games:
-        assert math.isclose(g.result.duration * 1000, g.actions[-1][1], abs_tol=1.0)
+    check_against_engine(games, ruleset, sizes)
     if config.choice_timeout < 0.1:
         assert sum(g.result.defaults for g in games) > 0
     # The batch engine's games: the same deals, random stream and model, so the same games
@@ -139,10 +97,8 @@ def test_random_settings_replay_through_the_engine(
     each = 60 // players
     sizes = (each + extra, each - extra, *([each] * (players - 2))) if extra else None
     seeds = [derive_seed(seed, i) for i in range(120)]
-    games = simulate_fast(
-        specs, seeds, ruleset=ruleset, sizes=sizes, config=timing, records=True
-    )
-    _check_against_engine(games, ruleset, sizes)
+    games = simulate_fast(specs, seeds, ruleset=ruleset, sizes=sizes, config=timing, records=True)
+    check_against_engine(games, ruleset, sizes)
 
 
 @settings(max_examples=15, deadline=None)
@@ -161,11 +117,11 @@ def test_random_legal_games_replay_through_the_engine(
     sizes = (each + extra, each - extra, *([each] * (players - 2))) if extra else None
     seeds = [derive_seed(seed, i) for i in range(200)]
     out = simulate_random(players, seeds, ruleset=ruleset, sizes=sizes, records=True)
-    _check_against_engine(games_of(out, ["random"] * players), ruleset, sizes)
+    check_against_engine(games_of(out, ["random"] * players), ruleset, sizes, timed=False)
 
 
 def test_a_game_depends_only_on_its_seed() -> None:
-    specs = _specs("expert:blocker", "skilled:first", "casual:flexible")
+    specs = bot_specs("expert:blocker", "skilled:first", "casual:flexible")
     seeds = [derive_seed(5, i) for i in range(40)]
     whole = simulate_fast(specs, seeds)
     alone = simulate_fast(specs, seeds[17:18])
@@ -189,7 +145,7 @@ def _two_sample(a: list[float], b: list[float]) -> float:
     [("expert:blocker", "expert:random"), ("skilled:first", "expert:first", "casual:flexible")],
 )
 def test_statistics_agree_with_the_exact_engine(texts: tuple[str, ...]) -> None:
-    specs = _specs(*texts)
+    specs = bot_specs(*texts)
     n = 1200
     f = run_bots(specs, [derive_seed(1, i) for i in range(n)])
     winners = f.column("winners").tolist()
@@ -243,7 +199,7 @@ def test_random_legal_statistics_agree_with_the_engine(players: int) -> None:
 
 
 def test_runner_results_do_not_depend_on_workers_or_chunks_and_equal_the_batch_engine() -> None:
-    specs = _specs("expert:blocker", "expert:random")
+    specs = bot_specs("expert:blocker", "expert:random")
     one = run(Job(specs, seed=4, engine="fast"), 500, workers=1)
     two = run(Job(specs, seed=4, engine="fast"), 500, workers=2)
     assert one.rows == two.rows
@@ -255,7 +211,7 @@ def test_runner_results_do_not_depend_on_workers_or_chunks_and_equal_the_batch_e
 
 def test_runner_series_and_records(tmp_path: Path) -> None:
     job = Job(
-        _specs("champion:first", "beginner:random"),
+        bot_specs("champion:first", "beginner:random"),
         seed=8,
         best_of=3,
         records=str(tmp_path),
@@ -272,7 +228,7 @@ def test_runner_series_and_records(tmp_path: Path) -> None:
 
 
 def test_to_record_round_trips() -> None:
-    (g,) = simulate_fast(_specs("expert:first", "expert:first"), [123], records=True)
+    (g,) = simulate_fast(bot_specs("expert:first", "expert:first"), [123], records=True)
     rec = to_record(g)
     again = loads(rec.to_json())
     assert isinstance(again, GameRecord)
@@ -293,7 +249,7 @@ def test_every_registered_strategy_has_a_kernel_form() -> None:
 
 def test_what_the_fast_engine_cannot_play_is_refused_with_a_sentence() -> None:
     with temporary_strategy(_Flexible2()) as odd:
-        specs = _specs("expert:flexible2", "expert:first")
+        specs = bot_specs("expert:flexible2", "expert:first")
         with pytest.raises(NoKernelFormError) as info:
             simulate_fast(specs, [1, 2])
         message = str(info.value)
