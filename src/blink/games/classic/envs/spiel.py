@@ -33,6 +33,7 @@ import pyspiel
 
 from blink.cards import STANDARD_DECK
 from blink.envs.encoding import rewards_of
+from blink.envs.spiel_types import game_type
 from blink.games.classic.envs.classic_v0 import raw_env
 from blink.games.classic.envs.codec import WAIT
 from blink.games.classic.envs.text import classic_text
@@ -49,21 +50,13 @@ _DEFAULTS: Final[dict[str, Any]] = {
     "max_steps": 3000,
 }
 
-GAME_TYPE: Final = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Python Blink (classic)",
-    dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=3,
-    min_num_players=2,
-    provides_information_state_string=False,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=dict(_DEFAULTS),
+GAME_TYPE: Final = game_type(
+    "classic",
+    SHORT_NAME,
+    "Python Blink (classic)",
+    _DEFAULTS,
+    sequential=False,
+    information_state=False,
 )
 """The game's type (parameters: see the module's text)."""
 

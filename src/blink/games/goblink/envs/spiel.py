@@ -38,6 +38,7 @@ import pyspiel
 
 from blink.cards import STANDARD_DECK, Card
 from blink.envs.encoding import DECK_INDEX, rewards_of
+from blink.envs.spiel_types import game_type
 from blink.games.goblink.envs.codec import GoCodec, codec
 from blink.games.goblink.envs.text import goblink_text
 from blink.model.registry import get_game
@@ -52,21 +53,8 @@ _MAX_LAYS: Final = len(STANDARD_DECK) // 3  # a match holds three cards or more
 
 _DEFAULTS: Final[dict[str, int]] = {"players": 2, "dealer": 0, "turn_limit": 200, "ask_window": 16}
 
-GAME_TYPE: Final = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Python Go Blink",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=6,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=dict(_DEFAULTS),
+GAME_TYPE: Final = game_type(
+    GAME, SHORT_NAME, "Python Go Blink", _DEFAULTS, sequential=True, information_state=True
 )
 """The game's type: its parameters are ``players`` (2 to 6), ``dealer`` (a seat),
 ``turn_limit`` (the game's own option: after that many turns the fewest cards win; OpenSpiel
