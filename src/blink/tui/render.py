@@ -28,6 +28,7 @@ __all__ = [
     "CARD_HEIGHT",
     "CARD_WIDTH",
     "SYMBOLS",
+    "TERMINAL_COLORS",
     "CardStyle",
     "blank_lines",
     "card_label",
@@ -52,14 +53,18 @@ SYMBOLS: Final[dict[Shape, str]] = {
 }
 """One single-width Unicode symbol per shape."""
 
-_TERMINAL_COLORS: Final[dict[Color, str]] = {
-    Color.RED: "#ff5f5f",
-    Color.ORANGE: "#ffaf00",
-    Color.YELLOW: "#ffff5f",
-    Color.GREEN: "#00d787",
-    Color.BLUE: "#5fafff",
-    Color.PURPLE: "#d787ff",
+TERMINAL_COLORS: Final[dict[Color, str]] = {
+    Color.RED: "#ff5a74",
+    Color.ORANGE: "#f2a212",
+    Color.YELLOW: "#fcff01",
+    Color.GREEN: "#b7ffb0",
+    Color.BLUE: "#71c8f2",
+    Color.PURPLE: "#9084ff",
 }
+"""The card colours on the terminal's dark background: brighter than the browser's (which are
+drawn on white cards), readable on every background of the tables (contrast 4.5:1 or more) and
+apart from each other under colour-vision deficiencies (tests/test_palette.py, documented in
+docs/accessibility.md)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +81,7 @@ class CardStyle:
 
     def color(self, color: Color) -> str:
         """The terminal colour of a card colour."""
-        return _TERMINAL_COLORS[color]
+        return TERMINAL_COLORS[color]
 
 
 def card_label(card: Card, style: CardStyle) -> Text:
