@@ -139,7 +139,9 @@ def test_random_settings_replay_through_the_engine(
     each = 60 // players
     sizes = (each + extra, each - extra, *([each] * (players - 2))) if extra else None
     seeds = [derive_seed(seed, i) for i in range(120)]
-    games = simulate_fast(specs, seeds, ruleset=ruleset, sizes=sizes, config=timing, records=True)
+    games = simulate_fast(
+        specs, seeds, ruleset=ruleset, sizes=sizes, config=timing, records=True
+    )
     _check_against_engine(games, ruleset, sizes)
 
 
