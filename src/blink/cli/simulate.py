@@ -120,8 +120,6 @@ def _check_fast(specs: Sequence[BotSpec]) -> None:
         check_specs(specs)
     except NoKernelFormError as exc:
         _fail(str(exc))
-
-
 PlotOpt = Annotated[Path | None, typer.Option("--plot", help="Write a figure (PNG).")]
 
 

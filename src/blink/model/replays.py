@@ -106,7 +106,6 @@ def definition_replay(
 
 # --- documents ------------------------------------------------------------------------------
 
-
 def _game_replay(record: AnyRecord) -> dict[str, Any]:
     try:
         definition = get_game(record.game_name)

@@ -68,7 +68,9 @@ class ClassicSingle(SingleSeat):
         self.max_steps = max_steps
         self.config = config or SimConfig()
         self.render_mode = render_mode
-        self.observation_space, self.action_space = seat_spaces(self.codec.size, self.codec.actions)
+        self.observation_space, self.action_space = seat_spaces(
+            self.codec.size, self.codec.actions
+        )
         self._rng: random.Random | None = None
         self.state_ = None
         self.race: BotRace | None = None

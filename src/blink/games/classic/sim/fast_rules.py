@@ -74,6 +74,7 @@ def hot_inline(fn: F) -> F:
     return cast(F, njit(**options)(fn))
 
 
+
 @intrinsic
 def _ctpop(typingctx: Any, x: Any) -> Any:
     if x != types.uint64:
@@ -447,8 +448,8 @@ def random_games(keys: Arr, sizes: Arr, h: int, reach: Arr, dead_end_scope: int,
     dmax = 0
     for p in range(players):
         dmax = max(dmax, sizes[p] - 1 - h)
-    hand, hcount, draw, dptr, dleft, tops, hm, pbs, deficit, cnt, u, clock, log, perm = new_state(
-        players, h, dmax, nlog
+    hand, hcount, draw, dptr, dleft, tops, hm, pbs, deficit, cnt, u, clock, log, perm = (
+        new_state(players, h, dmax, nlog)
     )
     scratch = np.zeros(2 * players, dtype=np.uint64)
     for g in range(keys.size):

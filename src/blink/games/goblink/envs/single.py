@@ -54,7 +54,9 @@ class GoBlinkSingle(SingleSeat):
         self.max_steps = max_steps
         self.render_mode = render_mode
         self.codec = codec(self.players, ask_window)
-        self.observation_space, self.action_space = seat_spaces(self.codec.size, self.codec.actions)
+        self.observation_space, self.action_space = seat_spaces(
+            self.codec.size, self.codec.actions
+        )
         self._rng: random.Random | None = None
         self.state_ = None
         self.bots: dict[int, GoBot] = {}
