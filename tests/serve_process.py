@@ -22,9 +22,17 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "server"))
 
-from srvkit import Client, bot_loop, seat_clients
+from srvkit import Client, ServerThread, bot_loop, fast_settings, seat_clients
 
-__all__ = ["FAST", "Client", "ServeProcess", "bot_loop", "seat_clients"]
+__all__ = [
+    "FAST",
+    "Client",
+    "ServeProcess",
+    "ServerThread",
+    "bot_loop",
+    "fast_settings",
+    "seat_clients",
+]
 
 TIMEOUT = 60.0
 

@@ -11,9 +11,8 @@ from pathlib import Path
 import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
-from srvkit import ServerThread, fast_settings
 
-from serve_process import ServeProcess, bot_loop, seat_clients
+from serve_process import ServeProcess, ServerThread, bot_loop, fast_settings, seat_clients
 
 pytestmark = pytest.mark.timeout(300)
 

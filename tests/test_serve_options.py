@@ -148,3 +148,24 @@ def test_text_logs_by_default(tmp_path: Path, started: list[ServeProcess]) -> No
     text = proc.stderr()
     assert "INFO:" in text and "Application startup complete." in text
     assert not text.lstrip().startswith("{")
+
+
+def test_json_lines_carry_the_extra_fields() -> None:
+    """A record's extra fields (``log.info(..., extra={...})``) are fields of its object."""
+    import logging
+
+    from pythonjsonlogger.json import JsonFormatter
+
+    from blink.cli.serving import log_config
+
+    options = dict(log_config("json", "info")["formatters"]["default"])
+    del options["()"]
+    formatter = JsonFormatter(**options)
+    record = logging.LogRecord(
+        "blink.server", logging.WARNING, __file__, 1, "room %s", ("K7",), None
+    )
+    record.room = "K7QX2M"
+    line = json.loads(formatter.format(record))
+    assert line["level"] == "WARNING" and line["logger"] == "blink.server"
+    assert line["message"] == "room K7" and line["room"] == "K7QX2M"
+    assert line["time"].endswith("+00:00")
