@@ -71,7 +71,8 @@ MaxSockets = Annotated[
         envvar="BLINK_MAX_SOCKETS_PER_ADDRESS",
         help="TCP connections of every kind (HTTP, WebSocket) one client address may hold "
         "open; the next gets 503 at once. Behind a reverse proxy every connection comes from "
-        "the proxy: raise it, or 0 for no cap, and limit connections per client in the proxy.",
+        "the proxy: --proxy-headers spares the trusted proxies (or 0 for no cap); limit "
+        "connections per client in the proxy.",
     ),
 ]
 HeaderTimeout = Annotated[
