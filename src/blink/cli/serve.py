@@ -237,6 +237,7 @@ def register(app: typer.Typer) -> None:
 
 
 def serve(
+    ctx: typer.Context,
     host: Host = "127.0.0.1",
     port: Port = 8000,
     db: DbFile = None,
@@ -277,12 +278,12 @@ def serve(
         trusted,
     )
 
-    rate = _creation_rate(creation_rate)
-    _check_db_writer(db_writer)
-    _check_choice(log_format, LOG_FORMATS, "--log-format", "a log format")
-    _check_choice(log_level.lower(), LOG_LEVELS, "--log-level", "a log level")
-    metrics_nets = _networks(metrics_allow or [], "--metrics-allow")
-    proxies = _networks([forwarded_allow_ips], "--forwarded-allow-ips")
+    rate = _creation_rate(ctx, creation_rate)
+    _check_db_writer(ctx, db_writer)
+    _check_choice(ctx, log_format, LOG_FORMATS, "--log-format", "a log format")
+    _check_choice(ctx, log_level.lower(), LOG_LEVELS, "--log-level", "a log level")
+    metrics_nets = _networks(ctx, metrics_allow or [], "--metrics-allow")
+    proxies = _networks(ctx, [forwarded_allow_ips], "--forwarded-allow-ips")
     configure_logging(log_format, log_level.lower())
     try:
         url, shown, sockets = prepare(db, database_url, host, port)
@@ -362,32 +363,39 @@ def served_hosts(host: str, extra: list[str]) -> tuple[str, ...]:
     return tuple(sorted(n for n in names if n and n not in ("0.0.0.0", "::")))
 
 
-def _check_db_writer(writer: str) -> None:
+def _check_db_writer(ctx: typer.Context, writer: str) -> None:
     """Exit 2 when ``--db-writer`` names no writer."""
     from blink.server.storage import WRITERS
 
     if writer not in WRITERS:
         raise typer.BadParameter(
             f"{writer!r} is not a writer: choose {', '.join(WRITERS)}",
-            param_hint=_hint("--db-writer"),
+            param_hint=_hint(ctx, "--db-writer"),
         )
 
 
-def _hint(option: str) -> str:
-    """How an error names an option: with its environment variable, which may have given the
-    value."""
-    return f"{option} (or BLINK_{option[2:].replace('-', '_').upper()})"
+def _hint(ctx: typer.Context, option: str) -> str:
+    """How an error names an option: as click names it for a value of the wrong type, with its
+    environment variable when the value came from there (``'--port' (env var:
+    'BLINK_PORT')``)."""
+    name = option[2:].replace("-", "_")
+    source = ctx.get_parameter_source(name)
+    if source is not None and source.name == "ENVIRONMENT":
+        return f"'{option}' (env var: 'BLINK_{name.upper()}')"
+    return option
 
 
-def _check_choice(value: str, choices: tuple[str, ...], option: str, what: str) -> None:
+def _check_choice(
+    ctx: typer.Context, value: str, choices: tuple[str, ...], option: str, what: str
+) -> None:
     """Exit 2 when ``value`` is not one of ``choices``."""
     if value not in choices:
         raise typer.BadParameter(
-            f"{value!r} is not {what}: choose {', '.join(choices)}", param_hint=_hint(option)
+            f"{value!r} is not {what}: choose {', '.join(choices)}", param_hint=_hint(ctx, option)
         )
 
 
-def _networks(values: list[str], option: str) -> list[str]:
+def _networks(ctx: typer.Context, values: list[str], option: str) -> list[str]:
     """The addresses and networks of ``values`` (each comma-separated, ``*`` for any); exit 2
     at the first that is none."""
     from blink.server.metrics import AddressFilter
@@ -395,11 +403,11 @@ def _networks(values: list[str], option: str) -> list[str]:
     items = [part.strip() for v in values for part in v.split(",") if part.strip()]
     problem = AddressFilter.check(items)
     if problem is not None:
-        raise typer.BadParameter(problem, param_hint=_hint(option))
+        raise typer.BadParameter(problem, param_hint=_hint(ctx, option))
     return items
 
 
-def _creation_rate(text: str) -> str | None:
+def _creation_rate(ctx: typer.Context, text: str) -> str | None:
     """The ``--creation-rate`` checked (``None`` for 0: no limit); exit 2 when malformed."""
     if text.strip() in ("0", ""):
         return None
@@ -410,6 +418,6 @@ def _creation_rate(text: str) -> str | None:
     except ValueError:
         raise typer.BadParameter(
             f"{text!r} is not a rate: write a count per period, such as 60/minute",
-            param_hint=_hint("--creation-rate"),
+            param_hint=_hint(ctx, "--creation-rate"),
         ) from None
     return text

@@ -11,6 +11,11 @@ sockets, and ``Open http://...`` is printed once it serves (uvicorn's startup do
 lifespan has run and the sockets accept connections), with the port it really listens on
 (``--port 0``: a free one).
 
+Logging is configured before all of this (:func:`configure_logging`) and given to uvicorn
+(:func:`log_config`), in text or JSON. A stop (SIGTERM, Ctrl+C) calls back before uvicorn
+closes anything (:func:`run`: the server refuses new rooms), and a SIGTERM that stopped the
+server ends the process with status 0.
+
 SQLAlchemy, uvicorn and the server are imported inside the functions: ``blink`` starts without
 them.
 """
@@ -28,12 +33,15 @@ from typing import Any
 __all__ = [
     "BACKLOG",
     "ServeError",
+    "configure_logging",
     "database",
     "listen",
+    "log_config",
     "open_database",
     "prepare",
     "run",
     "shown_address",
+    "trusted",
 ]
 
 BACKLOG = 2048
