@@ -22,7 +22,15 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "server"))
 
-from srvkit import Client, ServerThread, bot_loop, fast_settings, seat_clients
+from srvkit import (
+    Client,
+    ServerThread,
+    bot_loop,
+    fast_settings,
+    pg_create_db,
+    pg_drop_db,
+    seat_clients,
+)
 
 __all__ = [
     "FAST",
@@ -31,6 +39,8 @@ __all__ = [
     "ServerThread",
     "bot_loop",
     "fast_settings",
+    "pg_create_db",
+    "pg_drop_db",
     "seat_clients",
 ]
 

@@ -4,6 +4,8 @@ app counts apart, and only loopback and ``--metrics-allow`` may read it."""
 from __future__ import annotations
 
 import asyncio
+import os
+import secrets
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,7 +14,15 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from serve_process import ServeProcess, ServerThread, bot_loop, fast_settings, seat_clients
+from serve_process import (
+    ServeProcess,
+    ServerThread,
+    bot_loop,
+    fast_settings,
+    pg_create_db,
+    pg_drop_db,
+    seat_clients,
+)
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -31,15 +41,32 @@ def value(text: str, name: str, **labels: str) -> float:
     return samples(text).get((name, tuple(sorted(labels.items()))), 0.0)
 
 
-@pytest.fixture
-def servers(tmp_path: Path) -> Iterator[list[ServerThread]]:
-    """Two servers in this process, each with its own database (and metrics)."""
-    started = [ServerThread(fast_settings(f"sqlite:///{tmp_path / f's{i}.db'}")) for i in (0, 1)]
-    for s in started:
-        s.start()
-    yield started
-    for s in started:
-        s.stop()
+PG_URL = os.environ.get("BLINK_TEST_DATABASE_URL")
+
+
+@pytest.fixture(params=["sqlite"] + (["postgres"] if PG_URL else []))
+def servers(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[list[ServerThread]]:
+    """Two servers in this process, each with its own database (and metrics): SQLite files
+    (commits on the event loop), or PostgreSQL databases when ``BLINK_TEST_DATABASE_URL`` is
+    set (commits on the writer thread)."""
+    names: list[str] = []
+    if request.param == "sqlite":
+        urls = [f"sqlite:///{tmp_path / f's{i}.db'}" for i in (0, 1)]
+    else:
+        assert PG_URL is not None
+        names = ["blink_m_" + secrets.token_hex(6) for _ in (0, 1)]
+        urls = [pg_create_db(PG_URL, name) for name in names]
+    started = [ServerThread(fast_settings(url)) for url in urls]
+    try:
+        for s in started:
+            s.start()
+        yield started
+    finally:
+        for s in started:
+            s.stop()
+        for name in names:
+            assert PG_URL is not None
+            pg_drop_db(PG_URL, name)
 
 
 async def test_a_game_moves_the_metrics(servers: list[ServerThread]) -> None:
