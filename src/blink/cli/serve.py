@@ -10,13 +10,18 @@ import typer
 
 __all__ = ["register", "serve"]
 
-Host = Annotated[str, typer.Option(help="Address to listen on.")]
+Host = Annotated[str, typer.Option(envvar="BLINK_HOST", help="Address to listen on.")]
 Port = Annotated[
-    int, typer.Option(min=0, max=65535, help="Port to listen on (0: any free port).")
+    int,
+    typer.Option(
+        min=0, max=65535, envvar="BLINK_PORT", help="Port to listen on (0: any free port)."
+    ),
 ]
 DbFile = Annotated[
     Path | None,
-    typer.Option("--db", help="SQLite database file (default: your user data folder)."),
+    typer.Option(
+        "--db", envvar="BLINK_DB", help="SQLite database file (default: your user data folder)."
+    ),
 ]
 DatabaseUrl = Annotated[
     str | None,
@@ -28,24 +33,33 @@ DatabaseUrl = Annotated[
 ]
 AllowOrigin = Annotated[
     list[str] | None,
-    typer.Option("--allow-origin", help="Extra browser origin allowed for WebSockets."),
+    typer.Option(
+        "--allow-origin",
+        envvar="BLINK_ALLOW_ORIGIN",
+        help="Extra browser origin allowed for WebSockets.",
+    ),
 ]
 AllowHost = Annotated[
     list[str] | None,
     typer.Option(
         "--allow-host",
+        envvar="BLINK_ALLOW_HOST",
         help="A name the server is reached by besides its own addresses (a public name behind "
         "a proxy); '*' for any (no check against DNS rebinding).",
     ),
 ]
 MaxSpectators = Annotated[
-    int, typer.Option("--max-spectators", min=0, help="Spectators one room takes.")
+    int,
+    typer.Option(
+        "--max-spectators", min=0, envvar="BLINK_MAX_SPECTATORS", help="Spectators one room takes."
+    ),
 ]
 MaxPerAddress = Annotated[
     int,
     typer.Option(
         "--max-connections-per-address",
         min=1,
+        envvar="BLINK_MAX_CONNECTIONS_PER_ADDRESS",
         help="WebSocket connections one client address may hold at once.",
     ),
 ]
@@ -54,9 +68,11 @@ MaxSockets = Annotated[
     typer.Option(
         "--max-sockets-per-address",
         min=0,
+        envvar="BLINK_MAX_SOCKETS_PER_ADDRESS",
         help="TCP connections of every kind (HTTP, WebSocket) one client address may hold "
         "open; the next gets 503 at once. Behind a reverse proxy every connection comes from "
-        "the proxy: raise it, or 0 for no cap, and limit connections per client in the proxy.",
+        "the proxy: --proxy-headers spares the trusted proxies (or 0 for no cap); limit "
+        "connections per client in the proxy.",
     ),
 ]
 HeaderTimeout = Annotated[
@@ -64,25 +80,40 @@ HeaderTimeout = Annotated[
     typer.Option(
         "--header-timeout",
         min=0.0,
+        envvar="BLINK_HEADER_TIMEOUT",
         help="Seconds a connection has to send a complete request head (from when it opens, "
         "or from the first byte of its next request) before it gets 408 and is closed; "
         "0 for none.",
     ),
 ]
-Countdown = Annotated[float, typer.Option(help="Seconds from the deal to the reveal.")]
-StallPause = Annotated[float, typer.Option(help="Seconds a stall is shown before the flip.")]
-ChoiceDeadline = Annotated[
-    float, typer.Option(help="Seconds players have to choose a card in a stall.")
+Countdown = Annotated[
+    float, typer.Option(envvar="BLINK_COUNTDOWN", help="Seconds from the deal to the reveal.")
 ]
-BetweenGames = Annotated[float, typer.Option(help="Seconds between games of a series.")]
+StallPause = Annotated[
+    float,
+    typer.Option(envvar="BLINK_STALL_PAUSE", help="Seconds a stall is shown before the flip."),
+]
+ChoiceDeadline = Annotated[
+    float,
+    typer.Option(
+        envvar="BLINK_CHOICE_DEADLINE", help="Seconds players have to choose a card in a stall."
+    ),
+]
+BetweenGames = Annotated[
+    float, typer.Option(envvar="BLINK_BETWEEN_GAMES", help="Seconds between games of a series.")
+]
 DealSeed = Annotated[
-    int | None, typer.Option(help="Shuffle game n with seed deal_seed+n (tests, demos).")
+    int | None,
+    typer.Option(
+        envvar="BLINK_DEAL_SEED", help="Shuffle game n with seed deal_seed+n (tests, demos)."
+    ),
 ]
 DbWriter = Annotated[
     str,
     typer.Option(
+        envvar="BLINK_DB_WRITER",
         help="auto: inline for SQLite, thread for PostgreSQL; inline: commit on the "
-        "event loop; thread: a writer thread."
+        "event loop; thread: a writer thread.",
     ),
 ]
 TurnTime = Annotated[
@@ -91,6 +122,7 @@ TurnTime = Annotated[
         "--turn-time",
         "--go-turn-time",
         min=0.05,
+        envvar="BLINK_TURN_TIME",
         help="Turn-based games (Go Blink): seconds for a turn before default actions play it.",
     ),
 ]
@@ -100,6 +132,7 @@ BotDelay = Annotated[
         "--bot-delay",
         "--go-bot-delay",
         min=0.0,
+        envvar="BLINK_BOT_DELAY",
         help="Turn-based games (Go Blink): seconds a bot waits before each of its actions.",
     ),
 ]
@@ -107,6 +140,7 @@ CreationRate = Annotated[
     str,
     typer.Option(
         "--creation-rate",
+        envvar="BLINK_CREATION_RATE",
         help="Rooms, quick games, profiles or tournaments one client address may create, "
         "each counted apart, in a moving window (60/minute, 5/second); 0 for no limit.",
     ),
@@ -116,6 +150,7 @@ GcFullInterval = Annotated[
     typer.Option(
         "--gc-full-interval",
         min=0.0,
+        envvar="BLINK_GC_FULL_INTERVAL",
         help="Seconds between full garbage collections (instead of Python's automatic "
         "ones). A full collection walks every live object: about 0.25 s with 1,000 "
         "live games, a few ms with tens; 0: Python's default collector.",
@@ -126,13 +161,63 @@ TournamentIdleAfter = Annotated[
     typer.Option(
         "--tournament-idle-after",
         min=0.0,
+        envvar="BLINK_TOURNAMENT_IDLE_AFTER",
         help="Seconds after which a tournament nobody has asked about or changed, with no "
         "match room in memory, leaves memory (it is read back from the database when asked "
         "for); 0 keeps every tournament in memory.",
     ),
 ]
-LogLevel = Annotated[str, typer.Option(help="uvicorn log level.")]
+LogLevel = Annotated[
+    str,
+    typer.Option(
+        envvar="BLINK_LOG_LEVEL",
+        help="Least level logged: critical, error, warning, info, debug or trace.",
+    ),
+]
 
+LogFormat = Annotated[
+    str,
+    typer.Option(
+        "--log-format",
+        envvar="BLINK_LOG_FORMAT",
+        help="text: lines for people; json: one JSON object a line (time, level, logger, "
+        "message and any extra fields), uvicorn's own lines too.",
+    ),
+]
+MetricsAllow = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--metrics-allow",
+        envvar="BLINK_METRICS_ALLOW",
+        help="Addresses or networks (10.0.0.0/8) besides loopback that may read /metrics "
+        "(comma-separated or repeated; '*' for any).",
+    ),
+]
+ProxyHeaders = Annotated[
+    bool,
+    typer.Option(
+        "--proxy-headers/--no-proxy-headers",
+        envvar="BLINK_PROXY_HEADERS",
+        help="Take the client's address and scheme from X-Forwarded-For and "
+        "X-Forwarded-Proto when the connection comes from --forwarded-allow-ips (a reverse "
+        "proxy); its connections are then not capped by --max-sockets-per-address.",
+    ),
+]
+ForwardedAllowIps = Annotated[
+    str,
+    typer.Option(
+        "--forwarded-allow-ips",
+        envvar="BLINK_FORWARDED_ALLOW_IPS",
+        help="The proxies trusted with --proxy-headers: addresses or networks, "
+        "comma-separated; '*' for any.",
+    ),
+]
+
+LOG_FORMATS = ("text", "json")
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+SHUTDOWN_TIMEOUT = 30.0
+"""Seconds a SIGTERM waits for connections to close before it cancels what is left (the
+database is flushed after that either way)."""
 
 EXAMPLES = """Examples:
 
@@ -152,6 +237,7 @@ def register(app: typer.Typer) -> None:
 
 
 def serve(
+    ctx: typer.Context,
     host: Host = "127.0.0.1",
     port: Port = 8000,
     db: DbFile = None,
@@ -174,20 +260,37 @@ def serve(
     header_timeout: HeaderTimeout = 10.0,
     tournament_idle_after: TournamentIdleAfter = 600.0,
     log_level: LogLevel = "warning",
+    log_format: LogFormat = "text",
+    metrics_allow: MetricsAllow = None,
+    proxy_headers: ProxyHeaders = False,
+    forwarded_allow_ips: ForwardedAllowIps = "127.0.0.1,::1",
 ) -> None:
     """Start the game server; open the address it prints in a browser."""
     # The server (FastAPI, uvicorn, SQLAlchemy) is imported here, not at the top: the other
     # commands of ``blink`` start without loading it.
-    from blink.cli.serving import ServeError, prepare, run, shown_address
+    from blink.cli.serving import (
+        ServeError,
+        configure_logging,
+        log_config,
+        prepare,
+        run,
+        shown_address,
+        trusted,
+    )
 
-    rate = _creation_rate(creation_rate)
-    _check_db_writer(db_writer)
+    rate = _creation_rate(ctx, creation_rate)
+    _check_db_writer(ctx, db_writer)
+    _check_choice(ctx, log_format, LOG_FORMATS, "--log-format", "a log format")
+    _check_choice(ctx, log_level.lower(), LOG_LEVELS, "--log-level", "a log level")
+    metrics_nets = _networks(ctx, metrics_allow or [], "--metrics-allow")
+    proxies = _networks(ctx, [forwarded_allow_ips], "--forwarded-allow-ips")
+    configure_logging(log_format, log_level.lower())
     try:
         url, shown, sockets = prepare(db, database_url, host, port)
     except ServeError as exc:
         typer.echo(f"blink serve: {exc}", err=True)
         raise typer.Exit(2) from None
-    from blink.server.app import create_app
+    from blink.server.app import begin_shutdown, create_app
     from blink.server.direct import WS_IMPL
     from blink.server.settings import Settings
     from blink.server.transport import Guard
@@ -212,16 +315,24 @@ def serve(
         turn_time=turn_time,
         bot_delay=bot_delay,
         tournament_idle_after=tournament_idle_after or None,
+        metrics_allow=tuple(metrics_nets),
     )
     typer.echo(f"Database: {shown}")
+    app = create_app(settings)
+    exempt = trusted(proxies) if proxy_headers else None
     started = run(
-        create_app(settings),
+        app,
         sockets,
         lambda: typer.echo(f"Open {shown_address(host, sockets)}"),
-        http=Guard(settings.header_timeout, settings.max_sockets_per_address).protocol(),
+        lambda: begin_shutdown(app),
+        http=Guard(settings.header_timeout, settings.max_sockets_per_address, exempt).protocol(),
         host=host,
         port=port,
-        log_level=log_level,
+        log_level=log_level.lower(),
+        log_config=log_config(log_format, log_level.lower()),
+        proxy_headers=proxy_headers,
+        forwarded_allow_ips=",".join(proxies),
+        timeout_graceful_shutdown=SHUTDOWN_TIMEOUT,
         ws=WS_IMPL,
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,
@@ -252,17 +363,51 @@ def served_hosts(host: str, extra: list[str]) -> tuple[str, ...]:
     return tuple(sorted(n for n in names if n and n not in ("0.0.0.0", "::")))
 
 
-def _check_db_writer(writer: str) -> None:
+def _check_db_writer(ctx: typer.Context, writer: str) -> None:
     """Exit 2 when ``--db-writer`` names no writer."""
     from blink.server.storage import WRITERS
 
     if writer not in WRITERS:
         raise typer.BadParameter(
-            f"{writer!r} is not a writer: choose {', '.join(WRITERS)}", param_hint="--db-writer"
+            f"{writer!r} is not a writer: choose {', '.join(WRITERS)}",
+            param_hint=_hint(ctx, "--db-writer"),
         )
 
 
-def _creation_rate(text: str) -> str | None:
+def _hint(ctx: typer.Context, option: str) -> str:
+    """How an error names an option: as click names it for a value of the wrong type, with its
+    environment variable when the value came from there (``'--port' (env var:
+    'BLINK_PORT')``)."""
+    name = option[2:].replace("-", "_")
+    source = ctx.get_parameter_source(name)
+    if source is not None and source.name == "ENVIRONMENT":
+        return f"'{option}' (env var: 'BLINK_{name.upper()}')"
+    return option
+
+
+def _check_choice(
+    ctx: typer.Context, value: str, choices: tuple[str, ...], option: str, what: str
+) -> None:
+    """Exit 2 when ``value`` is not one of ``choices``."""
+    if value not in choices:
+        raise typer.BadParameter(
+            f"{value!r} is not {what}: choose {', '.join(choices)}", param_hint=_hint(ctx, option)
+        )
+
+
+def _networks(ctx: typer.Context, values: list[str], option: str) -> list[str]:
+    """The addresses and networks of ``values`` (each comma-separated, ``*`` for any); exit 2
+    at the first that is none."""
+    from blink.server.metrics import AddressFilter
+
+    items = [part.strip() for v in values for part in v.split(",") if part.strip()]
+    problem = AddressFilter.check(items)
+    if problem is not None:
+        raise typer.BadParameter(problem, param_hint=_hint(ctx, option))
+    return items
+
+
+def _creation_rate(ctx: typer.Context, text: str) -> str | None:
     """The ``--creation-rate`` checked (``None`` for 0: no limit); exit 2 when malformed."""
     if text.strip() in ("0", ""):
         return None
@@ -273,6 +418,6 @@ def _creation_rate(text: str) -> str | None:
     except ValueError:
         raise typer.BadParameter(
             f"{text!r} is not a rate: write a count per period, such as 60/minute",
-            param_hint="--creation-rate",
+            param_hint=_hint(ctx, "--creation-rate"),
         ) from None
     return text

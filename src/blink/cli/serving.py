@@ -11,13 +11,20 @@ sockets, and ``Open http://...`` is printed once it serves (uvicorn's startup do
 lifespan has run and the sockets accept connections), with the port it really listens on
 (``--port 0``: a free one).
 
+Logging is configured before all of this (:func:`configure_logging`) and given to uvicorn
+(:func:`log_config`), in text or JSON. A stop (SIGTERM, Ctrl+C) calls back before uvicorn
+closes anything (:func:`run`: the server refuses new rooms), and a SIGTERM that stopped the
+server ends the process with status 0.
+
 SQLAlchemy, uvicorn and the server are imported inside the functions: ``blink`` starts without
 them.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import signal
 import socket
 from collections.abc import Callable
 from pathlib import Path
@@ -26,12 +33,15 @@ from typing import Any
 __all__ = [
     "BACKLOG",
     "ServeError",
+    "configure_logging",
     "database",
     "listen",
+    "log_config",
     "open_database",
     "prepare",
     "run",
     "shown_address",
+    "trusted",
 ]
 
 BACKLOG = 2048
@@ -274,20 +284,43 @@ def _open_error(sqlite_file: str | None, shown: str, exc: Exception) -> ServeErr
 
 
 def run(
-    app: Any, sockets: list[socket.socket], ready: Callable[[], None], **options: Any
+    app: Any,
+    sockets: list[socket.socket],
+    ready: Callable[[], None],
+    stopping: Callable[[], None] = lambda: None,
+    **options: Any,
 ) -> bool:
     """Serve ``app`` with uvicorn (``uvicorn.Config`` ``options``) on ``sockets`` until stopped;
-    ``ready()`` once it serves. Whether it started (``False``: uvicorn's startup failed, and
-    said why)."""
+    ``ready()`` once it serves, ``stopping()`` as soon as a stop is asked for (SIGTERM,
+    Ctrl+C), before uvicorn closes anything. Whether it started (``False``: uvicorn's startup
+    failed, and said why).
+
+    A stop is uvicorn's: the listening sockets close, every WebSocket is closed with 1012
+    (service restart), HTTP connections end after their response, and then the app's lifespan
+    ends (the server's: the storage writer commits everything queued).
+    """
     import uvicorn
 
     class Server(uvicorn.Server):
-        """uvicorn's server, calling ``ready`` once its startup is done."""
+        """uvicorn's server, calling ``ready`` once its startup is done and ``stopping`` when
+        a stop is asked for."""
 
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
             await super().startup(sockets=sockets)
             if self.started:
                 ready()
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            if not self.should_exit:
+                stopping()
+            super().handle_exit(sig, frame)
+            if sig == signal.SIGTERM:
+                # uvicorn raises the signals it caught again once it has stopped, and an
+                # uncaught SIGTERM ends the process with status -15: a stop it was asked for
+                # and completed is exit 0 (Ctrl+C still ends as KeyboardInterrupt, caught below).
+                caught: list[int] = getattr(self, "_captured_signals", [])
+                with contextlib.suppress(ValueError):
+                    caught.remove(sig)
 
     server = Server(uvicorn.Config(app, **options))
     try:
@@ -298,3 +331,77 @@ def run(
         for sock in sockets:
             sock.close()
     return server.started
+
+
+def trusted(proxies: list[str]) -> Callable[[str], bool]:
+    """Whether a socket's peer address is one of ``proxies`` (addresses, networks, ``*``), as
+    uvicorn's ``--forwarded-allow-ips`` reads them."""
+    from blink.server.metrics import AddressFilter
+
+    match = AddressFilter(proxies, loopback=False)
+    return match.allows
+
+
+# --- logging ----------------------------------------------------------------------------------
+
+JSON_FIELDS = "%(levelname)s %(name)s %(message)s"
+"""The fields of every JSON log line, besides ``time`` (ISO 8601, UTC, microseconds), and then
+any extra ones of the record."""
+JSON_NAMES = {"levelname": "level", "name": "logger"}
+
+
+def log_config(fmt: str, level: str) -> dict[str, Any]:
+    """The logging configuration (``logging.config.dictConfig``) of ``blink serve``, given to
+    uvicorn as its ``log_config`` so that its loggers (``uvicorn``, ``uvicorn.error``,
+    ``uvicorn.access``) and the server's (``blink``, every other one through the root logger)
+    write one format to stderr: ``text`` (uvicorn's) or ``json`` (one object a line, by
+    python-json-logger)."""
+    numeric = "DEBUG" if level == "trace" else level.upper()
+    if fmt == "json":
+        from pythonjsonlogger.core import RESERVED_ATTRS
+
+        formatter: dict[str, Any] = {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": JSON_FIELDS,
+            "rename_fields": JSON_NAMES,
+            "timestamp": "time",
+            # uvicorn adds its message with terminal colours as an extra field: left out.
+            "reserved_attrs": [*RESERVED_ATTRS, "color_message"],
+        }
+        formatters = {"default": formatter, "access": formatter}
+    else:
+        formatters = {
+            "default": {
+                "()": "uvicorn.logging.DefaultFormatter",
+                "fmt": "%(levelprefix)s %(message)s",
+                "use_colors": None,
+            },
+            "access": {
+                "()": "uvicorn.logging.AccessFormatter",
+                "fmt": '%(levelprefix)s %(client_addr)s - "%(request_line)s" %(status_code)s',
+            },
+        }
+    handler = {"class": "logging.StreamHandler", "stream": "ext://sys.stderr"}
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": formatters,
+        "handlers": {
+            "default": {**handler, "formatter": "default"},
+            "access": {**handler, "formatter": "access"},
+        },
+        "loggers": {
+            "uvicorn": {"handlers": ["default"], "level": numeric, "propagate": False},
+            "uvicorn.error": {"level": numeric},
+            "uvicorn.access": {"handlers": ["access"], "level": numeric, "propagate": False},
+        },
+        "root": {"handlers": ["default"], "level": numeric},
+    }
+
+
+def configure_logging(fmt: str, level: str) -> None:
+    """Configure logging now (uvicorn configures it again with the same :func:`log_config`
+    when it starts), so that what is logged before the server runs has the same format."""
+    import logging.config
+
+    logging.config.dictConfig(log_config(fmt, level))

@@ -4,8 +4,10 @@
 :mod:`blink.server.routes` (one router per resource), the replay endpoints
 (:mod:`blink.server.replays`) and the WebSocket endpoint (:mod:`blink.server.session`). The
 database is opened (and migrated) and unfinished games are rebuilt when the app starts (its
-lifespan), which puts the :class:`~blink.server.hub.Hub` in ``app.state.hub``. See
-docs/protocol.md.
+lifespan), which puts the :class:`~blink.server.hub.Hub` in ``app.state.hub``. The app's
+Prometheus metrics (:mod:`blink.server.metrics`) are in ``app.state.metrics`` and served at
+``/metrics``. :func:`begin_shutdown` (``blink serve``: at SIGTERM) makes it refuse new rooms
+while it stops. See docs/protocol.md and docs/deploy.md.
 """
 
 from __future__ import annotations
@@ -17,9 +19,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from functools import partial
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, Response
+from starlette.datastructures import State
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.types import Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from blink import __version__
@@ -29,15 +33,18 @@ from blink.server.body_limit import BodyLimit
 from blink.server.creation_limits import CreationLimiter, MessageLimiter
 from blink.server.headers import SecurityHeaders
 from blink.server.hub import Hub
+from blink.server.metrics import CONTENT_TYPE, AddressFilter, Metrics
 from blink.server.replays import install as install_replays
 from blink.server.routes import games, meta, profiles, rooms, tournaments, web
 from blink.server.settings import Settings
 from blink.server.tournaments import attach as attach_extras
 
-__all__ = ["VERSION", "BlinkApp", "create_app"]
+__all__ = ["DRAINED", "VERSION", "BlinkApp", "begin_shutdown", "create_app"]
 
 log = logging.getLogger("blink.server")
 VERSION: str = __version__
+DRAINED: frozenset[str] = frozenset({"/api/rooms", "/api/quick"})
+"""The endpoints (``POST``) refused with ``503 shutting_down`` once the server is stopping."""
 
 
 class BlinkApp(FastAPI):
@@ -72,6 +79,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     hub = Hub(settings, storage, VERSION)
     hub.restore()
     app.state.hub = hub
+    metrics: Metrics = app.state.metrics
+    hub.metrics = metrics
+    storage.on_commit = metrics.observe_commit
+    metrics.watch(lambda: len(hub.rooms), lambda: hub.live_games, lambda: hub.connections)
     await attach_extras(hub)
     tuning = _GcTuning(settings.gc_full_interval)
     tuning.start()
@@ -101,10 +112,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings
+    app.state.metrics = Metrics()
+    app.state.draining = False
     app.state.creation_limiter = CreationLimiter(settings.creation_rate, settings.miss_rate)
     app.state.message_limiter = MessageLimiter(settings.message_rate, settings.clock)
     if settings.allowed_hosts:  # against DNS rebinding: only the server's own names
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts))
+    app.add_middleware(Draining, state=app.state)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(
         BodyLimit, limit=settings.max_body_bytes, larger={"/api/replays": replays.MAX_BODY}
@@ -113,9 +127,68 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for module in (meta, rooms, games, profiles, tournaments):
         app.include_router(module.router)
     install_replays(app, games.record_loader(app))
+    _install_metrics(app, AddressFilter(settings.metrics_allow))
     web.install(app, settings.web_dir)  # last: its files are mounted at "/"
     app.ws_handler = partial(session.endpoint, app.state)
     return app
+
+
+def begin_shutdown(app: FastAPI) -> None:
+    """The server is stopping: from now on ``POST /api/rooms`` and ``/api/quick`` are answered
+    ``503 shutting_down`` (the games in progress go on until their connections close)."""
+    app.state.draining = True
+
+
+class Draining:
+    """ASGI middleware: ``503 shutting_down`` for the endpoints of :data:`DRAINED` once
+    :func:`begin_shutdown` was called (one flag read per request until then)."""
+
+    def __init__(self, app: ASGIApp, state: State) -> None:
+        self.app = app
+        self.state = state
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            self.state.draining
+            and scope["type"] == "http"
+            and scope["method"] == "POST"
+            and scope["path"] in DRAINED
+        ):
+            response = JSONResponse(
+                {
+                    "error": {
+                        "code": "shutting_down",
+                        "message": "this server is shutting down: try again in a few seconds",
+                    }
+                },
+                status_code=503,
+                headers={"Retry-After": "5"},
+            )
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+def _install_metrics(app: FastAPI, allowed: AddressFilter) -> None:
+    """``GET /metrics``: the app's metrics in the Prometheus format, for loopback and the
+    ``metrics_allow`` networks; ``403 forbidden`` for any other client."""
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics(request: Request) -> Response:
+        host = request.client.host if request.client is not None else None
+        if not allowed.allows(host):
+            return JSONResponse(
+                {
+                    "error": {
+                        "code": "forbidden",
+                        "message": "the metrics are served to this machine and the addresses "
+                        "of --metrics-allow only",
+                    }
+                },
+                status_code=403,
+            )
+        registry: Metrics = request.app.state.metrics
+        return Response(registry.render(), media_type=CONTENT_TYPE)
 
 
 class _GcTuning:

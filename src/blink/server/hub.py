@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -20,6 +21,7 @@ from typing import Any
 from blink.model.registry import DEFAULT_GAME
 from blink.server import storage as st
 from blink.server.links import record_url
+from blink.server.metrics import Metrics
 from blink.server.protocol import GameMeta
 from blink.server.rooms import GameState, Room, Seat
 from blink.server.settings import Settings
@@ -77,9 +79,19 @@ class Hub:
         """Sweeps done so far."""
         self._missing: OrderedDict[str, None] = OrderedDict()
         """Codes recently asked for that are in neither memory nor the database."""
+        self.metrics: Metrics | None = None
+        """The app's metrics (``None``: not measured)."""
+        self.acking: float | None = None
+        """While the session applies a player's action: when its message came (``perf_counter``
+        seconds). The first job stored meanwhile is the action's, whose commit sends the ack."""
 
     def store(self, job: Callable[[Any], Any], done: Callable[[Any], None] | None = None) -> None:
-        """Queue a storage job (committed with the others queued meanwhile)."""
+        """Queue a storage job (committed with the others queued meanwhile); the job of an
+        action being acked (:attr:`acking`) also measures its ack latency."""
+        received = self.acking
+        if received is not None and done is not None and self.metrics is not None:
+            self.acking = None
+            done = _timed(done, received, self.metrics.observe_ack)
         self.storage.submit(job, done)
 
     def later(self, delay: float, fire: Callable[[], None]) -> Cancellable:
@@ -266,6 +278,18 @@ class Hub:
         if self._sweeper is not None:
             self._sweeper.cancel()
             self._sweeper = None
+
+
+def _timed(
+    done: Callable[[Any], None], received: float, observe: Callable[[float], None]
+) -> Callable[[Any], None]:
+    """``done``, then ``observe`` the seconds since ``received`` (``perf_counter``)."""
+
+    def timed(result: Any) -> None:
+        done(result)
+        observe(time.perf_counter() - received)
+
+    return timed
 
 
 def room_options(lr: st.LoadedRoom) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -106,6 +107,9 @@ class Session:
         self.errors = 0
         self.hello = False
         self.closing = False
+        self.metrics = hub.metrics
+        self.received = 0.0
+        """When the message being handled came (``perf_counter``; measured with metrics)."""
 
     def _overflow(self) -> None:
         self.closing = True
@@ -192,6 +196,8 @@ class Session:
         """One message from the client: size and rate checks, then :meth:`handle`."""
         if self.closing:
             return
+        if self.metrics is not None:
+            self.received = time.perf_counter()
         limit = self.settings.max_message_bytes
         size = len(data)
         if size > limit // 4 and isinstance(data, str):
@@ -328,7 +334,17 @@ class Session:
             return
         if msg_id in seat.pending_ids:
             return
-        refused = room.act(seat_no, msg, msg_id)
+        metrics = self.metrics
+        if metrics is None:
+            refused = room.act(seat_no, msg, msg_id)
+        else:
+            self.hub.acking = self.received
+            try:
+                refused = room.act(seat_no, msg, msg_id)
+            finally:
+                self.hub.acking = None
+            if refused is None:
+                metrics.applied(room.game_name)
         if refused is None:
             return
         code, message = refused

@@ -102,6 +102,10 @@ class Settings:
     addresses it serves, plus ``--allow-host``."""
     allowed_origins: tuple[str, ...] = ()
     """Extra browser origins allowed on the WebSocket handshake (the own host always is)."""
+    metrics_allow: tuple[str, ...] = ()
+    """Networks (``10.0.0.0/8``, an address, ``*`` for any) whose clients may read
+    ``/metrics``, besides loopback, which always may (:class:`blink.server.metrics.AddressFilter`;
+    the client's address is the forwarded one behind a trusted proxy)."""
     deal_seed: int | None = None
     """When set, game ``n`` is shuffled with seed ``deal_seed + n`` (tests); else at random."""
     web_dir: Path | None = field(

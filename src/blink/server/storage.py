@@ -253,6 +253,8 @@ class Storage:
         """Seconds between attempts to commit the kept jobs while the database is down."""
         self.failure: str | None = None
         """Why the database cannot be written now (``None``: it can). Read on the loop."""
+        self.on_commit: Callable[[float], None] | None = None
+        """Called (on the writer's thread) with the seconds each group commit took."""
         self.on_health: Callable[[str | None], None] | None = None
         """Called on the loop when :attr:`failure` changes (the hub pauses and resumes)."""
         self._kept: list[tuple[Callable[[Connection], Any], Callable[[Any], None] | None]] = []
@@ -418,7 +420,11 @@ class Storage:
         if self._down.is_set():
             return [], StorageDown(self.failure or "the database cannot be written")
         try:
-            return self._run_batch([job for job, _ in box]), None
+            started = time.perf_counter()
+            results = self._run_batch([job for job, _ in box])
+            if self.on_commit is not None:
+                self.on_commit(time.perf_counter() - started)
+            return results, None
         except StorageDown as down:
             self._down.set()
             return down.done, down

@@ -17,7 +17,8 @@ protocol:
   address a minute at most, with the count of the others.
 
 The address is the socket's peer: behind a reverse proxy it is the proxy's (see "Behind a
-reverse proxy" in docs/security.md). The protocol is a small subclass of uvicorn's
+reverse proxy" in docs/security.md), so with ``--proxy-headers`` the trusted proxies are not
+capped (``exempt``). The protocol is a small subclass of uvicorn's
 ``HttpToolsProtocol`` (what uvicorn picks when httptools is installed, as ``uvicorn[standard]``
 does); what it takes from uvicorn is checked by tests/server/test_uvicorn_contract.py.
 """
@@ -27,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
+from collections.abc import Callable
 from typing import ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -56,12 +58,20 @@ class Guard:
     client address and when refusals were last logged.
 
     ``header_timeout`` (seconds) and ``max_per_address`` may each be ``None``: no limit.
-    :meth:`protocol` is the class to give uvicorn (``uvicorn.Config(http=...)``).
+    ``exempt(host)`` says whether a peer is not capped (the trusted reverse proxies, whose
+    connections carry every player's). :meth:`protocol` is the class to give uvicorn
+    (``uvicorn.Config(http=...)``).
     """
 
-    def __init__(self, header_timeout: float | None, max_per_address: int | None) -> None:
+    def __init__(
+        self,
+        header_timeout: float | None,
+        max_per_address: int | None,
+        exempt: Callable[[str], bool] | None = None,
+    ) -> None:
         self.header_timeout = header_timeout
         self.max_per_address = max_per_address
+        self.exempt = exempt
         self.open: Counter[str] = Counter()
         """Open sockets by client address (addresses with none are removed)."""
         self._refused: dict[str, tuple[float, int]] = {}
@@ -73,7 +83,11 @@ class Guard:
 
     def admit(self, host: str, now: float) -> bool:
         """Count one more socket from ``host``, or refuse it (``False``, logged) at the cap."""
-        if self.max_per_address is not None and self.open[host] >= self.max_per_address:
+        if (
+            self.max_per_address is not None
+            and self.open[host] >= self.max_per_address
+            and (self.exempt is None or not self.exempt(host))
+        ):
             self._log_refusal(host, now)
             return False
         self.open[host] += 1

@@ -1,0 +1,158 @@
+"""The server's Prometheus metrics (``GET /metrics``), one registry per app.
+
+What is measured, and where (docs/deploy.md lists the names):
+
+- live rooms, live games and open WebSocket connections: gauges read from the hub when
+  ``/metrics`` is scraped (:meth:`Metrics.watch`), so the hot path does nothing for them;
+- plays applied: a counter per game kind, counted by the session for each action message of
+  a player the room accepts (:meth:`Metrics.applied`: one dict lookup of a child bound once
+  per game kind, then ``inc``);
+- ack latency: a histogram of the seconds from an action message received by the session to
+  its ``ack`` queued for the player (after its commit), measured inside the server;
+- commit latency: a histogram of the seconds one group commit of the storage writer takes
+  (every job queued meanwhile, in one transaction).
+
+Each app has its own :class:`~prometheus_client.CollectorRegistry`, not the library's global
+one: several apps in one process (the tests) each count their own. A metric update costs about
+a microsecond (the library's lock and a float add), against about 0.3 ms of CPU per play.
+
+``/metrics`` is answered only to loopback and the networks of ``--metrics-allow``
+(:class:`AddressFilter`); anyone else gets 404, as if there were nothing.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Callable, Iterable
+from typing import Final
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
+__all__ = ["CONTENT_TYPE", "LATENCY_BUCKETS", "AddressFilter", "Metrics"]
+
+CONTENT_TYPE: Final = CONTENT_TYPE_LATEST
+"""The media type of the text exposition format."""
+
+LATENCY_BUCKETS: Final = (
+    0.0005,
+    0.001,
+    0.002,
+    0.005,
+    0.01,
+    0.02,
+    0.05,
+    0.1,
+    0.25,
+    0.5,
+    1.0,
+    2.5,
+    10.0,
+)
+"""Histogram buckets (seconds) for the ack and commit latencies: a commit takes a fraction of
+a millisecond on SQLite, an ack a few; the top buckets catch a slow disk or database."""
+
+
+class Metrics:
+    """The metrics of one server app, in their own registry."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        r = self.registry
+        self.rooms = Gauge("blink_rooms", "Rooms in memory.", registry=r)
+        self.games = Gauge("blink_games_live", "Games in progress.", registry=r)
+        self.connections = Gauge(
+            "blink_websocket_connections", "Open game WebSocket connections.", registry=r
+        )
+        self.plays = Counter(
+            "blink_plays_applied",
+            "Action messages of players (a play, a choice, a Go Blink turn) applied, by game kind.",
+            ["game"],
+            registry=r,
+        )
+        self.ack_seconds = Histogram(
+            "blink_ack_latency_seconds",
+            "Seconds from an action message received to its ack queued for the player "
+            "(after its commit).",
+            buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
+        self.commit_seconds = Histogram(
+            "blink_commit_latency_seconds",
+            "Seconds one group commit of the storage writer takes.",
+            buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
+        self._by_game: dict[str, Callable[[], None]] = {}
+        self.observe_ack: Callable[[float], None] = self.ack_seconds.observe
+        """Record one ack latency (seconds): bound once, called per action."""
+        self.observe_commit: Callable[[float], None] = self.commit_seconds.observe
+        """Record one commit's duration (seconds): called by the storage writer, any thread."""
+
+    def applied(self, game: str) -> None:
+        """One action of a player of a ``game`` room applied (its child bound on first use)."""
+        inc = self._by_game.get(game)
+        if inc is None:
+            inc = self._by_game[game] = self.plays.labels(game).inc
+        inc()
+
+    def watch(
+        self,
+        rooms: Callable[[], float],
+        games: Callable[[], float],
+        connections: Callable[[], float],
+    ) -> None:
+        """Read the gauges from these functions at each scrape (the hub's counts)."""
+        self.rooms.set_function(rooms)
+        self.games.set_function(games)
+        self.connections.set_function(connections)
+
+    def render(self) -> bytes:
+        """Every metric, in the Prometheus text format (:data:`CONTENT_TYPE`)."""
+        return generate_latest(self.registry)
+
+
+class AddressFilter:
+    """Which client addresses may read ``/metrics``: loopback (unless ``loopback`` is false),
+    and every address in the networks given (``10.0.0.0/8``, ``192.0.2.7``, ``::1``; ``*``
+    for any)."""
+
+    def __init__(self, allowed: Iterable[str] = (), loopback: bool = True) -> None:
+        items = [a.strip() for a in allowed if a.strip()]
+        self.any = "*" in items
+        self.loopback = loopback
+        self.networks = [ipaddress.ip_network(a, strict=False) for a in items if a != "*"]
+
+    @staticmethod
+    def check(allowed: Iterable[str]) -> str | None:
+        """``None`` when every item of ``allowed`` is an address, a network or ``*``; else one
+        sentence naming the first that is not."""
+        for item in allowed:
+            text = item.strip()
+            if text in ("*", ""):
+                continue
+            try:
+                ipaddress.ip_network(text, strict=False)
+            except ValueError:
+                return (
+                    f"{text!r} is not an address or a network: write one such as 10.0.0.5 or "
+                    "10.0.0.0/8 (or * for any)"
+                )
+        return None
+
+    def allows(self, host: str | None) -> bool:
+        """Whether a client at ``host`` may read the metrics."""
+        if self.any:
+            return True
+        if not host:
+            return False
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        mapped = getattr(address, "ipv4_mapped", None)
+        if mapped is not None:
+            address = mapped
+        if self.loopback and address.is_loopback:
+            return True
+        return any(address in net for net in self.networks)
