@@ -131,6 +131,16 @@ TournamentIdleAfter = Annotated[
         "for); 0 keeps every tournament in memory.",
     ),
 ]
+RedisUrl = Annotated[
+    str | None,
+    typer.Option(
+        "--redis-url",
+        envvar="BLINK_REDIS_URL",
+        help="Redis through which the nodes of one deployment push their changes to each "
+        "other's browsers (redis://host:6379/0; it needs pip install .\\[redis]); none: this "
+        "process only.",
+    ),
+]
 LogLevel = Annotated[str, typer.Option(help="uvicorn log level.")]
 
 
@@ -173,6 +183,7 @@ def serve(
     max_sockets_per_address: MaxSockets = 512,
     header_timeout: HeaderTimeout = 10.0,
     tournament_idle_after: TournamentIdleAfter = 600.0,
+    redis_url: RedisUrl = None,
     log_level: LogLevel = "warning",
 ) -> None:
     """Start the game server; open the address it prints in a browser."""
@@ -182,6 +193,7 @@ def serve(
 
     rate = _creation_rate(creation_rate)
     _check_db_writer(db_writer)
+    _check_redis_url(redis_url)
     try:
         url, shown, sockets = prepare(db, database_url, host, port)
     except ServeError as exc:
@@ -212,6 +224,7 @@ def serve(
         turn_time=turn_time,
         bot_delay=bot_delay,
         tournament_idle_after=tournament_idle_after or None,
+        redis_url=redis_url or None,
     )
     typer.echo(f"Database: {shown}")
     started = run(
@@ -260,6 +273,23 @@ def _check_db_writer(writer: str) -> None:
         raise typer.BadParameter(
             f"{writer!r} is not a writer: choose {', '.join(WRITERS)}", param_hint="--db-writer"
         )
+
+
+def _check_redis_url(url: str | None) -> None:
+    """Exit 2 when ``--redis-url`` is not a Redis URL, or redis-py is not installed."""
+    if not url:
+        return
+    if not url.startswith(("redis://", "rediss://", "unix://")):
+        raise typer.BadParameter(
+            f"{url!r} is not a Redis URL: write one such as redis://127.0.0.1:6379/0",
+            param_hint="--redis-url",
+        )
+    try:
+        import redis.asyncio  # noqa: F401
+    except ImportError:
+        raise typer.BadParameter(
+            'the Redis client is not installed: pip install ".[redis]"', param_hint="--redis-url"
+        ) from None
 
 
 def _creation_rate(text: str) -> str | None:
