@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
-from rediskit import redis_url
+from rediskit import RedisServer, redis_url
 from srvkit import Client, ServerThread
 from ssekit import EventStream
 from test_tournaments import play_room, profile
@@ -157,3 +157,33 @@ async def test_two_servers_sharing_redis_show_each_others_rooms_and_tournaments(
         await post(a, f"/api/tournaments/{tid}/players", {"organiser_secret": org, "name": "Cleo"})
         got = await t_b.next("tournament", lambda d: len(d["players"]) == 3)
         assert got.data["players"][2]["name"] == "Cleo"
+
+
+async def test_servers_keep_serving_while_redis_is_away_and_meet_again(
+    make_server: Callable[..., ServerThread],
+) -> None:
+    redis = RedisServer()
+    redis.start()
+    try:
+        a = make_server(redis_url=redis.url)
+        b = make_server(redis_url=redis.url)
+        bus_a, bus_b = a.app.state.hub.bus, b.app.state.hub.bus
+        await until(lambda: bus_a.connected and bus_b.connected)
+        redis.stop()
+        await until(lambda: not bus_a.connected and not bus_b.connected)
+        async with EventStream(f"{a.http}/api/rooms/events") as lobby_a:
+            await lobby_a.next("rooms")
+            # Redis is away: a still serves, and its own browsers still see its rooms.
+            r = await post(a, "/api/rooms", {"players": 2, "public": True})
+            assert r.status_code == 201
+            code = r.json()["code"]
+            await lobby_a.next("room", lambda d: d["code"] == code)
+        redis.start()
+        await until(lambda: bus_a.connected and bus_b.connected)
+        async with EventStream(f"{b.http}/api/rooms/events") as lobby_b:
+            # Back: the rooms opened meanwhile are announced, and new ones flow again.
+            await lobby_b.next("rooms", lambda d: code in [x["code"] for x in d["rooms"]])
+            again = (await post(a, "/api/rooms", {"players": 2, "public": True})).json()["code"]
+            await lobby_b.next("room", lambda d: d["code"] == again)
+    finally:
+        redis.close()
