@@ -309,6 +309,7 @@ class RedisBus(Bus):
         self.connected = False
         """Whether the reader is subscribed to Redis now."""
         self._down = False
+        self._ever = False
         self._on_connect: list[Callable[[], None]] = []
         self.published = 0
         """Events handed to Redis so far."""
@@ -371,6 +372,14 @@ class RedisBus(Bus):
 
     # -- the connection's health
 
+    async def _publish_failed(self, error: BaseException) -> None:
+        # While the reader is subscribed, Redis is there: this was a connection of the pool
+        # that Redis dropped meanwhile, and the retry takes a new one.
+        if self.connected:
+            log.debug("publishing to Redis failed (%s): retrying", error)
+            return
+        await self._lost(error)
+
     async def _lost(self, error: BaseException) -> None:
         self.connected = False
         if not self._down:
@@ -388,13 +397,17 @@ class RedisBus(Bus):
             log.warning(
                 "Redis at %s is back: events flow between the nodes again", redacted(self.url)
             )
-        # Whatever came or went meanwhile was not heard: resync here and on the other nodes.
-        self.resync_all()
-        for topic in TOPICS:
-            self._outbox.appendleft(
-                (self.channel(topic), _encoder.encode(Envelope(self.node, RESYNC)))
-            )
-        self._wake.set()
+        if self._ever:
+            # Whatever came or went meanwhile was not heard: resync here and on the other
+            # nodes (the first connection has nothing to catch up: what this node published
+            # before it waits in the queue).
+            self.resync_all()
+            for topic in TOPICS:
+                self._outbox.appendleft(
+                    (self.channel(topic), _encoder.encode(Envelope(self.node, RESYNC)))
+                )
+            self._wake.set()
+        self._ever = True
         for hook in self._on_connect:
             try:
                 hook()
@@ -419,7 +432,7 @@ class RedisBus(Bus):
             channel, data = self._outbox[0]
             try:
                 await self._retry().call_with_retry(
-                    lambda c=channel, d=data: self._client.publish(c, d), self._lost
+                    lambda c=channel, d=data: self._client.publish(c, d), self._publish_failed
                 )
             except (ConnectionError, TimeoutError, OSError):
                 continue  # a hundred failures in a row: go on retrying, with a new count
