@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 
-TIMEOUT = 30.0
+TIMEOUT = 60.0
 
 
 @dataclass

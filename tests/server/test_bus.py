@@ -22,7 +22,7 @@ from blink.server.bus import (
     make_bus,
 )
 
-TIMEOUT = 30.0
+TIMEOUT = 60.0
 __all__ = ["redis_url"]  # the fixture
 
 

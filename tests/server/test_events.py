@@ -16,7 +16,7 @@ from test_tournaments import play_room, profile
 
 __all__ = ["redis_url"]  # the fixture
 
-TIMEOUT = 30.0
+TIMEOUT = 60.0
 Json = dict[str, Any]
 
 
