@@ -49,6 +49,7 @@ class FakeHost:
     settings: Settings
     version: str = "test"
     game_end_hooks: list[Callable[[Room, GameState], None]] = field(default_factory=list)
+    room_hooks: list[Callable[[Room], None]] = field(default_factory=list)
     profile_hashes: set[str] | None = None
     now: float = 100.0
     jobs: list[tuple[Any, Callable[[Any], None] | None]] = field(default_factory=list)

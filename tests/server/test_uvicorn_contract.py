@@ -413,6 +413,7 @@ def test_what_the_guarded_protocol_overrides_and_reads() -> None:
         "on_message_begin": ["self"],
         "on_headers_complete": ["self"],
         "handle_websocket_upgrade": ["self"],
+        "shutdown": ["self"],
     }.items():
         assert [a.arg for a in methods[name].args.args] == params, name
         own = getattr(GuardedHttpProtocol, name)
@@ -437,6 +438,10 @@ def test_what_the_guarded_protocol_overrides_and_reads() -> None:
     )
     assert re.search(r"if not self\.keep_alive:\n +self\.transport\.close\(\)\n", send), send
     assert "self.cycle.keep_alive = False" in ast.unparse(methods["shutdown"])
+    # At shutdown an event stream is closed at once: the cycle keeps its request's scope,
+    # whose headers say whether it asked for one (the server then waits for no response).
+    assert "self.scope = scope" in cycle_init
+    assert "self.server_state.connections" in inspect.getsource(uvicorn.server.Server.shutdown)
     # An upgrade hands the transport to the WebSocket protocol: that one is told when the
     # socket is gone (the subclass releases the socket's count then), never this one.
     upgrade = ast.unparse(methods["handle_websocket_upgrade"])

@@ -167,6 +167,16 @@ TournamentIdleAfter = Annotated[
         "for); 0 keeps every tournament in memory.",
     ),
 ]
+RedisUrl = Annotated[
+    str | None,
+    typer.Option(
+        "--redis-url",
+        envvar="BLINK_REDIS_URL",
+        help="Redis through which the nodes of one deployment push their changes to each "
+        "other's browsers (redis://host:6379/0; it needs pip install .\\[redis]); none: this "
+        "process only.",
+    ),
+]
 LogLevel = Annotated[
     str,
     typer.Option(
@@ -259,6 +269,7 @@ def serve(
     max_sockets_per_address: MaxSockets = 512,
     header_timeout: HeaderTimeout = 10.0,
     tournament_idle_after: TournamentIdleAfter = 600.0,
+    redis_url: RedisUrl = None,
     log_level: LogLevel = "warning",
     log_format: LogFormat = "text",
     metrics_allow: MetricsAllow = None,
@@ -285,6 +296,7 @@ def serve(
     metrics_nets = _networks(ctx, metrics_allow or [], "--metrics-allow")
     proxies = _networks(ctx, [forwarded_allow_ips], "--forwarded-allow-ips")
     configure_logging(log_format, log_level.lower())
+    _check_redis_url(ctx, redis_url)
     try:
         url, shown, sockets = prepare(db, database_url, host, port)
     except ServeError as exc:
@@ -316,6 +328,7 @@ def serve(
         bot_delay=bot_delay,
         tournament_idle_after=tournament_idle_after or None,
         metrics_allow=tuple(metrics_nets),
+        redis_url=redis_url or None,
     )
     typer.echo(f"Database: {shown}")
     app = create_app(settings)
@@ -405,6 +418,24 @@ def _networks(ctx: typer.Context, values: list[str], option: str) -> list[str]:
     if problem is not None:
         raise typer.BadParameter(problem, param_hint=_hint(ctx, option))
     return items
+
+
+def _check_redis_url(ctx: typer.Context, url: str | None) -> None:
+    """Exit 2 when ``--redis-url`` is not a Redis URL, or redis-py is not installed."""
+    if not url:
+        return
+    if not url.startswith(("redis://", "rediss://", "unix://")):
+        raise typer.BadParameter(
+            f"{url!r} is not a Redis URL: write one such as redis://127.0.0.1:6379/0",
+            param_hint=_hint(ctx, "--redis-url"),
+        )
+    try:
+        import redis.asyncio  # noqa: F401
+    except ImportError:
+        raise typer.BadParameter(
+            'the Redis client is not installed: pip install ".[redis]"',
+            param_hint=_hint(ctx, "--redis-url"),
+        ) from None
 
 
 def _creation_rate(ctx: typer.Context, text: str) -> str | None:

@@ -30,13 +30,16 @@ from blink import __version__
 from blink.server import direct, errors, replays, session
 from blink.server import storage as st
 from blink.server.body_limit import BodyLimit
+from blink.server.bus import make_bus
 from blink.server.creation_limits import CreationLimiter, MessageLimiter
+from blink.server.feeds import attach as attach_feeds
 from blink.server.headers import SecurityHeaders
 from blink.server.hub import Hub
 from blink.server.metrics import CONTENT_TYPE, AddressFilter, Metrics
 from blink.server.replays import install as install_replays
 from blink.server.routes import games, meta, profiles, rooms, tournaments, web
 from blink.server.settings import Settings
+from blink.server.sse import Streams
 from blink.server.tournaments import attach as attach_extras
 
 __all__ = ["DRAINED", "VERSION", "BlinkApp", "begin_shutdown", "create_app"]
@@ -76,7 +79,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         st.Storage, settings.database_url, settings.commit_batch, settings.db_writer
     )
     storage.start(asyncio.get_running_loop())
-    hub = Hub(settings, storage, VERSION)
+    bus = make_bus(settings.redis_url)
+    await bus.start()
+    hub = Hub(settings, storage, VERSION, bus)
     hub.restore()
     app.state.hub = hub
     metrics: Metrics = app.state.metrics
@@ -84,6 +89,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     storage.on_commit = metrics.observe_commit
     metrics.watch(lambda: len(hub.rooms), lambda: hub.live_games, lambda: hub.connections)
     await attach_extras(hub)
+    await attach_feeds(hub)
     tuning = _GcTuning(settings.gc_full_interval)
     tuning.start()
     hub.start_sweeper()
@@ -98,6 +104,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
                 if room.game.timer is not None:
                     room.game.timer.cancel()
                 room._stop_bots(room.game)
+        await bus.stop()
         await asyncio.to_thread(storage.stop)
 
 
@@ -116,6 +123,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.draining = False
     app.state.creation_limiter = CreationLimiter(settings.creation_rate, settings.miss_rate)
     app.state.message_limiter = MessageLimiter(settings.message_rate, settings.clock)
+    app.state.streams = Streams(settings.max_connections_per_address)
     if settings.allowed_hosts:  # against DNS rebinding: only the server's own names
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts))
     app.add_middleware(Draining, state=app.state)

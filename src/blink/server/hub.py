@@ -20,6 +20,7 @@ from typing import Any
 
 from blink.model.registry import DEFAULT_GAME
 from blink.server import storage as st
+from blink.server.bus import Bus, LocalBus
 from blink.server.links import record_url
 from blink.server.metrics import Metrics
 from blink.server.protocol import GameMeta
@@ -44,6 +45,31 @@ class RoomTable(dict[str, "Room"]):
     def __init__(self, load: Callable[[str], Room | None]) -> None:
         super().__init__()
         self._load = load
+        self.watchers: list[Callable[[str], None]] = []
+        """Called with a room's code when it enters or leaves memory (the lobby's feed)."""
+
+    def __setitem__(self, key: str, room: Room) -> None:
+        super().__setitem__(key, room)
+        self._changed(key)
+
+    def __delitem__(self, key: str) -> None:
+        super().__delitem__(key)
+        self._changed(key)
+
+    def pop(self, key: str, *default: Any) -> Any:
+        """Remove room ``key`` from memory (``dict.pop``)."""
+        had = key in self
+        room = super().pop(key, *default)
+        if had:
+            self._changed(key)
+        return room
+
+    def _changed(self, key: str) -> None:
+        for watch in self.watchers:
+            try:
+                watch(key)
+            except Exception:
+                log.exception("a room table watcher failed")
 
     def get(self, key: str, default: Room | None = None) -> Room | None:  # type: ignore[override]
         """The room ``key``, from memory or the database; ``default`` when there is none."""
@@ -56,8 +82,12 @@ class RoomTable(dict[str, "Room"]):
 class Hub:
     """Every room of the server, the storage and the settings."""
 
-    def __init__(self, settings: Settings, storage: st.Storage, version: str) -> None:
+    def __init__(
+        self, settings: Settings, storage: st.Storage, version: str, bus: Bus | None = None
+    ) -> None:
         self.settings = settings
+        self.bus: Bus = bus or LocalBus()
+        """Where the server's changes are published (:mod:`blink.server.bus`)."""
         self.storage = storage
         self.version = version
         self.rooms: RoomTable = RoomTable(self._load_room)
@@ -67,6 +97,8 @@ class Hub:
         """Open WebSocket connections by client address (capped per address)."""
         self.game_end_hooks: list[Callable[[Room, GameState], None]] = []
         """Called (on the loop) after each game ends: ratings, tournaments."""
+        self.room_hooks: list[Callable[[Room], None]] = []
+        """Called (on the loop) after a room's seats, status or spectators changed."""
         self.sweep_hooks: list[Callable[[], object]] = []
         """Called (on the loop) after each sweep of idle rooms: idle tournaments."""
         self.profile_names: set[str] | None = None

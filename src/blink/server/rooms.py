@@ -103,6 +103,8 @@ class RoomHost(Protocol):
     """The server's version (sent in ``welcome``)."""
     game_end_hooks: list[Callable[[Room, GameState], None]]
     """Called after each game ends: ratings, tournaments."""
+    room_hooks: list[Callable[[Room], None]]
+    """Called after the room's seats, status or spectator count changed (the lobby)."""
     profile_hashes: set[str] | None
     """The secret hashes of the server's profiles once read (see blink.server.profiles)."""
 
@@ -205,9 +207,14 @@ class Room:
         self.broadcast_room()
 
     def broadcast_room(self) -> None:
-        """Send the room to every connection."""
+        """Send the room to every connection (and tell the host's room hooks)."""
         if self.conns:
             self._broadcast(encode(RoomFrame(self.info())))
+        for hook in self.hub.room_hooks:
+            try:
+                hook(self)
+            except Exception:
+                log.exception("a room hook failed")
 
     def _broadcast(self, frame: str) -> None:
         for c in self.conns:

@@ -139,3 +139,6 @@ class Settings:
     and comes back when someone asks for it. ``None``: tournaments stay in memory."""
     sweep_interval: float = 30.0
     """How often the server looks for rooms to drop from memory."""
+    redis_url: str | None = None
+    """The Redis server through which the nodes of one deployment tell each other their
+    changes (``redis://host:port/db``; :mod:`blink.server.bus`). ``None``: this process only."""

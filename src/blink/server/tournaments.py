@@ -35,6 +35,7 @@ from sqlalchemy import Column, Connection, Float, Integer, String, Table, Text, 
 
 from blink.games.classic.rules import get_ruleset
 from blink.model.registry import DEFAULT_GAME
+from blink.server.bus import TOURNAMENTS, TournamentChanged
 from blink.server.hub import Hub
 from blink.server.profiles import meta, on_game_end, profiles_by_id
 from blink.server.rooms import GameState, Room, Seat
@@ -214,7 +215,6 @@ class Manager:
         self.hub = hub
         self.items: dict[str, Entry] = {}
         self.by_room: dict[str, str] = {}
-        self.changed = asyncio.Event()
 
     # -- storage
 
@@ -324,8 +324,6 @@ class Manager:
         e.updated_at = time.time()
         e.touched = self.hub.settings.clock()
         row = _row(e)
-        self.changed.set()
-        self.changed = asyncio.Event()
 
         def job(conn: Connection) -> None:
             if insert_row:
@@ -334,6 +332,33 @@ class Manager:
                 conn.execute(update(tournaments).where(tournaments.c.id == row["id"]).values(**row))
 
         return job
+
+    def published(self, e: Entry) -> Callable[[object], None]:
+        """The ``done`` of a storage job of :meth:`save`: once committed, the change is
+        published (:class:`~blink.server.bus.TournamentChanged`, on every node)."""
+        change = TournamentChanged(e.id, e.version)
+
+        def done(_result: object) -> None:
+            self.hub.bus.publish(TOURNAMENTS, change)
+
+        return done
+
+    def store(self, e: Entry) -> None:
+        """Save ``e`` (:meth:`save`) and publish the change once it is committed."""
+        self.hub.storage.submit(self.save(e), self.published(e))
+
+    async def fresh(self, tid: str, version: int | None) -> Entry | None:
+        """Tournament ``tid`` at ``version`` at least (``None``: as stored, events may have
+        been missed): when the one in memory is older (another node changed it), the stored
+        one replaces it."""
+        e = await self.get(tid)
+        if e is None or (version is not None and e.version >= version):
+            return e
+        stored = await asyncio.to_thread(self.read, tid)
+        current = self.items.get(tid)
+        if stored is not None and (current is None or stored.version > current.version):
+            return self.add(stored)
+        return current
 
     # -- rooms
 
@@ -430,7 +455,7 @@ class Manager:
             return
         e = self.of_room(room.code, search=bool(room.options.get("fixed_seats")))
         if e is not None and self.sync(e):
-            self.hub.storage.submit(self.save(e))
+            self.store(e)
 
 
 async def attach(hub: Hub) -> None:
@@ -443,4 +468,4 @@ async def attach(hub: Hub) -> None:
     hub.sweep_hooks.append(mgr.evict_idle)
     for e in mgr.items.values():
         if mgr.sync(e):
-            hub.storage.submit(mgr.save(e))
+            mgr.store(e)

@@ -13,8 +13,11 @@ protocol:
   that sends nothing is closed by uvicorn's keep-alive timeout as before, and a WebSocket
   whose handshake request was complete is never touched;
 - one client address holds at most ``max_per_address`` open sockets of every kind (HTTP,
-  WebSocket); the next one gets ``503`` at once and is closed. Refusals are logged once per
-  address a minute at most, with the count of the others.
+  WebSocket, event streams); the next one gets ``503`` at once and is closed. Refusals are
+  logged once per address a minute at most, with the count of the others;
+- when the server shuts down, a connection streaming events (its request accepts
+  ``text/event-stream``: :mod:`blink.server.sse`) is closed at once, where uvicorn would wait
+  for its response to end, which an event stream never does; the browser reconnects.
 
 The address is the socket's peer: behind a reverse proxy it is the proxy's (see "Behind a
 reverse proxy" in docs/security.md), so with ``--proxy-headers`` the trusted proxies are not
@@ -29,7 +32,7 @@ import asyncio
 import logging
 from collections import Counter
 from collections.abc import Callable
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
@@ -116,6 +119,14 @@ class Guard:
         self._refused[host] = (now, 0)
 
 
+def _streams_events(scope: Any) -> bool:
+    """Whether the request of ``scope`` asks for an event stream."""
+    for name, value in scope.get("headers", ()):
+        if name == b"accept" and b"text/event-stream" in value:
+            return True
+    return False
+
+
 class GuardedHttpProtocol(HttpToolsProtocol):
     """uvicorn's httptools protocol with a header read timeout and a per-address socket cap
     (:class:`Guard`; a subclass made by :meth:`Guard.protocol` names its guard)."""
@@ -142,6 +153,15 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         self._stop_waiting()
         self._release()
         super().connection_lost(exc)
+
+    def shutdown(self) -> None:
+        """The server shuts down: close an event stream now (uvicorn lets a response under
+        way finish, and an event stream never does); anything else as uvicorn does."""
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_complete and _streams_events(cycle.scope):
+            self.transport.close()
+            return
+        super().shutdown()
 
     def on_message_begin(self) -> None:
         """The first byte of a request: its head must be complete in time."""

@@ -1,4 +1,5 @@
-"""The profile endpoints: ``/api/profiles`` (create, look up) and ``/api/leaderboard``.
+"""The profile endpoints: ``/api/profiles`` (create, look up) and ``/api/leaderboard`` (and
+its event stream).
 
 Profiles and ratings themselves are :mod:`blink.server.profiles`.
 """
@@ -7,12 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field
 
 from blink.server import profiles
+from blink.server.bus import LEADERBOARD, Event
 from blink.server.creation_limits import check_creation
+from blink.server.feeds import Feeds
 from blink.server.routes.deps import HubDep, WritableHubDep
+from blink.server.sse import event_stream, frame
 
 __all__ = ["NewProfile", "router"]
 
@@ -28,7 +32,10 @@ class NewProfile(BaseModel):
 @router.post("/api/profiles", status_code=201, dependencies=[Depends(check_creation)])
 async def create_profile(h: WritableHubDep, body: NewProfile) -> dict[str, Any]:
     """Create a profile; its secret is returned this once (keep it)."""
-    return await profiles.add_profile(h, body.name)
+    made = await profiles.add_profile(h, body.name)
+    feeds: Feeds = h.feeds  # type: ignore[attr-defined]
+    feeds.profile_made()
+    return made
 
 
 @router.get("/api/profiles/{pid}")
@@ -41,3 +48,35 @@ async def get_profile(h: HubDep, pid: str) -> dict[str, Any]:
 async def leaderboard(h: HubDep, limit: int = 100, min_games: int = 0) -> dict[str, Any]:
     """Profiles by conservative rating (``mu - 3 sigma``), best first."""
     return profiles.leaderboard(h, limit, min_games)
+
+
+class _BoardSource:
+    """The leaderboard's stream: the leaderboard now, and again after each change."""
+
+    def __init__(self, feeds: Feeds, limit: int, min_games: int) -> None:
+        self.feeds = feeds
+        self.limit = max(1, min(limit, 1000))
+        self.min_games = min_games
+        self.count = 0
+
+    async def _frame(self) -> list[bytes]:
+        self.count += 1
+        data = await self.feeds.board(self.limit, self.min_games)
+        return [frame("leaderboard", data, self.count)]
+
+    async def start(self) -> list[bytes]:
+        return await self._frame()
+
+    async def changed(self, events: list[Event]) -> list[bytes]:
+        return await self._frame()
+
+
+@router.get("/api/leaderboard/events")
+async def leaderboard_events(
+    h: HubDep, request: Request, limit: int = 100, min_games: int = 0
+) -> Response:
+    """The leaderboard's event stream (Server-Sent Events): ``leaderboard`` frames, each the
+    whole leaderboard as ``GET /api/leaderboard`` answers it."""
+    feeds: Feeds = h.feeds  # type: ignore[attr-defined]
+    sub = h.bus.subscribe(LEADERBOARD)
+    return event_stream(request, sub, _BoardSource(feeds, limit, min_games))

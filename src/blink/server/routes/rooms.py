@@ -1,4 +1,5 @@
-"""The room endpoints: ``/api/rooms`` (create, list, look up, join) and ``/api/quick``.
+"""The room endpoints: ``/api/rooms`` (create, list, look up, join, the lobby's event stream)
+and ``/api/quick``.
 
 Opening a room (checking its options, seating its creator, storing it) is
 :mod:`blink.server.room_setup`; the live game in a room is played over the WebSocket.
@@ -9,19 +10,21 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field
 
 from blink.model.registry import DEFAULT_GAME, NoTable, UnknownGame, get_game, get_table
+from blink.server import bus, room_setup
 from blink.server import jobs as st
-from blink.server import room_setup
 from blink.server.creation_limits import check_creation, check_lookup, count_miss
 from blink.server.errors import ApiError
+from blink.server.feeds import Feeds
 from blink.server.hub import Hub
 from blink.server.profiles import seat_token
 from blink.server.room_setup import CreateRoom
 from blink.server.rooms import Room, hash_token
 from blink.server.routes.deps import HubDep, WritableHubDep
+from blink.server.sse import event_stream, frame
 
 __all__ = ["JoinRoom", "QuickGame", "router"]
 
@@ -93,6 +96,40 @@ async def list_rooms(h: HubDep) -> dict[str, Any]:
     rooms = [r for r in h.rooms.values() if r.public and r.status not in ("finished", "closed")]
     rooms.sort(key=lambda r: r.created_at, reverse=True)
     return {"rooms": msgspec.to_builtins([r.summary() for r in rooms[:200]])}
+
+
+class _LobbySource:
+    """The lobby's stream: every node's open public rooms (``rooms``), then each room's change
+    (``room``: its summary, ``null`` once it is not open) and ``games`` when a public game
+    finished (fetch ``GET /api/games?status=finished`` again)."""
+
+    def __init__(self, feeds: Feeds) -> None:
+        self.feeds = feeds
+
+    def _all(self) -> bytes:
+        return frame("rooms", {"rooms": self.feeds.listing()})
+
+    async def start(self) -> list[bytes]:
+        return [self._all()]
+
+    async def changed(self, events: list[bus.Event]) -> list[bytes]:
+        if any(isinstance(e, bus.Resync | bus.RoomsAnnounced) for e in events):
+            return [self._all(), frame("games", {})]
+        out = [
+            frame("room", self.feeds.room_json(e)) for e in events if isinstance(e, bus.RoomChanged)
+        ]
+        if any(isinstance(e, bus.GamesFinished) for e in events):
+            out.append(frame("games", {}))
+        return out
+
+
+# Before "/api/rooms/{code}", which would take "events" for a code.
+@router.get("/api/rooms/events")
+async def room_events(h: HubDep, request: Request) -> Response:
+    """The lobby's event stream (Server-Sent Events): the open public rooms of every node
+    and their changes, and a hint when a public game finished."""
+    feeds: Feeds = h.feeds  # type: ignore[attr-defined]
+    return event_stream(request, h.bus.subscribe(bus.ROOMS), _LobbySource(feeds))
 
 
 def _room(h: Hub, code: str, request: Request) -> Room:

@@ -1,5 +1,5 @@
 """The tournament endpoints: ``/api/tournaments`` (creating, signing up, the organiser's
-requests, the live state with long polling, the export and the printable bracket).
+requests, the state and its event stream, the export and the printable bracket).
 
 The tournaments themselves are kept by :class:`blink.server.tournaments.Manager`; each request
 that changes one stores it (and syncs its rooms) before it is answered. Refusals are
@@ -14,17 +14,19 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, Field
 
 from blink import bracket
 from blink.ratings import Rating, suggest_handicap
+from blink.server.bus import TOURNAMENTS, Event, Resync, TournamentChanged
 from blink.server.creation_limits import check_creation
 from blink.server.errors import ProfileError
 from blink.server.profiles import lookup_secret, profiles_by_id
 from blink.server.rooms import hash_token
 from blink.server.routes.deps import ManagerDep, WritableManagerDep
+from blink.server.sse import event_stream, frame, last_event_id
 from blink.server.tournaments import KINDS, Entry, Manager, tournament_dict
 from blink.tournament import Entrant, Tournament, TournamentError
 
@@ -72,7 +74,9 @@ class OrgAction(BaseModel):
 async def _store(mgr: Manager, e: Entry, insert_row: bool = False) -> dict[str, Any]:
     """Sync the tournament's rooms, store it and answer its view."""
     mgr.sync(e)
-    await mgr.hub.storage.run(mgr.save(e, insert_row))
+    job = mgr.save(e, insert_row)
+    await mgr.hub.storage.run(job)
+    mgr.published(e)(None)
     return e.view()
 
 
@@ -113,23 +117,52 @@ async def list_all(mgr: ManagerDep) -> dict[str, Any]:
 
 
 @router.get("/api/tournaments/{tid}")
-async def get(
-    mgr: ManagerDep, tid: str, since: int | None = None, wait: float = 0.0
-) -> dict[str, Any]:
-    """The live state. With ``since`` (a version) and ``wait`` (seconds, at most 25), the
-    answer waits until the version is newer (long polling)."""
-    e = await _get(mgr, tid)
-    deadline = asyncio.get_running_loop().time() + max(0.0, min(wait, 25.0))
-    while since is not None and e.version <= since:
-        left = deadline - asyncio.get_running_loop().time()
-        if left <= 0:
-            break
-        try:
-            await asyncio.wait_for(mgr.changed.wait(), left)
-        except TimeoutError:
-            break
-        e = await _get(mgr, tid)  # the same, unless it left memory meanwhile
-    return e.view()
+async def get(mgr: ManagerDep, tid: str) -> dict[str, Any]:
+    """The live state (its changes are pushed by ``GET /api/tournaments/{tid}/events``)."""
+    return (await _get(mgr, tid)).view()
+
+
+class _TournamentSource:
+    """A tournament's stream: its state now (unless the browser already has this version:
+    ``Last-Event-ID``), then its state at each new version."""
+
+    def __init__(self, mgr: Manager, tid: str, last: str | None) -> None:
+        self.mgr = mgr
+        self.tid = tid
+        self.sent = int(last) if last is not None and last.isdigit() else None
+
+    def _frame(self, e: Entry) -> list[bytes]:
+        if e.version == self.sent:
+            return []
+        self.sent = e.version
+        return [frame("tournament", e.view(), e.version)]
+
+    async def start(self) -> list[bytes]:
+        e = await self.mgr.get(self.tid)
+        return [] if e is None else self._frame(e)
+
+    async def changed(self, events: list[Event]) -> list[bytes]:
+        resync = any(isinstance(ev, Resync) for ev in events)
+        versions = [
+            ev.version for ev in events if isinstance(ev, TournamentChanged) and ev.id == self.tid
+        ]
+        if not resync and not versions:
+            return []
+        # After a resync, the stored one is looked at (changes may have been missed).
+        newest = None if resync else max(versions)
+        e = await self.mgr.fresh(self.tid, newest)
+        if e is None or (self.sent is not None and e.version < self.sent):
+            return []
+        return self._frame(e)
+
+
+@router.get("/api/tournaments/{tid}/events")
+async def events(mgr: ManagerDep, tid: str, request: Request) -> Response:
+    """The tournament's event stream (Server-Sent Events): ``tournament`` frames, each the
+    whole state with its version as the event id."""
+    await _get(mgr, tid)
+    sub = mgr.hub.bus.subscribe(TOURNAMENTS)
+    return event_stream(request, sub, _TournamentSource(mgr, tid, last_event_id(request)))
 
 
 @router.get("/api/tournaments/{tid}/export")

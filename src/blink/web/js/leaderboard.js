@@ -1,5 +1,6 @@
 // The leaderboard page (leaderboard.html): profiles by conservative rating, the bots' fixed
-// ratings, and this browser's own profile (created here if it has none).
+// ratings, and this browser's own profile (created here if it has none). The server pushes the
+// leaderboard again at each change (Server-Sent Events on /api/leaderboard/events).
 import { api, ensureProfile, myProfile } from "./tournament-api.js";
 
 function el(tag, attrs = {}, ...kids) {
@@ -42,8 +43,7 @@ async function showMe() {
   el("p", { class: "meta" }, "The profile is kept by this browser (no password): games you play with it are rated."));
 }
 
-async function showBoard() {
-  const data = await api("GET", "/api/leaderboard");
+function showBoard(data) {
   const me = myProfile();
   document.querySelector("#board tbody").replaceChildren(...data.players.map((p) =>
     el("tr", p.id === (me && me.id) ? { class: "me" } : {},
@@ -54,6 +54,27 @@ async function showBoard() {
     el("tr", {}, el("td", {}, lvl), el("td", {}, r.mu.toFixed(0)))));
 }
 
+const status = document.getElementById("lstatus");
+
+// EventSource reconnects by itself; the page says while it is not connected.
+function follow() {
+  const events = new EventSource("/api/leaderboard/events");
+  let first = true;
+  events.addEventListener("leaderboard", (ev) => {
+    showBoard(JSON.parse(ev.data));
+    if (!first) showMe();  // this browser's rating may have changed too
+    first = false;
+  });
+  events.onopen = () => {
+    status.textContent = "live";
+    status.className = "net";
+  };
+  events.onerror = () => {
+    status.textContent = "disconnected: reconnecting…";
+    status.className = "net bad";
+    if (events.readyState === EventSource.CLOSED) setTimeout(follow, 5000);
+  };
+}
+
 showMe();
-showBoard();
-setInterval(showBoard, 10000);
+follow();

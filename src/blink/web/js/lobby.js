@@ -6,7 +6,7 @@ import { api, extractCode, keepSeat, recent } from "./net.js";
 import { applyI18n, t } from "./i18n.js";
 import { escapeXml } from "./cards.js";
 import { face } from "./board.js";
-import { navigate } from "./page.js";
+import { navigate, netStatus } from "./page.js";
 import { levelName, loadedOptions } from "./options.js";
 import { loadGames, roomLinks } from "./games.js";
 
@@ -28,7 +28,6 @@ function seg(name, values, checked, label = (v) => v) {
 export function mountLobby(root) {
   let levels = [];
   let defaultLevel = null;
-  let timer = null;
   let alive = true;
   let games = []; // the games with a browser module (games.js), once loaded
 
@@ -205,13 +204,11 @@ export function mountLobby(root) {
     navigate(roomLinks(games, info && info.game, code).play);
   });
 
-  async function refresh() {
-    let rooms = [];
-    try {
-      rooms = (await api("/api/rooms")).rooms || [];
-    } catch { /* keep the lists as they are */ }
-    if (!alive) return;
-    const live = rooms.filter((r) => r.status !== "finished" && r.status !== "closed");
+  // The live list: the server pushes the open public rooms of every node, then each change
+  // (Server-Sent Events on /api/rooms/events), and says when a public game finished.
+  let liveRooms = new Map();
+  function renderLive() {
+    const live = [...liveRooms.values()].filter((r) => r.status !== "finished" && r.status !== "closed");
     $("#l-live").innerHTML = live.length ? live.map((r) => {
       const who = (r.seats || []).map((s, i) => {
         if (s.kind === "bot") return `${t("bot")} (${levelName(String(s.bot || "").split(":")[0])})`;
@@ -223,9 +220,45 @@ export function mountLobby(root) {
       const playHref = escapeXml(links.play);
       const watchHref = escapeXml(links.watch);
       const title = gameTitle(r.game);
-      return `<li><span class="who"><strong>${escapeXml(r.code)}</strong>${title ? ` ${escapeXml(title)}` : ""} ${escapeXml(who)}</span>
+      return `<li data-room="${escapeXml(r.code)}"><span class="who"><strong>${escapeXml(r.code)}</strong>${title ? ` ${escapeXml(title)}` : ""} ${escapeXml(who)}</span>
         <span>${open ? `<a class="btn primary" data-link href="${playHref}">${escapeXml(t("join_btn"))}</a> ` : ""}<a class="btn" data-link href="${watchHref}">${escapeXml(t("watch"))}</a></span></li>`;
     }).join("") : `<li class="muted">${escapeXml(t("none_yet"))}</li>`;
+  }
+
+  function follow() {
+    const events = new EventSource("/api/rooms/events");
+    events.addEventListener("rooms", (ev) => {
+      if (!alive) return;
+      liveRooms = new Map(JSON.parse(ev.data).rooms.map((r) => [r.code, r]));
+      renderLive();
+    });
+    events.addEventListener("room", (ev) => {
+      if (!alive) return;
+      const { code, room } = JSON.parse(ev.data);
+      if (room) {
+        // A new room goes first (newest first, as the server lists them).
+        liveRooms = liveRooms.has(code)
+          ? new Map([...liveRooms].map(([c, r]) => [c, c === code ? room : r]))
+          : new Map([[code, room], ...liveRooms]);
+      } else {
+        liveRooms.delete(code);
+      }
+      renderLive();
+    });
+    events.addEventListener("games", () => { if (alive) refreshDone(); });
+    events.onopen = () => { if (alive) netStatus(""); };
+    events.onerror = () => {
+      if (!alive) return;
+      netStatus(t("lists_offline"), true);
+      if (events.readyState === EventSource.CLOSED) {
+        // Refused (too many streams from this address): try again a little later.
+        setTimeout(() => { if (alive) stream = follow(); }, 5000);
+      }
+    };
+    return events;
+  }
+
+  async function refreshDone() {
     const done = [];
     const seen = new Set();
     // This browser's own games first, then the server's finished games of public rooms
@@ -272,13 +305,16 @@ export function mountLobby(root) {
     const g = games.find((x) => x.name === name);
     return g && g.module.title ? g.module.title() : "";
   }
+  let stream = null;
   ready.then(() => {
     if (!alive) return;
-    refresh();
-    timer = setInterval(refresh, 4000);
+    renderLive();
+    refreshDone();
+    stream = follow();
   });
   return () => {
     alive = false;
-    clearInterval(timer);
+    if (stream) stream.close();
+    netStatus("");
   };
 }

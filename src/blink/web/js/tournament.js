@@ -1,5 +1,6 @@
 // Tournaments in the browser (tournament.html): the list and the creation form, and for one
-// tournament (?id=...) the live bracket (long polling GET /api/tournaments/{id}?since=&wait=),
+// tournament (?id=...) the live bracket (pushed: an EventSource on
+// GET /api/tournaments/{id}/events, which sends the whole state at each new version),
 // sign-up with the player's profile (online), links to play or watch each match's room, and
 // the organiser's panel (players and ranks, draw, start, each game's result for real cards,
 // take back, printable bracket). See docs/protocol.md, "Tournaments and profiles".
@@ -100,25 +101,31 @@ function newer(t) {
   return !current || t.version >= current.version;
 }
 
-async function poll() {
-  let since = -1;
-  for (;;) {
-    try {
-      const t = await api("GET", `/api/tournaments/${encodeURIComponent(tid)}?since=${since}&wait=${since < 0 ? 0 : 20}`);
-      if (t.version !== since) {
-        since = t.version;
-        if (newer(t)) {
-          current = t;
-          render(t);
-        }
-      }
-      status.textContent = "live";
-      status.className = "net";
-    } catch (err) {
-      showError(err);
-      await new Promise((r) => setTimeout(r, 2000));
+// The live bracket: the server pushes the state at each new version (Server-Sent Events);
+// EventSource reconnects by itself, sending the last version it had (Last-Event-ID).
+function follow() {
+  const events = new EventSource(`/api/tournaments/${encodeURIComponent(tid)}/events`);
+  events.addEventListener("tournament", (ev) => {
+    const t = JSON.parse(ev.data);
+    if (newer(t)) {
+      current = t;
+      render(t);
     }
-  }
+  });
+  events.onopen = () => {
+    status.textContent = "live";
+    status.className = "net";
+  };
+  events.onerror = () => {
+    if (events.readyState === EventSource.CLOSED) {
+      // Refused (no such tournament, too many streams): say why, and try again later.
+      api("GET", `/api/tournaments/${encodeURIComponent(tid)}`).catch(showError);
+      setTimeout(follow, 5000);
+    } else {
+      status.textContent = "disconnected: reconnecting…";
+      status.className = "net terr bad";
+    }
+  };
 }
 
 async function act(path, body, formId = null) {
@@ -298,7 +305,7 @@ function render(t) {
 
 if (tid) {
   main.addEventListener("input", rememberDraft);
-  poll();
+  follow();
 } else {
   listPage().catch(showError);
 }

@@ -1,0 +1,480 @@
+"""The bus: small typed events on topics, published by the server and pushed to the browsers'
+event streams (:mod:`blink.server.sse`), in one process or, through Redis, across the nodes of
+one deployment.
+
+An event is a msgspec Struct (:data:`Event`): a tournament changed (:class:`TournamentChanged`),
+a room of the lobby changed (:class:`RoomChanged`, and the nodes' announcements of their open
+rooms, :class:`RoomsAnnounced` and :class:`RoomsAsked`), a public game finished
+(:class:`GamesFinished`), the leaderboard changed (:class:`LeaderboardChanged`), and
+:class:`Resync`: events may have been missed, fetch the current state again.
+
+Two buses behind one interface (:class:`Bus`):
+
+- :class:`LocalBus` (the default): delivery in this process only.
+- :class:`RedisBus` (``blink serve --redis-url``): every event is delivered in this process at
+  once and queued for Redis pub/sub (channel ``blink:<topic>``); a task publishes the queue and
+  another reads the other nodes' events. Publishing never waits: a play that publishes does not
+  wait for Redis. While Redis cannot be reached the node goes on serving its own events, logs
+  the loss once, and reconnects with redis-py's ``Retry`` and ``ExponentialBackoff``; once
+  back it tells its own subscribers and the other nodes to resync (events were lost meanwhile).
+
+A consumer is a :class:`Subscription` (a bounded queue: one that falls behind gets a single
+:class:`Resync` instead of unbounded memory) or a listener called at delivery (the lobby's
+directory of rooms, :mod:`blink.server.feeds`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections import deque
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any
+
+import msgspec
+
+from blink.server.protocol import RoomSummary
+
+__all__ = [
+    "LEADERBOARD",
+    "ROOMS",
+    "TOPICS",
+    "TOURNAMENTS",
+    "Bus",
+    "Event",
+    "GamesFinished",
+    "LeaderboardChanged",
+    "LocalBus",
+    "RedisBus",
+    "Resync",
+    "RoomChanged",
+    "RoomsAnnounced",
+    "RoomsAsked",
+    "Subscription",
+    "TournamentChanged",
+    "make_bus",
+]
+
+log = logging.getLogger("blink.server.bus")
+
+TOURNAMENTS = "tournaments"
+"""The topic of :class:`TournamentChanged`."""
+ROOMS = "rooms"
+"""The lobby's topic: :class:`RoomChanged`, :class:`RoomsAnnounced`, :class:`RoomsAsked`,
+:class:`GamesFinished`."""
+LEADERBOARD = "leaderboard"
+"""The topic of :class:`LeaderboardChanged`."""
+TOPICS = (TOURNAMENTS, ROOMS, LEADERBOARD)
+"""Every topic."""
+
+
+class TournamentChanged(msgspec.Struct, frozen=True, tag="tournament"):
+    """Tournament ``id`` was stored at ``version``."""
+
+    id: str
+    version: int
+
+
+class RoomChanged(msgspec.Struct, frozen=True, tag="room"):
+    """A public room of node ``node`` opened or changed (its seats, status, spectators);
+    ``room`` is ``None`` once it is no longer open (finished, closed, out of memory)."""
+
+    code: str
+    node: str
+    created_at: float
+    room: RoomSummary | None
+
+
+class RoomsAnnounced(msgspec.Struct, frozen=True, tag="rooms"):
+    """Every open public room of node ``node`` (at its start, after a reconnection to Redis,
+    and in answer to :class:`RoomsAsked`)."""
+
+    node: str
+    rooms: list[RoomChanged]
+
+
+class RoomsAsked(msgspec.Struct, frozen=True, tag="ask"):
+    """Node ``node`` asks the others to announce their rooms (it has just started, or lost
+    Redis for a while)."""
+
+    node: str
+
+
+class GamesFinished(msgspec.Struct, frozen=True, tag="games"):
+    """A game of a public room finished: the lobby's list of finished games changed."""
+
+
+class LeaderboardChanged(msgspec.Struct, frozen=True, tag="leaderboard"):
+    """Ratings were stored, or a profile was made."""
+
+
+class Resync(msgspec.Struct, frozen=True, tag="resync"):
+    """Events may have been lost (a subscriber fell behind, or a node lost Redis): fetch the
+    current state again."""
+
+
+Event = (
+    TournamentChanged
+    | RoomChanged
+    | RoomsAnnounced
+    | RoomsAsked
+    | GamesFinished
+    | LeaderboardChanged
+    | Resync
+)
+"""Every kind of event (a tagged union: each names its kind in the ``type`` field)."""
+
+RESYNC = Resync()
+
+
+class Envelope(msgspec.Struct, frozen=True):
+    """An event as it travels through Redis: the node that published it, and the event."""
+
+    node: str
+    event: Event
+
+
+_encoder = msgspec.json.Encoder()
+_decoder = msgspec.json.Decoder(Envelope)
+
+DEFAULT_LIMIT = 256
+"""Events a subscription holds before it is replaced by one :class:`Resync`."""
+
+
+class Subscription:
+    """The events of one topic for one consumer, in order, at most ``limit`` of them waiting:
+    past that, what waits is dropped for a single :class:`Resync`. Use it as a context
+    manager (``with bus.subscribe(topic) as sub``) so it is closed."""
+
+    def __init__(self, fanout: _Fanout, limit: int) -> None:
+        self._fanout = fanout
+        self.limit = max(1, limit)
+        self._items: deque[Event] = deque()
+        self._ready = asyncio.Event()
+        self.resyncs = 0
+        """How many times this subscriber fell behind."""
+
+    def put(self, event: Event) -> None:
+        """Deliver ``event`` (never waits)."""
+        if len(self._items) >= self.limit:
+            self._items.clear()
+            self._items.append(RESYNC)
+            self.resyncs += 1
+        else:
+            self._items.append(event)
+        self._ready.set()
+
+    def pending(self) -> int:
+        """Events waiting."""
+        return len(self._items)
+
+    def get_nowait(self) -> Event | None:
+        """The next event if one waits, else ``None``."""
+        return self._items.popleft() if self._items else None
+
+    async def get(self) -> Event:
+        """The next event (waits for one)."""
+        while not self._items:
+            self._ready.clear()
+            await self._ready.wait()
+        return self._items.popleft()
+
+    def close(self) -> None:
+        """Stop receiving events."""
+        self._fanout.subs.discard(self)
+
+    def __enter__(self) -> Subscription:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+class _Fanout:
+    """The consumers of one topic."""
+
+    def __init__(self) -> None:
+        self.subs: set[Subscription] = set()
+        self.listeners: list[Callable[[Event], None]] = []
+
+    def deliver(self, event: Event) -> None:
+        for listener in self.listeners:
+            try:
+                listener(event)
+            except Exception:
+                log.exception("a bus listener failed")
+        for sub in list(self.subs):
+            sub.put(event)
+
+
+class Bus:
+    """Publish and subscribe to the events of :data:`TOPICS` (:class:`LocalBus` in one
+    process, :class:`RedisBus` across nodes)."""
+
+    shared = False
+    """Whether other nodes hear this bus (Redis)."""
+
+    def __init__(self, node: str | None = None) -> None:
+        self.node = node or secrets.token_hex(4)
+        """This node's name on the bus (random unless given)."""
+        self._topics: dict[str, _Fanout] = {t: _Fanout() for t in TOPICS}
+
+    def _fanout(self, topic: str) -> _Fanout:
+        try:
+            return self._topics[topic]
+        except KeyError:
+            raise ValueError(f"unknown topic {topic!r}: one of {', '.join(TOPICS)}") from None
+
+    def publish(self, topic: str, event: Event) -> None:
+        """Deliver ``event`` to the subscribers of ``topic`` here and on the other nodes
+        (never waits)."""
+        self.deliver(topic, event)
+
+    def deliver(self, topic: str, event: Event) -> None:
+        """Deliver ``event`` to this node's consumers of ``topic`` only."""
+        self._fanout(topic).deliver(event)
+
+    def subscribe(self, topic: str, limit: int = DEFAULT_LIMIT) -> Subscription:
+        """A new :class:`Subscription` to ``topic``."""
+        fanout = self._fanout(topic)
+        sub = Subscription(fanout, limit)
+        fanout.subs.add(sub)
+        return sub
+
+    def listen(self, topic: str, listener: Callable[[Event], None]) -> None:
+        """Call ``listener(event)`` at each delivery on ``topic`` (on the loop; it must not
+        block)."""
+        self._fanout(topic).listeners.append(listener)
+
+    def subscribers(self, topic: str) -> int:
+        """Open subscriptions to ``topic`` on this node."""
+        return len(self._fanout(topic).subs)
+
+    def resync_all(self) -> None:
+        """Tell every consumer of every topic on this node to resync."""
+        for fanout in self._topics.values():
+            fanout.deliver(RESYNC)
+
+    async def start(self) -> None:
+        """Start (the Redis bus connects in the background)."""
+
+    async def stop(self) -> None:
+        """Stop."""
+
+
+class LocalBus(Bus):
+    """The bus of one process: events are delivered here only."""
+
+
+def redacted(url: str) -> str:
+    """``url`` without its password (for the logs)."""
+    with contextlib.suppress(Exception):
+        from redis.asyncio.connection import parse_url
+
+        kw = parse_url(url)
+        return f"redis://{kw.get('host', '?')}:{kw.get('port', 6379)}/{kw.get('db', 0)}"
+    return "redis"
+
+
+class RedisBus(Bus):
+    """The bus of a deployment of several nodes, through Redis pub/sub (redis-py's asyncio
+    client). Local consumers get every event at once, whatever Redis does."""
+
+    shared = True
+
+    def __init__(
+        self,
+        url: str,
+        node: str | None = None,
+        prefix: str = "blink",
+        queue_limit: int = 4096,
+        backoff_cap: float = 2.0,
+        backoff_base: float = 0.05,
+    ) -> None:
+        super().__init__(node)
+        self.url = url
+        self.prefix = prefix
+        self._outbox: deque[tuple[str, bytes]] = deque()
+        self._queue_limit = queue_limit
+        self._overflowed = False
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._client: Any = None
+        self._backoff = (backoff_cap, backoff_base)
+        self.connected = False
+        """Whether the reader is subscribed to Redis now."""
+        self._down = False
+        self._ever = False
+        self._on_connect: list[Callable[[], None]] = []
+        self.published = 0
+        """Events handed to Redis so far."""
+
+    def channel(self, topic: str) -> str:
+        """The Redis channel of ``topic``."""
+        return f"{self.prefix}:{topic}"
+
+    def on_connect(self, hook: Callable[[], None]) -> None:
+        """Call ``hook()`` each time the bus is subscribed to Redis (first and again)."""
+        self._on_connect.append(hook)
+
+    def publish(self, topic: str, event: Event) -> None:
+        """Deliver here at once, and queue for the other nodes (the oldest queued events are
+        dropped past ``queue_limit``, and the others told to resync)."""
+        self.deliver(topic, event)
+        if len(self._outbox) >= self._queue_limit:
+            self._outbox.popleft()
+            self._overflowed = True
+        self._outbox.append((self.channel(topic), _encoder.encode(Envelope(self.node, event))))
+        self._wake.set()
+
+    def _retry(self) -> Any:
+        from redis.asyncio.retry import Retry
+        from redis.backoff import ExponentialBackoff
+
+        cap, base = self._backoff
+        # A bounded count: ExponentialBackoff computes base * 2**failures, and each outage
+        # starts the count again (the callers loop).
+        return Retry(ExponentialBackoff(cap=cap, base=base), retries=100)
+
+    async def start(self) -> None:
+        """Make the client and start the publisher and reader tasks (they connect, and
+        reconnect, by themselves)."""
+        import redis.asyncio as redis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
+
+        self._client = redis.Redis.from_url(
+            self.url,
+            socket_connect_timeout=2.0,
+            health_check_interval=15,
+            retry=Retry(NoBackoff(), 0),  # reconnections are the bus's own (with backoff)
+        )
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._publisher()), loop.create_task(self._reader())]
+
+    async def stop(self) -> None:
+        """Stop the tasks and close the client."""
+        for t in self._tasks:
+            t.cancel()
+        for t in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+        self._tasks = []
+        if self._client is not None:
+            with contextlib.suppress(Exception):
+                await self._client.aclose()
+            self._client = None
+
+    # -- the connection's health
+
+    async def _publish_failed(self, error: BaseException) -> None:
+        # While the reader is subscribed, Redis is there: this was a connection of the pool
+        # that Redis dropped meanwhile, and the retry takes a new one.
+        if self.connected:
+            log.debug("publishing to Redis failed (%s): retrying", error)
+            return
+        await self._lost(error)
+
+    async def _lost(self, error: BaseException) -> None:
+        self.connected = False
+        if not self._down:
+            self._down = True
+            log.warning(
+                "lost Redis at %s (%s): this node serves its own events and reconnects",
+                redacted(self.url),
+                error or type(error).__name__,
+            )
+
+    def _back(self) -> None:
+        self.connected = True
+        if self._down:
+            self._down = False
+            log.warning(
+                "Redis at %s is back: events flow between the nodes again", redacted(self.url)
+            )
+        if self._ever:
+            # Whatever came or went meanwhile was not heard: resync here and on the other
+            # nodes (the first connection has nothing to catch up: what this node published
+            # before it waits in the queue).
+            self.resync_all()
+            for topic in TOPICS:
+                self._outbox.appendleft(
+                    (self.channel(topic), _encoder.encode(Envelope(self.node, RESYNC)))
+                )
+            self._wake.set()
+        self._ever = True
+        for hook in self._on_connect:
+            try:
+                hook()
+            except Exception:
+                log.exception("a bus connection hook failed")
+
+    # -- the tasks
+
+    async def _publisher(self) -> None:
+        from redis.exceptions import ConnectionError, TimeoutError
+
+        while True:
+            while not self._outbox:
+                self._wake.clear()
+                await self._wake.wait()
+            if self._overflowed:
+                self._overflowed = False
+                for topic in TOPICS:
+                    self._outbox.appendleft(
+                        (self.channel(topic), _encoder.encode(Envelope(self.node, RESYNC)))
+                    )
+            channel, data = self._outbox[0]
+            try:
+                await self._retry().call_with_retry(
+                    lambda c=channel, d=data: self._client.publish(c, d), self._publish_failed
+                )
+            except (ConnectionError, TimeoutError, OSError):
+                continue  # a hundred failures in a row: go on retrying, with a new count
+            if self._outbox and self._outbox[0][1] is data:
+                self._outbox.popleft()
+            self.published += 1
+
+    async def _reader(self) -> None:
+        from redis.exceptions import ConnectionError, TimeoutError
+
+        channels = [self.channel(t) for t in TOPICS]
+        while True:
+            pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+            try:
+                await self._retry().call_with_retry(
+                    lambda p=pubsub: p.subscribe(*channels), self._lost
+                )
+                self._back()
+                while True:
+                    msg = await pubsub.get_message(timeout=None)
+                    if msg is not None and msg.get("type") == "message":
+                        self._received(msg)
+            except (ConnectionError, TimeoutError, OSError) as exc:
+                await self._lost(exc)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+
+    def _received(self, msg: dict[str, Any]) -> None:
+        channel = msg["channel"]
+        channel = channel.decode() if isinstance(channel, bytes) else str(channel)
+        topic = channel.removeprefix(self.prefix + ":")
+        try:
+            env = _decoder.decode(msg["data"])
+        except (msgspec.DecodeError, TypeError):
+            log.warning("ignored a message on %s that is not a blink event", channel)
+            return
+        if env.node == self.node or topic not in self._topics:
+            return
+        self.deliver(topic, env.event)
+
+
+def make_bus(redis_url: str | None) -> Bus:
+    """The bus for ``redis_url`` (:class:`RedisBus`), or the in-process one (``None``)."""
+    return LocalBus() if not redis_url else RedisBus(redis_url)

@@ -1,0 +1,137 @@
+"""The bus: in one process, and across two buses on a real Redis (stopped and started again)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+from rediskit import RedisServer, redis_url
+
+from blink.server.bus import (
+    LEADERBOARD,
+    ROOMS,
+    TOURNAMENTS,
+    Event,
+    LeaderboardChanged,
+    LocalBus,
+    RedisBus,
+    Resync,
+    Subscription,
+    TournamentChanged,
+    make_bus,
+)
+
+TIMEOUT = 60.0
+__all__ = ["redis_url"]  # the fixture
+
+
+async def next_event(sub: Subscription, kind: type[Event]) -> Event:
+    """The next event of ``kind`` (others are skipped), within the timeout."""
+
+    async def wait() -> Event:
+        while True:
+            e = await sub.get()
+            if isinstance(e, kind):
+                return e
+
+    return await asyncio.wait_for(wait(), TIMEOUT)
+
+
+async def test_local_bus_delivers_in_order_to_each_subscriber_of_the_topic() -> None:
+    bus = LocalBus()
+    with bus.subscribe(TOURNAMENTS) as a, bus.subscribe(TOURNAMENTS) as b:
+        other = bus.subscribe(LEADERBOARD)
+        bus.publish(TOURNAMENTS, TournamentChanged("t1", 1))
+        bus.publish(TOURNAMENTS, TournamentChanged("t1", 2))
+        for sub in (a, b):
+            assert await sub.get() == TournamentChanged("t1", 1)
+            assert await sub.get() == TournamentChanged("t1", 2)
+        assert other.pending() == 0
+        assert bus.subscribers(TOURNAMENTS) == 2
+    assert bus.subscribers(TOURNAMENTS) == 0
+    bus.publish(TOURNAMENTS, TournamentChanged("t1", 3))  # nobody listens: nothing kept
+
+
+async def test_a_subscriber_that_falls_behind_gets_one_resync() -> None:
+    bus = LocalBus()
+    with bus.subscribe(TOURNAMENTS, limit=8) as slow:
+        for v in range(1000):
+            bus.publish(TOURNAMENTS, TournamentChanged("t", v))
+        assert slow.pending() <= 8
+        first = await slow.get()
+        assert first == Resync()
+        rest = [slow.get_nowait() for _ in range(slow.pending())]
+        assert rest and rest[-1] == TournamentChanged("t", 999)
+        assert slow.resyncs >= 1
+
+
+async def test_unknown_topic_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown topic"):
+        LocalBus().publish("nope", LeaderboardChanged())
+    assert isinstance(make_bus(None), LocalBus)
+
+
+async def test_two_buses_on_one_redis_deliver_each_others_events(redis_url: str) -> None:
+    a, b = RedisBus(redis_url, node="a"), RedisBus(redis_url, node="b")
+    await a.start()
+    await b.start()
+    try:
+        with a.subscribe(TOURNAMENTS) as at, b.subscribe(TOURNAMENTS) as bt:
+            await _until(lambda: a.connected and b.connected)
+            a.publish(TOURNAMENTS, TournamentChanged("x", 7))
+            # Delivered here at once, and there through Redis; never twice here.
+            assert await next_event(at, TournamentChanged) == TournamentChanged("x", 7)
+            assert await next_event(bt, TournamentChanged) == TournamentChanged("x", 7)
+            b.publish(TOURNAMENTS, TournamentChanged("y", 1))
+            assert await next_event(at, TournamentChanged) == TournamentChanged("y", 1)
+            assert await next_event(bt, TournamentChanged) == TournamentChanged("y", 1)
+            assert at.pending() == 0 or all(
+                not isinstance(at.get_nowait(), TournamentChanged) for _ in range(at.pending())
+            )
+    finally:
+        await a.stop()
+        await b.stop()
+
+
+async def test_redis_stopped_and_started_again(caplog: pytest.LogCaptureFixture) -> None:
+    server = RedisServer()
+    server.start()
+    a = RedisBus(server.url, node="a", backoff_cap=0.2)
+    b = RedisBus(server.url, node="b", backoff_cap=0.2)
+    await a.start()
+    await b.start()
+    caplog.set_level(logging.WARNING, logger="blink.server.bus")
+    try:
+        with a.subscribe(ROOMS) as ar, b.subscribe(LEADERBOARD) as bl:
+            await _until(lambda: a.connected and b.connected)
+            server.stop()
+            await _until(lambda: not a.connected and not b.connected)
+            # The node goes on: its own events still reach its own subscribers.
+            for _ in range(50):
+                b.publish(LEADERBOARD, LeaderboardChanged())
+            assert await next_event(bl, LeaderboardChanged) == LeaderboardChanged()
+            lost = [r for r in caplog.records if "lost Redis" in r.getMessage()]
+            assert len(lost) == 2  # once per bus, however many retries
+            server.start()
+            await _until(lambda: a.connected and b.connected)
+            # Back: each is told to resync, and events flow between them again.
+            assert isinstance(await next_event(ar, Resync), Resync)
+            while bl.get_nowait() is not None:
+                pass
+            a.publish(LEADERBOARD, LeaderboardChanged())
+            assert await next_event(bl, LeaderboardChanged) == LeaderboardChanged()
+            assert len([r for r in caplog.records if "is back" in r.getMessage()]) == 2
+    finally:
+        await a.stop()
+        await b.stop()
+        server.close()
+
+
+async def _until(cond: object) -> None:
+    assert callable(cond)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + TIMEOUT
+    while not cond():
+        assert loop.time() < deadline, "condition not met in time"
+        await asyncio.sleep(0.01)
