@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import itertools
 import threading
 import uuid
 from collections.abc import Callable, Iterator
@@ -164,6 +165,7 @@ class ClusterExecutor(Executor):
     def __init__(self, client: distributed.Client) -> None:
         self._client = client
         self._run = uuid.uuid4().hex[:12]
+        self._count = itertools.count()
         self._tasks: set[distributed.Future[Any]] = set()
         self._lock = threading.Lock()
 
@@ -172,7 +174,8 @@ class ClusterExecutor(Executor):
         if kwargs or len(args) != 3:
             raise TypeError("ClusterExecutor.submit takes fn(job, start, stop)")
         job, start, stop = args
-        key = f"blink-{getattr(fn, '__name__', 'chunk')}-{start}-{stop}-{self._run}"
+        # A key of its own for every chunk: Dask would give a key it holds its old result.
+        key = f"blink-matches-{start}-{stop - 1}-{self._run}-{next(self._count)}"
         task = self._client.submit(remote.run_chunk, fn, job, start, stop, key=key, pure=False)
         with self._lock:
             self._tasks.add(task)
