@@ -231,11 +231,8 @@ def test_goblink_delegates(monkeypatch: pytest.MonkeyPatch) -> None:
         )
     ]
     # blink goblink simulate is the same entry point, with the same options.
-    res = runner.invoke(
-        app,
-        ["goblink", "simulate", "--games", "7", "-p", "4", "-b", "a", "-b", "b", "--seed", "2"]
-        + ["--workers", "1", "--json"],
-    )
+    go = ["goblink", "simulate", "--games", "7", "-p", "4", "-b", "a", "-b", "b", "--seed", "2"]
+    res = runner.invoke(app, [*go, "--workers", "1", "--json"])
     assert res.exit_code == 0, res.output
     assert calls[1] == calls[0]
 

@@ -7,9 +7,12 @@ Examples::
     blink simulate --bot champion --bot beginner --handicap 40:20 --best-of 3 --plot out.png
     blink simulate sweep --param speed --values 1,1.25,1.5,2 --bot expert --bot expert
     blink simulate sweep --param handicap --values 0,4,8,12,16 --bot champion --bot beginner
+    blink simulate --engine batch --games 1000000 --cluster tcp://scheduler:8786   # Dask's workers
 
-Heavy modules (the simulator, Rich, matplotlib) are imported inside the commands; the help
-reads the levels, strategies and player range from their registries (:mod:`blink.cli.listing`).
+What every game's simulate command shares (its options, the progress bar, local processes or
+a Dask cluster) is :mod:`blink.cli.simrun`. Heavy modules (the simulator, Rich, matplotlib,
+Dask) are imported inside the commands; the help reads the levels, strategies and player
+range from their registries (:mod:`blink.cli.listing`).
 """
 
 from __future__ import annotations

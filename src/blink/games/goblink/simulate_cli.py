@@ -2,9 +2,10 @@
 ``blink goblink simulate``.
 
 The simulation itself is :mod:`blink.games.goblink.sim`; this module (the commands' part of
-it, beside :mod:`blink.games.goblink.cli`) checks the options, shows
-a progress bar and prints the summary (tables, or JSON) and the figure. It is imported only
-when a command needs it, so ``blink`` starts fast.
+it, beside :mod:`blink.games.goblink.cli`) checks the options, runs the games on local
+processes or a Dask cluster's workers with the progress bar every game's simulate command
+shares (:mod:`blink.cli.simrun`), and prints the summary (tables, or JSON) and the figure. It
+is imported only when a command needs it, so ``blink`` starts fast.
 """
 
 from __future__ import annotations
