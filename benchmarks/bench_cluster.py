@@ -48,7 +48,7 @@ def main() -> None:
     rates: dict[str, list[float]] = {"cluster": [], "local": []}
     summaries: dict[str, dict[str, Any]] = {}
     with LocalCluster(
-        n_workers=opts.workers, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=opts.workers, threads_per_worker=1, processes=True, dashboard_address=":0"
     ) as cluster:
         ways = {
             "cluster": ["--cluster", cluster.scheduler_address],

@@ -35,13 +35,13 @@ TIMEOUT = 120.0
 
 
 def _start(workers: int, preload: str | None = None) -> LocalCluster:
-    """A LocalCluster of ``workers`` worker processes (one thread each), no dashboard."""
+    """A LocalCluster of ``workers`` worker processes (one thread each), on free ports."""
     extra = {"preload": [preload]} if preload is not None else {}
     return LocalCluster(
         n_workers=workers,
         threads_per_worker=1,
         processes=True,
-        dashboard_address=None,
+        dashboard_address=":0",
         scheduler_port=0,
         **extra,  # type: ignore[arg-type]
     )
