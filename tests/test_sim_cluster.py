@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -26,6 +28,7 @@ from blink import __version__
 from blink.cli import app
 from blink.games.classic.bots import BotSpec
 from blink.games.classic.sim.runner import Job, run
+from blink.sim.pool import die_with_parent
 from blink.simcluster import ClusterError, connect, parse_address
 
 runner = CliRunner()
@@ -317,3 +320,37 @@ def test_workers_lost_until_dask_gives_up_is_one_sentence() -> None:
     assert len(lines) == 1, err
     assert lines[0].startswith("blink simulate: the workers running matches ")
     assert "died 2 times and Dask gave up" in lines[0]
+
+
+def _blink_tasks(client: Client) -> int:
+    """How many of blink's chunks the scheduler holds now."""
+    count: int = client.run_on_scheduler(
+        lambda dask_scheduler: sum(str(k).startswith("blink-") for k in dask_scheduler.tasks)
+    )
+    return count
+
+
+def test_ctrl_c_cancels_the_cluster_work_and_prints_what_finished(cluster: str) -> None:
+    """Ctrl-C once chunks run on the workers: exit 130, the summary of the matches finished
+    (none, or some), and nothing of the run left on the scheduler. Nothing waits for a guessed
+    time: the test polls the scheduler."""
+    cmd = [sys.executable, "-m", "blink", "simulate", "--games", "1000000", "--json"]
+    with Client(cluster, timeout=TIMEOUT) as client:
+        proc = subprocess.Popen(
+            [*cmd, "--cluster", cluster],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            preexec_fn=die_with_parent,  # the run dies with this test, whatever happens
+        )
+        try:
+            _wait_until(lambda: _blink_tasks(client) > 0, "no chunk reached the scheduler")
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=TIMEOUT)
+        finally:
+            proc.kill()
+            proc.wait()
+        assert proc.returncode == 130, err
+        data = json.loads(out)
+        assert data["interrupted"] is True and data["requested"] == 1000000
+        assert data["games"] < 1000000
+        _wait_until(lambda: _blink_tasks(client) == 0, "the run's chunks stayed on the cluster")
