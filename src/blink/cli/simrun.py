@@ -35,8 +35,8 @@ ClusterOpt = Annotated[
     str | None,
     typer.Option(
         "--cluster",
-        help="Run the games on the Dask cluster whose scheduler is at tcp://HOST:PORT (its "
-        'workers need this blink; pip install ".[cluster]"): the same results as here.',
+        help="Run the games on the Dask cluster whose scheduler is at tcp://HOST:PORT (Dask: "
+        "the cluster extra; its workers need this blink): the same results as here.",
     ),
 ]
 ClusterTimeoutOpt = Annotated[

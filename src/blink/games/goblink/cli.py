@@ -133,7 +133,9 @@ def simulate(
     players: Annotated[
         int | None,
         typer.Option(
-            "--players", "-p", help=f"{_PLAYERS_HELP} (default: one per bot named, or 2)."
+            "--players",
+            "-p",
+            help=f"{GOBLINK_INFO.player_range} players (default: one per bot named, or 2).",
         ),
     ] = None,
     bot: Annotated[
