@@ -53,7 +53,6 @@ _BUILT_IN_TABLES: Final = {
 }
 
 
-
 @dataclass(frozen=True)
 class FrontEnd:
     """Where a game's own front-end parts are; each is optional (``None``: the game has none,
