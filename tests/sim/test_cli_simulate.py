@@ -194,9 +194,11 @@ def test_goblink_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_goblink_delegates(monkeypatch: pytest.MonkeyPatch) -> None:
     import types
 
-    calls: list[dict[str, object]] = []
+    from blink.cli.simrun import SimulationOptions
+
+    calls: list[SimulationOptions] = []
     fake = types.ModuleType("blink.games.goblink.simulate_cli")
-    fake.simulate_cli = lambda **kw: calls.append(kw) or 0  # type: ignore[attr-defined]
+    fake.simulate_cli = lambda options: calls.append(options) or 0  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "blink.games.goblink.simulate_cli", fake)
     code, _, _ = _run(
         "--game",
@@ -217,17 +219,22 @@ def test_goblink_delegates(monkeypatch: pytest.MonkeyPatch) -> None:
     )
     assert code == 0
     assert calls == [
-        {
-            "games": 7,
-            "players": 4,
-            "bots": ["a", "b"],
-            "seed": 2,
-            "workers": 1,
-            "json_out": True,
-            "plot": None,
-            "records": None,
-        }
+        SimulationOptions(
+            games=7,
+            players=4,
+            bots=("a", "b"),
+            seed=2,
+            workers=1,
+            json_out=True,
+            plot=None,
+            records=None,
+        )
     ]
+    # blink goblink simulate is the same entry point, with the same options.
+    go = ["goblink", "simulate", "--games", "7", "-p", "4", "-b", "a", "-b", "b", "--seed", "2"]
+    res = runner.invoke(app, [*go, "--workers", "1", "--json"])
+    assert res.exit_code == 0, res.output
+    assert calls[1] == calls[0]
 
 
 def test_sweep_speed(tmp_path: Path) -> None:

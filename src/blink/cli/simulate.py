@@ -7,16 +7,18 @@ Examples::
     blink simulate --bot champion --bot beginner --handicap 40:20 --best-of 3 --plot out.png
     blink simulate sweep --param speed --values 1,1.25,1.5,2 --bot expert --bot expert
     blink simulate sweep --param handicap --values 0,4,8,12,16 --bot champion --bot beginner
+    blink simulate --engine batch --games 1000000 --cluster tcp://scheduler:8786   # Dask's workers
 
-Heavy modules (the simulator, Rich, matplotlib) are imported inside the commands; the help
-reads the levels, strategies and player range from their registries (:mod:`blink.cli.listing`).
+What every game's simulate command shares (its options, the progress bar, local processes or
+a Dask cluster) is :mod:`blink.cli.simrun`. Heavy modules (the simulator, Rich, matplotlib,
+Dask) are imported inside the commands; the help reads the levels, strategies and player
+range from their registries (:mod:`blink.cli.listing`).
 """
 
 from __future__ import annotations
 
 import importlib
 import json
-import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -27,15 +29,23 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, NoReturn
 import typer
 
 from blink.cli.listing import CLASSIC_INFO, LEVEL_NAMES, STRATEGY_NAMES, in_range, or_list
+from blink.cli.simrun import (
+    ClusterOpt,
+    ClusterTimeoutOpt,
+    SimulationOptions,
+    pool,
+    progress_bar,
+)
 from blink.games.classic.bots import BotSpec
 from blink.model.registry import DEFAULT_GAME, front_end, game_names, get_game
+from blink.simcluster.client import DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
     from blink.games.classic.rules import Ruleset
     from blink.games.classic.sim.runner import Job
     from blink.games.classic.sim.stats import Summary
 
-__all__ = ["register"]
+__all__ = ["register", "run_game_simulation"]
 
 DEFAULT_BOT = str(BotSpec("expert"))
 """The bot of every seat when no --bot is given (an expert with the default strategy)."""
@@ -120,19 +130,18 @@ def _check_fast(specs: Sequence[BotSpec]) -> None:
         check_specs(specs)
     except NoKernelFormError as exc:
         _fail(str(exc))
+
+
 PlotOpt = Annotated[Path | None, typer.Option("--plot", help="Write a figure (PNG).")]
 
 
-def _check_common(games: int, seed: int, workers: int | None) -> int:
+def _check_common(games: int, seed: int, workers: int | None) -> None:
     if games < 1:
         _fail(f"--games must be a positive whole number, not {games}")
     if seed < 0:
         _fail(f"--seed must be zero or positive, not {seed}")
-    if workers is None:
-        return os.cpu_count() or 1
-    if workers < 1:
+    if workers is not None and workers < 1:
         _fail(f"--workers must be at least 1, not {workers}")
-    return workers
 
 
 def _parse_bots(players: int | None, bots: list[str] | None) -> list[BotSpec]:
@@ -180,28 +189,6 @@ def _parse_setting(
     if best_of < 1 or best_of % 2 == 0:
         _fail(f"--best-of must be a positive odd number (1, 3, 5, ...), not {best_of}")
     return rules, sizes
-
-
-def _progress(total: int, description: str) -> Any:
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    return Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
 
 
 def _print_summary(summary: Summary, elapsed: float) -> None:
@@ -320,16 +307,30 @@ def simulate(
     flip_pause: FlipPauseOpt = 1.0,
     choice_timeout: ChoiceTimeoutOpt = 10.0,
     engine: EngineOpt = Engine.exact,
+    cluster: ClusterOpt = None,
+    cluster_timeout: ClusterTimeoutOpt = DEFAULT_TIMEOUT,
 ) -> None:
     """Simulate bot-vs-bot games in virtual time and summarise them."""
     if ctx.invoked_subcommand is not None:
         return
-    nworkers = _check_common(games, seed, workers)
+    _check_common(games, seed, workers)
+    options = SimulationOptions(
+        games=games,
+        players=players,
+        bots=tuple(bot or ()),
+        seed=seed,
+        workers=workers,
+        json_out=json_out,
+        plot=plot,
+        records=records,
+        cluster=cluster,
+        cluster_timeout=cluster_timeout,
+    )
     if game != DEFAULT_GAME:
         if engine is not Engine.exact:
             title = get_game(game).info.title
             _fail(f"--engine {engine.value} simulates classic Blink only; {title} games use exact")
-        _other_game(str(game), games, players, bot, seed, nworkers, json_out, plot, records)
+        run_game_simulation(str(game), options)
         return
     specs = _parse_bots(players, bot)
     rules, sizes = _parse_setting(len(specs), handicap, ruleset, best_of)
@@ -354,7 +355,7 @@ def simulate(
         records=str(records) if records is not None else None,
         engine=engine.value,
     )
-    summary, elapsed = _run_classic(job, games, nworkers)
+    summary, elapsed = _run_classic(job, options)
     if plot is not None and summary.games_played:
         from blink.games.classic.sim.plots import plot_summary
 
@@ -371,20 +372,22 @@ def simulate(
         raise typer.Exit(130)
 
 
-def _run_classic(job: Job, games: int, workers: int) -> tuple[Summary, float]:
-    """Run ``games`` matches of ``job`` with a progress bar; their summary and the seconds."""
+def _run_classic(job: Job, options: SimulationOptions) -> tuple[Summary, float]:
+    """Run ``options.games`` matches of ``job`` with a progress bar, on local processes or the
+    cluster; their summary and the seconds."""
     from blink.games.classic.sim.runner import run
     from blink.games.classic.sim.stats import summarize
 
-    start = time.perf_counter()
+    games = options.games
     unit = "series" if job.best_of > 1 else "games"
     try:
-        with _progress(games, "") as bar:
-            task = bar.add_task(f"simulating {unit}", total=games)
-            result = run(job, games, workers, lambda k: bar.advance(task, k))
+        with pool(options, _fail) as where:
+            start = time.perf_counter()
+            with progress_bar(games, f"simulating {unit}") as advance:
+                result = run(job, games, where.workers, advance, executor=where.executor)
+            elapsed = time.perf_counter() - start
     except KeyboardInterrupt:  # pragma: no cover - run() normally catches it itself
         _fail("interrupted before any game finished")
-    elapsed = time.perf_counter() - start
     summary = summarize(
         result.rows,
         len(job.specs),
@@ -403,32 +406,15 @@ def _run_classic(job: Job, games: int, workers: int) -> tuple[Summary, float]:
     return summary, elapsed
 
 
-def _other_game(
-    name: str,
-    games: int,
-    players: int | None,
-    bots: list[str] | None,
-    seed: int,
-    workers: int,
-    json_out: bool,
-    plot: Path | None,
-    records: Path | None,
-) -> None:
-    """Simulate another game than classic Blink with its own command module."""
+def run_game_simulation(name: str, options: SimulationOptions) -> None:
+    """Simulate another game than classic Blink with its own command module's
+    ``run_simulation(options)`` (``blink simulate --game NAME``); "unavailable" when the game's
+    simulator cannot be imported."""
     module = front_end(name).commands
     assert module is not None  # GameKind holds only the games that have one
     try:
-        run: Callable[..., None] = importlib.import_module(module).run_simulation
-        run(
-            games=games,
-            players=players,
-            bots=bots,
-            seed=seed,
-            workers=workers,
-            json_out=json_out,
-            plot=plot,
-            records=records,
-        )
+        run: Callable[[SimulationOptions], None] = importlib.import_module(module).run_simulation
+        run(options)
     except ImportError as exc:
         title = get_game(name).info.title
         _fail(f"{title} simulation is unavailable ({exc.name} could not be imported)")
@@ -450,9 +436,14 @@ def sweep(
     json_out: JsonOpt = False,
     plot: PlotOpt = None,
     engine: EngineOpt = Engine.exact,
+    cluster: ClusterOpt = None,
+    cluster_timeout: ClusterTimeoutOpt = DEFAULT_TIMEOUT,
 ) -> None:
     """Vary one parameter (seat 0's speed, or the handicap) and chart seat 0's win rate."""
-    nworkers = _check_common(games, seed, workers)
+    _check_common(games, seed, workers)
+    options = SimulationOptions(
+        games=games, seed=seed, workers=workers, cluster=cluster, cluster_timeout=cluster_timeout
+    )
     specs = _parse_bots(players, bot)
     rules, _ = _parse_setting(len(specs), "", ruleset, 1)
     if engine is Engine.fast:
@@ -465,11 +456,11 @@ def sweep(
 
     out: list[dict[str, Any]] = []
     interrupted = False
-    with _progress(games * len(settings), "") as bar:
-        task = bar.add_task(f"sweeping {param.value}", total=games * len(settings))
+    total = games * len(settings)
+    with pool(options, _fail) as where, progress_bar(total, f"sweeping {param.value}") as advance:
         for v, sp, sizes in settings:
             job = Job(tuple(sp), seed=seed, ruleset=rules, sizes=sizes, engine=engine.value)
-            res = run(job, games, nworkers, lambda k: bar.advance(task, k))
+            res = run(job, games, where.workers, advance, executor=where.executor)
             out.append(_sweep_point(v, sp, sizes, res.rows))
             if res.interrupted:
                 interrupted = True

@@ -53,7 +53,6 @@ _BUILT_IN_TABLES: Final = {
 }
 
 
-
 @dataclass(frozen=True)
 class FrontEnd:
     """Where a game's own front-end parts are; each is optional (``None``: the game has none,
@@ -61,8 +60,9 @@ class FrontEnd:
 
     commands: str | None = None
     """The module of the game's ``blink <name>`` command group: it offers ``register(app)``
-    (adds the group to the ``blink`` Typer app) and ``run_simulation(**options)`` (``blink
-    simulate --game <name>``), and imports nothing heavy at the top."""
+    (adds the group to the ``blink`` Typer app) and ``run_simulation(options)`` (``blink
+    simulate --game <name>``, options a ``blink.cli.simrun.SimulationOptions``), and imports
+    nothing heavy at the top."""
     web: str | None = None
     """The package whose ``web/`` folder holds the game's browser module (``main.js``, served
     at ``/games/<name>/``; docs/architecture.md, "The browser client")."""

@@ -18,9 +18,11 @@ from typing import Annotated, Final, NoReturn
 import typer
 
 from blink.cli.listing import in_range, or_list
+from blink.cli.simrun import ClusterOpt, ClusterTimeoutOpt, SimulationOptions
 from blink.games.goblink.bots import DEFAULT_OPPONENT, GOBOTS, GoBotError, make_gobot
 from blink.games.goblink.definition import GOBLINK
 from blink.model.base import GameInfo
+from blink.simcluster.client import DEFAULT_TIMEOUT
 
 __all__ = ["GOBLINK_INFO", "GOBOT_NAMES", "register", "run_simulation"]
 
@@ -128,53 +130,58 @@ def play(
 @goblink_app.command("simulate")
 def simulate(
     games: Annotated[int, typer.Option("--games", "-g", help="Number of games.")] = 1000,
-    players: Annotated[int, typer.Option("--players", "-p", help=_PLAYERS_HELP)] = 2,
+    players: Annotated[
+        int | None,
+        typer.Option(
+            "--players",
+            "-p",
+            help=f"{GOBLINK_INFO.player_range} players (default: one per bot named, or 2).",
+        ),
+    ] = None,
     bot: Annotated[
         list[str] | None,
         typer.Option("--bot", "-b", help=f"{GOBOT_NAMES} per seat (repeat, cycled)."),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Master seed.")] = 0,
-    workers: Annotated[int, typer.Option("--workers", "-w", help="Worker processes.")] = 1,
+    workers: Annotated[
+        int | None, typer.Option("--workers", "-w", help="Processes (default: all cores).")
+    ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
     plot: Annotated[Path | None, typer.Option("--plot", help="Write a PNG figure.")] = None,
     records: Annotated[
         Path | None, typer.Option("--records", help="Write every game's record to DIR.")
     ] = None,
+    cluster: ClusterOpt = None,
+    cluster_timeout: ClusterTimeoutOpt = DEFAULT_TIMEOUT,
 ) -> None:
     """Simulate bot-vs-bot Go Blink games (same as 'blink simulate --game goblink')."""
-    from blink.games.goblink.simulate_cli import simulate_cli
+    run_simulation(
+        SimulationOptions(
+            games=games,
+            players=players,
+            bots=tuple(bot or ()),
+            seed=seed,
+            workers=workers,
+            json_out=json_out,
+            plot=plot,
+            records=records,
+            cluster=cluster,
+            cluster_timeout=cluster_timeout,
+        )
+    )
 
-    simulate_cli(games, players, list(bot or []), seed, workers, json_out, plot, records)
 
-
-def run_simulation(
-    games: int,
-    players: int | None,
-    bots: list[str] | None,
-    seed: int,
-    workers: int,
-    json_out: bool,
-    plot: Path | None,
-    records: Path | None,
-) -> None:
-    """``blink simulate --game goblink``: the same run as ``blink goblink simulate``.
+def run_simulation(options: SimulationOptions) -> None:
+    """Simulate Go Blink games: ``blink goblink simulate`` and ``blink simulate --game
+    goblink`` (:func:`blink.cli.simulate.run_game_simulation`), the same run.
 
     Raises ``ImportError`` when the game's simulator cannot be imported, ``typer.Exit`` on bad
     input."""
     # The game's simulation first: unavailable even if simulate_cli was loaded before.
     importlib.import_module("blink.games.goblink.sim")
     gosim = importlib.import_module("blink.games.goblink.simulate_cli")
-    simulate_cli: Callable[..., object] = gosim.simulate_cli
-    code = simulate_cli(
-        games=games,
-        players=players if players is not None else (len(bots) if bots else 2),
-        bots=list(bots or []),
-        seed=seed,
-        workers=workers,
-        json_out=json_out,
-        plot=plot,
-        records=records,
-    )
+    simulate_cli: Callable[[SimulationOptions], object] = gosim.simulate_cli
+    code = simulate_cli(options)
     if isinstance(code, int) and code:
         raise typer.Exit(code)
 

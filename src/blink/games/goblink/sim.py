@@ -11,10 +11,11 @@ The command line (``blink simulate --game goblink``, ``blink goblink simulate``)
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
-from concurrent.futures import as_completed
+from concurrent.futures import Executor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -127,25 +128,36 @@ def run_games(
     games: int,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    executor: Executor | None = None,
 ) -> list[GoGameRow]:
-    """Play ``games`` games on ``workers`` processes; rows come back in index order."""
+    """Play ``games`` games on ``workers`` processes; rows come back in index order.
+
+    ``executor``: play the chunks there instead (for example a cluster's,
+    :mod:`blink.simcluster`), ``workers`` being its parallelism; the same chunks, so the same
+    rows. It is not shut down.
+    """
     if job.records is not None:
         Path(job.records).mkdir(parents=True, exist_ok=True)
     size = max(1, min(200, games // max(1, workers * 8)))
     chunks = [(s, min(games, s + size)) for s in range(0, games, size)]
     rows: list[GoGameRow] = []
-    if workers <= 1 or len(chunks) <= 1:
+    if executor is None and (workers <= 1 or len(chunks) <= 1):
         for start, stop in chunks:
             rows.extend(_run_chunk(job, start, stop))
             if progress is not None:
                 progress(stop - start)
     else:
-        with worker_pool(workers) as pool:
-            futures = {pool.submit(_run_chunk, job, a, b): b - a for a, b in chunks}
-            for fut in as_completed(futures):
-                rows.extend(fut.result())
-                if progress is not None:
-                    progress(futures[fut])
+        pool = worker_pool(workers) if executor is None else contextlib.nullcontext(executor)
+        with pool as ex:
+            futures = {ex.submit(_run_chunk, job, a, b): b - a for a, b in chunks}
+            try:
+                for fut in as_completed(futures):
+                    rows.extend(fut.result())
+                    if progress is not None:
+                        progress(futures[fut])
+            finally:
+                for fut in futures:
+                    fut.cancel()
     rows.sort(key=lambda r: r.game_index)
     return rows
 

@@ -2,9 +2,10 @@
 ``blink goblink simulate``.
 
 The simulation itself is :mod:`blink.games.goblink.sim`; this module (the commands' part of
-it, beside :mod:`blink.games.goblink.cli`) checks the options, shows
-a progress bar and prints the summary (tables, or JSON) and the figure. It is imported only
-when a command needs it, so ``blink`` starts fast.
+it, beside :mod:`blink.games.goblink.cli`) checks the options, runs the games on local
+processes or a Dask cluster's workers with the progress bar every game's simulate command
+shares (:mod:`blink.cli.simrun`), and prints the summary (tables, or JSON) and the figure. It
+is imported only when a command needs it, so ``blink`` starts fast.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 import typer
 
+from blink.cli.simrun import SimulationOptions, pool, progress_bar
 from blink.games.goblink.bots import GOBOTS, GoBotError
 from blink.games.goblink.definition import GOBLINK
 from blink.games.goblink.sim import (
@@ -39,52 +41,37 @@ def _fail(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
-def simulate_cli(
-    games: int,
-    players: int,
-    bots: list[str],
-    seed: int,
-    workers: int,
-    json_out: bool,
-    plot: Path | None,
-    records: Path | None,
-) -> None:
-    """Run a Go Blink simulation for the command line: progress bar, table or JSON, plot.
+def simulate_cli(options: SimulationOptions) -> None:
+    """Run a Go Blink simulation for the command line (local processes, or a cluster's
+    workers): progress bar, table or JSON, plot.
 
     Raises ``typer.Exit(2)`` with a message on bad input.
     """
-    seats = _check(games, players, bots, workers, plot, records)
+    games, seed, plot, records = options.games, options.seed, options.plot, options.records
+    seats = _check(games, options.players, list(options.bots), plot, records)
     job = GoJob(tuple(seats), seed=seed, records=str(records) if records is not None else None)
-    start = time.perf_counter()
-    rows = _run(job, games, workers)
-    elapsed = time.perf_counter() - start
+    rows, elapsed = _run(job, options)
     summary = summarize_go(rows, seats)
     summary.extra.update(seed=seed, turn_limit=job.turn_limit, elapsed_s=round(elapsed, 3))
     if plot is not None:
         plot_go(summary, plot)
-    if json_out:
+    if options.json_out:
         typer.echo(json.dumps(summary.to_dict()))
         return
     _print_summary(summary, seats, seed, elapsed, plot, records)
 
 
 def _check(
-    games: int,
-    players: int,
-    bots: list[str],
-    workers: int,
-    plot: Path | None,
-    records: Path | None,
+    games: int, players: int | None, bots: list[str], plot: Path | None, records: Path | None
 ) -> list[str]:
-    """The bot of each seat; bad options fail with one line."""
+    """The bot of each seat; bad options fail with one line. Without ``players``, one seat
+    per bot named ("--bot memory,greedy" or "--bot memory --bot greedy"), or two."""
     if not isinstance(games, int) or games < 1:
         _fail(f"--games must be at least 1, not {games}")
-    if not isinstance(workers, int) or workers < 1:
-        _fail(f"--workers must be at least 1, not {workers}")
     named = [n for b in bots for n in b.split(",") if n.strip()]
     info = GOBLINK.info
-    if players < info.min_players and info.min_players <= len(named) <= info.max_players:
-        players = len(named)  # "--bot memory,greedy" without --players: one seat per name
+    if players is None:
+        players = len(named) if info.min_players <= len(named) <= info.max_players else 2
     try:
         seats = parse_bots(bots, players)
     except GoBotError as exc:
@@ -98,31 +85,16 @@ def _check(
     return seats
 
 
-def _run(job: GoJob, games: int, workers: int) -> list[GoGameRow]:
-    """Play the games with a progress bar on stderr; Ctrl-C ends with exit status 130."""
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    progress = Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
+def _run(job: GoJob, options: SimulationOptions) -> tuple[list[GoGameRow], float]:
+    """Play the games with a progress bar on stderr, on local processes or the cluster; the
+    rows and the seconds. Ctrl-C ends with exit status 130."""
+    games = options.games
     try:
-        with progress:
-            task = progress.add_task("simulating Go Blink games", total=games)
-            return run_games(job, games, workers, lambda k: progress.advance(task, k))
+        with pool(options, _fail) as where:
+            start = time.perf_counter()
+            with progress_bar(games, "simulating Go Blink games") as advance:
+                rows = run_games(job, games, where.workers, advance, executor=where.executor)
+            return rows, time.perf_counter() - start
     except KeyboardInterrupt:
         typer.echo("blink simulate: interrupted", err=True)
         raise typer.Exit(130) from None

@@ -11,7 +11,7 @@ import os
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -287,11 +287,14 @@ def run(
     matches: int,
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
+    executor: Executor | None = None,
 ) -> RunResult:
     """Simulate ``matches`` matches of ``job`` on ``workers`` processes (default: all cores).
 
     ``progress(k)`` is called as each batch of ``k`` matches finishes. Ctrl-C stops the run
-    and returns the matches finished so far with ``interrupted`` set.
+    and returns the matches finished so far with ``interrupted`` set. ``executor``: run the
+    batches there instead (for example a cluster's, :mod:`blink.simcluster`), ``workers``
+    being its parallelism; the same batches, so the same results. It is not shut down.
     """
     if workers is None:
         workers = os.cpu_count() or 1
@@ -299,7 +302,7 @@ def run(
         Path(job.records).mkdir(parents=True, exist_ok=True)
     out = RunResult(requested=matches)
     chunks = _chunks(matches, workers, job.engine)
-    if workers <= 1:
+    if workers <= 1 and executor is None:
         try:
             for start, stop in chunks:
                 out.rows.extend(run_chunk(job, start, stop))
@@ -309,7 +312,7 @@ def run(
             out.interrupted = True
         return out
     done: list[list[MatchRow]] = []
-    pool = worker_pool(workers)
+    pool = worker_pool(workers) if executor is None else executor
     pending: set[Future[list[MatchRow]]] = set()
     try:
         with _ctrl_c_as_flag() as halt:
@@ -342,7 +345,11 @@ def run(
                     if not f.cancelled() and f.exception() is None:
                         done.append(f.result())
     finally:
-        pool.shutdown(wait=not out.interrupted, cancel_futures=True)
+        if executor is None:
+            pool.shutdown(wait=not out.interrupted, cancel_futures=True)
+        else:
+            for f in pending:
+                f.cancel()
     out.rows = sorted((r for rows in done for r in rows), key=lambda r: r.number)
     return out
 

@@ -1,0 +1,126 @@
+"""What every game's ``blink simulate`` shares: its options, its progress bar, and where the
+games run (local processes, or a Dask cluster's workers with ``--cluster``).
+
+Classic Blink's command (:mod:`blink.cli.simulate`) and each game's own simulation command
+(``run_simulation`` of its commands module, :attr:`blink.model.registry.FrontEnd.commands`)
+take the same :class:`SimulationOptions`, and run their simulator inside :func:`pool`, which
+gives the parallelism and the executor to hand it. Rich and Dask are imported inside the
+functions.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+from blink.simcluster.client import DEFAULT_TIMEOUT
+
+__all__ = [
+    "ClusterOpt",
+    "ClusterTimeoutOpt",
+    "Pool",
+    "SimulationOptions",
+    "pool",
+    "progress_bar",
+]
+
+ClusterOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--cluster",
+        help="Run the games on the Dask cluster whose scheduler is at tcp://HOST:PORT (Dask: "
+        "the cluster extra; its workers need this blink): the same results as here.",
+    ),
+]
+ClusterTimeoutOpt = Annotated[
+    float,
+    typer.Option(
+        "--cluster-timeout", help="Seconds to wait for the scheduler, and for a first worker."
+    ),
+]
+
+
+@dataclass(frozen=True)
+class SimulationOptions:
+    """The options of a game's simulation on the command line, as the user gave them."""
+
+    games: int
+    players: int | None = None
+    """``None``: the game's rule (the number of bots named, or its default)."""
+    bots: tuple[str, ...] = ()
+    seed: int = 0
+    workers: int | None = None
+    """Local processes; ``None``: every core (or the cluster's workers with :attr:`cluster`)."""
+    json_out: bool = False
+    plot: Path | None = None
+    records: Path | None = None
+    cluster: str | None = None
+    """A Dask scheduler's address: run the games on its workers."""
+    cluster_timeout: float = DEFAULT_TIMEOUT
+
+
+@dataclass(frozen=True)
+class Pool:
+    """Where a simulation runs: its parallelism, and the executor to give the simulator
+    (``None``: its own local process pool)."""
+
+    workers: int
+    executor: Executor | None = None
+
+
+@contextlib.contextmanager
+def pool(options: SimulationOptions, fail: Callable[[str], NoReturn]) -> Iterator[Pool]:
+    """The local processes, or the connected cluster's workers, for the run inside.
+
+    ``fail(sentence)`` is called (it exits) for a bad option, a cluster that cannot be used and
+    a cluster failure during the run (:class:`blink.simcluster.ClusterError`).
+    """
+    if options.workers is not None and options.workers < 1:
+        fail(f"--workers must be at least 1, not {options.workers}")
+    if options.cluster is None:
+        yield Pool(options.workers or os.cpu_count() or 1)
+        return
+    if options.workers is not None:
+        fail("--workers counts local processes: with --cluster the cluster's workers play")
+    from blink.simcluster import ClusterError, connect
+
+    try:
+        with connect(options.cluster, options.cluster_timeout) as cluster:
+            yield Pool(cluster.threads, cluster.executor)
+    except ClusterError as exc:
+        fail(str(exc))
+
+
+@contextlib.contextmanager
+def progress_bar(total: int, description: str) -> Iterator[Callable[[int], None]]:
+    """A Rich progress bar on stderr (gone when done) for ``total`` items; yields the function
+    that advances it by ``k`` items."""
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    bar = Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    with bar:
+        task = bar.add_task(description, total=total)
+        yield lambda k: bar.advance(task, k)
