@@ -112,9 +112,10 @@ class LeanWebSocket(asyncio.Protocol):
     text frames, ping/pong and close. Much cheaper per frame than a full client library, so
     the generator, which shares the machine with the server, takes less of it."""
 
-    def __init__(self, host: str, port: int, on_text: Any) -> None:
+    def __init__(self, host: str, port: int, on_text: Any, path: str = "/ws") -> None:
         self.host = host
         self.port = port
+        self.path = path
         self.on_text = on_text
         self.transport: Any = None
         self.buf = bytearray()
@@ -128,7 +129,7 @@ class LeanWebSocket(asyncio.Protocol):
         key = base64.b64encode(os.urandom(16)).decode()
         self.transport.write(
             (
-                f"GET /ws HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nUpgrade: websocket\r\n"
+                f"GET {self.path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nUpgrade: websocket\r\n"
                 f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
                 "Sec-WebSocket-Version: 13\r\n\r\n"
             ).encode()
@@ -238,7 +239,9 @@ class Player:
         loop = asyncio.get_running_loop()
         async with sem:
             _t, ws = await loop.create_connection(
-                lambda: LeanWebSocket("127.0.0.1", port, self.read), "127.0.0.1", port
+                lambda: LeanWebSocket("127.0.0.1", port, self.read, f"/ws/{code}"),
+                "127.0.0.1",
+                port,
             )
             await asyncio.wait_for(ws.opened, 60)
         self.ws = ws

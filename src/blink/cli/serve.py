@@ -11,9 +11,7 @@ import typer
 __all__ = ["register", "serve"]
 
 Host = Annotated[str, typer.Option(help="Address to listen on.")]
-Port = Annotated[
-    int, typer.Option(min=0, max=65535, help="Port to listen on (0: any free port).")
-]
+Port = Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on (0: any free port).")]
 DbFile = Annotated[
     Path | None,
     typer.Option("--db", help="SQLite database file (default: your user data folder)."),
@@ -131,6 +129,16 @@ TournamentIdleAfter = Annotated[
         "for); 0 keeps every tournament in memory.",
     ),
 ]
+Cluster = Annotated[
+    bool,
+    typer.Option(
+        "--cluster",
+        envvar="BLINK_CLUSTER",
+        help="One node of several on one PostgreSQL database (behind a router such as "
+        "HAProxy: blink cluster haproxy-config): each room is served by the node that holds "
+        "its lease, and taken over by another when that node is gone.",
+    ),
+]
 LogLevel = Annotated[str, typer.Option(help="uvicorn log level.")]
 
 
@@ -173,6 +181,7 @@ def serve(
     max_sockets_per_address: MaxSockets = 512,
     header_timeout: HeaderTimeout = 10.0,
     tournament_idle_after: TournamentIdleAfter = 600.0,
+    cluster: Cluster = False,
     log_level: LogLevel = "warning",
 ) -> None:
     """Start the game server; open the address it prints in a browser."""
@@ -182,6 +191,13 @@ def serve(
 
     rate = _creation_rate(creation_rate)
     _check_db_writer(db_writer)
+    if cluster and (db is not None or not (database_url or "").startswith("postgresql")):
+        typer.echo(
+            "blink serve: --cluster needs the PostgreSQL database every node shares: give "
+            "--database-url postgresql+psycopg://...",
+            err=True,
+        )
+        raise typer.Exit(2)
     try:
         url, shown, sockets = prepare(db, database_url, host, port)
     except ServeError as exc:
@@ -212,6 +228,7 @@ def serve(
         turn_time=turn_time,
         bot_delay=bot_delay,
         tournament_idle_after=tournament_idle_after or None,
+        cluster=cluster,
     )
     typer.echo(f"Database: {shown}")
     started = run(

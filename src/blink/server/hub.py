@@ -5,6 +5,13 @@ At start :meth:`Hub.restore` rebuilds every room that is not closed, with its un
 (through its game's record codec: :mod:`blink.server.stored`); a room dropped from memory
 while idle (:meth:`Hub.evict_idle`) is rebuilt the same way when it is next asked for
 (:class:`RoomTable`).
+
+A node of a cluster (``blink serve --cluster``: several nodes on one PostgreSQL database) holds
+the lease of every room it has in memory (:mod:`blink.server.lease`). It restores nothing at
+start: a room is rebuilt, the same way, by the first node asked for it that gets its lease
+(:meth:`Hub.room`); a node that cannot get it raises :class:`~blink.server.lease.RoomElsewhere`.
+A room made through the REST API is stored and handed off (:meth:`Hub.hand_off`), so the node
+the router sends the room's traffic to loads it on first use.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from typing import Any
 
 from blink.model.registry import DEFAULT_GAME
 from blink.server import storage as st
+from blink.server.lease import Leases, LocalLeases, RoomElsewhere
 from blink.server.links import record_url
 from blink.server.protocol import GameMeta
 from blink.server.rooms import GameState, Room, Seat
@@ -54,10 +62,18 @@ class RoomTable(dict[str, "Room"]):
 class Hub:
     """Every room of the server, the storage and the settings."""
 
-    def __init__(self, settings: Settings, storage: st.Storage, version: str) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        storage: st.Storage,
+        version: str,
+        leases: Leases | None = None,
+    ) -> None:
         self.settings = settings
         self.storage = storage
         self.version = version
+        self.leases: Leases = leases or LocalLeases()
+        """The leases of the rooms this node serves (a single node holds every one)."""
         self.rooms: RoomTable = RoomTable(self._load_room)
         self._next_game_id = 1
         self.connections = 0
@@ -122,31 +138,97 @@ class Hub:
         return sum(1 for r in self.rooms.values() if r.game is not None and not r.game.game.over)
 
     def restore(self) -> None:
-        """Rebuild every room and unfinished game from the database (at start)."""
+        """Rebuild every room and unfinished game from the database (at start). A cluster
+        node restores none: each room is rebuilt by the node first asked for it."""
         self._next_game_id = self.storage.next_game_id()
+        if self.leases.shared:
+            return
         for lr in self.storage.load_rooms():
             self._restore_room(lr)
 
     def room(self, code: str) -> Room | None:
         """The room ``code``: in memory, or brought back from the database when it was dropped
-        from memory (:meth:`evict_idle`); ``None`` when there is no such room (or it is closed).
-        A synchronous primary-key read on a miss. Same as ``hub.rooms.get(code)``."""
-        return self.rooms.get(code)
+        from memory (:meth:`evict_idle`), or, on a cluster node, when this node gets its lease;
+        ``None`` when there is no such room (or it is closed). A synchronous primary-key read
+        on a miss. Raises :class:`~blink.server.lease.RoomElsewhere` when another node holds
+        the room's lease. Otherwise the same as ``hub.rooms.get(code)``."""
+        room = dict.get(self.rooms, code)
+        if room is not None:
+            return room
+        return self._load_room(code, strict=True)
 
-    def _load_room(self, code: str) -> Room | None:
+    def _load_room(self, code: str, strict: bool = False) -> Room | None:
+        """Bring room ``code`` into memory from the database, if this node gets its lease
+        (else ``None``, or :class:`RoomElsewhere` when ``strict``)."""
         if not code or code in self._missing:
+            return None
+        if not self.leases.acquire(code):
+            if strict:
+                raise RoomElsewhere(code)
             return None
         try:
             lr = self.storage.load_room(code)
         except Exception:
             log.exception("could not load room %s", code)
+            self.leases.release(code)
             return None
         if lr is None:
-            self._missing[code] = None
-            if len(self._missing) > 4096:
-                self._missing.popitem(last=False)
+            self.leases.release(code)
+            if not self.leases.shared:  # on a cluster another node may make it any time
+                self._missing[code] = None
+                if len(self._missing) > 4096:
+                    self._missing.popitem(last=False)
             return None
-        return self._restore_room(lr)
+        room = self._restore_room(lr)
+        if room is None:
+            self.leases.release(code)
+        elif self.leases.shared:
+            room.maybe_start()  # a room handed off before its first game (all bots: now)
+        return room
+
+    def hand_off(self, room: Room) -> bool:
+        """After a new room is stored: on a cluster node, drop it from memory and give up its
+        lease, so whichever node the router sends its traffic to loads it on first use (the
+        room has no connection and no game yet). ``False`` (a single node): it stays."""
+        if not self.leases.shared:
+            return False
+        room._cancel_timer()
+        self.rooms.pop(room.code, None)
+        self.leases.release(room.code)
+        return True
+
+    def check_leases(self) -> list[str]:
+        """On a cluster node whose lease connection was lost (so another node may take its
+        rooms now), drop every room from memory and close its connections with 1013 (the
+        clients try again, and find the room where it is served now). Returns the codes."""
+        if self.leases.alive():
+            return []
+        dropped = list(self.rooms)
+        for code in dropped:
+            self.drop(code, 1013, "the room moved: try again")
+        if dropped:
+            log.warning("lost the leases of %d rooms: dropped them from memory", len(dropped))
+        return dropped
+
+    def drop(self, code: str, close: int, reason: str) -> None:
+        """Drop room ``code`` from memory (its timers, bots and connections) and give up its
+        lease; its connections are closed with ``close``."""
+        room = dict.get(self.rooms, code)
+        if room is None:
+            return
+        room._cancel_timer()
+        g = room.game
+        if g is not None:
+            if g.timer is not None:
+                g.timer.cancel()
+            room._stop_bots(g)
+        for conn in list(room.conns):
+            room.detach(conn)
+            closer = getattr(conn, "close", None)  # a Conn (a test's peer may have none)
+            if callable(closer):
+                closer(close, reason)
+        del self.rooms[code]
+        self.leases.release(code)
 
     def _restore_room(self, lr: st.LoadedRoom) -> Room | None:
         """Rebuild one room (and its unfinished game) from its stored rows."""
@@ -240,6 +322,7 @@ class Hub:
                 if g is not None and g.timer is not None:
                     g.timer.cancel()
                 del self.rooms[code]
+                self.leases.release(code)
                 dropped.append(code)
         if dropped:
             log.info("dropped %d idle rooms from memory", len(dropped))
@@ -251,7 +334,7 @@ class Hub:
         loop = asyncio.get_running_loop()
 
         def sweep() -> None:
-            for step in (self.evict_idle, *self.sweep_hooks):
+            for step in (self.check_leases, self.evict_idle, *self.sweep_hooks):
                 try:
                     step()
                 except Exception:

@@ -125,8 +125,10 @@ async def create_room(h: Hub, body: CreateRoom) -> dict[str, Any]:
         h, code, body.game, players, body.best_of, options, body.public, seat_list, time.time()
     )
     await store_new_room(h, room)
-    room.maybe_start()
     info = room.info()
+    if not h.hand_off(room):  # a cluster node: the node that serves it starts it
+        room.maybe_start()
+        info = room.info()
     return {
         "code": code,
         "join_url": info.join_url,
@@ -158,11 +160,14 @@ def claim_seat(seats: list[Seat], take: int) -> int | None:
 
 
 async def store_new_room(hub: Hub, room: Room) -> None:
-    """Register a new room in the hub and write it with its seats; undo the registration if
-    the write fails."""
+    """Take the new room's lease, register it in the hub and write it with its seats; undo it
+    all if the write fails."""
+    if not hub.leases.acquire(room.code):
+        raise ApiError(503, "room_elsewhere", f"room code {room.code} is taken: try again")
     hub.rooms[room.code] = room
     try:
         await hub.storage.run(room.insert_job())
     except Exception:
         hub.rooms.pop(room.code, None)
+        hub.leases.release(room.code)
         raise

@@ -135,3 +135,7 @@ class Settings:
     and comes back when someone asks for it. ``None``: tournaments stay in memory."""
     sweep_interval: float = 30.0
     """How often the server looks for rooms to drop from memory."""
+    cluster: bool = False
+    """A node of a cluster: several nodes serve the rooms of one PostgreSQL database, each room
+    by the node that holds its lease (:mod:`blink.server.lease`; ``blink serve --cluster``).
+    ``False``: the only node, which holds every room's lease."""

@@ -412,6 +412,8 @@ class Manager:
             sizes = [hc[n] for n in names]
         h = self.hub
         code = h.new_code()
+        if not h.leases.acquire(code):  # a cluster node: the organiser's node serves it
+            return None
         best_of = _best_of(m.kind)
         # The seats belong to their profiles for the whole match (leave does not free them).
         options = {"ruleset": get_ruleset("official").name, "sizes": sizes, "fixed_seats": True}
