@@ -129,7 +129,8 @@ class LeanWebSocket(asyncio.Protocol):
         key = base64.b64encode(os.urandom(16)).decode()
         self.transport.write(
             (
-                f"GET {self.path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nUpgrade: websocket\r\n"
+                f"GET {self.path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+                "Upgrade: websocket\r\n"
                 f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
                 "Sec-WebSocket-Version: 13\r\n\r\n"
             ).encode()

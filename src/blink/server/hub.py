@@ -299,30 +299,34 @@ class Hub:
         (series over, or closed) for ``settings.evict_after`` seconds, or abandoned (waiting
         for players, no game ever started) for ``settings.abandon_after`` seconds. Their rows
         stay in the database: :meth:`room` (``hub.rooms.get``) brings one back on demand, and
-        records are read from the database. Returns the codes dropped."""
+        records are read from the database. A cluster node also lets go of any other room
+        nobody is connected to, with nothing waiting to be stored, after
+        ``settings.release_after`` seconds (its game, if any, goes on where the room is next
+        asked for: the router may send it to another node now). Returns the codes dropped."""
         now = self.settings.clock()
         dropped: list[str] = []
+        shared = self.leases.shared
         for code, room in list(self.rooms.items()):
             g = room.game
             over = room.status in ("finished", "closed")
             abandoned = room.status == "waiting" and g is None and not room.games
-            idle = (
-                (over or abandoned)
-                and not room.conns
-                and (g is None or (g.game.over and not g.pending))
-            )
+            quiet = not room.conns and (g is None or not g.pending)
+            idle = quiet and (shared or ((over or abandoned) and (g is None or g.game.over)))
             if not idle:
                 room.idle_since = None
                 continue
             if room.idle_since is None:
                 room.idle_since = now
-            limit = self.settings.evict_after if over else self.settings.abandon_after
+            if over:
+                limit = self.settings.evict_after
+            elif abandoned:
+                limit = self.settings.abandon_after
+            else:
+                limit = self.settings.release_after
+            if shared:
+                limit = min(limit, self.settings.release_after)
             if now - room.idle_since >= limit:
-                room._cancel_timer()
-                if g is not None and g.timer is not None:
-                    g.timer.cancel()
-                del self.rooms[code]
-                self.leases.release(code)
+                self.drop(code, 1012, "the room left this node")
                 dropped.append(code)
         if dropped:
             log.info("dropped %d idle rooms from memory", len(dropped))

@@ -139,3 +139,7 @@ class Settings:
     """A node of a cluster: several nodes serve the rooms of one PostgreSQL database, each room
     by the node that holds its lease (:mod:`blink.server.lease`; ``blink serve --cluster``).
     ``False``: the only node, which holds every room's lease."""
+    release_after: float = 15.0
+    """On a cluster node: a room nobody has been connected to for this many seconds, with
+    nothing waiting to be stored, is dropped from memory and its lease given up, whatever its
+    status (the node the router sends it to next takes it over)."""
