@@ -26,6 +26,7 @@ from typing import Any
 
 from blink.model.registry import DEFAULT_GAME
 from blink.server import storage as st
+from blink.server.ids import GameIds
 from blink.server.lease import Leases, LocalLeases, RoomElsewhere
 from blink.server.links import record_url
 from blink.server.protocol import GameMeta
@@ -34,11 +35,20 @@ from blink.server.settings import Settings
 from blink.server.stored import rebuild
 from blink.server.table_clock import Cancellable
 
-__all__ = ["CODE_ALPHABET", "Hub", "RoomTable", "room_options"]
+__all__ = ["CODE_ALPHABET", "CODE_ATTEMPTS", "Hub", "RoomTable", "random_code", "room_options"]
 
 log = logging.getLogger("blink.server")
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+
+CODE_ATTEMPTS = 8
+"""Codes drawn for one new room before giving up (31**6 codes: a refusal is rare, eight in
+a row means something else is wrong)."""
+
+
+def random_code() -> str:
+    """Six letters and digits from :data:`CODE_ALPHABET`, drawn by :mod:`secrets`."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
 
 
 class RoomTable(dict[str, "Room"]):
@@ -75,7 +85,10 @@ class Hub:
         self.leases: Leases = leases or LocalLeases()
         """The leases of the rooms this node serves (a single node holds every one)."""
         self.rooms: RoomTable = RoomTable(self._load_room)
-        self._next_game_id = 1
+        self.game_ids = GameIds(storage)
+        """Game ids, in blocks taken from the database (unique across servers)."""
+        self.code_source: Callable[[], str] = random_code
+        """Draws a room code (tests give their own to force collisions)."""
         self.connections = 0
         self.by_address: Counter[str] = Counter()
         """Open WebSocket connections by client address (capped per address)."""
@@ -118,19 +131,43 @@ class Hub:
                 log.exception("room %s could not be paused or resumed", room.code)
 
     def take_game_id(self) -> int:
-        """A new game id (ids are given by the server, so actions can be queued at once)."""
-        gid = self._next_game_id
-        self._next_game_id += 1
-        return gid
+        """A new game id (ids are given by the server, so actions can be queued at once),
+        from this server's block: no other server sharing the database has it."""
+        return self.game_ids.take()
 
     def new_code(self) -> str:
-        """A fresh room code (not in memory, nor in the database: rooms dropped from memory
-        keep their codes)."""
-        while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
-            if code not in self.rooms and not self.storage.room_exists(code):
-                self._missing.pop(code, None)
+        """A room code to try: drawn by :attr:`code_source`, not one of the rooms in memory.
+
+        Only a candidate: the database decides. The room's row is inserted with it (its
+        primary key refuses a code that any room of any server ever had: see
+        :func:`blink.server.room_setup.store_new_room`), and a refused code is drawn again.
+        """
+        for _ in range(CODE_ATTEMPTS):
+            code = self.code_source()
+            if code not in self.rooms:
                 return code
+        return code  # the insert refuses it, and the caller gives up
+
+    def code_claimed(self, code: str) -> None:
+        """``code``'s room row is committed: forget that the code was once missing."""
+        self._missing.pop(code, None)
+
+    def insert_room_now(self, room: Room) -> bool:
+        """Give a new room a code and commit its row at once, then register it; ``False``
+        when every code drawn was taken. Waits on the database (a round trip per code): for
+        the few rooms opened inside a synchronous step (a tournament's match rooms); requests
+        use :func:`blink.server.room_setup.store_new_room`, which does not block the loop.
+        A cluster node takes the room's lease (a new code's, which no node holds): it serves
+        the room it made."""
+        for _ in range(CODE_ATTEMPTS):
+            room.code = self.new_code()
+            with self.storage.engine.begin() as conn:
+                inserted = room.insert_job()(conn)
+            if inserted and self.leases.acquire(room.code):
+                self.code_claimed(room.code)
+                self.rooms[room.code] = room
+                return True
+        return False
 
     @property
     def live_games(self) -> int:
@@ -140,7 +177,7 @@ class Hub:
     def restore(self) -> None:
         """Rebuild every room and unfinished game from the database (at start). A cluster
         node restores none: each room is rebuilt by the node first asked for it."""
-        self._next_game_id = self.storage.next_game_id()
+        self.game_ids.start()
         if self.leases.shared:
             return
         for lr in self.storage.load_rooms():

@@ -14,6 +14,8 @@ from typing import Any
 
 import msgspec
 from sqlalchemy import Connection, Table, insert, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from blink.server.schema import actions, games, rooms, seats
 
@@ -61,13 +63,24 @@ def _driver_sql(
 
 def job_insert_room(
     row: dict[str, Any], seat_rows: list[dict[str, Any]]
-) -> Callable[[Connection], None]:
-    """Insert a room and its seats."""
+) -> Callable[[Connection], bool]:
+    """Insert a room and its seats; the job's result is ``False`` (and nothing is written)
+    when a room with that code exists already (another server may have drawn the same code:
+    the primary key decides, and the caller draws another)."""
 
-    def job(conn: Connection) -> None:
-        conn.execute(insert(rooms).values(**row))
+    def job(conn: Connection) -> bool:
+        if conn.dialect.name == "postgresql":
+            # (psycopg's rowcount is -1 here: RETURNING says whether the row went in.)
+            stmt = pg_insert(rooms).values(**row).on_conflict_do_nothing(index_elements=["code"])
+            if conn.execute(stmt.returning(rooms.c.code)).first() is None:
+                return False
+        else:
+            lite = sqlite_insert(rooms).values(**row)
+            if conn.execute(lite.on_conflict_do_nothing(index_elements=["code"])).rowcount != 1:
+                return False
         if seat_rows:
             conn.execute(insert(seats), seat_rows)
+        return True
 
     return job
 

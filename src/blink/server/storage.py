@@ -602,12 +602,6 @@ class Storage:
 
     # -- reads (any thread) -----------------------------------------------------------------
 
-    def next_game_id(self) -> int:
-        """One more than the largest game id."""
-        with self.engine.connect() as conn:
-            got = conn.execute(select(games.c.id).order_by(games.c.id.desc()).limit(1)).first()
-        return 1 if got is None else int(got[0]) + 1
-
     def load_rooms(self) -> list[LoadedRoom]:
         """Every room that is not closed, with its seats and its current series' games."""
         return self._load_rooms(None)
