@@ -7,8 +7,11 @@ started again on its port before the next round, so each round kills the room's 
 
     python benchmarks/bench_failover.py --rounds 5 --check-interval-ms 500
 
-The gap is HAProxy noticing the node is down (``--check-interval-ms`` × ``--fall``) plus the
-other node taking the lease and rebuilding the room from its log.
+The gap is the clients' reconnection through HAProxy, the other node taking the lease and
+rebuilding the room from its log. A killed process's port refuses connections at once, so
+HAProxy retries on another node (``option redispatch``) before its health checks
+(``--check-interval-ms`` × ``--fall``) have marked the node down; a machine that vanishes
+without refusing would cost the connect timeout or the checks instead.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ class Player:
     """A seat's client: plays the first card that fits, one play in flight; reconnects."""
 
     def __init__(self, url: str, code: str, token: str) -> None:
-        self.url = f"{url}/ws/{code}"
+        self.url = f"{url.replace('http://', 'ws://')}/ws/{code}"
         self.code = code
         self.token = token
         self.game: int | None = None
