@@ -305,9 +305,9 @@ class Storage:
         if self.failure is not None:
             self._kept.extend(box)
             return
-        if self._pg is not None:
+        if self._pg is not None and self._loop is not None:
             self._pending.extend(box)
-            if self._flusher is None and self._loop is not None:
+            if self._flusher is None:
                 self._flusher = self._loop.create_task(self._flush())
         elif self._thread is None:
             # Inline writer: commit right here, on the loop, once per loop turn. No thread
@@ -339,6 +339,8 @@ class Storage:
                             outcome = await loop.run_in_executor(None, self._commit, box)
                 else:
                     outcome = await loop.run_in_executor(None, self._commit, box)
+                if outcome[1] is not None:  # down: what was queued meanwhile is kept after it
+                    box, self._pending = box + self._pending, []
                 self._settle(box, *outcome)
         finally:
             self._flusher = None
