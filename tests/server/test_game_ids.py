@@ -53,11 +53,16 @@ async def test_ids_come_from_memory_and_the_next_block_is_ready_in_time(db_url: 
             seen.clear()
         assert got == list(range(1, 3 * BLOCK_SIZE + 1))
         assert ids.waited == 0 and ids.blocks_taken == 3
-        # Past a block with none ready (nothing ran the writer): read at once, still unique.
-        ids._next = None
+        # Past a block with none ready (nothing ran the writer): read at once, still unique,
+        # and twice as many blocks are asked for from then on.
+        ids._ready.clear()
         ids._block, ids._pos = range(0), 0
         more = ids.take()
         assert more > got[-1] and ids.waited == 1
+        for _ in range(BLOCK_SIZE // 2):
+            ids.take()
+        await _until(lambda: len(ids._ready) == 2, "two blocks")
+        assert min(ids._ready[0]) > more and min(ids._ready[1]) > max(ids._ready[0])
     finally:
         storage.stop()
 
@@ -116,7 +121,8 @@ async def test_an_existing_database_keeps_its_ids(db_url: str) -> None:
             # A row written past the SQLite counter (by hand, by an older server) is skipped.
             with engine.begin() as conn:
                 conn.execute(insert(schema.games).values(**_game_row(5000)))
-            ids._next, ids._block = None, range(0)
+            ids._ready.clear()
+            ids._block = range(0)
             assert ids.take() == 5001
     finally:
         storage.stop()

@@ -160,3 +160,17 @@ def test_a_code_the_other_server_has_is_drawn_again(
     r = b.post("/api/rooms", {"players": 2, "name": "Cy"})
     assert r.status_code == 503
     assert r.json()["error"]["code"] == "no_free_code"
+
+
+def test_a_profile_name_the_other_server_gave_is_refused(
+    two_servers: tuple[ServerThread, ServerThread],
+) -> None:
+    a, b = two_servers
+    # B reads its profiles' names (its memory knows them), then A gives out a name: only the
+    # database knows that one when B is asked for it.
+    assert b.post("/api/profiles", {"name": "Bea"}).status_code == 201
+    assert a.post("/api/profiles", {"name": "Ana"}).status_code == 201
+    r = b.post("/api/profiles", {"name": "ANA"})
+    assert r.status_code == 409, r.text
+    assert r.json()["error"]["code"] == "name_taken"
+    assert b.post("/api/profiles", {"name": "Cy"}).status_code == 201
