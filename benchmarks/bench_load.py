@@ -8,6 +8,7 @@ opponent receiving the update that shows it (both clients live in this process: 
 
     python benchmarks/bench_load.py --games 1000 --duration 30
     python benchmarks/bench_load.py --find-max --duration 20      # largest N with p99 < 50 ms
+    python benchmarks/bench_load.py --games 1000 --postgres "$BLINK_TEST_DATABASE_URL"
 
 Everything is bounded: --duration seconds of measurement after --warmup seconds, and at most
 --games games (the --find-max ladder stops at the first step over its limit).
@@ -112,9 +113,10 @@ class LeanWebSocket(asyncio.Protocol):
     text frames, ping/pong and close. Much cheaper per frame than a full client library, so
     the generator, which shares the machine with the server, takes less of it."""
 
-    def __init__(self, host: str, port: int, on_text: Any) -> None:
+    def __init__(self, host: str, port: int, on_text: Any, path: str = "/ws") -> None:
         self.host = host
         self.port = port
+        self.path = path
         self.on_text = on_text
         self.transport: Any = None
         self.buf = bytearray()
@@ -128,7 +130,8 @@ class LeanWebSocket(asyncio.Protocol):
         key = base64.b64encode(os.urandom(16)).decode()
         self.transport.write(
             (
-                f"GET /ws HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nUpgrade: websocket\r\n"
+                f"GET {self.path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+                "Upgrade: websocket\r\n"
                 f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
                 "Sec-WebSocket-Version: 13\r\n\r\n"
             ).encode()
@@ -238,7 +241,9 @@ class Player:
         loop = asyncio.get_running_loop()
         async with sem:
             _t, ws = await loop.create_connection(
-                lambda: LeanWebSocket("127.0.0.1", port, self.read), "127.0.0.1", port
+                lambda: LeanWebSocket("127.0.0.1", port, self.read, f"/ws/{code}"),
+                "127.0.0.1",
+                port,
             )
             await asyncio.wait_for(ws.opened, 60)
         self.ws = ws
@@ -328,8 +333,8 @@ def _socket_cap_off() -> list[str]:
     return ["--max-sockets-per-address", "0"] if "--max-sockets-per-address" in help_text else []
 
 
-def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
-    """``blink serve`` in its own process."""
+def start_server(port: int, db: Path, more: list[str] | None = None) -> subprocess.Popen[bytes]:
+    """``blink serve`` in its own process (``more``: more options, after the others)."""
     args = [
         sys.executable,
         "-m",
@@ -352,6 +357,7 @@ def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
         "100000",
         *_socket_cap_off(),
         *SERVER_ARGS,
+        *(more or []),
     ]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
@@ -383,6 +389,32 @@ async def _make_rooms(port: int, games: int) -> list[tuple[str, str, str]]:
         return await asyncio.gather(*(make_room(i) for i in range(games)))
 
 
+POSTGRES: list[str] = []
+"""``--postgres ADMIN_URL``: each run gets a fresh database on that PostgreSQL server."""
+
+
+@contextlib.contextmanager
+def _fresh_postgres() -> Any:
+    """A new, empty PostgreSQL database for one run (dropped after), as ``--database-url``
+    arguments; nothing without ``--postgres``."""
+    if not POSTGRES:
+        yield []
+        return
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    admin = make_url(POSTGRES[0])
+    conninfo = admin.set(drivername="postgresql").render_as_string(hide_password=False)
+    name = f"blink_bench_{os.getpid()}_{int(time.time() * 1000) % 10**9}"
+    with psycopg.connect(conninfo, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield ["--database-url", admin.set(database=name).render_as_string(hide_password=False)]
+    finally:
+        with psycopg.connect(conninfo, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 def run_load(
     games: int, duration: float, warmup: float, rate: float, seed: int, procs: int
 ) -> dict[str, Any]:
@@ -390,8 +422,8 @@ def run_load(
     import multiprocessing
 
     port = EXISTING_PORT or free_port()
-    with tempfile.TemporaryDirectory() as tmp:
-        proc = start_server(port, Path(tmp) / "load.db") if not EXISTING_PORT else None
+    with tempfile.TemporaryDirectory() as tmp, _fresh_postgres() as pg_args:
+        proc = start_server(port, Path(tmp) / "load.db", pg_args) if not EXISTING_PORT else None
         try:
             rooms = asyncio.run(_make_rooms(port, games))
             begin = time.time() + 1.0  # every worker starts connecting then
@@ -610,11 +642,19 @@ def main() -> None:
         metavar="MS",
         help="also list each 100 ms of the run whose slowest update took over MS ms",
     )
-    ap.add_argument("--db-writer", default="auto", choices=["auto", "inline", "thread"])
+    ap.add_argument("--db-writer", default="auto", choices=["auto", "inline", "thread", "async"])
     ap.add_argument(
         "--serve-args", default="", help="more options for blink serve, in one quoted string"
     )
+    ap.add_argument(
+        "--postgres",
+        default="",
+        metavar="ADMIN_URL",
+        help="run on PostgreSQL: a fresh database on this server for each run "
+        "(postgresql+psycopg://user@host:port/db; scripts/postgres.sh exports one)",
+    )
     args = ap.parse_args()
+    POSTGRES[:] = [args.postgres] if args.postgres else []
     SERVER_ARGS[:] = ["--db-writer", args.db_writer, *args.serve_args.split()]
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     with contextlib.suppress(ValueError, OSError):

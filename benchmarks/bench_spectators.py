@@ -33,7 +33,7 @@ from bench_load import _stop, free_port, start_server
 
 async def player(url: str, code: str, token: str, until: float, out: dict[str, Any]) -> None:
     """Play the first card that fits, one play in flight at a time; record ack latencies."""
-    async with websockets.connect(url, max_size=None) as ws:
+    async with websockets.connect(f"{url}/{code}", max_size=None) as ws:
         await ws.send(json.dumps({"type": "hello", "protocol": 1, "room": code, "token": token}))
         view: dict[str, Any] = {}
         sent: dict[str, float] = {}
@@ -72,7 +72,7 @@ async def crowd(url: str, code: str, size: int, seconds: float) -> int:
 
     async def one() -> None:
         nonlocal joined
-        async with websockets.connect(url, max_size=None, open_timeout=60) as ws:
+        async with websockets.connect(f"{url}/{code}", max_size=None, open_timeout=60) as ws:
             await ws.send(hello)
             await ws.recv()
             joined += 1

@@ -162,7 +162,11 @@ class Client:
         self.bot_index = 0
 
     async def connect(self, url: str, **hello: Any) -> Client:
-        """Open the connection and send hello (unless ``hello`` is empty)."""
+        """Open the connection and send hello (unless ``hello`` is empty). A hello naming a
+        room connects to that room's WebSocket (``/ws/CODE``) when ``url`` is the server's
+        ``/ws``."""
+        if url.endswith("/ws") and isinstance(hello.get("room"), str) and hello["room"]:
+            url = f"{url}/{hello['room']}"
         self.ws = await websockets.connect(url, max_size=None, open_timeout=TIMEOUT)
         self.reader = asyncio.get_running_loop().create_task(self._read())
         if hello:

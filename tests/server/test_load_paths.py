@@ -75,10 +75,13 @@ async def test_rooms_in_play_are_never_dropped(make_server: Any) -> None:
 
 def test_writer_choice() -> None:
     assert st.resolve_writer("auto", "sqlite:///x.db") == "inline"
-    assert st.resolve_writer("auto", "postgresql+psycopg://u@h/db") == "thread"
+    assert st.resolve_writer("auto", "postgresql+psycopg://u@h/db") == "async"
+    assert st.resolve_writer("thread", "postgresql+psycopg://u@h/db") == "thread"
     assert st.resolve_writer("thread", "sqlite:///x.db") == "thread"
     with pytest.raises(st.StorageError):
         st.resolve_writer("fast", "sqlite:///x.db")
+    with pytest.raises(st.StorageError):
+        st.resolve_writer("async", "sqlite:///x.db")  # PostgreSQL with psycopg only
 
 
 _GAME_ROW = {
@@ -95,7 +98,7 @@ _GAME_ROW = {
 }
 
 
-@pytest.mark.parametrize("writer", ["inline", "thread"])
+@pytest.mark.parametrize("writer", ["inline", "thread", "auto"])
 async def test_batched_appends_are_stored_in_order(db_url: str, writer: str) -> None:
     storage = st.Storage(db_url, writer=writer)
     storage.start(asyncio.get_running_loop())

@@ -248,7 +248,9 @@ async def _websocket(port: int) -> websockets.ClientConnection:
     deadline = time.monotonic() + TIMEOUT
     while True:
         try:
-            return await websockets.connect(f"ws://127.0.0.1:{port}/ws", open_timeout=TIMEOUT)
+            return await websockets.connect(
+                f"ws://127.0.0.1:{port}/ws/ABCDEF", open_timeout=TIMEOUT
+            )
         except (websockets.InvalidStatus, websockets.InvalidMessage, OSError):
             assert time.monotonic() < deadline, "no WebSocket was ever accepted"
             await asyncio.sleep(0.02)

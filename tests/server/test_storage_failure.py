@@ -143,6 +143,9 @@ def _limit_pages(storage: Storage, limit: list[int | None]) -> None:
         dbapi.execute(f"PRAGMA max_page_count = {cap if limit[0] is None else max(cap, pages)}")
 
     event.listen(storage.engine, "connect", lambda dbapi, _rec: apply(dbapi))
+    # Idle pooled connections opened before now (reads, the game id blocks taken at start)
+    # are closed: the ones opened instead get the limit too.
+    storage.engine.dispose()
     with storage._wlock:
         apply(storage._writer_conn().connection.dbapi_connection)
 

@@ -84,7 +84,7 @@ async def test_join_a_browser_room_and_watch_it(server_url: str) -> None:
     async def browser_player() -> None:
         # The creator plays through a plain WebSocket, slowly (one play per update at most);
         # its stall choices are left to the server's deadline.
-        async with connect(server_url.replace("http", "ws") + "/ws") as ws:
+        async with connect(server_url.replace("http", "ws") + f"/ws/{code}") as ws:
             hello = {"type": "hello", "protocol": 1, "room": code, "token": created["token"]}
             await ws.send(json.dumps(hello))
             n = 0

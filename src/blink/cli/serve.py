@@ -112,8 +112,9 @@ DbWriter = Annotated[
     str,
     typer.Option(
         envvar="BLINK_DB_WRITER",
-        help="auto: inline for SQLite, thread for PostgreSQL; inline: commit on the "
-        "event loop; thread: a writer thread.",
+        help="auto: inline for SQLite, async for PostgreSQL; inline: commit on the "
+        "event loop; thread: a writer thread; async: PostgreSQL commits sent from the event "
+        "loop (psycopg's async connection).",
     ),
 ]
 TurnTime = Annotated[
@@ -175,6 +176,16 @@ RedisUrl = Annotated[
         help="Redis through which the nodes of one deployment push their changes to each "
         "other's browsers (redis://host:6379/0; it needs pip install .\\[redis]); none: this "
         "process only.",
+    ),
+]
+Cluster = Annotated[
+    bool,
+    typer.Option(
+        "--cluster",
+        envvar="BLINK_CLUSTER",
+        help="One node of several on one PostgreSQL database (behind a router such as "
+        "HAProxy: blink cluster haproxy-config): each room is served by the node that holds "
+        "its lease, and taken over by another when that node is gone.",
     ),
 ]
 LogLevel = Annotated[
@@ -270,6 +281,7 @@ def serve(
     header_timeout: HeaderTimeout = 10.0,
     tournament_idle_after: TournamentIdleAfter = 600.0,
     redis_url: RedisUrl = None,
+    cluster: Cluster = False,
     log_level: LogLevel = "warning",
     log_format: LogFormat = "text",
     metrics_allow: MetricsAllow = None,
@@ -297,6 +309,13 @@ def serve(
     proxies = _networks(ctx, [forwarded_allow_ips], "--forwarded-allow-ips")
     configure_logging(log_format, log_level.lower())
     _check_redis_url(ctx, redis_url)
+    if cluster and (db is not None or not (database_url or "").startswith("postgresql")):
+        typer.echo(
+            "blink serve: --cluster needs the PostgreSQL database every node shares: give "
+            "--database-url postgresql+psycopg://...",
+            err=True,
+        )
+        raise typer.Exit(2)
     try:
         url, shown, sockets = prepare(db, database_url, host, port)
     except ServeError as exc:
@@ -329,6 +348,7 @@ def serve(
         tournament_idle_after=tournament_idle_after or None,
         metrics_allow=tuple(metrics_nets),
         redis_url=redis_url or None,
+        cluster=cluster,
     )
     typer.echo(f"Database: {shown}")
     app = create_app(settings)

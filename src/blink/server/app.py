@@ -18,6 +18,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from functools import partial
+from typing import Literal
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
@@ -35,14 +36,16 @@ from blink.server.creation_limits import CreationLimiter, MessageLimiter
 from blink.server.feeds import attach as attach_feeds
 from blink.server.headers import SecurityHeaders
 from blink.server.hub import Hub
+from blink.server.lease import LocalLeases, PgLeases
 from blink.server.metrics import CONTENT_TYPE, AddressFilter, Metrics
+from blink.server.protocol import MAX_ROOM
 from blink.server.replays import install as install_replays
 from blink.server.routes import games, meta, profiles, rooms, tournaments, web
 from blink.server.settings import Settings
 from blink.server.sse import Streams
 from blink.server.tournaments import attach as attach_extras
 
-__all__ = ["DRAINED", "VERSION", "BlinkApp", "begin_shutdown", "create_app"]
+__all__ = ["DRAINED", "VERSION", "BlinkApp", "begin_shutdown", "create_app", "ws_room"]
 
 log = logging.getLogger("blink.server")
 VERSION: str = __version__
@@ -51,21 +54,41 @@ DRAINED: frozenset[str] = frozenset({"/api/rooms", "/api/quick"})
 
 
 class BlinkApp(FastAPI):
-    """The FastAPI app, with the game's WebSocket (``/ws``) taken before FastAPI's stack.
+    """The FastAPI app, with the game's WebSocket (``/ws/CODE``, and ``/ws`` for older
+    clients) taken before FastAPI's stack.
 
     The live game is the hot path: its connections skip the router and middleware (which
     add nothing to a WebSocket) and keep uvicorn's own ``send``, which the direct sending
-    path needs (:mod:`blink.server.direct`).
+    path needs (:mod:`blink.server.direct`). The room code of the path is handed to the
+    handler (``None`` for ``/ws``); any other path under ``/ws/`` goes to FastAPI (404).
     """
 
-    ws_handler: Callable[[WebSocket, Send], Awaitable[None]] | None = None
+    ws_handler: Callable[[WebSocket, Send, str | None], Awaitable[None]] | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         handler = self.ws_handler
-        if handler is not None and scope["type"] == "websocket" and scope["path"] == "/ws":
-            await handler(WebSocket(scope, receive, send), send)
-            return
+        if handler is not None and scope["type"] == "websocket":
+            room = ws_room(scope["path"])
+            if room is not False:
+                await handler(WebSocket(scope, receive, send), send, room)
+                return
         await super().__call__(scope, receive, send)
+
+
+def ws_room(path: str) -> str | Literal[False] | None:
+    """The room code of a game WebSocket's path: ``/ws/CODE`` (or ``/ws/CODE/``) gives
+    ``CODE`` in capitals, ``/ws`` gives ``None`` (the room is named in ``hello`` only), any
+    other path ``False`` (not the game's WebSocket)."""
+    if not path.startswith("/ws"):
+        return False
+    if len(path) == 3:
+        return None
+    if path[3] != "/":
+        return False
+    code = path[4:].removesuffix("/")
+    if not 0 < len(code) <= MAX_ROOM or "/" in code:
+        return False
+    return code.upper()
 
 
 @asynccontextmanager
@@ -81,7 +104,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     storage.start(asyncio.get_running_loop())
     bus = make_bus(settings.redis_url)
     await bus.start()
-    hub = Hub(settings, storage, VERSION, bus)
+    leases = PgLeases(settings.database_url) if settings.cluster else LocalLeases()
+    hub = Hub(settings, storage, VERSION, bus, leases)
     hub.restore()
     app.state.hub = hub
     metrics: Metrics = app.state.metrics
@@ -106,6 +130,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
                 room._stop_bots(room.game)
         await bus.stop()
         await asyncio.to_thread(storage.stop)
+        await asyncio.to_thread(leases.close)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -115,7 +140,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="Blink server",
         version=VERSION,
         description="Rooms, seats and records of the Blink game server. The live game is "
-        "played over the WebSocket at /ws: see docs/protocol.md.",
+        "played over the WebSocket at /ws/CODE: see docs/protocol.md.",
         lifespan=lifespan,
     )
     app.state.settings = settings

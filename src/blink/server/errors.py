@@ -2,7 +2,9 @@
 
 Every refused request is answered as ``{"error": {"code": ..., "message": ...}}`` with its HTTP
 status (docs/protocol.md): :class:`ApiError` and :class:`ProfileError` raised by the endpoints,
-request validation (``400 bad_options``) and Starlette's own (``404 not_found``,
+a room served by another node of a cluster (``503 room_elsewhere``,
+:class:`~blink.server.lease.RoomElsewhere`), request validation (``400 bad_options``) and
+Starlette's own (``404 not_found``,
 ``405 method_not_allowed``). A browser asking for a page that does not exist (it accepts
 ``text/html``, outside ``/api/``) gets a page that says so instead, in its language.
 :func:`install` adds the handlers to an app.
@@ -17,6 +19,8 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from blink.server.lease import RoomElsewhere
 
 __all__ = ["ApiError", "ProfileError", "install"]
 
@@ -117,6 +121,14 @@ async def _http(req: Request, exc: StarletteHTTPException) -> Response:
     )
 
 
+async def _room_elsewhere(_req: Request, exc: RoomElsewhere) -> JSONResponse:
+    return JSONResponse(
+        {"error": {"code": "room_elsewhere", "message": str(exc)}},
+        status_code=503,
+        headers={"Retry-After": "1"},
+    )
+
+
 async def _profile_error(_req: Request, exc: ProfileError) -> JSONResponse:
     return JSONResponse(
         {"error": {"code": exc.code, "message": exc.message}}, status_code=exc.status
@@ -129,3 +141,4 @@ def install(app: FastAPI) -> None:
     app.exception_handler(RequestValidationError)(_validation)
     app.exception_handler(StarletteHTTPException)(_http)
     app.exception_handler(ProfileError)(_profile_error)
+    app.exception_handler(RoomElsewhere)(_room_elsewhere)

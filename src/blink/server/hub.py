@@ -5,6 +5,13 @@ At start :meth:`Hub.restore` rebuilds every room that is not closed, with its un
 (through its game's record codec: :mod:`blink.server.stored`); a room dropped from memory
 while idle (:meth:`Hub.evict_idle`) is rebuilt the same way when it is next asked for
 (:class:`RoomTable`).
+
+A node of a cluster (``blink serve --cluster``: several nodes on one PostgreSQL database) holds
+the lease of every room it has in memory (:mod:`blink.server.lease`). It restores nothing at
+start: a room is rebuilt, the same way, by the first node asked for it that gets its lease
+(:meth:`Hub.room`); a node that cannot get it raises :class:`~blink.server.lease.RoomElsewhere`.
+A room made through the REST API is stored and handed off (:meth:`Hub.hand_off`), so the node
+the router sends the room's traffic to loads it on first use.
 """
 
 from __future__ import annotations
@@ -21,6 +28,8 @@ from typing import Any
 from blink.model.registry import DEFAULT_GAME
 from blink.server import storage as st
 from blink.server.bus import Bus, LocalBus
+from blink.server.ids import GameIds
+from blink.server.lease import Leases, LocalLeases, RoomElsewhere
 from blink.server.links import record_url
 from blink.server.metrics import Metrics
 from blink.server.protocol import GameMeta
@@ -29,11 +38,20 @@ from blink.server.settings import Settings
 from blink.server.stored import rebuild
 from blink.server.table_clock import Cancellable
 
-__all__ = ["CODE_ALPHABET", "Hub", "RoomTable", "room_options"]
+__all__ = ["CODE_ALPHABET", "CODE_ATTEMPTS", "Hub", "RoomTable", "random_code", "room_options"]
 
 log = logging.getLogger("blink.server")
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+
+CODE_ATTEMPTS = 8
+"""Codes drawn for one new room before giving up (31**6 codes: a refusal is rare, eight in
+a row means something else is wrong)."""
+
+
+def random_code() -> str:
+    """Six letters and digits from :data:`CODE_ALPHABET`, drawn by :mod:`secrets`."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
 
 
 class RoomTable(dict[str, "Room"]):
@@ -83,15 +101,25 @@ class Hub:
     """Every room of the server, the storage and the settings."""
 
     def __init__(
-        self, settings: Settings, storage: st.Storage, version: str, bus: Bus | None = None
+        self,
+        settings: Settings,
+        storage: st.Storage,
+        version: str,
+        bus: Bus | None = None,
+        leases: Leases | None = None,
     ) -> None:
         self.settings = settings
         self.bus: Bus = bus or LocalBus()
         """Where the server's changes are published (:mod:`blink.server.bus`)."""
         self.storage = storage
         self.version = version
+        self.leases: Leases = leases or LocalLeases()
+        """The leases of the rooms this node serves (a single node holds every one)."""
         self.rooms: RoomTable = RoomTable(self._load_room)
-        self._next_game_id = 1
+        self.game_ids = GameIds(storage)
+        """Game ids, in blocks taken from the database (unique across servers)."""
+        self.code_source: Callable[[], str] = random_code
+        """Draws a room code (tests give their own to force collisions)."""
         self.connections = 0
         self.by_address: Counter[str] = Counter()
         """Open WebSocket connections by client address (capped per address)."""
@@ -146,19 +174,43 @@ class Hub:
                 log.exception("room %s could not be paused or resumed", room.code)
 
     def take_game_id(self) -> int:
-        """A new game id (ids are given by the server, so actions can be queued at once)."""
-        gid = self._next_game_id
-        self._next_game_id += 1
-        return gid
+        """A new game id (ids are given by the server, so actions can be queued at once),
+        from this server's block: no other server sharing the database has it."""
+        return self.game_ids.take()
 
     def new_code(self) -> str:
-        """A fresh room code (not in memory, nor in the database: rooms dropped from memory
-        keep their codes)."""
-        while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
-            if code not in self.rooms and not self.storage.room_exists(code):
-                self._missing.pop(code, None)
+        """A room code to try: drawn by :attr:`code_source`, not one of the rooms in memory.
+
+        Only a candidate: the database decides. The room's row is inserted with it (its
+        primary key refuses a code that any room of any server ever had: see
+        :func:`blink.server.room_setup.store_new_room`), and a refused code is drawn again.
+        """
+        for _ in range(CODE_ATTEMPTS):
+            code = self.code_source()
+            if code not in self.rooms:
                 return code
+        return code  # the insert refuses it, and the caller gives up
+
+    def code_claimed(self, code: str) -> None:
+        """``code``'s room row is committed: forget that the code was once missing."""
+        self._missing.pop(code, None)
+
+    def insert_room_now(self, room: Room) -> bool:
+        """Give a new room a code and commit its row at once, then register it; ``False``
+        when every code drawn was taken. Waits on the database (a round trip per code): for
+        the few rooms opened inside a synchronous step (a tournament's match rooms); requests
+        use :func:`blink.server.room_setup.store_new_room`, which does not block the loop.
+        A cluster node takes the room's lease (a new code's, which no node holds): it serves
+        the room it made."""
+        for _ in range(CODE_ATTEMPTS):
+            room.code = self.new_code()
+            with self.storage.engine.begin() as conn:
+                inserted = room.insert_job()(conn)
+            if inserted and self.leases.acquire(room.code):
+                self.code_claimed(room.code)
+                self.rooms[room.code] = room
+                return True
+        return False
 
     @property
     def live_games(self) -> int:
@@ -166,31 +218,97 @@ class Hub:
         return sum(1 for r in self.rooms.values() if r.game is not None and not r.game.game.over)
 
     def restore(self) -> None:
-        """Rebuild every room and unfinished game from the database (at start)."""
-        self._next_game_id = self.storage.next_game_id()
+        """Rebuild every room and unfinished game from the database (at start). A cluster
+        node restores none: each room is rebuilt by the node first asked for it."""
+        self.game_ids.start()
+        if self.leases.shared:
+            return
         for lr in self.storage.load_rooms():
             self._restore_room(lr)
 
     def room(self, code: str) -> Room | None:
         """The room ``code``: in memory, or brought back from the database when it was dropped
-        from memory (:meth:`evict_idle`); ``None`` when there is no such room (or it is closed).
-        A synchronous primary-key read on a miss. Same as ``hub.rooms.get(code)``."""
-        return self.rooms.get(code)
+        from memory (:meth:`evict_idle`), or, on a cluster node, when this node gets its lease;
+        ``None`` when there is no such room (or it is closed). A synchronous primary-key read
+        on a miss. Raises :class:`~blink.server.lease.RoomElsewhere` when another node holds
+        the room's lease. Otherwise the same as ``hub.rooms.get(code)``."""
+        room = dict.get(self.rooms, code)
+        if room is not None:
+            return room
+        return self._load_room(code, strict=True)
 
-    def _load_room(self, code: str) -> Room | None:
+    def _load_room(self, code: str, strict: bool = False) -> Room | None:
+        """Bring room ``code`` into memory from the database, if this node gets its lease
+        (else ``None``, or :class:`RoomElsewhere` when ``strict``)."""
         if not code or code in self._missing:
+            return None
+        if not self.leases.acquire(code):
+            if strict:
+                raise RoomElsewhere(code)
             return None
         try:
             lr = self.storage.load_room(code)
         except Exception:
             log.exception("could not load room %s", code)
+            self.leases.release(code)
             return None
         if lr is None:
-            self._missing[code] = None
-            if len(self._missing) > 4096:
-                self._missing.popitem(last=False)
+            self.leases.release(code)
+            if not self.leases.shared:  # on a cluster another node may make it any time
+                self._missing[code] = None
+                if len(self._missing) > 4096:
+                    self._missing.popitem(last=False)
             return None
-        return self._restore_room(lr)
+        room = self._restore_room(lr)
+        if room is None:
+            self.leases.release(code)
+        elif self.leases.shared:
+            room.maybe_start()  # a room handed off before its first game (all bots: now)
+        return room
+
+    def hand_off(self, room: Room) -> bool:
+        """After a new room is stored: on a cluster node, drop it from memory and give up its
+        lease, so whichever node the router sends its traffic to loads it on first use (the
+        room has no connection and no game yet). ``False`` (a single node): it stays."""
+        if not self.leases.shared:
+            return False
+        room._cancel_timer()
+        self.rooms.pop(room.code, None)
+        self.leases.release(room.code)
+        return True
+
+    def check_leases(self) -> list[str]:
+        """On a cluster node whose lease connection was lost (so another node may take its
+        rooms now), drop every room from memory and close its connections with 1013 (the
+        clients try again, and find the room where it is served now). Returns the codes."""
+        if self.leases.alive():
+            return []
+        dropped = list(self.rooms)
+        for code in dropped:
+            self.drop(code, 1013, "the room moved: try again")
+        if dropped:
+            log.warning("lost the leases of %d rooms: dropped them from memory", len(dropped))
+        return dropped
+
+    def drop(self, code: str, close: int, reason: str) -> None:
+        """Drop room ``code`` from memory (its timers, bots and connections) and give up its
+        lease; its connections are closed with ``close``."""
+        room = dict.get(self.rooms, code)
+        if room is None:
+            return
+        room._cancel_timer()
+        g = room.game
+        if g is not None:
+            if g.timer is not None:
+                g.timer.cancel()
+            room._stop_bots(g)
+        for conn in list(room.conns):
+            room.detach(conn)
+            closer = getattr(conn, "close", None)  # a Conn (a test's peer may have none)
+            if callable(closer):
+                closer(close, reason)
+        del self.rooms[code]
+        self.leases.release(code)
 
     def _restore_room(self, lr: st.LoadedRoom) -> Room | None:
         """Rebuild one room (and its unfinished game) from its stored rows."""
@@ -261,29 +379,34 @@ class Hub:
         (series over, or closed) for ``settings.evict_after`` seconds, or abandoned (waiting
         for players, no game ever started) for ``settings.abandon_after`` seconds. Their rows
         stay in the database: :meth:`room` (``hub.rooms.get``) brings one back on demand, and
-        records are read from the database. Returns the codes dropped."""
+        records are read from the database. A cluster node also lets go of any other room
+        nobody is connected to, with nothing waiting to be stored, after
+        ``settings.release_after`` seconds (its game, if any, goes on where the room is next
+        asked for: the router may send it to another node now). Returns the codes dropped."""
         now = self.settings.clock()
         dropped: list[str] = []
+        shared = self.leases.shared
         for code, room in list(self.rooms.items()):
             g = room.game
             over = room.status in ("finished", "closed")
             abandoned = room.status == "waiting" and g is None and not room.games
-            idle = (
-                (over or abandoned)
-                and not room.conns
-                and (g is None or (g.game.over and not g.pending))
-            )
+            quiet = not room.conns and (g is None or not g.pending)
+            idle = quiet and (shared or ((over or abandoned) and (g is None or g.game.over)))
             if not idle:
                 room.idle_since = None
                 continue
             if room.idle_since is None:
                 room.idle_since = now
-            limit = self.settings.evict_after if over else self.settings.abandon_after
+            if over:
+                limit = self.settings.evict_after
+            elif abandoned:
+                limit = self.settings.abandon_after
+            else:
+                limit = self.settings.release_after
+            if shared:
+                limit = min(limit, self.settings.release_after)
             if now - room.idle_since >= limit:
-                room._cancel_timer()
-                if g is not None and g.timer is not None:
-                    g.timer.cancel()
-                del self.rooms[code]
+                self.drop(code, 1012, "the room left this node")
                 dropped.append(code)
         if dropped:
             log.info("dropped %d idle rooms from memory", len(dropped))
@@ -295,7 +418,7 @@ class Hub:
         loop = asyncio.get_running_loop()
 
         def sweep() -> None:
-            for step in (self.evict_idle, *self.sweep_hooks):
+            for step in (self.check_leases, self.evict_idle, *self.sweep_hooks):
                 try:
                     step()
                 except Exception:

@@ -3,7 +3,8 @@
 Rooms queue these with :meth:`blink.server.storage.Storage.submit` (or ``run``); the writer
 commits everything queued meanwhile in one transaction. Appends to the action log
 (:class:`AppendJob`) are recognised by the writer and batched into one ``executemany``; the
-other hot jobs use cached driver SQL (:func:`_driver_sql`), not SQLAlchemy compilation.
+other hot jobs are :class:`SqlJob`: cached driver SQL (:func:`_driver_sql`), not SQLAlchemy
+compilation, which the asynchronous PostgreSQL writer sends as is.
 """
 
 from __future__ import annotations
@@ -13,12 +14,16 @@ from collections.abc import Callable
 from typing import Any
 
 import msgspec
-from sqlalchemy import Connection, Table, insert, update
+from sqlalchemy import Connection, Dialect, Table, insert
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from blink.server.schema import actions, games, rooms, seats
 
 __all__ = [
     "AppendJob",
+    "SqlJob",
+    "insert_new",
     "job_append_action",
     "job_finish_game",
     "job_insert_game",
@@ -33,18 +38,18 @@ _SQL: dict[tuple[str, str, str, tuple[str, ...], tuple[str, ...]], str] = {}
 
 
 def _driver_sql(
-    conn: Connection, op: str, table: Table, cols: tuple[str, ...], where: tuple[str, ...] = ()
+    dialect: Dialect, op: str, table: Table, cols: tuple[str, ...], where: tuple[str, ...] = ()
 ) -> str:
     """A cached INSERT or UPDATE for the driver (no SQLAlchemy compilation per call); column
     names come from the code and are checked against the table."""
-    key = (conn.dialect.name, op, table.name, cols, where)
+    key = (dialect.name, op, table.name, cols, where)
     sql = _SQL.get(key)
     if sql is None:
         for c in cols + where:
             if c not in table.c:
                 raise ValueError(f"no column {c!r} in {table.name}")
-        m = "?" if conn.dialect.paramstyle == "qmark" else "%s"
-        q = conn.dialect.identifier_preparer.quote
+        m = "?" if dialect.paramstyle == "qmark" else "%s"
+        q = dialect.identifier_preparer.quote
         if op == "insert":
             sql = (
                 f"INSERT INTO {q(table.name)} ({', '.join(q(c) for c in cols)}) "
@@ -59,50 +64,73 @@ def _driver_sql(
     return sql
 
 
+class SqlJob:
+    """A write that is one INSERT or UPDATE of driver SQL with its parameters: run on a
+    SQLAlchemy connection (called), or by a writer that sends the driver SQL itself
+    (:meth:`sql`, ``params``: the asynchronous PostgreSQL writer)."""
+
+    __slots__ = ("cols", "op", "params", "table", "where")
+
+    def __init__(
+        self,
+        op: str,
+        table: Table,
+        cols: tuple[str, ...],
+        params: tuple[Any, ...],
+        where: tuple[str, ...] = (),
+    ) -> None:
+        self.op, self.table, self.cols, self.params, self.where = op, table, cols, params, where
+
+    def sql(self, dialect: Dialect) -> str:
+        """The statement, for ``dialect``'s driver."""
+        return _driver_sql(dialect, self.op, self.table, self.cols, self.where)
+
+    def __call__(self, conn: Connection) -> None:
+        conn.exec_driver_sql(self.sql(conn.dialect), self.params)
+
+
+def insert_new(conn: Connection, table: Table, row: dict[str, Any], unique: str) -> bool:
+    """Insert ``row`` unless a row with its ``unique`` column's value exists (then nothing is
+    written, nor is the transaction spoilt); True if it went in. SQLite and PostgreSQL."""
+    if conn.dialect.name == "postgresql":
+        # (psycopg's rowcount is -1 here: RETURNING says whether the row went in.)
+        stmt = pg_insert(table).values(**row).on_conflict_do_nothing(index_elements=[unique])
+        return conn.execute(stmt.returning(table.c[unique])).first() is not None
+    lite = sqlite_insert(table).values(**row).on_conflict_do_nothing(index_elements=[unique])
+    return conn.execute(lite).rowcount == 1
+
+
 def job_insert_room(
     row: dict[str, Any], seat_rows: list[dict[str, Any]]
-) -> Callable[[Connection], None]:
-    """Insert a room and its seats."""
+) -> Callable[[Connection], bool]:
+    """Insert a room and its seats; the job's result is ``False`` (and nothing is written)
+    when a room with that code exists already (another server may have drawn the same code:
+    the primary key decides, and the caller draws another)."""
 
-    def job(conn: Connection) -> None:
-        conn.execute(insert(rooms).values(**row))
+    def job(conn: Connection) -> bool:
+        if not insert_new(conn, rooms, row, "code"):
+            return False
         if seat_rows:
             conn.execute(insert(seats), seat_rows)
+        return True
 
     return job
 
 
-def job_update_room(code: str, **values: Any) -> Callable[[Connection], None]:
+def job_update_room(code: str, **values: Any) -> SqlJob:
     """Update a room's columns."""
-    cols = tuple(values)
-    params = (*values.values(), code)
-
-    def job(conn: Connection) -> None:
-        conn.exec_driver_sql(_driver_sql(conn, "update", rooms, cols, ("code",)), params)
-
-    return job
+    return SqlJob("update", rooms, tuple(values), (*values.values(), code), ("code",))
 
 
-def job_update_seat(code: str, seat: int, **values: Any) -> Callable[[Connection], None]:
+def job_update_seat(code: str, seat: int, **values: Any) -> SqlJob:
     """Update a seat's columns."""
-
-    def job(conn: Connection) -> None:
-        conn.execute(
-            update(seats).where(seats.c.room_code == code, seats.c.seat == seat).values(**values)
-        )
-
-    return job
+    cols, where = tuple(values), ("room_code", "seat")
+    return SqlJob("update", seats, cols, (*values.values(), code, seat), where)
 
 
-def job_insert_game(row: dict[str, Any]) -> Callable[[Connection], None]:
+def job_insert_game(row: dict[str, Any]) -> SqlJob:
     """Insert a game (its deal)."""
-    cols = tuple(row)
-    params = tuple(row.values())
-
-    def job(conn: Connection) -> None:
-        conn.exec_driver_sql(_driver_sql(conn, "insert", games, cols), params)
-
-    return job
+    return SqlJob("insert", games, tuple(row), tuple(row.values()))
 
 
 class AppendJob:
@@ -132,14 +160,7 @@ def job_append_action(
     return AppendJob((game_id, seq, text, seat, client_id))
 
 
-def job_finish_game(
-    game_id: int, ended_at: float, result: dict[str, Any]
-) -> Callable[[Connection], None]:
+def job_finish_game(game_id: int, ended_at: float, result: dict[str, Any]) -> SqlJob:
     """Mark a game finished with its result."""
-    text = json.dumps(result)
-
-    def job(conn: Connection) -> None:
-        sql = _driver_sql(conn, "update", games, ("ended_at", "result"), ("id",))
-        conn.exec_driver_sql(sql, (ended_at, text, game_id))
-
-    return job
+    params = (ended_at, json.dumps(result), game_id)
+    return SqlJob("update", games, ("ended_at", "result"), params, ("id",))

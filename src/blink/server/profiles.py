@@ -48,6 +48,7 @@ from blink.model.registry import get_game
 from blink.ratings import BOT_RATINGS, Rating, RatingError, game_bot_rating, rate_game
 from blink.server.errors import ProfileError
 from blink.server.hub import Hub
+from blink.server.jobs import insert_new
 from blink.server.names import NameError_, check_name, name_key
 from blink.server.rooms import GameState, Room, hash_token
 from blink.server.schema import rooms
@@ -84,6 +85,9 @@ profiles = Table(
     Column("sigma", Float, nullable=False),
     Column("games", Integer, nullable=False),
     Column("wins", Integer, nullable=False),
+    # The name's key (names.name_key): the unique index makes the database refuse a name that
+    # another profile has, whichever server gave it out (migration 0006).
+    Column("name_key", String(128), nullable=True, unique=True),
 )
 
 profile_games = Table(
@@ -330,16 +334,19 @@ async def add_profile(hub: Hub, name: str) -> dict[str, Any]:
         "sigma": start.sigma,
         "games": 0,
         "wins": 0,
+        "name_key": key,
     }
 
-    def job(conn: Connection) -> None:
-        conn.execute(insert(profiles).values(**row))
+    def job(conn: Connection) -> bool:
+        return insert_new(conn, profiles, row, "name_key")
 
     try:
-        await hub.storage.run(job)
+        inserted = await hub.storage.run(job)
     except BaseException:
         taken.discard(key)
         raise
+    if not inserted:  # another server gave the name out meanwhile (taken stays: it is)
+        raise ProfileError(409, "name_taken", f"a profile is already called {name!r} (or alike)")
     profile_hashes(hub).add(secret_hash)
     return {"id": pid, "name": name, "secret": secret}
 

@@ -455,7 +455,7 @@ def protocol_schema() -> dict[str, Any]:
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"Blink game protocol, version {PROTOCOL}",
-        "description": "Messages on the /ws WebSocket; see docs/protocol.md.",
+        "description": "Messages on the /ws/CODE WebSocket; see docs/protocol.md.",
         "protocol": PROTOCOL,
         "client": {"common": [by_type[m] for m in COMMON]}
         | {name: [by_type[m] for m in msgs] for name, msgs in games.items()},

@@ -25,7 +25,7 @@ from blink.model.registry import (
 )
 from blink.model.table import BadMessage
 from blink.server.errors import ApiError, ProfileError
-from blink.server.hub import Hub
+from blink.server.hub import CODE_ATTEMPTS, Hub
 from blink.server.profiles import seat_token
 from blink.server.rooms import Room, Seat, hash_token
 
@@ -120,13 +120,15 @@ async def create_room(h: Hub, body: CreateRoom) -> dict[str, Any]:
         token = _seat_token(h, body.profile_secret)
         seat_list[take].token_hash = hash_token(token)
         seat_list[take].name = body.name
-    code = h.new_code()
     room = Room(
-        h, code, body.game, players, body.best_of, options, body.public, seat_list, time.time()
+        h, "", body.game, players, body.best_of, options, body.public, seat_list, time.time()
     )
     await store_new_room(h, room)
-    room.maybe_start()
+    code = room.code
     info = room.info()
+    if not h.hand_off(room):  # a cluster node: the node that serves it starts it
+        room.maybe_start()
+        info = room.info()
     return {
         "code": code,
         "join_url": info.join_url,
@@ -158,11 +160,20 @@ def claim_seat(seats: list[Seat], take: int) -> int | None:
 
 
 async def store_new_room(hub: Hub, room: Room) -> None:
-    """Register a new room in the hub and write it with its seats; undo the registration if
-    the write fails."""
-    hub.rooms[room.code] = room
-    try:
-        await hub.storage.run(room.insert_job())
-    except Exception:
-        hub.rooms.pop(room.code, None)
-        raise
+    """Give a new room a code and write it with its seats, then register it in the hub.
+
+    The code is the database's to grant: the room's row is inserted with a drawn code and
+    committed before anyone is told the code, and a code that any room already has (on this
+    server or another sharing the database) is refused by the primary key and drawn again, up
+    to :data:`~blink.server.hub.CODE_ATTEMPTS` times. Raises :class:`ApiError`
+    (``503 no_free_code``) when every code drawn was taken.
+    """
+    for _ in range(CODE_ATTEMPTS):
+        room.code = hub.new_code()
+        if await hub.storage.run(room.insert_job()):
+            hub.code_claimed(room.code)
+            hub.rooms[room.code] = room
+            return
+    raise ApiError(
+        503, "no_free_code", f"no free room code was found in {CODE_ATTEMPTS} tries; try again"
+    )

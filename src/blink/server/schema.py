@@ -13,7 +13,7 @@ from pathlib import Path
 
 from sqlalchemy import Boolean, Column, Engine, Float, Integer, MetaData, String, Table, Text
 
-__all__ = ["actions", "games", "metadata", "migrate", "rooms", "seats"]
+__all__ = ["actions", "games", "id_blocks", "metadata", "migrate", "rooms", "seats"]
 
 metadata = MetaData()
 
@@ -72,6 +72,16 @@ actions = Table(
     Column("seat", Integer, nullable=True),
     Column("client_id", String(64), nullable=True),
 )
+
+id_blocks = Table(
+    "id_blocks",
+    metadata,
+    Column("name", String(32), primary_key=True),
+    Column("next_id", Integer, nullable=False),
+    Column("step", Integer, nullable=False),
+)
+"""The next block of ids of each kind (``games``) on SQLite: see :mod:`blink.server.ids`
+(PostgreSQL takes game id blocks from the ``game_ids`` sequence instead)."""
 
 
 def migrate(engine: Engine) -> None:

@@ -1,4 +1,5 @@
-"""The game's WebSocket (``/ws``): one :class:`Session` per connection.
+"""The game's WebSocket (``/ws/CODE``; ``/ws`` for older clients): one :class:`Session` per
+connection.
 
 A session checks each client message (size, rate, then the typed protocol of
 :mod:`blink.server.protocol`, with the action messages of the room's game once the connection
@@ -32,6 +33,7 @@ from blink.server.direct import (
     why_not_direct,
 )
 from blink.server.hub import Hub
+from blink.server.lease import RoomElsewhere
 from blink.server.protocol import (
     PROTOCOL,
     ErrorFrame,
@@ -89,7 +91,11 @@ class Session:
         send: Send,
         limiter: CreationLimiter | None = None,
         messages: MessageLimiter | None = None,
+        url_room: str | None = None,
     ) -> None:
+        self.url_room = url_room
+        """The room code of the connection's path (``/ws/CODE``), in capitals; ``None`` on
+        ``/ws``, where ``hello`` alone names the room."""
         self.limiter = limiter
         """Counts this address's lookups of room codes that do not exist (``None``: none)."""
         self.ws = ws
@@ -274,7 +280,22 @@ class Session:
             self.error("rate_limited", "too many unknown room codes from your address")
             self.close(1008, "rate limit")
             return
-        room = self.hub.room(msg.room)
+        code = msg.room
+        if self.url_room is not None:
+            if code.upper() != self.url_room:
+                self.error(
+                    "wrong_room",
+                    f"this connection is for room {self.url_room!r}, not {msg.room!r}",
+                )
+                self.close(4010, "wrong room")
+                return
+            code = self.url_room
+        try:
+            room = self.hub.room(code)
+        except RoomElsewhere as exc:
+            self.error("room_elsewhere", str(exc))
+            self.close(1013, "try again")
+            return
         if room is None:
             if limiter is not None:
                 limiter.missed(address)
@@ -360,9 +381,11 @@ async def serve(
     send: Send,
     limiter: CreationLimiter | None = None,
     messages: MessageLimiter | None = None,
+    url_room: str | None = None,
 ) -> None:
-    """Run one accepted WebSocket connection until it ends."""
-    s = Session(ws, hub, settings, send, limiter, messages)
+    """Run one accepted WebSocket connection until it ends (``url_room``: the room code of
+    its path, ``None`` on ``/ws``)."""
+    s = Session(ws, hub, settings, send, limiter, messages, url_room)
     hub.connections += 1
     sender = None if s.direct is not None else asyncio.get_running_loop().create_task(s.sender())
 
@@ -414,10 +437,11 @@ async def serve(
                 pending.cancel()
 
 
-async def endpoint(state: State, ws: WebSocket, send: Send) -> None:
-    """The ``/ws`` endpoint of the app whose ``state`` holds ``settings`` and (once started)
-    ``hub``: refuse a foreign origin (1008), else accept and :func:`serve`. The first
-    connection also logs which way frames leave (``state.send_path``)."""
+async def endpoint(state: State, ws: WebSocket, send: Send, url_room: str | None = None) -> None:
+    """The ``/ws/CODE`` (``url_room``) and ``/ws`` endpoint of the app whose ``state`` holds
+    ``settings`` and (once started) ``hub``: refuse a foreign origin (1008), else accept and
+    :func:`serve`. The first connection also logs which way frames leave
+    (``state.send_path``)."""
     settings: Settings = state.settings
     if not origin_ok(ws, settings):
         await ws.close(code=1008)
@@ -439,6 +463,7 @@ async def endpoint(state: State, ws: WebSocket, send: Send) -> None:
             send,
             getattr(state, "creation_limiter", None),
             getattr(state, "message_limiter", None),
+            url_room,
         )
     finally:
         hub.by_address[address] -= 1

@@ -120,8 +120,9 @@ class Settings:
     """Most database jobs committed in one transaction (thread writer)."""
     db_writer: str = "auto"
     """``inline``: commit on the event loop once per loop turn (group commit, no thread);
-    ``thread``: a writer thread commits in batches while the loop goes on; ``auto`` (default):
-    ``inline`` for SQLite, ``thread`` for PostgreSQL."""
+    ``thread``: a writer thread commits in batches while the loop goes on; ``async``
+    (PostgreSQL): the loop sends each batch on psycopg's asynchronous connection and goes on
+    while it commits; ``auto`` (default): ``inline`` for SQLite, ``async`` for PostgreSQL."""
     gc_full_interval: float | None = None
     """Seconds between full garbage collections; the automatic full collections (pauses of
     100 ms and more with hundreds of live games) are then off. ``None`` (the default here):
@@ -142,3 +143,11 @@ class Settings:
     redis_url: str | None = None
     """The Redis server through which the nodes of one deployment tell each other their
     changes (``redis://host:port/db``; :mod:`blink.server.bus`). ``None``: this process only."""
+    cluster: bool = False
+    """A node of a cluster: several nodes serve the rooms of one PostgreSQL database, each room
+    by the node that holds its lease (:mod:`blink.server.lease`; ``blink serve --cluster``).
+    ``False``: the only node, which holds every room's lease."""
+    release_after: float = 15.0
+    """On a cluster node: a room nobody has been connected to for this many seconds, with
+    nothing waiting to be stored, is dropped from memory and its lease given up, whatever its
+    status (the node the router sends it to next takes it over)."""

@@ -9,10 +9,12 @@ committed in batches (one transaction for everything queued meanwhile, "group co
 job's callback runs back on the event loop only after its transaction has committed. That is
 how the server keeps "appended before sent" without a database round trip per message. The
 writer is ``inline`` (the commit runs on the event loop once per loop turn: the default for
-SQLite, where a WAL commit is a short write with no fsync) or ``thread`` (a writer thread
-commits while the loop goes on: the default for PostgreSQL, where a commit is a network round
-trip and an fsync). Appends to the action log, the hot path, are one cached SQL string run with
-the driver's ``executemany`` (no statement compilation per batch).
+SQLite, where a WAL commit is a short write with no fsync), ``thread`` (a writer thread
+commits while the loop goes on) or ``async`` (the default for PostgreSQL, where a commit is a
+network round trip and an fsync: the loop sends each batch on psycopg's asynchronous
+connection, in one pipeline, and goes on serving until it is committed;
+:mod:`blink.server.pg_writer`). Appends to the action log, the hot path, are one cached SQL
+string run with the driver's ``executemany`` (no statement compilation per batch).
 """
 
 from __future__ import annotations
@@ -26,7 +28,6 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Engine, create_engine, event, func, select
@@ -43,6 +44,8 @@ from blink.server.jobs import (
     job_update_seat,
 )
 from blink.server.links import record_url
+from blink.server.loaded import LoadedGame, LoadedRoom, LoadedSeat, game_from_row
+from blink.server.pg_writer import AsyncPgWriter, sendable
 from blink.server.schema import actions, games, metadata, migrate, rooms, seats
 from blink.server.sqlite_file import DatabaseFile
 
@@ -133,80 +136,9 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
-@dataclass
-class LoadedSeat:
-    """A seat row."""
-
-    seat: int
-    kind: str
-    bot: str | None
-    name: str | None
-    token_hash: str | None
-    left: bool
-
-
-@dataclass
-class LoadedGame:
-    """A game row with its action log (for rebuilding)."""
-
-    id: int
-    series_number: int
-    number: int
-    players: int
-    ruleset: dict[str, Any]
-    sizes: list[int] | None
-    deck: list[str]
-    names: list[str]
-    started_at: float
-    ended_at: float | None
-    result: dict[str, Any] | None
-    actions: list[tuple[int, dict[str, Any], int | None, str | None]] = field(default_factory=list)
-    bot_seeds: list[int | None] | None = None
-    """Each seat's bot seed (``None``: a game stored before games kept them)."""
-    room_code: str = ""
-    public: bool = True  # whether its room is (Storage.load_game tells)
-
-
-@dataclass
-class LoadedRoom:
-    """A room row with its seats and the games of its current series."""
-
-    code: str
-    created_at: float
-    players: int
-    best_of: int
-    ruleset: str
-    sizes: list[int] | None
-    public: bool
-    status: str
-    series_number: int
-    seats: list[LoadedSeat]
-    games: list[LoadedGame]
-    game: str = "classic"
-    """The room's game (its name in :mod:`blink.model.registry`)."""
-    options: dict[str, Any] | None = None
-    """The options it was opened with (``None``: a room stored before rooms kept them)."""
-
-
-def _game_from_row(r: Any) -> LoadedGame:
-    return LoadedGame(
-        id=r.id,
-        series_number=r.series_number,
-        number=r.number,
-        players=r.players,
-        ruleset=json.loads(r.ruleset),
-        sizes=json.loads(r.sizes) if r.sizes else None,
-        deck=r.deck.split(),
-        names=json.loads(r.names),
-        started_at=r.started_at,
-        ended_at=r.ended_at,
-        result=json.loads(r.result) if r.result else None,
-        bot_seeds=json.loads(r.bot_seeds) if r.bot_seeds else None,
-    )
-
-
-WRITERS = ("auto", "inline", "thread")
-"""Values of the ``writer`` option; ``auto`` is ``inline`` for SQLite, ``thread`` otherwise."""
+WRITERS = ("auto", "inline", "thread", "async")
+"""Values of the ``writer`` option; ``auto`` is ``inline`` for SQLite, ``async`` otherwise
+(``async``: PostgreSQL only, see :mod:`blink.server.pg_writer`)."""
 
 
 def resolve_writer(writer: str, url: str) -> str:
@@ -214,7 +146,9 @@ def resolve_writer(writer: str, url: str) -> str:
     if writer not in WRITERS:
         raise StorageError(f"writer must be one of {', '.join(WRITERS)}, not {writer!r}")
     if writer == "auto":
-        return "inline" if url.startswith("sqlite") else "thread"
+        return "inline" if url.startswith("sqlite") else "async"
+    if writer == "async" and not url.startswith("postgresql+psycopg"):
+        raise StorageError("the async writer needs PostgreSQL with psycopg (postgresql+psycopg)")
     return writer
 
 
@@ -263,6 +197,13 @@ class Storage:
         self._down = threading.Event()
         path = make_url(url).database if self.kind == "sqlite" else None
         self._file = DatabaseFile(path) if path and path != ":memory:" else None
+        self._pg = (
+            AsyncPgWriter(url, self.engine.dialect, self._append_sql)
+            if self.writer == "async"
+            else None
+        )
+        self._pending: list[tuple[Callable[[Connection], Any], Callable[[Any], None] | None]] = []
+        self._flusher: asyncio.Task[None] | None = None
 
     @property
     def safe_url(self) -> str:
@@ -287,7 +228,10 @@ class Storage:
             self._thread.start()
 
     def stop(self) -> None:
-        """Commit what is queued and stop the writer thread."""
+        """Commit what is queued and stop the writer thread (the ``async`` writer: wait for
+        its batches on the loop, when called from another thread)."""
+        if self._pg is not None:
+            self._stop_async()
         self._hand_over()
         if self._thread is not None:
             self._queue.put(None)
@@ -363,12 +307,69 @@ class Storage:
         if self.failure is not None:
             self._kept.extend(box)
             return
-        if self._thread is None:
+        if self._pg is not None and self._loop is not None:
+            self._pending.extend(box)
+            if self._flusher is None:
+                self._flusher = self._loop.create_task(self._flush())
+        elif self._thread is None:
             # Inline writer: commit right here, on the loop, once per loop turn. No thread
             # hand-off, no lock contention; the loop pauses for one commit per turn.
             self._settle(box, *self._commit(box))
         else:
             self._queue.put(box)
+
+    async def _flush(self) -> None:
+        """The ``async`` writer: commit the pending jobs, a batch at a time, in order, until
+        none are left (those queued during a commit form the next batch)."""
+        pg, loop = self._pg, self._loop
+        assert pg is not None and loop is not None
+        try:
+            while self._pending:
+                box, self._pending = self._pending, []
+                jobs = [job for job, _ in box]
+                outcome: tuple[list[Any], StorageDown | None]
+                if self._down.is_set():
+                    outcome = [], StorageDown(self.failure or "the database cannot be written")
+                elif sendable(jobs):
+                    try:
+                        outcome = await pg.commit(jobs), None
+                    except Exception as exc:
+                        if is_outage(exc):
+                            self._down.set()
+                            outcome = [], StorageDown(_why(exc))
+                        else:  # one job is wrong: the synchronous path finds which
+                            outcome = await loop.run_in_executor(None, self._commit, box)
+                else:
+                    outcome = await loop.run_in_executor(None, self._commit, box)
+                if outcome[1] is not None:  # down: what was queued meanwhile is kept after it
+                    box, self._pending = box + self._pending, []
+                self._settle(box, *outcome)
+        finally:
+            self._flusher = None
+
+    def _stop_async(self) -> None:
+        loop, pg = self._loop, self._pg
+        assert pg is not None
+        if loop is None or loop.is_closed() or not loop.is_running():
+            return
+        on_loop = False
+        with contextlib.suppress(RuntimeError):
+            on_loop = asyncio.get_running_loop() is loop
+        if on_loop:  # nothing can be awaited here: what is left goes the synchronous way
+            self._pg = None
+            box, self._pending = self._pending, []
+            if box:
+                self._settle(box, *self._commit(box))
+            return
+
+        async def drain() -> None:
+            self._hand_over()
+            while self._flusher is not None:
+                await asyncio.shield(self._flusher)
+            await pg.close()
+
+        asyncio.run_coroutine_threadsafe(drain(), loop).result(timeout=30)
+        self._pg = None
 
     async def run(self, job: Callable[[Connection], T]) -> T:
         """Queue a write and wait for its committed result."""
@@ -608,12 +609,6 @@ class Storage:
 
     # -- reads (any thread) -----------------------------------------------------------------
 
-    def next_game_id(self) -> int:
-        """One more than the largest game id."""
-        with self.engine.connect() as conn:
-            got = conn.execute(select(games.c.id).order_by(games.c.id.desc()).limit(1)).first()
-        return 1 if got is None else int(got[0]) + 1
-
     def load_rooms(self) -> list[LoadedRoom]:
         """Every room that is not closed, with its seats and its current series' games."""
         return self._load_rooms(None)
@@ -642,7 +637,7 @@ class Storage:
                     .where(games.c.room_code == r.code, games.c.series_number == r.series_number)
                     .order_by(games.c.number)
                 )
-                room_games = [_game_from_row(g) for g in game_rows]
+                room_games = [game_from_row(g) for g in game_rows]
                 for g in room_games:
                     if g.ended_at is None:
                         g.actions = [
@@ -679,7 +674,7 @@ class Storage:
             r = conn.execute(q.where(games.c.id == game_id)).first()
             if r is None:
                 return None
-            g = _game_from_row(r)
+            g = game_from_row(r)
             g.room_code, g.public = r.room_code, bool(r.public)
             g.actions = [
                 (a.seq, json.loads(a.action), a.seat, a.client_id)
@@ -722,7 +717,7 @@ class Storage:
         """Every game of a room (all series), without logs."""
         with self.engine.connect() as conn:
             return [
-                _game_from_row(r)
+                game_from_row(r)
                 for r in conn.execute(
                     select(games)
                     .where(games.c.room_code == code)

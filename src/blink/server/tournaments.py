@@ -436,16 +436,22 @@ class Manager:
             hc = dict(m.handicap)
             sizes = [hc[n] for n in names]
         h = self.hub
-        code = h.new_code()
         best_of = _best_of(m.kind)
         # The seats belong to their profiles for the whole match (leave does not free them).
         options = {"ruleset": get_ruleset("official").name, "sizes": sizes, "fixed_seats": True}
         room = Room(
-            h, code, DEFAULT_GAME, len(names), best_of, options, False, seat_list, time.time()
+            h, "", DEFAULT_GAME, len(names), best_of, options, False, seat_list, time.time()
         )
-        h.rooms[code] = room
-        h.storage.submit(room.insert_job())
-        return code
+        # The room's row is committed before its code goes into the tournament: the database
+        # refuses a code another server's room has (and a new one is drawn).
+        try:
+            if not h.insert_room_now(room):
+                log.error("no free room code for match %s of %s", match_id, e.id)
+                return None
+        except Exception:
+            log.exception("could not store the room of match %s of %s", match_id, e.id)
+            return None
+        return room.code
 
     def on_game_end(self, room: Room, _g: GameState) -> None:
         """A game ended: if it belongs to a tournament, bring the tournament up to date.

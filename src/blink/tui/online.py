@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import quote, urlsplit, urlunsplit
 
 import httpx
 
@@ -74,10 +74,10 @@ class Seat:
 
     @property
     def ws_url(self) -> str:
-        """The WebSocket endpoint of the server."""
+        """The WebSocket endpoint of the room on the server (``/ws/CODE``)."""
         parts = urlsplit(self.base_url)
         scheme = "wss" if parts.scheme == "https" else "ws"
-        path = parts.path.rstrip("/") + "/ws"
+        path = parts.path.rstrip("/") + "/ws/" + quote(self.code.upper(), safe="")
         return urlunsplit((scheme, parts.netloc, path, "", ""))
 
 
@@ -439,7 +439,7 @@ class OnlineTable(Table):
                         if isinstance(frame, str):
                             self._handle(frame)
                     code = ws.close_code
-                    if code in (1000, 4000, 4003, 4004, 1008, 1009):
+                    if code in (1000, 4000, 4003, 4004, 4010, 1008, 1009):
                         self._lost(f"the server closed the connection ({code})")
                         return
             except (OSError, WebSocketException, ConnectionClosed, TimeoutError):

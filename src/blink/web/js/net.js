@@ -1,5 +1,5 @@
-// The server's protocol (docs/protocol.md, version 1): REST helpers; a WebSocket connection
-// that reconnects by itself, resumes with game/last_seq, drops duplicate updates, asks for a
+// The server's protocol (docs/protocol.md, version 1): REST helpers; a WebSocket connection to
+// the room's own address (/ws/CODE) that reconnects by itself, resumes with game/last_seq, drops duplicate updates, asks for a
 // resync on a gap, and measures latency with ping/pong; and a table's session (TableSession),
 // which takes a seat by the room's code or watches, for both games' tables. Every frame sent
 // is built by frame() or helloFrame().
@@ -65,7 +65,22 @@ export async function api(path, body) {
   return rawApi(path, body);
 }
 
+/**
+ * One REST call. A room served by another node of a cluster right now (503 room_elsewhere,
+ * while the room moves) changed nothing: the call is made again a few times, with backoff.
+ */
 async function rawApi(path, body) {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await rawApiOnce(path, body);
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.code !== "room_elsewhere" || attempt >= 5) throw e;
+      await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
+    }
+  }
+}
+
+async function rawApiOnce(path, body) {
   const opts = body === undefined ? {} : {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -86,7 +101,9 @@ async function rawApi(path, body) {
   return data;
 }
 
-const FATAL = new Set([1000, 4000, 4003, 4004]);
+// Closes that end the session; any other (a drop, 1013 "try again" while the room moves to
+// another node of a cluster, 1012 a restart) reconnects with backoff.
+const FATAL = new Set([1000, 4000, 4003, 4004, 4010]);
 
 /**
  * A WebSocket session for one room. `handlers.message(msg)` gets every in-order message;
@@ -111,7 +128,7 @@ export class Connection {
 
   url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    return `${proto}//${location.host}/ws`;
+    return `${proto}//${location.host}/ws/${encodeURIComponent(String(this.room).toUpperCase())}`;
   }
 
   start() {

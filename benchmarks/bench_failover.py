@@ -1,0 +1,160 @@
+"""How long a game stops when the node serving it is killed: a cluster on loopback (PostgreSQL,
+two ``blink serve --cluster`` nodes, HAProxy; :class:`blink.cluster.local.LocalCluster`), two
+WebSocket clients playing a room through the router as fast as acks come back; the node that
+holds the room is killed with SIGKILL, the clients reconnect through the router (every 20 ms),
+and the time from the kill to the first ack of a play after it is measured. The killed node is
+started again on its port before the next round, so each round kills the room's holder anew.
+
+    python benchmarks/bench_failover.py --rounds 5 --check-interval-ms 500
+
+The gap is the clients' reconnection through HAProxy, the other node taking the lease and
+rebuilding the room from its log. A killed process's port refuses connections at once, so
+HAProxy retries on another node (``option redispatch``) before its health checks
+(``--check-interval-ms`` × ``--fall``) have marked the node down; a machine that vanishes
+without refusing would cost the connect timeout or the checks instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import statistics
+import time
+from typing import Any
+
+import httpx
+import websockets
+
+from blink.cluster.local import LocalCluster, Node
+
+
+class Player:
+    """A seat's client: plays the first card that fits, one play in flight; reconnects."""
+
+    def __init__(self, url: str, code: str, token: str) -> None:
+        self.url = f"{url.replace('http://', 'ws://')}/ws/{code}"
+        self.code = code
+        self.token = token
+        self.game: int | None = None
+        self.seq = 0
+        self.view: dict[str, Any] = {}
+        self.acks: list[float] = []
+        self.n = 0
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Play until ``stop``, reconnecting after every drop."""
+        while not stop.is_set():
+            with contextlib.suppress(Exception):
+                async with websockets.connect(self.url, max_size=None, open_timeout=5) as ws:
+                    hello: dict[str, Any] = {"type": "hello", "protocol": 1}
+                    hello |= {"room": self.code, "token": self.token}
+                    if self.game is not None:
+                        hello |= {"game": self.game, "last_seq": self.seq}
+                    await ws.send(json.dumps(hello))
+                    await self._play(ws, stop)
+            await asyncio.sleep(0.02)
+
+    async def _play(self, ws: Any, stop: asyncio.Event) -> None:
+        waiting: str | None = None
+        while not stop.is_set():
+            try:
+                m = json.loads(await asyncio.wait_for(ws.recv(), 0.5))
+            except TimeoutError:
+                m = {"type": "idle"}
+            kind = m["type"]
+            if kind in ("snapshot", "update"):
+                self.game, self.seq, self.view = m["game"], m["seq"], m["view"]
+            if kind in ("ack", "refused") and m.get("id") == waiting:
+                waiting = None
+                if kind == "ack":
+                    self.acks.append(time.monotonic())
+            if kind == "snapshot":
+                waiting = None  # a fresh start: whatever was in flight is answered or lost
+            if waiting is None and self.view.get("phase") == "playing":
+                fits = zip(self.view["hand"], self.view["fits"], strict=True)
+                for card, piles in fits:
+                    if piles:
+                        self.n += 1
+                        waiting = f"{self.token[:4]}-{self.n}"
+                        msg = {"type": "play", "id": waiting, "card": card, "pile": piles[0]}
+                        await ws.send(json.dumps(msg))
+                        break
+
+
+def holder(cluster: LocalCluster, code: str) -> Node:
+    """The node that serves the room (the others answer 503 room_elsewhere)."""
+    for node in cluster.running:
+        if node.proc.poll() is None:
+            r = httpx.get(f"{node.http}/api/rooms/{code}", timeout=30)
+            if r.status_code == 200:
+                return node
+    raise RuntimeError("no node serves the room")
+
+
+async def round_once(cluster: LocalCluster) -> float:
+    """One room, one kill: seconds from the kill to the next ack."""
+    r = httpx.post(f"{cluster.url}/api/rooms", json={"name": "A", "best_of": 15}, timeout=30)
+    code, tokens = r.json()["code"], [r.json()["token"]]
+    j = httpx.post(f"{cluster.url}/api/rooms/{code}/join", json={"name": "B"}, timeout=30)
+    tokens.append(j.json()["token"])
+    players = [Player(cluster.url, code, t) for t in tokens]
+    stop = asyncio.Event()
+    tasks = [asyncio.ensure_future(p.run(stop)) for p in players]
+    try:
+        while sum(len(p.acks) for p in players) < 20:
+            await asyncio.sleep(0.05)
+        dead = holder(cluster, code)
+        killed = time.monotonic()
+        dead.kill9()
+        while not any(t > killed for p in players for t in p.acks):
+            await asyncio.sleep(0.005)
+        gap = min(t for p in players for t in p.acks if t > killed) - killed
+    finally:
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    i = cluster.running.index(dead)
+    cluster.running[i] = cluster.start_node(dead.port)
+    return gap
+
+
+async def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--check-interval-ms", type=int, default=500)
+    ap.add_argument("--fall", type=int, default=1)
+    args = ap.parse_args()
+    node_args = ("--countdown", "0.05", "--creation-rate", "0", "--between-games", "0.05")
+    cluster = LocalCluster(
+        nodes=2,
+        node_args=node_args,
+        check_interval_ms=args.check_interval_ms,
+        fall=args.fall,
+        rise=1,
+    )
+    with cluster:
+        gaps = []
+        for _ in range(args.rounds):
+            gaps.append(await round_once(cluster))
+            # The restarted node is up again before the next round.
+            await asyncio.sleep(2 * args.check_interval_ms / 1000)
+    ms = sorted(g * 1000 for g in gaps)
+    print(
+        json.dumps(
+            {
+                "rounds": args.rounds,
+                "check_interval_ms": args.check_interval_ms,
+                "fall": args.fall,
+                "gap_ms": {
+                    "min": round(ms[0]),
+                    "median": round(statistics.median(ms)),
+                    "max": round(ms[-1]),
+                },
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,119 @@
+"""The HAProxy configuration of a cluster: each room's traffic to one node, by its code.
+
+A room's requests carry its code in the path: its WebSocket (``/ws/CODE``), its REST routes
+(``/api/rooms/CODE``, ``/api/rooms/CODE/join``, ``/api/rooms/CODE/record``) and its links
+(``/play/CODE``, ``/watch/CODE``). HAProxy takes the code from the path into a variable and
+hashes it with consistent hashing (``balance hash var(txn.room)``, ``hash-type consistent``,
+HAProxy 2.6 and later), so every request of a room reaches the same node while the set of live
+nodes stays the same, and only the rooms of a node that goes down move when it does. Every
+other request (the lobby, the client's files, room creation, finished games) goes to any live
+node, in turn. Health checks ask each node for ``/api/health`` (503 while its database cannot
+be written); WebSockets get a long ``timeout tunnel``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["HaproxyConfig", "NodeAddressError", "parse_node", "render"]
+
+_NODE = re.compile(r"^(?P<host>[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:.]+\]):(?P<port>\d{1,5})$")
+
+
+class NodeAddressError(ValueError):
+    """A node address that is not ``HOST:PORT``."""
+
+
+def parse_node(text: str) -> str:
+    """``HOST:PORT`` of a node, checked (:class:`NodeAddressError` otherwise)."""
+    m = _NODE.match(text.strip())
+    if m is None or not 0 < int(m["port"]) < 65536:
+        raise NodeAddressError(f"{text!r} is not a node address HOST:PORT (127.0.0.1:8001)")
+    return f"{m['host']}:{int(m['port'])}"
+
+
+@dataclass(frozen=True, slots=True)
+class HaproxyConfig:
+    """What the configuration says: where HAProxy listens, the nodes, the health checks."""
+
+    nodes: tuple[str, ...]
+    """The nodes' ``HOST:PORT``, each a ``blink serve --cluster``."""
+    bind: str = "127.0.0.1:8000"
+    """Where HAProxy listens (``HOST:PORT``; ``*:80`` for every interface)."""
+    check_interval_ms: int = 2000
+    """How often each node's ``/api/health`` is asked."""
+    fall: int = 2
+    """Failed checks in a row that mark a node down (its rooms move to the others)."""
+    rise: int = 2
+    """Passed checks in a row that mark a node up again."""
+    health_host: str = "localhost"
+    """The ``Host`` header of the health checks (a name the nodes answer to)."""
+    tunnel_timeout: str = "1h"
+    """How long a WebSocket may stay quiet (the clients ping every 2 s)."""
+    max_connections: int | None = None
+    """HAProxy's ``maxconn`` (each connection takes two file descriptors; ``None``: what the
+    open-files limit allows)."""
+
+
+def _server_lines(cfg: HaproxyConfig, track: bool) -> list[str]:
+    lines = []
+    for i, node in enumerate(cfg.nodes, 1):
+        extra = f" track rooms/node{i}" if track else " check"
+        lines.append(f"    server node{i} {node}{extra}")
+    return lines
+
+
+def render(cfg: HaproxyConfig) -> str:
+    """The configuration file's text."""
+    if not cfg.nodes:
+        raise NodeAddressError("a cluster needs at least one node")
+    checks = (
+        f"    default-server inter {cfg.check_interval_ms}ms fastinter "
+        f"{cfg.check_interval_ms}ms downinter {cfg.check_interval_ms}ms "
+        f"fall {cfg.fall} rise {cfg.rise}"
+    )
+    lines = [
+        "# Written by `blink cluster haproxy-config` (docs/cluster.md).",
+        "global",
+        *([f"    maxconn {cfg.max_connections}"] if cfg.max_connections else []),
+        "    # no log: the nodes log",
+        "",
+        "defaults",
+        "    mode http",
+        "    option forwardfor",
+        "    option redispatch",
+        "    retries 3",
+        "    timeout connect 5s",
+        "    timeout client 60s",
+        "    timeout server 60s",
+        "    timeout http-request 10s",
+        "    timeout http-keep-alive 10s",
+        f"    timeout tunnel {cfg.tunnel_timeout}",
+        "",
+        "frontend blink",
+        f"    bind {cfg.bind}",
+        "    # A room's own requests carry its code: /ws/CODE, /play/CODE, /watch/CODE,",
+        "    # /api/rooms/CODE and below. The code (in capitals) picks the node.",
+        "    acl room_link path_reg ^/(ws|play|watch)/[A-Za-z0-9]+/?$",
+        "    acl room_api path_reg ^/api/rooms/[A-Za-z0-9]+(/.*)?$",
+        "    http-request set-var(txn.room) path,field(3,/),upper if room_link",
+        "    http-request set-var(txn.room) path,field(4,/),upper if room_api",
+        "    use_backend rooms if { var(txn.room) -m found }",
+        "    default_backend any",
+        "",
+        "backend rooms",
+        "    balance hash var(txn.room)",
+        "    hash-type consistent",
+        "    option httpchk",
+        f"    http-check send meth GET uri /api/health ver HTTP/1.1 hdr Host {cfg.health_host}",
+        "    http-check expect status 200",
+        checks,
+        *_server_lines(cfg, track=False),
+        "",
+        "backend any",
+        "    balance roundrobin",
+        *_server_lines(cfg, track=True),
+        "",
+    ]
+    return "\n".join(lines)

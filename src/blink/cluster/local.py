@@ -1,0 +1,353 @@
+"""A whole cluster on this machine: a throwaway PostgreSQL, N ``blink serve --cluster`` nodes on
+free loopback ports, and HAProxy in front (``blink cluster run``, and the cluster tests).
+
+Every process is a child that dies with this one: each is started with the parent-death
+signal set (``prctl(PR_SET_PDEATHSIG)``, Linux), so even a ``kill -9`` of the runner takes them
+down, and :meth:`LocalCluster.stop` stops them in order (HAProxy, the nodes, PostgreSQL) and
+removes the temporary folder. PostgreSQL runs as the ``postgres`` user when started by root,
+as Debian's packages expect (its ``initdb`` refuses root).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import httpx
+
+from blink.cluster.haproxy import HaproxyConfig, render
+
+__all__ = [
+    "ClusterError",
+    "LocalCluster",
+    "LocalPostgres",
+    "Node",
+    "find_haproxy",
+    "find_postgres",
+    "free_port",
+]
+
+PR_SET_PDEATHSIG = 1
+START_TIMEOUT = 60.0
+
+
+class ClusterError(Exception):
+    """Why the local cluster cannot start: ``code`` for programs, one sentence for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def free_port() -> int:
+    """A free TCP port on loopback."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _die_with_parent(sig: int = signal.SIGTERM) -> None:
+    """In the child, before exec: get ``sig`` when the parent dies (set after any user change,
+    which would clear it)."""
+    with contextlib.suppress(Exception):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0)
+
+
+def find_postgres() -> Path | None:
+    """The folder of PostgreSQL's server programs (``initdb``, ``postgres``), newest first."""
+    found = sorted(
+        Path("/usr/lib/postgresql").glob("*/bin/initdb"),
+        key=lambda p: [int(x) if x.isdigit() else 0 for x in p.parent.parent.name.split(".")],
+    )
+    if found:
+        return found[-1].parent
+    initdb = shutil.which("initdb")
+    return Path(initdb).parent if initdb else None
+
+
+def find_haproxy() -> str | None:
+    """The ``haproxy`` program (on the PATH, or Debian's ``/usr/sbin/haproxy``)."""
+    found = shutil.which("haproxy")
+    if found is None and os.access("/usr/sbin/haproxy", os.X_OK):
+        found = "/usr/sbin/haproxy"
+    return found
+
+
+def _wait_health(url: str, proc: subprocess.Popen[bytes], what: str, log: Path) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while True:
+        if proc.poll() is not None:
+            tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
+            raise ClusterError("start_failed", f"{what} stopped at start: {tail.strip()}")
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(url, timeout=2).status_code == 200:
+                return
+        if time.monotonic() > deadline:
+            raise ClusterError("start_failed", f"{what} did not answer {url} in time")
+        time.sleep(0.05)
+
+
+def _stop(proc: subprocess.Popen[bytes] | None, sig: int = signal.SIGTERM) -> None:
+    if proc is None or proc.poll() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        proc.send_signal(sig)
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=20)
+
+
+class LocalPostgres:
+    """A throwaway PostgreSQL server in ``folder`` (``None``: a temporary folder of its own,
+    removed by :meth:`stop`) on a free loopback port, fsync off. The folder's parents must be
+    open to the ``postgres`` user when run as root."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        bindir = find_postgres()
+        if bindir is None:
+            raise ClusterError(
+                "no_postgresql",
+                "PostgreSQL is not installed: install Debian's postgresql package "
+                "(apt-get install postgresql)",
+            )
+        self.bindir = bindir
+        self.own = folder is None
+        self.folder = folder or Path(tempfile.mkdtemp(prefix="blink-pg-"))
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.user: str | None = None
+        if os.geteuid() == 0:
+            try:
+                pwd.getpwnam("postgres")
+            except KeyError:
+                raise ClusterError(
+                    "no_postgres_user",
+                    "running as root needs the postgres user to run PostgreSQL: install "
+                    "Debian's postgresql package",
+                ) from None
+            self.user = "postgres"
+
+    @property
+    def url(self) -> str:
+        """The SQLAlchemy URL of the ``blink`` database."""
+        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/blink"
+
+    def _as_user(self) -> dict[str, Any]:
+        if self.user is None:
+            return {}
+        return {"user": self.user, "group": self.user, "extra_groups": []}
+
+    def start(self) -> None:
+        """initdb, start the server (a child of this process), create the database."""
+        data = self.folder / "data"
+        self.folder.mkdir(parents=True, exist_ok=True)
+        if self.user is not None:
+            shutil.chown(self.folder, self.user, self.user)
+        log = self.folder / "initdb.log"
+        with open(log, "wb") as out:
+            done = subprocess.run(
+                [
+                    *(str(self.bindir / "initdb"), "-D", str(data), "-U", "postgres"),
+                    *("--auth=trust", "-E", "UTF8", "--no-locale"),
+                ],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                check=False,
+                **self._as_user(),
+            )
+        if done.returncode != 0:
+            raise ClusterError("start_failed", f"initdb failed: {log.read_text()[-1000:]}")
+        server_log = self.folder / "postgres.log"
+        with open(server_log, "wb") as out:
+            self.proc = subprocess.Popen(
+                [
+                    *(str(self.bindir / "postgres"), "-D", str(data), "-p", str(self.port)),
+                    *("-k", str(self.folder), "-c", "listen_addresses=127.0.0.1"),
+                    *("-c", "fsync=off", "-c", "max_connections=200"),
+                    *("-c", "max_locks_per_transaction=1024"),
+                ],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                preexec_fn=lambda: _die_with_parent(signal.SIGINT),  # fast shutdown
+                **self._as_user(),
+            )
+        self._create_database(server_log)
+
+    def _create_database(self, log: Path) -> None:
+        import psycopg
+
+        deadline = time.monotonic() + START_TIMEOUT
+        conninfo = f"host=127.0.0.1 port={self.port} user=postgres dbname=postgres"
+        while True:
+            assert self.proc is not None
+            if self.proc.poll() is not None:
+                raise ClusterError("start_failed", f"PostgreSQL stopped: {log.read_text()[-1000:]}")
+            try:
+                with psycopg.connect(conninfo, autocommit=True, connect_timeout=2) as conn:
+                    conn.execute("CREATE DATABASE blink")
+                return
+            except psycopg.OperationalError:
+                if time.monotonic() > deadline:
+                    raise ClusterError("start_failed", "PostgreSQL did not start in time") from None
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        """Stop the server (fast shutdown); remove its folder if it made it."""
+        _stop(self.proc, signal.SIGINT)
+        if self.own:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+@dataclass
+class Node:
+    """One ``blink serve --cluster`` of the cluster."""
+
+    port: int
+    proc: subprocess.Popen[bytes]
+    log: Path
+
+    @property
+    def address(self) -> str:
+        """``127.0.0.1:PORT``."""
+        return f"127.0.0.1:{self.port}"
+
+    @property
+    def http(self) -> str:
+        """The node's own base URL (past the router)."""
+        return f"http://{self.address}"
+
+    def kill9(self) -> None:
+        """SIGKILL: the node is gone at once, its leases with its database connection."""
+        if self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=30)
+
+
+@dataclass
+class LocalCluster:
+    """PostgreSQL, ``nodes`` nodes and HAProxy on loopback (:meth:`start`, :meth:`stop`).
+
+    ``node_args`` are more ``blink serve`` options for every node; ``check_interval_ms``,
+    ``fall`` and ``rise`` are HAProxy's health checks; ``port`` is HAProxy's (0: a free one).
+    """
+
+    nodes: int = 2
+    port: int = 0
+    node_args: tuple[str, ...] = ()
+    check_interval_ms: int = 2000
+    fall: int = 2
+    rise: int = 2
+    folder: Path | None = None
+    running: list[Node] = field(default_factory=list)
+    postgres: LocalPostgres | None = None
+    haproxy: subprocess.Popen[bytes] | None = None
+    _tmp: tempfile.TemporaryDirectory[str] | None = None
+    _logs: list[IO[bytes]] = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        """The router's base URL: what to open."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> LocalCluster:
+        """Start everything, or stop what started and raise :class:`ClusterError`."""
+        haproxy = find_haproxy()
+        if haproxy is None:
+            raise ClusterError(
+                "no_haproxy",
+                "HAProxy is not installed: install Debian's haproxy package "
+                "(apt-get install haproxy)",
+            )
+        if self.nodes < 1:
+            raise ClusterError("bad_options", "a cluster needs at least one node")
+        if self.folder is None:
+            self._tmp = tempfile.TemporaryDirectory(prefix="blink-cluster-")
+            self.folder = Path(self._tmp.name)
+            os.chmod(self.folder, 0o755)  # PostgreSQL's user reaches its own folder inside
+        try:
+            self.postgres = LocalPostgres(self.folder / "postgres")
+            self.postgres.start()
+            for _ in range(self.nodes):
+                self.running.append(self.start_node())
+            self._start_haproxy(haproxy)
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def start_node(self, port: int | None = None) -> Node:
+        """Start one more node on the cluster's database (on ``port``, else a free one)."""
+        assert self.postgres is not None and self.folder is not None
+        port = port or free_port()
+        log = self.folder / f"node-{port}-{time.monotonic_ns()}.log"
+        out = open(log, "wb")  # noqa: SIM115  # closed by stop()
+        self._logs.append(out)
+        args = [sys.executable, "-m", "blink", "serve", "--host", "127.0.0.1"]
+        args += ["--port", str(port), "--database-url", self.postgres.url, "--cluster"]
+        proc = subprocess.Popen(
+            [*args, *self.node_args],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            preexec_fn=_die_with_parent,
+        )
+        node = Node(port, proc, log)
+        _wait_health(f"{node.http}/api/health", proc, f"the node on port {port}", log)
+        return node
+
+    def _start_haproxy(self, haproxy: str) -> None:
+        assert self.folder is not None
+        self.port = self.port or free_port()
+        cfg = HaproxyConfig(
+            nodes=tuple(n.address for n in self.running),
+            bind=f"127.0.0.1:{self.port}",
+            check_interval_ms=self.check_interval_ms,
+            fall=self.fall,
+            rise=self.rise,
+        )
+        path = self.folder / "haproxy.cfg"
+        path.write_text(render(cfg))
+        log = self.folder / "haproxy.log"
+        out = open(log, "wb")  # noqa: SIM115  # closed by stop()
+        self._logs.append(out)
+        self.haproxy = subprocess.Popen(
+            [haproxy, "-db", "-f", str(path)],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            preexec_fn=_die_with_parent,
+        )
+        _wait_health(f"{self.url}/api/health", self.haproxy, "HAProxy", log)
+
+    def stop(self) -> None:
+        """Stop HAProxy, the nodes and PostgreSQL; remove the temporary folder."""
+        _stop(self.haproxy)  # a hard stop: a soft one would wait for every WebSocket
+        for node in self.running:
+            _stop(node.proc)
+        if self.postgres is not None:
+            self.postgres.stop()
+        for out in self._logs:
+            out.close()
+        self._logs.clear()
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
+
+    def __enter__(self) -> LocalCluster:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,194 @@
+"""Room leases: which node of a cluster serves a room.
+
+Several ``blink serve --cluster`` nodes share one PostgreSQL database; each room is served by
+one node at a time, the one that holds the room's *lease*. A lease is a PostgreSQL session
+advisory lock (``pg_try_advisory_lock``) taken on a connection the node keeps for leases only,
+so a lease dies with its node: when the process ends (even by ``kill -9``) its connection
+closes and the server drops its locks, and the next node asked for the room takes it and
+rebuilds the room from the stored log (:meth:`blink.server.hub.Hub.room`).
+
+Two implementations of one interface (:class:`Leases`):
+
+- :class:`LocalLeases`: a single node (SQLite, or PostgreSQL without ``--cluster``): every
+  lease is held, nothing is asked of the database.
+- :class:`PgLeases`: the PostgreSQL advisory locks of a cluster node.
+
+A room whose lease another node holds is :class:`RoomElsewhere`: the WebSocket closes with 1013
+("try again"), REST answers ``503 room_elsewhere``, and the client retries (through the router,
+which sends it to the node that holds it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+from typing import Any, Protocol
+
+__all__ = ["LEASE_NAMESPACE", "Leases", "LocalLeases", "PgLeases", "RoomElsewhere", "lease_key"]
+
+log = logging.getLogger("blink.server")
+
+LEASE_NAMESPACE = b"blink-room-lease:"
+"""What a room code is hashed with into its advisory lock's key (so other users of advisory
+locks on the same database do not collide with the rooms' keys)."""
+
+
+class RoomElsewhere(Exception):
+    """The room's lease is held by another node: it is served there (try again)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(f"room {code} is served by another node right now: try again")
+        self.code = code
+
+
+def lease_key(code: str) -> int:
+    """The advisory lock key of room ``code``: a signed 64-bit integer from a hash of it."""
+    digest = hashlib.blake2b(LEASE_NAMESPACE + code.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+class Leases(Protocol):
+    """The leases of one node."""
+
+    shared: bool
+    """Whether other nodes serve rooms of the same database (a cluster node)."""
+
+    def acquire(self, code: str) -> bool:
+        """Take the lease of room ``code`` (``True``: this node holds it now, or already did);
+        ``False``: another live node holds it."""
+        ...
+
+    def release(self, code: str) -> None:
+        """Give up the lease of room ``code`` (nothing when not held)."""
+        ...
+
+    def alive(self) -> bool:
+        """Whether the leases this node took are still held (``False``: its lease connection
+        was lost, and with it every lease; it connects again for the next ones)."""
+        ...
+
+    def close(self) -> None:
+        """Give up every lease (the node stops)."""
+        ...
+
+
+class LocalLeases:
+    """A single node's leases: every room's is held (nothing is asked of the database)."""
+
+    shared = False
+
+    def acquire(self, code: str) -> bool:
+        """Always held."""
+        return True
+
+    def release(self, code: str) -> None:
+        """Nothing to give up."""
+
+    def alive(self) -> bool:
+        """Always held."""
+        return True
+
+    def close(self) -> None:
+        """Nothing to give up."""
+
+
+class PgLeases:
+    """A cluster node's leases: PostgreSQL session advisory locks on a connection of their own.
+
+    ``url`` is the SQLAlchemy URL of the database (``postgresql+psycopg://...``). The
+    connection is opened on the first lease; each call is one short round trip (from the event
+    loop, like a room's primary-key read when it is brought back into memory).
+    """
+
+    shared = True
+
+    def __init__(self, url: str) -> None:
+        from sqlalchemy import create_engine
+        from sqlalchemy.pool import NullPool
+
+        self._engine = create_engine(url, poolclass=NullPool)
+        self._conn: Any = None
+        self._held: set[str] = set()
+        self._dropped = False
+        """Leases were lost since :meth:`alive` last said so."""
+        self._lock = threading.Lock()
+
+    @property
+    def held(self) -> frozenset[str]:
+        """The codes of the rooms this node holds."""
+        return frozenset(self._held)
+
+    def _connection(self) -> Any:
+        if self._conn is None:
+            self._conn = self._engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+        return self._conn
+
+    def _scalar(self, sql: str, key: int) -> Any:
+        from sqlalchemy import text
+
+        try:
+            return self._connection().execute(text(sql), {"k": key}).scalar()
+        except Exception:
+            self._lost()
+            raise
+
+    def _lost(self) -> None:
+        """The lease connection failed: every lease went with it."""
+        if self._held:
+            log.warning("the lease connection was lost: %d rooms' leases with it", len(self._held))
+            self._dropped = True
+        self._held.clear()
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            try:
+                conn.invalidate()
+                conn.close()
+            except Exception:
+                log.debug("closing the lost lease connection failed", exc_info=True)
+
+    def acquire(self, code: str) -> bool:
+        """``pg_try_advisory_lock`` on the room's key (never waits)."""
+        with self._lock:
+            if code in self._held:
+                return True
+            if self._scalar("SELECT pg_try_advisory_lock(:k)", lease_key(code)):
+                self._held.add(code)
+                return True
+            return False
+
+    def release(self, code: str) -> None:
+        """``pg_advisory_unlock`` on the room's key."""
+        with self._lock:
+            if code not in self._held:
+                return
+            self._held.discard(code)
+            try:
+                self._scalar("SELECT pg_advisory_unlock(:k)", lease_key(code))
+            except Exception:
+                log.warning("could not release the lease of room %s", code, exc_info=True)
+
+    def alive(self) -> bool:
+        """One round trip on the lease connection (``False`` if it was lost, or is lost now)."""
+        from sqlalchemy import text
+
+        with self._lock:
+            if self._conn is not None:
+                try:
+                    self._conn.execute(text("SELECT 1"))
+                except Exception:
+                    self._lost()
+            dropped, self._dropped = self._dropped, False
+            return not dropped
+
+    def close(self) -> None:
+        """Close the lease connection (which releases every lease)."""
+        with self._lock:
+            self._held.clear()
+            if self._conn is not None:
+                try:
+                    self._conn.close()
+                except Exception:
+                    log.debug("closing the lease connection failed", exc_info=True)
+                self._conn = None
+            self._engine.dispose()

@@ -1,0 +1,62 @@
+"""The writer commits everything queued in one loop turn together; one wrong job in a batch
+loses none of the others (the default writer of each database: inline on SQLite, the
+asynchronous connection on PostgreSQL, whose failed pipeline is redone job by job)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from sqlalchemy import select
+
+from blink.server import jobs
+from blink.server.schema import actions
+from blink.server.storage import Storage
+
+
+async def test_a_wrong_job_in_a_batch_loses_none_of_the_others(db_url: str) -> None:
+    storage = Storage(db_url)
+    assert storage.writer == ("inline" if db_url.startswith("sqlite") else "async")
+    storage.start(asyncio.get_running_loop())
+    try:
+        results: dict[int, Any] = {}
+        queued = [
+            jobs.job_append_action(7, 1, {"type": "play"}, 0, "a"),
+            jobs.job_append_action(7, 2, {"type": "play"}, 1, "b"),
+            jobs.job_append_action(7, 1, {"type": "play"}, 0, "again"),  # (7, 1) is taken
+            jobs.job_update_room("NOROOM", status="playing"),
+            jobs.job_append_action(7, 3, {"type": "play"}, 0, "c"),
+        ]
+        for i, job in enumerate(queued):  # one loop turn: one batch
+            storage.submit(job, lambda r, i=i: results.__setitem__(i, r))
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 30
+        while len(results) < len(queued):
+            assert loop.time() < deadline, f"only {sorted(results)} were answered"
+            await asyncio.sleep(0.01)
+        assert isinstance(results.pop(2), Exception)
+        assert all(r is None for r in results.values())
+        with storage.engine.connect() as conn:
+            rows = conn.execute(
+                select(actions.c.seq, actions.c.client_id).order_by(actions.c.seq)
+            ).all()
+        assert [tuple(r) for r in rows] == [(1, "a"), (2, "b"), (3, "c")]
+    finally:
+        storage.stop()
+
+
+async def test_the_queued_jobs_are_committed_by_stop(db_url: str) -> None:
+    storage = Storage(db_url)
+    storage.start(asyncio.get_running_loop())
+    done: list[Any] = []
+    for seq in range(1, 51):
+        storage.submit(jobs.job_append_action(9, seq, {"type": "play"}, 0, None), done.append)
+    await asyncio.to_thread(storage.stop)  # as the server's lifespan stops it
+    assert done == [None] * 50
+    again = Storage(db_url)
+    try:
+        with again.engine.connect() as conn:
+            seqs = conn.execute(select(actions.c.seq).where(actions.c.game_id == 9)).scalars()
+            assert sorted(seqs) == list(range(1, 51))
+    finally:
+        again.stop()

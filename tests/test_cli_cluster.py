@@ -1,0 +1,148 @@
+"""``blink cluster``: the HAProxy configuration it writes (checked by HAProxy itself), its
+errors (one sentence, exit status 2), and ``blink cluster run`` for real: it prints the address,
+the router answers, and everything it started stops with it, on SIGTERM and on SIGKILL."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from typer.testing import CliRunner
+
+from blink.cli import app
+from blink.cluster import local
+from blink.cluster.local import find_haproxy
+
+pytestmark = pytest.mark.timeout(300)
+
+TIMEOUT = 60.0
+
+
+def blink(*args: str) -> subprocess.CompletedProcess[str]:
+    """``blink ARGS`` to its end."""
+    return subprocess.run(
+        [sys.executable, "-m", "blink", *args], capture_output=True, text=True, timeout=120
+    )
+
+
+def test_the_haproxy_configuration_is_valid(tmp_path: Path) -> None:
+    done = blink("cluster", "haproxy-config", "--node", "127.0.0.1:8001", "--node", "10.0.0.2:8000")
+    assert done.returncode == 0, done.stderr
+    text = done.stdout
+    for line in (
+        "balance hash var(txn.room)",
+        "hash-type consistent",
+        "balance roundrobin",
+        "timeout tunnel 1h",
+        "server node1 127.0.0.1:8001 check",
+        "server node2 10.0.0.2:8000 check",
+        "server node2 10.0.0.2:8000 track rooms/node2",
+        "http-check send meth GET uri /api/health ver HTTP/1.1 hdr Host localhost",
+        "bind 127.0.0.1:8000",
+    ):
+        assert line in text, line
+    cfg = tmp_path / "haproxy.cfg"
+    cfg.write_text(text)
+    haproxy = find_haproxy()
+    assert haproxy is not None, "install Debian's haproxy package (scripts/test does)"
+    check = subprocess.run([haproxy, "-c", "-f", str(cfg)], capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_a_bad_node_address() -> None:
+    done = blink("cluster", "haproxy-config", "--node", "nowhere")
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "blink cluster: 'nowhere' is not a node address HOST:PORT (127.0.0.1:8001)"
+    ]
+
+
+def test_serve_cluster_needs_postgresql(tmp_path: Path) -> None:
+    done = blink("serve", "--cluster", "--db", str(tmp_path / "x.db"), "--port", "0")
+    assert done.returncode == 2
+    assert "--cluster needs the PostgreSQL database" in done.stderr
+    assert "Traceback" not in done.stderr and "Open " not in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("missing", "package"), [("find_haproxy", "haproxy"), ("find_postgres", "postgresql")]
+)
+def test_run_names_the_missing_package(
+    monkeypatch: pytest.MonkeyPatch, missing: str, package: str
+) -> None:
+    monkeypatch.setattr(local, missing, lambda: None)
+    result = CliRunner().invoke(app, ["cluster", "run", "--nodes", "1", "--port", "0"])
+    assert result.exit_code == 2
+    assert f"install Debian's {package} package" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def _start_run() -> tuple[subprocess.Popen[str], str, list[str], Path]:
+    """``blink cluster run --nodes 2 --port 0``; its process, router and nodes' URLs, and its
+    folder."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "blink", "cluster", "run", "--nodes", "2", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert proc.stdout is not None
+    nodes = []
+    folder = Path()
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        line = proc.stdout.readline()
+        assert line, f"blink cluster run stopped ({proc.wait()})"
+        if line.startswith("Node: "):
+            nodes.append(line.split()[1])
+            folder = Path(line.split("(log ")[1].rstrip(")\n")).parent
+        if line.startswith("Open "):
+            return proc, line.split()[1].rstrip("/"), nodes, folder
+        assert time.monotonic() < deadline
+
+
+def _answers(url: str) -> bool:
+    try:
+        httpx.get(url + "/api/health", timeout=2)
+    except httpx.HTTPError:
+        return False
+    return True
+
+
+def _all_gone(urls: list[str]) -> None:
+    deadline = time.monotonic() + TIMEOUT
+    while any(_answers(u) for u in urls):
+        assert time.monotonic() < deadline, [u for u in urls if _answers(u)]
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+def test_run_starts_a_cluster_and_stops_it_all(sig: int) -> None:
+    proc, router, nodes, folder = _start_run()
+    try:
+        assert len(nodes) == 2
+        health = httpx.get(router + "/api/health", timeout=TIMEOUT).json()
+        assert health["status"] == "ok" and health["database"] == "postgresql"
+        for n in nodes:
+            assert httpx.get(n + "/api/health", timeout=TIMEOUT).status_code == 200
+        os.kill(proc.pid, sig)
+        proc.wait(timeout=TIMEOUT)
+        if sig == signal.SIGTERM:
+            assert proc.returncode == 0
+        _all_gone([router, *nodes])  # every child died with it (kill -9 too)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()
+        if sig == signal.SIGKILL:  # nothing removed the folder
+            shutil.rmtree(folder, ignore_errors=True)
+        assert not folder.exists()
