@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import combinations
+from operator import attrgetter
 from typing import Final
 
 from blink.cards import Attribute, Card, Color, Shape
@@ -135,16 +136,34 @@ def match_value(cards: Sequence[Card]) -> Value | None:
     return None
 
 
+_card_index: Final = attrgetter("index")  # a card's sort key (``Card.__lt__``), read in C
+
+
 def matches_in(hand: Iterable[Card]) -> list[tuple[Card, ...]]:
     """Every match that can be made from ``hand`` (all subsets of 3+ cards sharing a value)."""
-    cards = sorted(set(hand))
-    groups: dict[Value, list[Card]] = {}
+    cards = sorted(set(hand), key=_card_index)
+    if len(cards) < MIN_MATCH:
+        return []
+    # The cards of each value, in the order the values first appear (a card's colour, shape,
+    # count). A colour or a shape is keyed by its id (hashing an enum member runs Python code,
+    # an id does not; the members are single objects), a count by itself.
+    groups: dict[int, list[Card]] = {}
     for c in cards:
-        for v in values_of(c):
-            groups.setdefault(v, []).append(c)
+        for k in (id(c.color), id(c.shape), c.count):
+            group = groups.get(k)
+            if group is None:
+                groups[k] = [c]
+            else:
+                group.append(c)
+    big = [g for g in groups.values() if len(g) >= MIN_MATCH]
     out: list[tuple[Card, ...]] = []
+    if len(big) == 1:  # no subset can come from two values: no duplicates to skip
+        group = big[0]
+        for k in range(MIN_MATCH, len(group) + 1):
+            out += combinations(group, k)
+        return out
     seen: set[frozenset[Card]] = set()
-    for group in groups.values():
+    for group in big:
         for k in range(MIN_MATCH, len(group) + 1):
             for combo in combinations(group, k):
                 key = frozenset(combo)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from blink.cards import Card
+from blink.cards import COUNTS, Card, Color, Shape
 from blink.games.goblink.actions import (
     Ask,
     EndTurn,
@@ -138,21 +138,59 @@ def view_to_dict(view: GoView) -> dict[str, object]:
     }
 
 
+_new_tuple = tuple.__new__  # a named tuple from its fields in order, with no Python call
+
+_SEATS = 6  # seats with ready-made actions (Go Blink's most players)
+
+
+def _key(value: Value) -> int:
+    """A value as a key that hashes in C: a colour's or shape's id (hashing an enum member runs
+    Python code; the members are single objects), a count itself."""
+    return value if isinstance(value, int) else id(value)
+
+
+_ASKS: list[list[dict[int, Ask]]] = [
+    [{_key(v): Ask(seat, target, v) for v in (*Color, *Shape, *COUNTS)} for target in range(_SEATS)]
+    for seat in range(_SEATS)
+]
+"""Every ask of a seat of a table of up to six, by target and by the value's key. Actions are
+immutable values: the legal actions hand out these same objects every time."""
+
+_END_TURNS = [EndTurn(seat) for seat in range(_SEATS)]
+
+
 def _legal(phase: Phase, seat: int, players: int, hand: Sequence[Card]) -> list[GoAction]:
-    out: list[GoAction] = []
     if phase is Phase.ASKING:
-        held: list[Value] = []
+        held: list[int] = []  # the keys of the values held, in the order of values_of(c)
         for c in hand:
-            for v in values_of(c):
-                if v not in held:
-                    held.append(v)
-        for target in range(players):
-            if target != seat:
-                out.extend(Ask(seat, target, v) for v in held)
-    elif phase in (Phase.OPENING, Phase.LAYING):
-        for m in matches_in(hand):
-            if phase is Phase.OPENING and len(m) >= len(hand):
-                continue
-            out.append(LayDown(seat, m))
-        out.append(EndTurn(seat))
+            k = id(c.color)
+            if k not in held:
+                held.append(k)
+            k = id(c.shape)
+            if k not in held:
+                held.append(k)
+            k = c.count
+            if k not in held:
+                held.append(k)
+        out: list[GoAction] = []
+        if 0 <= seat < _SEATS and players <= _SEATS:
+            asks = _ASKS[seat]
+            for target in range(players):
+                if target != seat:
+                    out += map(asks[target].__getitem__, held)
+        else:  # a table larger than Go Blink's, in a view made by hand
+            values = [v for c in hand for v in values_of(c)]
+            held_values = [v for i, v in enumerate(values) if v not in values[:i]]
+            for target in range(players):
+                if target != seat:
+                    out += [Ask(seat, target, v) for v in held_values]
+        return out
+    if phase is Phase.LAYING:
+        out = [_new_tuple(LayDown, (seat, m)) for m in matches_in(hand)]
+    elif phase is Phase.OPENING:
+        keep = len(hand)  # an opening match keeps at least one card of the deal
+        out = [_new_tuple(LayDown, (seat, m)) for m in matches_in(hand) if len(m) < keep]
+    else:
+        return []
+    out.append(_END_TURNS[seat] if 0 <= seat < _SEATS else EndTurn(seat))
     return out

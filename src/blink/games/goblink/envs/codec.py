@@ -42,6 +42,10 @@ _VALUE_INDEX: Final[dict[Value, int]] = {v: i for i, v in enumerate(VALUES)}
 # hashing an enum member runs Python code, an id does not.
 _VALUE_BY_ID: Final[dict[int, int]] = {id(v): i for i, v in enumerate(VALUES)}
 _PHASE_INDEX: Final = {p: i for i, p in enumerate(Phase)}
+_PHASE_BY_ID: Final = {id(p): i for i, p in enumerate(Phase)}  # the same by identity
+_INT8: Final = np.dtype(np.int8)
+_FLOAT32: Final = np.dtype(np.float32)
+_new_tuple: Final = tuple.__new__  # a named tuple from its fields in order, with no Python call
 _PHASES: Final = len(_PHASE_INDEX)
 _DECK: Final = len(STANDARD_DECK)
 
@@ -84,8 +88,13 @@ class GoCodec:
         self._log = self._scalars + 3
         self._row = 2 * p + len(VALUES) + 3
         self.size = self._log + ask_window * self._row
-        self._ask_rows: dict[tuple[int, int, Value, int, bool, bool], bytes] = {}
         """The length of an observation."""
+        self._ask_rows: dict[tuple[int, int, Value, int, bool, bool], bytes] = {}
+        # The index of the first ask of each (player, target): 1 + ((target - player) % p - 1) * 17
+        self._ask_base = [
+            [1 + ((target - player) % p - 1) * len(VALUES) for target in range(p)]
+            for player in range(p)
+        ]
 
     # -- actions --------------------------------------------------------------------------
 
@@ -94,11 +103,11 @@ class GoCodec:
         if not 0 <= index < self.actions:
             raise ValueError(f"action {index} is outside 0 to {self.actions - 1}")
         if index == 0:
-            return EndTurn(seat)
+            return _new_tuple(EndTurn, (seat,))
         if index < self.first_lay:
             k, v = divmod(index - 1, len(VALUES))
-            return Ask(seat, (seat + k + 1) % self.players, VALUES[v])
-        return LayDown(seat, self.matches[index - self.first_lay])
+            return _new_tuple(Ask, (seat, (seat + k + 1) % self.players, VALUES[v]))
+        return _new_tuple(LayDown, (seat, self.matches[index - self.first_lay]))
 
     def index(self, action: GoAction) -> int:
         """The index of one of the engine's actions (the inverse of :meth:`action`)."""
@@ -121,16 +130,15 @@ class GoCodec:
         out = bytearray(self.actions)
         index = self.index
         by_id = _VALUE_BY_ID
-        p = self.players
-        n = len(VALUES)
+        base = self._ask_base
         for a in legal:
             if type(a) is Ask:  # the most common by far: inlined (Ask is player, target, value)
                 v = by_id.get(id(a[2]))
                 if v is not None:
-                    out[1 + ((a[1] - a[0]) % p - 1) * n + v] = 1
+                    out[base[a[0]][a[1]] + v] = 1
                     continue
             out[index(a)] = 1
-        return np.frombuffer(out, dtype=np.int8)
+        return np.frombuffer(out, dtype=_INT8)
 
     def describe(self, index: int, seat: int) -> str:
         """The action at ``index`` in words, for logs and the text rendering."""
@@ -232,7 +240,8 @@ class GoEncoder:
         index = DECK_INDEX
         for card in view.hand:
             out[index[card]] = 1.0
-        out[c._phase + _PHASE_INDEX[view.phase]] = 1.0
+        phase = _PHASE_BY_ID.get(id(view.phase))
+        out[c._phase + (_PHASE_INDEX[view.phase] if phase is None else phase)] = 1.0
         if view.current is not None:
             out[c._current + (view.current - seat) % p] = 1.0
         out[c._dealer + (view.dealer - seat) % p] = 1.0
@@ -247,7 +256,7 @@ class GoEncoder:
         out[base + 1] = view.quiet_turns / p  # the game ends after a quiet round
         turns = view.turns
         out[base + 2] = turns / 1000 if turns < 1000 else 1.0
-        return np.frombuffer(out, dtype=np.float32)
+        return np.frombuffer(out, dtype=_FLOAT32)
 
 
 @cache
