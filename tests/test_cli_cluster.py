@@ -72,7 +72,8 @@ def test_serve_cluster_needs_postgresql(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("missing", "package"), [("find_haproxy", "haproxy"), ("find_postgres", "postgresql")]
+    ("missing", "package"),
+    [("find_haproxy", "haproxy"), ("find_postgres", "postgresql"), ("find_redis", "redis-server")],
 )
 def test_run_names_the_missing_package(
     monkeypatch: pytest.MonkeyPatch, missing: str, package: str

@@ -1,9 +1,11 @@
-"""A whole cluster on this machine: a throwaway PostgreSQL, N ``blink serve --cluster`` nodes on
-free loopback ports, and HAProxy in front (``blink cluster run``, and the cluster tests).
+"""A whole cluster on this machine: a throwaway PostgreSQL and Redis, N ``blink serve --cluster``
+nodes on free loopback ports (sharing the database, and through Redis the lobby's live rooms,
+tournaments' changes and the leaderboard's), and HAProxy in front (``blink cluster run``, and
+the cluster tests).
 
 Every process is a child that dies with this one: each is started with the parent-death
 signal set (``prctl(PR_SET_PDEATHSIG)``, Linux), so even a ``kill -9`` of the runner takes them
-down, and :meth:`LocalCluster.stop` stops them in order (HAProxy, the nodes, PostgreSQL) and
+down, and :meth:`LocalCluster.stop` stops them in order (HAProxy, the nodes, Redis, PostgreSQL) and
 removes the temporary folder. PostgreSQL runs as the ``postgres`` user when started by root,
 as Debian's packages expect (its ``initdb`` refuses root).
 """
@@ -33,9 +35,11 @@ __all__ = [
     "ClusterError",
     "LocalCluster",
     "LocalPostgres",
+    "LocalRedis",
     "Node",
     "find_haproxy",
     "find_postgres",
+    "find_redis",
     "free_port",
 ]
 
@@ -84,6 +88,68 @@ def find_haproxy() -> str | None:
     if found is None and os.access("/usr/sbin/haproxy", os.X_OK):
         found = "/usr/sbin/haproxy"
     return found
+
+
+def find_redis() -> str | None:
+    """The ``redis-server`` program (on the PATH, or Debian's ``/usr/bin/redis-server``)."""
+    found = shutil.which("redis-server")
+    if found is None and os.access("/usr/bin/redis-server", os.X_OK):
+        found = "/usr/bin/redis-server"
+    return found
+
+
+class LocalRedis:
+    """A throwaway Redis on a free loopback port, keeping nothing on disk (a child of this
+    process that dies with it)."""
+
+    def __init__(self, program: str, folder: Path) -> None:
+        self.program = program
+        self.folder = folder
+        self.port = 0
+        self.proc: subprocess.Popen[bytes] | None = None
+        self._log: IO[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """The nodes' ``--redis-url``."""
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        """Start redis-server and wait until it answers a PING."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        log = self.folder / "redis.log"
+        self._log = open(log, "wb")  # noqa: SIM115  # closed by stop()
+        args = ["--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.folder)]
+        args += ["--save", "", "--appendonly", "no"]
+        self.proc = subprocess.Popen(
+            [self.program, *args],
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            preexec_fn=_die_with_parent,
+        )
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            if self.proc.poll() is not None:
+                tail = log.read_text(errors="replace")[-2000:]
+                raise ClusterError("start_failed", f"Redis stopped at start: {tail.strip()}")
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", self.port), timeout=2) as sock,
+            ):
+                sock.sendall(b"PING\r\n")
+                if sock.recv(16).startswith(b"+PONG"):
+                    return
+            if time.monotonic() > deadline:
+                raise ClusterError("start_failed", "Redis did not answer in time")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        """Stop the server."""
+        _stop(self.proc)
+        if self._log is not None:
+            self._log.close()
+            self._log = None
 
 
 def _wait_health(url: str, proc: subprocess.Popen[bytes], what: str, log: Path) -> None:
@@ -255,6 +321,7 @@ class LocalCluster:
     folder: Path | None = None
     running: list[Node] = field(default_factory=list)
     postgres: LocalPostgres | None = None
+    redis: LocalRedis | None = None
     haproxy: subprocess.Popen[bytes] | None = None
     _tmp: tempfile.TemporaryDirectory[str] | None = None
     _logs: list[IO[bytes]] = field(default_factory=list)
@@ -273,6 +340,13 @@ class LocalCluster:
                 "HAProxy is not installed: install Debian's haproxy package "
                 "(apt-get install haproxy)",
             )
+        redis = find_redis()
+        if redis is None:
+            raise ClusterError(
+                "no_redis",
+                "Redis is not installed: install Debian's redis-server package "
+                "(apt-get install redis-server)",
+            )
         if self.nodes < 1:
             raise ClusterError("bad_options", "a cluster needs at least one node")
         if self.folder is None:
@@ -282,6 +356,8 @@ class LocalCluster:
         try:
             self.postgres = LocalPostgres(self.folder / "postgres")
             self.postgres.start()
+            self.redis = LocalRedis(redis, self.folder / "redis")
+            self.redis.start()
             for _ in range(self.nodes):
                 self.running.append(self.start_node())
             self._start_haproxy(haproxy)
@@ -292,13 +368,14 @@ class LocalCluster:
 
     def start_node(self, port: int | None = None) -> Node:
         """Start one more node on the cluster's database (on ``port``, else a free one)."""
-        assert self.postgres is not None and self.folder is not None
+        assert self.postgres is not None and self.redis is not None and self.folder is not None
         port = port or free_port()
         log = self.folder / f"node-{port}-{time.monotonic_ns()}.log"
         out = open(log, "wb")  # noqa: SIM115  # closed by stop()
         self._logs.append(out)
         args = [sys.executable, "-m", "blink", "serve", "--host", "127.0.0.1"]
         args += ["--port", str(port), "--database-url", self.postgres.url, "--cluster"]
+        args += ["--redis-url", self.redis.url]
         proc = subprocess.Popen(
             [*args, *self.node_args],
             stdout=out,
@@ -333,10 +410,12 @@ class LocalCluster:
         _wait_health(f"{self.url}/api/health", self.haproxy, "HAProxy", log)
 
     def stop(self) -> None:
-        """Stop HAProxy, the nodes and PostgreSQL; remove the temporary folder."""
+        """Stop HAProxy, the nodes, Redis and PostgreSQL; remove the temporary folder."""
         _stop(self.haproxy)  # a hard stop: a soft one would wait for every WebSocket
         for node in self.running:
             _stop(node.proc)
+        if self.redis is not None:
+            self.redis.stop()
         if self.postgres is not None:
             self.postgres.stop()
         for out in self._logs:
