@@ -135,3 +135,4 @@ async def _until(cond: object) -> None:
     while not cond():
         assert loop.time() < deadline, "condition not met in time"
         await asyncio.sleep(0.01)
+

@@ -295,9 +295,14 @@ class RedisBus(Bus):
         queue_limit: int = 4096,
         backoff_cap: float = 2.0,
         backoff_base: float = 0.05,
+        ping_after: float = 5.0,
     ) -> None:
         super().__init__(node)
         self.url = url
+        self.ping_after = ping_after
+        """Seconds without a message after which the reader pings Redis: a link whose other end
+        is gone without closing it (a host that died, a network cut) is found within about
+        this long, where a read that waits for ever would never end."""
         self.prefix = prefix
         self._outbox: deque[tuple[str, bytes]] = deque()
         self._queue_limit = queue_limit
@@ -445,15 +450,29 @@ class RedisBus(Bus):
 
         channels = [self.channel(t) for t in TOPICS]
         while True:
-            pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+            # Every message counts as a sign of life (subscribe confirmations and pongs too):
+            # `None` then means only that the wait timed out.
+            pubsub = self._client.pubsub()
             try:
                 await self._retry().call_with_retry(
                     lambda p=pubsub: p.subscribe(*channels), self._lost
                 )
                 self._back()
+                pinged = False
+                loop = asyncio.get_running_loop()
                 while True:
-                    msg = await pubsub.get_message(timeout=None)
-                    if msg is not None and msg.get("type") == "message":
+                    asked = loop.time()
+                    msg = await pubsub.get_message(timeout=self.ping_after)
+                    if msg is None and loop.time() - asked < self.ping_after / 2:
+                        continue  # not a wait that timed out: read again
+                    if msg is None:
+                        if pinged:  # nothing, not even the answer to the ping
+                            raise ConnectionError("Redis did not answer a ping")
+                        await pubsub.ping()
+                        pinged = True
+                        continue
+                    pinged = False
+                    if msg.get("type") == "message":
                         self._received(msg)
             except (ConnectionError, TimeoutError, OSError) as exc:
                 await self._lost(exc)

@@ -1,15 +1,16 @@
-"""The ``async`` writer: PostgreSQL commits on the event loop, through psycopg's asynchronous
-connection, with no writer thread.
+"""The ``async`` writer (``--db-writer async``, not the default): PostgreSQL commits on the
+event loop, through psycopg's asynchronous connection, with no writer thread.
 
 With a writer thread, each round trip of a commit ends with the thread waiting for the
-interpreter lock, which a busy event loop hands over only every switch interval (5 ms): a
-commit of three round trips took 15 ms and more under load, and plays waited for it. Here the
-loop itself sends the batch and goes on serving while the database answers: every statement
-of the batch and the commit go out in one pipeline (one round trip), the action log's rows in
-one ``executemany``. Only batches of :class:`~blink.server.jobs.AppendJob` and
-:class:`~blink.server.jobs.SqlJob` (the jobs of a game being played) are sent this way; a batch
-with any other job (a room created, a rating, a tournament) is committed by the synchronous
-path in a worker thread, and batches are committed one after the other, in order, either way.
+interpreter lock, which a busy event loop hands over only at each switch interval (5 ms).
+Here the loop itself sends the batch and goes on serving while the database answers: every
+statement of the batch and the commit go out in one pipeline, the action log's rows in one
+``executemany``; but each step of it waits for a turn of the loop, and on a busy loop that
+measured slower than the thread (docs/performance.md). Only batches of
+:class:`~blink.server.jobs.AppendJob` and :class:`~blink.server.jobs.SqlJob` (the jobs of a
+game being played) are sent this way; a batch with any other job (a room created, a rating,
+a tournament) is committed by the synchronous path in a worker thread, and batches are
+committed one after the other, in order, either way.
 """
 
 from __future__ import annotations

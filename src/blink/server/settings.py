@@ -122,7 +122,7 @@ class Settings:
     """``inline``: commit on the event loop once per loop turn (group commit, no thread);
     ``thread``: a writer thread commits in batches while the loop goes on; ``async``
     (PostgreSQL): the loop sends each batch on psycopg's asynchronous connection and goes on
-    while it commits; ``auto`` (default): ``inline`` for SQLite, ``async`` for PostgreSQL."""
+    while it commits; ``auto`` (default): ``inline`` for SQLite, ``thread`` for PostgreSQL."""
     gc_full_interval: float | None = None
     """Seconds between full garbage collections; the automatic full collections (pauses of
     100 ms and more with hundreds of live games) are then off. ``None`` (the default here):

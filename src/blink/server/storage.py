@@ -10,9 +10,9 @@ job's callback runs back on the event loop only after its transaction has commit
 how the server keeps "appended before sent" without a database round trip per message. The
 writer is ``inline`` (the commit runs on the event loop once per loop turn: the default for
 SQLite, where a WAL commit is a short write with no fsync), ``thread`` (a writer thread
-commits while the loop goes on) or ``async`` (the default for PostgreSQL, where a commit is a
-network round trip and an fsync: the loop sends each batch on psycopg's asynchronous
-connection, in one pipeline, and goes on serving until it is committed;
+commits while the loop goes on: the default for PostgreSQL, where a commit is a network round
+trip and an fsync) or ``async`` (PostgreSQL: the loop sends each batch on psycopg's
+asynchronous connection, in one pipeline, and goes on serving until it is committed;
 :mod:`blink.server.pg_writer`). Appends to the action log, the hot path, are one cached SQL
 string run with the driver's ``executemany`` (no statement compilation per batch).
 """
@@ -137,7 +137,7 @@ def make_engine(url: str) -> Engine:
 
 
 WRITERS = ("auto", "inline", "thread", "async")
-"""Values of the ``writer`` option; ``auto`` is ``inline`` for SQLite, ``async`` otherwise
+"""Values of the ``writer`` option; ``auto`` is ``inline`` for SQLite, ``thread`` otherwise
 (``async``: PostgreSQL only, see :mod:`blink.server.pg_writer`)."""
 
 
@@ -146,7 +146,7 @@ def resolve_writer(writer: str, url: str) -> str:
     if writer not in WRITERS:
         raise StorageError(f"writer must be one of {', '.join(WRITERS)}, not {writer!r}")
     if writer == "auto":
-        return "inline" if url.startswith("sqlite") else "async"
+        return "inline" if url.startswith("sqlite") else "thread"
     if writer == "async" and not url.startswith("postgresql+psycopg"):
         raise StorageError("the async writer needs PostgreSQL with psycopg (postgresql+psycopg)")
     return writer
