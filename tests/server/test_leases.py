@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 from collections.abc import Callable, Iterator
 from typing import TypeVar
 
@@ -55,12 +56,19 @@ def on_loop(server: ServerThread, call: Callable[[], T]) -> T:
 
 
 def terminate_lease_connections(url: str) -> int:
-    """Kill the database sessions that hold room leases (as if their node vanished)."""
+    """Kill the database sessions that hold room leases (as if their node vanished), and wait
+    until the server has let their locks go (a terminated session ends a moment later)."""
     conninfo = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
     with psycopg.connect(conninfo, autocommit=True) as conn:
         rows = conn.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory'"
         ).fetchall()
+        deadline = time.monotonic() + TIMEOUT
+        while conn.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'").fetchone()[
+            0
+        ]:
+            assert time.monotonic() < deadline, "the terminated sessions kept their locks"
+            time.sleep(0.02)
     return len(rows)
 
 

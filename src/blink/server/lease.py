@@ -182,10 +182,18 @@ class PgLeases:
             return not dropped
 
     def close(self) -> None:
-        """Close the lease connection (which releases every lease)."""
+        """Give up every lease, then close the lease connection. The unlock is said first: a
+        closed connection's locks go only once the server has noticed it closed, which another
+        node asking at once could beat."""
+        from sqlalchemy import text
+
         with self._lock:
             self._held.clear()
             if self._conn is not None:
+                try:
+                    self._conn.execute(text("SELECT pg_advisory_unlock_all()"))
+                except Exception:
+                    log.debug("giving up the leases failed", exc_info=True)
                 try:
                     self._conn.close()
                 except Exception:
