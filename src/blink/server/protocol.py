@@ -23,7 +23,7 @@ from typing import Annotated, Any, Final, Literal, Union
 import msgspec
 
 from blink.model.registry import NoTable, game_names, get_table
-from blink.model.table import MAX_ID, MsgId, Table
+from blink.model.table import MAX_ID, MsgId, PileTop, Table
 
 __all__ = [
     "COMMON",
@@ -361,11 +361,13 @@ class Ack(msgspec.Struct, tag="ack", tag_field="type", frozen=True):
 
 
 class Refused(msgspec.Struct, tag="refused", tag_field="type", frozen=True):
-    """Your action ``id`` was refused; nothing changed."""
+    """Your action ``id`` was refused; nothing changed. ``top``, with ``too_slow`` only: the
+    pile's top that won the race, and its version."""
 
     id: str
     code: str
     message: str
+    top: PileTop | msgspec.UnsetType = msgspec.UNSET
 
 
 class ErrorFrame(msgspec.Struct, tag="error", tag_field="type", frozen=True):

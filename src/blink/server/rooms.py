@@ -552,19 +552,27 @@ class Room:
 
     # -- applying actions ----------------------------------------------------------------
 
-    def act(self, seat: int, message: Any, msg_id: str) -> tuple[str, str] | None:
+    def act(self, seat: int, message: Any, msg_id: str) -> seating.Refusal | None:
         """A player's action message (one of the table's), applied. Returns why it was
-        refused, ``(code, message)``, or ``None`` when it was accepted."""
+        refused (:class:`Refusal`), or ``None`` when it was accepted."""
         try:
             action = self.table.action_of(message, seat)
             self.apply(action, seat, msg_id)
         except IllegalAction as exc:
-            return exc.code, exc.message
+            return self._refusal(seat, message, exc)
         except NoGame:
-            return "no_game", "no game is in progress"
+            return seating.Refusal("no_game", "no game is in progress")
         except BadMessage as exc:
-            return exc.code, exc.message
+            return seating.Refusal(exc.code, exc.message)
         return None
+
+    def _refusal(self, seat: int, message: Any, exc: IllegalAction) -> seating.Refusal:
+        """The game's refusal, or ``too_slow`` when the table says the message lost the race
+        for a pile (:meth:`blink.model.table.Table.lost_race`)."""
+        g = self.game
+        view = None if g is None else self.definition.view(g.game, seat)
+        won = None if g is None else self.table.lost_race(message, view, exc)
+        return seating.Refusal(exc.code, exc.message) if won is None else seating.too_slow(won)
 
     def apply(self, action: Any, seat: int | None, msg_id: str | None) -> int:
         """Judge and apply one action; queue it for storage; return its sequence number.
