@@ -104,6 +104,7 @@ const STRINGS = {
     refused: "Refused",
     // refusal reasons (engine codes)
     r_too_slow: "Too slow: the pile changed first",
+    r_too_slow_card: "Too slow: the pile now has {card} on top",
     r_no_common_attribute: "No match: no shared colour, shape or count",
     r_pile_out_of_reach: "That pile is out of reach",
     r_card_not_in_hand: "That card is no longer in your hand",
@@ -284,6 +285,7 @@ const STRINGS = {
     spectating: "Mirando",
     refused: "Rechazada",
     r_too_slow: "Demasiado lento: el montón cambió antes",
+    r_too_slow_card: "Demasiado lento: el montón ya tiene {card} encima",
     r_no_common_attribute: "No coincide: ni color, ni forma, ni cantidad",
     r_pile_out_of_reach: "Ese montón está fuera de tu alcance",
     r_card_not_in_hand: "Esa carta ya no está en tu mano",

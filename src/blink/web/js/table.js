@@ -53,7 +53,7 @@ export function mountTable(root, { code, spectate }) {
   /** A play (or, with no pile, a choice in a stall) as the protocol frames it. */
   function sendMove(id, p) {
     if (p.pile === null) session.send("choose", { id, card: p.card });
-    else session.send("play", { id, card: p.card, pile: p.pile });
+    else session.send("play", { id, card: p.card, pile: p.pile, ...(p.version == null ? {} : { version: p.version }) });
   }
 
   // --- messages -----------------------------------------------------------------------------
@@ -185,9 +185,7 @@ export function mountTable(root, { code, spectate }) {
     const p = S.pending.get(msg.id);
     S.pending.delete(msg.id);
     let text;
-    // A play is only sent when the view said it fits: refused for that reason, the pile
-    // changed on the way (someone was faster).
-    if (p && msg.code === "no_common_attribute") text = t("r_too_slow");
+    if (msg.code === "too_slow") text = msg.top ? t("r_too_slow_card", { card: cardName(msg.top.card) }) : t("r_too_slow");
     else {
       const key = `r_${msg.code}`;
       text = t(key) === key ? msg.message || t("r_generic") : t(key);
@@ -328,7 +326,8 @@ export function mountTable(root, { code, spectate }) {
     // One play per card in flight: a repeated key press waits for the server's answer.
     for (const p of S.pending.values()) if (p.card === card) return;
     const id = session.nextId();
-    const move = { card, pile, top: v.tops[pile], slot, at: performance.now() };
+    // The pile's version as this play was chosen: the server answers too_slow if it moved on.
+    const move = { card, pile, top: v.tops[pile], version: v.versions ? v.versions[pile] : null, slot, at: performance.now() };
     S.pending.set(id, move);
     sendMove(id, move);
     S.msg = null;
