@@ -29,6 +29,7 @@ from blink.cards import Card, CardError, parse_card
 from blink.games.classic.engine import Outcome, Phase, PlayerView, reach
 from blink.games.classic.rules import OFFICIAL, Ruleset, RulesetError, get_ruleset
 from blink.profile_store import StoredProfile
+from blink.tui.render import pile_name
 from blink.tui.table import Clock, Figures, Notice, Stage, Status, Table
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "Seat",
     "fetch_profile",
     "prepare",
+    "refused_words",
     "resolve_profile",
     "room_title",
     "run_online",
@@ -280,6 +282,7 @@ class OnlineTable(Table):
         self.seq = 0
         self._view: PlayerView | None = None
         self._piles: list[list[Card]] = []
+        self._versions: tuple[int, ...] = ()
         self._countdown_until: float | None = None
         self._stall_until: float | None = None
         self._stall_kind: str | None = None
@@ -377,9 +380,14 @@ class OnlineTable(Table):
         task.add_done_callback(_ignore_errors)
 
     def play(self, seat: int, card: Card, pile: int) -> None:
-        """Send a play; the server answers ``ack`` or ``refused``."""
+        """Send a play, naming the version of the pile it was chosen on; the server answers
+        ``ack`` or ``refused`` (``too_slow`` when the pile changed first)."""
         if seat in self.local_seats:
-            self._send({"type": "play", "id": self._next_id(), "card": str(card), "pile": pile})
+            msg: dict[str, Any] = {"type": "play", "id": self._next_id(), "card": str(card)}
+            msg["pile"] = pile
+            if 0 <= pile < len(self._versions):
+                msg["version"] = self._versions[pile]
+            self._send(msg)
 
     def choose(self, seat: int, card: Card) -> None:
         """Send a stall choice."""
@@ -569,6 +577,7 @@ class OnlineTable(Table):
         while len(self._piles) < players:
             self._piles.append([])
         hand = tuple(c for c in (_card(x) for x in v.get("hand", [])) if c is not None)
+        self._versions = tuple(int(n) for n in v.get("versions", []))
         self._view = PlayerView(
             seat=None if seat is None else int(seat),
             players=players,
@@ -599,7 +608,7 @@ class OnlineTable(Table):
 
     def _on_refused(self, msg: dict[str, Any]) -> None:
         seat = self.local_seats[0] if self.local_seats else None
-        self.notify_player(Notice(str(msg.get("message", msg.get("code"))), seat, refused=True))
+        self.notify_player(Notice(refused_words(msg), seat, refused=True))
 
     def _on_error(self, msg: dict[str, Any]) -> None:
         self.notify_player(Notice(str(msg.get("message", msg.get("code"))), refused=True))
@@ -627,6 +636,18 @@ class OnlineTable(Table):
     def reach(self, seat: int) -> tuple[int, int]:
         """The piles ``seat`` may play on."""
         return reach(self.players, seat)
+
+
+def refused_words(msg: dict[str, Any]) -> str:
+    """A ``refused`` frame in the table's words: a lost race names the card that won the
+    pile; anything else is the server's sentence."""
+    top = msg.get("top")
+    won = _card(top.get("card")) if isinstance(top, dict) else None
+    if msg.get("code") == "too_slow" and won is not None and isinstance(top, dict):
+        return f"Too slow: {pile_name(int(top.get('pile', 0)))} now has {won.long_name} on top"
+    if msg.get("code") == "too_slow":
+        return "Too slow: the pile changed first"
+    return str(msg.get("message", msg.get("code")))
 
 
 def _ignore_errors(task: asyncio.Future[Any]) -> None:
