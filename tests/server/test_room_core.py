@@ -491,3 +491,32 @@ def test_a_play_on_the_current_version_keeps_the_engine_reason() -> None:
         refused = race.room.act(1, msg, f"b{version}")
         assert refused is not None
         assert (refused.code, refused.top) == ("no_common_attribute", None)
+
+
+# --- quick chat --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["classic", "goblink"])
+def test_quick_chat_reaches_everyone_a_few_at_a_time(game: str) -> None:
+    host = _host()
+    options = {"ruleset": "official", "sizes": None} if game == "classic" else {}
+    room = _room(host, game, options)
+    peers = [_seated(room, 0), _seated(room, 1), _seated(room, None)]
+    host.commit()
+    for p in peers:
+        p.take()
+    # A phrase goes to every connection, the spectator's too, and nothing is stored.
+    assert room.say(1, "good_game") is None
+    assert all(p.take() == [{"type": "chat", "seat": 1, "phrase": "good_game"}] for p in peers)
+    assert host.jobs == []
+    # Only the fixed phrases.
+    assert room.say(0, "you are bad")[0] == "unknown_phrase"  # type: ignore[index]
+    # A burst of three in the seat's window (one was seat 1's), then it waits.
+    assert room.say(0, "oops") is None and room.say(0, "rematch") is None
+    assert room.say(0, "well_played") is None
+    assert room.say(0, "oops") == ("chat_too_fast", "too many quick chat phrases: wait a moment")
+    assert room.say(1, "oops") is None  # every seat has its own window
+    for p in peers:
+        assert [f["phrase"] for f in p.take()] == ["oops", "rematch", "well_played", "oops"]
+    host.now += 6.0  # the window is over
+    assert room.say(0, "well_played") is None

@@ -41,9 +41,12 @@ from blink.model.table import BadMessage
 from blink.server import jobs as st
 from blink.server import links
 from blink.server import seats as seating
+from blink.server.chat import QuickChat
+from blink.server.creation_limits import MessageLimiter
 from blink.server.protocol import (
     PROTOCOL,
     Ack,
+    ChatFrame,
     Countdown,
     ErrorFrame,
     GameEnd,
@@ -164,6 +167,8 @@ class Room:
         self._count_timer: Cancellable | None = None
         self.idle_since: float | None = None
         """When the room was first seen idle by :meth:`Hub.evict_idle` (settings clock)."""
+        limiter = MessageLimiter(self.settings.chat_rate, lambda: self.settings.clock())
+        self.quick_chat = QuickChat(limiter)
 
     # -- descriptions --------------------------------------------------------------------
 
@@ -726,6 +731,14 @@ class Room:
     def rematch_available(self) -> bool:
         """True when a new series may be voted for."""
         return self.status == "finished" and not any(s.left for s in self.seats)
+
+    def say(self, seat: int, phrase: str) -> tuple[str, str] | None:
+        """A player's quick chat phrase, sent to everyone in the room (not stored); why it
+        was refused, ``(code, message)``, else ``None``."""
+        refused = self.quick_chat.judge(seat, phrase)
+        if refused is None:
+            self._broadcast(encode(ChatFrame(seat=seat, phrase=phrase)))
+        return refused
 
     def vote_rematch(self, seat: int) -> None:
         """A player asks for a new series; start it once every person has."""

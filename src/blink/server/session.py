@@ -38,6 +38,7 @@ from blink.server.hub import Hub
 from blink.server.lease import RoomElsewhere
 from blink.server.protocol import (
     PROTOCOL,
+    Chat,
     ErrorFrame,
     Hello,
     Leave,
@@ -262,6 +263,8 @@ class Session:
                 )
             else:
                 room.vote_rematch(self.conn.seat)
+        elif isinstance(msg, Chat):
+            self.on_chat(room, msg)
         elif isinstance(msg, Leave):
             seat = self.conn.seat
             room.detach(self.conn)
@@ -271,6 +274,20 @@ class Session:
             self.close(1000, "left")
         else:
             self.on_action(room, msg)
+
+    def on_chat(self, room: Room, msg: Chat) -> None:
+        """A quick chat phrase: a player's goes to the room; a spectator only reads them."""
+        if self.conn.seat is None:
+            self.error("not_a_player", "spectators cannot chat")
+            return
+        refused = room.say(self.conn.seat, msg.phrase)
+        if refused is None:
+            return
+        code, message = refused
+        if code == "chat_too_fast":  # a hasty click, not a bad message: not counted
+            self.conn.send(encode(ErrorFrame(code=code, message=message)))
+        else:
+            self.error(code, message)
 
     def on_hello(self, msg: Hello) -> None:
         """``hello``: check the protocol, the room and the token, then join the room."""
