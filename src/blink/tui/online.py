@@ -30,7 +30,7 @@ from blink.games.classic.engine import Outcome, Phase, PlayerView, reach
 from blink.games.classic.rules import OFFICIAL, Ruleset, RulesetError, get_ruleset
 from blink.profile_store import StoredProfile
 from blink.tui.render import pile_name
-from blink.tui.table import Clock, Figures, Notice, Stage, Status, Table
+from blink.tui.table import PHRASES, Clock, Figures, Notice, Stage, Status, Table
 
 __all__ = [
     "PROFILE_REFUSALS",
@@ -272,6 +272,7 @@ class OnlineTable(Table):
         self.where = seat
         self.name = name
         self.local_seats = () if seat.seat is None else (seat.seat,)
+        self.phrases = () if seat.seat is None else tuple(PHRASES)
         self.players = 2
         self.ruleset: Ruleset = OFFICIAL
         self.names: tuple[str, ...] = ()
@@ -393,6 +394,11 @@ class OnlineTable(Table):
         """Send a stall choice."""
         if seat in self.local_seats:
             self._send({"type": "choose", "id": self._next_id(), "card": str(card)})
+
+    def say(self, phrase: str) -> None:
+        """Send a quick chat phrase; every connection of the room gets it (this one too)."""
+        if self.local_seats and phrase in PHRASES:
+            self._send({"type": "chat", "phrase": phrase})
 
     def rematch(self) -> None:
         """Once the series is over: vote for a new series with the same seats."""
@@ -609,6 +615,14 @@ class OnlineTable(Table):
     def _on_refused(self, msg: dict[str, Any]) -> None:
         seat = self.local_seats[0] if self.local_seats else None
         self.notify_player(Notice(refused_words(msg), seat, refused=True))
+
+    def _on_chat(self, msg: dict[str, Any]) -> None:
+        seat = msg.get("seat")
+        words = PHRASES.get(str(msg.get("phrase")))
+        if words is None or not isinstance(seat, int):
+            return
+        who = self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat + 1}"
+        self.notify_player(Notice(f"{who}: “{words}”"))
 
     def _on_error(self, msg: dict[str, Any]) -> None:
         self.notify_player(Notice(str(msg.get("message", msg.get("code"))), refused=True))
