@@ -243,4 +243,10 @@ def test_two_people_by_link_and_a_watcher(context: BrowserContext, go_server: Go
     idle = first if first.locator("#go-end").is_disabled() else second
     idle.evaluate("window.blinkConnection.send({type: 'end', id: 'x-1'})")
     expect(idle.locator("#go-msg")).to_contain_text("It is not your turn.")
+    # Quick chat works the same in a Go Blink room: a phrase by the speaker's name elsewhere.
+    expect(watcher.locator(".quickchat")).to_have_count(0)
+    first.get_by_role("button", name="Good game").click()
+    expect(second.locator(".go-opp .chat-bubble")).to_have_text("Good game", timeout=10000)
+    expect(watcher.locator(".go-opp .chat-bubble")).to_have_text("Good game")
+    expect(first.locator(".go-me .chat-bubble")).to_have_text("Good game")
     assert not errors, errors

@@ -2,6 +2,8 @@
 
 Ann's incoming messages are held back for a moment (as on a slow network) while Bob plays on
 the pile Ann is going for; Ann's play, fair on the pile she sees, reaches the server second.
+It names the pile's version she saw, so the server answers with its own code, ``too_slow``,
+and the card that won; the page says so from that answer.
 """
 
 from __future__ import annotations
@@ -11,12 +13,22 @@ import time
 from blinkweb import SIG_JS, Server, collect_errors, keyboard_step, matches, state
 from playwright.sync_api import Browser, Page, expect
 
+from blink.cards import parse_card
+
 HOLD_JS = """() => {
   const ws = window.blinkConnection.ws;
   window.heldFrames = [];
   window.realOnMessage = ws.onmessage;
   ws.onmessage = (ev) => window.heldFrames.push(ev);
 }"""
+SENT_JS = """() => {
+  const ws = window.blinkConnection.ws;
+  window.sentFrames = [];
+  const send = ws.send.bind(ws);
+  ws.send = (data) => { window.sentFrames.push(JSON.parse(data)); send(data); };
+}"""
+REFUSED_JS = """() => window.heldFrames.map((ev) => JSON.parse(ev.data))
+  .filter((f) => f.type === "refused")"""
 RELEASE_JS = """() => {
   const ws = window.blinkConnection.ws;
   ws.onmessage = window.realOnMessage;
@@ -61,6 +73,7 @@ def test_too_slow_when_the_pile_changed_first(browser: Browser, server: Server) 
         ann_card, bob_card, pile = race
 
         ann.evaluate(HOLD_JS)
+        ann.evaluate(SENT_JS)
         # Bob wins the pile.
         slot = state(bob)["hand"].index(bob_card)  # type: ignore[index]
         before = bob.evaluate(SIG_JS)
@@ -73,9 +86,18 @@ def test_too_slow_when_the_pile_changed_first(browser: Browser, server: Server) 
         slot = st["hand"].index(ann_card)
         ann.click(f'.hcard[data-slot="{slot}"]')
         ann.click(f'button.pile[data-pile="{pile}"]')
-        ann.wait_for_timeout(300)  # the refusal reaches the page, held back with the update
+        ann.wait_for_function(f"() => ({REFUSED_JS})().length > 0", timeout=10000)
+        (play,) = [f for f in ann.evaluate("() => window.sentFrames") if f["type"] == "play"]
+        (refused,) = ann.evaluate(REFUSED_JS)
+        # The play named the version Ann saw; the server's answer is its own code.
+        assert (play["card"], play["pile"]) == (ann_card, pile)
+        assert isinstance(play["version"], int) and play["version"] >= 1
+        assert refused["id"] == play["id"] and refused["code"] == "too_slow"
+        assert refused["top"] == {"pile": pile, "card": bob_card, "version": play["version"] + 1}
         ann.evaluate(RELEASE_JS)
-        expect(ann.locator(".center-msg .refused")).to_have_text("Too slow: the pile changed first")
+        expect(ann.locator(".center-msg .refused")).to_have_text(
+            f"Too slow: the pile now has {parse_card(bob_card).long_name} on top"
+        )
         # She keeps her card, and the pile shows Bob's.
         assert ann_card in state(ann)["hand"]  # type: ignore[index]
         expect(ann.locator(f'.pile[data-pile="{pile}"] .card-svg')).to_have_attribute(

@@ -127,7 +127,8 @@ def test_full_game_against_inhuman_bot_by_keyboard(context: BrowserContext, serv
         if st and st["refused"]:
             refusals.add(st["refused"])
     # A refused play is explained in words, never as a raw code.
-    assert refusals <= KNOWN_REFUSALS, refusals
+    too_slow = {r for r in refusals if r.startswith("Too slow: the pile now has ")}
+    assert refusals - too_slow <= KNOWN_REFUSALS, refusals
     expect(page.locator(".end")).to_be_visible()
     expect(page.locator(".blink")).to_have_text("BLINK!")
     title = page.locator(".end h1").inner_text()

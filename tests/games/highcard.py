@@ -21,7 +21,7 @@ from blink.cards import STANDARD_DECK, Card, CardError, parse_card, shuffled_dec
 from blink.model.base import GameInfo, IllegalAction, Outcome, Pending, Termination, Timer
 from blink.model.codec import DefinitionCodec
 from blink.model.replays import definition_replay
-from blink.model.table import BadMessage, CardText, MsgId
+from blink.model.table import BadMessage, CardText, MsgId, PileTop
 
 HAND: Final = 3
 
@@ -273,6 +273,10 @@ class HighCardTable:
             return Lay(seat, parse_card(message.card))
         except CardError as exc:
             raise BadMessage("bad_card", str(exc)) from None
+
+    def lost_race(self, message: Any, view: Any, refusal: Exception) -> PileTop | None:
+        """Never: nothing to race for."""
+        return None
 
     def room_options(self, requested: Mapping[str, Any], players: int) -> dict[str, Any]:
         """No options."""

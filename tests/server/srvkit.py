@@ -221,10 +221,15 @@ class Client:
         self.ids += 1
         return f"{self.name}-{self.ids}"
 
-    async def play(self, card: str, pile: int, msg_id: str | None = None) -> str:
-        """Send a play; return its id."""
+    async def play(
+        self, card: str, pile: int, msg_id: str | None = None, version: int | None = None
+    ) -> str:
+        """Send a play (naming the pile's ``version`` it was chosen on, if given); return its
+        id."""
         mid = msg_id or self.next_id()
         self.sent[mid] = {"type": "play", "id": mid, "card": card, "pile": pile}
+        if version is not None:
+            self.sent[mid]["version"] = version
         await self.send(self.sent[mid])
         return mid
 

@@ -255,7 +255,8 @@ async def test_flip_awaited(make_server: Callable[..., ServerThread]) -> None:
 
 
 async def test_race_on_one_pile(server: ServerThread) -> None:
-    """Two plays on one pile at once: the second is judged against the first one's card."""
+    """Two plays on one pile at once, naming no version (as before versions): the second is
+    judged against the first one's card, and refused with the engine's reason."""
     _code, (a, b), _ = await seat_clients(server)
     await a.expect("update", seq=1)
     await b.expect("update", seq=1)
@@ -299,6 +300,58 @@ async def test_race_on_one_pile(server: ServerThread) -> None:
         raise AssertionError("no race position found")
     await a.close()
     await b.close()
+
+
+def _racing_plays(g: ClassicGame) -> tuple[str, str, int] | None:
+    """Cards of seat 0 and seat 1 that both fit pile ``p`` now, where either one shuts the
+    other out."""
+    for p in (0, 1):
+        top = g.top(p)
+        for x in g.hand(0):
+            for y in g.hand(1):
+                if x.matches(top) and y.matches(top) and not x.matches(y):
+                    return str(x), str(y), p
+    return None
+
+
+RACE_SEED = find_seed(lambda g: _racing_plays(g) is not None)
+
+
+async def test_too_slow_when_both_name_the_pile_they_saw(
+    make_server: Callable[..., ServerThread],
+) -> None:
+    """Two plays on one pile at once, each naming the version it saw: the first is accepted,
+    the second is refused with the server's too_slow and the top that won."""
+    server = make_server(deal_seed=RACE_SEED)
+    _code, (a, b), _ = await seat_clients(server)
+    await a.expect("update", seq=1)
+    await b.expect("update", seq=1)
+    assert a.view is not None and b.view is not None
+    race = _racing_plays(_revealed(RACE_SEED))
+    assert race is not None
+    ca, cb, p = race
+    assert ca in a.view["hand"] and cb in b.view["hand"]
+    seen = a.view["versions"][p]
+    assert seen == b.view["versions"][p] == 1  # the revealed card alone
+    ia, ib = a.next_id(), b.next_id()
+    await asyncio.gather(a.play(ca, p, ia, seen), b.play(cb, p, ib, seen))
+    ra = await a.wait(lambda m: m.get("id") == ia)
+    rb = await b.wait(lambda m: m.get("id") == ib)
+    assert sorted([ra["type"], rb["type"]]) == ["ack", "refused"]
+    (won, winner), (lost, _) = sorted([(ra, ca), (rb, cb)], key=lambda x: x[0]["type"])
+    assert lost["code"] == "too_slow" and winner in lost["message"]
+    assert lost["top"] == {"pile": p, "card": winner, "version": seen + 1}
+    update = await a.wait(lambda m: m["type"] == "update" and m["seq"] == won["seq"])
+    assert update["view"]["tops"][p] == winner and update["view"]["versions"][p] == seen + 1
+    await a.close()
+    await b.close()
+
+
+def _revealed(seed: int) -> ClassicGame:
+    """The server's first game (id 1) with deal seed ``seed``, just after the reveal."""
+    g = ClassicGame(shuffled_deck(seed + 1, STANDARD_DECK), 2, OFFICIAL)
+    g.reveal()
+    return g
 
 
 async def test_reconnect_resume_and_repeated_ids(server: ServerThread) -> None:

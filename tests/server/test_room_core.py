@@ -19,13 +19,15 @@ from typing import Any
 import pytest
 from srvkit import fast_settings
 
+from blink.cards import Card
 from blink.games.classic.engine import Phase, Play
 from blink.games.classic.table import PlayMsg
 from blink.games.goblink.engine import EndTurn
 from blink.games.goblink.table import EndMsg
 from blink.model.registry import register, unregister
+from blink.model.table import PileTop
 from blink.server.rooms import GameState, Room, Seat, hash_token
-from blink.server.seats import Peer
+from blink.server.seats import Peer, Refusal
 from blink.server.settings import Settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games"))
@@ -312,7 +314,7 @@ def test_a_go_blink_game_counts_down_before_its_first_turn() -> None:
     assert seat is not None
     # Nobody acts during the countdown, and nothing happens by itself.
     refused = room.act(seat, EndMsg(id="early"), "early")
-    assert refused == ("not_started", "the game has not started: wait for the countdown")
+    assert refused == Refusal("not_started", "the game has not started: wait for the countdown")
     assert host.jobs == []
     host.run_until(dealt + 1.0 - 0.001)
     assert room.status == "countdown" and not g.game.history and peers[0].take("snapshot") == []
@@ -403,3 +405,118 @@ def test_any_game_whose_table_asks_for_it_is_held_and_its_bots_wait() -> None:
         assert again.status == "playing" and len(table.started) == 2
     finally:
         unregister(HIGH_CARD.info.name)
+
+
+# --- too slow: a play that names the version of the pile its player saw -------------------
+
+
+@dataclass
+class _Race:
+    """Seat 0 plays ``first`` on ``pile``; seat 1 had ``second`` ready for the old top."""
+
+    host: FakeHost
+    room: Room
+    peers: list[Outbox]
+    pile: int
+    first: Play
+    second: Card
+    seen: int
+
+
+def _race(second_fits_the_new_top: bool) -> _Race:
+    """The first deal (by seed) where both seats can go for the same pile and seat 1's card
+    does (or does not) fit the card seat 0 covers the top with; seat 0 has played."""
+    for seed in range(500):
+        host = _host()
+        host.settings.deal_seed = seed
+        room = _room(host, "classic", {"ruleset": "official", "sizes": None})
+        peers = [_seated(room, 0), _seated(room, 1)]
+        host.commit()
+        host.run_until(host.now + 1.0)
+        g = room.game
+        assert g is not None and g.game.phase is Phase.PLAYING
+        for first in g.game.legal_plays(0):
+            top = g.game.top(first.pile)
+            seconds = [
+                c
+                for c in g.game.hand(1)
+                if c.matches(top) and c.matches(first.card) is second_fits_the_new_top
+            ]
+            if not seconds:
+                continue
+            seen = room.definition.view(g.game, 1).versions[first.pile]
+            msg = PlayMsg(id="a", card=str(first.card), pile=first.pile, version=seen)
+            assert room.act(0, msg, "a") is None
+            host.commit()
+            if g.game.phase is not Phase.PLAYING:
+                break  # the play stalled the game: another deal
+            for p in peers:
+                p.take()
+            return _Race(host, room, peers, first.pile, first, seconds[0], seen)
+    raise AssertionError("no deal with that race in 500 seeds")
+
+
+def test_a_play_on_a_pile_that_changed_first_is_too_slow() -> None:
+    race = _race(second_fits_the_new_top=False)
+    g = race.room.game
+    assert g is not None
+    before = g.game.snapshot()
+    msg = PlayMsg(id="b", card=str(race.second), pile=race.pile, version=race.seen)
+    refused = race.room.act(1, msg, "b")
+    assert refused is not None
+    assert refused.code == "too_slow"
+    assert refused.top == PileTop(pile=race.pile, card=str(race.first.card), version=race.seen + 1)
+    assert str(race.first.card) in refused.message
+    assert g.game.snapshot() == before and race.host.jobs == []
+
+
+def test_a_stale_play_that_still_fits_the_new_top_is_accepted() -> None:
+    race = _race(second_fits_the_new_top=True)
+    msg = PlayMsg(id="b", card=str(race.second), pile=race.pile, version=race.seen)
+    assert race.room.act(1, msg, "b") is None
+    race.host.commit()
+    update = race.peers[1].take("update")[-1]
+    assert update["view"]["tops"][race.pile] == str(race.second)
+    assert update["view"]["versions"][race.pile] == race.seen + 2
+
+
+def test_a_play_on_the_current_version_keeps_the_engine_reason() -> None:
+    race = _race(second_fits_the_new_top=False)
+    g = race.room.game
+    assert g is not None
+    current = race.room.definition.view(g.game, 1).versions[race.pile]
+    assert current == race.seen + 1
+    for version in (current, None):  # named the pile it is judged on, or named nothing
+        msg = PlayMsg(id=f"b{version}", card=str(race.second), pile=race.pile, version=version)
+        refused = race.room.act(1, msg, f"b{version}")
+        assert refused is not None
+        assert (refused.code, refused.top) == ("no_common_attribute", None)
+
+
+# --- quick chat --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["classic", "goblink"])
+def test_quick_chat_reaches_everyone_a_few_at_a_time(game: str) -> None:
+    host = _host()
+    options = {"ruleset": "official", "sizes": None} if game == "classic" else {}
+    room = _room(host, game, options)
+    peers = [_seated(room, 0), _seated(room, 1), _seated(room, None)]
+    host.commit()
+    for p in peers:
+        p.take()
+    # A phrase goes to every connection, the spectator's too, and nothing is stored.
+    assert room.say(1, "good_game") is None
+    assert all(p.take() == [{"type": "chat", "seat": 1, "phrase": "good_game"}] for p in peers)
+    assert host.jobs == []
+    # Only the fixed phrases.
+    assert room.say(0, "you are bad")[0] == "unknown_phrase"  # type: ignore[index]
+    # A burst of three in the seat's window (one was seat 1's), then it waits.
+    assert room.say(0, "oops") is None and room.say(0, "rematch") is None
+    assert room.say(0, "well_played") is None
+    assert room.say(0, "oops") == ("chat_too_fast", "too many quick chat phrases: wait a moment")
+    assert room.say(1, "oops") is None  # every seat has its own window
+    for p in peers:
+        assert [f["phrase"] for f in p.take()] == ["oops", "rematch", "well_played", "oops"]
+    host.now += 6.0  # the window is over
+    assert room.say(0, "well_played") is None

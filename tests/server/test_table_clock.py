@@ -31,6 +31,7 @@ from blink.server import storage as st
 from blink.server.conn import Conn
 from blink.server.hub import Hub
 from blink.server.rooms import Room, Seat, hash_token
+from blink.server.seats import Refusal
 from blink.server.settings import Settings
 
 pytestmark = pytest.mark.timeout(120)
@@ -325,7 +326,7 @@ async def test_go_turn_defaults_at_the_turn_time(db_url: str, vt: VirtualTime) -
     assert (snap["turn"], snap["countdown_ms"]) == (None, _ms(COUNTDOWN))
     assert _msgs(conns[1], "countdown")[-1]["in_ms"] == _ms(COUNTDOWN)
     assert room.status == "countdown"
-    assert room.act(first, EndMsg(id="early"), "early") == (
+    assert room.act(first, EndMsg(id="early"), "early") == Refusal(
         "not_started",
         "the game has not started: wait for the countdown",
     )

@@ -186,3 +186,34 @@ async def test_quitting_while_waiting_frees_the_seat(server_url: str) -> None:
         await pilot.press("ctrl+q")
     room = httpx.get(f"{server_url}/api/rooms/{created['code']}", timeout=10).json()
     assert not room["seats"][1]["taken"]
+
+
+async def test_quick_chat_by_keys(server_url: str) -> None:
+    # A room made as the browser makes it; the terminal takes seat 1 and chats with seat 0.
+    created = httpx.post(
+        f"{server_url}/api/rooms", json={"players": 2, "name": "Web"}, timeout=10
+    ).json()
+    code = created["code"]
+    seat = prepare(server_url, join=code, name="Term")
+    app = BlinkApp(OnlineTable(seat, name="Term"), title="player")
+    async with connect(server_url.replace("http", "ws") + f"/ws/{code}") as ws:
+        hello = {"type": "hello", "protocol": 1, "room": code, "token": created["token"]}
+        await ws.send(json.dumps(hello))
+
+        async def heard() -> dict[str, Any]:
+            while True:
+                msg = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                if msg.get("type") == "chat":
+                    return msg
+
+        async with app.run_test() as pilot:
+            await wait_for(pilot, lambda: stage(app) is not Stage.WAITING, timeout=30)
+            line = app.table_screen.query_one("#message")
+            # C picks the next phrase (shown), V says it: the other seat hears it by id.
+            await pilot.press("c", "c")
+            await wait_for(pilot, lambda: "Rematch?" in str(line.render()))
+            await pilot.press("v")
+            assert await heard() == {"type": "chat", "seat": 1, "phrase": "rematch"}
+            # What the other seat says is shown in words, with its name.
+            await ws.send(json.dumps({"type": "chat", "phrase": "well_played"}))
+            await wait_for(pilot, lambda: "Web: “Well played”" in str(line.render()))

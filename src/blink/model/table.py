@@ -24,6 +24,7 @@ __all__ = [
     "CardText",
     "LiveBot",
     "MsgId",
+    "PileTop",
     "Table",
 ]
 
@@ -45,6 +46,15 @@ class BadMessage(ValueError):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+class PileTop(msgspec.Struct, frozen=True):
+    """The top of a center pile that won a race: the pile, its top card in the game's
+    notation and its version (see :meth:`Table.lost_race`)."""
+
+    pile: int
+    card: str
+    version: int
 
 
 class LiveBot(Protocol):
@@ -70,6 +80,14 @@ class Table(Protocol):
         """The action ``message`` (one of :attr:`messages`) asks for on behalf of ``seat``.
 
         Raises :class:`BadMessage` when it names nothing of the game."""
+        ...
+
+    def lost_race(self, message: Any, view: Any, refusal: Exception) -> PileTop | None:
+        """Whether ``message``, refused with ``refusal`` (the definition's ``IllegalAction``)
+        in the actor's current ``view``, lost a race: it named a version of a pile older than
+        the pile's now, and the top that covered the one it saw is why it does not fit. Then
+        the pile's top as it is now (the room answers ``too_slow``); else ``None`` (a game
+        without racing piles always answers ``None``)."""
         ...
 
     def room_options(self, requested: Mapping[str, Any], players: int) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from typing import Annotated, Any, Final, Literal, Union
 import msgspec
 
 from blink.model.registry import NoTable, game_names, get_table
-from blink.model.table import MAX_ID, MsgId, Table
+from blink.model.table import MAX_ID, MsgId, PileTop, Table
 
 __all__ = [
     "COMMON",
@@ -31,6 +31,8 @@ __all__ = [
     "MAX_ID",
     "PROTOCOL",
     "Ack",
+    "Chat",
+    "ChatFrame",
     "Countdown",
     "ErrorFrame",
     "GameEnd",
@@ -126,7 +128,14 @@ class Leave(msgspec.Struct, tag="leave", tag_field="type", frozen=True):
     id: MsgId | None = None
 
 
-COMMON: Final[tuple[type[msgspec.Struct], ...]] = (Hello, Ping, Resync, Rematch, Leave)
+class Chat(msgspec.Struct, tag="chat", tag_field="type", frozen=True):
+    """Say a quick chat ``phrase`` to the room: one of the fixed ids of
+    :data:`blink.server.chat.PHRASES` (players only; no free text)."""
+
+    phrase: Annotated[str, msgspec.Meta(min_length=1, max_length=32)]
+
+
+COMMON: Final[tuple[type[msgspec.Struct], ...]] = (Hello, Ping, Resync, Rematch, Leave, Chat)
 """The messages every room understands."""
 
 
@@ -361,11 +370,13 @@ class Ack(msgspec.Struct, tag="ack", tag_field="type", frozen=True):
 
 
 class Refused(msgspec.Struct, tag="refused", tag_field="type", frozen=True):
-    """Your action ``id`` was refused; nothing changed."""
+    """Your action ``id`` was refused; nothing changed. ``top``, with ``too_slow`` only: the
+    pile's top that won the race, and its version."""
 
     id: str
     code: str
     message: str
+    top: PileTop | msgspec.UnsetType = msgspec.UNSET
 
 
 class ErrorFrame(msgspec.Struct, tag="error", tag_field="type", frozen=True):
@@ -398,6 +409,13 @@ class RematchFrame(msgspec.Struct, tag="rematch", tag_field="type", frozen=True)
     available: bool
 
 
+class ChatFrame(msgspec.Struct, tag="chat", tag_field="type", frozen=True):
+    """Seat ``seat`` said the quick chat ``phrase`` (an id: each client words it)."""
+
+    seat: int
+    phrase: str
+
+
 class Left(msgspec.Struct, tag="left", tag_field="type", frozen=True):
     """You gave up your seat; the connection closes."""
 
@@ -420,6 +438,7 @@ FRAMES: Final = (
     ErrorFrame,
     GameEnd,
     RematchFrame,
+    ChatFrame,
     Left,
     Pong,
 )

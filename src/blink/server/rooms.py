@@ -41,9 +41,12 @@ from blink.model.table import BadMessage
 from blink.server import jobs as st
 from blink.server import links
 from blink.server import seats as seating
+from blink.server.chat import QuickChat
+from blink.server.creation_limits import MessageLimiter
 from blink.server.protocol import (
     PROTOCOL,
     Ack,
+    ChatFrame,
     Countdown,
     ErrorFrame,
     GameEnd,
@@ -164,6 +167,8 @@ class Room:
         self._count_timer: Cancellable | None = None
         self.idle_since: float | None = None
         """When the room was first seen idle by :meth:`Hub.evict_idle` (settings clock)."""
+        limiter = MessageLimiter(self.settings.chat_rate, lambda: self.settings.clock())
+        self.quick_chat = QuickChat(limiter)
 
     # -- descriptions --------------------------------------------------------------------
 
@@ -552,19 +557,27 @@ class Room:
 
     # -- applying actions ----------------------------------------------------------------
 
-    def act(self, seat: int, message: Any, msg_id: str) -> tuple[str, str] | None:
+    def act(self, seat: int, message: Any, msg_id: str) -> seating.Refusal | None:
         """A player's action message (one of the table's), applied. Returns why it was
-        refused, ``(code, message)``, or ``None`` when it was accepted."""
+        refused (:class:`Refusal`), or ``None`` when it was accepted."""
         try:
             action = self.table.action_of(message, seat)
             self.apply(action, seat, msg_id)
         except IllegalAction as exc:
-            return exc.code, exc.message
+            return self._refusal(seat, message, exc)
         except NoGame:
-            return "no_game", "no game is in progress"
+            return seating.Refusal("no_game", "no game is in progress")
         except BadMessage as exc:
-            return exc.code, exc.message
+            return seating.Refusal(exc.code, exc.message)
         return None
+
+    def _refusal(self, seat: int, message: Any, exc: IllegalAction) -> seating.Refusal:
+        """The game's refusal, or ``too_slow`` when the table says the message lost the race
+        for a pile (:meth:`blink.model.table.Table.lost_race`)."""
+        g = self.game
+        view = None if g is None else self.definition.view(g.game, seat)
+        won = None if g is None else self.table.lost_race(message, view, exc)
+        return seating.Refusal(exc.code, exc.message) if won is None else seating.too_slow(won)
 
     def apply(self, action: Any, seat: int | None, msg_id: str | None) -> int:
         """Judge and apply one action; queue it for storage; return its sequence number.
@@ -718,6 +731,14 @@ class Room:
     def rematch_available(self) -> bool:
         """True when a new series may be voted for."""
         return self.status == "finished" and not any(s.left for s in self.seats)
+
+    def say(self, seat: int, phrase: str) -> tuple[str, str] | None:
+        """A player's quick chat phrase, sent to everyone in the room (not stored); why it
+        was refused, ``(code, message)``, else ``None``."""
+        refused = self.quick_chat.judge(seat, phrase)
+        if refused is None:
+            self._broadcast(encode(ChatFrame(seat=seat, phrase=phrase)))
+        return refused
 
     def vote_rematch(self, seat: int) -> None:
         """A player asks for a new series; start it once every person has."""

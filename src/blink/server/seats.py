@@ -14,9 +14,9 @@ import hashlib
 import secrets
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from blink.model.table import LiveBot
+from blink.model.table import LiveBot, PileTop
 from blink.server.protocol import SeatInfo
 from blink.server.table_clock import TableClock
 
@@ -29,11 +29,29 @@ __all__ = [
     "NoGame",
     "Peer",
     "Pending",
+    "Refusal",
     "Seat",
     "draw_bot_seeds",
     "hash_token",
     "restored_bot_seeds",
+    "too_slow",
 ]
+
+
+class Refusal(NamedTuple):
+    """Why an action message was refused: a stable ``code``, one sentence, and with
+    ``too_slow`` the top that won the pile."""
+
+    code: str
+    message: str
+    top: PileTop | None = None
+
+
+def too_slow(won: PileTop) -> Refusal:
+    """The refusal of a play that lost the race for a pile to ``won``."""
+    return Refusal(
+        "too_slow", f"too slow: pile {won.pile} changed first (its top is now {won.card})", won
+    )
 
 
 ANSWERS_KEPT = 256

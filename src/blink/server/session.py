@@ -18,10 +18,12 @@ import time
 from typing import Any
 from urllib.parse import urlsplit
 
+import msgspec
 from starlette.datastructures import State
 from starlette.types import Send
 from starlette.websockets import WebSocket, WebSocketState
 
+from blink.model.table import PileTop
 from blink.server.conn import Conn
 from blink.server.creation_limits import CreationLimiter, MessageLimiter
 from blink.server.direct import (
@@ -36,6 +38,7 @@ from blink.server.hub import Hub
 from blink.server.lease import RoomElsewhere
 from blink.server.protocol import (
     PROTOCOL,
+    Chat,
     ErrorFrame,
     Hello,
     Leave,
@@ -176,11 +179,19 @@ class Session:
         if self.errors > self.settings.max_errors:
             self.close(1008, "too many bad messages")
 
-    def refuse(self, msg_id: str, code: str, message: str, in_order: bool = True) -> str:
+    def refuse(
+        self,
+        msg_id: str,
+        code: str,
+        message: str,
+        in_order: bool = True,
+        top: PileTop | None = None,
+    ) -> str:
         """Send a ``refused`` frame for action ``msg_id`` (after the room's pending updates,
         unless ``in_order`` is false: a refusal not judged against the game, such as while
-        nothing can be stored); return the frame."""
-        frame = encode(Refused(id=msg_id, code=code, message=message))
+        nothing can be stored; ``top``: the pile's top that won a race); return the frame."""
+        won = msgspec.UNSET if top is None else top
+        frame = encode(Refused(id=msg_id, code=code, message=message, top=won))
         room = self.conn.room
         if room is not None and in_order:
             room.send_in_order(self.conn, frame)
@@ -252,6 +263,8 @@ class Session:
                 )
             else:
                 room.vote_rematch(self.conn.seat)
+        elif isinstance(msg, Chat):
+            self.on_chat(room, msg)
         elif isinstance(msg, Leave):
             seat = self.conn.seat
             room.detach(self.conn)
@@ -261,6 +274,20 @@ class Session:
             self.close(1000, "left")
         else:
             self.on_action(room, msg)
+
+    def on_chat(self, room: Room, msg: Chat) -> None:
+        """A quick chat phrase: a player's goes to the room; a spectator only reads them."""
+        if self.conn.seat is None:
+            self.error("not_a_player", "spectators cannot chat")
+            return
+        refused = room.say(self.conn.seat, msg.phrase)
+        if refused is None:
+            return
+        code, message = refused
+        if code == "chat_too_fast":  # a hasty click, not a bad message: not counted
+            self.conn.send(encode(ErrorFrame(code=code, message=message)))
+        else:
+            self.error(code, message)
 
     def on_hello(self, msg: Hello) -> None:
         """``hello``: check the protocol, the room and the token, then join the room."""
@@ -368,8 +395,8 @@ class Session:
                 metrics.applied(room.game_name)
         if refused is None:
             return
-        code, message = refused
-        frame = self.refuse(msg_id, code, message, in_order=code != "storage_unavailable")
+        code, message, top = refused
+        frame = self.refuse(msg_id, code, message, code != "storage_unavailable", top)
         if code != "storage_unavailable":  # the same action may be sent again once it can be
             seat.remember(msg_id, frame)
 

@@ -68,6 +68,10 @@ class Settings:
     longer ones are refused with 413 before they are read."""
     max_message_bytes: int = 4096
     message_rate: str | None = "80 per 2 seconds"
+    chat_rate: str | None = "3 per 6 seconds"
+    """Quick chat phrases one seat may send in a fixed window (:mod:`blink.server.chat`):
+    a burst of three, then one every two seconds on average; past it, ``chat_too_fast``.
+    ``None``: no limit."""
     """How many messages one WebSocket connection may send in a fixed window (``limits``
     notation; a window opens with a message when none is open, on ``clock``): 80 in two
     seconds by default, so 40 a second sustained and bursts of 80. Past it the connection is

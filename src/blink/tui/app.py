@@ -26,7 +26,7 @@ from blink.tui.keys import (
     pile_sides,
 )
 from blink.tui.render import CardStyle
-from blink.tui.table import Notice, Stage, Status, Table
+from blink.tui.table import PHRASES, Notice, Stage, Status, Table
 from blink.tui.widgets import (
     HandInfo,
     HandsView,
@@ -63,6 +63,12 @@ on your pile, before the deadline shown (else your first card goes).
   [b]?[/b]      this help               [b]Ctrl+Q[/b]  quit
 
 Press any key to go back."""
+
+HELP_ONLINE = HELP_SOLO.replace(
+    "\nPress any key",
+    "  [b]C[/b]      next chat phrase        [b]V[/b]       say it to the room\n\nPress any key",
+)
+"""The keys of one player in an online room: with the quick chat."""
 
 HELP_HOTSEAT = """\
 [b]Blink — two players, one keyboard[/b]
@@ -266,6 +272,8 @@ class BlinkApp(App[Status | None]):
         self._last_notice: Notice | None = None
         self._notice_at = 0.0
         self._last_status: Status | None = None
+        self._phrase = -1
+        """The quick chat phrase picked with ``c`` (an index of ``table.phrases``)."""
         self.table_screen = TableScreen()
         self._started = False
 
@@ -321,13 +329,27 @@ class BlinkApp(App[Status | None]):
                 self.router.pending.clear()
                 self._last_notice = None
                 self.table.rematch()
+        elif key in ("c", "v") and self.table.phrases:
+            self._chat(key)
         elif self.router.handle(key):
             pass
         self.redraw()
 
+    def _chat(self, key: str) -> None:
+        """``c`` picks the next quick chat phrase (shown on the message line), ``v`` says it."""
+        phrases = self.table.phrases
+        if key == "c":
+            self._phrase = (self._phrase + 1) % len(phrases)
+            words = PHRASES[phrases[self._phrase]]
+            self.table.notify_player(Notice(f"quick chat: “{words}” (C: next phrase, V: say it)"))
+        else:
+            self.table.say(phrases[max(0, self._phrase)])
+
     def _help(self) -> None:
         if not self.table.local_seats:
             text = HELP_WATCH
+        elif self.table.phrases:
+            text = HELP_ONLINE
         elif len(self.table.local_seats) == 3:
             text = HELP_HOTSEAT_3
         elif self.hotseat:

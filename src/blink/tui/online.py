@@ -29,7 +29,8 @@ from blink.cards import Card, CardError, parse_card
 from blink.games.classic.engine import Outcome, Phase, PlayerView, reach
 from blink.games.classic.rules import OFFICIAL, Ruleset, RulesetError, get_ruleset
 from blink.profile_store import StoredProfile
-from blink.tui.table import Clock, Figures, Notice, Stage, Status, Table
+from blink.tui.render import pile_name
+from blink.tui.table import PHRASES, Clock, Figures, Notice, Stage, Status, Table
 
 __all__ = [
     "PROFILE_REFUSALS",
@@ -39,6 +40,7 @@ __all__ = [
     "Seat",
     "fetch_profile",
     "prepare",
+    "refused_words",
     "resolve_profile",
     "room_title",
     "run_online",
@@ -270,6 +272,7 @@ class OnlineTable(Table):
         self.where = seat
         self.name = name
         self.local_seats = () if seat.seat is None else (seat.seat,)
+        self.phrases = () if seat.seat is None else tuple(PHRASES)
         self.players = 2
         self.ruleset: Ruleset = OFFICIAL
         self.names: tuple[str, ...] = ()
@@ -280,6 +283,7 @@ class OnlineTable(Table):
         self.seq = 0
         self._view: PlayerView | None = None
         self._piles: list[list[Card]] = []
+        self._versions: tuple[int, ...] = ()
         self._countdown_until: float | None = None
         self._stall_until: float | None = None
         self._stall_kind: str | None = None
@@ -377,14 +381,24 @@ class OnlineTable(Table):
         task.add_done_callback(_ignore_errors)
 
     def play(self, seat: int, card: Card, pile: int) -> None:
-        """Send a play; the server answers ``ack`` or ``refused``."""
+        """Send a play, naming the version of the pile it was chosen on; the server answers
+        ``ack`` or ``refused`` (``too_slow`` when the pile changed first)."""
         if seat in self.local_seats:
-            self._send({"type": "play", "id": self._next_id(), "card": str(card), "pile": pile})
+            msg: dict[str, Any] = {"type": "play", "id": self._next_id(), "card": str(card)}
+            msg["pile"] = pile
+            if 0 <= pile < len(self._versions):
+                msg["version"] = self._versions[pile]
+            self._send(msg)
 
     def choose(self, seat: int, card: Card) -> None:
         """Send a stall choice."""
         if seat in self.local_seats:
             self._send({"type": "choose", "id": self._next_id(), "card": str(card)})
+
+    def say(self, phrase: str) -> None:
+        """Send a quick chat phrase; every connection of the room gets it (this one too)."""
+        if self.local_seats and phrase in PHRASES:
+            self._send({"type": "chat", "phrase": phrase})
 
     def rematch(self) -> None:
         """Once the series is over: vote for a new series with the same seats."""
@@ -569,6 +583,7 @@ class OnlineTable(Table):
         while len(self._piles) < players:
             self._piles.append([])
         hand = tuple(c for c in (_card(x) for x in v.get("hand", [])) if c is not None)
+        self._versions = tuple(int(n) for n in v.get("versions", []))
         self._view = PlayerView(
             seat=None if seat is None else int(seat),
             players=players,
@@ -599,7 +614,15 @@ class OnlineTable(Table):
 
     def _on_refused(self, msg: dict[str, Any]) -> None:
         seat = self.local_seats[0] if self.local_seats else None
-        self.notify_player(Notice(str(msg.get("message", msg.get("code"))), seat, refused=True))
+        self.notify_player(Notice(refused_words(msg), seat, refused=True))
+
+    def _on_chat(self, msg: dict[str, Any]) -> None:
+        seat = msg.get("seat")
+        words = PHRASES.get(str(msg.get("phrase")))
+        if words is None or not isinstance(seat, int):
+            return
+        who = self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat + 1}"
+        self.notify_player(Notice(f"{who}: “{words}”"))
 
     def _on_error(self, msg: dict[str, Any]) -> None:
         self.notify_player(Notice(str(msg.get("message", msg.get("code"))), refused=True))
@@ -627,6 +650,18 @@ class OnlineTable(Table):
     def reach(self, seat: int) -> tuple[int, int]:
         """The piles ``seat`` may play on."""
         return reach(self.players, seat)
+
+
+def refused_words(msg: dict[str, Any]) -> str:
+    """A ``refused`` frame in the table's words: a lost race names the card that won the
+    pile; anything else is the server's sentence."""
+    top = msg.get("top")
+    won = _card(top.get("card")) if isinstance(top, dict) else None
+    if msg.get("code") == "too_slow" and won is not None and isinstance(top, dict):
+        return f"Too slow: {pile_name(int(top.get('pile', 0)))} now has {won.long_name} on top"
+    if msg.get("code") == "too_slow":
+        return "Too slow: the pile changed first"
+    return str(msg.get("message", msg.get("code")))
 
 
 def _ignore_errors(task: asyncio.Future[Any]) -> None:

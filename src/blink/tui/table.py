@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from blink.cards import Card
 from blink.games.classic.definition import CLASSIC
@@ -44,6 +44,7 @@ from blink.model.base import RefereeClock, Timer, Timings
 from blink.tui.render import refusal_text
 
 __all__ = [
+    "PHRASES",
     "BotFactory",
     "Clock",
     "Figures",
@@ -136,11 +137,22 @@ class Notice:
     refused: bool = False
 
 
+PHRASES: Final = {
+    "good_game": "Good game",
+    "rematch": "Rematch?",
+    "well_played": "Well played",
+    "oops": "Oops!",
+}
+"""The quick chat phrases of an online room, by the id the protocol sends, in words."""
+
+
 class Table:
     """The interface the screen uses. Subclasses run a game locally or online."""
 
     players: int = 2
     local_seats: tuple[int, ...] = ()
+    phrases: tuple[str, ...] = ()
+    """The quick chat phrases this table can say (ids of :data:`PHRASES`; none offline)."""
 
     def __init__(self, clock: Clock = time.monotonic) -> None:
         self.clock = clock
@@ -180,6 +192,9 @@ class Table:
 
     def tick(self) -> None:
         """Advance timers (called often by the app)."""
+
+    def say(self, phrase: str) -> None:
+        """Say a quick chat phrase (one of :attr:`phrases`) to the others."""
 
     def rematch(self) -> None:
         """Start the next game of the series, or a new series once it is decided."""

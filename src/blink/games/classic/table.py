@@ -12,21 +12,25 @@ from typing import Annotated, Any, Final
 import msgspec
 
 from blink.cards import STANDARD_DECK, CardError, parse_card
-from blink.games.classic.actions import ChoiceMade, Event, Played, Refilled, redact
-from blink.games.classic.engine import Choose, ClassicGame, Play
+from blink.games.classic.actions import ChoiceMade, Event, Played, Reason, Refilled, redact
+from blink.games.classic.engine import Choose, ClassicGame, Play, PlayerView
 from blink.games.classic.rules import MAX_PLAYERS, DealError, get_ruleset, parse_handicap
-from blink.games.classic.wire import view_to_wire
-from blink.model.table import BadMessage, CardText, LiveBot, MsgId
+from blink.games.classic.wire import card_text, view_to_wire
+from blink.model.base import IllegalAction
+from blink.model.table import BadMessage, CardText, LiveBot, MsgId, PileTop
 
 __all__ = ["TABLE", "ChooseMsg", "ClassicTable", "PlayMsg"]
 
 
 class PlayMsg(msgspec.Struct, tag="play", tag_field="type", frozen=True):
-    """Play ``card`` from your hand on ``pile``."""
+    """Play ``card`` from your hand on ``pile``; ``version``: the pile's version in the view
+    the play was chosen in (the view's ``versions``), to be told ``too_slow`` when the pile
+    changed first and the card no longer fits."""
 
     id: MsgId
     card: CardText
     pile: Annotated[int, msgspec.Meta(ge=0, le=MAX_PLAYERS - 1)]
+    version: Annotated[int, msgspec.Meta(ge=0, le=2**31)] | None = None
 
 
 class ChooseMsg(msgspec.Struct, tag="choose", tag_field="type", frozen=True):
@@ -65,6 +69,24 @@ class ClassicTable:
         if isinstance(message, ChooseMsg):
             return Choose(seat, _card(message.card))
         raise BadMessage("wrong_game", "this room plays classic Blink: send play or choose")
+
+    def lost_race(self, message: Any, view: Any, refusal: Exception) -> PileTop | None:
+        """A play that named an older version of its pile, refused because its card does not
+        fit the top that covered the one it saw: the pile's top now. A stale play that still
+        fits is a legal play and was accepted; any other refusal is its own."""
+        if not (
+            isinstance(message, PlayMsg)
+            and message.version is not None
+            and isinstance(view, PlayerView)
+            and isinstance(refusal, IllegalAction)
+            and refusal.reason is Reason.NO_COMMON_ATTRIBUTE
+        ):
+            return None
+        version = view.versions[message.pile]
+        top = view.tops[message.pile]
+        if top is None or message.version >= version:
+            return None
+        return PileTop(pile=message.pile, card=card_text(top), version=version)
 
     def room_options(self, requested: Mapping[str, Any], players: int) -> dict[str, Any]:
         """The ruleset's name and the draw-pile sizes of a handicap (``None``: even)."""

@@ -59,6 +59,13 @@ class PlayerView(NamedTuple):
     plays: int
 
     @property
+    def versions(self) -> tuple[int, ...]:
+        """Each center pile's version: the number of face-up cards on it (0 before the
+        reveal). A pile only grows, so a play that names an older version was chosen on a top
+        that has been covered since."""
+        return tuple(len(p) for p in self.piles)
+
+    @property
     def reach(self) -> tuple[int, int] | tuple[()]:
         """The piles the viewer may play on (none for a spectator)."""
         return () if self.seat is None else _REACH[self.players][self.seat]

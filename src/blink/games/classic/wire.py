@@ -92,7 +92,9 @@ def view_to_wire(v: PlayerView, full: bool = False) -> dict[str, Any]:
     """A player's view as a JSON object (``full`` adds the center piles and the setting).
 
     ``fits`` gives, per hand slot, the piles that card may be played on now (the engine's
-    legal plays for this view), so clients never judge a play themselves."""
+    legal plays for this view), so clients never judge a play themselves; ``versions`` each
+    pile's version (:attr:`PlayerView.versions`), which a play names to be told when it lost
+    the race for that pile."""
     plays = v.legal_plays()
     d: dict[str, Any] = {
         "seat": v.seat,
@@ -100,6 +102,7 @@ def view_to_wire(v: PlayerView, full: bool = False) -> dict[str, Any]:
         "hand": [card_text(c) for c in v.hand],
         "fits": [[p.pile for p in plays if p.card is c] for c in v.hand],
         "tops": [card_or_none(c) for c in v.tops],
+        "versions": list(v.versions),
         "hand_counts": list(v.hand_counts),
         "draw_counts": list(v.draw_counts),
         "set_aside": v.set_aside,

@@ -25,7 +25,7 @@ from blink.games.goblink.engine import (
     view_to_dict,
 )
 from blink.games.goblink.live import LiveGoBot
-from blink.model.table import BadMessage, CardText, LiveBot, MsgId
+from blink.model.table import BadMessage, CardText, LiveBot, MsgId, PileTop
 
 __all__ = ["TABLE", "AskMsg", "EndMsg", "GoTable", "LayMsg"]
 
@@ -81,6 +81,10 @@ class GoTable:
         if isinstance(message, EndMsg):
             return EndTurn(seat)
         raise BadMessage("wrong_game", "this room plays Go Blink: send ask, lay or end")
+
+    def lost_race(self, message: Any, view: Any, refusal: Exception) -> PileTop | None:
+        """Never: Go Blink has no piles to race for."""
+        return None
 
     def room_options(self, requested: Mapping[str, Any], players: int) -> dict[str, Any]:
         """Go Blink rooms have no options (the deal passes round the table)."""

@@ -4,9 +4,8 @@
 // which takes a seat by the room's code or watches, for both games' tables. Every frame sent
 // is built by frame() or helloFrame().
 //
-// Assumptions beyond the written protocol (none needed for play):
-// - "too slow" is not a server code: a play refused with no_common_attribute or
-//   card_not_in_hand when the pile's top changed since the play was sent is shown as too slow.
+// Assumptions beyond the written protocol: none needed for play ("too slow" is the server's
+// own code, too_slow, for a play that names an older version of its pile).
 
 export const PROTOCOL = 1;
 

@@ -4,6 +4,7 @@
 
 import { boardHTML, face, layout } from "./board.js";
 import { backSVG, escapeXml } from "./cards.js";
+import { quickChat } from "./chat.js";
 import { cardName, t } from "./i18n.js";
 import { recordFileName, remember, TableSession } from "./net.js";
 import { sfx } from "./sound.js";
@@ -30,6 +31,7 @@ export function mountTable(root, { code, spectate }) {
     },
     gone: () => { S.fatal = t("not_found", { code }); },
   });
+  const chat = quickChat((type, fields) => session.send(type, fields));
   let alive = true;
   let drag = null;
   let suppressClick = false;
@@ -53,7 +55,7 @@ export function mountTable(root, { code, spectate }) {
   /** A play (or, with no pile, a choice in a stall) as the protocol frames it. */
   function sendMove(id, p) {
     if (p.pile === null) session.send("choose", { id, card: p.card });
-    else session.send("play", { id, card: p.card, pile: p.pile });
+    else session.send("play", { id, card: p.card, pile: p.pile, ...(p.version == null ? {} : { version: p.version }) });
   }
 
   // --- messages -----------------------------------------------------------------------------
@@ -119,6 +121,9 @@ export function mountTable(root, { code, spectate }) {
         if (msg.code !== "no_game") flash(t(key) === key ? t("error", { msg: msg.message }) : t(key), "refused");
         break;
       }
+      case "chat":
+        announce(`${nameOf(msg.seat)}: ${chat.heard(msg)}`);
+        break;
       case "left":
         navigate("/");
         return;
@@ -185,9 +190,7 @@ export function mountTable(root, { code, spectate }) {
     const p = S.pending.get(msg.id);
     S.pending.delete(msg.id);
     let text;
-    // A play is only sent when the view said it fits: refused for that reason, the pile
-    // changed on the way (someone was faster).
-    if (p && msg.code === "no_common_attribute") text = t("r_too_slow");
+    if (msg.code === "too_slow") text = msg.top ? t("r_too_slow_card", { card: cardName(msg.top.card) }) : t("r_too_slow");
     else {
       const key = `r_${msg.code}`;
       text = t(key) === key ? msg.message || t("r_generic") : t(key);
@@ -328,7 +331,8 @@ export function mountTable(root, { code, spectate }) {
     // One play per card in flight: a repeated key press waits for the server's answer.
     for (const p of S.pending.values()) if (p.card === card) return;
     const id = session.nextId();
-    const move = { card, pile, top: v.tops[pile], slot, at: performance.now() };
+    // The pile's version as this play was chosen: the server answers too_slow if it moved on.
+    const move = { card, pile, top: v.tops[pile], version: v.versions ? v.versions[pile] : null, slot, at: performance.now() };
     S.pending.set(id, move);
     sendMove(id, move);
     S.msg = null;
@@ -368,6 +372,7 @@ export function mountTable(root, { code, spectate }) {
       suppressClick = false;
       return;
     }
+    if (chat.click(e.target)) return;
     const act = e.target.closest("[data-act]");
     if (act) {
       doAction(act.dataset.act, act);
@@ -550,7 +555,7 @@ export function mountTable(root, { code, spectate }) {
     if (S.spectate || S.seat === null) {
       const p = L.opponents.length === 1 ? 1 - L.opponents[0] : (S.seat ?? 0);
       const backs = Array.from({ length: v.hand_counts[p] || 0 }, () => backSVG()).join("");
-      return `<div class="me"><section class="opp" aria-label="${escapeXml(nameOf(p))}"><div class="name">${escapeXml(nameOf(p))}</div>
+      return `<div class="me"><section class="opp" data-seat="${p}" aria-label="${escapeXml(nameOf(p))}"><div class="name">${escapeXml(nameOf(p))}</div>
         <div class="minihand" aria-hidden="true">${backs}</div>
         <div class="counts">${escapeXml(t("hand"))} ${v.hand_counts[p] || 0} · ${escapeXml(t("draw"))} <b>${v.draw_counts[p] || 0}</b></div></section>
         <p class="muted">${escapeXml(t("spectating"))}</p></div>`;
@@ -597,9 +602,10 @@ export function mountTable(root, { code, spectate }) {
     } else {
       const banner = session.state === "reconnecting" ? `<div class="banner" role="status">${escapeXml(t("reconnecting"))}</div>` : "";
       const notice = S.notice ? `<p class="muted">${escapeXml(S.notice)}</p>` : "";
+      const says = chat.barHTML(!S.spectate && S.seat !== null);
       const bar = `<div class="tablebar"><span>${escapeXml(code)}${S.number ? ` · ${escapeXml(t("game_n", { n: S.number }))}` : ""}${S.spectate ? ` · ${escapeXml(t("spectating"))}` : ""}</span>${scoreHTML()}</div>`;
       if (S.end && (!S.view || S.view.phase === "over")) {
-        html = `<div class="table">${bar}${banner}${notice}${endHTML()}</div>`;
+        html = `<div class="table">${bar}${banner}${notice}${endHTML()}${says}</div>`;
       } else if (!S.view) {
         html = `<div class="table">${bar}${banner}${notice}${S.room ? waitingHTML() : `<p class="waiting muted">${escapeXml(t("connecting"))}</p>`}</div>`;
       } else {
@@ -613,12 +619,13 @@ export function mountTable(root, { code, spectate }) {
           fits, landed: S.landed, showKeys: !S.spectate && S.seat !== null, interactive: !S.spectate && S.seat !== null,
         });
         html = `<div class="table" data-phase="${escapeXml(v.phase)}">${bar}${banner}${notice}${board}
-          <div class="center-msg" id="center-msg">${centerMsgHTML(v)}</div>${meHTML(v)}
+          <div class="center-msg" id="center-msg">${centerMsgHTML(v)}</div>${meHTML(v)}${says}
           ${S.spectate ? "" : `<p class="keyhint">${escapeXml(t("key_hint"))}</p>`}</div>`;
       }
     }
     const overlay = `<div class="overlay" id="overlay" hidden><div class="count" id="count"></div></div>`;
     root.innerHTML = html + overlay;
+    chat.place(root, (seat) => root.querySelector(`.opp[data-seat="${seat}"] .name`) || (seat === S.seat ? root.querySelector(".mine") : null));
     S.landed.clear();
     S.newSlots.clear();
     if (focused) {
@@ -652,6 +659,7 @@ export function mountTable(root, { code, spectate }) {
       const st = root.querySelector("#stall-text");
       if (st) st.textContent = st.dataset.tpl.replace("<s>", String(Math.ceil(left / 1000)));
     }
+    if (chat.expired()) render();
     if (S.msg && S.msg.until <= now) {
       S.msg = null;
       const cm = root.querySelector("#center-msg");

@@ -8,6 +8,7 @@
 // docs/protocol.md, "Go Blink".
 
 import { backSVG, cardSVG, escapeXml } from "/js/cards.js";
+import { quickChat } from "/js/chat.js";
 import { cardName, colorLetter, onLangChange } from "/js/i18n.js";
 import { recordFileName, remember, TableSession } from "/js/net.js";
 import { gt, hasGt } from "./strings.js";
@@ -37,6 +38,7 @@ export function mountGoTable(root, { code, spectate }) {
     },
     gone: () => { S.fatal = gt("not_found", { code }); },
   });
+  const chat = quickChat((type, fields) => session.send(type, fields));
   let alive = true;
   const timer = setInterval(tickTimer, 250);
 
@@ -126,6 +128,9 @@ export function mountGoTable(root, { code, spectate }) {
       case "rematch":
         S.votes = msg;
         break;
+      case "chat":
+        chat.heard(msg);
+        break;
       default:
         return;
     }
@@ -193,6 +198,7 @@ export function mountGoTable(root, { code, spectate }) {
   }
 
   function tickTimer() {
+    if (chat.expired()) render();
     const el = root.querySelector("#go-timer");
     if (el) el.textContent = secondsLeft();
     const cd = root.querySelector("#go-countdown");
@@ -287,13 +293,15 @@ export function mountGoTable(root, { code, spectate }) {
           <button type="button" id="go-end"${canLay ? "" : " disabled"}>${escapeXml(v.phase === "opening" ? gt("end_opening") : gt("end_turn"))}</button>
         </div>
         <p class="error-msg" id="go-msg" role="alert">${escapeXml(S.msg || "")}</p>
-      </section>` : `<p class="muted">${escapeXml(gt("spectating"))}</p>`}
+      </section>${chat.barHTML(true)}` : `<p class="muted">${escapeXml(gt("spectating"))}</p>`}
     </div>${countdownHTML()}`;
+    chat.place(root, (seat) => root.querySelector(`.go-opp[data-seat="${seat}"] .go-opp-name`) || (seat === S.seat ? root.querySelector(".go-me h2") : null));
     const logEl = root.querySelector("#go-log");
     if (logEl) logEl.scrollTop = logEl.scrollHeight;
   }
 
   function onClick(e) {
+    if (chat.click(e.target)) return;
     const btn = e.target.closest && e.target.closest("button");
     if (!btn || !root.contains(btn)) return;
     if (btn.classList.contains("go-card-btn")) {

@@ -1,0 +1,54 @@
+// Quick chat at a table (docs/protocol.md, "Quick chat"): a row of buttons with the fixed
+// phrases, sent by id, and each phrase heard shown in a bubble by the speaker's name for a
+// few seconds. No free text. Any table can use it: it only needs where each seat's name is.
+import { escapeXml } from "./cards.js";
+import { t } from "./i18n.js";
+
+export const PHRASES = ["good_game", "rematch", "well_played", "oops"];
+const BUBBLE_MS = 4000;
+
+/** One table's quick chat: `send(type, fields)` sends a frame. */
+export function quickChat(send) {
+  const said = new Map(); // seat -> { phrase, until }
+  return {
+    /** The button row (players only: spectators read the phrases). */
+    barHTML(canSay) {
+      if (!canSay) return "";
+      const buttons = PHRASES.map((p) => `<button type="button" class="chip" data-chat="${p}">${escapeXml(t(`chat_${p}`))}</button>`);
+      return `<div class="quickchat" role="group" aria-label="${escapeXml(t("chat"))}">${buttons.join("")}</div>`;
+    },
+    /** A click on the table: true when it was a phrase (then sent). */
+    click(target) {
+      const b = target.closest("[data-chat]");
+      if (!b) return false;
+      send("chat", { phrase: b.dataset.chat });
+      return true;
+    },
+    /** A `chat` frame: remember the phrase for a few seconds; its words for a screen reader. */
+    heard(msg) {
+      said.set(msg.seat, { phrase: msg.phrase, until: performance.now() + BUBBLE_MS });
+      return t(`chat_${msg.phrase}`);
+    },
+    /** Put the bubbles after the names (`nameEl(seat)`: that seat's name element, or null). */
+    place(root, nameEl) {
+      for (const el of root.querySelectorAll(".chat-bubble")) el.remove();
+      const now = performance.now();
+      for (const [seat, s] of said) {
+        const el = now < s.until ? nameEl(seat) : null;
+        if (!el) continue;
+        const bubble = document.createElement("span");
+        bubble.className = "chat-bubble";
+        bubble.dataset.seat = String(seat);
+        bubble.textContent = t(`chat_${s.phrase}`);
+        el.after(bubble);
+      }
+    },
+    /** True once a shown bubble's time is over (the table draws itself again). */
+    expired() {
+      const now = performance.now();
+      let gone = false;
+      for (const [seat, s] of said) if (s.until <= now) { said.delete(seat); gone = true; }
+      return gone;
+    },
+  };
+}
