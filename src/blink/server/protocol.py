@@ -36,6 +36,7 @@ __all__ = [
     "GameEnd",
     "GameMeta",
     "Hello",
+    "LagFigures",
     "Leave",
     "Left",
     "Ping",
@@ -100,14 +101,19 @@ class Hello(msgspec.Struct, tag="hello", tag_field="type", frozen=True):
     last_seq: Count | None = None
 
 
+MAX_PROBE: Final = 2**31 - 1
+
+
 class Ping(msgspec.Struct, tag="ping", tag_field="type", frozen=True):
-    """A latency probe; ``t`` is echoed."""
+    """A latency probe; ``t`` is echoed. ``echo`` sends back at once the ``probe`` of the
+    ``pong`` just received (the server measures the round trip with it)."""
 
     t: (
         Annotated[int, msgspec.Meta(ge=-_BIG, le=_BIG)]
         | Annotated[float, msgspec.Meta(ge=-_BIG, le=_BIG)]
         | None
     ) = None
+    echo: Annotated[int, msgspec.Meta(ge=0, le=MAX_PROBE)] | None = None
 
 
 class Resync(msgspec.Struct, tag="resync", tag_field="type", frozen=True):
@@ -402,11 +408,22 @@ class Left(msgspec.Struct, tag="left", tag_field="type", frozen=True):
     """You gave up your seat; the connection closes."""
 
 
+class LagFigures(msgspec.Struct, frozen=True):
+    """A seat's lag as the server measured it: smoothed round trip and jitter."""
+
+    rtt_ms: int
+    jitter_ms: int
+
+
 class Pong(msgspec.Struct, tag="pong", tag_field="type", frozen=True):
-    """The answer to ``ping``: its ``t``, and the server's clock in milliseconds."""
+    """The answer to ``ping``: its ``t``, and the server's clock in milliseconds (when the
+    ping was read). In a room: ``lag``, each seat's measured figures (``null`` before any),
+    and for a seat's fresh ping a ``probe`` to send back at once as ``ping``'s ``echo``."""
 
     t: int | float | None
     server_ms: int
+    probe: int | msgspec.UnsetType = msgspec.UNSET
+    lag: list[LagFigures | None] | msgspec.UnsetType = msgspec.UNSET
 
 
 FRAMES: Final = (

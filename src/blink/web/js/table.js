@@ -39,7 +39,7 @@ export function mountTable(root, { code, spectate }) {
 
   function onStatus(st) {
     if (st.state === "open") {
-      netStatus(st.rtt != null ? `● ${st.rtt} ms` : "●", false, st.rtt != null ? t("latency", { ms: st.rtt }) : "");
+      netStatus(st.rtt != null ? `● ${st.rtt} ms` : "●", false, st.rtt != null ? lagTitle(st) : "");
     } else if (st.state === "reconnecting") {
       netStatus(t("reconnecting"), true);
     } else if (st.state === "connecting") {
@@ -48,6 +48,19 @@ export function mountTable(root, { code, spectate }) {
       netStatus("");
     }
     if (st.rtt == null) render();
+  }
+
+  /** The latency badge's title: this page's round trip, then every seat's as the server
+   * measured it. */
+  function lagTitle(st) {
+    const lines = [t("latency", { ms: st.rtt })];
+    const seats = (S.room && S.room.seats) || [];
+    (st.lag || []).forEach((f, i) => {
+      if (!f) return;
+      const name = (seats[i] && seats[i].name) || t("player_n", { n: i + 1 });
+      lines.push(t("lag_seat", { name, rtt: f.rtt_ms, jitter: f.jitter_ms }));
+    });
+    return lines.join("\n");
   }
 
   /** A play (or, with no pile, a choice in a stall) as the protocol frames it. */

@@ -1,0 +1,82 @@
+"""Lag measured by the server (round trip and jitter per seat), and the clients' clock offset,
+over real WebSockets behind a loopback proxy that delays each link."""
+
+from __future__ import annotations
+
+import pytest
+from lagkit import DelayProxy, SyncClient
+from srvkit import ServerThread
+
+from blink.model.netclock import ClockOffset
+from blink.server.lag import PROBES_KEPT, LagMeter
+from blink.server.protocol import Ping
+
+
+def test_meter_smooths_samples_and_ignores_unknown_probes() -> None:
+    m = LagMeter()
+    assert m.figures() is None and m.one_way is None
+    assert m.answer(5, 1.0) is None  # never sent
+    m.probe(5, 10.0)
+    assert m.answer(5, 10.1) == pytest.approx(0.1)
+    assert m.answer(5, 10.2) is None  # answered once only
+    assert m.figures() is not None and m.figures().rtt_ms == 100  # type: ignore[union-attr]
+    m.probe(6, 20.0)
+    m.answer(6, 20.9)
+    assert m.rtt == pytest.approx(0.1 + (0.9 - 0.1) / 8)
+    assert m.jitter == pytest.approx(0.8 / 4)
+    for n in range(PROBES_KEPT + 1):
+        m.probe(100 + n, 30.0)
+    assert m.answer(100, 31.0) is None  # forgotten: only the last few count
+
+
+def test_pong_probes_a_seat_and_counts_its_echo() -> None:
+    from blink.server.lag import pong
+
+    meters = [LagMeter(), LagMeter()]
+    first = pong(Ping(t=1), 5.0, 77, meters, 1)
+    assert first.probe == 77 and first.server_ms == 5000 and first.lag == [None, None]
+    second = pong(Ping(t=2, echo=77), 5.04, 78, meters, 1)
+    assert second.lag == [None, meters[1].figures()]
+    assert meters[1].figures() is not None and meters[1].figures().rtt_ms == 40  # type: ignore[union-attr]
+    watcher = pong(Ping(t=3), 6.0, 79, meters, None)
+    assert not isinstance(watcher.probe, int)  # spectators are not measured
+    lobby = pong(Ping(t=3), 6.0, 80, None, None)
+    assert not isinstance(lobby.lag, list)
+
+
+def test_clock_offset_takes_the_shortest_round_trip() -> None:
+    c = ClockOffset()
+    assert c.offset is None and c.local(10.0) is None
+    c.sample(100.0, 1050.0, 110.0)  # rtt 10: offset 1050 - 105
+    c.sample(200.0, 1200.0, 300.0)  # rtt 100, delayed one way: ignored
+    assert c.offset == 945.0 and c.rtt == 10.0
+    assert c.local(1945.0) == 1000.0
+
+
+async def test_server_measures_each_seat_behind_its_own_delay(server: ServerThread) -> None:
+    fast = await DelayProxy(server.port, 0.01).start()
+    slow = await DelayProxy(server.port, 0.075).start()
+    try:
+        r = server.post("/api/rooms", {"players": 2, "name": "A"})
+        code, token_a = r.json()["code"], r.json()["token"]
+        token_b = server.post(f"/api/rooms/{code}/join", {"name": "B"}).json()["token"]
+        a = await SyncClient("a").connect(fast.ws(), room=code, token=token_a)
+        b = await SyncClient("b", skew=-1234.5).connect(slow.ws(), room=code, token=token_b)
+        await a.expect("welcome")
+        await b.expect("welcome")
+        await b.ping(3)
+        await a.ping(3)
+        assert a.lag is not None and b.lag is not None
+        mine, theirs = a.lag
+        # A delay is a floor on the round trip; the ceilings are generous (a loaded machine).
+        assert 20 <= mine["rtt_ms"] < 20 + 1000 and mine["jitter_ms"] >= 0
+        assert 150 <= theirs["rtt_ms"] < 150 + 1000
+        assert b.lag[1] == theirs or b.lag[1]["rtt_ms"] >= 150
+        # Each client's offset is the server's clock minus its own (its skew undone).
+        assert b.clock.offset is not None and a.clock.offset is not None
+        assert abs((b.clock.offset - a.clock.offset) - 1234.5 * 1000) < 100
+        await a.close()
+        await b.close()
+    finally:
+        await fast.stop()
+        await slow.stop()
