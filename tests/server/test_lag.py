@@ -3,6 +3,9 @@ over real WebSockets behind a loopback proxy that delays each link."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 import pytest
 from lagkit import DelayProxy, SyncClient
 from srvkit import ServerThread
@@ -75,6 +78,53 @@ async def test_server_measures_each_seat_behind_its_own_delay(server: ServerThre
         # Each client's offset is the server's clock minus its own (its skew undone).
         assert b.clock.offset is not None and a.clock.offset is not None
         assert abs((b.clock.offset - a.clock.offset) - 1234.5 * 1000) < 100
+        await a.close()
+        await b.close()
+    finally:
+        await fast.stop()
+        await slow.stop()
+
+
+SYNC_BOUND = 0.025
+"""How far from the server's reveal each client's own reveal moment may be (seconds): the
+offset estimate is off by at most half a round trip's asymmetry, which on loopback is the
+scheduling noise of a loaded machine, far less than this."""
+
+
+async def test_both_clients_reveal_at_the_announced_time(
+    make_server: Callable[..., ServerThread],
+) -> None:
+    server = make_server(countdown=5.0)
+    fast = await DelayProxy(server.port, 0.020).start()
+    slow = await DelayProxy(server.port, 0.150).start()
+    try:
+        r = server.post("/api/rooms", {"players": 2, "name": "A"})
+        code, token_a = r.json()["code"], r.json()["token"]
+        token_b = server.post(f"/api/rooms/{code}/join", {"name": "B"}).json()["token"]
+        a = await SyncClient("a", skew=500.0).connect(fast.ws(), room=code, token=token_a)
+        b = await SyncClient("b", skew=-1234.5).connect(slow.ws(), room=code, token=token_b)
+        naive: dict[str, float] = {}
+        announced: dict[str, int] = {}
+        for c, skew in ((a, 500.0), (b, -1234.5)):
+            snap = await c.expect("snapshot")
+            cd = await c.expect("countdown")
+            # Counting ``in_ms`` from the frame's arrival is late by the link's one-way lag.
+            naive[c.name] = c.now_ms() / 1000 - skew + cd["in_ms"] / 1000
+            assert snap["countdown_at"] == cd["at"]
+            announced[c.name] = cd["at"]
+        assert announced["a"] == announced["b"]
+        reveal = announced["a"] / 1000  # on the server's clock: this process's monotonic one
+        await a.ping(4)
+        await b.ping(4)
+        for c, skew in ((a, 500.0), (b, -1234.5)):
+            local = c.clock.local(announced[c.name])
+            assert local is not None
+            shown = local / 1000 - skew  # when the client shows it, on the true clock
+            assert abs(shown - reveal) < SYNC_BOUND, (c.name, shown - reveal)
+        assert naive["b"] - reveal >= 0.150  # what the announced time fixes
+        # The reveal itself comes when the server's clock reaches the announced time.
+        await a.wait(lambda m: m.get("type") == "update" and m["seq"] == 1, timeout=30)
+        assert time.monotonic() >= reveal + 0.020 - 0.001  # never early (ms rounding)
         await a.close()
         await b.close()
     finally:

@@ -291,11 +291,13 @@ class RoomSummary(msgspec.Struct, frozen=True):
 
 class Stall(msgspec.Struct, frozen=True):
     """A stall the table is waiting on: a ``flip`` after a pause, or a ``choose`` deadline
-    (``waiting``: the seats still to choose)."""
+    (``waiting``: the seats still to choose); it ends in ``in_ms``, at ``at`` on the server's
+    clock (the ``server_ms`` of ``pong``)."""
 
     kind: Literal["flip", "choose"]
     in_ms: int
     waiting: list[int]
+    at: int
 
 
 class Turn(msgspec.Struct, frozen=True):
@@ -333,16 +335,19 @@ class Snapshot(msgspec.Struct, tag="snapshot", tag_field="type", frozen=True):
     stall: Stall | None
     turn: Turn | None
     countdown_ms: int | None
+    countdown_at: int | None
     series: dict[str, Any]
 
 
 class Countdown(msgspec.Struct, tag="countdown", tag_field="type", frozen=True):
-    """The game starts in ``in_ms`` milliseconds."""
+    """The game starts in ``in_ms`` milliseconds, at ``at`` on the server's clock (the
+    ``server_ms`` of ``pong``): a client shows the start then, by its clock offset."""
 
     game: int
     number: int
     seq: int
     in_ms: int
+    at: int
 
 
 class Update(msgspec.Struct, tag="update", tag_field="type", frozen=True):

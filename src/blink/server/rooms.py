@@ -59,7 +59,7 @@ from blink.server.room_info import insert_room_job, room_info, room_summary
 from blink.server.seats import ANSWERS_KEPT, GameState, NoGame, Peer, Pending, Seat, hash_token
 from blink.server.settings import Settings
 from blink.server.stored import deal_column
-from blink.server.table_clock import Cancellable, TableClock, ms_left, timings
+from blink.server.table_clock import Cancellable, TableClock, ms_left, server_ms, timings
 from blink.server.updates import build_game_end, build_snapshot, build_update, undo_last
 
 __all__ = [
@@ -350,7 +350,8 @@ class Room:
         deadline = g.table.deadline_of(Timer.COUNTDOWN)
         if deadline is not None:
             left = self._ms_left(deadline)
-            conn.send(encode(Countdown(game=g.id, number=g.number, seq=g.seq, in_ms=left)))
+            at = server_ms(deadline)
+            conn.send(encode(Countdown(game=g.id, number=g.number, seq=g.seq, in_ms=left, at=at)))
         self._send_end_again(conn, g)
 
     def _send_end_again(self, conn: Peer, g: GameState) -> None:

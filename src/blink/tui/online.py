@@ -574,7 +574,7 @@ class OnlineTable(Table):
         if isinstance(msg.get("series"), dict):
             self.series = msg["series"]
         cd = msg.get("countdown_ms")
-        self._countdown_until = None if cd is None else self.clock() + int(cd) / 1000
+        self._countdown_until = None if cd is None else self.deadline(msg.get("countdown_at"), cd)
         self._set_view(full)
         self._set_stall(msg.get("stall"))
 
@@ -591,7 +591,7 @@ class OnlineTable(Table):
 
     def _on_countdown(self, msg: dict[str, Any]) -> None:
         self._new_game(msg)
-        self._countdown_until = self.clock() + int(msg.get("in_ms", 0)) / 1000
+        self._countdown_until = self.deadline(msg.get("at"), msg.get("in_ms", 0))
 
     def _on_update(self, msg: dict[str, Any]) -> None:
         game = msg.get("game")
@@ -651,7 +651,7 @@ class OnlineTable(Table):
     def _set_stall(self, stall: Any) -> None:
         if isinstance(stall, dict):
             self._stall_kind = str(stall.get("kind"))
-            self._stall_until = self.clock() + int(stall.get("in_ms", 0)) / 1000
+            self._stall_until = self.deadline(stall.get("at"), stall.get("in_ms", 0))
         elif self._view is not None and self._view.phase not in (Phase.STALLED, Phase.CHOOSING):
             self._stall_kind = None
             self._stall_until = None

@@ -93,8 +93,8 @@ export function mountTable(root, { code, spectate }) {
         S.players = v.players || (v.tops || []).length || 2;
         S.view = v;
         S.depth = (v.piles || []).map((p) => Math.max(1, p.length));
-        S.stall = msg.stall ? { ...msg.stall, deadline: performance.now() + msg.stall.in_ms } : null;
-        S.countdownUntil = msg.countdown_ms != null ? performance.now() + msg.countdown_ms : null;
+        S.stall = msg.stall ? { ...msg.stall, deadline: session.deadline(msg.stall.at, msg.stall.in_ms) } : null;
+        S.countdownUntil = msg.countdown_ms != null ? session.deadline(msg.countdown_at, msg.countdown_ms) : null;
         if (msg.series) S.series = msg.series;
         S.sel = null;
         S.pending.clear();
@@ -110,7 +110,7 @@ export function mountTable(root, { code, spectate }) {
         S.end = null;
         S.voted = false;
         S.votes = null;
-        S.countdownUntil = performance.now() + msg.in_ms;
+        S.countdownUntil = session.deadline(msg.at, msg.in_ms);
         break;
       case "update":
         applyUpdate(msg);
@@ -187,7 +187,7 @@ export function mountTable(root, { code, spectate }) {
     if (said.length) announce(said.join(". "));
     const prevHand = S.view ? S.view.hand : [];
     S.view = { ...S.view, ...msg.view };
-    S.stall = msg.stall ? { ...msg.stall, deadline: performance.now() + msg.stall.in_ms } : null;
+    S.stall = msg.stall ? { ...msg.stall, deadline: session.deadline(msg.stall.at, msg.stall.in_ms) } : null;
     if (S.stall && S.stall.kind === "choose" && S.seat !== null && !S.view.my_choice) {
       announce(t("stall_choose", { s: Math.ceil(S.stall.in_ms / 1000) }), true);
     }
