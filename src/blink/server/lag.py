@@ -18,13 +18,25 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Final
+from dataclasses import dataclass
+from typing import Final, Generic, TypeVar
 
 import msgspec
 
 from blink.server.protocol import LagFigures, Ping, Pong
 
-__all__ = ["PROBES_KEPT", "LagMeter", "pong"]
+__all__ = [
+    "MAX_CAP_MS",
+    "OPTION",
+    "PROBES_KEPT",
+    "AllowanceRule",
+    "Held",
+    "LagMeter",
+    "RaceQueue",
+    "pong",
+]
+
+T = TypeVar("T")
 
 PROBES_KEPT: Final = 4
 """Probes a seat may have unanswered; an older one is forgotten (its answer no longer counts)."""
@@ -105,3 +117,118 @@ def pong(
         msgspec.UNSET if meters is None else [m.figures() for m in meters]
     )
     return Pong(t=msg.t, server_ms=round(now * 1000), probe=probe, lag=lag)
+
+
+# --- the lag allowance ----------------------------------------------------------------------
+
+OPTION: Final = "lag_allowance_ms"
+"""The room option that turns the allowance on: its cap in milliseconds (absent or 0: off)."""
+
+MAX_CAP_MS: Final = 250
+"""The largest cap a room may ask for."""
+
+
+class AllowanceRule(msgspec.Struct, frozen=True):
+    """A room's lag allowance: at most ``cap`` seconds of compensation for a play, paid from
+    a seat's quota of at most ``quota_max`` seconds that refills at ``refill`` seconds per
+    second (lichess's lag quota is the model)."""
+
+    cap: float
+    quota_max: float
+    refill: float
+
+    @classmethod
+    def of(cls, options: dict[str, object]) -> AllowanceRule | None:
+        """The rule of a room's options, ``None`` when the allowance is off: a quota of three
+        caps, refilled by half a cap a second."""
+        ms = options.get(OPTION)
+        if not isinstance(ms, int) or ms <= 0:
+            return None
+        cap = min(ms, MAX_CAP_MS) / 1000
+        return cls(cap=cap, quota_max=3 * cap, refill=cap / 2)
+
+
+class _Quota:
+    __slots__ = ("at", "left")
+
+    def __init__(self, left: float, at: float | None) -> None:
+        self.left = left
+        self.at = at
+
+    def available(self, rule: AllowanceRule, now: float) -> float:
+        if self.at is None:
+            return self.left
+        return min(rule.quota_max, self.left + rule.refill * max(0.0, now - self.at))
+
+    def spend(self, rule: AllowanceRule, amount: float, now: float) -> None:
+        self.left = self.available(rule, now) - amount
+        self.at = now
+
+
+@dataclass(slots=True)
+class Held(Generic[T]):
+    """A play held until no play still to come may be ordered before it."""
+
+    effective: float
+    """Its arrival minus its seat's compensation: what plays are ordered by."""
+    release: float
+    """When no later arrival of another seat can be ordered before it."""
+    arrival: float
+    order: int
+    seat: int
+    item: T
+
+
+class RaceQueue(Generic[T]):
+    """Plays ordered by arrival minus a capped allowance for their seat's one-way lag.
+
+    A play arriving at ``t`` from a seat whose compensation is ``c`` (its one-way lag, at most
+    the cap and what is left of its quota, which it spends) counts as made at ``t - c``. It is
+    held until no other seat's play, arriving later, could count as made before it: another
+    seat's compensation is at most ``m`` (its one-way lag, the cap, its quota), so that is
+    ``t - c + m``, at most the cap after it came, and at once when nobody has more lag than
+    its seat. Held plays leave in the order of when they count as made (:meth:`due`). So a
+    high-lag seat gains at most the cap, and a play that came more than the cap before
+    another is never put after it. Pure: times are passed in (seconds of the server's clock).
+    """
+
+    __slots__ = ("counter", "held", "quotas", "rule", "timer")
+
+    def __init__(self, rule: AllowanceRule, seats: int) -> None:
+        self.rule = rule
+        self.quotas = [_Quota(rule.quota_max, None) for _ in range(seats)]
+        self.held: list[Held[T]] = []
+        self.counter = 0
+        self.timer: object | None = None
+        """The driver's timer armed at the next release (the caller's to keep)."""
+
+    def most(self, seat: int, one_way: float | None, now: float) -> float:
+        """The compensation ``seat`` could have now (nothing is spent)."""
+        lag = 0.0 if one_way is None else max(0.0, one_way)
+        return min(lag, self.rule.cap, max(0.0, self.quotas[seat].available(self.rule, now)))
+
+    def offer(self, seat: int, item: T, now: float, one_ways: list[float | None]) -> Held[T]:
+        """A play of ``seat`` arrives at ``now`` (``one_ways``: each seat's measured one-way
+        lag, ``None`` when unmeasured or a bot): it is held (see :meth:`due`)."""
+        comp = self.most(seat, one_ways[seat], now)
+        self.quotas[seat].spend(self.rule, comp, now)
+        others = [self.most(s, one_ways[s], now) for s in range(len(one_ways)) if s != seat]
+        effective = now - comp
+        release = max(now, effective + max(others, default=0.0))
+        self.counter += 1
+        held = Held(effective, release, now, self.counter, seat, item)
+        self.held.append(held)
+        self.held.sort(key=lambda h: (h.effective, h.order))
+        return held
+
+    def due(self, now: float) -> list[Held[T]]:
+        """The held plays to apply at ``now``, in order: from the first, each whose release
+        has come (one that has not holds back those after it)."""
+        out: list[Held[T]] = []
+        while self.held and self.held[0].release <= now:
+            out.append(self.held.pop(0))
+        return out
+
+    def next_release(self) -> float | None:
+        """When the first held play may leave (``None``: nothing is held)."""
+        return self.held[0].release if self.held else None
