@@ -3,13 +3,16 @@ over real WebSockets behind a loopback proxy that delays each link."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 
 import pytest
 from lagkit import DelayProxy, SyncClient
 from srvkit import ServerThread
+from test_protocol import find_seed
 
+from blink.games.classic.engine import ClassicGame
 from blink.model.netclock import ClockOffset
 from blink.server.lag import PROBES_KEPT, LagMeter
 from blink.server.protocol import Ping
@@ -130,3 +133,66 @@ async def test_both_clients_reveal_at_the_announced_time(
     finally:
         await fast.stop()
         await slow.stop()
+
+
+def _both_can_play_the_same_pile(g: ClassicGame) -> bool:
+    piles = [{p.pile for p in g.legal_plays(s)} for s in (0, 1)]
+    return bool(piles[0] & piles[1])
+
+
+SAME_PILE_SEED = find_seed(_both_can_play_the_same_pile)
+
+
+async def _race(make_server: Callable[..., ServerThread], allowance_ms: int) -> tuple[str, str]:
+    """Seat 0 behind 20 ms each way, seat 1 behind 150 ms, both measured; seat 1 plays onto a
+    pile and seat 0 onto the same pile 50 ms later, so that seat 0's play arrives first, 80 ms
+    before seat 1's. The answers to seat 0's and seat 1's plays, as (type, ...)."""
+    server = make_server(deal_seed=SAME_PILE_SEED)
+    fast = await DelayProxy(server.port, 0.020).start()
+    slow = await DelayProxy(server.port, 0.150).start()
+    try:
+        body = {"players": 2, "name": "A", "lag_allowance_ms": allowance_ms}
+        r = server.post("/api/rooms", body)
+        assert r.status_code == 201, r.text
+        assert r.json()["room"]["options"].get("lag_allowance_ms") == (allowance_ms or None)
+        code, token_a = r.json()["code"], r.json()["token"]
+        token_b = server.post(f"/api/rooms/{code}/join", {"name": "B"}).json()["token"]
+        a = await SyncClient("a").connect(fast.ws(), room=code, token=token_a)
+        b = await SyncClient("b").connect(slow.ws(), room=code, token=token_b)
+        for c in (a, b):
+            await c.wait(lambda m: m.get("type") == "update" and m["seq"] == 1)
+        await a.ping(3)
+        await b.ping(3)
+        pile = sorted({p for _, p in a.legal()} & {p for _, p in b.legal()})[0]
+        card_a = next(c for c, p in a.legal() if p == pile)
+        card_b = next(c for c, p in b.legal() if p == pile)
+        id_b = await b.play(card_b, pile)
+        await asyncio.sleep(0.05)  # a floor: sleeping longer only makes seat 0 later
+        id_a = await a.play(card_a, pile)
+        answer_a = await a.wait(lambda m: m.get("id") == id_a)
+        answer_b = await b.wait(lambda m: m.get("id") == id_b)
+        first = "a" if answer_a["type"] == "ack" and answer_a["seq"] == 2 else "b"
+        if first == "b":
+            assert answer_b["type"] == "ack" and answer_b["seq"] == 2
+        await a.close()
+        await b.close()
+        return first, answer_a["type"]
+    finally:
+        await fast.stop()
+        await slow.stop()
+
+
+async def test_without_the_allowance_the_first_to_arrive_plays_first(
+    make_server: Callable[..., ServerThread],
+) -> None:
+    first, _ = await _race(make_server, 0)
+    assert first == "a"
+
+
+async def test_the_allowance_puts_a_lagging_play_first_within_its_cap(
+    make_server: Callable[..., ServerThread],
+) -> None:
+    # Seat 1's compensation is 150 ms (its one-way lag, under the 250 ms cap), seat 0's about
+    # 20 ms: seat 1's play, 80 ms later, counts as made before seat 0's.
+    first, _ = await _race(make_server, 250)
+    assert first == "b"

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final, Generic, TypeVar
+from typing import Final, Generic, Protocol, TypeVar
 
 import msgspec
 
@@ -37,6 +37,15 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
+
+class Cancellable(Protocol):
+    """A timer the driver armed."""
+
+    def cancel(self) -> None:
+        """Do not fire."""
+        ...
+
 
 PROBES_KEPT: Final = 4
 """Probes a seat may have unanswered; an older one is forgotten (its answer no longer counts)."""
@@ -199,7 +208,7 @@ class RaceQueue(Generic[T]):
         self.quotas = [_Quota(rule.quota_max, None) for _ in range(seats)]
         self.held: list[Held[T]] = []
         self.counter = 0
-        self.timer: object | None = None
+        self.timer: Cancellable | None = None
         """The driver's timer armed at the next release (the caller's to keep)."""
 
     def most(self, seat: int, one_way: float | None, now: float) -> float:

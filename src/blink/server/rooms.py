@@ -39,7 +39,7 @@ from blink.model.base import IllegalAction, Outcome, Timer
 from blink.model.registry import get_game, get_table
 from blink.model.table import BadMessage
 from blink.server import jobs as st
-from blink.server import links
+from blink.server import links, races
 from blink.server import seats as seating
 from blink.server.protocol import (
     PROTOCOL,
@@ -162,6 +162,8 @@ class Room:
         self.timer: Cancellable | None = None
         self._deal_columns: dict[bytes, str] = {}
         self._count_timer: Cancellable | None = None
+        self.races = races.races_for(options, len(seats))
+        """The plays held for the lag allowance (``None``: the allowance is off)."""
         self.idle_since: float | None = None
         """When the room was first seen idle by :meth:`Hub.evict_idle` (settings clock)."""
 
@@ -558,6 +560,8 @@ class Room:
         refused, ``(code, message)``, or ``None`` when it was accepted."""
         try:
             action = self.table.action_of(message, seat)
+            if self.races is not None and races.offer(self, self.races, action, seat, msg_id):
+                return None
             self.apply(action, seat, msg_id)
         except IllegalAction as exc:
             return exc.code, exc.message
