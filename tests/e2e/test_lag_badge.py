@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import httpx
 from blinkweb import Server, collect_errors
 from playwright.sync_api import BrowserContext, expect
 from test_resilience_i18n_phone import start_quick_game
@@ -25,4 +26,24 @@ def test_badge_shows_the_lag_the_server_measured(context: BrowserContext, server
     assert isinstance(offset, (int, float))
     lag = page.evaluate("window.blinkConnection.lag")
     assert lag[0]["rtt_ms"] >= 0 and lag[1] is None  # the bot's seat is not measured
+    assert not errors, errors
+
+
+def test_private_game_with_the_lag_allowance(context: BrowserContext, server: Server) -> None:
+    page = context.new_page()
+    errors = collect_errors(page)
+    page.goto(server.url + "/")
+    page.evaluate("localStorage.setItem('blink.lang', 'es')")
+    page.goto(server.url + "/")
+    advanced = page.locator("#f-priv details.advanced")
+    advanced.locator("summary").click()
+    expect(page.locator("#p-lag option[value='0']")).to_have_text("Desactivada")
+    expect(advanced).to_contain_text("Compensación de retardo")
+    page.select_option("#p-lag", "100")
+    expect(page.locator("#p-create")).to_be_enabled(timeout=10000)
+    page.click("#p-create")
+    page.wait_for_url(re.compile(r"/play/[A-Z0-9]+$"))
+    code = page.url.rsplit("/", 1)[1]
+    room = httpx.get(f"{server.url}/api/rooms/{code}", timeout=10).json()
+    assert room["options"]["lag_allowance_ms"] == 100
     assert not errors, errors
