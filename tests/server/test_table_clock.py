@@ -197,6 +197,11 @@ def _msgs(conn: Conn, kind: str) -> list[dict[str, Any]]:
     return [m for m in got if m["type"] == kind]
 
 
+def _at(moment: float) -> int:
+    """A moment of the virtual clock as frames announce it (milliseconds)."""
+    return round(moment * 1000)
+
+
 def _ms(seconds: float) -> int:
     ms = seconds * 1000
     assert ms == int(ms), "a test time that is not exact"
@@ -214,6 +219,9 @@ async def test_classic_table_acts_at_the_settings_delays(db_url: str, vt: Virtua
     # The countdown: announced with the settings' delay, the reveal (t = 0) exactly at its end.
     assert _msgs(conns[1], "snapshot")[-1]["countdown_ms"] == _ms(COUNTDOWN)
     assert _msgs(conns[1], "countdown")[-1]["in_ms"] == _ms(COUNTDOWN)
+    # ... and as the moment on the server's clock (what clients show it at, by their offset).
+    assert _msgs(conns[1], "countdown")[-1]["at"] == _at(dealt + COUNTDOWN)
+    assert _msgs(conns[1], "snapshot")[-1]["countdown_at"] == _at(dealt + COUNTDOWN)
     await vt.run_until(dealt + COUNTDOWN - EPS)
     assert g.game.phase is Phase.DEALT and room.status == "countdown"
     await vt.run_until(dealt + COUNTDOWN)
@@ -229,7 +237,12 @@ async def test_classic_table_acts_at_the_settings_delays(db_url: str, vt: Virtua
         if g.game.phase is Phase.STALLED:
             stalled = vt.now
             stall = _msgs(conns[0], "update")[-1]["stall"]
-            assert stall == {"kind": "flip", "in_ms": _ms(STALL_PAUSE), "waiting": []}
+            assert stall == {
+                "kind": "flip",
+                "in_ms": _ms(STALL_PAUSE),
+                "waiting": [],
+                "at": _at(stalled + STALL_PAUSE),
+            }
             await vt.run_until(stalled + STALL_PAUSE - EPS)
             assert g.game.phase is Phase.STALLED
             await vt.run_until(stalled + STALL_PAUSE)
@@ -247,13 +260,23 @@ async def test_classic_table_acts_at_the_settings_delays(db_url: str, vt: Virtua
     # hand card is placed for them exactly at the deadline.
     stalled = vt.now
     stall = _msgs(conns[0], "update")[-1]["stall"]
-    assert stall == {"kind": "choose", "in_ms": _ms(CHOICE_DEADLINE), "waiting": [0, 1]}
+    assert stall == {
+        "kind": "choose",
+        "in_ms": _ms(CHOICE_DEADLINE),
+        "waiting": [0, 1],
+        "at": _at(stalled + CHOICE_DEADLINE),
+    }
     await vt.run_until(stalled + 1.0)
     mine = g.game.hand(0)[-1]
     room.apply(Choose(0, mine), 0, "c1")
     await vt.settle()
     stall = _msgs(conns[0], "update")[-1]["stall"]
-    assert stall == {"kind": "choose", "in_ms": _ms(CHOICE_DEADLINE - 1.0), "waiting": [1]}
+    assert stall == {
+        "kind": "choose",
+        "in_ms": _ms(CHOICE_DEADLINE - 1.0),
+        "waiting": [1],
+        "at": _at(stalled + CHOICE_DEADLINE),
+    }
     default = g.game.hand(1)[0]
     await vt.run_until(stalled + CHOICE_DEADLINE - EPS)
     assert 1 not in g.game.choices
@@ -301,7 +324,12 @@ async def test_a_restored_room_starts_the_wait_over(db_url: str, vt: VirtualTime
     assert g is not None and g.game.phase is Phase.STALLED and back.status == "playing"
     restored = vt.now
     stall = _msgs(_connect(back, None), "snapshot")[-1]["stall"]
-    assert stall == {"kind": "flip", "in_ms": _ms(STALL_PAUSE), "waiting": []}
+    assert stall == {
+        "kind": "flip",
+        "in_ms": _ms(STALL_PAUSE),
+        "waiting": [],
+        "at": _at(restored + STALL_PAUSE),
+    }
     await vt.run_until(restored + STALL_PAUSE - EPS)
     assert g.game.phase is Phase.STALLED
     await vt.run_until(restored + STALL_PAUSE)

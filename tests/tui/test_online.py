@@ -53,6 +53,11 @@ async def test_online_game_against_a_server_bot(server_url: str) -> None:
         assert status.figures is not None and status.figures.plays > 0
         assert sum(status.score) == 1
         assert status.series_over and status.can_rematch
+        # The client answers the server's probes: its pongs then show the seat's lag, as
+        # the server measured it, on the table's info line.
+        await wait_for(pilot, lambda: table.lag_line().startswith("lag: you "))
+        assert table.offset.offset is not None
+        assert "lag: you " in table.status().info
         await wait_for(
             pilot, lambda: "BLINK!" in str(app.table_screen.query_one("#status").render())
         )

@@ -38,6 +38,7 @@ __all__ = [
     "GameEnd",
     "GameMeta",
     "Hello",
+    "LagFigures",
     "Leave",
     "Left",
     "Ping",
@@ -102,14 +103,19 @@ class Hello(msgspec.Struct, tag="hello", tag_field="type", frozen=True):
     last_seq: Count | None = None
 
 
+MAX_PROBE: Final = 2**31 - 1
+
+
 class Ping(msgspec.Struct, tag="ping", tag_field="type", frozen=True):
-    """A latency probe; ``t`` is echoed."""
+    """A latency probe; ``t`` is echoed. ``echo`` sends back at once the ``probe`` of the
+    ``pong`` just received (the server measures the round trip with it)."""
 
     t: (
         Annotated[int, msgspec.Meta(ge=-_BIG, le=_BIG)]
         | Annotated[float, msgspec.Meta(ge=-_BIG, le=_BIG)]
         | None
     ) = None
+    echo: Annotated[int, msgspec.Meta(ge=0, le=MAX_PROBE)] | None = None
 
 
 class Resync(msgspec.Struct, tag="resync", tag_field="type", frozen=True):
@@ -294,11 +300,13 @@ class RoomSummary(msgspec.Struct, frozen=True):
 
 class Stall(msgspec.Struct, frozen=True):
     """A stall the table is waiting on: a ``flip`` after a pause, or a ``choose`` deadline
-    (``waiting``: the seats still to choose)."""
+    (``waiting``: the seats still to choose); it ends in ``in_ms``, at ``at`` on the server's
+    clock (the ``server_ms`` of ``pong``)."""
 
     kind: Literal["flip", "choose"]
     in_ms: int
     waiting: list[int]
+    at: int
 
 
 class Turn(msgspec.Struct, frozen=True):
@@ -336,16 +344,19 @@ class Snapshot(msgspec.Struct, tag="snapshot", tag_field="type", frozen=True):
     stall: Stall | None
     turn: Turn | None
     countdown_ms: int | None
+    countdown_at: int | None
     series: dict[str, Any]
 
 
 class Countdown(msgspec.Struct, tag="countdown", tag_field="type", frozen=True):
-    """The game starts in ``in_ms`` milliseconds."""
+    """The game starts in ``in_ms`` milliseconds, at ``at`` on the server's clock (the
+    ``server_ms`` of ``pong``): a client shows the start then, by its clock offset."""
 
     game: int
     number: int
     seq: int
     in_ms: int
+    at: int
 
 
 class Update(msgspec.Struct, tag="update", tag_field="type", frozen=True):
@@ -420,11 +431,22 @@ class Left(msgspec.Struct, tag="left", tag_field="type", frozen=True):
     """You gave up your seat; the connection closes."""
 
 
+class LagFigures(msgspec.Struct, frozen=True):
+    """A seat's lag as the server measured it: smoothed round trip and jitter."""
+
+    rtt_ms: int
+    jitter_ms: int
+
+
 class Pong(msgspec.Struct, tag="pong", tag_field="type", frozen=True):
-    """The answer to ``ping``: its ``t``, and the server's clock in milliseconds."""
+    """The answer to ``ping``: its ``t``, and the server's clock in milliseconds (when the
+    ping was read). In a room: ``lag``, each seat's measured figures (``null`` before any),
+    and for a seat's fresh ping a ``probe`` to send back at once as ``ping``'s ``echo``."""
 
     t: int | float | None
     server_ms: int
+    probe: int | msgspec.UnsetType = msgspec.UNSET
+    lag: list[LagFigures | None] | msgspec.UnsetType = msgspec.UNSET
 
 
 FRAMES: Final = (

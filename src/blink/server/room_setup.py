@@ -24,6 +24,7 @@ from blink.model.registry import (
     get_table,
 )
 from blink.model.table import BadMessage
+from blink.server import lag
 from blink.server.errors import ApiError, ProfileError
 from blink.server.hub import CODE_ATTEMPTS, Hub
 from blink.server.profiles import seat_token
@@ -73,6 +74,8 @@ class CreateRoom(BaseModel):
     take_seat: int | None = 0
     public: bool = True
     profile_secret: str | None = Field(None, max_length=128)
+    lag_allowance_ms: int = Field(0, ge=0, le=lag.MAX_CAP_MS)
+    """The lag allowance's cap (0: off; see :mod:`blink.server.races`)."""
 
 
 async def create_room(h: Hub, body: CreateRoom) -> dict[str, Any]:
@@ -95,6 +98,8 @@ async def create_room(h: Hub, body: CreateRoom) -> dict[str, Any]:
     try:
         Series(body.best_of, players)
         options = table.room_options({"ruleset": body.ruleset, "handicap": body.handicap}, players)
+        if body.lag_allowance_ms:
+            options = {**options, lag.OPTION: body.lag_allowance_ms}
     except (SeriesError, ValueError) as exc:
         raise ApiError(400, "bad_options", str(exc)) from None
     seat_list: list[Seat] = []

@@ -39,7 +39,7 @@ from blink.model.base import IllegalAction, Outcome, Timer
 from blink.model.registry import get_game, get_table
 from blink.model.table import BadMessage
 from blink.server import jobs as st
-from blink.server import links
+from blink.server import links, races
 from blink.server import seats as seating
 from blink.server.chat import QuickChat
 from blink.server.creation_limits import MessageLimiter
@@ -62,7 +62,7 @@ from blink.server.room_info import insert_room_job, room_info, room_summary
 from blink.server.seats import ANSWERS_KEPT, GameState, NoGame, Peer, Pending, Seat, hash_token
 from blink.server.settings import Settings
 from blink.server.stored import deal_column
-from blink.server.table_clock import Cancellable, TableClock, ms_left, timings
+from blink.server.table_clock import Cancellable, TableClock, ms_left, server_ms, timings
 from blink.server.updates import build_game_end, build_snapshot, build_update, undo_last
 
 __all__ = [
@@ -165,6 +165,8 @@ class Room:
         self.timer: Cancellable | None = None
         self._deal_columns: dict[bytes, str] = {}
         self._count_timer: Cancellable | None = None
+        self.races = races.races_for(options, len(seats))
+        """The plays held for the lag allowance (``None``: the allowance is off)."""
         self.idle_since: float | None = None
         """When the room was first seen idle by :meth:`Hub.evict_idle` (settings clock)."""
         limiter = MessageLimiter(self.settings.chat_rate, lambda: self.settings.clock())
@@ -355,7 +357,8 @@ class Room:
         deadline = g.table.deadline_of(Timer.COUNTDOWN)
         if deadline is not None:
             left = self._ms_left(deadline)
-            conn.send(encode(Countdown(game=g.id, number=g.number, seq=g.seq, in_ms=left)))
+            at = server_ms(deadline)
+            conn.send(encode(Countdown(game=g.id, number=g.number, seq=g.seq, in_ms=left, at=at)))
         self._send_end_again(conn, g)
 
     def _send_end_again(self, conn: Peer, g: GameState) -> None:
@@ -562,16 +565,20 @@ class Room:
         refused (:class:`Refusal`), or ``None`` when it was accepted."""
         try:
             action = self.table.action_of(message, seat)
+            if self.races is not None and races.offer(
+                self, self.races, action, seat, msg_id, message
+            ):
+                return None
             self.apply(action, seat, msg_id)
         except IllegalAction as exc:
-            return self._refusal(seat, message, exc)
+            return self.refusal(seat, message, exc)
         except NoGame:
             return seating.Refusal("no_game", "no game is in progress")
         except BadMessage as exc:
             return seating.Refusal(exc.code, exc.message)
         return None
 
-    def _refusal(self, seat: int, message: Any, exc: IllegalAction) -> seating.Refusal:
+    def refusal(self, seat: int, message: Any, exc: IllegalAction) -> seating.Refusal:
         """The game's refusal, or ``too_slow`` when the table says the message lost the race
         for a pile (:meth:`blink.model.table.Table.lost_race`)."""
         g = self.game

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from blink.model.table import LiveBot, PileTop
+from blink.server.lag import LagMeter
 from blink.server.protocol import SeatInfo
 from blink.server.table_clock import TableClock
 
@@ -98,6 +99,8 @@ class Seat:
     answers: OrderedDict[str, str] = field(default_factory=OrderedDict)
     pending_ids: set[str] = field(default_factory=set)
     rematch: bool = False
+    lag: LagMeter = field(default_factory=LagMeter)
+    """The seat's round trip and jitter, measured by the server (any of its connections)."""
 
     @property
     def taken(self) -> bool:

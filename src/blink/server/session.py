@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import time
 from typing import Any
 from urllib.parse import urlsplit
@@ -24,6 +25,7 @@ from starlette.types import Send
 from starlette.websockets import WebSocket, WebSocketState
 
 from blink.model.table import PileTop
+from blink.server import lag
 from blink.server.conn import Conn
 from blink.server.creation_limits import CreationLimiter, MessageLimiter
 from blink.server.direct import (
@@ -44,7 +46,6 @@ from blink.server.protocol import (
     Leave,
     Left,
     Ping,
-    Pong,
     ProtocolError,
     Refused,
     Rematch,
@@ -241,8 +242,11 @@ class Session:
                 self.error(exc.code, exc.message, exc.msg_id)
             return
         if isinstance(msg, Ping):
-            now_ms = round(self.settings.clock() * 1000)
-            self.conn.send(encode(Pong(t=msg.t, server_ms=now_ms)))
+            meters = None if room is None or not self.hello else [s.lag for s in room.seats]
+            answer = lag.pong(
+                msg, self.settings.clock(), secrets.randbits(31), meters, self.conn.seat
+            )
+            self.conn.send(encode(answer))
             return
         if isinstance(msg, Hello):
             self.on_hello(msg)

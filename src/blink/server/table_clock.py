@@ -39,6 +39,7 @@ __all__ = [
     "Cancellable",
     "TableClock",
     "ms_left",
+    "server_ms",
     "timings",
 ]
 
@@ -80,6 +81,12 @@ def timings(settings: Settings) -> Timings:
 def ms_left(deadline: float, now: float) -> int:
     """Whole milliseconds from ``now`` to ``deadline`` (0 once it has passed)."""
     return max(0, round((deadline - now) * 1000))
+
+
+def server_ms(moment: float) -> int:
+    """A moment of ``settings.clock`` as the frames announce it: whole milliseconds, the
+    clock ``pong``'s ``server_ms`` reads."""
+    return round(moment * 1000)
 
 
 class TableClock:
@@ -213,7 +220,7 @@ def _stall(pending: Pending, deadline: float, now: float) -> Stall | None:
         return None
     choosing = pending.timer is Timer.CHOICE_DEADLINE
     waiting = [s for s, _ in pending.actions if s is not None] if choosing else []
-    return Stall(kind=kind, in_ms=ms_left(deadline, now), waiting=waiting)
+    return Stall(kind=kind, in_ms=ms_left(deadline, now), waiting=waiting, at=server_ms(deadline))
 
 
 def _turn(pending: Pending, deadline: float, now: float) -> Turn | None:

@@ -22,7 +22,7 @@ from blink.model.table import Table
 from blink.server import jobs as st
 from blink.server.protocol import Ack, GameEnd, Snapshot, Update, encode
 from blink.server.seats import GameState, Pending
-from blink.server.table_clock import ms_left
+from blink.server.table_clock import ms_left, server_ms
 
 if TYPE_CHECKING:
     from blink.server.rooms import Room
@@ -48,6 +48,7 @@ def build_snapshot(room: Room, g: GameState, seat: int | None) -> str:
             stall=g.table.stall_wire(now),
             turn=g.table.turn_wire(now),
             countdown_ms=None if deadline is None else ms_left(deadline, now),
+            countdown_at=None if deadline is None else server_ms(deadline),
             series=room.series.to_dict(),
         )
     )

@@ -28,6 +28,7 @@ from blink import profile_store
 from blink.cards import Card, CardError, parse_card
 from blink.games.classic.engine import Outcome, Phase, PlayerView, reach
 from blink.games.classic.rules import OFFICIAL, Ruleset, RulesetError, get_ruleset
+from blink.model.netclock import ClockOffset
 from blink.profile_store import StoredProfile
 from blink.tui.render import pile_name
 from blink.tui.table import PHRASES, Clock, Figures, Notice, Stage, Status, Table
@@ -50,6 +51,9 @@ PROTOCOL = 1
 """The protocol version this client speaks."""
 
 HTTP_TIMEOUT = 10.0
+
+PING_EVERY = 2.0
+"""Seconds between two pings (the latency shown, the server's clock estimated)."""
 
 PROFILE_REFUSALS = frozenset({"no_such_profile", "profile_seated"})
 """Error codes with which a server refuses a profile secret (the seat is then taken anonymously)."""
@@ -296,6 +300,10 @@ class OnlineTable(Table):
         self._closing = False
         self.connected = asyncio.Event()
         self.closed_reason: str | None = None
+        self.offset = ClockOffset()
+        """The server's clock minus ours, in milliseconds (from the pings)."""
+        self.lag: list[Any] = []
+        """Every seat's round trip and jitter as the server measured them (the last pong)."""
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -347,6 +355,11 @@ class OnlineTable(Table):
         return Status(stage=stage, seconds_left=None if stage is Stage.PLAYING else left, **base)
 
     def _info(self, room_status: str) -> str:
+        info = self._room_info(room_status)
+        lag = self.lag_line()
+        return f"{info}  ·  {lag}" if lag and room_status != "waiting" else info
+
+    def _room_info(self, room_status: str) -> str:
         code = self.where.code
         if room_status == "waiting":
             open_seats = [
@@ -366,19 +379,52 @@ class OnlineTable(Table):
             return f"Room {code}: rematch asked by {votes} of {len(self._votes)}"
         return f"Room {code}"
 
+    def lag_line(self) -> str:
+        """Every measured seat's round trip and jitter, as the server measured them."""
+        parts = []
+        for seat, figures in enumerate(self.lag):
+            if not isinstance(figures, dict):
+                continue
+            who = "you" if seat in self.local_seats else self._name(seat)
+            parts.append(f"{who} {figures.get('rtt_ms')}±{figures.get('jitter_ms')} ms")
+        return "lag: " + ", ".join(parts) if parts else ""
+
+    def _name(self, seat: int) -> str:
+        return self.names[seat] if seat < len(self.names) else f"Seat {seat}"
+
     # -- acting -----------------------------------------------------------------------------
 
     def _next_id(self) -> str:
         self._ids += 1
         return str(self._ids)
 
-    def _send(self, msg: dict[str, Any]) -> None:
+    def _send(self, msg: dict[str, Any], quiet: bool = False) -> None:
         ws = self._ws
         if ws is None:
-            self.notify_player(Notice("not connected to the server", refused=True))
+            if not quiet:
+                self.notify_player(Notice("not connected to the server", refused=True))
             return
         task = asyncio.ensure_future(ws.send(json.dumps(msg)))
         task.add_done_callback(_ignore_errors)
+
+    def _ping(self, echo: int | None = None) -> None:
+        msg: dict[str, Any] = {"type": "ping", "t": self.clock() * 1000}
+        if echo is not None:
+            msg["echo"] = echo
+        self._send(msg, quiet=True)
+
+    async def _pings(self) -> None:
+        while True:
+            self._ping()
+            await asyncio.sleep(PING_EVERY)
+
+    def deadline(self, at: Any, in_ms: Any) -> float:
+        """Our clock's time of a moment the server announced: ``at`` on its clock once the
+        offset is known, else ``in_ms`` from now."""
+        local = self.offset.local(float(at)) if isinstance(at, (int, float)) else None
+        if local is not None:
+            return local / 1000
+        return self.clock() + int(in_ms or 0) / 1000
 
     def play(self, seat: int, card: Card, pile: int) -> None:
         """Send a play, naming the version of the pile it was chosen on; the server answers
@@ -449,9 +495,13 @@ class OnlineTable(Table):
                     await ws.send(json.dumps(hello))
                     attempts = 0
                     self.closed_reason = None
-                    async for frame in ws:
-                        if isinstance(frame, str):
-                            self._handle(frame)
+                    pinger = asyncio.create_task(self._pings())
+                    try:
+                        async for frame in ws:
+                            if isinstance(frame, str):
+                                self._handle(frame)
+                    finally:
+                        pinger.cancel()
                     code = ws.close_code
                     if code in (1000, 4000, 4003, 4004, 4010, 1008, 1009):
                         self._lost(f"the server closed the connection ({code})")
@@ -487,6 +537,18 @@ class OnlineTable(Table):
         if handler is not None:
             handler(msg)
             self.changed()
+
+    def _on_pong(self, msg: dict[str, Any]) -> None:
+        received = self.clock() * 1000
+        probe = msg.get("probe")
+        if isinstance(probe, int):
+            self._ping(echo=probe)  # the server measures our round trip with it
+        lag = msg.get("lag")
+        if isinstance(lag, list):
+            self.lag = lag
+        t, server = msg.get("t"), msg.get("server_ms")
+        if isinstance(t, (int, float)) and isinstance(server, (int, float)):
+            self.offset.sample(float(t), float(server), received)
 
     def _on_welcome(self, msg: dict[str, Any]) -> None:
         seat = msg.get("seat")
@@ -526,7 +588,7 @@ class OnlineTable(Table):
         if isinstance(msg.get("series"), dict):
             self.series = msg["series"]
         cd = msg.get("countdown_ms")
-        self._countdown_until = None if cd is None else self.clock() + int(cd) / 1000
+        self._countdown_until = None if cd is None else self.deadline(msg.get("countdown_at"), cd)
         self._set_view(full)
         self._set_stall(msg.get("stall"))
 
@@ -543,7 +605,7 @@ class OnlineTable(Table):
 
     def _on_countdown(self, msg: dict[str, Any]) -> None:
         self._new_game(msg)
-        self._countdown_until = self.clock() + int(msg.get("in_ms", 0)) / 1000
+        self._countdown_until = self.deadline(msg.get("at"), msg.get("in_ms", 0))
 
     def _on_update(self, msg: dict[str, Any]) -> None:
         game = msg.get("game")
@@ -604,7 +666,7 @@ class OnlineTable(Table):
     def _set_stall(self, stall: Any) -> None:
         if isinstance(stall, dict):
             self._stall_kind = str(stall.get("kind"))
-            self._stall_until = self.clock() + int(stall.get("in_ms", 0)) / 1000
+            self._stall_until = self.deadline(stall.get("at"), stall.get("in_ms", 0))
         elif self._view is not None and self._view.phase not in (Phase.STALLED, Phase.CHOOSING):
             self._stall_kind = None
             self._stall_until = None

@@ -62,6 +62,12 @@ export function mountLobby(root) {
             <option value="dead-end" data-i18n="rules_dead_end"></option></select></label>
           <label><span data-i18n="handicap"></span><input name="handicap" placeholder="+5" data-i18n-title="handicap_help"></label>
         </div>
+        <details class="advanced"><summary data-i18n="advanced"></summary>
+          <label><span data-i18n="lag_allowance"></span><select name="lag_allowance_ms" id="p-lag" data-i18n-title="lag_allowance_help">
+            <option value="0" data-i18n="lag_allowance_off"></option>
+            <option value="50">50 ms</option><option value="100">100 ms</option>
+            <option value="150">150 ms</option><option value="250">250 ms</option></select></label>
+        </details>
         <label class="check"><input type="checkbox" name="public" id="p-public"> <span data-i18n="list_public"></span></label>
         <button class="primary" type="submit" id="p-create" data-i18n="create" disabled></button>
         <p class="error-msg" id="p-err" role="alert"></p>
@@ -185,6 +191,7 @@ export function mountLobby(root) {
       const res = await api("/api/rooms", {
         players, seats, best_of: Number(fd.get("best_of")), ruleset: fd.get("ruleset"),
         handicap: String(fd.get("handicap") || "").trim(), name: name(), take_seat: 0, public: fd.get("public") === "on",
+        lag_allowance_ms: Number(fd.get("lag_allowance_ms") || 0),
       });
       enter(res);
     } catch (err) {

@@ -100,6 +100,39 @@ async function rawApiOnce(path, body) {
   return data;
 }
 
+/**
+ * The offset of the server's clock from this page's (performance.now), NTP-style: a pong says
+ * the server's clock when it read the ping, which is taken as the middle of the round trip;
+ * the sample with the shortest round trip of the last eight is kept (docs/protocol.md, "Ping").
+ */
+export class ClockOffset {
+  constructor() {
+    this.samples = [];
+  }
+
+  sample(sent, serverMs, received) {
+    if (received < sent) return;
+    this.samples.push({ rtt: received - sent, offset: serverMs - (sent + received) / 2 });
+    if (this.samples.length > 8) this.samples.shift();
+  }
+
+  /** server - local in ms, or null before any pong. */
+  get offset() {
+    if (!this.samples.length) return null;
+    return this.samples.reduce((a, b) => (b.rtt < a.rtt ? b : a)).offset;
+  }
+
+  /**
+   * The local time (performance.now) of a moment the server announced: `at` on its clock when
+   * known, else `inMs` from now.
+   */
+  deadline(at, inMs) {
+    const offset = this.offset;
+    if (typeof at === "number" && offset !== null) return at - offset;
+    return performance.now() + (inMs || 0);
+  }
+}
+
 // Closes that end the session; any other (a drop, 1013 "try again" while the room moves to
 // another node of a cluster, 1012 a restart) reconnects with backoff.
 const FATAL = new Set([1000, 4000, 4003, 4004, 4010]);
@@ -120,6 +153,8 @@ export class Connection {
     this.stopped = false;
     this.attempt = 0;
     this.rtt = null;
+    this.lag = null;
+    this.clock = new ClockOffset();
     this.pingTimer = null;
     this.retryTimer = null;
     this.outbox = [];
@@ -209,12 +244,20 @@ export class Connection {
         }
         this.seq = msg.seq;
         break;
-      case "pong":
-        if (typeof msg.t === "number") {
-          this.rtt = Math.round(performance.now() - msg.t);
-          this.h.status({ state: "open", rtt: this.rtt });
+      case "pong": {
+        const now = performance.now();
+        if (typeof msg.probe === "number") {
+          // The server measures the round trip itself: send its probe back at once.
+          this.send(frame("ping", { t: performance.now(), echo: msg.probe }), false);
+        }
+        if (Array.isArray(msg.lag)) this.lag = msg.lag;
+        if (typeof msg.t === "number" && typeof msg.server_ms === "number") {
+          this.clock.sample(msg.t, msg.server_ms, now);
+          this.rtt = Math.round(now - msg.t);
+          this.h.status({ state: "open", rtt: this.rtt, lag: this.lag });
         }
         return;
+      }
       default:
         break;
     }
@@ -258,7 +301,8 @@ export class Connection {
  *
  * Handlers, all called by the session:
  * - message(msg): every in-order message (as Connection's);
- * - status({state, rtt, code}): connecting, open (again with `rtt` on each pong), reconnecting,
+ * - status({state, rtt, lag, code}): connecting, open (again with `rtt` and the server-measured
+ *   `lag` of every seat on each pong), reconnecting,
  *   closed;
  * - reconnected(): open again after a drop, before its status: send again what is in flight,
  *   with the same ids (the server applies each id once and repeats its first answer);
@@ -334,6 +378,12 @@ export class TableSession {
     this.state = "closed";
     this.h.gone();
     this.h.status(st);
+  }
+
+  /** The local time (performance.now) of a moment the server announced (see ClockOffset). */
+  deadline(at, inMs) {
+    if (!this.conn) return performance.now() + (inMs || 0);
+    return this.conn.clock.deadline(at, inMs);
   }
 
   /** Send frame(type, fields); queued while the connection is down. */

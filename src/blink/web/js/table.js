@@ -41,7 +41,7 @@ export function mountTable(root, { code, spectate }) {
 
   function onStatus(st) {
     if (st.state === "open") {
-      netStatus(st.rtt != null ? `● ${st.rtt} ms` : "●", false, st.rtt != null ? t("latency", { ms: st.rtt }) : "");
+      netStatus(st.rtt != null ? `● ${st.rtt} ms` : "●", false, st.rtt != null ? lagTitle(st) : "");
     } else if (st.state === "reconnecting") {
       netStatus(t("reconnecting"), true);
     } else if (st.state === "connecting") {
@@ -50,6 +50,19 @@ export function mountTable(root, { code, spectate }) {
       netStatus("");
     }
     if (st.rtt == null) render();
+  }
+
+  /** The latency badge's title: this page's round trip, then every seat's as the server
+   * measured it. */
+  function lagTitle(st) {
+    const lines = [t("latency", { ms: st.rtt })];
+    const seats = (S.room && S.room.seats) || [];
+    (st.lag || []).forEach((f, i) => {
+      if (!f) return;
+      const name = (seats[i] && seats[i].name) || t("player_n", { n: i + 1 });
+      lines.push(t("lag_seat", { name, rtt: f.rtt_ms, jitter: f.jitter_ms }));
+    });
+    return lines.join("\n");
   }
 
   /** A play (or, with no pile, a choice in a stall) as the protocol frames it. */
@@ -82,8 +95,8 @@ export function mountTable(root, { code, spectate }) {
         S.players = v.players || (v.tops || []).length || 2;
         S.view = v;
         S.depth = (v.piles || []).map((p) => Math.max(1, p.length));
-        S.stall = msg.stall ? { ...msg.stall, deadline: performance.now() + msg.stall.in_ms } : null;
-        S.countdownUntil = msg.countdown_ms != null ? performance.now() + msg.countdown_ms : null;
+        S.stall = msg.stall ? { ...msg.stall, deadline: session.deadline(msg.stall.at, msg.stall.in_ms) } : null;
+        S.countdownUntil = msg.countdown_ms != null ? session.deadline(msg.countdown_at, msg.countdown_ms) : null;
         if (msg.series) S.series = msg.series;
         S.sel = null;
         S.pending.clear();
@@ -99,7 +112,7 @@ export function mountTable(root, { code, spectate }) {
         S.end = null;
         S.voted = false;
         S.votes = null;
-        S.countdownUntil = performance.now() + msg.in_ms;
+        S.countdownUntil = session.deadline(msg.at, msg.in_ms);
         break;
       case "update":
         applyUpdate(msg);
@@ -179,7 +192,7 @@ export function mountTable(root, { code, spectate }) {
     if (said.length) announce(said.join(". "));
     const prevHand = S.view ? S.view.hand : [];
     S.view = { ...S.view, ...msg.view };
-    S.stall = msg.stall ? { ...msg.stall, deadline: performance.now() + msg.stall.in_ms } : null;
+    S.stall = msg.stall ? { ...msg.stall, deadline: session.deadline(msg.stall.at, msg.stall.in_ms) } : null;
     if (S.stall && S.stall.kind === "choose" && S.seat !== null && !S.view.my_choice) {
       announce(t("stall_choose", { s: Math.ceil(S.stall.in_ms / 1000) }), true);
     }

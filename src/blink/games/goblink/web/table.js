@@ -76,13 +76,13 @@ export function mountGoTable(root, { code, spectate }) {
         S.view = msg.view;
         if (msg.view.seats && S.room) S.room.seats = msg.view.seats;
         S.turn = msg.turn ? { seat: msg.turn.seat, deadline: performance.now() + msg.turn.in_ms } : null;
-        S.countdownUntil = msg.countdown_ms != null ? performance.now() + msg.countdown_ms : null;
+        S.countdownUntil = msg.countdown_ms != null ? session.deadline(msg.countdown_at, msg.countdown_ms) : null;
         S.pending.clear();
         S.sel.clear();
         rebuildLog(msg.view);
         break;
       case "countdown":
-        if (msg.game === S.game) S.countdownUntil = performance.now() + msg.in_ms;
+        if (msg.game === S.game) S.countdownUntil = session.deadline(msg.at, msg.in_ms);
         break;
       case "update": {
         S.view = msg.view;
