@@ -1,54 +1,17 @@
 """The table's motion, the start and a series' end, in a real browser against real bots.
 
-Every animation the page starts (``Element.animate``) is written down by an init script as it
-starts, with the element it moves and the properties its keyframes change, so a flight of 180 ms
-is seen however busy the machine is; the start's flash is looked at the moment it is drawn (a
-MutationObserver), not by polling.
+Every animation the page starts is written down as it starts (``blinkweb.RECORD_JS``), so a
+flight of 180 ms is seen however busy the machine is; the start's flash is looked at the moment
+it is drawn, not by polling.
 """
 
 from __future__ import annotations
 
 import re
 import time
-from typing import Any
 
-from blinkweb import Server, collect_errors, keyboard_step, matches, state
+from blinkweb import RECORD_JS, Server, anims, collect_errors, keyboard_step, matches, state
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-
-RECORD_JS = """(() => {
-  window.__anims = [];
-  const animate = Element.prototype.animate;
-  Element.prototype.animate = function (keyframes, options) {
-    const props = new Set();
-    for (const f of Array.isArray(keyframes) ? keyframes : [keyframes]) {
-      for (const k of Object.keys(f)) if (k !== 'offset' && k !== 'easing') props.add(k);
-    }
-    const hcard = this.closest && this.closest('.hcard');
-    window.__anims.push({
-      cls: typeof this.className === 'string' ? this.className : this.getAttribute('class') || '',
-      from: (this.dataset && this.dataset.from) || null,
-      hand: hcard ? hcard.classList.contains('springback') : false,
-      pile: !!(this.closest && this.closest('.pile')),
-      props: [...props],
-    });
-    return animate.call(this, keyframes, options);
-  };
-  // The start's flash, the moment it is drawn: what lies at each pile's centre.
-  window.__go = null;
-  new MutationObserver(() => {
-    if (window.__go || !document.querySelector('#go-flash')) return;
-    const ov = document.querySelector('#overlay');
-    window.__go = {
-      overlay: !!ov && !ov.hidden,
-      piles: [...document.querySelectorAll('.pile[data-pile]')].map((p) => {
-        const r = p.getBoundingClientRect();
-        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-        return {pile: p.dataset.pile, hit: !!hit && hit.closest('.pile') === p,
-                flash: document.querySelector('#go-flash').getBoundingClientRect().top >= r.bottom};
-      }),
-    };
-  }).observe(document, {childList: true, subtree: true});
-})();"""
 
 # Every running animation (Web Animations and CSS) whose keyframes move something.
 MOVING_JS = """() => document.getAnimations()
@@ -56,12 +19,6 @@ MOVING_JS = """() => document.getAnimations()
     .some((k) => ['transform', 'translate', 'scale', 'rotate'].some((p) => p in k)))
   .map((a) => a.animationName || (a.effect.target && a.effect.target.className.baseVal)
               || (a.effect.target && a.effect.target.className) || '?')"""
-
-
-def anims(page: Page) -> list[dict[str, Any]]:
-    """The animations the page has started so far."""
-    found: list[dict[str, Any]] = page.evaluate("window.__anims")
-    return found
 
 
 def open_bot_game(page: Page, server: Server, players: int = 2) -> None:
