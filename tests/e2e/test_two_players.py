@@ -76,6 +76,17 @@ def test_two_players_through_a_shared_link(
         # The spectator saw the same end.
         expect(watch.locator(".end")).to_be_visible()
         assert ann_plays > 0 and bob_plays > 0
+        # A rematch: no one is said to be waiting before anyone asks; then each is told who has.
+        for page in (ann, bob):
+            expect(page.locator(".rematch-votes")).to_have_count(0)
+        bob.get_by_role("button", name="Rematch").click()
+        expect(ann.locator(".rematch-votes")).to_have_text("Player 2 asked for a rematch")
+        expect(bob.locator(".rematch-votes")).to_have_text(
+            "Waiting for the others to accept… Ann … · You ✓"
+        )
+        ann.get_by_role("button", name="Rematch").click()
+        for page in (ann, bob):
+            expect(page.locator(".table[data-phase]")).to_be_visible(timeout=15000)
         assert not errors, errors
     finally:
         ann_ctx.close()
