@@ -104,7 +104,7 @@ SIG_JS = """() => [...document.querySelectorAll('.hcard .card-svg, .pile .card-s
 # card springing back or something on a pile, the properties its keyframes change), so a
 # 180 ms flight is seen however busy the machine is. And the start's flash, the moment it is
 # drawn, in ``window.__go``: whether the countdown's overlay is up, and what lies at each
-# pile's centre.
+# pile's centre. ``window.__lit``: the seats ever lit for a play.
 RECORD_JS = """(() => {
   window.__anims = [];
   const animate = Element.prototype.animate;
@@ -125,7 +125,11 @@ RECORD_JS = """(() => {
   };
   // The start's flash, the moment it is drawn: what lies at each pile's centre.
   window.__go = null;
+  window.__lit = [];
   new MutationObserver(() => {
+    for (const o of document.querySelectorAll('.opp.played')) {
+      if (!window.__lit.includes(o.dataset.seat)) window.__lit.push(o.dataset.seat);
+    }
     if (window.__go || !document.querySelector('#go-flash')) return;
     const ov = document.querySelector('#overlay');
     window.__go = {

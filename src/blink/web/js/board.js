@@ -44,6 +44,8 @@ export function boardHTML(m) {
   m.layout = L;
   // Each opponent keeps one colour (its seat's frame, its name tag at a pile it just played on).
   m.tint = new Map(L.opponents.map((p, i) => [p, `o${i + 1}`]));
+  // A spectator watches seat 0 from below (the table draws it under the piles).
+  if (m.seat == null) m.tint.set(0, "me");
   if (!m.noOpponents) L.opponents.forEach((p, i) => parts.push(opponentHTML(m, p, `o${i + 1}`)));
   parts.push(pileHTML(m, L.left, "pl", "left"));
   parts.push(pileHTML(m, L.right, "pr", "right"));

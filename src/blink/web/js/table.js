@@ -606,7 +606,8 @@ export function mountTable(root, { code, spectate }) {
     if (S.spectate || S.seat === null) {
       const p = L.opponents.length === 1 ? 1 - L.opponents[0] : (S.seat ?? 0);
       const backs = Array.from({ length: v.hand_counts[p] || 0 }, () => backSVG()).join("");
-      return `<div class="me"><section class="opp" data-seat="${p}" aria-label="${escapeXml(nameOf(p))}"><div class="name">${escapeXml(nameOf(p))}</div>
+      const lit = [...recentPlays().values()].includes(p) ? " played" : "";
+      return `<div class="me"><section class="opp tint-me${lit}" data-seat="${p}" aria-label="${escapeXml(nameOf(p))}"><div class="name">${escapeXml(nameOf(p))}</div>
         <div class="minihand" aria-hidden="true">${backs}</div>
         <div class="counts">${escapeXml(t("hand"))} ${v.hand_counts[p] || 0} · ${escapeXml(t("draw"))} <b>${v.draw_counts[p] || 0}</b></div></section>
         <p class="muted">${escapeXml(t("spectating"))}</p></div>`;
