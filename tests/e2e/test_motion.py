@@ -20,6 +20,14 @@ MOVING_JS = """() => document.getAnimations()
   .map((a) => a.animationName || (a.effect.target && a.effect.target.className.baseVal)
               || (a.effect.target && a.effect.target.className) || '?')"""
 
+# A lit seat (one that has just played), its name, and the name tags at the piles.
+LIT_JS = """() => {
+  const o = document.querySelector('.opp.played');
+  if (!o) return null;
+  const tags = [...document.querySelectorAll('.pile .by-tag')].map((t) => t.textContent);
+  return {seat: o.dataset.seat, name: o.querySelector('.name').textContent.trim(), tags};
+}"""
+
 
 def open_bot_game(page: Page, server: Server, players: int = 2) -> None:
     """A quick game against beginner bots, from the lobby; wait until the race is on."""
@@ -82,16 +90,13 @@ def test_plays_fly_to_their_pile_and_the_start_leaves_the_piles_clear(
     play_until(page, "window.__anims.some((a) => a.from === 'hand')")
     flight = next(a for a in anims(page) if a["from"] == "hand")
     assert "flying-card" in flight["cls"] and "transform" in flight["props"], flight
-    # A bot's play flies from its seat, which lights up with its name at the pile.
-    lit = page.locator(".opp.played")
-    expect(lit).to_have_count(1, timeout=30000)
-    seat = lit.get_attribute("data-seat")
-    assert any(a["from"] == f"seat-{seat}" for a in anims(page)), anims(page)
-    name = lit.locator(".name").inner_text().strip()
-    tag = page.locator(".pile .by-tag").first
-    expect(tag).to_have_text(name)
-    # The lights go out after a moment.
-    expect(page.locator(".opp.played")).to_have_count(0, timeout=10000)
+    # A bot's play flies from its seat, which lights up with its name at the pile (read in one
+    # look: the other bot may play meanwhile).
+    lit = page.wait_for_function(LIT_JS, timeout=30000).json_value()
+    assert any(a["from"] == f"seat-{lit['seat']}" for a in anims(page)), anims(page)
+    assert lit["name"] in lit["tags"], lit
+    # The light goes out after a moment.
+    expect(page.locator(f'.opp.played[data-seat="{lit["seat"]}"]')).to_have_count(0, timeout=10000)
     # A refused play springs back into the hand.
     refuse_one(page)
     spring = next(a for a in anims(page) if a["hand"])
