@@ -99,6 +99,58 @@ SIG_JS = """() => [...document.querySelectorAll('.hcard .card-svg, .pile .card-s
   (document.querySelector('.end') ? 'end' : '')"""
 
 
+# An init script: every animation the page starts (``Element.animate``) is written down as it
+# starts, in ``window.__anims`` (the element's class, its ``data-from``, whether it is a hand
+# card springing back or something on a pile, the properties its keyframes change), so a
+# 180 ms flight is seen however busy the machine is. And the start's flash, the moment it is
+# drawn, in ``window.__go``: whether the countdown's overlay is up, and what lies at each
+# pile's centre. ``window.__lit``: the seats ever lit for a play.
+RECORD_JS = """(() => {
+  window.__anims = [];
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (keyframes, options) {
+    const props = new Set();
+    for (const f of Array.isArray(keyframes) ? keyframes : [keyframes]) {
+      for (const k of Object.keys(f)) if (k !== 'offset' && k !== 'easing') props.add(k);
+    }
+    const hcard = this.closest && this.closest('.hcard');
+    window.__anims.push({
+      cls: typeof this.className === 'string' ? this.className : this.getAttribute('class') || '',
+      from: (this.dataset && this.dataset.from) || null,
+      hand: hcard ? hcard.classList.contains('springback') : false,
+      pile: !!(this.closest && this.closest('.pile')),
+      props: [...props],
+    });
+    return animate.call(this, keyframes, options);
+  };
+  // The start's flash, the moment it is drawn: what lies at each pile's centre.
+  window.__go = null;
+  window.__lit = [];
+  new MutationObserver(() => {
+    for (const o of document.querySelectorAll('.opp.played')) {
+      if (!window.__lit.includes(o.dataset.seat)) window.__lit.push(o.dataset.seat);
+    }
+    if (window.__go || !document.querySelector('#go-flash')) return;
+    const ov = document.querySelector('#overlay');
+    window.__go = {
+      overlay: !!ov && !ov.hidden,
+      piles: [...document.querySelectorAll('.pile[data-pile]')].map((p) => {
+        const r = p.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return {pile: p.dataset.pile, hit: !!hit && hit.closest('.pile') === p,
+                flash: document.querySelector('#go-flash').getBoundingClientRect().top >= r.bottom};
+      }),
+    };
+  }).observe(document, {childList: true, subtree: true});
+})();"""
+
+
+def anims(page: Page) -> list[dict[str, Any]]:
+    """The animations the page has started so far (``RECORD_JS`` must be installed)."""
+    found: list[dict[str, Any]] = page.evaluate("window.__anims")
+    return found
+
+
 def matches(a: str, b: str) -> bool:
     """The rule, through the engine: two cards match on colour, shape or count."""
     return parse_card(a).matches(parse_card(b))

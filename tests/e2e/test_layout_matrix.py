@@ -82,7 +82,8 @@ def open_table(page: Page, server: Server, game: str, players: int) -> None:
         page.locator("#f-quick").get_by_text(str(players), exact=True).click()
         page.click("#q-play")
         expect(page.locator('.table[data-phase="playing"]')).to_be_visible(timeout=20000)
-        expect(page.locator("#overlay")).to_be_hidden()  # the start's flash is over
+        expect(page.locator("#overlay")).to_be_hidden()  # the countdown is over
+        expect(page.locator("#go-flash")).to_have_count(0)  # and so is the start's flash
     else:
         expect(page.locator("#go-bot option").first).to_be_attached()
         page.locator("#f-go").get_by_text(str(players), exact=True).click()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from blinkweb import SIG_JS, Server, collect_errors, keyboard_step, matches, state
+from blinkweb import RECORD_JS, SIG_JS, Server, collect_errors, keyboard_step, matches, state
 from playwright.sync_api import Browser, Page, expect
 
 from blink.cards import parse_card
@@ -56,6 +56,7 @@ def test_too_slow_when_the_pile_changed_first(browser: Browser, server: Server) 
     ann_ctx = browser.new_context(viewport={"width": 1200, "height": 800}, locale="en-US")
     bob_ctx = browser.new_context(viewport={"width": 1200, "height": 800}, locale="en-US")
     try:
+        ann_ctx.add_init_script(RECORD_JS)
         ann = ann_ctx.new_page()
         bob = bob_ctx.new_page()
         errors = collect_errors(ann) + collect_errors(bob)
@@ -98,7 +99,8 @@ def test_too_slow_when_the_pile_changed_first(browser: Browser, server: Server) 
         expect(ann.locator(".center-msg .refused")).to_have_text(
             f"Too slow: the pile now has {parse_card(bob_card).long_name} on top"
         )
-        # She keeps her card, and the pile shows Bob's.
+        # Her card springs back into her hand, which keeps it; the pile shows Bob's.
+        ann.wait_for_function("window.__anims.some((a) => a.hand)", timeout=5000)
         assert ann_card in state(ann)["hand"]  # type: ignore[index]
         expect(ann.locator(f'.pile[data-pile="{pile}"] .card-svg')).to_have_attribute(
             "data-card", bob_card

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from blinkweb import SIG_JS, Server, collect_errors, keyboard_step, matches, state
+from blinkweb import RECORD_JS, SIG_JS, Server, anims, collect_errors, keyboard_step, matches, state
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -37,6 +37,7 @@ def test_two_players_through_a_shared_link(
         expect(bob.locator(".opp .name")).to_have_text("Ann")
 
         # A third browser watches the game live: both players' counts, no hand to play.
+        watch_ctx.add_init_script(RECORD_JS)
         watch = watch_ctx.new_page()
         errors += collect_errors(watch)
         watch.goto(server.url + "/")
@@ -76,6 +77,21 @@ def test_two_players_through_a_shared_link(
         # The spectator saw the same end.
         expect(watch.locator(".end")).to_be_visible()
         assert ann_plays > 0 and bob_plays > 0
+        # The spectator saw both players' cards fly from their seats, each lit in turn.
+        flights = {a["from"] for a in anims(watch) if a["from"]}
+        assert flights == {"seat-0", "seat-1"}, flights
+        assert sorted(watch.evaluate("window.__lit")) == ["0", "1"]
+        # A rematch: no one is said to be waiting before anyone asks; then each is told who has.
+        for page in (ann, bob):
+            expect(page.locator(".rematch-votes")).to_have_count(0)
+        bob.get_by_role("button", name="Rematch").click()
+        expect(ann.locator(".rematch-votes")).to_have_text("Player 2 asked for a rematch")
+        expect(bob.locator(".rematch-votes")).to_have_text(
+            "Waiting for the others to accept… Ann … · You ✓"
+        )
+        ann.get_by_role("button", name="Rematch").click()
+        for page in (ann, bob):
+            expect(page.locator(".table[data-phase]")).to_be_visible(timeout=15000)
         assert not errors, errors
     finally:
         ann_ctx.close()

@@ -34,13 +34,18 @@ export function face(code, extraLabel = "") {
 
 /**
  * The board markup. `m` = {players, seat, reach, names, tops, depth, hands, handCounts,
- * drawCounts, connected, chosen, winners, fits:Set, landed:Set, showKeys, interactive}
- * (`reach`: the seat's view's, see `layout`).
+ * drawCounts, connected, chosen, winners, fits:Set, landed:Set, playedBy:Map, showKeys,
+ * interactive} (`reach`: the seat's view's, see `layout`; `playedBy`: pile -> the opponent who
+ * just played on it, whose seat is lit and whose name is shown at the pile for a moment).
  */
 export function boardHTML(m) {
   const L = layout(m.players, m.seat, m.reach);
   const parts = [];
   m.layout = L;
+  // Each opponent keeps one colour (its seat's frame, its name tag at a pile it just played on).
+  m.tint = new Map(L.opponents.map((p, i) => [p, `o${i + 1}`]));
+  // A spectator watches seat 0 from below (the table draws it under the piles).
+  if (m.seat == null) m.tint.set(0, "me");
   if (!m.noOpponents) L.opponents.forEach((p, i) => parts.push(opponentHTML(m, p, `o${i + 1}`)));
   parts.push(pileHTML(m, L.left, "pl", "left"));
   parts.push(pileHTML(m, L.right, "pr", "right"));
@@ -59,8 +64,9 @@ function opponentHTML(m, p, area) {
   const conn = m.connected ? `<span class="dot${m.connected[p] ? "" : " off"}" aria-hidden="true"></span>` : "";
   const chosen = m.chosen && m.chosen[p] ? `<span class="chosen-tag">✓ ${escapeXml(t("choose_card"))}</span>` : "";
   const won = m.winners && m.winners.includes(p) ? " won" : "";
+  const played = m.playedBy && [...m.playedBy.values()].includes(p) ? " played" : "";
   return (
-    `<section class="opp area-${area}${won}" data-seat="${p}" aria-label="${name}: ${escapeXml(t("cards_in_hand", { n: hc }))}, ${escapeXml(t("cards_in_draw", { n: dc }))}">` +
+    `<section class="opp area-${area} tint-${area}${won}${played}" data-seat="${p}" aria-label="${name}: ${escapeXml(t("cards_in_hand", { n: hc }))}, ${escapeXml(t("cards_in_draw", { n: dc }))}">` +
     `<div class="name">${conn}${name}</div>` +
     `<div class="minihand" aria-hidden="true">${mini}</div>` +
     `<div class="counts" aria-hidden="true">${escapeXml(t("hand"))} ${hc} · ${escapeXml(t("draw"))} <b>${dc}</b></div>${chosen}</section>`
@@ -81,6 +87,10 @@ function pileHTML(m, pile, area, side) {
   if (m.showKeys && side !== "far") key = `<span class="pkey" aria-hidden="true">${side === "left" ? "← A" : "D →"}</span>`;
   else if (m.pileNumbers) key = `<span class="pkey" aria-hidden="true">${escapeXml(t("pile", { n: pile + 1 }))}</span>`;
   const d = depth > 2 ? "d1 d2" : depth > 1 ? "d1" : "";
+  const by = m.playedBy ? m.playedBy.get(pile) : undefined;
+  if (by !== undefined && m.tint && m.tint.has(by)) {
+    key += `<span class="by-tag tint-${m.tint.get(by)}" aria-hidden="true">${escapeXml(m.names[by] || t("seat", { n: by + 1 }))}</span>`;
+  }
   const tag = m.interactive && side !== "far" ? "button" : "div";
   const extra = tag === "button" ? ` type="button" data-pile="${pile}"` : ` role="img" data-pile="${pile}"`;
   return `<${tag} class="${cls.join(" ")}"${extra} aria-label="${escapeXml(label)}"><div class="stack ${d}">${art}</div>${key}</${tag}>`;

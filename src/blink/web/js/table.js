@@ -10,9 +10,12 @@ import { recordFileName, remember, TableSession } from "./net.js";
 import { sfx } from "./sound.js";
 import { announce, navigate, netStatus } from "./page.js";
 import { levelName } from "./options.js";
+import { fly, sourceRect, springBack } from "./motion.js";
 
 const SLOT_KEYS = { 1: 0, 2: 1, 3: 2, j: 0, k: 1, l: 2 };
 const KEY_LABELS = ["1 · J", "2 · K", "3 · L"];
+const GO_FLASH_MS = 900;
+const PLAYED_BY_MS = 1200;
 
 export function mountTable(root, { code, spectate }) {
   const S = {
@@ -20,6 +23,7 @@ export function mountTable(root, { code, spectate }) {
     depth: [], stall: null, countdownUntil: null, revealFlash: 0, series: null, end: null,
     votes: null, voted: false, pending: new Map(), sel: null, msg: null, landed: new Set(),
     newSlots: new Set(), fatal: null, notice: null, nextAt: null,
+    flights: [], playedBy: new Map(),
   };
   const session = new TableSession({ code, spectate }, {
     message: onMessage,
@@ -165,7 +169,7 @@ export function mountTable(root, { code, spectate }) {
       switch (e.type) {
         case "revealed":
           S.countdownUntil = null;
-          S.revealFlash = performance.now() + 700;
+          S.revealFlash = performance.now() + GO_FLASH_MS;
           S.depth = e.tops.map(() => 1);
           e.tops.forEach((_, i) => S.landed.add(i));
           sfx.reveal();
@@ -175,7 +179,7 @@ export function mountTable(root, { code, spectate }) {
         case "flipped":
         case "placed":
           S.depth[e.pile] = (S.depth[e.pile] || 1) + 1;
-          S.landed.add(e.pile);
+          noteFlight(e);
           if (e.type === "played") (e.seat === me ? sfx.play : sfx.other)();
           break;
         case "refilled":
@@ -197,6 +201,31 @@ export function mountTable(root, { code, spectate }) {
       announce(t("stall_choose", { s: Math.ceil(S.stall.in_ms / 1000) }), true);
     }
     if (S.sel !== null && prevHand[S.sel] !== S.view.hand[S.sel]) S.sel = null;
+  }
+
+  /** Remember a card put on a pile, to move it there once the table is drawn anew. */
+  function noteFlight(e) {
+    const mine = !S.spectate && e.seat === S.seat;
+    const from = sourceRect(root, { mine, seat: e.seat, slot: e.type === "flipped" ? null : e.slot });
+    if (from) S.flights.push({ card: e.card, pile: e.pile, from, tag: mine ? "hand" : `seat-${e.seat}` });
+    else S.landed.add(e.pile);
+    if (!mine) S.playedBy.set(e.pile, { seat: e.seat, until: performance.now() + PLAYED_BY_MS });
+  }
+
+  function startFlights() {
+    const flights = S.flights;
+    S.flights = [];
+    for (const f of flights) {
+      fly(face(f.card), f.from, root.querySelector(`.pile[data-pile="${f.pile}"]`), f.tag);
+    }
+  }
+
+  /** Who put each pile's top card there lately (an opponent), as the board draws it. */
+  function recentPlays() {
+    const now = performance.now();
+    const out = new Map();
+    for (const [pile, p] of S.playedBy) if (p.until > now) out.set(pile, p.seat);
+    return out;
   }
 
   function onRefused(msg) {
@@ -239,14 +268,7 @@ export function mountTable(root, { code, spectate }) {
     sfx.refused();
     announce(text, true);
     render();
-    if (slot !== null && slot !== undefined) {
-      const el = root.querySelector(`.hcard[data-slot="${slot}"]`);
-      if (el) {
-        el.classList.remove("shake");
-        void el.offsetWidth;
-        el.classList.add("shake");
-      }
-    }
+    if (slot !== null && slot !== undefined) springBack(root.querySelector(`.hcard[data-slot="${slot}"]`));
   }
 
   function reachable() {
@@ -514,6 +536,54 @@ export function mountTable(root, { code, spectate }) {
       ${S.spectate ? "" : shareHTML()}<ul class="list" style="margin-top:.8rem">${rows}</ul></section>`;
   }
 
+  function figuresHTML(e, w) {
+    const f = e.figures;
+    if (!f) return "";
+    const secs = (f.duration_ms / 1000).toFixed(1);
+    const mine = S.seat !== null && f.plays_by_seat ? f.plays_by_seat[S.seat] : null;
+    const per = f.plays ? f.duration_ms / f.plays : 0;
+    let figs = `<dl class="figures">
+      <div><dt>${escapeXml(t("game_time"))}</dt><dd>${secs} s</dd></div>
+      <div><dt>${escapeXml(mine != null ? t("your_plays") : t("plays"))}</dt><dd>${mine != null ? `${mine}<small class="muted">/${f.plays}</small>` : f.plays}</dd></div>
+      <div><dt>${escapeXml(t("avg_play"))}</dt><dd>${(per / 1000).toFixed(2)} s</dd></div></dl>`;
+    if (Array.isArray(f.cards_left)) {
+      figs += `<ul class="left-list">${f.cards_left.map((n, i) =>
+        `<li${w.includes(i) ? ' class="won"' : ""}>${escapeXml(nameOf(i))}: <b>${n}</b> ${escapeXml(t("cards_left"))}</li>`).join("")}</ul>`;
+    }
+    return figs;
+  }
+
+  /** Who has asked for a rematch: said only once you have asked too, or when a person has
+   * (a bot always agrees, which is no news before you have decided). */
+  function votesHTML() {
+    const votes = S.votes || [];
+    const mine = S.voted || (S.seat !== null && votes[S.seat]);
+    if (mine && votes.some(Boolean)) {
+      const who = votes.map((v, i) => `${escapeXml(nameOf(i))} ${v ? "✓" : "…"}`).join(" · ");
+      return `<p class="muted rematch-votes">${escapeXml(t("rematch_wait"))} ${who}</p>`;
+    }
+    const seats = (S.room && S.room.seats) || [];
+    const asked = votes.map((v, i) => (v && i !== S.seat && seats[i] && seats[i].kind !== "bot" ? nameOf(i) : null)).filter(Boolean);
+    return asked.length ? `<p class="muted rematch-votes">${escapeXml(t("rematch_asked", { names: asked.join(", ") }))}</p>` : "";
+  }
+
+  /** The series' end: its winner, the final score (once), a small celebration. */
+  function seriesEndHTML(s) {
+    const names = seatNames();
+    const mine = !S.spectate && S.seat !== null && s.winner === S.seat;
+    const title = mine ? t("you_won_series") : t("series_won", { name: nameOf(s.winner) });
+    const rows = (s.score || []).map((n, i) =>
+      `<li${i === s.winner ? ' class="won"' : ""}><span class="who">${escapeXml(names[i] || "")}</span><b>${n}</b></li>`).join("");
+    const colours = ["red", "orange", "yellow", "green", "blue", "purple"];
+    const bits = mine ? Array.from({ length: 14 }, (_, i) =>
+      `<i style="--x:${(i * 37) % 100}%;--d:${(i % 5) * 0.08}s;background:var(--card-${colours[i % 6]})"></i>`).join("") : "";
+    return `<div class="series-win${mine ? " mine" : ""}" id="series-win">
+      ${bits ? `<div class="confetti" aria-hidden="true">${bits}</div>` : ""}
+      <p class="series-kicker">${escapeXml(t("series_over"))} · ${escapeXml(t("best_of"))} ${s.best_of}</p>
+      <h1>${escapeXml(title)}</h1>
+      <ol class="series-final" aria-label="${escapeXml(t("final_score"))}">${rows}</ol></div>`;
+  }
+
   function endHTML() {
     const e = S.end;
     const w = e.outcome.winners || [];
@@ -523,30 +593,11 @@ export function mountTable(root, { code, spectate }) {
     if (w.length !== 1) title = t("tie");
     else if (iWon) title = t("you_won");
     else title = t("x_won", { name: nameOf(w[0]) });
-    const f = e.figures;
-    let figs = "";
-    if (f) {
-      const secs = (f.duration_ms / 1000).toFixed(1);
-      const mine = S.seat !== null && f.plays_by_seat ? f.plays_by_seat[S.seat] : null;
-      const per = f.plays ? f.duration_ms / f.plays : 0;
-      figs = `<dl class="figures">
-        <div><dt>${escapeXml(t("game_time"))}</dt><dd>${secs} s</dd></div>
-        <div><dt>${escapeXml(mine != null ? t("your_plays") : t("plays"))}</dt><dd>${mine != null ? `${mine}<small class="muted">/${f.plays}</small>` : f.plays}</dd></div>
-        <div><dt>${escapeXml(t("avg_play"))}</dt><dd>${(per / 1000).toFixed(2)} s</dd></div></dl>`;
-      if (Array.isArray(f.cards_left)) {
-        figs += `<ul class="left-list">${f.cards_left.map((n, i) =>
-          `<li${w.includes(i) ? ' class="won"' : ""}>${escapeXml(nameOf(i))}: <b>${n}</b> ${escapeXml(t("cards_left"))}</li>`).join("")}</ul>`;
-      }
-    }
     const s = S.series;
-    let seriesLine = "";
-    if (s && s.best_of > 1) {
-      seriesLine = `<p>${scoreHTML()}</p>`;
-      if (s.winner != null) seriesLine += `<p><strong>${escapeXml(t("series_won", { name: nameOf(s.winner) }))}</strong></p>`;
-    }
+    const seriesDone = s && s.best_of > 1 && s.winner != null;
+    const seriesLine = s && s.best_of > 1 && !seriesDone ? `<p>${scoreHTML()}</p>` : "";
     const seriesOver = !s || s.winner != null || e.next_in_ms == null;
     const next = S.nextAt && !seriesOver ? `<p class="muted" id="next-in"></p>` : "";
-    const votes = S.votes && S.votes.some(Boolean) ? `<p class="muted">${escapeXml(t("rematch_wait"))} ${S.votes.map((v, i) => `${escapeXml(nameOf(i))} ${v ? "✓" : "…"}`).join(" · ")}</p>` : "";
     const buttons = [];
     if (seriesOver && !S.spectate && S.seat !== null) {
       buttons.push(`<button type="button" class="primary" data-act="rematch" data-focus="rematch"${S.voted ? " disabled" : ""}>${escapeXml(t("rematch"))}</button>`);
@@ -557,9 +608,11 @@ export function mountTable(root, { code, spectate }) {
     const tops = S.view && S.view.tops && S.view.tops.every(Boolean)
       ? `<div class="final-tops" role="group" aria-label="${escapeXml(t("final_piles"))}">${S.view.tops.map((c) => face(c)).join("")}</div>`
       : "";
-    return `<section class="end" aria-live="polite">
-      <p class="blink${lost ? " lost" : ""}">${escapeXml(t("blink_win"))}</p>
-      <h1 style="margin:0">${escapeXml(title)}</h1>${tops}${figs}${seriesLine}${next}${votes}
+    const head = seriesDone
+      ? `${seriesEndHTML(s)}<p class="last-game">${escapeXml(t("last_game"))}: ${escapeXml(title)}</p>`
+      : `<p class="blink${lost ? " lost" : ""}">${escapeXml(t("blink_win"))}</p><h1 style="margin:0">${escapeXml(title)}</h1>`;
+    return `<section class="end${seriesDone ? " series-end" : ""}" aria-live="polite">
+      ${head}${tops}${figuresHTML(e, w)}${seriesLine}${next}${votesHTML()}
       <div class="actions">${buttons.join("")}</div></section>`;
   }
 
@@ -568,7 +621,8 @@ export function mountTable(root, { code, spectate }) {
     if (S.spectate || S.seat === null) {
       const p = L.opponents.length === 1 ? 1 - L.opponents[0] : (S.seat ?? 0);
       const backs = Array.from({ length: v.hand_counts[p] || 0 }, () => backSVG()).join("");
-      return `<div class="me"><section class="opp" data-seat="${p}" aria-label="${escapeXml(nameOf(p))}"><div class="name">${escapeXml(nameOf(p))}</div>
+      const lit = [...recentPlays().values()].includes(p) ? " played" : "";
+      return `<div class="me"><section class="opp tint-me${lit}" data-seat="${p}" aria-label="${escapeXml(nameOf(p))}"><div class="name">${escapeXml(nameOf(p))}</div>
         <div class="minihand" aria-hidden="true">${backs}</div>
         <div class="counts">${escapeXml(t("hand"))} ${v.hand_counts[p] || 0} · ${escapeXml(t("draw"))} <b>${v.draw_counts[p] || 0}</b></div></section>
         <p class="muted">${escapeXml(t("spectating"))}</p></div>`;
@@ -593,6 +647,8 @@ export function mountTable(root, { code, spectate }) {
     if (S.msg && S.msg.until > now) {
       return `<span class="${S.msg.kind}">${escapeXml(S.msg.text)}</span>`;
     }
+    // The start's flash: a word between the piles and the hand, over nothing the race needs.
+    if (S.revealFlash > now && v.phase === "playing") return `<span class="go-flash" id="go-flash">${escapeXml(t("go"))}</span>`;
     if (S.stall && v.phase === "stalled") {
       return `<div><span class="info">${escapeXml(t("stall_flip"))}</span><div class="deadline"><i id="stall-bar"></i></div></div>`;
     }
@@ -616,8 +672,10 @@ export function mountTable(root, { code, spectate }) {
       const banner = session.state === "reconnecting" ? `<div class="banner" role="status">${escapeXml(t("reconnecting"))}</div>` : "";
       const notice = S.notice ? `<p class="muted">${escapeXml(S.notice)}</p>` : "";
       const says = chat.barHTML(!S.spectate && S.seat !== null);
-      const bar = `<div class="tablebar"><span>${escapeXml(code)}${S.number ? ` · ${escapeXml(t("game_n", { n: S.number }))}` : ""}${S.spectate ? ` · ${escapeXml(t("spectating"))}` : ""}</span>${scoreHTML()}</div>`;
-      if (S.end && (!S.view || S.view.phase === "over")) {
+      const ended = S.end && (!S.view || S.view.phase === "over");
+      // At a game's end the score is part of the end screen: the bar does not repeat it.
+      const bar = `<div class="tablebar"><span>${escapeXml(code)}${S.number ? ` · ${escapeXml(t("game_n", { n: S.number }))}` : ""}${S.spectate ? ` · ${escapeXml(t("spectating"))}` : ""}</span>${ended ? "" : scoreHTML()}</div>`;
+      if (ended) {
         html = `<div class="table">${bar}${banner}${notice}${endHTML()}${says}</div>`;
       } else if (!S.view) {
         html = `<div class="table">${bar}${banner}${notice}${S.room ? waitingHTML() : `<p class="waiting muted">${escapeXml(t("connecting"))}</p>`}</div>`;
@@ -629,7 +687,7 @@ export function mountTable(root, { code, spectate }) {
           hands: null, handCounts: v.hand_counts, drawCounts: v.draw_counts,
           connected: S.room ? S.room.seats.map((s) => s.kind === "bot" || s.connected) : null,
           chosen: v.phase === "choosing" ? v.chosen : null, winners: v.outcome ? v.outcome.winners : [],
-          fits, landed: S.landed, showKeys: !S.spectate && S.seat !== null, interactive: !S.spectate && S.seat !== null,
+          fits, landed: S.landed, playedBy: recentPlays(), showKeys: !S.spectate && S.seat !== null, interactive: !S.spectate && S.seat !== null,
         });
         html = `<div class="table" data-phase="${escapeXml(v.phase)}">${bar}${banner}${notice}${board}
           <div class="center-msg" id="center-msg">${centerMsgHTML(v)}</div>${meHTML(v)}${says}
@@ -641,6 +699,7 @@ export function mountTable(root, { code, spectate }) {
     chat.place(root, (seat) => root.querySelector(`.opp[data-seat="${seat}"] .name`) || (seat === S.seat ? root.querySelector(".mine") : null));
     S.landed.clear();
     S.newSlots.clear();
+    startFlights();
     if (focused) {
       const el = root.querySelector(`[data-focus="${focused}"]`);
       if (el) el.focus({ preventScroll: true });
@@ -659,7 +718,6 @@ export function mountTable(root, { code, spectate }) {
     if (ov) {
       let text = null;
       if (S.countdownUntil && S.countdownUntil > now) text = String(Math.ceil((S.countdownUntil - now) / 1000));
-      else if (S.revealFlash > now) text = t("go");
       ov.hidden = text === null;
       if (text !== null) root.querySelector("#count").textContent = text;
       if (text !== null && text !== lastCount && /^\d$/.test(text)) sfx.tick();
@@ -673,10 +731,22 @@ export function mountTable(root, { code, spectate }) {
       if (st) st.textContent = st.dataset.tpl.replace("<s>", String(Math.ceil(left / 1000)));
     }
     if (chat.expired()) render();
-    if (S.msg && S.msg.until <= now) {
-      S.msg = null;
+    const flashOver = S.revealFlash && S.revealFlash <= now;
+    if ((S.msg && S.msg.until <= now) || flashOver) {
+      if (S.msg && S.msg.until <= now) S.msg = null;
+      if (flashOver) S.revealFlash = 0;
       const cm = root.querySelector("#center-msg");
       if (cm && S.view) cm.innerHTML = centerMsgHTML(S.view);
+    }
+    for (const [pile, p] of S.playedBy) {
+      if (p.until > now) continue;
+      S.playedBy.delete(pile);
+      const tag = root.querySelector(`.pile[data-pile="${pile}"] .by-tag`);
+      if (tag) tag.remove();
+      if (![...S.playedBy.values()].some((q) => q.seat === p.seat)) {
+        const opp = root.querySelector(`.opp[data-seat="${p.seat}"]`);
+        if (opp) opp.classList.remove("played");
+      }
     }
     const nx = root.querySelector("#next-in");
     if (nx && S.nextAt) nx.textContent = `${t("next_game")}: ${Math.max(0, Math.ceil((S.nextAt - now) / 1000))} s`;
