@@ -151,7 +151,6 @@ def test_the_bracket_in_spanish_and_english(
     expect(page.locator("#standings caption")).to_have_text(
         f"Posiciones finales — campeón: {champion}"
     )
-    page.screenshot(path=str(screenshots / "tournament-bracket-es.png"), full_page=True)
 
     # The language switch redraws the page in English, the same state.
     page.select_option("#lang", "en")
@@ -164,8 +163,7 @@ def test_the_bracket_in_spanish_and_english(
         f"Final standings — champion: {champion}"
     )
     expect(grid.locator("svg.connectors path")).to_have_count(expected_links(state))
-    page.set_viewport_size({"width": 1280, "height": 760})
-    page.screenshot(path=str(screenshots / "tournament.png"))
+    page.locator(".bracket-wrap").screenshot(path=str(screenshots / "tournament.png"))
     assert errors == []
     ctx.close()
 
@@ -188,6 +186,24 @@ def test_the_list_and_a_small_field_in_spanish(server: Server, browser: Browser)
         ["En línea (salas en este servidor)", "Cartas reales (anota los resultados)"]
     )
     expect(page.locator("#tlist li", has_text="Trío")).to_contain_text("Cartas reales")
+    # The controls work here as on the game pages: sound, colour letters, the phone's menu.
+    page.click("#btn-sound")
+    expect(page.locator("#btn-sound")).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("#btn-sound")).to_have_attribute("title", "Sonido desactivado")
+    page.click("#btn-sound")
+    page.click("#btn-cb")
+    expect(page.locator("body")).to_have_class(re.compile(r"\bcb\b"))
+    page.click("#btn-cb")
+    page.set_viewport_size({"width": 390, "height": 844})
+    expect(page.locator(".topbar nav.extra-links")).to_be_hidden()
+    page.click("#btn-menu")
+    expect(page.locator("#menu-panel a")).to_have_text(
+        ["Torneos", "Clasificación", "Cómo se juega"]
+    )
+    expect(page.locator("#menu-panel a").first).to_have_attribute("aria-current", "page")
+    page.keyboard.press("Escape")
+    expect(page.locator("#menu-panel")).to_be_hidden()
+    page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(f"{server.url}/tournament.html?id={tid}")
     expect(page.locator("#final-table tbody tr")).to_have_count(3, timeout=TIMEOUT)
     assert page.locator(".bracket-grid").count() == 0
