@@ -332,3 +332,9 @@ def test_a_finished_match_links_both_ways(
     expect(lb.locator("#lstatus")).to_have_text("en vivo")
     expect(winner.locator(".form .mark").first).to_have_text(re.compile("^[VD]$"))
     assert errors == [] and lb_errors == []
+    # A refusal in Spanish: the name is taken (the browser logs the 409 it answered).
+    lb.fill('#me input[name="name"]', "Quin")
+    lb.click('#me button[type="submit"]')
+    expect(lb.locator("#me-error")).to_have_text(
+        "Ya hay un perfil con este nombre (o uno parecido): elige otro."
+    )

@@ -289,6 +289,17 @@ const STRINGS = {
     games_1: "1 game",
     games_n: "{n} games",
     end_tournament: "Back to the tournament bracket",
+    e_name_taken: "A profile already has this name (or one that looks like it): choose another.",
+    e_bad_name: "This name cannot be used: choose another.",
+    e_confusable_name: "This name mixes alphabets that look alike: choose another.",
+    e_no_such_profile: "This browser's profile is not known to the server any more.",
+    e_no_such_tournament: "There is no such tournament.",
+    e_not_organiser: "Only the tournament's organiser can do this.",
+    e_already_joined: "You are already signed up.",
+    e_too_few_players: "A tournament needs at least two players.",
+    e_played_online: "A game played in a room cannot be taken back.",
+    e_no_suggestion: "A handicap is suggested for two players only.",
+    e_field_size: "A tournament has 2 to 64 players.",
     rules_html: `
 <p>Be the first to play all your cards.</p>
 <ol>
@@ -586,6 +597,17 @@ const STRINGS = {
     games_1: "1 partida",
     games_n: "{n} partidas",
     end_tournament: "Volver al cuadro del torneo",
+    e_name_taken: "Ya hay un perfil con este nombre (o uno parecido): elige otro.",
+    e_bad_name: "Este nombre no se puede usar: elige otro.",
+    e_confusable_name: "Este nombre mezcla alfabetos que se parecen: elige otro.",
+    e_no_such_profile: "El servidor ya no conoce el perfil de este navegador.",
+    e_no_such_tournament: "Ese torneo no existe.",
+    e_not_organiser: "Solo la organización del torneo puede hacer esto.",
+    e_already_joined: "Ya estás inscrito.",
+    e_too_few_players: "Un torneo necesita al menos dos jugadores.",
+    e_played_online: "Una partida jugada en una sala no se puede deshacer.",
+    e_no_suggestion: "Solo se propone una nivelación para dos jugadores.",
+    e_field_size: "Un torneo tiene de 2 a 64 jugadores.",
     rules_html: `
 <p>Objetivo: ser el primero en quedar sin cartas.</p>
 <ol>
@@ -661,6 +683,11 @@ export function onLangChange(fn) {
 export function t(key, vars = {}) {
   const s = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
   return s.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? String(vars[k]) : `{${k}}`));
+}
+
+/** True when `key` has a string (in English at least). */
+export function hasT(key) {
+  return key in STRINGS.en;
 }
 
 /** `{base}_1` for one, else `{base}_n` with {n}: "1 win", "3 wins" / "1 victoria", "3 victorias". */

@@ -4,7 +4,7 @@
 // the page's own disclosure, and this browser's own profile (created here if it has none).
 // The server pushes the leaderboard again at each change (Server-Sent Events on
 // /api/leaderboard/events). Every string is in i18n.js (English and Spanish).
-import { api, ensureProfile, myProfile } from "./tournament-api.js";
+import { api, ensureProfile, errorText, myProfile } from "./tournament-api.js";
 import { el } from "./bracket.js";
 import { applyI18n, t, tCount } from "./i18n.js";
 import { setupTopbar } from "./topbar.js";
@@ -40,15 +40,21 @@ async function showMe() {
       recent.length ? el("h2", {}, t("lb_history")) : null, el("ul", { id: "history" }, ...recent));
     return;
   }
+  const refusal = el("p", { class: "terr", id: "me-error", role: "alert" });
   box.replaceChildren(el("form", {
     onsubmit: async (ev) => {
       ev.preventDefault();
-      await ensureProfile(new FormData(ev.target).get("name"));
+      try {
+        await ensureProfile(new FormData(ev.target).get("name"));
+      } catch (err) {
+        refusal.textContent = errorText(err);
+        return;
+      }
       showMe();
     },
   }, el("label", {}, `${t("lb_make")} `, el("input", { name: "name", maxlength: "24", required: "" })),
   el("button", { type: "submit", class: "primary" }, t("lb_create"))),
-  el("p", { class: "meta" }, t("lb_kept")));
+  refusal, el("p", { class: "meta" }, t("lb_kept")));
 }
 
 /** The recent form as W/L marks, newest first, read out as words. */

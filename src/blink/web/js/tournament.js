@@ -6,7 +6,7 @@
 // cards, take back, printable bracket). The bracket itself is bracket.js. Every string is in
 // i18n.js (English and Spanish). See docs/protocol.md, "Tournaments and profiles".
 
-import { api, ensureProfile, myProfile } from "./tournament-api.js";
+import { api, ensureProfile, errorText, myProfile } from "./tournament-api.js";
 import { drawConnectors, drawnParts, el } from "./bracket.js";
 import { t } from "./i18n.js";
 import { setupTopbar } from "./topbar.js";
@@ -25,7 +25,7 @@ function saveOrgSecret(id, secret) {
 }
 
 function showError(err) {
-  status.textContent = err.message || String(err);
+  status.textContent = errorText(err);
   status.className = "net terr bad";
 }
 
