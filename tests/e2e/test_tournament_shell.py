@@ -208,6 +208,23 @@ def test_the_list_and_a_small_field_in_spanish(server: Server, browser: Browser)
     expect(page.locator("#final-table tbody tr")).to_have_count(3, timeout=TIMEOUT)
     assert page.locator(".bracket-grid").count() == 0
     expect(page.locator(".final-matches .match")).to_have_count(3)
+    # Each finalist beats one and loses to the other, 2 games to 1: three tie-breaks follow.
+    sets = {m["id"]: m["players"] for m in api_state(server, tid)["tournament"]["matches"]}
+    for mid, (a, b) in sets.items():
+        order = [a, a, b] if mid in ("F1-2", "F2-3") else [b, b, a]
+        for w in order:
+            server.api(
+                f"/api/tournaments/{tid}/result",
+                {"organiser_secret": secret, "match": mid, "winners": [w]},
+            )
+    expect(page.locator(".final-matches .match")).to_have_count(6, timeout=TIMEOUT)
+    expect(
+        page.locator(".final-matches .mlabel", has_text="Desempate por los lugares 1 a 3")
+    ).to_have_count(3)
+    first = sets["F1-2"]
+    row = page.locator("#final-table tbody tr", has_text=first[0])
+    expect(row.locator("td").nth(1)).to_have_text("2 victorias, 1 derrota")
+    expect(row.locator("td.total")).to_have_text("3 victorias, 3 derrotas")
 
     pair = [{"name": "Sol"}, {"name": "Luna"}]
     made = server.api("/api/tournaments", {"name": "Dúo", "kind": "cards", "players": pair})

@@ -36,7 +36,12 @@ export function matchLabel(m) {
     return `${t("t_round", { n: m.round })} · ${t("t_match_n", { n })}`;
   }
   if (m.kind === "final") return t("t_final");
-  if (m.kind === "tiebreak") return t("t_tiebreak_for", { n: m.id.slice(1) });
+  if (m.kind === "tiebreak") {
+    // "T2": two players tied for place 2; "T2-13": three tied for places 2 to 4, in pairs.
+    const n = parseInt(m.id.slice(1), 10);
+    if (!m.id.includes("-")) return t("t_tiebreak_for", { n });
+    return `${t("t_tiebreak_among", { a: n, b: n + 2 })} · ${m.players.join(` ${t("versus")} `)}`;
+  }
   if (m.kind === "playoff") return t("t_playoff");
   return m.players.filter(Boolean).join(` ${t("versus")} `) || t("t_final_round");
 }
