@@ -11,7 +11,7 @@ from sqlalchemy import create_engine, text
 from srvkit import Client, ServerThread, bot_loop
 
 from blink.ratings import bot_rating
-from blink.server.profiles import BOT_GAMES_RATED, PAIR_GAMES_RATED
+from blink.server.profiles import BOT_GAMES_RATED, FORM_GAMES, PAIR_GAMES_RATED
 
 FAST = "@40"
 
@@ -140,6 +140,32 @@ async def test_ratings_cannot_be_farmed(server: ServerThread) -> None:
     await asyncio.to_thread(wait_games, server, bob["id"], 1)
     p = server.get(f"/api/profiles/{ann['id']}").json()
     assert p["games"] == BOT_GAMES_RATED
+    # The leaderboard's recent form is the rated games, newest first.
+    (line,) = [q for q in server.get("/api/leaderboard").json()["players"] if q["id"] == ann["id"]]
+    assert line["form"] == ["win" if h["place"] == 1 else "loss" for h in p["history"]]
+
+
+async def test_the_leaderboard_shows_the_latest_five_results(server: ServerThread) -> None:
+    """Each line's form is its latest FORM_GAMES rated games, newest first, with a shared first
+    place counted as a win; a profile with no rated game has an empty form."""
+    ann, bob = new_profile(server, "Formy"), new_profile(server, "Fresh")
+    places = [1, 2, 2, 1, 1, 3, 2]  # oldest first
+    eng = create_engine(server.settings.database_url)
+    with eng.begin() as conn:
+        for i, place in enumerate(places):
+            conn.execute(
+                text(
+                    "insert into profile_games (profile_id, game_id, room_code, at, place,"
+                    " players, opponents, mu_before, sigma_before, mu_after, sigma_after)"
+                    " values (:p, :g, 'ROOM', :at, :place, 2, '[]', 25, 8, 25, 8)"
+                ),
+                {"p": ann["id"], "g": 9000 + i, "at": 1.0 + i, "place": place},
+            )
+    eng.dispose()
+    lines = {q["id"]: q for q in server.get("/api/leaderboard").json()["players"]}
+    newest = ["win" if p == 1 else "loss" for p in reversed(places)][:FORM_GAMES]
+    assert lines[ann["id"]]["form"] == newest == ["loss", "loss", "win", "win", "loss"]
+    assert lines[bob["id"]]["form"] == []
 
 
 async def _until(cond: Any, timeout: float = 60.0) -> None:

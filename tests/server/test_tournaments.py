@@ -284,6 +284,10 @@ async def test_handicap_set_by_the_organiser_deals_the_room(server: ServerThread
     room = server.get(f"/api/rooms/{code}").json()
     assert room["sizes"] == [34, 26] and room["best_of"] == 3 and room["public"] is False
     assert [x["name"] for x in room["seats"]] == m["players"]
+    # The room knows its tournament: its end screen links back to the bracket.
+    assert room["tournament_url"] == f"/tournament.html?id={tid}"
+    plain = server.post("/api/rooms", {"name": "Cy"}).json()["code"]
+    assert server.get(f"/api/rooms/{plain}").json()["tournament_url"] is None
 
 
 @settings(

@@ -55,6 +55,7 @@ from blink.server.schema import rooms
 
 __all__ = [
     "BOT_GAMES_RATED",
+    "FORM_GAMES",
     "PAIR_GAMES_RATED",
     "ProfileError",
     "add_profile",
@@ -396,8 +397,9 @@ def profile_with_history(hub: Hub, pid: str) -> dict[str, Any]:
 
 
 def leaderboard(hub: Hub, limit: int, min_games: int) -> dict[str, Any]:
-    """Profiles by conservative rating (``mu - 3 sigma``), best first, and the bots' fixed
-    ratings (``GET /api/leaderboard``); ``limit`` is kept between 1 and 1,000."""
+    """Profiles by conservative rating (``mu - 3 sigma``), best first, each with its recent
+    form (:func:`_recent_form`), and the bots' fixed ratings (``GET /api/leaderboard``);
+    ``limit`` is kept between 1 and 1,000."""
     limit = max(1, min(limit, 1000))
     with hub.storage.engine.connect() as conn:
         rows = conn.execute(
@@ -406,7 +408,41 @@ def leaderboard(hub: Hub, limit: int, min_games: int) -> dict[str, Any]:
             .order_by((profiles.c.mu - 3 * profiles.c.sigma).desc(), profiles.c.id)
             .limit(limit)
         ).all()
+        form = _recent_form(conn, [row.id for row in rows])
     return {
-        "players": [{"rank": i + 1, **public_profile(row)} for i, row in enumerate(rows)],
+        "players": [
+            {"rank": i + 1, **public_profile(row), "form": form.get(row.id, [])}
+            for i, row in enumerate(rows)
+        ],
         "bots": {level: rating.to_dict() for level, rating in BOT_RATINGS.items()},
     }
+
+
+FORM_GAMES: Final = 5
+"""Rated games in a leaderboard line's recent form."""
+
+
+def _recent_form(conn: Connection, ids: list[str]) -> dict[str, list[str]]:
+    """Each profile's latest :data:`FORM_GAMES` rated games, newest first: ``"win"`` for a
+    first place (shared or not), ``"loss"`` otherwise. One query for the whole page."""
+    if not ids:
+        return {}
+    newest = (
+        func.row_number()
+        .over(partition_by=profile_games.c.profile_id, order_by=profile_games.c.game_id.desc())
+        .label("n")
+    )
+    ranked = (
+        select(profile_games.c.profile_id, profile_games.c.place, newest)
+        .where(profile_games.c.profile_id.in_(ids))
+        .subquery()
+    )
+    rows = conn.execute(
+        select(ranked.c.profile_id, ranked.c.place)
+        .where(ranked.c.n <= FORM_GAMES)
+        .order_by(ranked.c.profile_id, ranked.c.n)
+    ).all()
+    out: dict[str, list[str]] = {}
+    for r in rows:
+        out.setdefault(r.profile_id, []).append("win" if r.place == 1 else "loss")
+    return out

@@ -282,6 +282,8 @@ class RoomInfo(msgspec.Struct, frozen=True):
     watch_url: str
     public: bool
     turn_ms: int | None
+    tournament_url: str | None = None
+    """The page of the tournament whose match this room plays (``None``: not a match room)."""
 
 
 class RoomSummary(msgspec.Struct, frozen=True):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 import msgspec
 
@@ -38,7 +39,13 @@ def room_info(room: Room) -> RoomInfo:
         watch_url=f"/watch/{room.code}",
         public=room.public,
         turn_ms=turn,
+        tournament_url=_tournament_url(room.options.get("tournament")),
     )
+
+
+def _tournament_url(tid: object) -> str | None:
+    """The tournament page of a match room (its options name the tournament)."""
+    return f"/tournament.html?id={quote(tid, safe='')}" if isinstance(tid, str) and tid else None
 
 
 def room_summary(room: Room) -> RoomSummary:

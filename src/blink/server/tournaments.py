@@ -438,7 +438,12 @@ class Manager:
         h = self.hub
         best_of = _best_of(m.kind)
         # The seats belong to their profiles for the whole match (leave does not free them).
-        options = {"ruleset": get_ruleset("official").name, "sizes": sizes, "fixed_seats": True}
+        options = {
+            "ruleset": get_ruleset("official").name,
+            "sizes": sizes,
+            "fixed_seats": True,
+            "tournament": e.id,
+        }
         room = Room(
             h, "", DEFAULT_GAME, len(names), best_of, options, False, seat_list, time.time()
         )

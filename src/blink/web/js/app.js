@@ -1,4 +1,4 @@
-// Entry point: settings in the top bar (language, sound, colour letters), and the router, the
+// Entry point: the top bar (topbar.js: language, sound, colour letters), and the router, the
 // one module that knows the views (lobby, the table, replay, and each game's own table through
 // games.js); they go to one another through page.js's navigate, never by importing one another.
 // Routes: "/" lobby; "/play/CODE" or "/?join=CODE" a seat at a table; "/watch/CODE" or
@@ -6,8 +6,8 @@
 // the same at that game's table; "#rules" how to play; "#replay" open a file;
 // "#replay=<record url>" replay a finished game.
 
-import { applyI18n, cardName, colorLetter, getLang, onLangChange, setLang, t } from "./i18n.js";
-import { isMuted, setMuted } from "./sound.js";
+import { applyI18n, cardName, colorLetter, t } from "./i18n.js";
+import { setupTopbar } from "./topbar.js";
 import { navigate, netStatus, setRouter } from "./page.js";
 import { mountLobby } from "./lobby.js";
 import { mountTable } from "./table.js";
@@ -16,9 +16,6 @@ import { mountReplayRoute } from "./replay.js";
 import { cardSVG } from "./cards.js";
 
 const view = document.getElementById("view");
-const SPEAKER = '<path d="M2 6h3l4-3v10l-4-3H2z"/>';
-const SPEAKER_ON = `<svg viewBox="0 0 16 16" width="18" height="18" aria-hidden="true" fill="currentColor">${SPEAKER}<path d="M11 5.5a3.5 3.5 0 0 1 0 5M12.5 3.5a6 6 0 0 1 0 9" fill="none" stroke="currentColor" stroke-width="1.4" stroke-linecap="round"/></svg>`;
-const SPEAKER_OFF = `<svg viewBox="0 0 16 16" width="18" height="18" aria-hidden="true" fill="currentColor">${SPEAKER}<path d="M11 6l4 4M15 6l-4 4" stroke="currentColor" stroke-width="1.4" stroke-linecap="round"/></svg>`;
 let cleanup = () => {};
 
 function route() {
@@ -77,80 +74,6 @@ function mountRules(root) {
   return () => {};
 }
 
-// --- settings in the top bar ---------------------------------------------------------------
-
-function setupSettings() {
-  const langSel = document.getElementById("lang");
-  langSel.value = getLang();
-  langSel.addEventListener("change", () => setLang(langSel.value));
-  const snd = document.getElementById("btn-sound");
-  const drawSound = () => {
-    snd.setAttribute("aria-pressed", String(!isMuted()));
-    snd.innerHTML = isMuted() ? SPEAKER_OFF : SPEAKER_ON;
-    snd.title = isMuted() ? t("sound_off") : t("sound_on");
-  };
-  snd.addEventListener("click", () => { setMuted(!isMuted()); drawSound(); });
-  const cb = document.getElementById("btn-cb");
-  let cbOn = false;
-  try { cbOn = localStorage.getItem("blink.cb") === "1"; } catch { /* ignore */ }
-  const drawCb = () => {
-    document.body.classList.toggle("cb", cbOn);
-    cb.setAttribute("aria-pressed", String(cbOn));
-  };
-  cb.addEventListener("click", () => {
-    cbOn = !cbOn;
-    try { localStorage.setItem("blink.cb", cbOn ? "1" : "0"); } catch { /* ignore */ }
-    drawCb();
-  });
-  document.getElementById("btn-rules").addEventListener("click", () => navigate("/#rules"));
-  document.documentElement.lang = getLang();
-  applyI18n(document);
-  drawSound();
-  drawCb();
-  onLangChange(() => {
-    langSel.value = getLang();
-    drawSound();
-    // A live table re-renders in place (keeping its connection); other views are rebuilt.
-    if (cleanup.relang) cleanup.relang();
-    else route();
-  });
-}
-
-// --- the phone's menu: a disclosure button and its list of links ----------------------------
-
-function setupMenu() {
-  const btn = document.getElementById("btn-menu");
-  const panel = document.getElementById("menu-panel");
-  const links = () => [...panel.querySelectorAll("a")];
-  const open = () => btn.getAttribute("aria-expanded") === "true";
-  const show = (on, focus = true) => {
-    btn.setAttribute("aria-expanded", String(on));
-    panel.hidden = !on;
-    if (on && focus) links()[0].focus();
-  };
-  btn.addEventListener("click", () => show(!open()));
-  btn.addEventListener("keydown", (e) => {
-    if (e.key === "ArrowDown") { e.preventDefault(); show(true); }
-    else if (e.key === "Escape" && open()) { e.preventDefault(); show(false); }
-  });
-  panel.addEventListener("keydown", (e) => {
-    const all = links();
-    const i = all.indexOf(document.activeElement);
-    if (e.key === "Escape") { e.preventDefault(); show(false); btn.focus(); }
-    else if (e.key === "ArrowDown") { e.preventDefault(); all[(i + 1) % all.length].focus(); }
-    else if (e.key === "ArrowUp") { e.preventDefault(); all[(i - 1 + all.length) % all.length].focus(); }
-    else if (e.key === "Home") { e.preventDefault(); all[0].focus(); }
-    else if (e.key === "End") { e.preventDefault(); all[all.length - 1].focus(); }
-  });
-  panel.addEventListener("click", (e) => { if (e.target.closest("a")) show(false, false); });
-  document.addEventListener("click", (e) => {
-    if (open() && !e.target.closest(".menu")) show(false, false);
-  });
-  document.addEventListener("focusin", (e) => {
-    if (open() && !e.target.closest(".menu")) show(false, false);
-  });
-}
-
 document.addEventListener("click", (e) => {
   const a = e.target.closest && e.target.closest("a[data-link], a#home-link");
   if (a && !e.ctrlKey && !e.metaKey && !e.shiftKey && a.origin === location.origin) {
@@ -162,6 +85,9 @@ setRouter(route);
 window.addEventListener("popstate", route);
 window.addEventListener("hashchange", route);
 
-setupSettings();
-setupMenu();
+setupTopbar({
+  onRules: () => navigate("/#rules"),
+  // A live table re-renders in place (keeping its connection); other views are rebuilt.
+  onLang: () => (cleanup.relang ? cleanup.relang() : route()),
+});
 route();

@@ -1,80 +1,131 @@
-// The leaderboard page (leaderboard.html): profiles by conservative rating, the bots' fixed
-// ratings, and this browser's own profile (created here if it has none). The server pushes the
-// leaderboard again at each change (Server-Sent Events on /api/leaderboard/events).
-import { api, ensureProfile, myProfile } from "./tournament-api.js";
+// The leaderboard page (leaderboard.html): profiles by rating (the conservative ordinal,
+// mu - 3 sigma, as one number), their games and recent form (the server's latest five rated
+// games), the rating model's figures in a disclosure per line and the bots' fixed ratings in
+// the page's own disclosure, and this browser's own profile (created here if it has none).
+// The server pushes the leaderboard again at each change (Server-Sent Events on
+// /api/leaderboard/events). Every string is in i18n.js (English and Spanish).
+import { api, ensureProfile, errorText, myProfile } from "./tournament-api.js";
+import { el } from "./bracket.js";
+import { applyI18n, t, tCount } from "./i18n.js";
+import { setupTopbar } from "./topbar.js";
 
-function el(tag, attrs = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "onsubmit") e.onsubmit = v;
-    else e.setAttribute(k, v);
-  }
-  for (const kid of kids) e.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
-  return e;
+const status = document.getElementById("lstatus");
+let board = null;
+
+/** "bot:expert:first@40" -> "Bot (Expert)"; a profile's name as it is. */
+function opponentName(name) {
+  if (!name.startsWith("bot:")) return name;
+  const level = name.slice(4).split(":")[0];
+  const word = t(`level_${level}`);
+  return `${t("bot")} (${word.startsWith("level_") ? level : word})`;
 }
 
 async function showMe() {
   const box = document.getElementById("me");
   const me = myProfile();
   if (me) {
-    let line = `Your profile: ${me.name}`;
+    let line = t("lb_your_profile", { name: me.name });
     let recent = [];
     try {
       const p = await api("GET", `/api/profiles/${encodeURIComponent(me.id)}`);
-      line += ` · rating ${p.rating.ordinal.toFixed(1)} · ${p.games} games, ${p.wins} wins`;
+      line += ` · ${t("lb_me_line", { r: p.rating.ordinal.toFixed(1), games: tCount("games", p.games), wins: tCount("wins", p.wins) })}`;
       recent = p.history.slice(0, 5).map((h) => {
-        const before = h.before.mu - 3 * h.before.sigma;
-        const after = h.after.mu - 3 * h.after.sigma;
-        return el("li", {}, `${h.place === 1 ? "won" : "lost"} against ${h.opponents.join(", ")}: `
-          + `${before.toFixed(1)} → ${after.toFixed(1)}`);
+        const before = (h.before.mu - 3 * h.before.sigma).toFixed(1);
+        const after = (h.after.mu - 3 * h.after.sigma).toFixed(1);
+        const who = h.opponents.map(opponentName).join(", ");
+        return el("li", {}, t(h.place === 1 ? "lb_hist_won" : "lb_hist_lost", { who, a: before, b: after }));
       });
     } catch { /* the server may have been reset */ }
-    box.replaceChildren(el("p", {}, line), el("ul", { id: "history" }, ...recent));
+    box.replaceChildren(el("p", {}, line),
+      recent.length ? el("h2", {}, t("lb_history")) : null, el("ul", { id: "history" }, ...recent));
     return;
   }
+  const refusal = el("p", { class: "terr", id: "me-error", role: "alert" });
   box.replaceChildren(el("form", {
     onsubmit: async (ev) => {
       ev.preventDefault();
-      await ensureProfile(new FormData(ev.target).get("name"));
+      try {
+        await ensureProfile(new FormData(ev.target).get("name"));
+      } catch (err) {
+        refusal.textContent = errorText(err);
+        return;
+      }
       showMe();
     },
-  }, el("label", {}, "Make a profile: your name ", el("input", { name: "name", maxlength: "24", required: "" })),
-  el("button", { type: "submit" }, "Create")),
-  el("p", { class: "meta" }, "The profile is kept by this browser (no password): games you play with it are rated."));
+  }, el("label", {}, `${t("lb_make")} `, el("input", { name: "name", maxlength: "24", required: "" })),
+  el("button", { type: "submit", class: "primary" }, t("lb_create"))),
+  refusal, el("p", { class: "meta" }, t("lb_kept")));
+}
+
+/** The recent form as W/L marks, newest first, read out as words. */
+function formCell(form) {
+  if (!form || !form.length) return el("td", { class: "meta" }, t("lb_no_games"));
+  const words = form.map((r) => t(r === "win" ? "lb_win" : "lb_loss")).join(", ");
+  return el("td", {},
+    el("span", { class: "form", role: "img", "aria-label": t("lb_form_label", { list: words }) },
+      ...form.map((r) => el("span", { class: `mark ${r}`, "aria-hidden": "true", "data-result": r },
+        t(r === "win" ? "lb_win_mark" : "lb_loss_mark")))));
+}
+
+function detailsCell(p) {
+  return el("td", {}, el("details", { class: "rating-details" },
+    el("summary", {}, t("lb_more")),
+    el("dl", {},
+      el("dt", {}, t("lb_skill")), el("dd", {}, p.rating.mu.toFixed(1)),
+      el("dt", {}, t("lb_uncertainty")), el("dd", {}, p.rating.sigma.toFixed(2)),
+      el("dt", {}, t("lb_wins")), el("dd", {}, String(p.wins)))));
 }
 
 function showBoard(data) {
   const me = myProfile();
-  document.querySelector("#board tbody").replaceChildren(...data.players.map((p) =>
-    el("tr", p.id === (me && me.id) ? { class: "me" } : {},
-      el("td", {}, p.rank), el("td", {}, p.name), el("td", {}, p.rating.ordinal.toFixed(1)),
-      el("td", {}, p.rating.mu.toFixed(1)), el("td", {}, p.rating.sigma.toFixed(2)),
-      el("td", {}, p.games), el("td", {}, p.wins))));
+  // Open disclosures stay open when the leaderboard is pushed again.
+  const open = new Set([...document.querySelectorAll("#board tr[data-id] details[open]")]
+    .map((d) => d.closest("tr").dataset.id));
+  document.querySelector("#board tbody").replaceChildren(...data.players.map((p) => {
+    const row = el("tr", { "data-id": p.id, class: p.id === (me && me.id) ? "me" : null },
+      el("td", {}, String(p.rank)), el("th", { scope: "row" }, p.name),
+      el("td", { class: "rating" }, p.rating.ordinal.toFixed(1)), el("td", {}, String(p.games)),
+      formCell(p.form), detailsCell(p));
+    if (open.has(p.id)) row.querySelector("details").open = true;
+    return row;
+  }));
   document.querySelector("#bots tbody").replaceChildren(...Object.entries(data.bots).map(([lvl, r]) =>
-    el("tr", {}, el("td", {}, lvl), el("td", {}, r.mu.toFixed(0)))));
+    el("tr", {}, el("td", {}, t(`level_${lvl}`)), el("td", {}, r.mu.toFixed(0)))));
 }
 
-const status = document.getElementById("lstatus");
+function live(down) {
+  status.textContent = t(down ? "stream_down" : "stream_live");
+  status.className = down ? "net bad" : "net";
+  status.dataset.state = down ? "down" : "live";
+}
 
 // EventSource reconnects by itself; the page says while it is not connected.
 function follow() {
   const events = new EventSource("/api/leaderboard/events");
   let first = true;
   events.addEventListener("leaderboard", (ev) => {
-    showBoard(JSON.parse(ev.data));
+    board = JSON.parse(ev.data);
+    showBoard(board);
     if (!first) showMe();  // this browser's rating may have changed too
     first = false;
   });
-  events.onopen = () => {
-    status.textContent = "live";
-    status.className = "net";
-  };
+  events.onopen = () => live(false);
   events.onerror = () => {
-    status.textContent = "disconnected: reconnecting…";
-    status.className = "net bad";
+    live(true);
     if (events.readyState === EventSource.CLOSED) setTimeout(follow, 5000);
   };
 }
 
+setupTopbar({
+  onRules: () => { location.href = "/#rules"; },
+  onLang: () => {
+    applyI18n(document);
+    document.title = t("lb_page_title");
+    if (board) showBoard(board);
+    if (status.dataset.state) live(status.dataset.state === "down");
+    showMe();
+  },
+});
+document.title = t("lb_page_title");
 showMe();
 follow();

@@ -1,11 +1,15 @@
 // Tournaments in the browser (tournament.html): the list and the creation form, and for one
 // tournament (?id=...) the live bracket (pushed: an EventSource on
 // GET /api/tournaments/{id}/events, which sends the whole state at each new version),
-// sign-up with the player's profile (online), links to play or watch each match's room, and
-// the organiser's panel (players and ranks, draw, start, each game's result for real cards,
-// take back, printable bracket). See docs/protocol.md, "Tournaments and profiles".
+// sign-up with the player's profile (online), links to play, watch or replay each match's
+// games, and the organiser's panel (players and ranks, draw, start, each game's result for real
+// cards, take back, printable bracket). The bracket itself is bracket.js. Every string is in
+// i18n.js (English and Spanish). See docs/protocol.md, "Tournaments and profiles".
 
-import { api, ensureProfile, myProfile } from "./tournament-api.js";
+import { api, ensureProfile, errorText, myProfile } from "./tournament-api.js";
+import { drawConnectors, drawnParts, el } from "./bracket.js";
+import { t } from "./i18n.js";
+import { setupTopbar } from "./topbar.js";
 
 const main = document.getElementById("tmain");
 const status = document.getElementById("tstatus");
@@ -20,51 +24,55 @@ function saveOrgSecret(id, secret) {
   try { localStorage.setItem(`blink.tournament.org.${id}`, secret); } catch { /* ignore */ }
 }
 
-function el(tag, attrs = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "onclick" || k === "onsubmit") e[k] = v;
-    else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const kid of kids) {
-    if (kid === null || kid === undefined || kid === false) continue;
-    e.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
-  }
-  return e;
-}
-
 function showError(err) {
-  status.textContent = err.message || String(err);
-  status.className = "net terr";
+  status.textContent = errorText(err);
+  status.className = "net terr bad";
 }
 
 // --- the list ---------------------------------------------------------------------------------
 
-async function listPage() {
-  const data = await api("GET", "/api/tournaments");
+function kindWord(kind) {
+  return kind === "online" ? t("t_online") : t("t_cards");
+}
+
+function playersWord(n) {
+  return n === 1 ? t("t_players_1") : t("n_players", { n });
+}
+
+let listed = null;
+
+function drawList(data) {
   main.replaceChildren(
-    el("h1", {}, "Tournaments"),
+    el("h1", {}, t("tournaments")),
     el("section", { class: "tpanel" },
-      el("h2", {}, "New tournament"),
+      el("h2", {}, t("t_new")),
       el("form", { id: "create", onsubmit: onCreate },
-        el("label", {}, "Name ", el("input", { name: "name", value: "Blink tournament", maxlength: "64", required: true })),
-        el("label", {}, "Kind ",
+        el("label", {}, `${t("t_name")} `, el("input", { name: "name", value: t("t_default_name"), maxlength: "64", required: true })),
+        el("label", {}, `${t("t_kind")} `,
           el("select", { name: "kind" },
-            el("option", { value: "online" }, "Online (rooms on this server)"),
-            el("option", { value: "cards" }, "Real cards (enter results)"))),
-        el("button", { type: "submit" }, "Create"))),
-    el("ul", { id: "tlist" }, ...data.tournaments.map((t) =>
-      el("li", {}, el("a", { href: t.url }, t.name), ` — ${t.kind}, ${t.status}, ${t.players} players`))),
+            el("option", { value: "online" }, t("t_kind_online")),
+            el("option", { value: "cards" }, t("t_kind_cards")))),
+        el("button", { type: "submit", class: "primary" }, t("t_create")))),
+    data.tournaments.length
+      ? el("ul", { id: "tlist", class: "tlist" }, ...data.tournaments.map((x) =>
+        el("li", { "data-status": x.status }, el("a", { href: x.url }, x.name),
+          el("span", { class: "meta" }, ` ${kindWord(x.kind)} · ${t(`t_st_${x.status}`)} · ${playersWord(x.players)}`))))
+      : el("p", { id: "tlist", class: "meta" }, t("t_none")),
   );
+}
+
+async function listPage() {
+  listed = await api("GET", "/api/tournaments");
+  drawList(listed);
 }
 
 async function onCreate(ev) {
   ev.preventDefault();
   const f = new FormData(ev.target);
   try {
-    const t = await api("POST", "/api/tournaments", { name: f.get("name"), kind: f.get("kind") });
-    saveOrgSecret(t.id, t.organiser_secret);
-    location.href = `/tournament.html?id=${encodeURIComponent(t.id)}`;
+    const made = await api("POST", "/api/tournaments", { name: f.get("name"), kind: f.get("kind") });
+    saveOrgSecret(made.id, made.organiser_secret);
+    location.href = `/tournament.html?id=${encodeURIComponent(made.id)}`;
   } catch (err) { showError(err); }
 }
 
@@ -97,8 +105,14 @@ function restoreDrafts(root, focused) {
   }
 }
 
-function newer(t) {
-  return !current || t.version >= current.version;
+function newer(x) {
+  return !current || x.version >= current.version;
+}
+
+function live(text, bad = false) {
+  status.textContent = text;
+  status.className = bad ? "net terr bad" : "net";
+  status.dataset.state = bad ? "down" : "live";
 }
 
 // The live bracket: the server pushes the state at each new version (Server-Sent Events);
@@ -106,95 +120,88 @@ function newer(t) {
 function follow() {
   const events = new EventSource(`/api/tournaments/${encodeURIComponent(tid)}/events`);
   events.addEventListener("tournament", (ev) => {
-    const t = JSON.parse(ev.data);
-    if (newer(t)) {
-      current = t;
-      render(t);
+    const x = JSON.parse(ev.data);
+    if (newer(x)) {
+      current = x;
+      render(x);
     }
   });
-  events.onopen = () => {
-    status.textContent = "live";
-    status.className = "net";
-  };
+  events.onopen = () => live(t("stream_live"));
   events.onerror = () => {
     if (events.readyState === EventSource.CLOSED) {
       // Refused (no such tournament, too many streams): say why, and try again later.
       api("GET", `/api/tournaments/${encodeURIComponent(tid)}`).catch(showError);
       setTimeout(follow, 5000);
     } else {
-      status.textContent = "disconnected: reconnecting…";
-      status.className = "net terr bad";
+      live(t("stream_down"), true);
     }
   };
 }
 
 async function act(path, body, formId = null) {
   try {
-    const t = await api("POST", `/api/tournaments/${encodeURIComponent(tid)}/${path}`,
+    const x = await api("POST", `/api/tournaments/${encodeURIComponent(tid)}/${path}`,
       { organiser_secret: orgSecret(tid), ...body });
     if (formId) delete drafts[formId];  // sent: the form starts empty again
-    if (newer(t)) {
-      current = t;
-      render(t);
+    if (newer(x)) {
+      current = x;
+      render(x);
     }
   } catch (err) { showError(err); }
 }
 
-function roundName(t, r) {
-  const rounds = t.tournament.plan ? t.tournament.plan.rounds : 0;
-  return r > rounds ? "Final round" : `Round ${r}`;
+const ROOM_GAME = /^[A-Za-z0-9]+\/\d+$/;
+
+/** The replay page of a game played in a match room ("CODE/ID" is the game's reference). */
+function replayUrl(ref) {
+  const [code, id] = ref.split("/");
+  const record = `/api/games/${encodeURIComponent(id)}/record?room=${encodeURIComponent(code)}`;
+  return `/#replay=${encodeURIComponent(record)}`;
 }
 
-function matchBox(t, m, org) {
+/** A match box's links (watch, replays, play) and the organiser's buttons. */
+function matchActs(x, m, org) {
   const me = myProfile();
-  const room = t.rooms[m.id];
-  const box = el("div", { class: "match", "data-match": m.id, "data-status": m.status },
-    el("div", { class: "meta" }, `${m.label} · ${m.status}${m.ties ? ` · ${m.ties} tied` : ""}`));
-  m.players.forEach((p, i) => {
-    const src = m.sources[i].replace(/^winner:/, "winner of ");
-    const win = m.winner && p === m.winner;
-    box.append(el("div", { class: `who${win ? " win" : ""}` },
-      el("span", {}, p ?? src), el("span", {}, p !== null ? String(m.score[p] ?? 0) : "")));
-  });
-  if (m.handicap) {
-    box.append(el("div", { class: "meta" }, "Handicap: " + Object.entries(m.handicap).map(([n, s]) => `${n} ${s}`).join(", ")));
-  }
-  const acts = el("div", { class: "acts" });
-  if (room) {
-    acts.append(el("a", { href: room.watch_url, class: "watch" }, `Watch ${room.code}`));
-    const mine = me && t.players.find((p) => p.profile === me.id);
+  const room = x.rooms[m.id];
+  const out = [];
+  if (room && m.status !== "decided") {
+    out.push(el("a", { href: room.watch_url, class: "watch btn" }, t("t_watch")));
+    const mine = me && x.players.find((p) => p.profile === me.id);
     const seat = mine ? m.players.indexOf(mine.name) : -1;
-    if (seat >= 0 && m.status !== "decided") {
-      acts.append(el("a", {
-        href: room.play_url, class: "play",
+    if (seat >= 0) {
+      out.push(el("a", {
+        href: room.play_url, class: "play btn primary",
         onclick: () => {
           try {
             sessionStorage.setItem(`blink.seat.${room.code}`, JSON.stringify({ token: me.secret, seat }));
           } catch { /* ignore */ }
         },
-      }, "Play your match"));
+      }, t("t_play_match")));
     }
   }
+  m.games.forEach((g, i) => {
+    if (g.ref && ROOM_GAME.test(g.ref)) out.push(el("a", { href: replayUrl(g.ref), class: "replay" }, t("t_replay_n", { n: i + 1 })));
+  });
   if (org && (m.status === "ready" || m.status === "playing")) {
     for (const p of m.players) {
-      acts.append(el("button", { type: "button", "data-win": p, onclick: () => act("result", { match: m.id, winners: [p] }) }, `${p} won a game`));
+      out.push(el("button", { type: "button", "data-win": p, onclick: () => act("result", { match: m.id, winners: [p] }) },
+        t("t_won_game", { name: p })));
     }
-    acts.append(el("button", { type: "button", "data-tie": m.id, onclick: () => act("result", { match: m.id, tie: true }) }, "Tie"));
+    out.push(el("button", { type: "button", "data-tie": m.id, onclick: () => act("result", { match: m.id, tie: true }) }, t("t_tie_btn")));
   }
-  if (org && t.kind === "cards" && m.games.length) {
-    acts.append(el("button", { type: "button", "data-undo": m.id, onclick: () => act("undo", { match: m.id }) }, "Take back"));
+  if (org && x.kind === "cards" && m.games.length) {
+    out.push(el("button", { type: "button", "data-undo": m.id, onclick: () => act("undo", { match: m.id }) }, t("t_undo")));
   }
   if (org && m.players.length === 2 && m.status === "ready") {
-    acts.append(el("button", { type: "button", onclick: () => act("handicap", { match: m.id, suggest: true }) }, "Suggest handicap"));
+    out.push(el("button", { type: "button", onclick: () => act("handicap", { match: m.id, suggest: true }) }, t("t_suggest")));
   }
-  if (acts.childNodes.length) box.append(acts);
-  return box;
+  return out;
 }
 
-function organiserPanel(t) {
-  const panel = el("section", { class: "tpanel", id: "organiser" }, el("h2", {}, "Organiser"));
-  if (!t.tournament.draw) {
-    if (t.kind === "cards") {
+function organiserPanel(x) {
+  const panel = el("section", { class: "tpanel", id: "organiser" }, el("h2", {}, t("t_organiser")));
+  if (!x.tournament.draw) {
+    if (x.kind === "cards") {
       panel.append(el("form", {
         id: "add-player",
         onsubmit: (ev) => {
@@ -204,9 +211,9 @@ function organiserPanel(t) {
           act("players", { name: f.get("name"), rank }, "add-player");
         },
       },
-      el("label", {}, "Player ", el("input", { name: "name", maxlength: "40", required: true })),
-      el("label", {}, "Rank (1 = most experienced) ", el("input", { name: "rank", type: "number", min: "1", size: "4" })),
-      el("button", { type: "submit" }, "Add")));
+      el("label", {}, `${t("t_player")} `, el("input", { name: "name", maxlength: "40", required: true })),
+      el("label", {}, `${t("t_rank_label")} `, el("input", { name: "rank", type: "number", min: "1", size: "4" })),
+      el("button", { type: "submit" }, t("t_add"))));
     }
     panel.append(el("form", {
       id: "draw",
@@ -214,29 +221,29 @@ function organiserPanel(t) {
         ev.preventDefault();
         const f = new FormData(ev.target);
         const seed = f.get("seed") ? Number(f.get("seed")) : undefined;
-        act(t.kind === "online" ? "start" : "draw", { seed }, "draw");
+        act(x.kind === "online" ? "start" : "draw", { seed }, "draw");
       },
     },
-    el("label", {}, "Seed (empty: random) ", el("input", { name: "seed", type: "number", min: "0", size: "8" })),
-    el("button", { type: "submit" }, t.kind === "online" ? "Draw and start" : "Draw the first round")));
-  } else if (t.kind === "online" && t.status === "drawn") {
-    panel.append(el("button", { type: "button", onclick: () => act("start", {}) }, "Start: open the rooms"));
-  } else if (t.status === "finished") {
-    panel.append(el("p", {}, "The tournament is over: print the bracket or export it."));
-  } else if (t.kind === "cards") {
-    panel.append(el("p", {}, "Enter each game as it is played with the buttons in the bracket below; a tied game is replayed."));
+    el("label", {}, `${t("t_seed")} `, el("input", { name: "seed", type: "number", min: "0", size: "8" })),
+    el("button", { type: "submit", class: "primary" }, x.kind === "online" ? t("t_draw_start") : t("t_draw_first"))));
+  } else if (x.kind === "online" && x.status === "drawn") {
+    panel.append(el("button", { type: "button", class: "primary", onclick: () => act("start", {}) }, t("t_open_rooms")));
+  } else if (x.status === "finished") {
+    panel.append(el("p", {}, t("t_over")));
+  } else if (x.kind === "cards") {
+    panel.append(el("p", {}, t("t_cards_help")));
   } else {
-    panel.append(el("p", {}, "Rooms open as matches become ready; results come from the rooms. The buttons below override a result."));
+    panel.append(el("p", {}, t("t_online_help")));
   }
   return panel;
 }
 
-function joinPanel(t) {
+function joinPanel(x) {
   const me = myProfile();
-  const joined = me && t.players.some((p) => p.profile === me.id);
-  const panel = el("section", { class: "tpanel", id: "join" }, el("h2", {}, "Sign up"));
+  const joined = me && x.players.some((p) => p.profile === me.id);
+  const panel = el("section", { class: "tpanel", id: "join" }, el("h2", {}, t("t_signup")));
   if (joined) {
-    panel.append(el("p", {}, `You are in, as ${me.name}.`));
+    panel.append(el("p", {}, t("t_you_in", { name: me.name })));
     return panel;
   }
   panel.append(el("form", {
@@ -252,57 +259,68 @@ function joinPanel(t) {
       } catch (err) { showError(err); }
     },
   },
-  me ? el("span", {}, `Join as ${me.name} `) : el("label", {}, "Your name ", el("input", { name: "name", maxlength: "24", required: true })),
+  me ? el("span", {}, `${t("t_join_as", { name: me.name })} `) : el("label", {}, `${t("name")} `, el("input", { name: "name", maxlength: "24", required: true })),
   me ? el("input", { type: "hidden", name: "name", value: me.name }) : null,
-  el("button", { type: "submit" }, "Join")));
+  el("button", { type: "submit", class: "primary" }, t("t_join"))));
   return panel;
 }
 
-function render(t) {
+function playerLine(p, td) {
+  let line = p.name;
+  if (p.rank) line += ` (${t("t_rank_n", { n: p.rank })})`;
+  if (td.draw && td.draw.byes.includes(p.name)) line += ` · ${t("t_bye")}`;
+  return el("li", {}, line);
+}
+
+let resize = null;
+
+function render(x) {
   const org = Boolean(orgSecret(tid));
-  const td = t.tournament;
-  const head = [
-    el("h1", {}, t.name),
-    el("p", { class: "meta", id: "tstate", "data-status": t.status, "data-version": String(t.version) },
-      `${t.kind === "online" ? "Online" : "Real cards"} · ${t.status} · ${t.players.length} players`),
+  const td = x.tournament;
+  document.title = `${x.name} · Blink`;
+  const parts = [
+    el("h1", {}, x.name),
+    el("p", { class: "meta", id: "tstate", "data-status": x.status, "data-version": String(x.version) },
+      `${kindWord(x.kind)} · ${t(`t_st_${x.status}`)} · ${playersWord(x.players.length)}`),
     el("p", { class: "tlinks" },
-      el("a", { href: t.bracket_html, target: "_blank", id: "printable" }, "Printable bracket"),
-      el("a", { href: t.bracket_png, target: "_blank" }, "Bracket image (PNG)"),
-      el("a", { href: t.export_url }, "Export JSON")),
+      el("a", { href: x.bracket_html, target: "_blank", id: "printable", class: "btn" }, t("t_printable")),
+      el("a", { href: x.bracket_png, target: "_blank", class: "btn" }, t("t_png")),
+      el("a", { href: x.export_url, class: "btn" }, t("t_export"))),
   ];
-  const parts = [...head];
-  if (org) parts.push(organiserPanel(t));
-  if (t.kind === "online" && t.status === "signup") parts.push(joinPanel(t));
-  parts.push(el("section", { class: "tpanel" }, el("h2", {}, "Players"),
-    el("ul", { id: "players" }, ...t.players.map((p) =>
-      el("li", {}, p.name + (p.rank ? ` (rank ${p.rank})` : "") + (td.draw && td.draw.byes.includes(p.name) ? " · bye" : ""))))));
+  if (org) parts.push(organiserPanel(x));
+  if (x.kind === "online" && x.status === "signup") parts.push(joinPanel(x));
+  parts.push(el("section", { class: "tpanel" }, el("h2", {}, t("players")),
+    el("ul", { id: "players" }, ...x.players.map((p) => playerLine(p, td)))));
   if (td.draw) {
-    const byRound = new Map();
-    for (const m of td.matches) {
-      if (!byRound.has(m.round)) byRound.set(m.round, []);
-      byRound.get(m.round).push(m);
-    }
-    const rounds = el("div", { class: "rounds", id: "bracket" });
-    for (const [r, ms] of [...byRound.entries()].sort((a, b) => a[0] - b[0])) {
-      rounds.append(el("div", { class: "round" }, el("h3", {}, roundName(t, r)), ...ms.map((m) => matchBox(t, m, org))));
-    }
-    parts.push(el("p", { class: "meta" }, `Draw seed ${td.draw.seed}`), rounds);
-  }
-  if (td.standings && td.standings.length && td.draw) {
-    parts.push(el("table", { class: "ttable", id: "standings" },
-      el("caption", {}, td.finished ? `Final standings — champion: ${td.champion}` : "Standings so far"),
-      el("thead", {}, el("tr", {}, el("th", {}, "Place"), el("th", {}, "Player"), el("th", {}, "Status"))),
-      el("tbody", {}, ...td.standings.map((s) =>
-        el("tr", {}, el("td", {}, s.place === s.place_to ? String(s.place) : `${s.place}–${s.place_to}`), el("td", {}, s.name), el("td", {}, s.status)))),
-    ));
+    parts.push(el("p", { class: "meta" }, t("t_draw_seed", { seed: td.draw.seed })),
+      drawnParts(td, (m) => matchActs(x, m, org)));
   }
   const active = document.activeElement;
   const focused = active && active.form && active.form.id && active.name
     ? { form: active.form.id, name: active.name } : null;
   main.replaceChildren(...parts);
   restoreDrafts(main, focused);
+  connect();
 }
 
+/** Draw the bracket's connectors once laid out, and again when its size changes. */
+function connect() {
+  if (resize) resize.disconnect();
+  const grid = main.querySelector(".bracket-grid");
+  if (!grid) return;
+  resize = new ResizeObserver(() => drawConnectors(grid));
+  resize.observe(grid);
+}
+
+setupTopbar({
+  onRules: () => { location.href = "/#rules"; },
+  onLang: () => {
+    if (tid && current) render(current);
+    else if (!tid && listed) drawList(listed);
+    if (status.dataset.state) live(t(status.dataset.state === "down" ? "stream_down" : "stream_live"), status.dataset.state === "down");
+  },
+});
+document.title = t("t_page_title");
 if (tid) {
   main.addEventListener("input", rememberDraft);
   follow();

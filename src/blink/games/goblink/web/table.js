@@ -265,6 +265,7 @@ export function mountGoTable(root, { code, spectate }) {
         <p><a class="btn primary" id="go-replay" href="/#replay=${escapeXml(encodeURIComponent(S.end.record_url))}" data-link>${escapeXml(gt("replay"))}</a>
         <a class="btn" id="go-download" href="${escapeXml(S.end.record_url)}" download="${escapeXml(recordFileName(S.end.record_url, code, S.end.number))}">${escapeXml(gt("record"))}</a>
         ${mine && S.votes && S.votes.available ? `<button type="button" id="go-rematch">${escapeXml(gt("rematch"))}</button>` : ""}
+        ${S.room && S.room.tournament_url ? `<a class="btn" id="to-tournament" href="${escapeXml(S.room.tournament_url)}">${escapeXml(gt("back_tournament"))}</a>` : ""}
         <a class="btn" href="/" data-link>${escapeXml(gt("back"))}</a></p></section>`;
     }
     root.innerHTML = `<div class="go-table" data-phase="${escapeXml(v.phase)}">
