@@ -6,7 +6,7 @@ import { api, keepSeat } from "/js/net.js";
 import { escapeXml } from "/js/cards.js";
 import { t } from "/js/i18n.js";
 import { navigate } from "/js/page.js";
-import { gt } from "./strings.js";
+import { gt, hasGt } from "./strings.js";
 
 export { mountGoTable as mountTable } from "./table.js";
 export { goRenderer as replayRenderer } from "./replay.js";
@@ -22,6 +22,25 @@ await new Promise((done) => {
 /** The game's name for people, in the current language. */
 export function title() {
   return gt("go_blink");
+}
+
+/**
+ * Go Blink's "How to play" page: its rules, its keys and its bots (`info`: the game's
+ * `game_info` entry; each bot's words come from this module's strings, its server description
+ * when it has none), in the current language.
+ */
+export function rules(info) {
+  const bots = (info && info.bots) || [];
+  const items = bots.map((b) => {
+    const name = hasGt(`bot_t_${b.name}`) ? gt(`bot_t_${b.name}`) : b.name;
+    const what = hasGt(`bot_d_${b.name}`) ? gt(`bot_d_${b.name}`) : b.description;
+    return `<li data-bot="${escapeXml(b.name)}"><strong>${escapeXml(name)}</strong> (<code>${escapeXml(b.name)}</code>): ${escapeXml(what)}</li>`;
+  }).join("");
+  return `<h1 id="rules-title">${escapeXml(gt("rules_title"))}</h1>
+    <div class="go-rules">${gt("rules_html")}</div>
+    <h2 id="go-bots-title">${escapeXml(gt("bots_title"))}</h2>
+    <p>${escapeXml(gt("bots_help"))}</p>
+    <ul id="go-bots">${items}</ul>`;
 }
 
 /**
