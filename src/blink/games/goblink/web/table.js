@@ -1,10 +1,13 @@
 // The Go Blink table: a seat (or a spectator) in a Go Blink room, over the same protocol
 // session as classic Blink (net.js). Shows your hand (SVG cards), the opponents' card counts,
-// whose turn it is and the time left, the discard pile of matches and a log of asks; lets you
-// ask an opponent for a colour, shape or count (those the view's ask_values offer: the engine's
-// legal asks), lay down selected cards as a match, and end your turn. A new game counts down
-// first (the snapshot's countdown_ms, the countdown frame), as a classic game does before its
-// reveal: nothing can be sent until the server's snapshot of the started game. Messages:
+// whose turn it is and the time left, the discard pile of matches and a numbered log of asks.
+// To ask, click an opponent, then a value chip: the chips are the view's ask_values (the
+// engine's legal asks). To lay down, click cards to select them: "Lay down" is enabled only when
+// the selection is one of the view's lay_options (the engine's legal lay-downs); nothing is
+// judged here. Keys (the help line): 1-5 an opponent, arrows along the chips or the hand, Enter
+// asks, Space selects, L lays down, E ends, Esc clears. A new game counts down first (the
+// snapshot's countdown_ms, the countdown frame), as a classic game does before its reveal:
+// nothing can be sent until the server's snapshot of the started game. Messages:
 // docs/protocol.md, "Go Blink".
 
 import { backSVG, cardSVG, escapeXml } from "/js/cards.js";
@@ -45,6 +48,11 @@ export function mountGoTable(root, { code, spectate }) {
     const s = S.room && S.room.seats && S.room.seats[seat];
     if (s && s.name && s.name !== "Player") return s.name;
     return gt("player_n", { n: seat + 1 });
+  }
+
+  /** A seat's name as the one asked, in a sentence ("asked you", "a ti"). */
+  function targetName(seat) {
+    return seat === S.seat && !S.spectate ? gt("you_asked") : nameOf(seat);
   }
 
   function rebuildLog(v) {
@@ -152,9 +160,9 @@ export function mountGoTable(root, { code, spectate }) {
   function logLine(e) {
     switch (e.k) {
       case "asked":
-        return gt("asked", { a: nameOf(e.a), b: nameOf(e.b), v: valueLabel(e.attribute, e.value), n: e.n === 1 ? gt("n_card") : gt("n_cards", { n: e.n }) });
+        return gt("asked", { a: nameOf(e.a), b: targetName(e.b), v: valueLabel(e.attribute, e.value), n: e.n === 1 ? gt("n_card") : gt("n_cards", { n: e.n }) });
       case "asked_go":
-        return gt("asked_go", { a: nameOf(e.a), b: nameOf(e.b), v: valueLabel(e.attribute, e.value) });
+        return gt("asked_go", { a: nameOf(e.a), b: targetName(e.b), v: valueLabel(e.attribute, e.value) });
       case "drew_you":
         return gt("drew_you", { card: cardName(e.card) });
       case "laid":
