@@ -171,7 +171,10 @@ class Player:
             n = self.asks % len(st["opps"])
             kb.press(str(n + 1))
             expect(page.locator(".go-opp").nth(n)).to_have_class(re.compile("chosen"))
-            expect(page.locator(".go-chip").first).to_be_focused()
+            chip = page.locator(".go-chip").first
+            expect(chip).to_be_focused()
+            if not self.asks:  # the focus is visible
+                assert chip.evaluate("(e) => getComputedStyle(e).outlineStyle") != "none"
             for _ in range(self.asks % len(st["chips"])):
                 kb.press("ArrowRight")
             kb.press("Enter")
@@ -378,8 +381,12 @@ def test_how_to_play_go_blink_in_spanish(context: BrowserContext, go_server: GoS
     page = context.new_page()
     errors = collect_errors(page)
     page.goto(go_server.url + "/#rules")
-    nav = page.locator(".rules-games")
-    nav.get_by_role("link", name="Go Blink").click()
+    page.locator(".rules-games").get_by_role("link", name="Go Blink").click()
+    expect(page.locator("#rules-title")).to_have_text("How to play Go Blink")
+    # The lobby's Go Blink panel links to it too, in the bots' own words.
+    page.goto(go_server.url + "/")
+    expect(page.locator('#go-bot option[value="memory"]')).to_have_text("Bot: Remembering")
+    page.locator("#go-rules-link").click()
     expect(page.locator("#rules-title")).to_have_text("How to play Go Blink")
     page.select_option("#lang", "es")
     expect(page.locator("#rules-title")).to_have_text("Cómo se juega a Go Blink")

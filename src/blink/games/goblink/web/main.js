@@ -24,6 +24,11 @@ export function title() {
   return gt("go_blink");
 }
 
+/** A bot's name for people, in the current language (its server name when it has none). */
+function botTitle(b) {
+  return hasGt(`bot_t_${b.name}`) ? gt(`bot_t_${b.name}`) : b.name;
+}
+
 /**
  * Go Blink's "How to play" page: its rules, its keys and its bots (`info`: the game's
  * `game_info` entry; each bot's words come from this module's strings, its server description
@@ -32,7 +37,7 @@ export function title() {
 export function rules(info) {
   const bots = (info && info.bots) || [];
   const items = bots.map((b) => {
-    const name = hasGt(`bot_t_${b.name}`) ? gt(`bot_t_${b.name}`) : b.name;
+    const name = botTitle(b);
     const what = hasGt(`bot_d_${b.name}`) ? gt(`bot_d_${b.name}`) : b.description;
     return `<li data-bot="${escapeXml(b.name)}"><strong>${escapeXml(name)}</strong> (<code>${escapeXml(b.name)}</code>): ${escapeXml(what)}</li>`;
   }).join("");
@@ -57,6 +62,7 @@ export const lobbyPanel = {
         <label><span>${escapeXml(gt("opponents"))}</span><select name="gobot" id="go-bot">
           <option value="">${escapeXml(t("human"))}</option></select></label>
         <button class="primary" type="submit" id="go-play">${escapeXml(gt("play_go"))}</button>
+        <p class="muted" style="font-size:.85rem;margin:.3rem 0 0"><a href="/#rules=goblink" data-link id="go-rules-link">${escapeXml(gt("rules_link"))}</a></p>
         <p class="error-msg" id="go-err" role="alert"></p>
       </form>
     </section>`,
@@ -64,7 +70,7 @@ export const lobbyPanel = {
     const $ = (s) => root.querySelector(s);
     $("#go-players").outerHTML = seg("goplayers", playerCounts(go), go.min_players);
     $("#go-bot").insertAdjacentHTML("afterbegin", go.bots.map((b) =>
-      `<option value="${escapeXml(b.name)}"${b.name === go.default_bot ? " selected" : ""}>${escapeXml(t("bot"))}: ${escapeXml(b.name)}</option>`,
+      `<option value="${escapeXml(b.name)}"${b.name === go.default_bot ? " selected" : ""}>${escapeXml(t("bot"))}: ${escapeXml(botTitle(b))}</option>`,
     ).join(""));
     $("#f-go").addEventListener("submit", async (e) => {
       e.preventDefault();

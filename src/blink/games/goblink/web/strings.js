@@ -56,6 +56,7 @@ const STR = {
 <p>Click an opponent, then one of the values your cards hold: you ask at once. To lay down, click the cards of a match in your hand, then <em>Lay down</em>; <em>End turn</em> passes the turn.</p>
 <p><kbd>1</kbd>–<kbd>5</kbd> choose an opponent; <kbd>←</kbd> <kbd>→</kbd> move along the values (or along your hand); <kbd>Enter</kbd> asks for the value in focus; <kbd>Space</kbd> selects the card in focus; <kbd>L</kbd> lays the selection down; <kbd>E</kbd> ends the opening or the turn; <kbd>Esc</kbd> clears your choices.</p>`,
     bots_title: "The bots",
+    rules_link: "How to play Go Blink, and the bots",
     bots_help: "Choose your opponents in the lobby, from the weakest to the strongest:",
     bot_t_random: "Random", bot_t_greedy: "Greedy", bot_t_memory: "Remembering",
     bot_d_random: "Picks any legal move at random: asks, lay-downs and ending the turn alike. A gentle start.",
@@ -157,6 +158,7 @@ const STR = {
 <p>Haz clic en un rival y luego en uno de los valores de tus cartas: pides en el acto. Para bajar, haz clic en las cartas de una combinación de tu mano y luego en <em>Bajar</em>; <em>Terminar turno</em> pasa el turno.</p>
 <p><kbd>1</kbd>–<kbd>5</kbd> eligen un rival; <kbd>←</kbd> <kbd>→</kbd> recorren los valores (o tu mano); <kbd>Intro</kbd> pide el valor señalado; <kbd>Espacio</kbd> elige la carta señalada; <kbd>L</kbd> baja las elegidas; <kbd>E</kbd> termina la apertura o el turno; <kbd>Esc</kbd> borra lo elegido.</p>`,
     bots_title: "Los bots",
+    rules_link: "Cómo se juega a Go Blink, y los bots",
     bots_help: "Elige tus rivales en el inicio, del más flojo al más fuerte:",
     bot_t_random: "Azar", bot_t_greedy: "Codicioso", bot_t_memory: "Memorión",
     bot_d_random: "Elige al azar cualquier jugada válida: pedir, bajar o terminar el turno. Para empezar con calma.",

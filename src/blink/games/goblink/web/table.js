@@ -340,6 +340,8 @@ export function mountGoTable(root, { code, spectate }) {
   function ask(key) {
     const [attribute, raw] = String(key || "").split(":");
     if (!attribute || S.askTarget === null) return;
+    // One ask a turn: a second click while the first is unanswered would only be refused.
+    if ([...S.pending.values()].some((m) => m.type === "ask")) return;
     act("ask", { target: Number(S.askTarget), attribute, value: attribute === "count" ? Number(raw) : raw });
   }
 
