@@ -108,11 +108,11 @@ def held(st: dict[str, Any]) -> list[str]:
 class Player:
     """Plays the person's turns through the page, counting the moves it sent."""
 
-    def __init__(self, page: Page) -> None:
+    def __init__(self, page: Page, shot: Path | None = None) -> None:
         self.page = page
+        self.shot = shot  # where to take a screenshot while choosing a value, once
         self.asks = 0
         self.lays = 0
-        self.checked_selection = False
 
     def click_step(self, st: dict[str, Any]) -> None:
         """One action by mouse: click the cards of a match then "Lay down", or "End", or an
@@ -139,6 +139,9 @@ class Player:
             opp = st["opps"][self.asks % len(st["opps"])]
             page.locator(f'.go-opp-btn[data-seat="{opp}"]').click()
             expect(page.locator(f'.go-opp[data-seat="{opp}"]')).to_have_class(re.compile("chosen"))
+            if self.shot and page.locator("#go-log li").count() >= 3:
+                page.screenshot(path=str(self.shot))
+                self.shot = None
             page.locator(".go-chip").nth((self.asks * 7) % len(st["chips"])).click()
             self.asks += 1
             wait_change(page, seq)
@@ -276,9 +279,8 @@ def test_go_blink_game_by_clicks(
     start_game(page, go_server, 3, "memory")
     expect(page.locator("#go-draw")).to_contain_text("Draw pile")
     expect(page.locator("#go-keys")).to_contain_text("Keys:")
-    player = Player(page)
+    player = Player(page, screenshots / "goblink.png")
     play_out(page, player.click_step)
-    page.screenshot(path=str(screenshots / "goblink.png"))
     rec = finished_record(page, go_server)
     assert len(rec["players"]) == 3
     assert_browser_saw_no_secret(frames, GoRecord.from_dict(rec), seat=0)
