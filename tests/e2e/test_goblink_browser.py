@@ -66,6 +66,7 @@ READ_JS = """() => {
     canEnd: en('go-end'), canLay: en('go-lay'),
     chips: [...document.querySelectorAll('.go-chip')].map((b) => b.dataset.value),
     focus: f && f.dataset ? (f.dataset.focus || null) : null,
+    chosen: (document.querySelector('.go-opp.chosen') || {dataset: {}}).dataset.seat ?? null,
     over: !!document.getElementById('go-end-panel'),
     seq: window.blinkConnection ? window.blinkConnection.seq : -1,
   };
@@ -87,6 +88,20 @@ def wait_change(page: Page, seq: int) -> None:
             arg=seq,
             timeout=15000,
         )
+
+
+def answered(page: Page) -> bool:
+    """Wait until the person's ask is answered (the turn has moved on from asking)."""
+    try:
+        page.wait_for_function(
+            "() => { const t = document.querySelector('.go-table[data-phase]');"
+            " return !t || t.dataset.phase !== 'asking'"
+            " || !document.querySelector('.go-opp-btn:not(:disabled)'); }",
+            timeout=15000,
+        )
+    except PlaywrightTimeoutError:
+        return False
+    return True
 
 
 def a_match(st: dict[str, Any]) -> list[str] | None:
@@ -135,16 +150,18 @@ class Player:
         elif st["canAsk"]:
             # The chips are exactly the values of the engine's legal asks for this hand.
             assert sorted(st["chips"]) == held(st), (st["chips"], st["hand"])
-            expect(page.locator(".go-chip").first).to_be_disabled()  # an opponent comes first
             opp = st["opps"][self.asks % len(st["opps"])]
-            page.locator(f'.go-opp-btn[data-seat="{opp}"]').click()
-            expect(page.locator(f'.go-opp[data-seat="{opp}"]')).to_have_class(re.compile("chosen"))
+            if st["chosen"] is None:  # not yet chosen (nor kept from a step the page ignored)
+                expect(page.locator(".go-chip").first).to_be_disabled()  # an opponent first
+                page.locator(f'.go-opp-btn[data-seat="{opp}"]').click()
+                expect(page.locator(f'.go-opp[data-seat="{opp}"]')).to_have_class(
+                    re.compile("chosen")
+                )
             if self.shot and page.locator("#go-log li").count() >= 3:
                 page.screenshot(path=str(self.shot))
                 self.shot = None
             page.locator(".go-chip").nth((self.asks * 7) % len(st["chips"])).click()
-            self.asks += 1
-            wait_change(page, seq)
+            self.asks += answered(page)
 
     def key_step(self, st: dict[str, Any]) -> None:
         """One action by keyboard only: Space on the cards of a match then L, or E, or a digit
@@ -181,8 +198,7 @@ class Player:
             for _ in range(self.asks % len(st["chips"])):
                 kb.press("ArrowRight")
             kb.press("Enter")
-            self.asks += 1
-            wait_change(page, seq)
+            self.asks += answered(page)
 
 
 def play_out(page: Page, step: Any, seconds: float = 140) -> None:

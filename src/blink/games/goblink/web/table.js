@@ -151,8 +151,11 @@ export function mountGoTable(root, { code, spectate }) {
     const id = session.nextId();
     const m = { type, fields };
     S.pending.set(id, m);
-    S.msg = null;
     sendMove(id, m);
+    if (S.msg !== null) {  // an earlier refusal no longer stands
+      S.msg = null;
+      render();
+    }
   }
 
   // --- rendering ----------------------------------------------------------------------------
@@ -323,7 +326,7 @@ export function mountGoTable(root, { code, spectate }) {
         <p class="go-prompt" id="go-prompt">${escapeXml(prompt)}</p>
         <div class="go-controls">
           <div class="go-values" id="go-values" role="group" aria-label="${escapeXml(gt("ask_for_value"))}">${valuesHTML(v, canAsk)}</div>
-          <button type="button" class="primary" id="go-lay" data-focus="b:lay"${canLay ? "" : " disabled"} title="${escapeXml(gt("select_help"))}">${escapeXml(gt("lay"))}</button>
+          <button type="button"${canLay ? ' class="primary"' : " disabled"} id="go-lay" data-focus="b:lay" title="${escapeXml(gt("select_help"))}">${escapeXml(gt("lay"))}</button>
           <button type="button" id="go-end" data-focus="b:end"${canEnd ? "" : " disabled"}>${escapeXml(v.phase === "opening" ? gt("end_opening") : gt("end_turn"))}</button>
         </div>
         ${keysHTML(v, opps.length)}
