@@ -68,7 +68,7 @@ SELECTORS = {
     "classic": ".hcard, .hcard .hkey, .pile, .pile .pkey, .opp, .opp .counts, .opp .minihand,"
     " .me .mine, .keyhint, .tablebar, .center-msg",
     "goblink": "#go-hand button, .go-opp, .go-count, #go-draw, #go-turn, .go-discard, .go-log,"
-    " .go-controls button, .go-controls select",
+    " .go-controls button, .go-opp-btn, #go-prompt, #go-keys",
 }
 COUNTED = {"classic": (".hcard", ".pile"), "goblink": ("#go-hand button", ".go-opp")}
 

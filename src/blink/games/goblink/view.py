@@ -20,7 +20,7 @@ from blink.games.goblink.actions import (
     _codes,
     _value_dict,
 )
-from blink.games.goblink.values import Value, matches_in, values_of
+from blink.games.goblink.values import MIN_MATCH, Value, matches_in, values_of
 from blink.model.base import Outcome
 
 __all__ = ["AskLog", "GoView", "view_to_dict"]
@@ -99,11 +99,40 @@ def _ask_values(view: GoView) -> list[dict[str, object]]:
     return [_value_dict(v) for v in values]
 
 
+def _lay_options(view: GoView) -> list[dict[str, object]]:
+    """The viewer's legal lay-downs, one entry a value: on the viewer's own opening or turn
+    after the ask, ``{attribute, value, cards, min, max}`` says that every ``min`` to ``max``
+    of ``cards`` (the viewer's cards of that value) make a legal lay-down, and the entries
+    together are exactly the legal :class:`LayDown` actions (in the opening a match must keep
+    a card of the deal: ``max`` is one less than the hand). None at any other time."""
+    if view.seat is None or view.current != view.seat:
+        return []
+    if view.phase is Phase.LAYING:
+        keep = 0
+    elif view.phase is Phase.OPENING:
+        keep = 1
+    else:
+        return []
+    cards = sorted(set(view.hand))
+    largest = len(cards) - keep
+    out: list[dict[str, object]] = []
+    values: list[Value] = []
+    for c in cards:
+        values += [v for v in values_of(c) if v not in values]
+    for value in values:
+        group = [c for c in cards if value in values_of(c)]
+        top = min(len(group), largest)
+        if top >= MIN_MATCH:
+            out.append(_value_dict(value) | {"cards": _codes(group), "min": MIN_MATCH, "max": top})
+    return out
+
+
 def view_to_dict(view: GoView) -> dict[str, object]:
     """A view as a JSON-ready object (it holds only what the viewer may know).
 
-    ``ask_values`` are the values the viewer may ask for (see :func:`_ask_values`), so that
-    clients never judge an ask themselves."""
+    ``ask_values`` are the values the viewer may ask for (see :func:`_ask_values`) and
+    ``lay_options`` the matches the viewer may lay down now (see :func:`_lay_options`), so
+    that clients never judge an action themselves."""
     outcome = view.outcome
     return {
         "seat": view.seat,
@@ -129,6 +158,7 @@ def view_to_dict(view: GoView) -> dict[str, object]:
         "received": [{"from": p, "cards": _codes(m)} for p, m in view.received],
         "given": [{"to": p, "cards": _codes(m)} for p, m in view.given],
         "ask_values": _ask_values(view),
+        "lay_options": _lay_options(view),
         "laid_this_turn": view.laid_this_turn,
         "quiet_turns": view.quiet_turns,
         "turns": view.turns,

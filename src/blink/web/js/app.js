@@ -3,7 +3,8 @@
 // games.js); they go to one another through page.js's navigate, never by importing one another.
 // Routes: "/" lobby; "/play/CODE" or "/?join=CODE" a seat at a table; "/watch/CODE" or
 // "/?watch=CODE" a spectator; a game's own pages (GET /api/options: `pages`, such as "/?x=CODE")
-// the same at that game's table; "#rules" how to play; "#replay" open a file;
+// the same at that game's table; "#rules" how to play (classic Blink), "#rules=NAME" how to play
+// another game (its module's `rules`); "#replay" open a file;
 // "#replay=<record url>" replay a finished game.
 
 import { applyI18n, cardName, colorLetter, t } from "./i18n.js";
@@ -11,9 +12,9 @@ import { setupTopbar } from "./topbar.js";
 import { navigate, netStatus, setRouter } from "./page.js";
 import { mountLobby } from "./lobby.js";
 import { mountTable } from "./table.js";
-import { gamePage } from "./games.js";
+import { gamePage, loadGames } from "./games.js";
 import { mountReplayRoute } from "./replay.js";
-import { cardSVG } from "./cards.js";
+import { cardSVG, escapeXml } from "./cards.js";
 
 const view = document.getElementById("view");
 let cleanup = () => {};
@@ -31,8 +32,8 @@ function route() {
     cleanup = mountTable(view, { code: (m ? m[1] : q.get("join")).toUpperCase(), spectate: false });
   } else if ((m = path.match(/^\/watch\/([A-Za-z0-9]+)/)) || q.get("watch")) {
     cleanup = mountTable(view, { code: (m ? m[1] : q.get("watch")).toUpperCase(), spectate: true });
-  } else if (hash === "rules") {
-    cleanup = mountRules(view);
+  } else if (hash === "rules" || hash.startsWith("rules=")) {
+    cleanup = mountRules(view, hash.slice("rules=".length));
   } else if (hash.startsWith("replay")) {
     cleanup = mountReplayRoute(view, hash.slice("replay=".length));
   } else if (location.search) {
@@ -63,15 +64,34 @@ function mountGamePage(q) {
   return done;
 }
 
-function mountRules(root) {
+/** "How to play": classic Blink's rules, or those of game `name` from its browser module's
+ * `rules(info)`; a row of links goes from one game to another. */
+function mountRules(root, name) {
   const example = ["4YS", "2YM", "5BS", "4GW"];
-  root.innerHTML = `<article class="rules panel">
-    <h1 data-i18n="how_to_play"></h1>
+  const classic = `<h1 data-i18n="how_to_play"></h1>
     <div class="example">${example.map((c) => cardSVG(c, { letter: colorLetter(c), label: cardName(c) })).join("")}</div>
-    <div data-i18n-html="rules_html"></div>
-    <p><a href="/" data-link data-i18n="back_lobby"></a></p></article>`;
-  applyI18n(root);
-  return () => {};
+    <div data-i18n-html="rules_html"></div>`;
+  let gone = false;
+  const draw = (games) => {
+    if (gone) return;
+    const others = games.filter((g) => g.module.rules);
+    const game = others.find((g) => g.name === name);
+    const tab = (href, label, on) =>
+      `<a href="${href}" data-link${on ? ' aria-current="page"' : ""}>${escapeXml(label)}</a>`;
+    const tabs = others.length
+      ? `<nav class="rules-games" aria-label="${escapeXml(t("how_to_play"))}">${[
+        tab("/#rules", "Blink", !game),
+        ...others.map((g) => tab(`/#rules=${encodeURIComponent(g.name)}`, g.module.title(), g === game)),
+      ].join(" · ")}</nav>`
+      : "";
+    root.innerHTML = `<article class="rules panel" data-game="${escapeXml(game ? game.name : "classic")}">${tabs}
+      ${game ? game.module.rules(game.info) : classic}
+      <p><a href="/" data-link data-i18n="back_lobby"></a></p></article>`;
+    applyI18n(root);
+  };
+  if (!name) draw([]);  // a game's page waits for its module
+  loadGames().then(draw, () => draw([]));
+  return () => { gone = true; };
 }
 
 document.addEventListener("click", (e) => {

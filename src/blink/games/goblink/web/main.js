@@ -6,7 +6,7 @@ import { api, keepSeat } from "/js/net.js";
 import { escapeXml } from "/js/cards.js";
 import { t } from "/js/i18n.js";
 import { navigate } from "/js/page.js";
-import { gt } from "./strings.js";
+import { gt, hasGt } from "./strings.js";
 
 export { mountGoTable as mountTable } from "./table.js";
 export { goRenderer as replayRenderer } from "./replay.js";
@@ -24,6 +24,30 @@ export function title() {
   return gt("go_blink");
 }
 
+/** A bot's name for people, in the current language (its server name when it has none). */
+function botTitle(b) {
+  return hasGt(`bot_t_${b.name}`) ? gt(`bot_t_${b.name}`) : b.name;
+}
+
+/**
+ * Go Blink's "How to play" page: its rules, its keys and its bots (`info`: the game's
+ * `game_info` entry; each bot's words come from this module's strings, its server description
+ * when it has none), in the current language.
+ */
+export function rules(info) {
+  const bots = (info && info.bots) || [];
+  const items = bots.map((b) => {
+    const name = botTitle(b);
+    const what = hasGt(`bot_d_${b.name}`) ? gt(`bot_d_${b.name}`) : b.description;
+    return `<li data-bot="${escapeXml(b.name)}"><strong>${escapeXml(name)}</strong> (<code>${escapeXml(b.name)}</code>): ${escapeXml(what)}</li>`;
+  }).join("");
+  return `<h1 id="rules-title">${escapeXml(gt("rules_title"))}</h1>
+    <div class="go-rules">${gt("rules_html")}</div>
+    <h2 id="go-bots-title">${escapeXml(gt("bots_title"))}</h2>
+    <p>${escapeXml(gt("bots_help"))}</p>
+    <ul id="go-bots">${items}</ul>`;
+}
+
 /**
  * The lobby's Go Blink panel. `html()` is the section; `mount(root, info, ctx)` fills it from
  * the game's `game_info` entry and wires its form (`ctx`: the lobby's `seg`, `playerCounts` and
@@ -38,6 +62,7 @@ export const lobbyPanel = {
         <label><span>${escapeXml(gt("opponents"))}</span><select name="gobot" id="go-bot">
           <option value="">${escapeXml(t("human"))}</option></select></label>
         <button class="primary" type="submit" id="go-play">${escapeXml(gt("play_go"))}</button>
+        <p class="muted" style="font-size:.85rem;margin:.3rem 0 0"><a href="/#rules=goblink" data-link id="go-rules-link">${escapeXml(gt("rules_link"))}</a></p>
         <p class="error-msg" id="go-err" role="alert"></p>
       </form>
     </section>`,
@@ -45,7 +70,7 @@ export const lobbyPanel = {
     const $ = (s) => root.querySelector(s);
     $("#go-players").outerHTML = seg("goplayers", playerCounts(go), go.min_players);
     $("#go-bot").insertAdjacentHTML("afterbegin", go.bots.map((b) =>
-      `<option value="${escapeXml(b.name)}"${b.name === go.default_bot ? " selected" : ""}>${escapeXml(t("bot"))}: ${escapeXml(b.name)}</option>`,
+      `<option value="${escapeXml(b.name)}"${b.name === go.default_bot ? " selected" : ""}>${escapeXml(t("bot"))}: ${escapeXml(botTitle(b))}</option>`,
     ).join(""));
     $("#f-go").addEventListener("submit", async (e) => {
       e.preventDefault();

@@ -11,6 +11,7 @@ const STR = {
     play_go: "Play Go Blink",
     game: "Game",
     you: "You",
+    you_asked: "you",
     player_n: "Player {n}",
     your_turn: "Your turn",
     your_opening: "Your opening: lay down matches from the deal, or end it",
@@ -25,9 +26,42 @@ const STR = {
     no_matches: "No match yet.",
     log: "Log",
     ask: "Ask",
-    ask_whom: "Ask",
-    ask_for: "for",
-    lay: "Lay down selected",
+    pick_opp: "Your turn to ask: choose an opponent, then a value you hold.",
+    ask_target: "Ask {name} for:",
+    ask_for_value: "Values you may ask for",
+    lay: "Lay down",
+    keys: "Keys:",
+    enter: "Enter",
+    space: "Space",
+    key_opp: "opponent",
+    key_move: "move",
+    key_ask: "ask",
+    key_select: "select a card",
+    key_lay: "lay down",
+    key_end: "end",
+    key_clear: "clear",
+    how_to_play: "How to play",
+    rules_tabs: "Games",
+    rules_title: "How to play Go Blink",
+    rules_html: `
+<p>Collect cards that share a colour, shape or count, and lay them down as matches. The first to lay down all their cards wins.</p>
+<ol>
+<li>Each player is dealt four cards; the rest is the draw pile in the middle.</li>
+<li><strong>Opening.</strong> In turn, each player may lay down matches from the deal, but must keep at least one card; then ends the opening.</li>
+<li><strong>Your turn.</strong> Ask one opponent for a colour, a shape or a count that you hold at least one card of. They pass you <strong>all</strong> their cards of it. If they have none, they say “Go Blink!” and you draw a card from the draw pile.</li>
+<li>After the answer you may lay down matches: three or more cards sharing one colour, shape or count. Then end your turn.</li>
+<li>If others take your last card you draw one at once. Lay down every card you hold and you win: “I Blunk!”. When the draw pile is empty and a whole round goes by with no match, the fewest cards wins.</li>
+</ol>
+<h3>At the table</h3>
+<p>Click an opponent, then one of the values your cards hold: you ask at once. To lay down, click the cards of a match in your hand, then <em>Lay down</em>; <em>End turn</em> passes the turn.</p>
+<p><kbd>1</kbd>–<kbd>5</kbd> choose an opponent; <kbd>←</kbd> <kbd>→</kbd> move along the values (or along your hand); <kbd>Enter</kbd> asks for the value in focus; <kbd>Space</kbd> selects the card in focus; <kbd>L</kbd> lays the selection down; <kbd>E</kbd> ends the opening or the turn; <kbd>Esc</kbd> clears your choices.</p>`,
+    bots_title: "The bots",
+    rules_link: "How to play Go Blink, and the bots",
+    bots_help: "Choose your opponents in the lobby, from the weakest to the strongest:",
+    bot_t_random: "Random", bot_t_greedy: "Greedy", bot_t_memory: "Remembering",
+    bot_d_random: "Picks any legal move at random: asks, lay-downs and ending the turn alike. A gentle start.",
+    bot_d_greedy: "Asks for the value it holds most of and lays down the biggest match at once. A fair game.",
+    bot_d_memory: "Remembers the asks, the passes and the matches to work out what each opponent holds, asks where a match is likeliest, and holds cards back when a pair is worth more. The strongest.",
     end_turn: "End turn",
     end_opening: "End opening",
     select_help: "Select three or more cards sharing a colour, shape or count.",
@@ -80,6 +114,7 @@ const STR = {
     play_go: "Jugar a Go Blink",
     game: "Juego",
     you: "Tú",
+    you_asked: "ti",
     player_n: "Jugador {n}",
     your_turn: "Tu turno",
     your_opening: "Tu apertura: baja combinaciones del reparto, o termínala",
@@ -94,9 +129,42 @@ const STR = {
     no_matches: "Aún no hay combinaciones.",
     log: "Historial",
     ask: "Pedir",
-    ask_whom: "Pedir a",
-    ask_for: "",
-    lay: "Bajar las elegidas",
+    pick_opp: "Te toca pedir: elige un rival y luego un valor que tengas.",
+    ask_target: "Pedir a {name}:",
+    ask_for_value: "Valores que puedes pedir",
+    lay: "Bajar",
+    keys: "Teclas:",
+    enter: "Intro",
+    space: "Espacio",
+    key_opp: "rival",
+    key_move: "moverse",
+    key_ask: "pedir",
+    key_select: "elegir una carta",
+    key_lay: "bajar",
+    key_end: "terminar",
+    key_clear: "borrar",
+    how_to_play: "Cómo se juega",
+    rules_tabs: "Juegos",
+    rules_title: "Cómo se juega a Go Blink",
+    rules_html: `
+<p>Reúne cartas que compartan color, forma o cantidad y bájalas en combinaciones. Gana quien baje antes todas sus cartas.</p>
+<ol>
+<li>Cada jugador recibe cuatro cartas; el resto es el mazo, en el centro.</li>
+<li><strong>Apertura.</strong> Por turnos, cada jugador puede bajar combinaciones del reparto, pero debe quedarse al menos una carta; después termina la apertura.</li>
+<li><strong>Tu turno.</strong> Pide a un rival un color, una forma o una cantidad de la que tengas al menos una carta. Te da <strong>todas</strong> sus cartas de eso. Si no tiene ninguna, dice «¡Go Blink!» y robas una carta del mazo.</li>
+<li>Tras la respuesta puedes bajar combinaciones: tres o más cartas con el mismo color, forma o cantidad. Después termina tu turno.</li>
+<li>Si otros se llevan tu última carta, robas una en el acto. Baja todas las cartas que tengas y ganas: «¡I Blunk!». Cuando el mazo se acaba y pasa una vuelta entera sin combinaciones, gana quien tenga menos cartas.</li>
+</ol>
+<h3>En la mesa</h3>
+<p>Haz clic en un rival y luego en uno de los valores de tus cartas: pides en el acto. Para bajar, haz clic en las cartas de una combinación de tu mano y luego en <em>Bajar</em>; <em>Terminar turno</em> pasa el turno.</p>
+<p><kbd>1</kbd>–<kbd>5</kbd> eligen un rival; <kbd>←</kbd> <kbd>→</kbd> recorren los valores (o tu mano); <kbd>Intro</kbd> pide el valor señalado; <kbd>Espacio</kbd> elige la carta señalada; <kbd>L</kbd> baja las elegidas; <kbd>E</kbd> termina la apertura o el turno; <kbd>Esc</kbd> borra lo elegido.</p>`,
+    bots_title: "Los bots",
+    rules_link: "Cómo se juega a Go Blink, y los bots",
+    bots_help: "Elige tus rivales en el inicio, del más flojo al más fuerte:",
+    bot_t_random: "Azar", bot_t_greedy: "Codicioso", bot_t_memory: "Memorión",
+    bot_d_random: "Elige al azar cualquier jugada válida: pedir, bajar o terminar el turno. Para empezar con calma.",
+    bot_d_greedy: "Pide el valor del que más cartas tiene y baja enseguida la combinación más grande. Una partida igualada.",
+    bot_d_memory: "Recuerda lo que se pide, lo que se pasa y lo que se baja para deducir qué tiene cada rival, pide donde es más probable una combinación y se guarda cartas cuando una pareja vale más. El más fuerte.",
     end_turn: "Terminar turno",
     end_opening: "Terminar apertura",
     select_help: "Elige tres o más cartas que compartan color, forma o cantidad.",

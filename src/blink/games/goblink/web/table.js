@@ -1,10 +1,13 @@
 // The Go Blink table: a seat (or a spectator) in a Go Blink room, over the same protocol
 // session as classic Blink (net.js). Shows your hand (SVG cards), the opponents' card counts,
-// whose turn it is and the time left, the discard pile of matches and a log of asks; lets you
-// ask an opponent for a colour, shape or count (those the view's ask_values offer: the engine's
-// legal asks), lay down selected cards as a match, and end your turn. A new game counts down
-// first (the snapshot's countdown_ms, the countdown frame), as a classic game does before its
-// reveal: nothing can be sent until the server's snapshot of the started game. Messages:
+// whose turn it is and the time left, the discard pile of matches and a numbered log of asks.
+// To ask, click an opponent, then a value chip: the chips are the view's ask_values (the
+// engine's legal asks). To lay down, click cards to select them: "Lay down" is enabled only when
+// the selection is one of the view's lay_options (the engine's legal lay-downs); nothing is
+// judged here. Keys (the help line): 1-5 an opponent, arrows along the chips or the hand, Enter
+// asks, Space selects, L lays down, E ends, Esc clears. A new game counts down first (the
+// snapshot's countdown_ms, the countdown frame), as a classic game does before its reveal:
+// nothing can be sent until the server's snapshot of the started game. Messages:
 // docs/protocol.md, "Go Blink".
 
 import { backSVG, cardSVG, escapeXml } from "/js/cards.js";
@@ -25,7 +28,7 @@ function valueLabel(attribute, value) {
 export function mountGoTable(root, { code, spectate }) {
   const S = {
     code, spectate, seat: null, room: null, game: null, view: null, turn: null, log: [],
-    sel: new Set(), askTarget: null, askValue: null, end: null, msg: null, fatal: null,
+    sel: new Set(), askTarget: null, end: null, msg: null, fatal: null,
     pending: new Map(), votes: null, countdownUntil: null,
   };
   const session = new TableSession({ code, spectate }, {
@@ -47,6 +50,11 @@ export function mountGoTable(root, { code, spectate }) {
     const s = S.room && S.room.seats && S.room.seats[seat];
     if (s && s.name && s.name !== "Player") return s.name;
     return gt("player_n", { n: seat + 1 });
+  }
+
+  /** A seat's name as the one asked, in a sentence ("asked you", "a ti"). */
+  function targetName(seat) {
+    return seat === S.seat && !S.spectate ? gt("you_asked") : nameOf(seat);
   }
 
   function rebuildLog(v) {
@@ -148,8 +156,11 @@ export function mountGoTable(root, { code, spectate }) {
     const id = session.nextId();
     const m = { type, fields };
     S.pending.set(id, m);
-    S.msg = null;
     sendMove(id, m);
+    if (S.msg !== null) {  // an earlier refusal no longer stands
+      S.msg = null;
+      render();
+    }
   }
 
   // --- rendering ----------------------------------------------------------------------------
@@ -157,9 +168,9 @@ export function mountGoTable(root, { code, spectate }) {
   function logLine(e) {
     switch (e.k) {
       case "asked":
-        return gt("asked", { a: nameOf(e.a), b: nameOf(e.b), v: valueLabel(e.attribute, e.value), n: e.n === 1 ? gt("n_card") : gt("n_cards", { n: e.n }) });
+        return gt("asked", { a: nameOf(e.a), b: targetName(e.b), v: valueLabel(e.attribute, e.value), n: e.n === 1 ? gt("n_card") : gt("n_cards", { n: e.n }) });
       case "asked_go":
-        return gt("asked_go", { a: nameOf(e.a), b: nameOf(e.b), v: valueLabel(e.attribute, e.value) });
+        return gt("asked_go", { a: nameOf(e.a), b: targetName(e.b), v: valueLabel(e.attribute, e.value) });
       case "drew_you":
         return gt("drew_you", { card: cardName(e.card) });
       case "laid":
@@ -209,6 +220,54 @@ export function mountGoTable(root, { code, spectate }) {
     }
   }
 
+  /** Whether the selected cards are one of the view's legal lay-downs (its lay_options). */
+  function selectionLegal(v) {
+    const sel = [...S.sel];
+    return (v.lay_options || []).some((o) =>
+      sel.length >= o.min && sel.length <= o.max && sel.every((c) => o.cards.includes(c)));
+  }
+
+  /** The opponents in seat order (the n-th is chosen by the key n). */
+  function opponents(v) {
+    const out = [];
+    for (let p = 0; p < v.players; p++) if (S.spectate || p !== S.seat) out.push(p);
+    return out;
+  }
+
+  function oppHTML(v, p, i, canAsk) {
+    const n = v.hand_counts[p];
+    const chosen = canAsk && S.askTarget === p;
+    const inner = `<span class="go-opp-name">${canAsk ? `<kbd class="go-key" aria-hidden="true">${i + 1}</kbd> ` : ""}${escapeXml(nameOf(p))}</span>
+        <span class="go-backs" aria-hidden="true">${backSVG().repeat(Math.min(n, 8))}</span>
+        <span class="go-count" data-count="${n}">${escapeXml(n === 1 ? gt("card_1") : gt("cards_n", { n }))}</span>`;
+    const cls = `go-opp${v.current === p ? " current" : ""}${chosen ? " chosen" : ""}`;
+    if (S.spectate || S.seat === null) return `<li class="${cls}" data-seat="${p}"><div class="go-opp-box">${inner}</div></li>`;
+    return `<li class="${cls}" data-seat="${p}"><button type="button" class="go-opp-btn" data-seat="${p}" data-focus="o:${p}"
+      aria-pressed="${chosen}"${canAsk ? "" : " disabled"} title="${escapeXml(gt("pick_opp"))}">${inner}</button></li>`;
+  }
+
+  /** The values you may ask for (the view's ask_values), as chips by attribute. */
+  function valuesHTML(v, canAsk) {
+    const values = v.ask_values || [];
+    const on = canAsk && S.askTarget !== null;
+    return [...new Set(values.map((x) => x.attribute))].map((attr) => {
+      const chips = values.filter((x) => x.attribute === attr).map((x) => {
+        const k = valueKey(x.attribute, x.value);
+        return `<button type="button" class="go-chip go-chip-${escapeXml(attr)}" data-value="${escapeXml(k)}" data-focus="v:${escapeXml(k)}"${on ? "" : " disabled"}>${escapeXml(valueLabel(x.attribute, x.value))}</button>`;
+      }).join("");
+      return `<span class="go-chips" role="group" aria-label="${escapeXml(gt(attr))}">${chips}</span>`;
+    }).join("");
+  }
+
+  /** The help line of the keys that work now. */
+  function keysHTML(v, nOpps) {
+    const k = (keys, what) => `<span>${keys.map((x) => `<kbd>${escapeXml(x)}</kbd>`).join(" ")} ${escapeXml(gt(what))}</span>`;
+    return `<p class="go-keys muted" id="go-keys">${escapeXml(gt("keys"))} ${[
+      k([nOpps > 1 ? `1–${nOpps}` : "1"], "key_opp"), k(["←", "→"], "key_move"), k([gt("enter")], "key_ask"),
+      k([gt("space")], "key_select"), k(["L"], "key_lay"), k(["E"], "key_end"), k(["Esc"], "key_clear"),
+    ].join(" · ")}</p>`;
+  }
+
   function render() {
     if (!alive) return;
     if (S.fatal) {
@@ -227,34 +286,14 @@ export function mountGoTable(root, { code, spectate }) {
     // Nobody acts while the game counts down; the server's snapshot of the start ends it.
     const myTurn = mine && v.current === S.seat && S.countdownUntil === null;
     const hand = v.hand || [];
-    const opps = [];
-    for (let p = 0; p < v.players; p++) {
-      if (mine && p === S.seat) continue;
-      const n = v.hand_counts[p];
-      opps.push(`<li class="go-opp${v.current === p ? " current" : ""}" data-seat="${p}">
-        <span class="go-opp-name">${escapeXml(nameOf(p))}</span>
-        <span class="go-backs" aria-hidden="true">${backSVG().repeat(Math.min(n, 8))}</span>
-        <span class="go-count" data-count="${n}">${escapeXml(n === 1 ? gt("card_1") : gt("cards_n", { n }))}</span></li>`);
-    }
+    const canAsk = myTurn && v.phase === "asking" && (v.ask_values || []).length > 0;
+    const canEnd = myTurn && (v.phase === "opening" || v.phase === "laying");
+    const opps = opponents(v);
+    if (!canAsk || !opps.includes(S.askTarget)) S.askTarget = canAsk && opps.length === 1 ? opps[0] : null;
+    const canLay = canEnd && selectionLegal(v);
     const discard = (v.discard || []).map((m) =>
       `<li class="go-match"><span class="go-match-who">${escapeXml(nameOf(m.seat))}</span>${m.cards.map((c) => card(c, "small")).join("")}</li>`,
     ).join("");
-    const targets = [];
-    for (let p = 0; p < v.players; p++) if (p !== S.seat) targets.push(p);
-    if (!targets.includes(S.askTarget)) S.askTarget = targets[0];
-    // What the engine lets you ask for (the view's ask_values): nothing is judged here.
-    const values = v.ask_values || [];
-    const keys = values.map((x) => valueKey(x.attribute, x.value));
-    if (!keys.includes(S.askValue)) S.askValue = keys[0] ?? null;
-    const canAsk = myTurn && v.phase === "asking";
-    const canLay = myTurn && (v.phase === "opening" || v.phase === "laying");
-    const groups = [...new Set(values.map((x) => x.attribute))].map((attr) => {
-      const opts = values.filter((x) => x.attribute === attr).map((x) => {
-        const k = valueKey(x.attribute, x.value);
-        return `<option value="${escapeXml(k)}"${k === S.askValue ? " selected" : ""}>${escapeXml(valueLabel(x.attribute, x.value))}</option>`;
-      }).join("");
-      return opts ? `<optgroup label="${escapeXml(gt(attr))}">${opts}</optgroup>` : "";
-    }).join("");
     let endPanel = "";
     if (S.end) {
       const o = S.end.outcome;
@@ -268,6 +307,11 @@ export function mountGoTable(root, { code, spectate }) {
         ${S.room && S.room.tournament_url ? `<a class="btn" id="to-tournament" href="${escapeXml(S.room.tournament_url)}">${escapeXml(gt("back_tournament"))}</a>` : ""}
         <a class="btn" href="/" data-link>${escapeXml(gt("back"))}</a></p></section>`;
     }
+    let prompt = "";
+    if (canAsk) prompt = S.askTarget === null ? gt("pick_opp") : gt("ask_target", { name: nameOf(S.askTarget) });
+    else if (canEnd) prompt = gt("select_help");
+    const first = Math.max(0, S.log.length - 40);
+    const focused = document.activeElement && root.contains(document.activeElement) ? document.activeElement.dataset.focus : null;
     root.innerHTML = `<div class="go-table" data-phase="${escapeXml(v.phase)}">
       <header class="go-head">
         <h1>${escapeXml(gt("go_blink"))} <span class="muted">${escapeXml(code)}</span></h1>
@@ -276,47 +320,71 @@ export function mountGoTable(root, { code, spectate }) {
         ${session.state === "reconnecting" ? `<p class="error-msg">${escapeXml(gt("reconnecting"))}</p>` : ""}
       </header>
       ${endPanel}
-      <ul class="go-opps" id="go-opps">${opps.join("")}</ul>
+      <ul class="go-opps" id="go-opps" aria-label="${escapeXml(gt("opponents"))}">${opps.map((p, i) => oppHTML(v, p, i, canAsk)).join("")}</ul>
       <section class="go-discard panel"><h2>${escapeXml(gt("discard"))}</h2>
         <ul id="go-discard">${discard || `<li class="muted">${escapeXml(gt("no_matches"))}</li>`}</ul></section>
       <section class="go-log panel"><h2>${escapeXml(gt("log"))}</h2>
-        <ol id="go-log">${S.log.slice(-40).map((e) => `<li>${escapeXml(logLine(e))}</li>`).join("")}</ol></section>
+        <ol id="go-log" start="${first + 1}">${S.log.slice(first).map((e, i) => `<li><span class="go-log-n">${first + i + 1}.</span> <span>${escapeXml(logLine(e))}</span></li>`).join("")}</ol></section>
       ${mine ? `<section class="go-me panel${myTurn ? " my-turn" : ""}">
         <h2>${escapeXml(gt("your_hand"))}</h2>
         <div class="go-hand" id="go-hand" role="group" aria-label="${escapeXml(gt("your_hand"))}">
-          ${hand.map((c) => `<button type="button" class="go-card-btn${S.sel.has(c) ? " selected" : ""}" data-card="${escapeXml(c)}" aria-pressed="${S.sel.has(c)}">${card(c)}</button>`).join("")}
+          ${hand.map((c) => `<button type="button" class="go-card-btn${S.sel.has(c) ? " selected" : ""}" data-card="${escapeXml(c)}" data-focus="c:${escapeXml(c)}" aria-pressed="${S.sel.has(c)}">${card(c)}</button>`).join("")}
         </div>
+        <p class="go-prompt" id="go-prompt">${escapeXml(prompt)}</p>
         <div class="go-controls">
-          <label>${escapeXml(gt("ask_whom"))} <select id="go-ask-target"${canAsk ? "" : " disabled"}>${targets.map((p) => `<option value="${p}"${p === S.askTarget ? " selected" : ""}>${escapeXml(nameOf(p))} (${v.hand_counts[p]})</option>`).join("")}</select></label>
-          <label>${escapeXml(gt("ask_for"))} <select id="go-ask-value"${canAsk ? "" : " disabled"}>${groups}</select></label>
-          <button type="button" class="primary" id="go-ask"${canAsk ? "" : " disabled"}>${escapeXml(gt("ask"))}</button>
-          <button type="button" id="go-lay"${canLay && S.sel.size >= 3 ? "" : " disabled"} title="${escapeXml(gt("select_help"))}">${escapeXml(gt("lay"))}</button>
-          <button type="button" id="go-end"${canLay ? "" : " disabled"}>${escapeXml(v.phase === "opening" ? gt("end_opening") : gt("end_turn"))}</button>
+          <div class="go-values" id="go-values" role="group" aria-label="${escapeXml(gt("ask_for_value"))}">${valuesHTML(v, canAsk)}</div>
+          <button type="button"${canLay ? ' class="primary"' : " disabled"} id="go-lay" data-focus="b:lay" title="${escapeXml(gt("select_help"))}">${escapeXml(gt("lay"))}</button>
+          <button type="button" id="go-end" data-focus="b:end"${canEnd ? "" : " disabled"}>${escapeXml(v.phase === "opening" ? gt("end_opening") : gt("end_turn"))}</button>
         </div>
+        ${keysHTML(v, opps.length)}
         <p class="error-msg" id="go-msg" role="alert">${escapeXml(S.msg || "")}</p>
       </section>${chat.barHTML(true)}` : `<p class="muted">${escapeXml(gt("spectating"))}</p>`}
     </div>${countdownHTML()}`;
     chat.place(root, (seat) => root.querySelector(`.go-opp[data-seat="${seat}"] .go-opp-name`) || (seat === S.seat ? root.querySelector(".go-me h2") : null));
     const logEl = root.querySelector("#go-log");
     if (logEl) logEl.scrollTop = logEl.scrollHeight;
+    // A render replaces the table: the control that had the focus gets it back.
+    const again = focused && root.querySelector(`[data-focus="${CSS.escape(focused)}"]`);
+    if (again && !again.disabled) again.focus({ preventScroll: true });
+  }
+
+  function ask(key) {
+    const [attribute, raw] = String(key || "").split(":");
+    if (!attribute || S.askTarget === null) return;
+    // One ask a turn: a second click while the first is unanswered would only be refused.
+    if ([...S.pending.values()].some((m) => m.type === "ask")) return;
+    act("ask", { target: Number(S.askTarget), attribute, value: attribute === "count" ? Number(raw) : raw });
+  }
+
+  function layDown() {
+    if (!S.view || !selectionLegal(S.view)) return;
+    act("lay", { cards: [...S.sel] });
+    S.sel.clear();
+  }
+
+  /** Choose the opponent to ask; the first value chip takes the focus. */
+  function chooseTarget(p) {
+    S.askTarget = p;
+    render();
+    const chip = root.querySelector(".go-chip:not(:disabled)");
+    if (chip) chip.focus();
   }
 
   function onClick(e) {
     if (chat.click(e.target)) return;
     const btn = e.target.closest && e.target.closest("button");
-    if (!btn || !root.contains(btn)) return;
+    if (!btn || !root.contains(btn) || btn.disabled) return;
     if (btn.classList.contains("go-card-btn")) {
       const c = btn.dataset.card;
       if (S.sel.has(c)) S.sel.delete(c);
       else S.sel.add(c);
       render();
-    } else if (btn.id === "go-ask") {
-      const [attribute, raw] = String(S.askValue || "").split(":");
-      if (!attribute) return;
-      act("ask", { target: Number(S.askTarget), attribute, value: attribute === "count" ? Number(raw) : raw });
+    } else if (btn.classList.contains("go-opp-btn")) {
+      chooseTarget(Number(btn.dataset.seat));
+    } else if (btn.classList.contains("go-chip")) {
+      ask(btn.dataset.value);
     } else if (btn.id === "go-lay") {
-      act("lay", { cards: [...S.sel] });
-      S.sel.clear();
+      layDown();
     } else if (btn.id === "go-end") {
       act("end");
     } else if (btn.id === "go-rematch" && session.live) {
@@ -324,13 +392,54 @@ export function mountGoTable(root, { code, spectate }) {
     }
   }
 
-  function onChange(e) {
-    if (e.target.id === "go-ask-target") S.askTarget = Number(e.target.value);
-    else if (e.target.id === "go-ask-value") S.askValue = e.target.value;
+  /** ← → move the focus along the row in use: the value chips when asking, else the hand. */
+  function moveFocus(step) {
+    const v = S.view;
+    const sel = v && v.phase === "asking" && S.askTarget !== null ? ".go-chip:not(:disabled)" : ".go-card-btn";
+    const items = [...root.querySelectorAll(sel)];
+    if (!items.length) return;
+    const at = items.indexOf(document.activeElement);
+    const next = at < 0 ? (step > 0 ? 0 : items.length - 1) : (at + step + items.length) % items.length;
+    items[next].focus();
+  }
+
+  /** The table's keys (shown in its help line): they work wherever the focus is but in a
+   * text field or a drop-down. */
+  function onKey(e) {
+    if (!S.view || S.spectate || e.ctrlKey || e.metaKey || e.altKey) return;
+    const tag = e.target && e.target.tagName;
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+    const opps = opponents(S.view);
+    const onButton = tag === "BUTTON" && root.contains(e.target);
+    let done = true;
+    if (/^[1-9]$/.test(e.key)) {
+      const p = opps[Number(e.key) - 1];
+      const btn = p === undefined ? null : root.querySelector(`.go-opp-btn[data-seat="${p}"]`);
+      if (btn && !btn.disabled) chooseTarget(p);
+      else done = false;
+    } else if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+      moveFocus(e.key === "ArrowRight" ? 1 : -1);
+    } else if (e.key === "Enter" && !onButton) {
+      const chip = root.querySelector(".go-chip:not(:disabled)");
+      if (chip) ask(chip.dataset.value);
+      else done = false;
+    } else if (e.key === "l" || e.key === "L") {
+      layDown();
+    } else if (e.key === "e" || e.key === "E") {
+      const end = root.querySelector("#go-end");
+      if (end && !end.disabled) act("end");
+    } else if (e.key === "Escape") {
+      S.sel.clear();
+      S.askTarget = null;
+      render();
+    } else {
+      done = false;
+    }
+    if (done) e.preventDefault();
   }
 
   root.addEventListener("click", onClick);
-  root.addEventListener("change", onChange);
+  document.addEventListener("keydown", onKey);
   onLangChange(() => { if (alive) render(); });
   session.start();
   render();
@@ -338,7 +447,7 @@ export function mountGoTable(root, { code, spectate }) {
     alive = false;
     clearInterval(timer);
     root.removeEventListener("click", onClick);
-    root.removeEventListener("change", onChange);
+    document.removeEventListener("keydown", onKey);
     session.stop();
   };
   cleanup.relang = () => render();
