@@ -125,19 +125,20 @@ class GoCodec:
 
     def mask(self, legal: Sequence[GoAction]) -> NDArray[np.int8]:
         """1 at the index of every action in ``legal``, 0 elsewhere."""
-        found: list[int | None] = list(map(self._known.get, map(id, legal)))
-        if None in found:
-            found = [self._learn(a) if i is None else i for a, i in zip(legal, found, strict=True)]
-        out = np.zeros(self.actions, dtype=_INT8)
-        out[found] = 1
-        return out
+        out = bytearray(self.actions)
+        known = self._known.get
+        for a in legal:
+            i = known(id(a))
+            out[self._learn(a) if i is None else i] = 1
+        return np.frombuffer(out, dtype=_INT8)
 
     def _learn(self, action: GoAction) -> int:
         """The index of ``action``, remembered by its identity if it is an ask or an end of turn.
 
         The engine hands out the same ask and end-of-turn objects every time, so the mask finds
-        their indices by ``id`` in one C-level pass. An id is only trusted while its object is
-        alive: ``_kept`` keeps every remembered object, so no other object can take its id.
+        their indices by ``id`` (hashing an ask runs Python code for its value). An id is only
+        trusted while its object is alive: ``_kept`` keeps every remembered object, so no other
+        object can take its id.
         """
         index = self.index(action)
         if type(action) is not LayDown and len(self._kept) < _KEEP:
