@@ -412,7 +412,7 @@ class GoGame:
                 Reason.ATTRIBUTE_NOT_HELD,
                 f"you may only ask for {value_label(value)} if you hold at least one",
             )
-        out: list[GoEvent] = [Asked(player, target, value)]
+        out: list[GoEvent] = [_new_tuple(Asked, (player, target, value))]
         self.asks += 1
         theirs = self._hands[target]
         passed = tuple(filter(holders.__contains__, theirs))
@@ -423,24 +423,27 @@ class GoGame:
             hand.extend(passed)
             self._received[player].append((target, passed))
             self._given[target].append((player, passed))
-            out.append(Passed(target, player, value, len(passed), passed))
+            out.append(_new_tuple(Passed, (target, player, value, len(passed), passed)))
             if not self._hands[target] and self._draw:
                 c = self._draw.pop()
                 self._hands[target].append(c)
                 target_drew = True
-                out.append(Drew(target, c, "emptied"))
+                out.append(_new_tuple(Drew, (target, c, "emptied")))
         else:
-            out.append(GoBlinked(target, player))
+            out.append(_new_tuple(GoBlinked, (target, player)))
             if self._draw:
                 c = self._draw.pop()
                 hand.append(c)
                 drew = True
-                out.append(Drew(player, c, "go_blink"))
+                out.append(_new_tuple(Drew, (player, c, "go_blink")))
         self._asks.append(
-            AskLog(player, target, value, len(passed), drew, target_drew, len(self._discard))
+            _new_tuple(
+                AskLog,
+                (player, target, value, len(passed), drew, target_drew, len(self._discard)),
+            )
         )
         self.phase = Phase.LAYING
-        self._history.append((Ask(player, target, value), t))
+        self._history.append((_new_tuple(Ask, (player, target, value)), t))
         self.events.extend(out)
         return out
 
@@ -476,10 +479,10 @@ class GoGame:
         self._hands[player] = [c for c in hand if c not in cards]
         self._discard.append((player, cards))
         self._laid_this_turn += 1
-        out: list[GoEvent] = [LaidDown(player, cards, value)]
+        out: list[GoEvent] = [_new_tuple(LaidDown, (player, cards, value))]
         if not self._hands[player]:
             self._end(out, Outcome((player,), Termination.BLUNK))
-        self._history.append((LayDown(player, cards), t))
+        self._history.append((_new_tuple(LayDown, (player, cards)), t))
         self.events.extend(out)
         return out
 
@@ -494,14 +497,14 @@ class GoGame:
             if self._opening_left:
                 self._opening_left -= 1
                 self.current = (player + 1) % self.players
-                out.append(TurnBegan(self.current, True))
+                out.append(_new_tuple(TurnBegan, (self.current, True)))
             else:
                 self._begin_turn(self.first_player, out)
         else:
             self._finish_turn(out)
             if self.phase is not Phase.OVER:
                 self._begin_turn((player + 1) % self.players, out)
-        self._history.append((EndTurn(player), t))
+        self._history.append((_new_tuple(EndTurn, (player,)), t))
         self.events.extend(out)
         return out
 
@@ -524,11 +527,11 @@ class GoGame:
         while True:
             self.current = seat
             self.turns += 1
-            out.append(TurnBegan(seat, False))
+            out.append(_new_tuple(TurnBegan, (seat, False)))
             if self._hands[seat]:
                 self.phase = Phase.ASKING
                 return
-            out.append(Skipped(seat))
+            out.append(_new_tuple(Skipped, (seat,)))
             self._finish_turn(out)
             if self.phase is Phase.OVER:
                 return

@@ -48,6 +48,7 @@ _FLOAT32: Final = np.dtype(np.float32)
 _new_tuple: Final = tuple.__new__  # a named tuple from its fields in order, with no Python call
 _PHASES: Final = len(_PHASE_INDEX)
 _DECK: Final = len(STANDARD_DECK)
+_KEEP: Final = 4_096  # the most actions a codec remembers (the engine's own: 6 * 6 * 17 + 6)
 
 
 @cache
@@ -89,12 +90,9 @@ class GoCodec:
         self._row = 2 * p + len(VALUES) + 3
         self.size = self._log + ask_window * self._row
         """The length of an observation."""
-        self._ask_rows: dict[tuple[int, int, Value, int, bool, bool], bytes] = {}
-        # The index of the first ask of each (player, target): 1 + ((target - player) % p - 1) * 17
-        self._ask_base = [
-            [1 + ((target - player) % p - 1) * len(VALUES) for target in range(p)]
-            for player in range(p)
-        ]
+        self._known: dict[int, int] = {}  # an action's id -> its index (see _learn)
+        self._kept: list[GoAction] = []
+        self._ask_rows: dict[tuple[int, int, int, int, bool, bool], bytes] = {}
 
     # -- actions --------------------------------------------------------------------------
 
@@ -128,17 +126,25 @@ class GoCodec:
     def mask(self, legal: Sequence[GoAction]) -> NDArray[np.int8]:
         """1 at the index of every action in ``legal``, 0 elsewhere."""
         out = bytearray(self.actions)
-        index = self.index
-        by_id = _VALUE_BY_ID
-        base = self._ask_base
+        known = self._known.get
         for a in legal:
-            if type(a) is Ask:  # the most common by far: inlined (Ask is player, target, value)
-                v = by_id.get(id(a[2]))
-                if v is not None:
-                    out[base[a[0]][a[1]] + v] = 1
-                    continue
-            out[index(a)] = 1
+            i = known(id(a))
+            out[self._learn(a) if i is None else i] = 1
         return np.frombuffer(out, dtype=_INT8)
+
+    def _learn(self, action: GoAction) -> int:
+        """The index of ``action``, remembered by its identity if it is an ask or an end of turn.
+
+        The engine hands out the same ask and end-of-turn objects every time, so the mask finds
+        their indices by ``id`` (hashing an ask runs Python code for its value). An id is only
+        trusted while its object is alive: ``_kept`` keeps every remembered object, so no other
+        object can take its id.
+        """
+        index = self.index(action)
+        if type(action) is not LayDown and len(self._kept) < _KEEP:
+            self._kept.append(action)
+            self._known[id(action)] = index
+        return index
 
     def describe(self, index: int, seat: int) -> str:
         """The action at ``index`` in words, for logs and the text rendering."""
@@ -152,15 +158,16 @@ class GoCodec:
     # -- observations -----------------------------------------------------------------------
 
     def _ask_row(
-        self, asker: int, target: int, value: Value, passed: int, drew: bool, target_drew: bool
+        self, asker: int, target: int, value: int, passed: int, drew: bool, target_drew: bool
     ) -> bytes:
-        """One ask of the log as the bytes of its row (seats relative to the viewer)."""
+        """One ask of the log as the bytes of its row (seats relative to the viewer, ``value``
+        the index of the value asked for in :data:`VALUES`)."""
         p = self.players
         values = len(VALUES)
         row = array("f", bytes(4 * self._row))
         row[asker] = 1.0
         row[p + target] = 1.0
-        row[2 * p + _VALUE_INDEX[value]] = 1.0
+        row[2 * p + value] = 1.0
         row[2 * p + values] = passed / 12
         row[2 * p + values + 1] = float(drew)
         row[2 * p + values + 2] = float(target_drew)
@@ -191,11 +198,15 @@ class GoEncoder:
         self._logs = array("f", bytes(4 * codec.size))
         self._lens = [0, 0, 0]
         self._rows: list[bytes] = []
+        p = codec.players
+        self._rel = [(other - seat) % p for other in range(p)]
+        """Each seat relative to this one (clockwise from it)."""
+        self._turned = [(seat + i) % p for i in range(p)]
+        """The seat ``i`` places clockwise from this one, for each ``i``."""
 
     def _catch_up(self, view: GoView) -> None:
         c = self.codec
-        seat = self.seat
-        p = c.players
+        rel = self._rel
         logs = self._logs
         lens = self._lens
         index = DECK_INDEX
@@ -206,13 +217,13 @@ class GoEncoder:
             lens[0] = len(view.discard)
         if len(view.given) != lens[1]:
             for target, cards in view.given[lens[1] :]:
-                base = c._given + ((target - seat) % p - 1) * _DECK
+                base = c._given + (rel[target] - 1) * _DECK
                 for card in cards:
                     logs[base + index[card]] = 1.0
             lens[1] = len(view.given)
         if len(view.received) != lens[2]:
             for giver, cards in view.received[lens[2] :]:
-                base = c._received + ((giver - seat) % p - 1) * _DECK
+                base = c._received + (rel[giver] - 1) * _DECK
                 for card in cards:
                     logs[base + index[card]] = 1.0
             lens[2] = len(view.received)
@@ -221,8 +232,10 @@ class GoEncoder:
             return
         known = c._ask_rows
         for a in view.asks[len(rows) :]:
-            key = ((a.player - seat) % p, (a.target - seat) % p, a.value, a.passed, a.drew,
-                   a.target_drew)  # fmt: skip
+            value = _VALUE_BY_ID.get(id(a.value))  # an index: hashing an enum member is slow
+            if value is None:
+                value = _VALUE_INDEX[a.value]
+            key = (rel[a.player], rel[a.target], value, a.passed, a.drew, a.target_drew)
             row = known.get(key)
             if row is None:
                 row = known[key] = c._ask_row(*key)
@@ -233,8 +246,6 @@ class GoEncoder:
     def observe(self, view: GoView) -> NDArray[np.float32]:
         """``view`` (of this encoder's seat) as an array of numbers in [0, 1]."""
         c = self.codec
-        seat = self.seat
-        p = c.players
         self._catch_up(view)
         out = self._logs[:]
         index = DECK_INDEX
@@ -242,18 +253,19 @@ class GoEncoder:
             out[index[card]] = 1.0
         phase = _PHASE_BY_ID.get(id(view.phase))
         out[c._phase + (_PHASE_INDEX[view.phase] if phase is None else phase)] = 1.0
+        rel = self._rel
         if view.current is not None:
-            out[c._current + (view.current - seat) % p] = 1.0
-        out[c._dealer + (view.dealer - seat) % p] = 1.0
+            out[c._current + rel[view.current]] = 1.0
+        out[c._dealer + rel[view.dealer]] = 1.0
         counts = view.hand_counts
         base = c._counts
-        for i in range(p):
-            out[base + i] = counts[(seat + i) % p] / _DECK
+        for i, other in enumerate(self._turned):
+            out[base + i] = counts[other] / _DECK
         out[c._draw] = view.draw_count / _DECK
         base = c._scalars
         laid = view.laid_this_turn
         out[base] = laid / 5 if laid < 5 else 1.0
-        out[base + 1] = view.quiet_turns / p  # the game ends after a quiet round
+        out[base + 1] = view.quiet_turns / c.players  # the game ends after a quiet round
         turns = view.turns
         out[base + 2] = turns / 1000 if turns < 1000 else 1.0
         return np.frombuffer(out, dtype=_FLOAT32)

@@ -111,6 +111,7 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped environment class raw_e
         self._encoders = [self.codec.encoder(s) for s in range(self.players)]
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._no_rewards = dict.fromkeys(self.agents, 0)  # what AECEnv._clear_rewards sets
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -145,7 +146,10 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped environment class raw_e
             return
         seat = self._seat[agent]
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        if len(self.rewards) == self.players:  # AECEnv._clear_rewards, in one C call
+            self.rewards.update(self._no_rewards)
+        else:
+            self._clear_rewards()
         try:
             move = self.codec.action(int(action), seat)
             self.game.apply(self.state_, move)
@@ -170,11 +174,13 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped environment class raw_e
                 self.rewards[a] = rewards[self._seat[a]]
                 self.terminations[a] = True
                 self.infos[a] = {"outcome": state.outcome.reason.value}
-        else:
-            if self.steps >= self.max_cycles * self.players:
-                self.truncations = dict.fromkeys(self.agents, True)
-            self.agent_selection = self.possible_agents[state.current]
-        self._accumulate_rewards()
+            self._accumulate_rewards()
+            return
+        if self.steps >= self.max_cycles * self.players:
+            self.truncations = dict.fromkeys(self.agents, True)
+        self.agent_selection = self.possible_agents[state.current]
+        # No reward before the end: AECEnv._accumulate_rewards would add 0 to every float
+        # total, which changes none of them (no total is ever -0.0).
 
     def render(self) -> str | None:
         """The acting seat's view as text: returned (``"ansi"``) or printed (``"human"``)."""
