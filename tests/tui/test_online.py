@@ -186,3 +186,15 @@ async def test_quitting_while_waiting_frees_the_seat(server_url: str) -> None:
         await pilot.press("ctrl+q")
     room = httpx.get(f"{server_url}/api/rooms/{created['code']}", timeout=10).json()
     assert not room["seats"][1]["taken"]
+
+
+def test_a_room_made_in_the_terminal_is_private_unless_asked(server_url: str) -> None:
+    """``blink play --server`` makes a private room, as the browser does; ``--public`` lists
+    it in the lobby."""
+    private = prepare(server_url, seats=[None, "beginner:first"], name="Ann")
+    public = prepare(server_url, seats=[None, "beginner:first"], name="Bo", public=True)
+    rooms = [
+        httpx.get(f"{server_url}/api/rooms/{s.code}", timeout=10).json()
+        for s in (private, public)
+    ]
+    assert [r["public"] for r in rooms] == [False, True]
