@@ -133,3 +133,55 @@ def test_full_room_is_watched(context: BrowserContext, server: Server, game: str
     assert saved_token(page, code) is None
     assert page.evaluate("window.blinkConnection.token") is None
     assert not [e for e in errors if "409" not in e], errors
+
+
+@pytest.mark.parametrize("game", ["classic", "goblink"])
+def test_one_name_for_every_form(context: BrowserContext, server: Server, game: str) -> None:
+    """The lobby's one name field is kept as it is typed: a seat taken with a room's code (with
+    no form submitted) carries it, at both games' tables, and the next visit shows it."""
+    code = new_room(server, game)
+    page = context.new_page()
+    page.goto(server.url + "/")
+    expect(page.locator("#q-play")).to_be_enabled()
+    page.fill("#q-name", "Quinn")
+    page.fill("#j-code", code)
+    page.locator("#f-join").get_by_role("button").click()
+    page.wait_for_function(
+        "() => { const c = window.blinkConnection; return c && c.ws && c.ws.readyState === 1; }",
+        timeout=10000,
+    )
+    seat = server.api(f"/api/rooms/{code}")["seats"][1]  # type: ignore[index]
+    assert seat["name"] == "Quinn", seat  # type: ignore[index]
+    page.goto(server.url + "/")
+    expect(page.locator("#q-name")).to_have_value("Quinn")
+
+
+def test_a_spectator_is_told_when_the_players_have_gone(
+    context: BrowserContext, server: Server
+) -> None:
+    """A game whose players all left waits for them: its spectators are told so (and the room
+    leaves the lobby's live list), and the notice goes when a player comes back."""
+    made = server.api("/api/rooms", {"players": 2, "take_seat": 0, "public": True, "name": "A"})
+    code = str(made["code"])
+    seat0 = json.dumps({"token": made["token"], "seat": 0})
+    players = [context.new_page(), context.new_page()]
+    players[0].goto(server.url + "/")
+    players[0].evaluate(f"sessionStorage.setItem('blink.seat.{code}', {json.dumps(seat0)})")
+    for p in players:
+        p.goto(server.url + f"/play/{code}")
+    watcher = context.new_page()
+    watcher.goto(server.url + f"/watch/{code}")
+    expect(watcher.locator(".table[data-phase]")).to_be_visible(timeout=20000)
+    expect(watcher.locator("#players-away")).to_have_count(0)
+    for p in players:
+        p.close()
+    expect(watcher.locator("#players-away")).to_have_text(
+        "The players have left: the game waits for them to come back.", timeout=20000
+    )
+    listed = server.api("/api/rooms")["rooms"]
+    assert code not in [r["code"] for r in listed]  # type: ignore[union-attr]
+    back = context.new_page()
+    back.goto(server.url + "/")
+    back.evaluate(f"sessionStorage.setItem('blink.seat.{code}', {json.dumps(seat0)})")
+    back.goto(server.url + f"/play/{code}")
+    expect(watcher.locator("#players-away")).to_have_count(0, timeout=20000)

@@ -14,6 +14,8 @@ from srvkit import Client, ServerThread
 from ssekit import EventStream
 from test_tournaments import play_room, profile
 
+from blink.server.room_info import UNCLAIMED_LISTED
+
 __all__ = ["redis_url"]  # the fixture
 
 TIMEOUT = 60.0
@@ -187,3 +189,48 @@ async def test_servers_keep_serving_while_redis_is_away_and_meet_again(
             await lobby_b.next("room", lambda d: d["code"] == again)
     finally:
         redis.close()
+
+
+async def test_the_lobby_drops_a_room_its_players_left_and_lists_it_again(
+    server: ServerThread,
+) -> None:
+    """An abandoned room leaves the live list at once (no frozen table to watch), and comes
+    back when one of its players does."""
+    r = (await post(server, "/api/rooms", {"players": 2, "public": True, "name": "Ann"})).json()
+    code = r["code"]
+
+    def listed_codes() -> list[str]:
+        return [x["code"] for x in server.get("/api/rooms").json()["rooms"]]
+
+    async with EventStream(f"{server.http}/api/rooms/events") as lobby:
+        assert [x["code"] for x in (await lobby.next("rooms")).data["rooms"]] == [code]
+        ann = await Client("Ann").connect(server.ws, room=code, token=r["token"])
+        await lobby.next("room", lambda d: d["code"] == code and d["room"]["seats"][0]["connected"])
+        await ann.close()
+        gone = await lobby.next("room", lambda d: d["code"] == code and d["room"] is None)
+        assert gone.data == {"code": code, "room": None}
+        assert code not in await asyncio.to_thread(listed_codes)
+        back = await Client("Ann").connect(server.ws, room=code, token=r["token"])
+        try:
+            await lobby.next("room", lambda d: d["code"] == code and d["room"] is not None)
+            assert code in await asyncio.to_thread(listed_codes)
+        finally:
+            await back.close()
+
+
+async def test_a_new_room_nobody_came_to_leaves_the_lobby(
+    make_server: Callable[..., ServerThread],
+) -> None:
+    now = [1_000_000.0]
+    server = make_server(wall_clock=lambda: now[0], sweep_interval=0.02)
+    code = (await post(server, "/api/rooms", {"players": 2, "public": True})).json()["code"]
+    async with EventStream(f"{server.http}/api/rooms/events") as lobby:
+        assert [x["code"] for x in (await lobby.next("rooms")).data["rooms"]] == [code]
+        now[0] += UNCLAIMED_LISTED - 1
+        hub = server.app.state.hub
+        swept = hub.sweeps
+        await until(lambda: hub.sweeps >= swept + 3)  # sweeps pass: still new
+        assert all(e.data.get("room", True) is not None for e in lobby.seen if e.event == "room")
+        now[0] += 2
+        gone = await lobby.next("room", lambda d: d["code"] == code)
+        assert gone.data["room"] is None

@@ -23,6 +23,8 @@ from blink.games.classic.bots import BotSpec
         (["--join", "ABCDEF"], "--server"),
         (["--server", "http://127.0.0.1:9", "--join", "A", "--watch", "B"], "either"),
         (["--server", "http://127.0.0.1:9", "--hotseat"], "one keyboard"),
+        (["--public"], "--server"),
+        (["--server", "http://127.0.0.1:9", "--join", "ABCDEF", "--public"], "a room you make"),
     ],
 )
 def test_bad_options(args: list[str], words: str) -> None:

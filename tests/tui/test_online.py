@@ -222,3 +222,15 @@ async def test_quick_chat_by_keys(server_url: str) -> None:
             # What the other seat says is shown in words, with its name.
             await ws.send(json.dumps({"type": "chat", "phrase": "well_played"}))
             await wait_for(pilot, lambda: "Web: “Well played”" in str(line.render()))
+
+
+def test_a_room_made_in_the_terminal_is_private_unless_asked(server_url: str) -> None:
+    """``blink play --server`` makes a private room, as the browser does; ``--public`` lists
+    it in the lobby."""
+    private = prepare(server_url, seats=[None, "beginner:first"], name="Ann")
+    public = prepare(server_url, seats=[None, "beginner:first"], name="Bo", public=True)
+    rooms = [
+        httpx.get(f"{server_url}/api/rooms/{s.code}", timeout=10).json()
+        for s in (private, public)
+    ]
+    assert [r["public"] for r in rooms] == [False, True]

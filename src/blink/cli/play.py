@@ -111,6 +111,14 @@ RecordOpt = Annotated[
         metavar="FILE",
     ),
 ]
+PublicOpt = Annotated[
+    bool,
+    typer.Option(
+        "--public",
+        help="Online: list the room you make among the lobby's live games (default: private, "
+        "joined by its code).",
+    ),
+]
 NoProfileOpt = Annotated[
     bool, typer.Option("--no-profile", help="Online: play anonymously (not rated).")
 ]
@@ -136,6 +144,7 @@ def play(
     profile: ProfileOpt = None,
     no_profile: NoProfileOpt = False,
     record: RecordOpt = None,
+    public: PublicOpt = False,
 ) -> None:
     """Play Blink in the terminal: against bots (default), --hotseat, or online with --server."""
     from blink.games.classic.rules import DealError, RulesetError, get_ruleset, parse_handicap
@@ -158,8 +167,12 @@ def play(
     style: dict[str, Any] = {"colorblind": colorblind, "ascii_symbols": ascii_symbols}
     if record is not None:
         _check_record(record, online=server is not None or join is not None or watch is not None)
+    if public and server is None:
+        _fail("--public lists a room made online: give --server URL too")
     if server is not None or join is not None or watch is not None:
         _check_online(server, join, watch, hotseat, profile, no_profile)
+        if public and (join is not None or watch is not None):
+            _fail("--public is for a room you make: a room joined or watched keeps its own")
         assert server is not None
         _play_online(
             server,
@@ -173,6 +186,7 @@ def play(
             best_of=best_of,
             handicap=handicap,
             ruleset=rules.name,
+            public=public,
             **style,
         )
     deal = {

@@ -2,9 +2,10 @@
 streams, and the lobby's directory of the open public rooms of every node.
 
 - A public room that opens, changes (seats, status, spectators: the room's own hooks, which
-  come at most once a second for spectators) or stops being open (finished, closed, out of
-  memory) is published as :class:`~blink.server.bus.RoomChanged`, once per loop turn however
-  many times it changed (the room never waits for it).
+  come at most once a second for spectators) or stops being listed (finished, closed, out of
+  memory, or all its players gone: :func:`blink.server.room_info.listed`) is published as
+  :class:`~blink.server.bus.RoomChanged`, once per loop turn however many times it changed
+  (the room never waits for it).
 - A game of a public room that finished is :class:`~blink.server.bus.GamesFinished`, and a game
   that may have changed ratings :class:`~blink.server.bus.LeaderboardChanged`, both once what
   the game end stored is committed (so a node that reads the database then sees it).
@@ -36,6 +37,7 @@ from blink.server.bus import (
 )
 from blink.server.hub import Hub
 from blink.server.profiles import leaderboard, profile_hashes
+from blink.server.room_info import listed
 from blink.server.rooms import GameState, Room
 
 __all__ = ["LISTED", "Feeds", "attach"]
@@ -47,10 +49,6 @@ LISTED = 200
 
 SILENT_SWEEPS = 3
 """Sweeps after which a node that said nothing has its rooms taken off the lobby."""
-
-
-def _open(room: Room) -> bool:
-    return room.public and room.status not in ("finished", "closed")
 
 
 class Feeds:
@@ -109,7 +107,7 @@ class Feeds:
         dirty, self._dirty = self._dirty, set()
         for code in sorted(dirty):
             room = dict.get(self.hub.rooms, code)
-            if room is not None and _open(room):
+            if room is not None and listed(room):
                 self._announced.add(code)
                 self.bus.publish(ROOMS, self._event(room))
             elif code in self._announced:
@@ -121,7 +119,7 @@ class Feeds:
 
     def local_rooms(self) -> list[Room]:
         """This node's open public rooms in memory."""
-        return [r for r in self.hub.rooms.values() if _open(r)]
+        return [r for r in self.hub.rooms.values() if listed(r)]
 
     def listing(self) -> list[dict[str, Any]]:
         """Every node's open public rooms, newest first (at most :data:`LISTED`), as
@@ -214,8 +212,13 @@ class Feeds:
         self.bus.publish(ROOMS, RoomsAsked(self.node))
 
     def sweep(self) -> None:
-        """Announce this node's rooms; forget the rooms of nodes silent for
+        """Take off the lobby the rooms listed only while new (no player came in time); with
+        Redis also announce this node's rooms, and forget the rooms of nodes silent for
         :data:`SILENT_SWEEPS` sweeps (told to the lobby's streams here)."""
+        for code in list(self._announced):
+            room = dict.get(self.hub.rooms, code)
+            if room is None or not listed(room):
+                self._mark(code)
         if not self.bus.shared:
             return
         self.announce()

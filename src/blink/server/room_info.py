@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import quote
 
 import msgspec
@@ -15,7 +15,7 @@ from blink.server.protocol import RoomInfo, RoomSummary
 if TYPE_CHECKING:
     from blink.server.rooms import Room
 
-__all__ = ["insert_room_job", "room_info", "room_summary"]
+__all__ = ["UNCLAIMED_LISTED", "insert_room_job", "listed", "room_info", "room_summary"]
 
 
 def room_info(room: Room) -> RoomInfo:
@@ -46,6 +46,27 @@ def room_info(room: Room) -> RoomInfo:
 def _tournament_url(tid: object) -> str | None:
     """The tournament page of a match room (its options name the tournament)."""
     return f"/tournament.html?id={quote(tid, safe='')}" if isinstance(tid, str) and tid else None
+
+
+UNCLAIMED_LISTED: Final = 120.0
+"""Seconds a new public room that none of its players has come to yet stays listed."""
+
+
+def listed(room: Room) -> bool:
+    """Whether the lobby lists ``room`` among the live games (``GET /api/rooms`` and its event
+    stream): a public room that is not over, with one of its players connected, or a game of
+    bots only, or a new room for :data:`UNCLAIMED_LISTED` seconds while its players come.
+
+    A room whose players all left is not listed (there is nobody to join or watch playing:
+    its game waits for them), and is listed again when one of them comes back.
+    """
+    if not room.public or room.status in ("finished", "closed"):
+        return False
+    humans = [s for s in room.seats if s.kind == "human"]
+    if not humans or any(s.conns for s in humans):
+        return True
+    fresh = room.settings.wall_clock() - room.created_at < UNCLAIMED_LISTED
+    return fresh and not any(s.connected_once for s in humans)
 
 
 def room_summary(room: Room) -> RoomSummary:

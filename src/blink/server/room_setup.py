@@ -7,7 +7,6 @@ one is given), and the room is registered in the hub and stored before it is ans
 
 from __future__ import annotations
 
-import time
 from typing import Any, Final
 
 import msgspec
@@ -125,9 +124,8 @@ async def create_room(h: Hub, body: CreateRoom) -> dict[str, Any]:
         token = _seat_token(h, body.profile_secret)
         seat_list[take].token_hash = hash_token(token)
         seat_list[take].name = body.name
-    room = Room(
-        h, "", body.game, players, body.best_of, options, body.public, seat_list, time.time()
-    )
+    created = h.settings.wall_clock()
+    room = Room(h, "", body.game, players, body.best_of, options, body.public, seat_list, created)
     await store_new_room(h, room)
     code = room.code
     info = room.info()

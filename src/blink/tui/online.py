@@ -129,8 +129,12 @@ def prepare(
     handicap: str = "",
     ruleset: str = "official",
     profile_secret: str | None = None,
+    public: bool = False,
 ) -> Seat:
     """Create a room and take seat 0, take a seat in room ``join``, or check room ``watch``.
+
+    A room made here is private (joined by its code) unless ``public``: then the lobby lists it
+    among the live games, as the browser's "list it" box does.
 
     With ``profile_secret`` the seat carries that profile (its games are rated). If the server
     refuses the secret (:data:`PROFILE_REFUSALS`) the seat is taken anonymously instead and
@@ -155,12 +159,13 @@ def prepare(
                 handicap,
                 ruleset,
                 {"profile_secret": profile_secret},
+                public,
             )
         except OnlineError as exc:
             if exc.code not in PROFILE_REFUSALS:
                 raise
             notice = f"the server refused your profile ({exc}): playing anonymously, not rated"
-    seat = _take_seat(base, join, name, players, seats, best_of, handicap, ruleset, {})
+    seat = _take_seat(base, join, name, players, seats, best_of, handicap, ruleset, {}, public)
     return Seat(seat.base_url, seat.code, seat.seat, seat.token, notice)
 
 
@@ -174,6 +179,7 @@ def _take_seat(
     handicap: str,
     ruleset: str,
     extra: dict[str, Any],
+    public: bool,
 ) -> Seat:
     if join is not None:
         code = join.strip().upper()
@@ -187,6 +193,7 @@ def _take_seat(
         "ruleset": ruleset,
         "name": name,
         "take_seat": 0,
+        "public": public,
         **extra,
     }
     data = _request("POST", f"{base}/api/rooms", body)
@@ -750,6 +757,7 @@ def run_online(
     colorblind: bool = False,
     ascii_symbols: bool = False,
     profile_secret: str | None = None,
+    public: bool = False,
 ) -> int:
     """Prepare the seat (one clear :class:`OnlineError` if that fails), then run the app.
 
@@ -769,6 +777,7 @@ def run_online(
         handicap=handicap,
         ruleset=ruleset,
         profile_secret=profile_secret,
+        public=public,
     )
     from blink.tui.app import BlinkApp
 

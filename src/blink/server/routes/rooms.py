@@ -21,6 +21,7 @@ from blink.server.errors import ApiError
 from blink.server.feeds import Feeds
 from blink.server.hub import Hub
 from blink.server.profiles import seat_token
+from blink.server.room_info import listed
 from blink.server.room_setup import CreateRoom
 from blink.server.rooms import Room, hash_token
 from blink.server.routes.deps import HubDep, WritableHubDep
@@ -93,7 +94,7 @@ async def quick_game(h: WritableHubDep, body: QuickGame) -> dict[str, Any]:
 @router.get("/api/rooms")
 async def list_rooms(h: HubDep) -> dict[str, Any]:
     """Rooms you can join or watch, newest first."""
-    rooms = [r for r in h.rooms.values() if r.public and r.status not in ("finished", "closed")]
+    rooms = [r for r in h.rooms.values() if listed(r)]
     rooms.sort(key=lambda r: r.created_at, reverse=True)
     return {"rooms": msgspec.to_builtins([r.summary() for r in rooms[:200]])}
 

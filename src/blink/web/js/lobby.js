@@ -33,14 +33,15 @@ export function mountLobby(root) {
 
   root.innerHTML = `
   <div class="hero">
-    <div><h1 data-i18n="title"></h1><p data-i18n="quick_help"></p></div>
+    <div><h1 data-i18n="title"></h1><p data-i18n="quick_help"></p>
+      <label class="your-name"><span data-i18n="name"></span><input name="name" id="q-name" maxlength="24" autocomplete="nickname" aria-describedby="q-name-help"></label>
+      <p class="muted" id="q-name-help" data-i18n="name_everywhere"></p></div>
     <div class="fan" aria-hidden="true">${["4YS", "2BM", "5RF", "1GL"].map((c) => face(c)).join("")}</div>
   </div>
   <div class="grid">
     <section class="panel" aria-labelledby="h-quick">
       <h2 id="h-quick" data-i18n="quick_game"></h2>
       <form id="f-quick">
-        <label><span data-i18n="name"></span><input name="name" id="q-name" maxlength="24" autocomplete="nickname"></label>
         <label><span data-i18n="bot_level"></span><select name="level" id="q-level"></select></label>
         <fieldset style="border:0;padding:0;margin:0"><legend class="muted" style="font-size:.85rem" data-i18n="players"></legend><div id="q-players"></div></fieldset>
         <button class="primary" type="submit" id="q-play" data-i18n="play" disabled></button>
@@ -95,12 +96,16 @@ export function mountLobby(root) {
   </div>`;
   applyI18n(root);
   const $ = (s) => root.querySelector(s);
+  // One name for every form of the lobby (and for a seat taken by a room's link: net.js reads
+  // it back), kept as it is typed.
   $("#q-name").value = myName();
-  const name = () => {
+  const keepName = () => {
     const n = $("#q-name").value.trim().slice(0, 24);
     try { localStorage.setItem("blink.name", n); } catch { /* ignore */ }
-    return n || undefined;
+    return n;
   };
+  $("#q-name").addEventListener("input", keepName);
+  const name = () => keepName() || undefined;
 
   function levelOptions(selected) {
     return levels.map((l) => `<option value="${l}"${l === selected ? " selected" : ""}>${escapeXml(levelName(l))}</option>`).join("");

@@ -663,6 +663,15 @@ export function mountTable(root, { code, spectate }) {
     return "";
   }
 
+  // A spectator of a game whose players have all gone is told why the table does not move
+  // (the lobby no longer lists such a room; a saved link can still lead here).
+  function awayHTML(v) {
+    if (!S.spectate || !S.room || v.phase === "over") return "";
+    const people = S.room.seats.filter((s) => s.kind !== "bot");
+    if (!people.length || people.some((s) => s.connected)) return "";
+    return `<p class="muted" id="players-away" role="status">${escapeXml(t("players_away"))}</p>`;
+  }
+
   function render() {
     if (!alive) return;
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focus : null;
@@ -690,7 +699,7 @@ export function mountTable(root, { code, spectate }) {
           chosen: v.phase === "choosing" ? v.chosen : null, winners: v.outcome ? v.outcome.winners : [],
           fits, landed: S.landed, playedBy: recentPlays(), showKeys: !S.spectate && S.seat !== null, interactive: !S.spectate && S.seat !== null,
         });
-        html = `<div class="table" data-phase="${escapeXml(v.phase)}">${bar}${banner}${notice}${board}
+        html = `<div class="table" data-phase="${escapeXml(v.phase)}">${bar}${banner}${notice}${awayHTML(v)}${board}
           <div class="center-msg" id="center-msg">${centerMsgHTML(v)}</div>${meHTML(v)}${says}
           ${S.spectate ? "" : `<p class="keyhint">${escapeXml(t("key_hint"))}</p>`}</div>`;
       }
