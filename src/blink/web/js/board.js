@@ -82,6 +82,10 @@ function pileHTML(m, pile, area, side) {
   else if (m.pileNumbers) key = `<span class="pkey" aria-hidden="true">${escapeXml(t("pile", { n: pile + 1 }))}</span>`;
   const d = depth > 2 ? "d1 d2" : depth > 1 ? "d1" : "";
   const tag = m.interactive && side !== "far" ? "button" : "div";
-  const extra = tag === "button" ? ` type="button" data-pile="${pile}"` : ` role="img" data-pile="${pile}"`;
-  return `<${tag} class="${cls.join(" ")}"${extra} aria-label="${escapeXml(label)}"><div class="stack ${d}">${art}</div>${key}</${tag}>`;
+  // A pile to play on is a button named by its (visually hidden) text; one only to look at an
+  // image named by its label. The drawn card and the key hint are decoration.
+  if (tag === "button") {
+    return `<button class="${cls.join(" ")}" type="button" data-pile="${pile}"><span class="sr-only">${escapeXml(label)}</span><div class="stack ${d}" aria-hidden="true">${art}</div>${key}</button>`;
+  }
+  return `<div class="${cls.join(" ")}" role="img" data-pile="${pile}" aria-label="${escapeXml(label)}"><div class="stack ${d}">${art}</div>${key}</div>`;
 }
