@@ -104,7 +104,7 @@ def test_spanish_interface(browser: Browser, server: Server) -> None:
         expect(page.locator(".keyhint")).to_contain_text("eligen el montón")
         expect(page.locator(".mine")).to_contain_text(re.compile(r"· \d+ en el mazo"))
         expect(page.locator(".counts").first).to_contain_text(re.compile(r"^mano \d+ · mazo \d+"))
-        label = page.locator(".hcard").first.get_attribute("aria-label") or ""
+        label = page.locator(".hcard .sr-only").first.inner_text()
         assert re.fullmatch(
             r"(una?|dos|tres|cuatro|cinco) (luna|pirámide|estrella|agua|flor|rayo)s?(es)? \w+",
             label,

@@ -92,6 +92,10 @@ function pileHTML(m, pile, area, side) {
     key += `<span class="by-tag tint-${m.tint.get(by)}" aria-hidden="true">${escapeXml(m.names[by] || t("seat", { n: by + 1 }))}</span>`;
   }
   const tag = m.interactive && side !== "far" ? "button" : "div";
-  const extra = tag === "button" ? ` type="button" data-pile="${pile}"` : ` role="img" data-pile="${pile}"`;
-  return `<${tag} class="${cls.join(" ")}"${extra} aria-label="${escapeXml(label)}"><div class="stack ${d}">${art}</div>${key}</${tag}>`;
+  // A pile to play on is a button named by its (visually hidden) text; one only to look at an
+  // image named by its label. The drawn card and the key hint are decoration.
+  if (tag === "button") {
+    return `<button class="${cls.join(" ")}" type="button" data-pile="${pile}"><span class="sr-only">${escapeXml(label)}</span><div class="stack ${d}" aria-hidden="true">${art}</div>${key}</button>`;
+  }
+  return `<div class="${cls.join(" ")}" role="img" data-pile="${pile}" aria-label="${escapeXml(label)}"><div class="stack ${d}">${art}</div>${key}</div>`;
 }

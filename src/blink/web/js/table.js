@@ -636,7 +636,9 @@ export function mountTable(root, { code, spectate }) {
       if (pendingCards.has(c) || v.my_choice === c) cls.push("pending");
       if (S.newSlots.has(i)) cls.push("new");
       const label = `${choosing ? `${t("choose_card")}: ` : ""}${cardName(c)}`;
-      return `<button type="button" class="${cls.join(" ")}" data-slot="${i}" data-focus="slot-${i}" aria-label="${escapeXml(label)}" aria-keyshortcuts="${i + 1} ${"JKL"[i]}"${S.sel === i ? ' aria-pressed="true"' : ""}>${face(c)}<span class="hkey" aria-hidden="true">${KEY_LABELS[i]}</span></button>`;
+      // Named by its (visually hidden) text, not aria-label: the drawn card and the key hint
+      // are decoration, hidden from assistive technology.
+      return `<button type="button" class="${cls.join(" ")}" data-slot="${i}" data-focus="slot-${i}" aria-keyshortcuts="${i + 1} ${"JKL"[i]}"${S.sel === i ? ' aria-pressed="true"' : ""}><span class="sr-only">${escapeXml(label)}</span>${face(c)}<span class="hkey" aria-hidden="true">${KEY_LABELS[i]}</span></button>`;
     }).join("");
     const me = S.seat;
     return `<div class="me"><div class="hand" role="group" aria-label="${escapeXml(t("your_hand"))}">${cards}</div>
