@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 from sqlalchemy import create_engine, select, text
-from srvkit import TIMEOUT, ServerThread, fast_settings
+from srvkit import TIMEOUT, Client, ServerThread, bot_loop, fast_settings
 
 from blink.model.registry import get_table
 from blink.server.hub import Hub
@@ -174,3 +174,31 @@ def test_a_profile_name_the_other_server_gave_is_refused(
     assert r.status_code == 409, r.text
     assert r.json()["error"]["code"] == "name_taken"
     assert b.post("/api/profiles", {"name": "Cy"}).status_code == 201
+
+
+async def test_a_profile_the_other_server_made_is_rated_here(
+    two_servers: tuple[ServerThread, ServerThread],
+) -> None:
+    """B has read its profiles before A makes Ann's: a game Ann plays on B is rated all the
+    same (B asks the database of a seat it does not know), and an anonymous seat is asked of
+    the database once."""
+    a, b = two_servers
+    assert b.post("/api/profiles", {"name": "Bea"}).status_code == 201  # B's set is read now
+    ann = a.post("/api/profiles", {"name": "Ann"}).json()
+    r = b.post("/api/quick", {"bot": "beginner:first@40", "profile_secret": ann["secret"]})
+    assert r.status_code == 201, r.text
+    code, token = r.json()["code"], r.json()["token"]
+    client = await Client("Ann").connect(b.ws, room=code, token=token)
+    await asyncio.wait_for(bot_loop(client, games=1), 120)
+    await client.close()
+    deadline = time.monotonic() + TIMEOUT
+    while b.get(f"/api/profiles/{ann['id']}").json()["games"] < 1:
+        assert time.monotonic() < deadline, "Ann's game on B was never rated"
+        await asyncio.sleep(0.05)
+    hub = _hub(b)
+    series = {"players": 2, "seats": [None, "beginner:first@40"], "best_of": 3, "take_seat": 0}
+    anonymous = b.post("/api/rooms", series).json()
+    guest = await Client("Guest").connect(b.ws, room=anonymous["code"], token=anonymous["token"])
+    await asyncio.wait_for(bot_loop(guest, games=2), 240)
+    await guest.close()
+    assert len(hub.not_profiles) == 1  # the guest's seat, asked once over two games

@@ -36,7 +36,7 @@ from blink.server.bus import (
     RoomsAsked,
 )
 from blink.server.hub import Hub
-from blink.server.profiles import leaderboard, profile_hashes
+from blink.server.profiles import leaderboard, profiles_among
 from blink.server.room_info import listed
 from blink.server.rooms import GameState, Room
 
@@ -154,8 +154,8 @@ class Feeds:
         self.hub.storage.submit(lambda _conn: None, committed)
 
     def _maybe_rated(self, room: Room) -> bool:
-        known = profile_hashes(self.hub)
-        return any(s.kind == "human" and s.token_hash in known for s in room.seats)
+        people = [s.token_hash for s in room.seats if s.kind == "human"]
+        return bool(profiles_among(self.hub, people))
 
     def profile_made(self) -> None:
         """A profile was stored (it shows on the leaderboard)."""

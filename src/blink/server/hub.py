@@ -133,6 +133,8 @@ class Hub:
         """The name keys of the server's profiles once read (see blink.server.profiles)."""
         self.profile_hashes: set[str] | None = None
         """The secret hashes of the server's profiles once read (see blink.server.profiles)."""
+        self.not_profiles: set[str] = set()
+        """Seat token hashes found not to be any profile's (see blink.server.profiles)."""
         storage.on_health = self._health_changed
         self._sweeper: asyncio.TimerHandle | None = None
         self.sweeps = 0

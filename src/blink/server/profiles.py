@@ -26,7 +26,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 from sqlalchemy import (
@@ -66,6 +66,7 @@ __all__ = [
     "profile_hashes",
     "profile_with_history",
     "profiles",
+    "profiles_among",
     "profiles_by_id",
     "public_profile",
     "seat_token",
@@ -286,6 +287,34 @@ def profile_hashes(hub: Hub) -> set[str]:
     return known
 
 
+NOT_PROFILES_KEPT: Final = 100_000
+"""Seat token hashes known not to be a profile's, kept at most (then forgotten, and asked again)."""
+
+
+def profiles_among(hub: Hub, hashes: Iterable[str | None]) -> set[str]:
+    """Which of the seat token hashes ``hashes`` are profiles' secret hashes.
+
+    :func:`profile_hashes` holds the profiles this server had when it first read them and
+    those made here since; a hash it lacks may be a profile another server (a cluster's node,
+    sharing the database) made later, so it is asked of the database once. A hash found not
+    to be a profile's is remembered: a seat token is random, it never becomes a profile's.
+    """
+    known = profile_hashes(hub)
+    not_profiles = hub.not_profiles
+    missing = {h for h in hashes if h is not None and h not in known and h not in not_profiles}
+    if missing:
+        with hub.storage.engine.connect() as conn:
+            rows = conn.execute(
+                select(profiles.c.secret_hash).where(profiles.c.secret_hash.in_(missing))
+            )
+            found = {r[0] for r in rows}
+        known |= found
+        if len(not_profiles) > NOT_PROFILES_KEPT:
+            not_profiles.clear()
+        not_profiles |= missing - found
+    return {h for h in hashes if h is not None and h in known}
+
+
 def on_game_end(room: Room, g: GameState) -> None:
     """Rate a finished game (a :class:`Hub` game-end hook)."""
     outcome = g.game.outcome
@@ -298,8 +327,7 @@ def on_game_end(room: Room, g: GameState) -> None:
     hub = room.hub
     if not isinstance(hub, Hub):  # a room outside a server (a test's host) is not rated
         return
-    known = profile_hashes(hub)
-    if not any(h is not None and h in known for h in hashes):
+    if not profiles_among(hub, hashes):
         return
     room.hub.store(
         _rate_job(
