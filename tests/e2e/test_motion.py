@@ -168,7 +168,7 @@ def test_a_series_win_has_its_own_moment(context: BrowserContext, server: Server
     # No word of others waiting before you have asked for a rematch (the bot always agrees).
     expect(page.locator(".rematch-votes")).to_have_count(0)
     expect(page.get_by_text("Waiting for the others")).to_have_count(0)
-    page.get_by_role("button", name="Rematch").click()
+    page.get_by_role("button", name="Rematch", exact=True).click()
     deadline = time.monotonic() + 30
     while server.api(f"/api/rooms/{code}")["series_number"] != 2:
         assert time.monotonic() < deadline, "no rematch"

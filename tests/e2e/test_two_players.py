@@ -84,12 +84,12 @@ def test_two_players_through_a_shared_link(
         # A rematch: no one is said to be waiting before anyone asks; then each is told who has.
         for page in (ann, bob):
             expect(page.locator(".rematch-votes")).to_have_count(0)
-        bob.get_by_role("button", name="Rematch").click()
+        bob.get_by_role("button", name="Rematch", exact=True).click()
         expect(ann.locator(".rematch-votes")).to_have_text("Player 2 asked for a rematch")
         expect(bob.locator(".rematch-votes")).to_have_text(
             "Waiting for the others to accept… Ann … · You ✓"
         )
-        ann.get_by_role("button", name="Rematch").click()
+        ann.get_by_role("button", name="Rematch", exact=True).click()
         for page in (ann, bob):
             expect(page.locator(".table[data-phase]")).to_be_visible(timeout=15000)
         assert not errors, errors

@@ -138,11 +138,11 @@ def test_full_game_against_inhuman_bot_by_keyboard(context: BrowserContext, serv
     expect(figures).to_contain_text("Average per play")
     # The end screen is keyboard-usable: rematch, replay and back to the lobby are buttons.
     for name in ("Rematch", "Replay", "Back to lobby"):
-        expect(page.get_by_role("button", name=name)).to_be_visible()
+        expect(page.get_by_role("button", name=name, exact=True)).to_be_visible()
 
     # Rematch: a new series starts in the same room (the bot always agrees).
     code = page.url.rsplit("/", 1)[1]
-    page.get_by_role("button", name="Rematch").click()
+    page.get_by_role("button", name="Rematch", exact=True).click()
     deadline = time.monotonic() + 30
     while server.api(f"/api/rooms/{code}")["series_number"] != 2:
         assert time.monotonic() < deadline, "no rematch"
