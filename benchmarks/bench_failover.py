@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import re
 import statistics
 import time
 from typing import Any
@@ -36,6 +37,9 @@ import httpx
 import websockets
 
 from blink.cluster.local import LocalCluster, Node
+
+HANDOVER_MS: list[int] = []
+"""What each stopping node said its hand-over took (``--graceful``)."""
 
 
 class Player:
@@ -119,6 +123,8 @@ async def round_once(cluster: LocalCluster, graceful: bool = False) -> float:
         if graceful:
             await asyncio.to_thread(dead.stop_gracefully)
             gone = time.monotonic()
+            said = re.findall(r"handed \d+ rooms over .* in (\d+) ms", dead.log.read_text())
+            HANDOVER_MS.extend(int(x) for x in said)
             while not any(t > gone for p in players for t in p.acks):
                 await asyncio.sleep(0.005)
             times = sorted(t for p in players for t in p.acks if t > killed)
@@ -177,6 +183,7 @@ async def main() -> None:
                 "check_interval_ms": args.check_interval_ms,
                 "fall": args.fall,
                 "stop": "SIGTERM" if args.graceful else "SIGKILL",
+                "handover_ms": HANDOVER_MS,
                 "gap_ms": {
                     "min": round(ms[0]),
                     "median": round(statistics.median(ms)),
