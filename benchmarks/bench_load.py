@@ -385,18 +385,26 @@ async def _make_rooms(port: int, games: int) -> list[tuple[str, str, str]]:
     async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as http:
         sem = asyncio.Semaphore(50)
 
+        async def post(path: str, body: dict[str, Any]) -> httpx.Response:
+            """A POST, sent again when a kept-alive connection was closed under it (HAProxy
+            closes idle ones) or a cluster answers 503 (a new room is handed off to a node)."""
+            for _ in range(100):
+                try:
+                    answer = await http.post(path, json=body)
+                except httpx.TransportError:
+                    await asyncio.sleep(0.05)
+                    continue
+                if answer.status_code != 503:
+                    return answer
+                await asyncio.sleep(0.05)
+            raise RuntimeError(f"POST {path} failed")
+
         async def make_room(i: int) -> tuple[str, str, str]:
             async with sem:
                 r = (
-                    await http.post(
-                        "/api/rooms", json={"name": f"A{i}", "best_of": 15, "public": False}
-                    )
+                    await post("/api/rooms", {"name": f"A{i}", "best_of": 15, "public": False})
                 ).json()
-                for _ in range(100):  # 503 room_elsewhere: a cluster hands a new room off
-                    joined = await http.post(f"/api/rooms/{r['code']}/join", json={"name": f"B{i}"})
-                    if joined.status_code != 503:
-                        break
-                    await asyncio.sleep(0.05)
+                joined = await post(f"/api/rooms/{r['code']}/join", {"name": f"B{i}"})
                 j = joined.json()
                 return r["code"], r["token"], j["token"]
 
