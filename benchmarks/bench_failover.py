@@ -6,6 +6,13 @@ and the time from the kill to the first ack of a play after it is measured. The 
 started again on its port before the next round, so each round kills the room's holder anew.
 
     python benchmarks/bench_failover.py --rounds 5 --check-interval-ms 500
+    python benchmarks/bench_failover.py --rounds 5 --graceful    # SIGTERM: a rolling restart
+
+With ``--graceful`` the node is stopped with SIGTERM instead: its health check fails, it keeps
+serving for ``--drain-wait`` seconds (the game goes on), then hands its rooms over (last writes
+committed, leases given up, connections closed with 1012). The figure is then the longest time
+between two acks of the room (either player's) from the signal to the first ack after the
+node exited: the pause the players see.
 
 The gap is the clients' reconnection through HAProxy, the other node taking the lease and
 rebuilding the room from its log. A killed process's port refuses connections at once, so
@@ -19,7 +26,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
+import re
 import statistics
 import time
 from typing import Any
@@ -28,6 +37,9 @@ import httpx
 import websockets
 
 from blink.cluster.local import LocalCluster, Node
+
+HANDOVER_MS: list[int] = []
+"""What each stopping node said its hand-over took (``--graceful``)."""
 
 
 class Player:
@@ -93,8 +105,9 @@ def holder(cluster: LocalCluster, code: str) -> Node:
     raise RuntimeError("no node serves the room")
 
 
-async def round_once(cluster: LocalCluster) -> float:
-    """One room, one kill: seconds from the kill to the next ack."""
+async def round_once(cluster: LocalCluster, graceful: bool = False) -> float:
+    """One room, one kill (or graceful stop): seconds from the kill to the next ack (the
+    longest time between two acks from the stop to the first ack after it)."""
     r = httpx.post(f"{cluster.url}/api/rooms", json={"name": "A", "best_of": 15}, timeout=30)
     code, tokens = r.json()["code"], [r.json()["token"]]
     j = httpx.post(f"{cluster.url}/api/rooms/{code}/join", json={"name": "B"}, timeout=30)
@@ -107,10 +120,22 @@ async def round_once(cluster: LocalCluster) -> float:
             await asyncio.sleep(0.05)
         dead = holder(cluster, code)
         killed = time.monotonic()
-        dead.kill9()
-        while not any(t > killed for p in players for t in p.acks):
-            await asyncio.sleep(0.005)
-        gap = min(t for p in players for t in p.acks if t > killed) - killed
+        if graceful:
+            await asyncio.to_thread(dead.stop_gracefully)
+            gone = time.monotonic()
+            said = re.findall(r"handed \d+ rooms over .* in (\d+) ms", dead.log.read_text())
+            HANDOVER_MS.extend(int(x) for x in said)
+            while not any(t > gone for p in players for t in p.acks):
+                await asyncio.sleep(0.005)
+            times = sorted(t for p in players for t in p.acks if t > killed)
+            before = max(t for p in players for t in p.acks if t <= killed)
+            times = [before, *(t for t in times if t <= min(x for x in times if x > gone))]
+            gap = max(b - a for a, b in itertools.pairwise(times))
+        else:
+            dead.kill9()
+            while not any(t > killed for p in players for t in p.acks):
+                await asyncio.sleep(0.005)
+            gap = min(t for p in players for t in p.acks if t > killed) - killed
     finally:
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -124,8 +149,19 @@ async def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--check-interval-ms", type=int, default=500)
     ap.add_argument("--fall", type=int, default=1)
+    ap.add_argument("--graceful", action="store_true", help="stop the node with SIGTERM")
+    ap.add_argument(
+        "--drain-wait",
+        type=float,
+        default=None,
+        help="the nodes' --drain-wait (default: two check intervals times --fall)",
+    )
     args = ap.parse_args()
+    drain = args.drain_wait
+    if drain is None:
+        drain = 2 * args.fall * args.check_interval_ms / 1000
     node_args = ("--countdown", "0.05", "--creation-rate", "0", "--between-games", "0.05")
+    node_args += ("--drain-wait", str(drain))
     cluster = LocalCluster(
         nodes=2,
         node_args=node_args,
@@ -136,7 +172,7 @@ async def main() -> None:
     with cluster:
         gaps = []
         for _ in range(args.rounds):
-            gaps.append(await round_once(cluster))
+            gaps.append(await round_once(cluster, args.graceful))
             # The restarted node is up again before the next round.
             await asyncio.sleep(2 * args.check_interval_ms / 1000)
     ms = sorted(g * 1000 for g in gaps)
@@ -146,6 +182,8 @@ async def main() -> None:
                 "rounds": args.rounds,
                 "check_interval_ms": args.check_interval_ms,
                 "fall": args.fall,
+                "stop": "SIGTERM" if args.graceful else "SIGKILL",
+                "handover_ms": HANDOVER_MS,
                 "gap_ms": {
                     "min": round(ms[0]),
                     "median": round(statistics.median(ms)),

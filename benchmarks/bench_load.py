@@ -9,6 +9,15 @@ opponent receiving the update that shows it (both clients live in this process: 
     python benchmarks/bench_load.py --games 1000 --duration 30
     python benchmarks/bench_load.py --find-max --duration 20      # largest N with p99 < 50 ms
     python benchmarks/bench_load.py --games 1000 --postgres "$BLINK_TEST_DATABASE_URL"
+    python benchmarks/bench_load.py --find-max --nodes 1,2     # cluster nodes behind HAProxy
+    python benchmarks/bench_load.py --games 1000 --nodes 2
+    python benchmarks/bench_load.py --games 500 --port 8000     # a server or router running
+
+``--nodes N`` starts a local cluster for each run instead (a throwaway PostgreSQL and Redis, N
+``blink serve --cluster`` nodes, HAProxy configured by ``blink cluster haproxy-config``:
+:class:`blink.cluster.local.LocalCluster`), and every client goes through HAProxy; ``--nodes
+1,2`` measures each count in turn, in the same run, and compares them. ``--port`` drives a
+server, or a router, already listening on that loopback port.
 
 Everything is bounded: --duration seconds of measurement after --warmup seconds, and at most
 --games games (the --find-max ladder stops at the first step over its limit).
@@ -376,14 +385,27 @@ async def _make_rooms(port: int, games: int) -> list[tuple[str, str, str]]:
     async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as http:
         sem = asyncio.Semaphore(50)
 
+        async def post(path: str, body: dict[str, Any]) -> httpx.Response:
+            """A POST, sent again when a kept-alive connection was closed under it (HAProxy
+            closes idle ones) or a cluster answers 503 (a new room is handed off to a node)."""
+            for _ in range(100):
+                try:
+                    answer = await http.post(path, json=body)
+                except httpx.TransportError:
+                    await asyncio.sleep(0.05)
+                    continue
+                if answer.status_code != 503:
+                    return answer
+                await asyncio.sleep(0.05)
+            raise RuntimeError(f"POST {path} failed")
+
         async def make_room(i: int) -> tuple[str, str, str]:
             async with sem:
                 r = (
-                    await http.post(
-                        "/api/rooms", json={"name": f"A{i}", "best_of": 15, "public": False}
-                    )
+                    await post("/api/rooms", {"name": f"A{i}", "best_of": 15, "public": False})
                 ).json()
-                j = (await http.post(f"/api/rooms/{r['code']}/join", json={"name": f"B{i}"})).json()
+                joined = await post(f"/api/rooms/{r['code']}/join", {"name": f"B{i}"})
+                j = joined.json()
                 return r["code"], r["token"], j["token"]
 
         return await asyncio.gather(*(make_room(i) for i in range(games)))
@@ -415,41 +437,76 @@ def _fresh_postgres() -> Any:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+NODES: list[int] = []
+"""``--nodes N``: each run on a fresh local cluster of N nodes behind HAProxy (empty: one
+``blink serve``, not a cluster)."""
+
+
+def _node_args() -> list[str]:
+    """The options of a cluster's nodes: those of :func:`start_server`, but the database."""
+    return [
+        *("--countdown", "1", "--between-games", "0.5", "--log-level", "error"),
+        *("--creation-rate", "0", "--max-connections-per-address", "100000"),
+        *_socket_cap_off(),
+        *SERVER_ARGS,
+    ]
+
+
+@contextlib.contextmanager
+def _target() -> Any:
+    """What one run drives: ``(port, pids)``, the loopback port the clients use and the
+    processes that serve them (their CPU is measured). A fresh server, a fresh cluster with
+    ``--nodes`` (the port is HAProxy's), or the server already on ``--port``."""
+    if EXISTING_PORT:
+        yield EXISTING_PORT, [EXISTING_PID] if EXISTING_PID else []
+        return
+    if NODES:
+        from blink.cluster.local import LocalCluster
+
+        cluster = LocalCluster(nodes=NODES[0], node_args=tuple(_node_args()))
+        with cluster:
+            pids = [n.proc.pid for n in cluster.running]
+            if cluster.haproxy is not None:
+                pids.append(cluster.haproxy.pid)
+            yield cluster.port, pids
+        return
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp, _fresh_postgres() as pg_args:
+        proc = start_server(port, Path(tmp) / "load.db", pg_args)
+        try:
+            yield port, [proc.pid]
+        finally:
+            _stop(proc)
+
+
 def run_load(
     games: int, duration: float, warmup: float, rate: float, seed: int, procs: int
 ) -> dict[str, Any]:
-    """One load run against a fresh server; returns the figures."""
+    """One load run against a fresh server (or cluster); returns the figures."""
     import multiprocessing
 
-    port = EXISTING_PORT or free_port()
-    with tempfile.TemporaryDirectory() as tmp, _fresh_postgres() as pg_args:
-        proc = start_server(port, Path(tmp) / "load.db", pg_args) if not EXISTING_PORT else None
-        try:
-            rooms = asyncio.run(_make_rooms(port, games))
-            begin = time.time() + 1.0  # every worker starts connecting then
-            chunks = [rooms[i::procs] for i in range(procs)]
-            jobs = [
-                (port, c, begin, warmup, duration, rate, seed + i) for i, c in enumerate(chunks)
-            ]
-            pid = proc.pid if proc else EXISTING_PID
-            if PYSPY_OUT and pid:
-                _profile_later(pid, begin + warmup, duration)
-            cpu0 = _cpu_seconds(pid)
-            busy0 = _machine_busy_seconds()
-            t0 = time.time()
-            if procs == 1:
-                parts = [_worker(*jobs[0])]
-            else:
-                ctx = multiprocessing.get_context("spawn")
-                with ctx.Pool(procs) as pool:
-                    parts = pool.starmap(_worker, jobs)
-            wall = time.time() - t0
-            server_cpu = (_cpu_seconds(pid) - cpu0) / wall
-            machine_cpu = (_machine_busy_seconds() - busy0) / wall
-        finally:
-            if proc is not None:
-                _stop(proc)
-    return _summary(games, procs, parts, server_cpu, machine_cpu)
+    with _target() as (port, pids):
+        rooms = asyncio.run(_make_rooms(port, games))
+        begin = time.time() + 1.0  # every worker starts connecting then
+        chunks = [rooms[i::procs] for i in range(procs)]
+        jobs = [(port, c, begin, warmup, duration, rate, seed + i) for i, c in enumerate(chunks)]
+        if PYSPY_OUT and pids:
+            _profile_later(pids[0], begin + warmup, duration)
+        cpu0 = sum(_cpu_seconds(pid) for pid in pids)
+        busy0 = _machine_busy_seconds()
+        t0 = time.time()
+        if procs == 1:
+            parts = [_worker(*jobs[0])]
+        else:
+            ctx = multiprocessing.get_context("spawn")
+            with ctx.Pool(procs) as pool:
+                parts = pool.starmap(_worker, jobs)
+        wall = time.time() - t0
+        server_cpu = (sum(_cpu_seconds(pid) for pid in pids) - cpu0) / wall
+        machine_cpu = (_machine_busy_seconds() - busy0) / wall
+    res = _summary(games, procs, parts, server_cpu, machine_cpu)
+    res["nodes"] = NODES[0] if NODES else 0
+    return res
 
 
 def _profile_later(pid: int, at: float, duration: float) -> None:
@@ -620,6 +677,7 @@ async def _drive(
 
 def main() -> None:
     """Command line."""
+    global EXISTING_PORT
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=1000, help="concurrent two-player games")
     ap.add_argument("--duration", type=float, default=30.0, help="seconds measured")
@@ -653,12 +711,44 @@ def main() -> None:
         help="run on PostgreSQL: a fresh database on this server for each run "
         "(postgresql+psycopg://user@host:port/db; scripts/postgres.sh exports one)",
     )
+    ap.add_argument(
+        "--nodes",
+        default="",
+        metavar="N[,N...]",
+        help="run on a local cluster of N nodes behind HAProxy (a fresh one for each run), "
+        "every client through HAProxy; several counts are measured in turn and compared",
+    )
+    ap.add_argument(
+        "--port",
+        type=int,
+        default=EXISTING_PORT,
+        help="drive the server or router already listening on this loopback port",
+    )
     args = ap.parse_args()
+    EXISTING_PORT = args.port
     POSTGRES[:] = [args.postgres] if args.postgres else []
     SERVER_ARGS[:] = ["--db-writer", args.db_writer, *args.serve_args.split()]
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    node_counts = [int(x) for x in args.nodes.split(",")] if args.nodes else [0]
+    bests: dict[int, int | None] = {}
+    for nodes in node_counts:
+        NODES[:] = [nodes] if nodes else []
+        if args.nodes and not args.json:
+            print(f"{nodes} node{'s' if nodes > 1 else ''} behind HAProxy:", flush=True)
+        bests[nodes] = _ladder(args)
+    if args.find_max and len(node_counts) > 1:
+        first = bests[node_counts[0]]
+        for nodes in node_counts[1:]:
+            best = bests[nodes]
+            ratio = f"{best / first:.2f}x" if first and best else "n/a"
+            print(f"{nodes} nodes against {node_counts[0]}: {best} games against {first}: {ratio}")
+
+
+def _ladder(args: argparse.Namespace) -> int | None:
+    """The runs of one configuration: one, or the ``--find-max`` ladder; the largest game count
+    with p99 under the limit (``None``: none, or no ladder)."""
     counts = [int(x) for x in args.ladder.split(",")] if args.find_max else [args.games]
     best = None
     for n in counts:
@@ -692,7 +782,8 @@ def main() -> None:
             else:
                 break
     if args.find_max:
-        print(f"largest tried with p99 < {args.limit:g} ms: {best} games")
+        print(f"largest tried with p99 < {args.limit:g} ms: {best} games", flush=True)
+    return best
 
 
 if __name__ == "__main__":

@@ -97,16 +97,22 @@ def _start_run() -> tuple[subprocess.Popen[str], str, list[str], Path]:
     assert proc.stdout is not None
     nodes = []
     folder = Path()
-    deadline = time.monotonic() + TIMEOUT
-    while True:
-        line = proc.stdout.readline()
-        assert line, f"blink cluster run stopped ({proc.wait()})"
-        if line.startswith("Node: "):
-            nodes.append(line.split()[1])
-            folder = Path(line.split("(log ")[1].rstrip(")\n")).parent
-        if line.startswith("Open "):
-            return proc, line.split()[1].rstrip("/"), nodes, folder
-        assert time.monotonic() < deadline
+    deadline = time.monotonic() + 3 * TIMEOUT  # PostgreSQL, Redis, two nodes and HAProxy
+    try:
+        while True:
+            line = proc.stdout.readline()
+            assert line, f"blink cluster run stopped ({proc.wait()})"
+            if line.startswith("Node: "):
+                nodes.append(line.split()[1])
+                folder = Path(line.split("(log ")[1].rstrip(")\n")).parent
+            if line.startswith("Open "):
+                return proc, line.split()[1].rstrip("/"), nodes, folder
+            assert time.monotonic() < deadline
+    except BaseException:
+        proc.terminate()  # everything it started stops with it
+        proc.wait(timeout=TIMEOUT)
+        proc.stdout.close()
+        raise
 
 
 def _answers(url: str) -> bool:

@@ -17,7 +17,7 @@ from sqlalchemy.engine import make_url
 from srvkit import TIMEOUT, Client, ServerThread, fast_settings, pg_create_db, pg_drop_db
 
 from blink.cluster.local import LocalPostgres
-from blink.server.app import ws_room
+from blink.server.app import begin_shutdown, ws_room
 from blink.server.lease import LocalLeases, PgLeases, lease_key
 
 T = TypeVar("T")
@@ -193,3 +193,38 @@ async def test_a_node_lets_go_of_a_room_nobody_is_connected_to(db: str) -> None:
     finally:
         a.stop()
         b.stop()
+
+
+async def test_a_stopping_node_hands_its_rooms_over(nodes: list[ServerThread]) -> None:
+    a, b = nodes
+    code, token = (r := b.post("/api/rooms", {"name": "Ann"}).json())["code"], r["token"]
+    joined = b.post(f"/api/rooms/{code}/join", {"name": "Bob"})
+    assert joined.status_code == 200, joined.text
+    players = [
+        await Client(f"P{i}").connect(b.ws, room=code, token=t)
+        for i, t in enumerate((token, joined.json()["token"]))
+    ]
+    for p in players:
+        await p.expect("welcome")
+    # SIGTERM: the health check fails at once (the router stops sending traffic here) while
+    # the room is still served.
+    begin_shutdown(b.app)
+    health = b.get("/api/health")
+    assert health.status_code == 503 and health.json()["status"] == "draining"
+    assert a.get("/api/health").status_code == 200
+    assert b.get(f"/api/rooms/{code}").status_code == 200
+    hub = b.app.state.hub
+    handed = asyncio.run_coroutine_threadsafe(hub.hand_over(), hub.storage._loop)
+    assert handed.result(TIMEOUT) == 1
+    for p in players:
+        assert await p.closed(TIMEOUT) == 1012
+        assert [m for m in p.msgs if m["type"] == "error"] == []
+    # The lease is already given up: the other node takes the room at once, and the stopping
+    # node loads no room any more.
+    assert code not in hub.rooms
+    assert a.get(f"/api/rooms/{code}").status_code == 200
+    elsewhere = b.get(f"/api/rooms/{code}")
+    assert elsewhere.status_code == 503 and elsewhere.json()["error"]["code"] == "room_elsewhere"
+    back = await Client("P0b").connect(a.ws, room=code, token=token)
+    assert (await back.expect("welcome"))["seat"] == 0
+    await back.close()

@@ -188,6 +188,18 @@ Cluster = Annotated[
         "its lease, and taken over by another when that node is gone.",
     ),
 ]
+DrainWait = Annotated[
+    float,
+    typer.Option(
+        "--drain-wait",
+        envvar="BLINK_DRAIN_WAIT",
+        min=0.0,
+        help="With --cluster: seconds a SIGTERM keeps serving with the health check failing "
+        "(503 draining), so the router stops sending traffic here, before the node hands its "
+        "rooms over to the other nodes and stops; at least the router's check interval times "
+        "its failures to mark a node down.",
+    ),
+]
 LogLevel = Annotated[
     str,
     typer.Option(
@@ -282,6 +294,7 @@ def serve(
     tournament_idle_after: TournamentIdleAfter = 600.0,
     redis_url: RedisUrl = None,
     cluster: Cluster = False,
+    drain_wait: DrainWait = 5.0,
     log_level: LogLevel = "warning",
     log_format: LogFormat = "text",
     metrics_allow: MetricsAllow = None,
@@ -321,7 +334,7 @@ def serve(
     except ServeError as exc:
         typer.echo(f"blink serve: {exc}", err=True)
         raise typer.Exit(2) from None
-    from blink.server.app import begin_shutdown, create_app
+    from blink.server.app import begin_shutdown, create_app, hand_over
     from blink.server.direct import WS_IMPL
     from blink.server.settings import Settings
     from blink.server.transport import Guard
@@ -358,6 +371,7 @@ def serve(
         sockets,
         lambda: typer.echo(f"Open {shown_address(host, sockets)}"),
         lambda: begin_shutdown(app),
+        (lambda: hand_over(app, drain_wait)) if cluster else None,
         http=Guard(settings.header_timeout, settings.max_sockets_per_address, exempt).protocol(),
         host=host,
         port=port,

@@ -22,11 +22,13 @@ them.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import errno
+import logging
 import signal
 import socket
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -288,11 +290,14 @@ def run(
     sockets: list[socket.socket],
     ready: Callable[[], None],
     stopping: Callable[[], None] = lambda: None,
+    drain: Callable[[], Awaitable[None]] | None = None,
     **options: Any,
 ) -> bool:
     """Serve ``app`` with uvicorn (``uvicorn.Config`` ``options``) on ``sockets`` until stopped;
     ``ready()`` once it serves, ``stopping()`` as soon as a stop is asked for (SIGTERM,
-    Ctrl+C), before uvicorn closes anything. Whether it started (``False``: uvicorn's startup
+    Ctrl+C), before uvicorn closes anything. With ``drain``, a SIGTERM first awaits
+    ``drain()`` on the server's loop, serving meanwhile, and only then stops (a second
+    SIGTERM, or Ctrl+C, stops at once). Whether it started (``False``: uvicorn's startup
     failed, and said why).
 
     A stop is uvicorn's: the listening sockets close, every WebSocket is closed with 1012
@@ -305,14 +310,37 @@ def run(
         """uvicorn's server, calling ``ready`` once its startup is done and ``stopping`` when
         a stop is asked for."""
 
+        loop: asyncio.AbstractEventLoop | None = None
+        draining: asyncio.Task[None] | None = None
+
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            self.loop = asyncio.get_running_loop()
             await super().startup(sockets=sockets)
             if self.started:
                 ready()
 
         def handle_exit(self, sig: int, frame: Any) -> None:
-            if not self.should_exit:
+            if not self.should_exit and self.draining is None:
                 stopping()
+                if drain is not None and sig == signal.SIGTERM and self.loop is not None:
+                    self.loop.call_soon_threadsafe(self._drain, sig, frame)
+                    return
+            self._exit(sig, frame)
+
+        def _drain(self, sig: int, frame: Any) -> None:
+            assert drain is not None
+            self.draining = asyncio.ensure_future(drain())
+
+            def drained(task: asyncio.Task[None]) -> None:
+                if not task.cancelled() and task.exception() is not None:
+                    logging.getLogger("blink.server").error(
+                        "the graceful stop failed", exc_info=task.exception()
+                    )
+                self._exit(sig, frame)
+
+            self.draining.add_done_callback(drained)
+
+        def _exit(self, sig: int, frame: Any) -> None:
             super().handle_exit(sig, frame)
             if sig == signal.SIGTERM:
                 # uvicorn raises the signals it caught again once it has stopped, and an

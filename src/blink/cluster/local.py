@@ -297,6 +297,17 @@ class Node:
         """The node's own base URL (past the router)."""
         return f"http://{self.address}"
 
+    def stop_gracefully(self, timeout: float = 60.0) -> int:
+        """SIGTERM: the node fails its health check, hands its rooms over and stops. Its exit
+        status (after ``timeout`` seconds it is killed)."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            return self.proc.wait(timeout=30)
+
     def kill9(self) -> None:
         """SIGKILL: the node is gone at once, its leases with its database connection."""
         if self.proc.poll() is None:
@@ -380,7 +391,7 @@ class LocalCluster:
             [*args, *self.node_args],
             stdout=out,
             stderr=subprocess.STDOUT,
-            preexec_fn=_die_with_parent,
+            preexec_fn=lambda: _die_with_parent(signal.SIGINT),  # a fast stop: no hand-over
         )
         node = Node(port, proc, log)
         _wait_health(f"{node.http}/api/health", proc, f"the node on port {port}", log)
@@ -413,7 +424,7 @@ class LocalCluster:
         """Stop HAProxy, the nodes, Redis and PostgreSQL; remove the temporary folder."""
         _stop(self.haproxy)  # a hard stop: a soft one would wait for every WebSocket
         for node in self.running:
-            _stop(node.proc)
+            _stop(node.proc, signal.SIGINT)  # HAProxy is gone: nothing to hand over to
         if self.redis is not None:
             self.redis.stop()
         if self.postgres is not None:

@@ -7,7 +7,8 @@ database is opened (and migrated) and unfinished games are rebuilt when the app 
 lifespan), which puts the :class:`~blink.server.hub.Hub` in ``app.state.hub``. The app's
 Prometheus metrics (:mod:`blink.server.metrics`) are in ``app.state.metrics`` and served at
 ``/metrics``. :func:`begin_shutdown` (``blink serve``: at SIGTERM) makes it refuse new rooms
-while it stops. See docs/protocol.md and docs/deploy.md.
+while it stops, and :func:`hand_over` is a cluster node's graceful stop (its health check fails,
+then its rooms are handed over to the other nodes). See docs/protocol.md and docs/deploy.md.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from functools import partial
@@ -45,7 +47,15 @@ from blink.server.settings import Settings
 from blink.server.sse import Streams
 from blink.server.tournaments import attach as attach_extras
 
-__all__ = ["DRAINED", "VERSION", "BlinkApp", "begin_shutdown", "create_app", "ws_room"]
+__all__ = [
+    "DRAINED",
+    "VERSION",
+    "BlinkApp",
+    "begin_shutdown",
+    "create_app",
+    "hand_over",
+    "ws_room",
+]
 
 log = logging.getLogger("blink.server")
 VERSION: str = __version__
@@ -168,8 +178,33 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 def begin_shutdown(app: FastAPI) -> None:
     """The server is stopping: from now on ``POST /api/rooms`` and ``/api/quick`` are answered
-    ``503 shutting_down`` (the games in progress go on until their connections close)."""
+    ``503 shutting_down`` (the games in progress go on until their connections close), and a
+    cluster node's ``/api/health`` answers ``503 draining``."""
     app.state.draining = True
+    hub: Hub | None = getattr(app.state, "hub", None)
+    if hub is not None:
+        hub.draining = True
+
+
+async def hand_over(app: FastAPI, wait: float) -> None:
+    """A cluster node's graceful stop, before the server closes anything (``blink serve
+    --cluster``: at SIGTERM): :func:`begin_shutdown`, so the health check fails; ``wait``
+    seconds, for the router's checks to mark the node down (the games go on meanwhile); then
+    every room is handed over (:meth:`blink.server.hub.Hub.hand_over`: the last writes
+    committed, the leases given up, the connections closed with 1012). Nothing more on a
+    single node."""
+    begin_shutdown(app)
+    hub: Hub | None = getattr(app.state, "hub", None)
+    if hub is None or not hub.leases.shared:
+        return
+    await asyncio.sleep(wait)
+    start = time.perf_counter()
+    rooms = await hub.hand_over()
+    log.warning(
+        "handed %d rooms over to the other nodes in %.0f ms",
+        rooms,
+        (time.perf_counter() - start) * 1000,
+    )
 
 
 class Draining:

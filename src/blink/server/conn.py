@@ -36,6 +36,9 @@ class Conn:
         self.spectator = False
         self.closed = False
         self.awaiting_snapshot = False
+        self.moving = False
+        """The room is being handed to another node: the client's messages are ignored until
+        the connection closes (:meth:`blink.server.hub.Hub.hand_over`)."""
         self.on_overflow: Callable[[], None] | None = None
         self.writer: Callable[[], None] | None = None
         self._waiter: asyncio.Future[None] | None = None

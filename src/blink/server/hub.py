@@ -28,6 +28,7 @@ from typing import Any
 from blink.model.registry import DEFAULT_GAME
 from blink.server import storage as st
 from blink.server.bus import Bus, LocalBus
+from blink.server.conn import Conn
 from blink.server.ids import GameIds
 from blink.server.lease import Leases, LocalLeases, RoomElsewhere
 from blink.server.links import record_url
@@ -146,6 +147,11 @@ class Hub:
         self.acking: float | None = None
         """While the session applies a player's action: when its message came (``perf_counter``
         seconds). The first job stored meanwhile is the action's, whose commit sends the ack."""
+        self.draining = False
+        """The server is stopping (``blink serve``: SIGTERM): a cluster node's health check
+        fails, so the router sends no more traffic to it."""
+        self.leaving = False
+        """A cluster node is handing its rooms over (:meth:`hand_over`): it loads no room."""
 
     def store(self, job: Callable[[Any], Any], done: Callable[[Any], None] | None = None) -> None:
         """Queue a storage job (committed with the others queued meanwhile); the job of an
@@ -244,7 +250,7 @@ class Hub:
         (else ``None``, or :class:`RoomElsewhere` when ``strict``)."""
         if not code or code in self._missing:
             return None
-        if not self.leases.acquire(code):
+        if self.leaving or not self.leases.acquire(code):
             if strict:
                 raise RoomElsewhere(code)
             return None
@@ -311,6 +317,49 @@ class Hub:
                 closer(close, reason)
         del self.rooms[code]
         self.leases.release(code)
+
+    async def hand_over(self, flush_timeout: float = 30.0) -> int:
+        """A cluster node stops gracefully: hand every room over to the other nodes. Returns
+        the number of rooms handed over.
+
+        In order: no room is loaded any more (a client asking is told ``room_elsewhere``);
+        every room stops (its timers, its bots, its clients' messages ignored: the
+        connections stay open) and leaves memory; everything queued for the database is
+        committed (the acks of the last plays go out); the rooms' leases are given up, so the
+        next node asked for a room takes it at once; and only then are the connections closed
+        with 1012 (service restart), so the clients reconnect (through the router, to a live
+        node) when the room can already be rebuilt there from its log. When the database
+        cannot be written in ``flush_timeout`` seconds the leases are kept (they go with the
+        process, once the writer has given up): another node must not rebuild a room whose
+        last writes are still waiting."""
+        self.leaving = True
+        self.stop_sweeper()
+        codes = list(self.rooms)
+        conns: list[Conn] = []
+        for code in codes:
+            room = dict.get(self.rooms, code)
+            if room is None:
+                continue
+            room._cancel_timer()
+            g = room.game
+            if g is not None:
+                if g.timer is not None:
+                    g.timer.cancel()
+                room._stop_bots(g)
+            for conn in room.conns:
+                if isinstance(conn, Conn):
+                    conn.moving = True
+                    conns.append(conn)
+            del self.rooms[code]
+        try:
+            await asyncio.wait_for(self.storage.run(_nothing), flush_timeout)
+        except Exception:
+            log.warning("the last writes were not committed: the leases stay until the end")
+        else:
+            await asyncio.to_thread(_release_all, self.leases, codes)
+        for conn in conns:
+            conn.close(1012, "the server restarts: reconnect")
+        return len(codes)
 
     def _restore_room(self, lr: st.LoadedRoom) -> Room | None:
         """Rebuild one room (and its unfinished game) from its stored rows."""
@@ -435,6 +484,16 @@ class Hub:
         if self._sweeper is not None:
             self._sweeper.cancel()
             self._sweeper = None
+
+
+def _nothing(_conn: Any) -> None:
+    """A job that writes nothing: committed after every job queued before it."""
+
+
+def _release_all(leases: Leases, codes: list[str]) -> None:
+    """Give up the leases of rooms ``codes`` (off the loop: a round trip each)."""
+    for code in codes:
+        leases.release(code)
 
 
 def _timed(

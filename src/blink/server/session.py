@@ -212,7 +212,7 @@ class Session:
 
     def receive(self, data: str | bytes) -> None:
         """One message from the client: size and rate checks, then :meth:`handle`."""
-        if self.closing:
+        if self.closing or self.conn.moving:
             return
         if self.metrics is not None:
             self.received = time.perf_counter()

@@ -23,11 +23,15 @@ router = APIRouter()
 
 @router.get("/api/health")
 async def health(h: HubDep) -> JSONResponse:
-    """Server health: ``200 ok``, or ``503 unhealthy`` with the ``reason`` while the database
-    cannot be written."""
+    """Server health: ``200 ok``; ``503 unhealthy`` with the ``reason`` while the database
+    cannot be written; ``503 draining`` once a cluster node is stopping (the router sends its
+    traffic to the other nodes)."""
     failure = h.write_failure()
+    status = "ok" if failure is None else "unhealthy"
+    if h.draining and h.leases.shared:
+        status, failure = "draining", "this node is stopping: its rooms move to the other nodes"
     body = {
-        "status": "ok" if failure is None else "unhealthy",
+        "status": status,
         "reason": failure,
         "protocol": PROTOCOL,
         "version": h.version,
