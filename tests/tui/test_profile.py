@@ -79,7 +79,8 @@ async def test_a_terminal_game_with_a_stored_profile_is_rated(
         assert time.monotonic() < deadline, prof
         time.sleep(0.1)
     assert prof["games"] == 1 and prof["name"] == "Ann"
-    assert prof["history"][0]["room"] == seat.code
+    # The terminal's room is private (no --public): a profile's history never publishes its code.
+    assert prof["history"][0]["room"] is None
     assert prof["history"][0]["opponents"] == ["bot:expert:first"]
 
 
