@@ -39,7 +39,7 @@ from blink.server.bus import TOURNAMENTS, TournamentChanged
 from blink.server.hub import Hub
 from blink.server.profiles import meta, on_game_end, profiles_by_id
 from blink.server.rooms import GameState, Room, Seat
-from blink.tournament import FORMAT, VERSION, MatchKind, Tournament, TournamentError
+from blink.tournament import MatchKind, Tournament, TournamentError
 
 __all__ = ["KINDS", "Entry", "Manager", "attach", "tournament_dict", "tournaments"]
 
@@ -72,23 +72,8 @@ def _best_of(kind: MatchKind) -> int:
 
 def tournament_dict(t: Tournament) -> dict[str, Any]:
     """The tournament's JSON document (as ``blink tournament`` reads it), also before it has
-    two players (when :meth:`Tournament.to_dict` cannot lay out a plan yet)."""
-    if len(t.entrants) >= 2:
-        return t.to_dict()
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "name": t.name,
-        "players": [e.to_dict() for e in t.entrants],
-        "plan": None,
-        "draw": None,
-        "results": {},
-        "handicaps": {},
-        "matches": [],
-        "finished": False,
-        "champion": None,
-        "standings": [],
-    }
+    two players (:meth:`Tournament.to_dict` has no plan for it yet)."""
+    return t.to_dict()
 
 
 @dataclass
