@@ -13,6 +13,9 @@ Two implementations of one interface (:class:`Leases`):
   lease is held, nothing is asked of the database.
 - :class:`PgLeases`: the PostgreSQL advisory locks of a cluster node.
 
+A tournament has a lease too (:data:`TOURNAMENT_NAMESPACE`): the node that holds it organises
+the tournament (:mod:`blink.server.tournaments`).
+
 A room whose lease another node holds is :class:`RoomElsewhere`: the WebSocket closes with 1013
 ("try again"), REST answers ``503 room_elsewhere``, and the client retries (through the router,
 which sends it to the node that holds it).

@@ -17,6 +17,14 @@ and none of whose match rooms is in memory, is dropped from memory (:meth:`Manag
 on the hub's sweeps); every lookup (:meth:`Manager.get`, a match room's game end) reads it
 back from its row, so no answer changes. At start only unfinished tournaments are read.
 
+On a cluster (:attr:`Leases.shared <blink.server.lease.Leases.shared>`), the node holding a
+tournament's lease organises it (:meth:`Manager.organise`): match rooms are handed off to
+whichever node the router picks, a game end anywhere is announced once stored
+(:class:`~blink.server.bus.MatchFinished`), and the organiser enters the stored games of the
+rooms (:meth:`Manager.stored_rooms`), opens the next rooms and stores the tournament over the
+version it read. Another node takes the lease on an event or a periodic check when the
+organiser is gone. See docs/cluster.md, "Tournaments".
+
 The endpoints are :mod:`blink.server.routes.tournaments`. See docs/protocol.md,
 "Tournaments and profiles".
 """
