@@ -570,14 +570,16 @@ class Manager:
         game decided its match (seen on the stored tournament with this room's games entered,
         a copy that is not kept), and once the game's result is committed the organiser is
         told (:class:`~blink.server.bus.MatchFinished`, which this node hears too)."""
-        mid = next((m for m, cs in e.rooms.items() if room.code in cs), None)
-        if mid is None:
-            return
         try:
             copy = self.read(e.id)
         except Exception:
             log.exception("could not read tournament %s", e.id)
             copy = None
+        # The stored one knows the room even when this node's copy is older than the room.
+        known = copy or e
+        mid = next((m for m, cs in known.rooms.items() if room.code in cs), None)
+        if mid is None:
+            return
         if copy is not None:
             self.sync(copy, open_rooms=False)
         event = MatchFinished(e.id, mid, room.code)
@@ -642,6 +644,7 @@ class Manager:
             if await self.hub.storage.run(self.save(e)):
                 self.published(e)(None)
                 return
+            self.forget(tid)  # what it holds is not what is stored: read it again
         log.warning("tournament %s kept changing: left for its next event", tid)
 
     async def running(self) -> list[str]:
