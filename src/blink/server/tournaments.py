@@ -631,7 +631,9 @@ class Manager:
                 return
             current = self.items.get(tid)
             if current is not None and current.version > e.version:
-                return  # a change of ours is being stored: its event brings us back
+                # A change of ours is being stored (its own event is skipped): look again.
+                self.hub.later(0.05, lambda: self.soon(tid))
+                return
             self.add(e)
             if e.status == "finished":
                 self.hub.leases.release(tid, TOURNAMENT_NAMESPACE)
@@ -641,7 +643,12 @@ class Manager:
             stored = await asyncio.to_thread(self.stored_rooms, e)
             if not self.sync(e, stored):
                 return
-            if await self.hub.storage.run(self.save(e)):
+            try:
+                stored_now = await self.hub.storage.run(self.save(e))
+            except Exception:
+                self.forget(tid)  # not stored: what it holds is ahead of the row
+                raise
+            if stored_now:
                 self.published(e)(None)
                 return
             self.forget(tid)  # what it holds is not what is stored: read it again

@@ -81,7 +81,13 @@ async def _store(mgr: Manager, e: Entry, insert_row: bool = False) -> dict[str, 
         shared = mgr.hub.leases.shared
         mgr.sync(e, await asyncio.to_thread(mgr.stored_rooms, e) if shared else None)
     job = mgr.save(e, insert_row)
-    if not await mgr.hub.storage.run(job):
+    try:
+        stored = await mgr.hub.storage.run(job)
+    except Exception:
+        if mgr.hub.leases.shared:
+            mgr.forget(e.id)  # not stored: read it back from its row next time
+        raise
+    if not stored:
         mgr.forget(e.id)
         raise ProfileError(
             409, "tournament_changed", "the tournament changed meanwhile: please try again"
