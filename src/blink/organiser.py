@@ -92,9 +92,11 @@ def load(path: str | os.PathLike[str]) -> Tournament:
     except json.JSONDecodeError as e:
         raise OrganiserError(f"{p}: not valid JSON (line {e.lineno})", "bad-json") from None
     try:
-        return Tournament.from_dict(data)
+        t = Tournament.from_dict(data)
+        t.plan  # noqa: B018 - a file of ``blink tournament new`` has a field (2 to 64 players)
     except TournamentError as e:
         raise OrganiserError(f"{p}: {e}", e.code) from None
+    return t
 
 
 def save(tournament: Tournament, path: str | os.PathLike[str]) -> None:

@@ -18,7 +18,7 @@ from srvkit import TIMEOUT, Client, ServerThread, fast_settings, pg_create_db, p
 
 from blink.cluster.local import LocalPostgres
 from blink.server.app import begin_shutdown, ws_room
-from blink.server.lease import LocalLeases, PgLeases, lease_key
+from blink.server.lease import TOURNAMENT_NAMESPACE, LocalLeases, PgLeases, lease_key
 
 T = TypeVar("T")
 
@@ -96,6 +96,24 @@ def test_a_lease_is_held_by_one_node_at_a_time(db: str) -> None:
     finally:
         a.close()
         b.close()
+
+
+def test_a_tournament_lease_is_apart_from_the_room_of_the_same_name(db: str) -> None:
+    a, b = PgLeases(db), PgLeases(db)
+    try:
+        assert a.acquire("ABC123", TOURNAMENT_NAMESPACE)
+        assert not b.acquire("ABC123", TOURNAMENT_NAMESPACE)
+        assert b.acquire("ABC123")  # the room ABC123 is another lease
+        assert a.organised == {"ABC123"} and a.held == frozenset()
+        assert b.held == {"ABC123"} and b.organised == frozenset()
+        a.release("ABC123", TOURNAMENT_NAMESPACE)
+        assert b.acquire("ABC123", TOURNAMENT_NAMESPACE) and not a.acquire("ABC123")
+        b.close()  # the organiser stops: another node takes its tournaments' leases
+        assert a.acquire("ABC123", TOURNAMENT_NAMESPACE)
+    finally:
+        a.close()
+        b.close()
+    assert lease_key("ABC123") != lease_key("ABC123", TOURNAMENT_NAMESPACE)
 
 
 def test_single_node_leases_are_always_held() -> None:

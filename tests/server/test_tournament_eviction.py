@@ -97,6 +97,31 @@ async def test_an_idle_tournament_leaves_memory_and_answers_the_same(
     assert server.get("/api/tournaments/nosuch").status_code == 404
 
 
+async def test_a_field_of_fewer_than_two_comes_back_from_its_row(
+    make_server: Callable[..., ServerThread],
+) -> None:
+    clock = Clock()
+    server = make_server(clock=clock, tournament_idle_after=IDLE, sweep_interval=0.01)
+    mgr = _hub(server).tournaments
+    ids = []
+    for players in ([], ["Ann"]):
+        r = server.post("/api/tournaments", {"name": "Club", "kind": "cards"}).json()
+        for n in players:
+            body = {"organiser_secret": r["organiser_secret"], "name": n}
+            assert server.post(f"/api/tournaments/{r['id']}/players", body).status_code == 200
+        ids.append((r["id"], r["organiser_secret"]))
+    before = [server.get(f"/api/tournaments/{tid}").json() for tid, _ in ids]
+    clock.offset += IDLE + 10
+    await _sweeps(server)
+    assert not any(tid in mgr.items for tid, _ in ids)
+    # Read back from their rows, they answer as before and go on signing up.
+    assert [server.get(f"/api/tournaments/{tid}").json() for tid, _ in ids] == before
+    tid, org = ids[1]
+    body = {"organiser_secret": org, "name": "Bob"}
+    assert server.post(f"/api/tournaments/{tid}/players", body).status_code == 200
+    assert len(server.get(f"/api/tournaments/{tid}").json()["players"]) == 2
+
+
 async def test_a_match_room_brings_its_tournament_back(
     make_server: Callable[..., ServerThread],
 ) -> None:

@@ -490,6 +490,27 @@ def test_from_dict_checks_what_it_reads() -> None:
         Tournament.from_dict({"format": "something-else"})
 
 
+@pytest.mark.parametrize("n", [0, 1])
+def test_a_field_still_signing_up_round_trips_at_any_size(n: int) -> None:
+    t = Tournament([], "Club")
+    for e in ranked(n):
+        t.add_player(e)
+    data = json.loads(json.dumps(t.to_dict()))
+    assert data["plan"] is None and data["matches"] == [] and data["standings"] == []
+    again = Tournament.from_dict(data)
+    assert again.to_dict() == data
+    assert [e.name for e in again.entrants] == [e.name for e in t.entrants]
+    # It goes on signing up, and is drawn once it has enough players.
+    for e in ranked(3)[n:]:
+        again.add_player(e)
+    again.draw(seed=1)
+    assert Tournament.from_dict(again.to_dict()).to_dict() == again.to_dict()
+    # A drawn or played field still needs two players.
+    bad = dict(data, results={"R1-1": [{"winners": ["P1"]}]})
+    with pytest.raises(TournamentError):
+        Tournament.from_dict(bad)
+
+
 # ----------------------------------------------------------------- handicaps
 
 

@@ -132,6 +132,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     finally:
         tuning.stop()
         hub.stop_sweeper()
+        hub.tournaments.stop()  # type: ignore[attr-defined]
         for room in hub.rooms.values():
             room._cancel_timer()
             if room.game is not None:

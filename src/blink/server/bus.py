@@ -2,7 +2,8 @@
 event streams (:mod:`blink.server.sse`), in one process or, through Redis, across the nodes of
 one deployment.
 
-An event is a msgspec Struct (:data:`Event`): a tournament changed (:class:`TournamentChanged`),
+An event is a msgspec Struct (:data:`Event`): a tournament changed (:class:`TournamentChanged`)
+or one of its match rooms finished a game (:class:`MatchFinished`),
 a room of the lobby changed (:class:`RoomChanged`, and the nodes' announcements of their open
 rooms, :class:`RoomsAnnounced` and :class:`RoomsAsked`), a public game finished
 (:class:`GamesFinished`), the leaderboard changed (:class:`LeaderboardChanged`), and
@@ -48,6 +49,7 @@ __all__ = [
     "GamesFinished",
     "LeaderboardChanged",
     "LocalBus",
+    "MatchFinished",
     "RedisBus",
     "Resync",
     "RoomChanged",
@@ -61,7 +63,7 @@ __all__ = [
 log = logging.getLogger("blink.server.bus")
 
 TOURNAMENTS = "tournaments"
-"""The topic of :class:`TournamentChanged`."""
+"""The topic of :class:`TournamentChanged` and :class:`MatchFinished`."""
 ROOMS = "rooms"
 """The lobby's topic: :class:`RoomChanged`, :class:`RoomsAnnounced`, :class:`RoomsAsked`,
 :class:`GamesFinished`."""
@@ -76,6 +78,16 @@ class TournamentChanged(msgspec.Struct, frozen=True, tag="tournament"):
 
     id: str
     version: int
+
+
+class MatchFinished(msgspec.Struct, frozen=True, tag="match"):
+    """A game of match ``match`` of tournament ``id`` ended in room ``room`` and is stored:
+    the node organising the tournament enters it (reading the stored games, never this event
+    alone)."""
+
+    id: str
+    match: str
+    room: str
 
 
 class RoomChanged(msgspec.Struct, frozen=True, tag="room"):
@@ -118,6 +130,7 @@ class Resync(msgspec.Struct, frozen=True, tag="resync"):
 
 Event = (
     TournamentChanged
+    | MatchFinished
     | RoomChanged
     | RoomsAnnounced
     | RoomsAsked

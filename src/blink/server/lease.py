@@ -13,6 +13,9 @@ Two implementations of one interface (:class:`Leases`):
   lease is held, nothing is asked of the database.
 - :class:`PgLeases`: the PostgreSQL advisory locks of a cluster node.
 
+A tournament has a lease too (:data:`TOURNAMENT_NAMESPACE`): the node that holds it organises
+the tournament (:mod:`blink.server.tournaments`).
+
 A room whose lease another node holds is :class:`RoomElsewhere`: the WebSocket closes with 1013
 ("try again"), REST answers ``503 room_elsewhere``, and the client retries (through the router,
 which sends it to the node that holds it).
@@ -25,13 +28,24 @@ import logging
 import threading
 from typing import Any, Protocol
 
-__all__ = ["LEASE_NAMESPACE", "Leases", "LocalLeases", "PgLeases", "RoomElsewhere", "lease_key"]
+__all__ = [
+    "LEASE_NAMESPACE",
+    "TOURNAMENT_NAMESPACE",
+    "Leases",
+    "LocalLeases",
+    "PgLeases",
+    "RoomElsewhere",
+    "lease_key",
+]
 
 log = logging.getLogger("blink.server")
 
 LEASE_NAMESPACE = b"blink-room-lease:"
 """What a room code is hashed with into its advisory lock's key (so other users of advisory
 locks on the same database do not collide with the rooms' keys)."""
+TOURNAMENT_NAMESPACE = b"blink-tournament-lease:"
+"""What a tournament's id is hashed with: the node holding that lease organises the tournament
+(:mod:`blink.server.tournaments`)."""
 
 
 class RoomElsewhere(Exception):
@@ -42,9 +56,10 @@ class RoomElsewhere(Exception):
         self.code = code
 
 
-def lease_key(code: str) -> int:
-    """The advisory lock key of room ``code``: a signed 64-bit integer from a hash of it."""
-    digest = hashlib.blake2b(LEASE_NAMESPACE + code.encode(), digest_size=8).digest()
+def lease_key(code: str, namespace: bytes = LEASE_NAMESPACE) -> int:
+    """The advisory lock key of room ``code`` (or of another thing of ``namespace``): a signed
+    64-bit integer from a hash of it."""
+    digest = hashlib.blake2b(namespace + code.encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big", signed=True)
 
 
@@ -54,12 +69,13 @@ class Leases(Protocol):
     shared: bool
     """Whether other nodes serve rooms of the same database (a cluster node)."""
 
-    def acquire(self, code: str) -> bool:
-        """Take the lease of room ``code`` (``True``: this node holds it now, or already did);
+    def acquire(self, code: str, namespace: bytes = LEASE_NAMESPACE) -> bool:
+        """Take the lease of room ``code`` (or of tournament ``code``, with
+        :data:`TOURNAMENT_NAMESPACE`) (``True``: this node holds it now, or already did);
         ``False``: another live node holds it."""
         ...
 
-    def release(self, code: str) -> None:
+    def release(self, code: str, namespace: bytes = LEASE_NAMESPACE) -> None:
         """Give up the lease of room ``code`` (nothing when not held)."""
         ...
 
@@ -78,11 +94,11 @@ class LocalLeases:
 
     shared = False
 
-    def acquire(self, code: str) -> bool:
+    def acquire(self, code: str, namespace: bytes = LEASE_NAMESPACE) -> bool:
         """Always held."""
         return True
 
-    def release(self, code: str) -> None:
+    def release(self, code: str, namespace: bytes = LEASE_NAMESPACE) -> None:
         """Nothing to give up."""
 
     def alive(self) -> bool:
@@ -109,7 +125,7 @@ class PgLeases:
 
         self._engine = create_engine(url, poolclass=NullPool)
         self._conn: Any = None
-        self._held: set[str] = set()
+        self._held: set[tuple[bytes, str]] = set()
         self._dropped = False
         """Leases were lost since :meth:`alive` last said so."""
         self._lock = threading.Lock()
@@ -117,7 +133,12 @@ class PgLeases:
     @property
     def held(self) -> frozenset[str]:
         """The codes of the rooms this node holds."""
-        return frozenset(self._held)
+        return frozenset(c for ns, c in self._held if ns == LEASE_NAMESPACE)
+
+    @property
+    def organised(self) -> frozenset[str]:
+        """The ids of the tournaments this node organises."""
+        return frozenset(c for ns, c in self._held if ns == TOURNAMENT_NAMESPACE)
 
     def _connection(self) -> Any:
         if self._conn is None:
@@ -136,7 +157,7 @@ class PgLeases:
     def _lost(self) -> None:
         """The lease connection failed: every lease went with it."""
         if self._held:
-            log.warning("the lease connection was lost: %d rooms' leases with it", len(self._held))
+            log.warning("the lease connection was lost: %d leases with it", len(self._held))
             self._dropped = True
         self._held.clear()
         conn, self._conn = self._conn, None
@@ -147,26 +168,26 @@ class PgLeases:
             except Exception:
                 log.debug("closing the lost lease connection failed", exc_info=True)
 
-    def acquire(self, code: str) -> bool:
-        """``pg_try_advisory_lock`` on the room's key (never waits)."""
+    def acquire(self, code: str, namespace: bytes = LEASE_NAMESPACE) -> bool:
+        """``pg_try_advisory_lock`` on the key (never waits)."""
         with self._lock:
-            if code in self._held:
+            if (namespace, code) in self._held:
                 return True
-            if self._scalar("SELECT pg_try_advisory_lock(:k)", lease_key(code)):
-                self._held.add(code)
+            if self._scalar("SELECT pg_try_advisory_lock(:k)", lease_key(code, namespace)):
+                self._held.add((namespace, code))
                 return True
             return False
 
-    def release(self, code: str) -> None:
-        """``pg_advisory_unlock`` on the room's key."""
+    def release(self, code: str, namespace: bytes = LEASE_NAMESPACE) -> None:
+        """``pg_advisory_unlock`` on the key."""
         with self._lock:
-            if code not in self._held:
+            if (namespace, code) not in self._held:
                 return
-            self._held.discard(code)
+            self._held.discard((namespace, code))
             try:
-                self._scalar("SELECT pg_advisory_unlock(:k)", lease_key(code))
+                self._scalar("SELECT pg_advisory_unlock(:k)", lease_key(code, namespace))
             except Exception:
-                log.warning("could not release the lease of room %s", code, exc_info=True)
+                log.warning("could not release the lease of %s", code, exc_info=True)
 
     def alive(self) -> bool:
         """One round trip on the lease connection (``False`` if it was lost, or is lost now)."""

@@ -144,6 +144,10 @@ class Settings:
     and comes back when someone asks for it. ``None``: tournaments stay in memory."""
     sweep_interval: float = 30.0
     """How often the server looks for rooms to drop from memory."""
+    tournament_check_interval: float = 5.0
+    """On a cluster node: how often it looks for running tournaments whose organiser is gone
+    (and whose events it may have missed), and takes their leases
+    (:mod:`blink.server.tournaments`)."""
     redis_url: str | None = None
     """The Redis server through which the nodes of one deployment tell each other their
     changes (``redis://host:port/db``; :mod:`blink.server.bus`). ``None``: this process only."""

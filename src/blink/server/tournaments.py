@@ -17,6 +17,14 @@ and none of whose match rooms is in memory, is dropped from memory (:meth:`Manag
 on the hub's sweeps); every lookup (:meth:`Manager.get`, a match room's game end) reads it
 back from its row, so no answer changes. At start only unfinished tournaments are read.
 
+On a cluster (:attr:`Leases.shared <blink.server.lease.Leases.shared>`), the node holding a
+tournament's lease organises it (:meth:`Manager.organise`): match rooms are handed off to
+whichever node the router picks, a game end anywhere is announced once stored
+(:class:`~blink.server.bus.MatchFinished`), and the organiser enters the stored games of the
+rooms (:meth:`Manager.stored_rooms`), opens the next rooms and stores the tournament over the
+version it read. Another node takes the lease on an event or a periodic check when the
+organiser is gone. See docs/cluster.md, "Tournaments".
+
 The endpoints are :mod:`blink.server.routes.tournaments`. See docs/protocol.md,
 "Tournaments and profiles".
 """
@@ -35,11 +43,13 @@ from sqlalchemy import Column, Connection, Float, Integer, String, Table, Text, 
 
 from blink.games.classic.rules import get_ruleset
 from blink.model.registry import DEFAULT_GAME
-from blink.server.bus import TOURNAMENTS, TournamentChanged
+from blink.server.bus import TOURNAMENTS, Event, MatchFinished, TournamentChanged
 from blink.server.hub import Hub
+from blink.server.lease import TOURNAMENT_NAMESPACE
 from blink.server.profiles import meta, on_game_end, profiles_by_id
 from blink.server.rooms import GameState, Room, Seat
-from blink.tournament import FORMAT, VERSION, MatchKind, Tournament, TournamentError
+from blink.server.schema import games, rooms
+from blink.tournament import MatchKind, Tournament, TournamentError
 
 __all__ = ["KINDS", "Entry", "Manager", "attach", "tournament_dict", "tournaments"]
 
@@ -72,23 +82,8 @@ def _best_of(kind: MatchKind) -> int:
 
 def tournament_dict(t: Tournament) -> dict[str, Any]:
     """The tournament's JSON document (as ``blink tournament`` reads it), also before it has
-    two players (when :meth:`Tournament.to_dict` cannot lay out a plan yet)."""
-    if len(t.entrants) >= 2:
-        return t.to_dict()
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "name": t.name,
-        "players": [e.to_dict() for e in t.entrants],
-        "plan": None,
-        "draw": None,
-        "results": {},
-        "handicaps": {},
-        "matches": [],
-        "finished": False,
-        "champion": None,
-        "standings": [],
-    }
+    two players (:meth:`Tournament.to_dict` has no plan for it yet)."""
+    return t.to_dict()
 
 
 @dataclass
@@ -188,6 +183,17 @@ def _entry(r: Any) -> Entry | None:
     )
 
 
+@dataclass(frozen=True)
+class StoredRooms:
+    """What the database says of a tournament's match rooms (on a cluster, of those served by
+    other nodes): :meth:`Manager.stored_rooms`."""
+
+    games: dict[str, list[tuple[int, list[int]]]]
+    """Room code -> its finished games (game id, winning seats), in order."""
+    status: dict[str, str]
+    """Room code -> its stored status."""
+
+
 def _summary(tid: str, name: str, kind: str, status: str, players: int) -> dict[str, Any]:
     """A tournament as ``GET /api/tournaments`` lists it."""
     url = f"/tournament.html?id={tid}"
@@ -215,6 +221,10 @@ class Manager:
         self.hub = hub
         self.items: dict[str, Entry] = {}
         self.by_room: dict[str, str] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.stopped = False
+        """Set when the server stops (no more periodic checks)."""
 
     # -- storage
 
@@ -318,20 +328,35 @@ class Manager:
                 return self.items.get(e.id) or self.add(e)
         return None
 
-    def save(self, e: Entry, insert_row: bool = False) -> Callable[[Connection], None]:
-        """Bump the version and return the job that stores the tournament."""
+    def save(self, e: Entry, insert_row: bool = False) -> Callable[[Connection], bool]:
+        """Bump the version and return the job that stores the tournament. On a cluster the
+        row is updated only if it is still at the version ``e`` was read at (the job's result
+        is ``False`` when another node stored a newer one meanwhile)."""
+        expected = e.version
         e.version += 1
         e.updated_at = time.time()
         e.touched = self.hub.settings.clock()
         row = _row(e)
+        checked = self.hub.leases.shared
 
-        def job(conn: Connection) -> None:
+        def job(conn: Connection) -> bool:
             if insert_row:
                 conn.execute(tournaments.insert().values(**row))
-            else:
-                conn.execute(update(tournaments).where(tournaments.c.id == row["id"]).values(**row))
+                return True
+            q = update(tournaments).where(tournaments.c.id == row["id"])
+            if checked:
+                q = q.where(tournaments.c.version == expected)
+            return bool(conn.execute(q.values(**row)).rowcount) or not checked
 
         return job
+
+    def forget(self, tid: str) -> None:
+        """Drop tournament ``tid`` from memory (it is read back from its row when asked for)."""
+        e = self.items.pop(tid, None)
+        if e is not None:
+            for codes in e.rooms.values():
+                for c in codes:
+                    self.by_room.pop(c, None)
 
     def published(self, e: Entry) -> Callable[[object], None]:
         """The ``done`` of a storage job of :meth:`save`: once committed, the change is
@@ -362,59 +387,96 @@ class Manager:
 
     # -- rooms
 
-    def sync(self, e: Entry) -> bool:
-        """Enter the results of finished games of the match rooms; open rooms for ready
-        matches; close rooms whose match is decided. True if anything changed."""
-        changed = False
-        t = e.t
-        if not t.drawn:
+    def _room(self, code: str) -> Room | None:
+        """Match room ``code`` if this node may look at it: on a cluster only one in memory
+        (reading one back would take its lease from the node the router sends it to)."""
+        if self.hub.leases.shared:
+            return dict.get(self.hub.rooms, code)
+        return self.hub.rooms.get(code)
+
+    def sync(self, e: Entry, stored: StoredRooms | None = None, open_rooms: bool = True) -> bool:
+        """Enter the results of finished games of the match rooms (those in memory, and on a
+        cluster those of ``stored``, read from the database); close rooms whose match is
+        decided; open rooms for ready matches (unless not ``open_rooms``). True if anything
+        changed."""
+        if not e.t.drawn:
             return False
-        refs = {g.ref for m in t.matches() for g in m.games if g.ref}
+        changed = False
+        refs = {g.ref for m in e.t.matches() for g in m.games if g.ref}
         for mid, codes in e.rooms.items():
             for code in codes:
-                room = self.hub.rooms.get(code)
-                if room is None:
+                room = self._room(code)
+                if room is not None:
+                    finished = [
+                        (g.id, list(g.result["winners"]))
+                        for g in room.games
+                        if g.status == "finished" and g.result
+                    ]
+                elif stored is not None:
+                    finished = stored.games.get(code, [])
+                else:
                     continue
-                for meta_ in room.games:
-                    res = meta_.result
-                    if meta_.status != "finished" or not res:
-                        continue
-                    ref = f"{code}/{meta_.id}"
-                    if ref in refs:
-                        continue
-                    m = t.match(mid)
-                    if m.decided or not m.known:
-                        continue
-                    # Seat i of a match room is the match's player i (open_room), held by that
-                    # player's profile for the whole match: results go by seat, never by a
-                    # name shown at the table.
-                    players = [p for p in m.players if p is not None]
-                    names = [players[w] for w in res["winners"] if 0 <= w < len(players)]
-                    try:
-                        t.record_game(mid, names, ref)
-                    except TournamentError:
-                        log.exception("result of %s not entered in %s", ref, e.id)
-                        continue
-                    refs.add(ref)
-                    changed = True
-                if (
-                    t.match(mid).decided
-                    and room.status in ("between", "waiting", "countdown")
-                    and (room.game is None or room.game.game.over)
-                ):
-                    room._cancel_timer()
-                    room.set_status("finished")
-        if e.started and e.kind == "online":
-            for m in t.ready_matches():
-                codes = e.rooms.get(m.id, [])
-                last = self.hub.rooms.get(codes[-1]) if codes else None
-                if last is not None and last.status not in ("finished", "closed"):
+                changed |= self._enter(e, mid, code, finished, refs)
+                if room is not None:
+                    self._close_if_decided(e, mid, room)
+        if open_rooms and e.started and e.kind == "online":
+            changed |= self._open_ready(e, stored)
+        return changed
+
+    def _enter(
+        self, e: Entry, mid: str, code: str, finished: list[tuple[int, list[int]]], refs: set[str]
+    ) -> bool:
+        """Enter the games ``finished`` in room ``code`` (id, winning seats) not entered yet."""
+        changed = False
+        for gid, winners in finished:
+            ref = f"{code}/{gid}"
+            m = e.t.match(mid)
+            if ref in refs or m.decided or not m.known:
+                continue
+            # Seat i of a match room is the match's player i (open_room), held by that
+            # player's profile for the whole match: results go by seat, never by a name
+            # shown at the table.
+            players = [p for p in m.players if p is not None]
+            names = [players[w] for w in winners if 0 <= w < len(players)]
+            try:
+                e.t.record_game(mid, names, ref)
+            except TournamentError:
+                log.exception("result of %s not entered in %s", ref, e.id)
+                continue
+            refs.add(ref)
+            changed = True
+        return changed
+
+    def _close_if_decided(self, e: Entry, mid: str, room: Room) -> None:
+        if (
+            e.t.match(mid).decided
+            and room.status in ("between", "waiting", "countdown")
+            and (room.game is None or room.game.game.over)
+        ):
+            room._cancel_timer()
+            room.set_status("finished")
+
+    def _open_ready(self, e: Entry, stored: StoredRooms | None) -> bool:
+        """Open a room for each ready match whose last room is over (or that has none)."""
+        changed = False
+        for m in e.t.ready_matches():
+            codes = e.rooms.get(m.id, [])
+            if codes:
+                last = self._room(codes[-1])
+                if last is not None:
+                    status: str | None = last.status
+                elif self.hub.leases.shared:
+                    # Served elsewhere (or by nobody now): as stored, unknown without a read.
+                    status = None if stored is None else stored.status.get(codes[-1])
+                else:
+                    status = "finished"
+                if status not in ("finished", "closed"):
                     continue
-                opened = self.open_room(e, m.id)
-                if opened is not None:
-                    e.rooms.setdefault(m.id, []).append(opened)
-                    self.by_room[opened] = e.id
-                    changed = True
+            opened = self.open_room(e, m.id)
+            if opened is not None:
+                e.rooms.setdefault(m.id, []).append(opened)
+                self.by_room[opened] = e.id
+                changed = True
         return changed
 
     def open_room(self, e: Entry, match_id: str) -> str | None:
@@ -456,17 +518,189 @@ class Manager:
         except Exception:
             log.exception("could not store the room of match %s of %s", match_id, e.id)
             return None
+        h.hand_off(room)  # a cluster node: the node the router sends its players to serves it
         return room.code
 
     def on_game_end(self, room: Room, _g: GameState) -> None:
-        """A game ended: if it belongs to a tournament, bring the tournament up to date.
+        """A game ended: if it belongs to a tournament, bring the tournament up to date (on a
+        cluster: :meth:`_match_game_ended`).
 
         Rooms of other games are ignored: tournaments are of the default game."""
         if room.game_name != DEFAULT_GAME:
             return
         e = self.of_room(room.code, search=bool(room.options.get("fixed_seats")))
-        if e is not None and self.sync(e):
+        if e is None:
+            return
+        if self.hub.leases.shared:
+            self._match_game_ended(e, room)
+        elif self.sync(e):
             self.store(e)
+
+    # -- organising on a cluster
+
+    def organises(self, tid: str) -> bool:
+        """Whether this node organises tournament ``tid``: it holds the tournament's lease, or
+        takes it now (a single node organises every one)."""
+        try:
+            return self.hub.leases.acquire(tid, TOURNAMENT_NAMESPACE)
+        except Exception:
+            log.warning("could not ask for the lease of tournament %s", tid, exc_info=True)
+            return False
+
+    def stored_rooms(self, e: Entry) -> StoredRooms:
+        """The stored games and statuses of ``e``'s match rooms (a plain read: call it off the
+        event loop)."""
+        codes = sorted({c for cs in e.rooms.values() for c in cs})
+        out = StoredRooms({}, {})
+        if not codes:
+            return out
+        q = (
+            select(games.c.id, games.c.room_code, games.c.result)
+            .where(games.c.room_code.in_(codes), games.c.ended_at.is_not(None))
+            .order_by(games.c.id)
+        )
+        with self.hub.storage.engine.connect() as conn:
+            for r in conn.execute(q):
+                result = json.loads(r.result) if r.result else None
+                if result:
+                    winners = [int(w) for w in result.get("winners") or []]
+                    out.games.setdefault(r.room_code, []).append((r.id, winners))
+            statuses = select(rooms.c.code, rooms.c.status).where(rooms.c.code.in_(codes))
+            for st in conn.execute(statuses):
+                out.status[st.code] = st.status
+        return out
+
+    def _match_game_ended(self, e: Entry, room: Room) -> None:
+        """On a cluster, a game of match room ``room`` ended here: the room is closed if the
+        game decided its match (seen on the stored tournament with this room's games entered,
+        a copy that is not kept), and once the game's result is committed the organiser is
+        told (:class:`~blink.server.bus.MatchFinished`, which this node hears too)."""
+        try:
+            copy = self.read(e.id)
+        except Exception:
+            log.exception("could not read tournament %s", e.id)
+            copy = None
+        # The stored one knows the room even when this node's copy is older than the room.
+        known = copy or e
+        mid = next((m for m, cs in known.rooms.items() if room.code in cs), None)
+        if mid is None:
+            return
+        if copy is not None:
+            self.sync(copy, open_rooms=False)
+        event = MatchFinished(e.id, mid, room.code)
+
+        def told(_result: object) -> None:
+            self.hub.bus.publish(TOURNAMENTS, event)
+
+        # Jobs commit in order: this one's done comes after the game's result is committed.
+        self.hub.storage.submit(_nothing, told)
+
+    def heard(self, event: Event) -> None:
+        """A tournament event (of any node, this one's too): the organiser of a tournament
+        whose match room finished a game, or that another node changed, brings it up to date
+        (:meth:`organise`); a node whose organiser died takes its place on the next event."""
+        if isinstance(event, MatchFinished):
+            self.soon(event.id)
+        elif isinstance(event, TournamentChanged):
+            current = self.items.get(event.id)
+            if current is None or current.version < event.version:
+                self.soon(event.id)
+
+    def soon(self, tid: str) -> None:
+        """Run :meth:`organise` for ``tid`` in a task of its own."""
+        task = asyncio.get_running_loop().create_task(self.organise(tid))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def organise(self, tid: str) -> None:
+        """If this node organises tournament ``tid`` (or takes its lease now): read it back
+        as stored, enter the stored results of its match rooms, open the rooms of the matches
+        that are ready, store it and publish the change. A store refused because another
+        node stored a newer version meanwhile starts over from that one."""
+        async with self._locks.setdefault(tid, asyncio.Lock()):
+            if self.stopped:
+                return
+            try:
+                await self._organise(tid)
+            except Exception:
+                log.exception("could not organise tournament %s", tid)
+
+    async def _organise(self, tid: str) -> None:
+        if not self.organises(tid):
+            if tid in self.items:  # what this node answers about it follows the stored one
+                await self.fresh(tid, None)
+            return
+        for _ in range(10):
+            e = await asyncio.to_thread(self.read, tid)
+            if e is None:
+                return
+            current = self.items.get(tid)
+            if current is not None and current.version > e.version:
+                # A change of ours is being stored (its own event is skipped): look again.
+                self.hub.later(0.05, lambda: self.soon(tid))
+                return
+            self.add(e)
+            if e.status == "finished":
+                self.hub.leases.release(tid, TOURNAMENT_NAMESPACE)
+                return
+            if not e.started or e.kind != "online":
+                return
+            stored = await asyncio.to_thread(self.stored_rooms, e)
+            if not self.sync(e, stored):
+                return
+            try:
+                stored_now = await self.hub.storage.run(self.save(e))
+            except Exception:
+                self.forget(tid)  # not stored: what it holds is ahead of the row
+                raise
+            if stored_now:
+                self.published(e)(None)
+                return
+            self.forget(tid)  # what it holds is not what is stored: read it again
+        log.warning("tournament %s kept changing: left for its next event", tid)
+
+    async def running(self) -> list[str]:
+        """The ids of the stored online tournaments that are running."""
+
+        def read() -> list[str]:
+            q = select(tournaments.c.id).where(
+                tournaments.c.status == "running", tournaments.c.kind == "online"
+            )
+            with self.hub.storage.engine.connect() as conn:
+                return [r.id for r in conn.execute(q)]
+
+        return await asyncio.to_thread(read)
+
+    def check_soon(self) -> None:
+        """Every ``settings.tournament_check_interval`` seconds: :meth:`organise` every
+        running tournament (the backstop of the events: an organiser that died, events lost
+        while Redis was away)."""
+
+        async def check() -> None:
+            if self.stopped:
+                return
+            try:
+                for tid in await self.running():
+                    await self.organise(tid)
+            except Exception:
+                log.exception("the check of running tournaments failed")
+            finally:
+                if not self.stopped:
+                    self.hub.later(self.hub.settings.tournament_check_interval, self.check_soon)
+
+        task = asyncio.get_running_loop().create_task(check())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def stop(self) -> None:
+        """The server stops: no more organising (the leases go with the node's)."""
+        self.stopped = True
+        for task in list(self._tasks):
+            task.cancel()
+
+
+def _nothing(_conn: Connection) -> None:
+    """A job that writes nothing (its ``done`` runs once the jobs before it are committed)."""
 
 
 async def attach(hub: Hub) -> None:
@@ -477,6 +711,12 @@ async def attach(hub: Hub) -> None:
     hub.game_end_hooks.append(on_game_end)
     hub.game_end_hooks.append(mgr.on_game_end)
     hub.sweep_hooks.append(mgr.evict_idle)
+    if hub.leases.shared:
+        # A cluster node organises the tournaments whose leases it holds or takes: on their
+        # events, and by a periodic check (which starts now).
+        hub.bus.listen(TOURNAMENTS, mgr.heard)
+        mgr.check_soon()
+        return
     for e in mgr.items.values():
         if mgr.sync(e):
             mgr.store(e)

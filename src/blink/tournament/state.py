@@ -25,7 +25,7 @@ from blink.tournament.errors import (
     UndoError,
     UnknownMatchError,
 )
-from blink.tournament.formats import MAX_PLAYERS, Plan, plan
+from blink.tournament.formats import MAX_PLAYERS, MIN_PLAYERS, Plan, plan
 from blink.tournament.values import (
     Draw,
     Entrant,
@@ -356,7 +356,24 @@ class Tournament:
 
     def to_dict(self) -> dict[str, Any]:
         """The whole tournament as JSON-ready data: players, draw, results, and (for readers)
-        the derived matches and standings. :meth:`from_dict` reads only the first three."""
+        the derived matches and standings. :meth:`from_dict` reads only the first three.
+        Before it has two players there is no plan yet: ``plan`` and ``draw`` are ``None``,
+        no matches, no standings."""
+        if len(self.entrants) < MIN_PLAYERS:
+            return {
+                "format": FORMAT,
+                "version": VERSION,
+                "name": self.name,
+                "players": [e.to_dict() for e in self.entrants],
+                "plan": None,
+                "draw": None,
+                "results": {},
+                "handicaps": {},
+                "matches": [],
+                "finished": False,
+                "champion": None,
+                "standings": [],
+            }
         p = plan(len(self.entrants))
         state = self._state()
         order = list(state.matches)
@@ -391,8 +408,10 @@ class Tournament:
         if not isinstance(raw_players, list):
             raise TournamentError("the file has no list of players", "bad-file")
         t = cls([Entrant.from_dict(p) for p in raw_players], str(data.get("name", "")))
-        plan(len(t.entrants))
         raw_draw = data.get("draw")
+        if raw_draw is not None or data.get("results"):
+            # A field still signing up may have fewer than two players; a drawn one may not.
+            plan(len(t.entrants))
         if raw_draw is not None:
             stored = Draw.from_dict(raw_draw)
             t.draw(stored.seed)

@@ -35,8 +35,10 @@ __all__ = ["NewTournament", "OrgAction", "router"]
 router = APIRouter()
 
 
-async def _get(mgr: Manager, tid: str) -> Entry:
-    e = await mgr.get(tid)
+async def _get(mgr: Manager, tid: str, change: bool = False) -> Entry:
+    """Tournament ``tid`` (``404`` if none); to ``change`` it on a cluster node, as stored
+    (another node may have changed it)."""
+    e = await mgr.fresh(tid, None) if change and mgr.hub.leases.shared else await mgr.get(tid)
     if e is None:
         raise ProfileError(404, "no_such_tournament", f"there is no tournament {tid!r}")
     return e
@@ -72,10 +74,24 @@ class OrgAction(BaseModel):
 
 
 async def _store(mgr: Manager, e: Entry, insert_row: bool = False) -> dict[str, Any]:
-    """Sync the tournament's rooms, store it and answer its view."""
-    mgr.sync(e)
+    """Sync the tournament's rooms (if this node organises it: on a cluster, the node that
+    holds its lease; the change's event tells that node otherwise), store it and answer its
+    view. On a cluster, ``409 tournament_changed`` when another node stored it meanwhile."""
+    if mgr.organises(e.id):
+        shared = mgr.hub.leases.shared
+        mgr.sync(e, await asyncio.to_thread(mgr.stored_rooms, e) if shared else None)
     job = mgr.save(e, insert_row)
-    await mgr.hub.storage.run(job)
+    try:
+        stored = await mgr.hub.storage.run(job)
+    except Exception:
+        if mgr.hub.leases.shared:
+            mgr.forget(e.id)  # not stored: read it back from its row next time
+        raise
+    if not stored:
+        mgr.forget(e.id)
+        raise ProfileError(
+            409, "tournament_changed", "the tournament changed meanwhile: please try again"
+        )
     mgr.published(e)(None)
     return e.view()
 
@@ -197,7 +213,7 @@ async def bracket_png(mgr: ManagerDep, tid: str) -> Response:
 @router.post("/api/tournaments/{tid}/join")
 async def join(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
     """A player signs up with their profile (online tournaments, before the draw)."""
-    e = await _get(mgr, tid)
+    e = await _get(mgr, tid, change=True)
     if e.kind != "online":
         raise ProfileError(
             409, "not_online", "players of a real-cards tournament are entered by the organiser"
@@ -216,7 +232,7 @@ async def join(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, 
 @router.post("/api/tournaments/{tid}/players")
 async def add_player(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
     """The organiser enters a player (name, optional rank or rating) before the draw."""
-    e = await _get(mgr, tid)
+    e = await _get(mgr, tid, change=True)
     _organiser(e, body.organiser_secret)
     if body.name is None:
         raise ProfileError(400, "bad_name", "give the player's name")
@@ -233,7 +249,7 @@ async def add_player(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict
 @router.post("/api/tournaments/{tid}/remove")
 async def remove_player(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
     """The organiser removes a player before the draw."""
-    e = await _get(mgr, tid)
+    e = await _get(mgr, tid, change=True)
     _organiser(e, body.organiser_secret)
     name = _engine_call(lambda: e.t.entrant(body.name or "")).name
     _engine_call(lambda: e.t.remove_player(name))
@@ -244,7 +260,7 @@ async def remove_player(mgr: WritableManagerDep, tid: str, body: OrgAction) -> d
 @router.post("/api/tournaments/{tid}/draw")
 async def draw(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
     """The organiser draws the first round (from ``seed``, random when not given)."""
-    e = await _get(mgr, tid)
+    e = await _get(mgr, tid, change=True)
     _organiser(e, body.organiser_secret)
     seed = body.seed if body.seed is not None else secrets.randbits(31)
     if len(e.t.entrants) < 2:
@@ -256,7 +272,7 @@ async def draw(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, 
 @router.post("/api/tournaments/{tid}/start")
 async def start(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
     """The organiser starts an online tournament (drawing first if needed): rooms open."""
-    e = await _get(mgr, tid)
+    e = await _get(mgr, tid, change=True)
     _organiser(e, body.organiser_secret)
     if e.kind != "online":
         raise ProfileError(409, "not_online", "a real-cards tournament has no rooms to open")
@@ -273,7 +289,7 @@ async def start(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str,
 async def result(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
     """The organiser enters one game's result: ``winners`` (one name, several for a tie)
     or ``tie: true``."""
-    e = await _get(mgr, tid)
+    e = await _get(mgr, tid, change=True)
     _organiser(e, body.organiser_secret)
     mid = body.match or ""
     if body.tie:
@@ -287,7 +303,7 @@ async def result(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str
 async def undo(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
     """The organiser takes back the last game they entered in a match (not a game that was
     played in a room: the room's record would enter it again)."""
-    e = await _get(mgr, tid)
+    e = await _get(mgr, tid, change=True)
     _organiser(e, body.organiser_secret)
     m = _engine_call(lambda: e.t.match(body.match or ""))
     if m.games and m.games[-1].ref not in (None, "organiser"):
@@ -300,7 +316,7 @@ async def undo(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, 
 async def handicap(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
     """The organiser sets a match's handicap: ``sizes`` by name, ``null`` for an equal
     deal, or ``suggest: true`` for the one suggested from the players' ratings."""
-    e = await _get(mgr, tid)
+    e = await _get(mgr, tid, change=True)
     _organiser(e, body.organiser_secret)
     mid = body.match or ""
     sizes = body.sizes
