@@ -321,6 +321,7 @@ const STRINGS = {
     e_played_online: "A game played in a room cannot be taken back.",
     e_no_suggestion: "A handicap is suggested for two players only.",
     e_field_size: "A tournament has 2 to 64 players.",
+    e_tournament_changed: "The tournament changed meanwhile: look again, then try once more.",
     rules_html: `
 <p>Be the first to play all your cards.</p>
 <ol>
@@ -650,6 +651,7 @@ const STRINGS = {
     e_played_online: "Una partida jugada en una sala no se puede deshacer.",
     e_no_suggestion: "Solo se propone una nivelación para dos jugadores.",
     e_field_size: "Un torneo tiene de 2 a 64 jugadores.",
+    e_tournament_changed: "El torneo cambió mientras tanto: míralo de nuevo y vuelve a intentarlo.",
     rules_html: `
 <p>Objetivo: ser el primero en quedar sin cartas.</p>
 <ol>
