@@ -475,6 +475,7 @@ def test_two_people_by_link_and_a_watcher(context: BrowserContext, go_server: Go
     expect(idle.locator("#go-msg")).to_contain_text("It is not your turn.")
     # Quick chat works the same in a Go Blink room: a phrase by the speaker's name elsewhere.
     expect(watcher.locator(".quickchat")).to_have_count(0)
+    first.locator(".quickchat summary").click()
     first.get_by_role("button", name="Good game").click()
     expect(second.locator(".go-opp .chat-bubble")).to_have_text("Good game", timeout=10000)
     expect(watcher.locator(".go-opp .chat-bubble")).to_have_text("Good game")

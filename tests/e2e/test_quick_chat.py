@@ -27,7 +27,10 @@ def test_a_phrase_appears_by_the_name_at_the_other_table(browser: Browser, serve
         expect(watcher.locator(".table[data-phase]")).to_be_visible(timeout=15000)
         expect(watcher.locator(".quickchat")).to_have_count(0)
 
+        # The phrases open from one small button, over the table.
+        ann.locator(".quickchat summary").click()
         ann.get_by_role("button", name="Well played").click()
+        expect(ann.locator(".quickchat")).not_to_have_attribute("open", "")
         # At Bob's table, by Ann's name (seat 0), in Spanish.
         bubble = bob.locator('.opp[data-seat="0"] .chat-bubble[data-seat="0"]')
         expect(bubble).to_have_text("Bien jugado", timeout=10000)
@@ -35,6 +38,7 @@ def test_a_phrase_appears_by_the_name_at_the_other_table(browser: Browser, serve
         expect(ann.locator('.me .chat-bubble[data-seat="0"]')).to_have_text("Well played")
         expect(watcher.locator('.chat-bubble[data-seat="0"]')).to_have_text("Well played")
         # Bob answers in his language; Ann reads it in hers.
+        bob.locator(".quickchat summary").click()
         bob.get_by_role("button", name="Buena partida").click()
         expect(ann.locator('.opp[data-seat="1"] .chat-bubble')).to_have_text("Good game")
         # The bubbles go after a few seconds.

@@ -275,7 +275,8 @@ def test_a_finished_match_links_both_ways(
     bracket, where the decided match links to the replay of each of its games; the
     leaderboard then shows both players with their rating, games and recent form, and the
     rating model's figures only in the details disclosure."""
-    profiles = [server.api("/api/profiles", {"name": n}) for n in ("Quin", "Rae")]
+    # Names no other test of the shared server gives (a profile's name is unique).
+    profiles = [server.api("/api/profiles", {"name": n}) for n in ("Quin", "Tova")]
     made = server.api("/api/tournaments", {"name": "Online final", "kind": "online"})
     tid, secret = str(made["id"]), str(made["organiser_secret"])
     for p in profiles:

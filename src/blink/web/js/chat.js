@@ -1,5 +1,5 @@
-// Quick chat at a table (docs/protocol.md, "Quick chat"): a row of buttons with the fixed
-// phrases, sent by id, and each phrase heard shown in a bubble by the speaker's name for a
+// Quick chat at a table (docs/protocol.md, "Quick chat"): one small button that opens the
+// fixed phrases, sent by id, and each phrase heard shown in a bubble by the speaker's name for a
 // few seconds. No free text. Any table can use it: it only needs where each seat's name is.
 import { escapeXml } from "./cards.js";
 import { t } from "./i18n.js";
@@ -10,17 +10,29 @@ const BUBBLE_MS = 4000;
 /** One table's quick chat: `send(type, fields)` sends a frame. */
 export function quickChat(send) {
   const said = new Map(); // seat -> { phrase, until }
+  let open = false; // whether the phrases are shown
   return {
-    /** The button row (players only: spectators read the phrases). */
+    /** The phrases, behind one small button (players only: spectators read the phrases). It
+     * takes no room on the table: the phrases open over it, and stay open across redraws until
+     * one is said or the button is pressed again. */
     barHTML(canSay) {
       if (!canSay) return "";
       const buttons = PHRASES.map((p) => `<button type="button" class="chip" data-chat="${p}">${escapeXml(t(`chat_${p}`))}</button>`);
-      return `<div class="quickchat" role="group" aria-label="${escapeXml(t("chat"))}">${buttons.join("")}</div>`;
+      return `<details class="quickchat"${open ? " open" : ""}><summary class="chip" data-focus="chat"><span aria-hidden="true">💬</span><span class="sr-only">${escapeXml(t("chat"))}</span></summary>` +
+        `<div class="qc-menu" role="group" aria-label="${escapeXml(t("chat"))}">${buttons.join("")}</div></details>`;
     },
     /** A click on the table: true when it was a phrase (then sent). */
     click(target) {
+      const summary = target.closest(".quickchat summary");
+      if (summary) {
+        open = !summary.parentElement.open; // the browser toggles it after this click
+        return false;
+      }
       const b = target.closest("[data-chat]");
       if (!b) return false;
+      open = false;
+      const menu = b.closest("details");
+      if (menu) menu.open = false;
       send("chat", { phrase: b.dataset.chat });
       return true;
     },

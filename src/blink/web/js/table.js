@@ -686,9 +686,9 @@ export function mountTable(root, { code, spectate }) {
       const says = chat.barHTML(!S.spectate && S.seat !== null);
       const ended = S.end && (!S.view || S.view.phase === "over");
       // At a game's end the score is part of the end screen: the bar does not repeat it.
-      const bar = `<div class="tablebar"><span>${escapeXml(code)}${S.number ? ` · ${escapeXml(t("game_n", { n: S.number }))}` : ""}${S.spectate ? ` · ${escapeXml(t("spectating"))}` : ""}</span>${ended ? "" : scoreHTML()}</div>`;
+      const bar = `<div class="tablebar"><span>${escapeXml(code)}${S.number ? ` · ${escapeXml(t("game_n", { n: S.number }))}` : ""}${S.spectate ? ` · ${escapeXml(t("spectating"))}` : ""}</span>${says}${ended ? "" : scoreHTML()}</div>`;
       if (ended) {
-        html = `<div class="table">${bar}${banner}${notice}${endHTML()}${says}</div>`;
+        html = `<div class="table">${bar}${banner}${notice}${endHTML()}</div>`;
       } else if (!S.view) {
         html = `<div class="table">${bar}${banner}${notice}${S.room ? waitingHTML() : `<p class="waiting muted">${escapeXml(t("connecting"))}</p>`}</div>`;
       } else {
@@ -702,7 +702,7 @@ export function mountTable(root, { code, spectate }) {
           fits, landed: S.landed, playedBy: recentPlays(), showKeys: !S.spectate && S.seat !== null, interactive: !S.spectate && S.seat !== null,
         });
         html = `<div class="table" data-phase="${escapeXml(v.phase)}">${bar}${banner}${notice}${awayHTML(v)}${board}
-          <div class="center-msg" id="center-msg">${centerMsgHTML(v)}</div>${meHTML(v)}${says}
+          <div class="center-msg" id="center-msg">${centerMsgHTML(v)}</div>${meHTML(v)}
           ${S.spectate ? "" : `<p class="keyhint">${escapeXml(t("key_hint"))}</p>`}</div>`;
       }
     }

@@ -313,7 +313,7 @@ export function mountGoTable(root, { code, spectate }) {
     const first = Math.max(0, S.log.length - 40);
     const focused = document.activeElement && root.contains(document.activeElement) ? document.activeElement.dataset.focus : null;
     root.innerHTML = `<div class="go-table" data-phase="${escapeXml(v.phase)}">
-      <header class="go-head">
+      <header class="go-head">${mine ? chat.barHTML(true) : ""}
         <h1>${escapeXml(gt("go_blink"))} <span class="muted">${escapeXml(code)}</span></h1>
         <p class="go-turn" id="go-turn" aria-live="polite">${escapeXml(turnText(v))} <span id="go-timer">${escapeXml(secondsLeft())}</span></p>
         <p class="go-draw" id="go-draw" data-count="${v.draw_count}">${backSVG()}<span>${escapeXml(gt("draw_pile", { n: v.draw_count }))}</span></p>
@@ -338,7 +338,7 @@ export function mountGoTable(root, { code, spectate }) {
         </div>
         ${keysHTML(v, opps.length)}
         <p class="error-msg" id="go-msg" role="alert">${escapeXml(S.msg || "")}</p>
-      </section>${chat.barHTML(true)}` : `<p class="muted">${escapeXml(gt("spectating"))}</p>`}
+      </section>` : `<p class="muted">${escapeXml(gt("spectating"))}</p>`}
     </div>${countdownHTML()}`;
     chat.place(root, (seat) => root.querySelector(`.go-opp[data-seat="${seat}"] .go-opp-name`) || (seat === S.seat ? root.querySelector(".go-me h2") : null));
     const logEl = root.querySelector("#go-log");
