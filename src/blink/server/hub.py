@@ -304,12 +304,7 @@ class Hub:
         room = dict.get(self.rooms, code)
         if room is None:
             return
-        room._cancel_timer()
-        g = room.game
-        if g is not None:
-            if g.timer is not None:
-                g.timer.cancel()
-            room._stop_bots(g)
+        _halt(room)
         for conn in list(room.conns):
             room.detach(conn)
             closer = getattr(conn, "close", None)  # a Conn (a test's peer may have none)
@@ -340,12 +335,7 @@ class Hub:
             room = dict.get(self.rooms, code)
             if room is None:
                 continue
-            room._cancel_timer()
-            g = room.game
-            if g is not None:
-                if g.timer is not None:
-                    g.timer.cancel()
-                room._stop_bots(g)
+            _halt(room)
             for conn in room.conns:
                 if isinstance(conn, Conn):
                     conn.moving = True
@@ -494,6 +484,16 @@ def _release_all(leases: Leases, codes: list[str]) -> None:
     """Give up the leases of rooms ``codes`` (off the loop: a round trip each)."""
     for code in codes:
         leases.release(code)
+
+
+def _halt(room: Room) -> None:
+    """Stop ``room``'s timers and its game's clock and bots (it is leaving this node)."""
+    room._cancel_timer()
+    g = room.game
+    if g is not None:
+        if g.timer is not None:
+            g.timer.cancel()
+        room._stop_bots(g)
 
 
 def _timed(
