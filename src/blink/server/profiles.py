@@ -142,14 +142,30 @@ def profiles_by_id(hub: Hub, ids: list[str]) -> dict[str, Any]:
 def seat_token(hub: Hub, secret: str | None, room: Room | None = None) -> str:
     """The token for a seat being taken: a fresh random token, or the profile secret when one
     is given (so the seat carries the profile). Raises :class:`ProfileError` for an unknown
-    secret or a profile already seated in ``room``."""
+    secret or a profile already seated in ``room``.
+
+    Either way the hash is remembered as a profile's or not (:func:`profiles_among`), so that
+    rating the seat's games asks the database nothing: a token drawn here is random and never
+    becomes a profile's.
+    """
     if secret is None or secret == "":
-        return secrets.token_urlsafe(24)
-    if lookup_secret(hub, secret) is None:
+        token = secrets.token_urlsafe(24)
+        _remember_not_profile(hub, hash_token(token))
+        return token
+    found = lookup_secret(hub, secret)
+    if found is None:
         raise ProfileError(400, "no_such_profile", "no profile has this secret")
     if room is not None and room.seat_for_token(secret) is not None:
         raise ProfileError(409, "profile_seated", "this profile already has a seat in this room")
+    profile_hashes(hub).add(found["secret_hash"])
     return secret
+
+
+def _remember_not_profile(hub: Hub, token_hash: str) -> None:
+    not_profiles = hub.not_profiles
+    if len(not_profiles) >= NOT_PROFILES_KEPT:
+        not_profiles.clear()
+    not_profiles.add(token_hash)
 
 
 def _bot_rating(name: str, game: str) -> Rating:
@@ -309,9 +325,8 @@ def profiles_among(hub: Hub, hashes: Iterable[str | None]) -> set[str]:
             )
             found = {r[0] for r in rows}
         known |= found
-        if len(not_profiles) > NOT_PROFILES_KEPT:
-            not_profiles.clear()
-        not_profiles |= missing - found
+        for h in missing - found:
+            _remember_not_profile(hub, h)
     return {h for h in hashes if h is not None and h in known}
 
 
