@@ -36,6 +36,7 @@ from sqlalchemy.engine import make_url
 from blink.model.registry import DEFAULT_GAME
 from blink.server.jobs import (
     AppendJob,
+    SqlJob,
     job_append_action,
     job_finish_game,
     job_insert_game,
@@ -550,17 +551,11 @@ class Storage:
     def _run_batch_locked(self, jobs: list[Callable[[Connection], Any]]) -> list[Any]:
         try:
             conn = self._writer_conn()
-            if all(job.__class__ is AppendJob for job in jobs):
-                # The common case, only appends: one executemany and one commit on the driver
-                # connection, without SQLAlchemy's transaction bookkeeping.
-                dbapi = conn.connection.dbapi_connection
-                assert dbapi is not None
-                cur = dbapi.cursor()
-                try:
-                    cur.executemany(self._append_sql, [job.row for job in jobs])  # type: ignore[attr-defined]
-                finally:
-                    cur.close()
-                dbapi.commit()
+            if all(job.__class__ is AppendJob or job.__class__ is SqlJob for job in jobs):
+                # The common case, appends and driver SQL only (plays, a game's start and end):
+                # run on the driver connection and commit once, without SQLAlchemy's
+                # transaction bookkeeping.
+                self._run_driver_batch(conn, jobs)  # type: ignore[arg-type]
                 return [None] * len(jobs)
             with conn.begin():
                 out: list[Any] = []
@@ -597,6 +592,29 @@ class Storage:
                 log.exception("database job failed")
                 out.append(exc)
         return out
+
+    def _run_driver_batch(self, conn: Connection, jobs: list[AppendJob | SqlJob]) -> None:
+        """Appends (consecutive ones in one ``executemany``) and driver SQL jobs, in order, in
+        one transaction of the driver connection under ``conn``."""
+        dbapi = conn.connection.dbapi_connection
+        assert dbapi is not None
+        dialect = conn.dialect
+        cur = dbapi.cursor()
+        try:
+            rows: list[tuple[Any, ...]] = []
+            for job in jobs:
+                if isinstance(job, AppendJob):
+                    rows.append(job.row)
+                    continue
+                if rows:
+                    cur.executemany(self._append_sql, rows)
+                    rows = []
+                cur.execute(job.sql(dialect), job.params)
+            if rows:
+                cur.executemany(self._append_sql, rows)
+        finally:
+            cur.close()
+        dbapi.commit()  # on a failure the caller drops the connection, which undoes it all
 
     def _append(self, conn: Connection, rows: list[tuple[Any, ...]]) -> None:
         """Append action rows with the driver's ``executemany`` and one cached SQL string,
