@@ -115,6 +115,12 @@ def _why(exc: BaseException) -> str:
 WAL_RESTART_BYTES = 64 * 1024 * 1024
 """A write-ahead log larger than this is made to start over (see ``Storage._checkpoints``)."""
 
+CATCH_UP_BYTES = 512 * 1024
+"""At most this much log is left to copy while the writer is held back for a restart."""
+
+CATCH_UP_PASSES = 4
+"""Passive checkpoints run at most, before a restart, to bring the log down to that."""
+
 
 def make_engine(url: str) -> Engine:
     """An engine for ``url``; SQLite files get WAL mode and a busy timeout."""
@@ -183,7 +189,7 @@ class Storage:
         self._wlock = threading.Lock()
         self.checkpoint_every = 1.0
         self.wal_restart_bytes = WAL_RESTART_BYTES
-        self.restart_every = 30.0
+        self.restart_every = 5.0
         self.retry_every = 1.0
         """Seconds between attempts to commit the kept jobs while the database is down."""
         self.failure: str | None = None
@@ -259,30 +265,44 @@ class Storage:
         are copied with the writer held back, and the next commit starts the log over. (No
         ``journal_size_limit``: cutting the file back happens in that commit, on the loop, and
         took 170-270 ms for a few hundred MB.)
+
+        The writer is held back only for the last few frames: before that, passive checkpoints
+        run again while the log still has more than ``CATCH_UP_BYTES`` not copied (each copies
+        what came during the one before, so each is shorter). Holding the writer while a
+        whole second of frames was copied stalled the inline writer, and so the event loop,
+        for 10-60 ms.
         """
         last_restart = time.monotonic()
         while not self._stopping.wait(self.checkpoint_every):
-            size = self._checkpoint("PASSIVE")
+            size, left = self._checkpoint("PASSIVE")
             now = time.monotonic()
             if size > self.wal_restart_bytes and now - last_restart >= self.restart_every:
                 last_restart = now
+                for _ in range(CATCH_UP_PASSES):
+                    if left <= CATCH_UP_BYTES or self._stopping.is_set():
+                        break
+                    size, left = self._checkpoint("PASSIVE")
                 with self._wlock:
                     self._checkpoint("PASSIVE")
 
-    def _checkpoint(self, mode: str) -> int:
-        """Run one checkpoint; return the bytes of log it saw (0 if it failed, or if the file
-        is not the one opened: a new connection would open, or create, another file)."""
+    def _checkpoint(self, mode: str) -> tuple[int, int]:
+        """Run one checkpoint; return the bytes of log it saw and the bytes of those it could
+        not copy (0 and 0 if it failed, or if the file is not the one opened: a new connection
+        would open, or create, another file)."""
         if self._permanent or (self._file is not None and self._file.moved() is not None):
-            return 0
+            return 0, 0
         try:
             with self.engine.connect() as conn:
                 row = conn.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})").first()
                 page_size = conn.exec_driver_sql("PRAGMA page_size").scalar() or 4096
         except Exception:
             log.warning("SQLite checkpoint failed", exc_info=True)
-            return 0
-        frames = row[1] if row is not None and row[1] is not None and row[1] > 0 else 0
-        return int(frames) * (int(page_size) + 24)  # a frame: a page and a 24-byte header
+            return 0, 0
+        if row is None or row[1] is None or row[1] <= 0:
+            return 0, 0
+        frame = int(page_size) + 24  # a frame: a page and a 24-byte header
+        copied = max(0, int(row[2] or 0))
+        return int(row[1]) * frame, max(0, int(row[1]) - copied) * frame
 
     def submit(
         self, job: Callable[[Connection], Any], done: Callable[[Any], None] | None = None
