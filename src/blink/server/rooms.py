@@ -29,7 +29,7 @@ import hmac
 import logging
 import secrets
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
 import msgspec
 
@@ -58,6 +58,7 @@ from blink.server.protocol import (
     Welcome,
     encode,
 )
+from blink.server.room_host import GameOver, NotStarted, RoomHost, Unsaved
 from blink.server.room_info import insert_room_job, room_info, room_summary
 from blink.server.seats import ANSWERS_KEPT, GameState, NoGame, Peer, Pending, Seat, hash_token
 from blink.server.settings import Settings
@@ -77,55 +78,6 @@ __all__ = [
 ]
 
 log = logging.getLogger("blink.server")
-
-
-class _GameOver:
-    """The reason code of an action that comes after its game."""
-
-    value = "game_over"
-
-
-class _Unsaved:
-    """The reason code of an action while the database cannot be written."""
-
-    value = "storage_unavailable"
-
-
-class _NotStarted:
-    """The reason code of an action while a held game counts down."""
-
-    value = "not_started"
-
-
-class RoomHost(Protocol):
-    """The server around a room: its settings, its drivers (storage, timers) and its hooks
-    (:class:`blink.server.hub.Hub` is the one there is; tests give their own)."""
-
-    settings: Settings
-    version: str
-    """The server's version (sent in ``welcome``)."""
-    game_end_hooks: list[Callable[[Room, GameState], None]]
-    """Called after each game ends: ratings, tournaments."""
-    room_hooks: list[Callable[[Room], None]]
-    """Called after the room's seats, status or spectator count changed (the lobby)."""
-    profile_hashes: set[str] | None
-    """The secret hashes of the server's profiles once read (see blink.server.profiles)."""
-
-    def take_game_id(self) -> int:
-        """A new game id."""
-        ...
-
-    def store(self, job: Callable[[Any], Any], done: Callable[[Any], None] | None = None) -> None:
-        """Queue a storage job; ``done(result or exception)`` is called after its commit."""
-        ...
-
-    def later(self, delay: float, fire: Callable[[], None]) -> Cancellable:
-        """Call ``fire`` in ``delay`` seconds, unless cancelled."""
-        ...
-
-    def write_failure(self) -> str | None:
-        """Why nothing can be stored now (``None``: it can): the room's games then wait."""
-        ...
 
 
 class Room:
@@ -542,13 +494,13 @@ class Room:
 
     def _bot_submit(self, g: GameState, seat: int, action: Any) -> None:
         if self.game is not g or g.game.over:
-            raise IllegalAction(_GameOver(), "that game is over")
+            raise IllegalAction(GameOver(), "that game is over")
         if self.definition.seat_of(action) != seat:
             raise TypeError(f"the bot of seat {seat} may only act for its seat, not {action!r}")
         try:
             self.apply(action, seat, None)
         except NoGame:
-            raise IllegalAction(_GameOver(), "that game is over") from None
+            raise IllegalAction(GameOver(), "that game is over") from None
 
     def _stop_bots(self, g: GameState) -> None:
         for b in g.bots:
@@ -595,11 +547,11 @@ class Room:
         if g is None or g.game.over:
             raise NoGame()
         if g.table.holding:
-            raise IllegalAction(_NotStarted(), "the game has not started: wait for the countdown")
+            raise IllegalAction(NotStarted(), "the game has not started: wait for the countdown")
         failure = self.hub.write_failure()
         if failure is not None:
             raise IllegalAction(
-                _Unsaved(), f"the game waits: the server cannot save it now ({failure})"
+                Unsaved(), f"the game waits: the server cannot save it now ({failure})"
             )
         now = self.settings.clock()
         t0 = now if g.t0 is None else g.t0

@@ -1,0 +1,66 @@
+"""What a room needs of the server around it (:class:`RoomHost`), and the reason codes the
+room itself gives to refused actions (:class:`GameOver`, :class:`Unsaved`,
+:class:`NotStarted`: the games' own reasons come from their definitions)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from blink.server.settings import Settings
+from blink.server.table_clock import Cancellable
+
+if TYPE_CHECKING:
+    from blink.server.rooms import Room
+    from blink.server.seats import GameState
+
+__all__ = ["GameOver", "NotStarted", "RoomHost", "Unsaved"]
+
+
+class GameOver:
+    """The reason code of an action that comes after its game."""
+
+    value = "game_over"
+
+
+class Unsaved:
+    """The reason code of an action while the database cannot be written."""
+
+    value = "storage_unavailable"
+
+
+class NotStarted:
+    """The reason code of an action while a held game counts down."""
+
+    value = "not_started"
+
+
+class RoomHost(Protocol):
+    """The server around a room: its settings, its drivers (storage, timers) and its hooks
+    (:class:`blink.server.hub.Hub` is the one there is; tests give their own)."""
+
+    settings: Settings
+    version: str
+    """The server's version (sent in ``welcome``)."""
+    game_end_hooks: list[Callable[[Room, GameState], None]]
+    """Called after each game ends: ratings, tournaments."""
+    room_hooks: list[Callable[[Room], None]]
+    """Called after the room's seats, status or spectator count changed (the lobby)."""
+    profile_hashes: set[str] | None
+    """The secret hashes of the server's profiles once read (see blink.server.profiles)."""
+
+    def take_game_id(self) -> int:
+        """A new game id."""
+        ...
+
+    def store(self, job: Callable[[Any], Any], done: Callable[[Any], None] | None = None) -> None:
+        """Queue a storage job; ``done(result or exception)`` is called after its commit."""
+        ...
+
+    def later(self, delay: float, fire: Callable[[], None]) -> Cancellable:
+        """Call ``fire`` in ``delay`` seconds, unless cancelled."""
+        ...
+
+    def write_failure(self) -> str | None:
+        """Why nothing can be stored now (``None``: it can): the room's games then wait."""
+        ...
