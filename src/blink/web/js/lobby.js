@@ -9,6 +9,7 @@ import { face } from "./board.js";
 import { navigate, netStatus } from "./page.js";
 import { levelName, loadedOptions } from "./options.js";
 import { loadGames, roomLinks } from "./games.js";
+import { botTitle } from "./botnames.js";
 
 /** Every number of players of a game (`game_info` entry), fewest first. */
 function playerCounts(game) {
@@ -223,7 +224,7 @@ export function mountLobby(root) {
     const live = [...liveRooms.values()].filter((r) => r.status !== "finished" && r.status !== "closed");
     $("#l-live").innerHTML = live.length ? live.map((r) => {
       const who = (r.seats || []).map((s, i) => {
-        if (s.kind === "bot") return `${t("bot")} (${levelName(String(s.bot || "").split(":")[0])})`;
+        if (s.kind === "bot") return `${t("bot")} (${botTitle(r.game, s.bot)})`;
         if (!s.taken) return t("seat_open");
         return s.name && s.name !== "Player" ? s.name : t("player_n", { n: i + 1 });
       }).join(" · ");
@@ -291,7 +292,7 @@ export function mountLobby(root) {
       if (!g.record_url || seen.has(g.record_url)) continue;
       seen.add(g.record_url);
       const names = (g.players || []).map((p, i) => {
-        if (p.bot) return `${t("bot")} (${levelName(String(p.bot).split(":")[0].split("@")[0])})`;
+        if (p.bot) return `${t("bot")} (${botTitle(g.kind, p.bot)})`;
         return p.name && p.name !== "Player" ? p.name : t("player_n", { n: i + 1 });
       });
       const w = g.winners || [];

@@ -8,8 +8,9 @@ import { quickChat } from "./chat.js";
 import { cardName, t } from "./i18n.js";
 import { recordFileName, remember, TableSession } from "./net.js";
 import { sfx } from "./sound.js";
-import { announce, navigate, netStatus } from "./page.js";
-import { levelName } from "./options.js";
+import { announce, navigate } from "./page.js";
+import { showNetStatus } from "./netbadge.js";
+import { botSeatName, botTitle, seatBots } from "./botnames.js";
 import { fly, sourceRect, springBack } from "./motion.js";
 
 const SLOT_KEYS = { 1: 0, 2: 1, 3: 2, j: 0, k: 1, l: 2 };
@@ -44,29 +45,11 @@ export function mountTable(root, { code, spectate }) {
   // --- connecting ---------------------------------------------------------------------------
 
   function onStatus(st) {
-    if (st.state === "open") {
-      netStatus(st.rtt != null ? `● ${st.rtt} ms` : "●", false, st.rtt != null ? lagTitle(st) : "");
-    } else if (st.state === "reconnecting") {
-      netStatus(t("reconnecting"), true);
-    } else if (st.state === "connecting") {
-      netStatus(t("connecting"));
-    } else if (st.state === "closed") {
-      netStatus("");
-    }
-    if (st.rtt == null) render();
-  }
-
-  /** The latency badge's title: this page's round trip, then every seat's as the server
-   * measured it. */
-  function lagTitle(st) {
-    const lines = [t("latency", { ms: st.rtt })];
-    const seats = (S.room && S.room.seats) || [];
-    (st.lag || []).forEach((f, i) => {
-      if (!f) return;
-      const name = (seats[i] && seats[i].name) || t("player_n", { n: i + 1 });
-      lines.push(t("lag_seat", { name, rtt: f.rtt_ms, jitter: f.jitter_ms }));
+    showNetStatus(st, (i) => {
+      const seat = S.room && S.room.seats && S.room.seats[i];
+      return (seat && seat.name) || t("player_n", { n: i + 1 });
     });
-    return lines.join("\n");
+    if (st.rtt == null) render();
   }
 
   /** A play (or, with no pile, a choice in a stall) as the protocol frames it. */
@@ -502,11 +485,7 @@ export function mountTable(root, { code, spectate }) {
     const named = seat && seat.name && seat.name !== "Player" ? seat.name : null;
     if (S.seat === i && !S.spectate) return named ? `${named} (${t("you")})` : t("you");
     if (!seat) return t("player_n", { n: i + 1 });
-    if (seat.kind === "bot") {
-      const level = String(seat.bot || "").split(":")[0];
-      const same = (S.room.seats || []).filter((x) => x.kind === "bot" && x.bot === seat.bot).length > 1;
-      return `${t("bot")}${same ? ` ${i + 1}` : ""} (${levelName(level)})`;
-    }
+    if (seat.kind === "bot") return botSeatName(seatBots(S.room.seats), i, botTitle("classic", seat.bot));
     return named || t("player_n", { n: i + 1 });
   }
 
