@@ -81,12 +81,18 @@ function errorHTML(e) {
   return `<p class="error-msg" role="alert" data-code="${escapeXml(e.code || "")}"${detail}>${escapeXml(msg)}</p>`;
 }
 
-/** Replay document `doc`'s game `g` with its bots' seats named in the current language (a
- * stored game's record says each seat's bot: `meta.bots`), other names as recorded. */
+/** Replay document `doc`'s game `g` with its seats named in the current language: a bot's
+ * from its bot (a stored game's record says each seat's bot: `meta.bots`), a seat without a
+ * name (the server's default words "Player" or "Player N") as "Player N" in the current
+ * language; other names as recorded. */
 function named(doc, g) {
-  const bots = doc && doc.meta && Array.isArray(doc.meta.bots) ? doc.meta.bots : null;
-  if (!g || !bots || !Array.isArray(g.names) || bots.length !== g.names.length) return g;
-  const names = g.names.map((n, i) => (typeof bots[i] === "string" ? botSeatName(bots, i, botTitle(doc.game, bots[i])) : n));
+  if (!g || !Array.isArray(g.names)) return g;
+  const meta = (doc && doc.meta) || {};
+  const bots = Array.isArray(meta.bots) && meta.bots.length === g.names.length ? meta.bots : null;
+  const names = g.names.map((n, i) => {
+    if (bots && typeof bots[i] === "string") return botSeatName(bots, i, botTitle(doc.game, bots[i]));
+    return !n || n === "Player" || n === `Player ${i + 1}` ? t("player_n", { n: i + 1 }) : n;
+  });
   return { ...g, names };
 }
 
@@ -98,7 +104,7 @@ function titleOf(doc, file = "") {
   if (!where && meta.room) where = `${meta.room} #${meta.number ?? ""}`;
   else if (!where && meta.game !== undefined && meta.game !== null) where = `#${meta.game}`;
   const g = named(doc, doc && doc.games && doc.games[0]);
-  const names = g && Array.isArray(g.names) ? g.names.map((n, i) => n || t("player_n", { n: i + 1 })) : [];
+  const names = g && Array.isArray(g.names) ? g.names : [];
   return [where, names.join(` ${t("versus")} `)].filter(Boolean).join(" · ");
 }
 
