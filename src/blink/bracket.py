@@ -649,11 +649,11 @@ def _png_final_table(ax: Axes, ft: dict[str, Any], w: Words, y: float, pt: float
         rows.append([f"{i + 1}. {name}", *ft["cells"][i], ft["wins"][i], ft["places"][i]])
     for r, row in enumerate(rows):
         x = 0.0
-        for ci, (text, (_, w)) in enumerate(zip(row, cols, strict=True)):
+        for ci, (text, (_, width)) in enumerate(zip(row, cols, strict=True)):
             ax.add_patch(
                 Rectangle(
                     (x, y),
-                    w,
+                    width,
                     0.6,
                     facecolor="#eee" if r == 0 else "white",
                     edgecolor="#111",
@@ -662,7 +662,7 @@ def _png_final_table(ax: Axes, ft: dict[str, Any], w: Words, y: float, pt: float
             )
             bold = r == 0 or ci == len(cols) - 2
             ax.text(
-                x + (0.15 if ci == 0 else w / 2),
+                x + (0.15 if ci == 0 else width / 2),
                 y + 0.3,
                 text,
                 fontsize=fs,
@@ -670,7 +670,7 @@ def _png_final_table(ax: Axes, ft: dict[str, Any], w: Words, y: float, pt: float
                 va="center",
                 fontweight="bold" if bold else "normal",
             )
-            x += w
+            x += width
         y += 0.6
     return y + 0.6
 

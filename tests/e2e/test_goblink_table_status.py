@@ -30,7 +30,9 @@ def test_badge_and_bot_names(context: BrowserContext, server: Server) -> None:
     go_against_bots(page, server, 3, "greedy")
     # Two bots of one kind: told apart by their seat, named by Go Blink's Spanish words.
     names = page.locator(".go-opp-name")
-    expect(names).to_have_text([re.compile(r"Bot 2 \(Codicioso\)$"), re.compile(r"Bot 3 \(Codicioso\)$")])
+    expect(names).to_have_text(
+        [re.compile(r"Bot 2 \(Codicioso\)$"), re.compile(r"Bot 3 \(Codicioso\)$")]
+    )
     net = page.locator("#net")
     expect(net).to_contain_text(" ms", timeout=10000)
     expect(net).to_have_attribute("title", re.compile("medido por el servidor"), timeout=15000)
