@@ -84,3 +84,22 @@ def test_a_spectator_is_told_when_the_players_have_gone(
     back.goto(server.url + f"/?go={code}")
     expect(away).to_have_count(0, timeout=20000)
     assert not errors, errors
+
+
+def test_the_lobby_names_go_bots_in_the_readers_language(
+    context: BrowserContext, server: Server
+) -> None:
+    made = server.api(
+        "/api/rooms",
+        {"game": "goblink", "players": 2, "seats": ["memory", "greedy"], "take_seat": None},
+    )
+    page = context.new_page()
+    errors = collect_errors(page)
+    page.goto(server.url + "/")
+    page.select_option("#lang", "es")
+    room = page.locator(f'#l-live li[data-room="{made["code"]}"]')
+    expect(room).to_contain_text("Bot (Memorión) · Bot (Codicioso)", timeout=15000)
+    page.select_option("#lang", "en")
+    room = page.locator(f'#l-live li[data-room="{made["code"]}"]')
+    expect(room).to_contain_text("Bot (Remembering) · Bot (Greedy)")
+    assert not errors, errors
