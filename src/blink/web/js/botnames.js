@@ -29,3 +29,22 @@ export function botSeatName(bots, i, title) {
 export function seatBots(seats) {
   return (seats || []).map((s) => (s && s.kind === "bot" ? s.bot || null : null));
 }
+
+/** What a browser keeps of a finished game's seats (net.js's `remember`): each seat's name
+ * as the server has it and its bot spec, for `seatName` to name in any language later. */
+export function keptSeats(seats) {
+  return (seats || []).map((s) => ({ name: (s && s.name) || null, bot: s && s.kind === "bot" ? s.bot || null : null }));
+}
+
+/**
+ * Seat `i`'s name for people in the current language, from kept seats (`keptSeats`) of game
+ * `game`: a bot's from its spec, the seat's own name, else "Player N"; seat `me` (this
+ * browser's, null for none) is "You", or "Ann (You)".
+ */
+export function seatName(game, seats, i, me = null) {
+  const s = seats[i] || {};
+  const named = s.name && s.name !== "Player" ? s.name : null;
+  if (i === me) return named ? `${named} (${t("you")})` : t("you");
+  if (s.bot) return botSeatName(seats.map((x) => (x && x.bot) || null), i, botTitle(game, s.bot));
+  return named || t("player_n", { n: i + 1 });
+}

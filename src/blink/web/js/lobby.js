@@ -9,7 +9,7 @@ import { face } from "./board.js";
 import { navigate, netStatus } from "./page.js";
 import { levelName, loadedOptions } from "./options.js";
 import { loadGames, roomLinks } from "./games.js";
-import { botTitle } from "./botnames.js";
+import { botTitle, seatName } from "./botnames.js";
 
 /** Every number of players of a game (`game_info` entry), fewest first. */
 function playerCounts(game) {
@@ -279,7 +279,7 @@ export function mountLobby(root) {
     for (const e of recent()) {
       if (e.record_url && !seen.has(e.record_url)) {
         seen.add(e.record_url);
-        done.push({ url: e.record_url, game: e.game, label: `${e.code} · ${t("game_n", { n: e.number ?? "" })}`, who: e.who || "" });
+        done.push({ url: e.record_url, game: e.game, label: `${e.code} · ${t("game_n", { n: e.number ?? "" })}`, who: keptWho(e) });
       }
     }
     let finished = [];
@@ -312,6 +312,12 @@ export function mountLobby(root) {
     const pub = done.slice(mine, mine + 20 - own.length);
     $("#l-done").innerHTML = own.length || pub.length ? own.map(item).join("") : `<li class="muted">${escapeXml(t("none_yet"))}</li>`;
     $("#l-pub").innerHTML = pub.map(item).join("");
+  }
+  // Who played one of this browser's games, named now in the page's language (its seats as
+  // kept at the end; an entry kept before seats were, its names as they were then).
+  function keptWho(e) {
+    if (!Array.isArray(e.seats)) return e.who || "";
+    return e.seats.map((_, i) => seatName(e.kind || "classic", e.seats, i, e.me ?? null)).join(" · ");
   }
   // A game with a browser module names itself in the lists (classic Blink is the default).
   function gameTitle(name) {

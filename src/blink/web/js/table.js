@@ -10,7 +10,7 @@ import { recordFileName, remember, TableSession } from "./net.js";
 import { sfx } from "./sound.js";
 import { announce, navigate } from "./page.js";
 import { showNetStatus } from "./netbadge.js";
-import { botSeatName, botTitle, seatBots } from "./botnames.js";
+import { botSeatName, botTitle, keptSeats, seatBots } from "./botnames.js";
 import { fly, sourceRect, springBack } from "./motion.js";
 
 const SLOT_KEYS = { 1: 0, 2: 1, 3: 2, j: 0, k: 1, l: 2 };
@@ -231,7 +231,10 @@ export function mountTable(root, { code, spectate }) {
     S.sel = null;
     const winners = msg.outcome.winners;
     const names = winners.map(nameOf).join(", ");
-    remember({ code, game: msg.game, number: msg.number, record_url: msg.record_url, who: seatNames().join(" · ") });
+    remember({
+      code, game: msg.game, number: msg.number, record_url: msg.record_url,
+      seats: keptSeats(S.room && S.room.seats), me: S.spectate ? null : S.seat,
+    });
     // Sent again (again: true) after a reload, resume or resync of an ended game: show the
     // figures, but do not celebrate or announce the end a second time.
     if (msg.again) return;

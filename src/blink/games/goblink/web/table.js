@@ -16,7 +16,7 @@ import { cardName, colorLetter, onLangChange } from "/js/i18n.js";
 import { recordFileName, remember, TableSession } from "/js/net.js";
 import { botTitle, gt, hasGt } from "./strings.js";
 import { showNetStatus } from "/js/netbadge.js";
-import { botSeatName, seatBots } from "/js/botnames.js";
+import { botSeatName, keptSeats, seatBots } from "/js/botnames.js";
 
 function valueKey(attribute, value) {
   return `${attribute}:${value}`;
@@ -148,7 +148,10 @@ export function mountGoTable(root, { code, spectate }) {
       case "game_end":
         S.end = msg;
         S.turn = null;
-        remember({ code, game: msg.game, number: msg.number, record_url: msg.record_url, kind: "goblink" });
+        remember({
+          code, game: msg.game, number: msg.number, record_url: msg.record_url, kind: "goblink",
+          seats: keptSeats(S.room && S.room.seats), me: S.spectate ? null : S.seat,
+        });
         break;
       case "rematch":
         S.votes = msg;
