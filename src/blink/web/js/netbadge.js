@@ -1,7 +1,8 @@
 // A table's connection badge in the top bar (page.js's netStatus): connecting, reconnecting,
 // else this page's round trip, with every seat's round trip and jitter as the server measured
-// them (the `lag` of its `pong` frames, net.js) in its title. Every table shows it the same way:
-// the classic table (table.js) and each game's own (Go Blink's table.js).
+// them (the `lag` of its `pong` frames, net.js) in its title; and whether a room's people have
+// all gone (its spectators are told). Every table shows them the same way: the classic table
+// (table.js) and each game's own (Go Blink's table.js).
 
 import { t } from "./i18n.js";
 import { netStatus } from "./page.js";
@@ -20,6 +21,13 @@ export function showNetStatus(st, seatName) {
   } else if (st.state === "closed") {
     netStatus("");
   }
+}
+
+/** Whether every person's seat of a room (its `room` frame: RoomInfo) is disconnected: a room
+ * of bots only, or one still unknown, is not. */
+export function playersAway(room) {
+  const people = ((room && room.seats) || []).filter((s) => s.kind !== "bot");
+  return people.length > 0 && !people.some((s) => s.connected);
 }
 
 /** The badge's title: this page's round trip, then each measured seat's. */

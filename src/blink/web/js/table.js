@@ -9,7 +9,7 @@ import { cardName, t } from "./i18n.js";
 import { recordFileName, remember, TableSession } from "./net.js";
 import { sfx } from "./sound.js";
 import { announce, navigate } from "./page.js";
-import { showNetStatus } from "./netbadge.js";
+import { playersAway, showNetStatus } from "./netbadge.js";
 import { botSeatName, botTitle, keptSeats, seatBots } from "./botnames.js";
 import { fly, sourceRect, springBack } from "./motion.js";
 
@@ -650,9 +650,7 @@ export function mountTable(root, { code, spectate }) {
   // A spectator of a game whose players have all gone is told why the table does not move
   // (the lobby no longer lists such a room; a saved link can still lead here).
   function awayHTML(v) {
-    if (!S.spectate || !S.room || v.phase === "over") return "";
-    const people = S.room.seats.filter((s) => s.kind !== "bot");
-    if (!people.length || people.some((s) => s.connected)) return "";
+    if (!S.spectate || v.phase === "over" || !playersAway(S.room)) return "";
     return `<p class="muted" id="players-away" role="status">${escapeXml(t("players_away"))}</p>`;
   }
 

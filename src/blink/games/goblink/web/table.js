@@ -15,7 +15,7 @@ import { quickChat } from "/js/chat.js";
 import { cardName, colorLetter, onLangChange } from "/js/i18n.js";
 import { recordFileName, remember, TableSession } from "/js/net.js";
 import { botTitle, gt, hasGt } from "./strings.js";
-import { showNetStatus } from "/js/netbadge.js";
+import { playersAway, showNetStatus } from "/js/netbadge.js";
 import { botSeatName, keptSeats, seatBots } from "/js/botnames.js";
 
 function valueKey(attribute, value) {
@@ -63,9 +63,7 @@ export function mountGoTable(root, { code, spectate }) {
   /** A spectator of a game whose players have all gone is told what the table does meanwhile
    * (the classic table's notice). */
   function awayHTML(v) {
-    if (!S.spectate || !S.room || v.phase === "over" || S.end) return "";
-    const people = (S.room.seats || []).filter((s) => s.kind !== "bot");
-    if (!people.length || people.some((s) => s.connected)) return "";
+    if (!S.spectate || v.phase === "over" || S.end || !playersAway(S.room)) return "";
     return `<p class="muted" id="players-away" role="status">${escapeXml(gt("players_away"))}</p>`;
   }
 
