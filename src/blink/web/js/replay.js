@@ -182,8 +182,8 @@ export function mountReplayView(root, doc, title = "", R = classicRenderer, down
 
   function shell() {
     const prefix = R.prefix ? `${R.prefix()} · ` : "";
-    const named = typeof title === "function" ? title() : title;
-    const heading = `${prefix}${t("replay_title")}${named ? ` · ${named}` : ""}`;
+    const what = typeof title === "function" ? title() : title;
+    const heading = `${prefix}${t("replay_title")}${what ? ` · ${what}` : ""}`;
     document.title = heading;
     root.innerHTML = `
   <section class="replay${R.className ? ` ${R.className}` : ""}" aria-labelledby="rp-title" data-game="${R.kind}">
