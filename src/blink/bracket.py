@@ -4,6 +4,9 @@ Both are drawn from one layout (:func:`layout`) of a :class:`~blink.tournament.T
 the first round (pairings and byes) in the first column, each later round to its right, the
 finalists last, then the final round's cross table, the tie-breaks and the standings. Boxes of
 matches not yet played have blank score cells to fill in by hand.
+
+Every word is English or Spanish (``lang``, :data:`LANGS`), the Spanish the web tournament
+page's (``src/blink/web/js/i18n.js``, docs/i18n.md); names and match ids are as they are.
 """
 
 from __future__ import annotations
@@ -11,20 +14,157 @@ from __future__ import annotations
 import html
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from blink.tournament import Match, MatchKind, Tournament
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-__all__ = ["Box", "Layout", "final_table", "layout", "render_html", "render_png", "write_png"]
+__all__ = [
+    "LANGS",
+    "Box",
+    "Layout",
+    "Words",
+    "final_table",
+    "layout",
+    "render_html",
+    "render_png",
+    "write_png",
+]
 
 BOX_W = 5.2
 ROW_H = 0.5
 COL_W = 6.6
 SLOT_H = 1.6
 LABEL_H = 0.4
+
+_WORDS: Final[dict[str, dict[str, str]]] = {
+    "en": {
+        "round": "Round {n}",
+        "final_round": "Final round",
+        "final": "Final",
+        "bye": "bye",
+        "finalist_n": "finalist {n}",
+        "winner_of": "winner of {m}",
+        "ties_1": "1 tied",
+        "ties_n": "{n} tied",
+        "deal": "deal {sizes}",
+        "players_1": "1 player",
+        "players_n": "{n} players",
+        "byes_1": "1 bye",
+        "byes_n": "{n} byes",
+        "rounds_1": "1 elimination round",
+        "rounds_n": "{n} elimination rounds",
+        "in_final": "{n} in the final round",
+        "draw_seed": "draw seed {seed}",
+        "champion_is": "champion: {name}",
+        "no_draw": "The draw has not been made yet.",
+        "bracket": "Bracket",
+        "bracket_label": "Tournament bracket",
+        "finalist": "Finalist",
+        "against": "v {n}",
+        "wins": "Wins",
+        "place": "Place",
+        "tiebreaks": "Tie-breaks",
+        "match": "Match",
+        "players": "Players",
+        "score": "Score",
+        "winner": "Winner",
+        "winner_is": "winner: {name}",
+        "versus": "v",
+        "standings": "Standings",
+        "player": "Player",
+        "status": "Status",
+        "st_champion": "champion",
+        "st_placed": "placed",
+        "st_eliminated": "eliminated",
+        "st_finalist": "finalist",
+        "st_playing": "playing",
+        "out_in": "{status} (round {n})",
+        "place_range": "{a}-{b}",
+    },
+    "es": {
+        "round": "Ronda {n}",
+        "final_round": "Ronda final",
+        "final": "Final",
+        "bye": "pase directo",
+        "finalist_n": "finalista {n}",
+        "winner_of": "ganador de {m}",
+        "ties_1": "1 partida empatada",
+        "ties_n": "{n} partidas empatadas",
+        "deal": "nivelación {sizes}",
+        "players_1": "1 jugador",
+        "players_n": "{n} jugadores",
+        "byes_1": "1 pase directo",
+        "byes_n": "{n} pases directos",
+        "rounds_1": "1 ronda eliminatoria",
+        "rounds_n": "{n} rondas eliminatorias",
+        "in_final": "{n} en la ronda final",
+        "draw_seed": "semilla del sorteo: {seed}",
+        "champion_is": "campeón: {name}",
+        "no_draw": "Todavía no se ha hecho el sorteo.",
+        "bracket": "Cuadro",
+        "bracket_label": "Cuadro del torneo",
+        "finalist": "Finalista",
+        "against": "contra {n}",
+        "wins": "Victorias",
+        "place": "Lugar",
+        "tiebreaks": "Desempates",
+        "match": "Enfrentamiento",
+        "players": "Jugadores",
+        "score": "Marcador",
+        "winner": "Ganador",
+        "winner_is": "ganador: {name}",
+        "versus": "contra",
+        "standings": "Posiciones",
+        "player": "Jugador",
+        "status": "Resultado",
+        "st_champion": "campeón",
+        "st_placed": "clasificado",
+        "st_eliminated": "eliminado",
+        "st_finalist": "en la ronda final",
+        "st_playing": "sigue en juego",
+        "out_in": "{status} (ronda {n})",
+        "place_range": "{a} a {b}",
+    },
+}
+
+LANGS: Final = tuple(_WORDS)
+"""The languages a bracket is printed in: English and Spanish."""
+
+
+class Words:
+    """The bracket's words in one of :data:`LANGS` (:class:`ValueError` for another)."""
+
+    def __init__(self, lang: str = "en") -> None:
+        if lang not in _WORDS:
+            raise ValueError(f"no bracket words for language {lang!r} ({', '.join(LANGS)})")
+        self.lang = lang
+        self._table = _WORDS[lang]
+
+    def __call__(self, key: str, **values: object) -> str:
+        """The words for ``key``, with its ``{placeholders}`` filled from ``values``."""
+        return self._table[key].format(**values)
+
+    def count(self, key: str, n: int) -> str:
+        """``{key}_1`` for one, else ``{key}_n``: "1 bye", "3 byes" / "1 pase directo"."""
+        return self(f"{key}_1") if n == 1 else self(f"{key}_n", n=n)
+
+    def source(self, src: str) -> str:
+        """A bracket slot's source for people: a name, or "winner of R1-2"."""
+        if src.startswith("winner:"):
+            return self("winner_of", m=src[len("winner:") :])
+        return src
+
+    def status(self, status: str, round_out: int | None) -> str:
+        """A standings line's status: "champion", "eliminated (round 2)"."""
+        word = self(f"st_{status}") if f"st_{status}" in self._table else status
+        return self("out_in", status=word, n=round_out) if round_out else word
+
+    def place(self, place: int, place_to: int) -> str:
+        """``3``, or a shared range: "5-8" / "5 a 8"."""
+        return str(place) if place == place_to else self("place_range", a=place, b=place_to)
 
 
 @dataclass
@@ -61,12 +201,11 @@ class Layout:
     height: float = 0.0
 
 
-def _rows(m: Match) -> list[tuple[str, str, str]]:
+def _rows(m: Match, w: Words) -> list[tuple[str, str, str]]:
     out: list[tuple[str, str, str]] = []
     for src, pl in zip(m.sources, m.players, strict=True):
         if pl is None:
-            name = src.replace("winner:", "winner of ") if src.startswith("winner:") else src
-            out.append((name, "", "pending"))
+            out.append((w.source(src), "", "pending"))
             continue
         score = str(m.score.get(pl, 0)) if m.games else ""
         style = "plain"
@@ -76,14 +215,19 @@ def _rows(m: Match) -> list[tuple[str, str, str]]:
     return out
 
 
-def _match_label(m: Match) -> str:
-    ties = f", {m.ties} tied" if m.ties else ""
-    deal = "" if m.handicap is None else ", deal " + ":".join(str(k) for _, k in m.handicap)
+def _match_label(m: Match, w: Words) -> str:
+    ties = f", {w.count('ties', m.ties)}" if m.ties else ""
+    deal = "" if m.handicap is None else ", " + w("deal", sizes=_sizes(m))
     return f"{m.id}{ties}{deal}"
 
 
-def layout(t: Tournament) -> Layout:
-    """Place every elimination match, bye and finalist of ``t``."""
+def _sizes(m: Match) -> str:
+    return ":".join(str(k) for _, k in m.handicap or ())
+
+
+def layout(t: Tournament, lang: str = "en") -> Layout:
+    """Place every elimination match, bye and finalist of ``t`` (labels in ``lang``)."""
+    w = Words(lang)
     lay = Layout()
     draw = t.draw_record
     p = t.plan
@@ -100,33 +244,33 @@ def layout(t: Tournament) -> Layout:
         y = top + i * SLOT_H
         if src.startswith("winner:"):
             m = matches[src[len("winner:") :]]
-            box = Box(0.0, y, _match_label(m), _rows(m), m.id)
+            box = Box(0.0, y, _match_label(m, w), _rows(m, w), m.id)
         else:
-            box = Box(0.0, y + ROW_H / 2, "bye", [(src, "", "plain")])
+            box = Box(0.0, y + ROW_H / 2, w("bye"), [(src, "", "plain")])
         lay.boxes.append(box)
         y_of[src] = box.mid
-    lay.columns.append("Round 1")
+    lay.columns.append(w("round", n=1))
     for r in range(2, p.rounds + 1):
         x = (r - 1) * COL_W
-        lay.columns.append(f"Round {r}")
+        lay.columns.append(w("round", n=r))
         for m in (m for m in elim if m.round == r):
             ys = [y_of[s] for s in m.sources]
             mid = sum(ys) / 2
-            box = Box(x, mid - ROW_H, _match_label(m), _rows(m), m.id)
+            box = Box(x, mid - ROW_H, _match_label(m, w), _rows(m, w), m.id)
             lay.boxes.append(box)
             for s in m.sources:
                 _connect(lay, x - COL_W + BOX_W, y_of[s], x, mid)
             y_of[f"winner:{m.id}"] = mid
     x = p.rounds * COL_W
-    lay.columns.append("Final round")
+    lay.columns.append(w("final_round"))
     for i, (src, name) in enumerate(zip(_finalist_sources(t), t.finalists, strict=True)):
         y = y_of[src]
-        shown = name if name is not None else src.replace("winner:", "winner of ")
+        shown = name if name is not None else w.source(src)
         lay.boxes.append(
             Box(
                 x,
                 y - ROW_H / 2,
-                f"finalist {i + 1}",
+                w("finalist_n", n=i + 1),
                 [(shown, "", "pending" if name is None else "plain")],
             )
         )
@@ -153,14 +297,13 @@ def _connect(lay: Layout, x0: float, y0: float, x1: float, y1: float) -> None:
     lay.lines.append((xm, y1, x1, y1))
 
 
-def final_table(t: Tournament) -> dict[str, Any]:
-    """The final round as a cross table: finalists, games won against each other, totals."""
+def final_table(t: Tournament, lang: str = "en") -> dict[str, Any]:
+    """The final round as a cross table: finalists, games won against each other, totals
+    (words in ``lang``)."""
+    w = Words(lang)
     sets = [m for m in t.matches() if m.kind in (MatchKind.FINAL_SET, MatchKind.FINAL)]
     sources = _finalist_sources(t)
-    names = [
-        n if n is not None else s.replace("winner:", "winner of ")
-        for s, n in zip(sources, t.finalists, strict=True)
-    ]
+    names = [n if n is not None else w.source(s) for s, n in zip(sources, t.finalists, strict=True)]
     known = t.finalists
     cells: list[list[str]] = []
     totals: list[str] = []
@@ -180,7 +323,11 @@ def final_table(t: Tournament) -> dict[str, Any]:
             row.append(f"{won}–{m.score.get(b, 0)}")
         cells.append(row)
         totals.append(str(total) if any(c not in ("", "—") for c in row) else "")
-    places = {s.name: s.place_text for s in t.standings() if s.status in ("champion", "placed")}
+    places = {
+        s.name: w.place(s.place, s.place_to)
+        for s in t.standings()
+        if s.status in ("champion", "placed")
+    }
     return {
         "names": names,
         "cells": cells,
@@ -212,14 +359,14 @@ td.win { font-weight: bold; }
 """
 
 
-def _svg(lay: Layout, scale: float = 36.0) -> str:
+def _svg(lay: Layout, label: str, scale: float = 36.0) -> str:
     pad = 0.3
     w = (lay.width + 2 * pad) * scale
     h = (lay.height + 2 * pad + 0.6) * scale
     out = [
         f'<svg class="bracket" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w:.0f} {h:.0f}" '
         f'width="{w:.0f}" height="{h:.0f}" font-family="DejaVu Sans, Arial, sans-serif" '
-        'role="img" aria-label="Tournament bracket">'
+        f'role="img" aria-label="{html.escape(label)}">'
     ]
 
     def X(v: float) -> float:
@@ -278,78 +425,113 @@ def _svg(lay: Layout, scale: float = 36.0) -> str:
     return "\n".join(out)
 
 
-def render_html(t: Tournament) -> str:
-    """A self-contained printable HTML page of the tournament."""
-    e = html.escape
+def _summary(t: Tournament, w: Words, rounds: bool, champion: str) -> str:
+    """The line under the title: the field, the byes, the rounds, the draw, the champion
+    (``champion``: the champion's name as it is to be written, empty for none)."""
     p = t.plan
-    draw = t.draw_record
+    parts = [w.count("players", p.players), w.count("byes", p.byes)]
+    if rounds:
+        parts.append(w.count("rounds", p.rounds))
+    parts.append(w("in_final", n=p.finalists))
+    if t.draw_record is not None:
+        parts.append(w("draw_seed", seed=t.draw_record.seed))
+    if champion:
+        parts.append(w("champion_is", name=champion))
+    return " · ".join(parts)
+
+
+def render_html(t: Tournament, lang: str = "en") -> str:
+    """A self-contained printable HTML page of the tournament, in ``lang`` (:data:`LANGS`)."""
+    w = Words(lang)
+    e = html.escape
+    champion = f"<strong>{e(t.champion)}</strong>" if t.champion else ""
     parts = [
         "<!doctype html>",
-        '<html lang="en"><head><meta charset="utf-8">',
+        f'<html lang="{lang}"><head><meta charset="utf-8">',
         f"<title>{e(t.name)}</title><style>{_CSS}</style></head><body>",
         f"<h1>{e(t.name)}</h1>",
+        f'<p class="meta">{_summary(t, w, True, champion)}</p>',
     ]
-    meta = f"{p.players} players · {_n(p.byes, 'bye')} · {_n(p.rounds, 'elimination round')} · "
-    meta += f"{p.finalists} in the final round"
-    if draw is not None:
-        meta += f" · draw seed {draw.seed}"
-    if t.champion:
-        meta += f" · champion: <strong>{e(t.champion)}</strong>"
-    parts.append(f'<p class="meta">{meta}</p>')
-    if draw is None:
-        parts.append("<p>The draw has not been made yet.</p>")
+    if t.draw_record is None:
+        parts.append(f"<p>{e(w('no_draw'))}</p>")
     else:
-        lay = layout(t)
+        lay = layout(t, lang)
         if lay.boxes:
-            parts.append("<h2>Bracket</h2>")
-            parts.append(_svg(lay))
-        ft = final_table(t)
-        parts.append("<h2>Final round</h2>" if ft["kind"] != "final" else "<h2>Final</h2>")
-        parts.append("<table><tr><th class='name'>Finalist</th>")
-        parts += [f"<th>v {i + 1}</th>" for i in range(len(ft["names"]))]
-        parts.append("<th>Wins</th><th>Place</th></tr>")
-        for i, name in enumerate(ft["names"]):
-            cls = " class='name pending'" if t.finalists[i] is None else " class='name'"
-            parts.append(f"<tr><td{cls}>{i + 1}. {e(name)}</td>")
-            parts += [f"<td>{e(c)}</td>" for c in ft["cells"][i]]
-            parts.append(
-                f"<td class='win'>{e(ft['wins'][i])}</td><td>{e(ft['places'][i])}</td></tr>"
-            )
-        parts.append("</table>")
-        extra = _extra_matches(t)
-        if extra:
-            parts.append(
-                "<h2>Tie-breaks</h2><table><tr><th>Match</th><th class='name'>Players</th>"
-                "<th>Score</th><th>Winner</th></tr>"
-            )
-            for m in extra:
-                players = " v ".join(x or "?" for x in m.players)
-                score = "–".join(str(m.score.get(x or "", 0)) for x in m.players) if m.games else ""
-                parts.append(
-                    f"<tr><td>{e(m.id)}</td><td class='name'>{e(players)}</td><td>{e(score)}</td>"
-                    f"<td>{e(m.winner or '')}</td></tr>"
-                )
-            parts.append("</table>")
-        parts.append(
-            "<h2>Standings</h2><table><tr><th>Place</th><th class='name'>Player</th>"
-            "<th>Status</th></tr>"
-        )
-        for s in t.standings():
-            status = s.status + (f" (round {s.round_out})" if s.round_out else "")
-            parts.append(
-                f"<tr><td>{e(s.place_text)}</td><td class='name'>{e(s.name)}</td>"
-                f"<td>{e(status)}</td></tr>"
-            )
-        parts.append("</table>")
+            parts.append(f"<h2>{e(w('bracket'))}</h2>")
+            parts.append(_svg(lay, w("bracket_label")))
+        parts += _html_final(t, w)
+        parts += _html_tiebreaks(t, w)
+        parts += _html_standings(t, w)
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
+
+
+def _html_final(t: Tournament, w: Words) -> list[str]:
+    """The final round's cross table."""
+    e = html.escape
+    ft = final_table(t, w.lang)
+    head = w("final") if ft["kind"] == "final" else w("final_round")
+    parts = [f"<h2>{e(head)}</h2>", f"<table><tr><th class='name'>{e(w('finalist'))}</th>"]
+    parts += [f"<th>{e(w('against', n=i + 1))}</th>" for i in range(len(ft["names"]))]
+    parts.append(f"<th>{e(w('wins'))}</th><th>{e(w('place'))}</th></tr>")
+    for i, name in enumerate(ft["names"]):
+        cls = " class='name pending'" if t.finalists[i] is None else " class='name'"
+        parts.append(f"<tr><td{cls}>{i + 1}. {e(name)}</td>")
+        parts += [f"<td>{e(c)}</td>" for c in ft["cells"][i]]
+        parts.append(f"<td class='win'>{e(ft['wins'][i])}</td><td>{e(ft['places'][i])}</td></tr>")
+    parts.append("</table>")
+    return parts
+
+
+def _html_tiebreaks(t: Tournament, w: Words) -> list[str]:
+    """The tie-break matches' table (nothing without tie-breaks)."""
+    e = html.escape
+    extra = _extra_matches(t)
+    if not extra:
+        return []
+    parts = [
+        f"<h2>{e(w('tiebreaks'))}</h2><table><tr><th>{e(w('match'))}</th>"
+        f"<th class='name'>{e(w('players'))}</th><th>{e(w('score'))}</th>"
+        f"<th>{e(w('winner'))}</th></tr>"
+    ]
+    for m in extra:
+        players = f" {w('versus')} ".join(x or "?" for x in m.players)
+        parts.append(
+            f"<tr><td>{e(m.id)}</td><td class='name'>{e(players)}</td><td>{e(_score(m))}</td>"
+            f"<td>{e(m.winner or '')}</td></tr>"
+        )
+    parts.append("</table>")
+    return parts
+
+
+def _score(m: Match) -> str:
+    """A match's games won, in its players' order ("2–1"), empty before its first game."""
+    return "–".join(str(m.score.get(x or "", 0)) for x in m.players) if m.games else ""
+
+
+def _html_standings(t: Tournament, w: Words) -> list[str]:
+    """The standings' table."""
+    e = html.escape
+    parts = [
+        f"<h2>{e(w('standings'))}</h2><table><tr><th>{e(w('place'))}</th>"
+        f"<th class='name'>{e(w('player'))}</th><th>{e(w('status'))}</th></tr>"
+    ]
+    for s in t.standings():
+        parts.append(
+            f"<tr><td>{e(w.place(s.place, s.place_to))}</td><td class='name'>{e(s.name)}</td>"
+            f"<td>{e(w.status(s.status, s.round_out))}</td></tr>"
+        )
+    parts.append("</table>")
+    return parts
 
 
 # --------------------------------------------------------------------------- PNG
 
 
-def render_png(t: Tournament, dpi: int = 150) -> bytes:
-    """The bracket and the final round as a PNG image (matplotlib's Agg backend)."""
+def render_png(t: Tournament, dpi: int = 150, lang: str = "en") -> bytes:
+    """The bracket and the final round as a PNG image (matplotlib's Agg backend), in ``lang``
+    (:data:`LANGS`)."""
+    w = Words(lang)
     import io
 
     import matplotlib
@@ -357,8 +539,8 @@ def render_png(t: Tournament, dpi: int = 150) -> bytes:
     matplotlib.use("Agg", force=False)
     from matplotlib.figure import Figure
 
-    lay = layout(t)
-    ft = final_table(t) if t.draw_record is not None else None
+    lay = layout(t, lang)
+    ft = final_table(t, lang) if t.draw_record is not None else None
     n_fin = len(ft["names"]) if ft else 0
     table_w = 5.5 + 1.5 * (n_fin + 2)
     width = max(lay.width, table_w) + 0.6
@@ -375,27 +557,22 @@ def render_png(t: Tournament, dpi: int = 150) -> bytes:
     ax.set_ylim(height, 0)
     ax.axis("off")
     pt = unit * 72  # points per layout unit
-    _png_title(ax, t, pt)
+    _png_title(ax, t, w, pt)
     _png_bracket(ax, lay, title_h + 0.4, pt)
     y = title_h + bracket_h
     if ft is not None:
-        y = _png_final_table(ax, ft, y, pt)
+        y = _png_final_table(ax, ft, w, y, pt)
     if extra:
-        _png_tiebreaks(ax, extra, y, pt)
+        _png_tiebreaks(ax, extra, w, y, pt)
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, facecolor="white")
     return buf.getvalue()
 
 
-def _png_title(ax: Axes, t: Tournament, pt: float) -> None:
+def _png_title(ax: Axes, t: Tournament, w: Words, pt: float) -> None:
     """The tournament's name and a line on its field, draw and champion."""
-    p = t.plan
     ax.text(0, 0.6, t.name, fontsize=0.55 * pt, fontweight="bold", va="center")
-    sub = f"{p.players} players · {_n(p.byes, 'bye')} · {p.finalists} in the final round"
-    if t.draw_record is not None:
-        sub += f" · draw seed {t.draw_record.seed}"
-    if t.champion:
-        sub += f" · champion: {t.champion}"
+    sub = _summary(t, w, False, t.champion or "")
     ax.text(0, 1.35, sub, fontsize=0.3 * pt, color="#333", va="center")
 
 
@@ -450,7 +627,7 @@ def _png_box(ax: Axes, b: Box, by: float, pt: float) -> None:
             )
 
 
-def _png_final_table(ax: Axes, ft: dict[str, Any], y: float, pt: float) -> float:
+def _png_final_table(ax: Axes, ft: dict[str, Any], w: Words, y: float, pt: float) -> float:
     """The final round's cross table from ``y`` down; returns the y below it."""
     from matplotlib.patches import Rectangle
 
@@ -459,24 +636,24 @@ def _png_final_table(ax: Axes, ft: dict[str, Any], y: float, pt: float) -> float
     ax.text(
         0,
         y + 0.5,
-        "Final" if ft["kind"] == "final" else "Final round",
+        w("final") if ft["kind"] == "final" else w("final_round"),
         fontsize=0.4 * pt,
         fontweight="bold",
         va="center",
     )
     y += 1.0
-    cols = [("Finalist", 5.5)] + [(f"v {i + 1}", 1.5) for i in range(n_fin)]
-    cols += [("Wins", 1.5), ("Place", 1.5)]
+    cols = [(w("finalist"), 5.5)] + [(w("against", n=i + 1), 1.5) for i in range(n_fin)]
+    cols += [(w("wins"), 1.5), (w("place"), 1.5)]
     rows = [[head for head, _ in cols]]
     for i, name in enumerate(ft["names"]):
         rows.append([f"{i + 1}. {name}", *ft["cells"][i], ft["wins"][i], ft["places"][i]])
     for r, row in enumerate(rows):
         x = 0.0
-        for ci, (text, (_, w)) in enumerate(zip(row, cols, strict=True)):
+        for ci, (text, (_, width)) in enumerate(zip(row, cols, strict=True)):
             ax.add_patch(
                 Rectangle(
                     (x, y),
-                    w,
+                    width,
                     0.6,
                     facecolor="#eee" if r == 0 else "white",
                     edgecolor="#111",
@@ -485,7 +662,7 @@ def _png_final_table(ax: Axes, ft: dict[str, Any], y: float, pt: float) -> float
             )
             bold = r == 0 or ci == len(cols) - 2
             ax.text(
-                x + (0.15 if ci == 0 else w / 2),
+                x + (0.15 if ci == 0 else width / 2),
                 y + 0.3,
                 text,
                 fontsize=fs,
@@ -493,29 +670,25 @@ def _png_final_table(ax: Axes, ft: dict[str, Any], y: float, pt: float) -> float
                 va="center",
                 fontweight="bold" if bold else "normal",
             )
-            x += w
+            x += width
         y += 0.6
     return y + 0.6
 
 
-def _png_tiebreaks(ax: Axes, extra: list[Match], y: float, pt: float) -> None:
+def _png_tiebreaks(ax: Axes, extra: list[Match], w: Words, y: float, pt: float) -> None:
     """The tie-break matches, one line each, from ``y`` down."""
-    ax.text(0, y + 0.2, "Tie-breaks", fontsize=0.36 * pt, fontweight="bold", va="center")
+    ax.text(0, y + 0.2, w("tiebreaks"), fontsize=0.36 * pt, fontweight="bold", va="center")
     y += 0.6
     for m in extra:
-        players = " v ".join(x or "?" for x in m.players)
-        score = "–".join(str(m.score.get(x or "", 0)) for x in m.players) if m.games else ""
-        won = f"  winner: {m.winner}" if m.winner else ""
-        ax.text(0, y + 0.25, f"{m.id}: {players}  {score}{won}", fontsize=0.3 * pt, va="center")
+        players = f" {w('versus')} ".join(x or "?" for x in m.players)
+        won = f"  {w('winner_is', name=m.winner)}" if m.winner else ""
+        ax.text(0, y + 0.25, f"{m.id}: {players}  {_score(m)}{won}", fontsize=0.3 * pt, va="center")
         y += 0.5
 
 
-def write_png(t: Tournament, path: str | os.PathLike[str], dpi: int = 150) -> None:
-    """Write :func:`render_png` to a file."""
+def write_png(
+    t: Tournament, path: str | os.PathLike[str], dpi: int = 150, lang: str = "en"
+) -> None:
+    """Write :func:`render_png` (in ``lang``) to a file."""
     with open(path, "wb") as f:
-        f.write(render_png(t, dpi))
-
-
-def _n(count: int, noun: str) -> str:
-    """``1 bye``, ``3 byes``."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
+        f.write(render_png(t, dpi, lang))

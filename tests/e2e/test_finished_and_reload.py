@@ -94,4 +94,10 @@ def test_reload_after_the_end_keeps_the_figures(context: BrowserContext, server:
     page.goto(server.url + "/")
     code_game = page.locator("#l-done li[data-game]").first
     expect(code_game).to_be_visible(timeout=10000)
+    # Who played, named in the page's language (the bot from its level, not a kept sentence).
+    expect(code_game).to_contain_text("Rhea (You) · Bot (Inhuman)")
+    page.select_option("#lang", "es")
+    expect(page.locator("#l-done li[data-game]").first).to_contain_text(
+        "Rhea (Tú) · Bot (Inhumano)"
+    )
     assert not errors, errors

@@ -5,6 +5,8 @@ the leaderboard page."""
 
 from __future__ import annotations
 
+import re
+
 from blinkweb import Server, collect_errors
 from playwright.sync_api import BrowserContext, Page, expect
 
@@ -75,8 +77,17 @@ def test_organiser_runs_real_cards_tournament_and_watcher_sees_it_live(
     for name in ("Ann", "Bob", "Cy", "Di", "Ed"):
         assert name in body
     assert printable.locator("svg").count() >= 1
+    assert "Standings" in body
     png = org.request.get(f"{server.url}/api/tournaments/{tid}/bracket.png")
     assert png.ok and png.body()[:8] == b"\x89PNG\r\n\x1a\n"
+    # In Spanish, the page links the printable bracket and its image in Spanish.
+    org.select_option("#lang", "es")
+    expect(org.locator("#bracket-png")).to_have_attribute("href", re.compile(r"\.png\?lang=es$"))
+    with org.expect_popup() as pop:
+        org.click("#printable")
+    spanish = pop.value
+    spanish.wait_for_load_state()
+    assert "Posiciones" in spanish.inner_text("body") and "Standings" not in spanish.content()
     assert errors == [] and w_errors == []
     watcher.close()
 

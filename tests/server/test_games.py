@@ -34,6 +34,7 @@ async def test_two_player_game_to_the_end(server: ServerThread) -> None:
     assert list(game.outcome.winners) == end_a["outcome"]["winners"]
     assert len(record.actions) == end_a["seq"]
     assert rec["meta"]["game"] == game_id
+    assert "bots" not in rec["meta"]  # people only: no seat's bot to name
     # The update stream had no gaps (Client checks) and ends with the ended event.
     last = [m for m in a.msgs if m["type"] == "update"][-1]
     assert last["events"][-1]["type"] == "ended"

@@ -170,8 +170,11 @@ async def test_a_stored_game_replays_in_one_request(server: ServerThread) -> Non
     record = server.get(f"/api/games/{game_id}/record").json()
     assert doc == replay_document(record)
     assert doc["meta"]["game"] == game_id
+    # Each seat's bot, for the clients to name in their language; the stored names stay.
+    assert record["meta"]["bots"] == ["casual:first@40"] * 3
     (g,) = doc["games"]
     assert g["players"] == 3 and g["frames"][-1]["outcome"] is not None
+    assert g["names"] == [f"Casual bot ×40 {i}" for i in (1, 2, 3)]
 
     r = server.get("/api/games/987654/replay")
     assert r.status_code == 404 and r.json()["error"]["code"] == "no_such_game"
@@ -189,6 +192,7 @@ async def test_a_stored_go_game_replays(db_url: str) -> None:
         )
         doc = server.get(f"/api/games/{game_id}/replay").json()
         assert doc["game"] == "goblink"
+        assert doc["meta"]["bots"] == ["random", "greedy", "memory"]
         assert doc == replay_document(server.get(f"/api/games/{game_id}/record").json())
     finally:
         server.stop()

@@ -252,6 +252,16 @@ async def test_real_cards_tournament_entered_by_the_organiser(
     assert ex.status_code == 200 and ex.json()["format"] == "blink-tournament"
     lst = again.get("/api/tournaments").json()["tournaments"]
     assert [x["id"] for x in lst] == [tid]
+    # The printable bracket, in English by default or in Spanish (the web page's language).
+    en = again.get(f"/api/tournaments/{tid}/bracket.html")
+    assert en.status_code == 200 and "<h2>Standings</h2>" in en.text
+    es = again.get(f"/api/tournaments/{tid}/bracket.html?lang=es")
+    assert es.status_code == 200 and '<html lang="es">' in es.text
+    assert "<h2>Posiciones</h2>" in es.text and "Standings" not in es.text
+    png = again.get(f"/api/tournaments/{tid}/bracket.png?lang=es")
+    assert png.status_code == 200 and png.content[:8] == b"\x89PNG\r\n\x1a\n"
+    other = again.get(f"/api/tournaments/{tid}/bracket.html?lang=fr")
+    assert other.status_code == 400 and other.json()["error"]["code"] == "bad_options"
 
 
 async def test_handicap_set_by_the_organiser_deals_the_room(server: ServerThread) -> None:

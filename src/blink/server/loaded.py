@@ -42,6 +42,9 @@ class LoadedGame:
     """Each seat's bot seed (``None``: a game stored before games kept them)."""
     room_code: str = ""
     public: bool = True  # whether its room is (Storage.load_game tells)
+    bots: list[str | None] = field(default_factory=list)
+    """Each seat's bot spec (``None`` for a person's seat), from its room's seats
+    (Storage.load_game tells): the record's ``meta.bots``, so clients name bots themselves."""
 
 
 @dataclass

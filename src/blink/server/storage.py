@@ -714,6 +714,10 @@ class Storage:
                 return None
             g = game_from_row(r)
             g.room_code, g.public = r.room_code, bool(r.public)
+            held = select(seats.c.seat, seats.c.kind, seats.c.bot)
+            rows = conn.execute(held.where(seats.c.room_code == r.room_code))
+            bots = {s.seat: s.bot if s.kind == "bot" else None for s in rows}
+            g.bots = [bots.get(i) for i in range(g.players)]
             g.actions = [
                 (a.seq, json.loads(a.action), a.seat, a.client_id)
                 for a in conn.execute(

@@ -76,13 +76,16 @@ def rebuild(lg: LoadedGame) -> tuple[Any, list[Step]]:
 
 
 def record_of(lg: LoadedGame) -> Any:
-    """The record of a stored game (its game's record type), with the row's names and meta."""
+    """The record of a stored game (its game's record type), with the row's names and meta
+    (``bots``: each seat's bot spec, ``None`` for a person's, when a bot played)."""
     state, _ = rebuild(lg)
-    meta = {
+    meta: dict[str, Any] = {
         "game": lg.id,
         "number": lg.number,
         "series": lg.series_number,
         "started": lg.started_at,
         "ended": lg.ended_at,
     }
+    if any(lg.bots):
+        meta["bots"] = list(lg.bots)
     return _codec(game_of(lg)).record(state, list(lg.names), meta)

@@ -237,19 +237,24 @@ def bracket_cmd(
     html_out: Annotated[
         Path | None, typer.Option("--html", help="Write a printable HTML page here.")
     ] = None,
+    lang: Annotated[
+        str, typer.Option("--lang", help="The bracket's language: en (English) or es (Spanish).")
+    ] = "en",
 ) -> None:
-    """Print the bracket: a printable HTML page and/or a PNG image."""
-    from blink.bracket import render_html, write_png
+    """Print the bracket: a printable HTML page and/or a PNG image, in English or Spanish."""
+    from blink.bracket import LANGS, render_html, write_png
 
     if png is None and html_out is None:
         fail("give --png FILE and/or --html FILE")
+    if lang not in LANGS:
+        fail(f"--lang must be one of {', '.join(LANGS)}, not {lang!r}")
     t = load_file(file)
     try:
         if html_out is not None:
-            html_out.write_text(render_html(t), encoding="utf-8")
+            html_out.write_text(render_html(t, lang), encoding="utf-8")
             typer.echo(f"Wrote {html_out}")
         if png is not None:
-            write_png(t, png)
+            write_png(t, png, lang=lang)
             typer.echo(f"Wrote {png}")
     except OSError as e:
         fail(f"cannot write: {e.strerror} ({e.filename})")

@@ -94,8 +94,9 @@ async def series_record(h: HubDep, code: str, series: int | None = None) -> dict
     number = series if series is not None else (room.series_number if room else 1)
     best_of = room.best_of if room else 1
     loaded = await asyncio.to_thread(h.storage.series_games, code.upper(), number)
-    rec = SeriesRecord(
-        best_of, [record_of(g) for g in loaded], {"room": code.upper(), "series": number}
-    )
+    meta: dict[str, Any] = {"room": code.upper(), "series": number}
+    if loaded and any(loaded[0].bots):  # one room's seats: the same bots in every game
+        meta["bots"] = list(loaded[0].bots)
+    rec = SeriesRecord(best_of, [record_of(g) for g in loaded], meta)
     series_doc: dict[str, Any] = rec.to_dict()
     return series_doc

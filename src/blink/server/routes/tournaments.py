@@ -12,7 +12,7 @@ import asyncio
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -191,22 +191,26 @@ async def export(mgr: ManagerDep, tid: str) -> JSONResponse:
     )
 
 
+BracketLang = Literal["en", "es"]
+"""The languages of the printable bracket (:data:`blink.bracket.LANGS`)."""
+
+
 @router.get("/api/tournaments/{tid}/bracket.html")
-async def bracket_html(mgr: ManagerDep, tid: str) -> HTMLResponse:
-    """The printable bracket page."""
+async def bracket_html(mgr: ManagerDep, tid: str, lang: BracketLang = "en") -> HTMLResponse:
+    """The printable bracket page, in English or Spanish (``?lang=es``)."""
     e = await _get(mgr, tid)
     if len(e.t.entrants) < 2:
         raise ProfileError(409, "too_few_players", "a bracket needs at least two players")
-    return HTMLResponse(bracket.render_html(e.t))
+    return HTMLResponse(bracket.render_html(e.t, lang))
 
 
 @router.get("/api/tournaments/{tid}/bracket.png")
-async def bracket_png(mgr: ManagerDep, tid: str) -> Response:
-    """The bracket as a PNG image."""
+async def bracket_png(mgr: ManagerDep, tid: str, lang: BracketLang = "en") -> Response:
+    """The bracket as a PNG image, in English or Spanish (``?lang=es``)."""
     e = await _get(mgr, tid)
     if len(e.t.entrants) < 2:
         raise ProfileError(409, "too_few_players", "a bracket needs at least two players")
-    data = await asyncio.to_thread(bracket.render_png, e.t.copy())
+    data = await asyncio.to_thread(bracket.render_png, e.t.copy(), 150, lang)
     return Response(data, media_type="image/png")
 
 

@@ -107,7 +107,12 @@ window.addEventListener("hashchange", route);
 
 setupTopbar({
   onRules: () => navigate("/#rules"),
-  // A live table re-renders in place (keeping its connection); other views are rebuilt.
-  onLang: () => (cleanup.relang ? cleanup.relang() : route()),
+  // A live table re-renders in place (keeping its connection); other views are rebuilt. The
+  // page's title is the one route() gives, unless the view names itself (the replay viewer).
+  onLang: () => {
+    if (!cleanup.relang) return route();
+    document.title = `Blink · ${t("tagline")}`;
+    return cleanup.relang();
+  },
 });
 route();

@@ -9,6 +9,7 @@ import { face } from "./board.js";
 import { navigate, netStatus } from "./page.js";
 import { levelName, loadedOptions } from "./options.js";
 import { loadGames, roomLinks } from "./games.js";
+import { botTitle, seatName } from "./botnames.js";
 
 /** Every number of players of a game (`game_info` entry), fewest first. */
 function playerCounts(game) {
@@ -223,7 +224,7 @@ export function mountLobby(root) {
     const live = [...liveRooms.values()].filter((r) => r.status !== "finished" && r.status !== "closed");
     $("#l-live").innerHTML = live.length ? live.map((r) => {
       const who = (r.seats || []).map((s, i) => {
-        if (s.kind === "bot") return `${t("bot")} (${levelName(String(s.bot || "").split(":")[0])})`;
+        if (s.kind === "bot") return `${t("bot")} (${botTitle(r.game, s.bot)})`;
         if (!s.taken) return t("seat_open");
         return s.name && s.name !== "Player" ? s.name : t("player_n", { n: i + 1 });
       }).join(" · ");
@@ -278,7 +279,7 @@ export function mountLobby(root) {
     for (const e of recent()) {
       if (e.record_url && !seen.has(e.record_url)) {
         seen.add(e.record_url);
-        done.push({ url: e.record_url, game: e.game, label: `${e.code} · ${t("game_n", { n: e.number ?? "" })}`, who: e.who || "" });
+        done.push({ url: e.record_url, game: e.game, label: `${e.code} · ${t("game_n", { n: e.number ?? "" })}`, who: keptWho(e) });
       }
     }
     let finished = [];
@@ -291,7 +292,7 @@ export function mountLobby(root) {
       if (!g.record_url || seen.has(g.record_url)) continue;
       seen.add(g.record_url);
       const names = (g.players || []).map((p, i) => {
-        if (p.bot) return `${t("bot")} (${levelName(String(p.bot).split(":")[0].split("@")[0])})`;
+        if (p.bot) return `${t("bot")} (${botTitle(g.kind, p.bot)})`;
         return p.name && p.name !== "Player" ? p.name : t("player_n", { n: i + 1 });
       });
       const w = g.winners || [];
@@ -311,6 +312,12 @@ export function mountLobby(root) {
     const pub = done.slice(mine, mine + 20 - own.length);
     $("#l-done").innerHTML = own.length || pub.length ? own.map(item).join("") : `<li class="muted">${escapeXml(t("none_yet"))}</li>`;
     $("#l-pub").innerHTML = pub.map(item).join("");
+  }
+  // Who played one of this browser's games, named now in the page's language (its seats as
+  // kept at the end; an entry kept before seats were, its names as they were then).
+  function keptWho(e) {
+    if (!Array.isArray(e.seats)) return e.who || "";
+    return e.seats.map((_, i) => seatName(e.kind || "classic", e.seats, i, e.me ?? null)).join(" · ");
   }
   // A game with a browser module names itself in the lists (classic Blink is the default).
   function gameTitle(name) {

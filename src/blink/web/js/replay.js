@@ -10,6 +10,7 @@ import { cardName, t } from "./i18n.js";
 import { escapeXml } from "./cards.js";
 import { gameModule } from "./games.js";
 import { recordFileName } from "./net.js";
+import { botSeatName, botTitle } from "./botnames.js";
 
 const svg = (d) => `<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" fill="currentColor">${d}</svg>`;
 const ICON = {
@@ -80,6 +81,21 @@ function errorHTML(e) {
   return `<p class="error-msg" role="alert" data-code="${escapeXml(e.code || "")}"${detail}>${escapeXml(msg)}</p>`;
 }
 
+/** Replay document `doc`'s game `g` with its seats named in the current language: a bot's
+ * from its bot (a stored game's record says each seat's bot: `meta.bots`), a seat without a
+ * name (the server's default words "Player" or "Player N") as "Player N" in the current
+ * language; other names as recorded. */
+function named(doc, g) {
+  if (!g || !Array.isArray(g.names)) return g;
+  const meta = (doc && doc.meta) || {};
+  const bots = Array.isArray(meta.bots) && meta.bots.length === g.names.length ? meta.bots : null;
+  const names = g.names.map((n, i) => {
+    if (bots && typeof bots[i] === "string") return botSeatName(bots, i, botTitle(doc.game, bots[i]));
+    return !n || n === "Player" || n === `Player ${i + 1}` ? t("player_n", { n: i + 1 }) : n;
+  });
+  return { ...g, names };
+}
+
 /** A replay's title: where it comes from (`file`, else its room and number or stored game),
  * then who played ("Ana vs Ben"). */
 function titleOf(doc, file = "") {
@@ -87,8 +103,8 @@ function titleOf(doc, file = "") {
   let where = file;
   if (!where && meta.room) where = `${meta.room} #${meta.number ?? ""}`;
   else if (!where && meta.game !== undefined && meta.game !== null) where = `#${meta.game}`;
-  const g = doc && doc.games && doc.games[0];
-  const names = g && Array.isArray(g.names) ? g.names.map((n, i) => n || t("player_n", { n: i + 1 })) : [];
+  const g = named(doc, doc && doc.games && doc.games[0]);
+  const names = g && Array.isArray(g.names) ? g.names : [];
   return [where, names.join(` ${t("versus")} `)].filter(Boolean).join(" · ");
 }
 
@@ -147,8 +163,10 @@ async function rendererOf(doc) {
 
 /**
  * Mount the viewer in `root` for a replay document (the server's answer), its frames drawn by
- * `R` (classic's unless told); `download` ({ href, name }) offers the record as a file. Returns
- * a cleanup function with `.relang()` (re-render in the current language, keeping the step).
+ * `R` (classic's unless told); `title` is a string or a function giving it in the current
+ * language (asked again on every switch); `download` ({ href, name }) offers the record as a
+ * file. Returns a cleanup function with `.relang()` (re-render in the current language,
+ * keeping the step).
  */
 export function mountReplayView(root, doc, title = "", R = classicRenderer, download = null) {
   const games = doc.games;
@@ -164,7 +182,8 @@ export function mountReplayView(root, doc, title = "", R = classicRenderer, down
 
   function shell() {
     const prefix = R.prefix ? `${R.prefix()} · ` : "";
-    const heading = `${prefix}${t("replay_title")}${title ? ` · ${title}` : ""}`;
+    const what = typeof title === "function" ? title() : title;
+    const heading = `${prefix}${t("replay_title")}${what ? ` · ${what}` : ""}`;
     document.title = heading;
     root.innerHTML = `
   <section class="replay${R.className ? ` ${R.className}` : ""}" aria-labelledby="rp-title" data-game="${R.kind}">
@@ -196,7 +215,7 @@ export function mountReplayView(root, doc, title = "", R = classicRenderer, down
   }
 
   function render() {
-    const g = games[gi];
+    const g = named(doc, games[gi]);
     const f = g.frames[step];
     $("#rp-board").innerHTML = R.board(g, f, step);
     $("#rp-log").textContent = R.log(g, f, step);
@@ -275,18 +294,23 @@ export function mountReplay(root, record, title = "") {
   let gone = false;
   root.innerHTML = `<p class="muted">…</p>`;
   let blobUrl = null;
+  let failed = null; // the refusal shown, drawn again in another language
   postRecord(record).then(async (doc) => {
     const R = await rendererOf(doc);
     if (gone) return;
     const text = typeof record === "string" ? record : JSON.stringify(record);
     blobUrl = URL.createObjectURL(new Blob([text], { type: "application/json" }));
     const name = /\.json$/i.test(title) ? title : recordFileName("", doc.meta && doc.meta.room, doc.meta && doc.meta.number);
-    stop = mountReplayView(root, doc, titleOf(doc, title), R, { href: blobUrl, name });
+    stop = mountReplayView(root, doc, () => titleOf(doc, title), R, { href: blobUrl, name });
   }).catch((e) => {
+    failed = e;
     if (!gone) root.innerHTML = errorHTML(e);
   });
   const cleanup = () => { gone = true; stop(); if (blobUrl) URL.revokeObjectURL(blobUrl); };
-  cleanup.relang = () => { if (stop.relang) stop.relang(); };
+  cleanup.relang = () => {
+    if (failed) root.innerHTML = errorHTML(failed);
+    else if (stop.relang) stop.relang();
+  };
   return cleanup;
 }
 
@@ -298,14 +322,19 @@ export function mountReplay(root, record, title = "") {
 export function mountReplayRoute(root, url) {
   let stop = () => {};
   let gone = false;
+  let failed = null; // the refusal shown, drawn again in another language
+  const drawFailure = () => {
+    root.innerHTML = `${errorHTML(failed)}<p><a href="/" data-link>${escapeXml(t("back_lobby"))}</a></p>`;
+  };
   if (url) {
     root.innerHTML = `<p class="muted">…</p>`;
     fetchReplay(url).then(async (doc) => {
       const R = await rendererOf(doc);
       const meta = doc.meta || {};
-      if (!gone) stop = mountReplayView(root, doc, titleOf(doc), R, { href: url, name: recordFileName(url, meta.room, meta.number) });
+      if (!gone) stop = mountReplayView(root, doc, () => titleOf(doc), R, { href: url, name: recordFileName(url, meta.room, meta.number) });
     }).catch((e) => {
-      if (!gone) root.innerHTML = `${errorHTML(e)}<p><a href="/" data-link>${escapeXml(t("back_lobby"))}</a></p>`;
+      failed = e;
+      if (!gone) drawFailure();
     });
   } else {
     root.innerHTML = `<section class="panel"><h1 id="rp-file-title">${escapeXml(t("replay_title"))}</h1>
@@ -321,6 +350,10 @@ export function mountReplayRoute(root, url) {
   }
   const cleanup = () => { gone = true; stop(); };
   cleanup.relang = () => {
+    if (failed) {
+      drawFailure();
+      return;
+    }
     const h = root.querySelector("#rp-file-title");
     if (h) h.textContent = t("replay_title");
     const l = root.querySelector("#rp-file-label");

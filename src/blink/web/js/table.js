@@ -8,8 +8,9 @@ import { quickChat } from "./chat.js";
 import { cardName, t } from "./i18n.js";
 import { recordFileName, remember, TableSession } from "./net.js";
 import { sfx } from "./sound.js";
-import { announce, navigate, netStatus } from "./page.js";
-import { levelName } from "./options.js";
+import { announce, navigate } from "./page.js";
+import { playersAway, showNetStatus } from "./netbadge.js";
+import { botSeatName, botTitle, keptSeats, seatBots } from "./botnames.js";
 import { fly, sourceRect, springBack } from "./motion.js";
 
 const SLOT_KEYS = { 1: 0, 2: 1, 3: 2, j: 0, k: 1, l: 2 };
@@ -44,29 +45,11 @@ export function mountTable(root, { code, spectate }) {
   // --- connecting ---------------------------------------------------------------------------
 
   function onStatus(st) {
-    if (st.state === "open") {
-      netStatus(st.rtt != null ? `● ${st.rtt} ms` : "●", false, st.rtt != null ? lagTitle(st) : "");
-    } else if (st.state === "reconnecting") {
-      netStatus(t("reconnecting"), true);
-    } else if (st.state === "connecting") {
-      netStatus(t("connecting"));
-    } else if (st.state === "closed") {
-      netStatus("");
-    }
-    if (st.rtt == null) render();
-  }
-
-  /** The latency badge's title: this page's round trip, then every seat's as the server
-   * measured it. */
-  function lagTitle(st) {
-    const lines = [t("latency", { ms: st.rtt })];
-    const seats = (S.room && S.room.seats) || [];
-    (st.lag || []).forEach((f, i) => {
-      if (!f) return;
-      const name = (seats[i] && seats[i].name) || t("player_n", { n: i + 1 });
-      lines.push(t("lag_seat", { name, rtt: f.rtt_ms, jitter: f.jitter_ms }));
+    showNetStatus(st, (i) => {
+      const seat = S.room && S.room.seats && S.room.seats[i];
+      return (seat && seat.name) || t("player_n", { n: i + 1 });
     });
-    return lines.join("\n");
+    if (st.rtt == null) render();
   }
 
   /** A play (or, with no pile, a choice in a stall) as the protocol frames it. */
@@ -248,7 +231,10 @@ export function mountTable(root, { code, spectate }) {
     S.sel = null;
     const winners = msg.outcome.winners;
     const names = winners.map(nameOf).join(", ");
-    remember({ code, game: msg.game, number: msg.number, record_url: msg.record_url, who: seatNames().join(" · ") });
+    remember({
+      code, game: msg.game, number: msg.number, record_url: msg.record_url,
+      seats: keptSeats(S.room && S.room.seats), me: S.spectate ? null : S.seat,
+    });
     // Sent again (again: true) after a reload, resume or resync of an ended game: show the
     // figures, but do not celebrate or announce the end a second time.
     if (msg.again) return;
@@ -502,11 +488,7 @@ export function mountTable(root, { code, spectate }) {
     const named = seat && seat.name && seat.name !== "Player" ? seat.name : null;
     if (S.seat === i && !S.spectate) return named ? `${named} (${t("you")})` : t("you");
     if (!seat) return t("player_n", { n: i + 1 });
-    if (seat.kind === "bot") {
-      const level = String(seat.bot || "").split(":")[0];
-      const same = (S.room.seats || []).filter((x) => x.kind === "bot" && x.bot === seat.bot).length > 1;
-      return `${t("bot")}${same ? ` ${i + 1}` : ""} (${levelName(level)})`;
-    }
+    if (seat.kind === "bot") return botSeatName(seatBots(S.room.seats), i, botTitle("classic", seat.bot));
     return named || t("player_n", { n: i + 1 });
   }
 
@@ -668,9 +650,7 @@ export function mountTable(root, { code, spectate }) {
   // A spectator of a game whose players have all gone is told why the table does not move
   // (the lobby no longer lists such a room; a saved link can still lead here).
   function awayHTML(v) {
-    if (!S.spectate || !S.room || v.phase === "over") return "";
-    const people = S.room.seats.filter((s) => s.kind !== "bot");
-    if (!people.length || people.some((s) => s.connected)) return "";
+    if (!S.spectate || v.phase === "over" || !playersAway(S.room)) return "";
     return `<p class="muted" id="players-away" role="status">${escapeXml(t("players_away"))}</p>`;
   }
 

@@ -8,7 +8,7 @@
 
 import { api, ensureProfile, errorText, myProfile } from "./tournament-api.js";
 import { drawConnectors, drawnParts, el } from "./bracket.js";
-import { t } from "./i18n.js";
+import { getLang, t } from "./i18n.js";
 import { setupTopbar } from "./topbar.js";
 
 const main = document.getElementById("tmain");
@@ -274,6 +274,11 @@ function playerLine(p, td) {
 
 let resize = null;
 
+/** A printable bracket's URL in the page's language (the server prints English or Spanish). */
+function inLang(url) {
+  return `${url}${url.includes("?") ? "&" : "?"}lang=${getLang()}`;
+}
+
 function render(x) {
   const org = Boolean(orgSecret(tid));
   const td = x.tournament;
@@ -283,8 +288,8 @@ function render(x) {
     el("p", { class: "meta", id: "tstate", "data-status": x.status, "data-version": String(x.version) },
       `${kindWord(x.kind)} · ${t(`t_st_${x.status}`)} · ${playersWord(x.players.length)}`),
     el("p", { class: "tlinks" },
-      el("a", { href: x.bracket_html, target: "_blank", id: "printable", class: "btn" }, t("t_printable")),
-      el("a", { href: x.bracket_png, target: "_blank", class: "btn" }, t("t_png")),
+      el("a", { href: inLang(x.bracket_html), target: "_blank", id: "printable", class: "btn" }, t("t_printable")),
+      el("a", { href: inLang(x.bracket_png), target: "_blank", id: "bracket-png", class: "btn" }, t("t_png")),
       el("a", { href: x.export_url, class: "btn" }, t("t_export"))),
   ];
   if (org) parts.push(organiserPanel(x));

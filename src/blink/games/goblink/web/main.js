@@ -6,7 +6,7 @@ import { api, keepSeat } from "/js/net.js";
 import { escapeXml } from "/js/cards.js";
 import { t } from "/js/i18n.js";
 import { navigate } from "/js/page.js";
-import { gt, hasGt } from "./strings.js";
+import { botTitle as goBotTitle, gt, hasGt } from "./strings.js";
 
 export { mountGoTable as mountTable } from "./table.js";
 export { goRenderer as replayRenderer } from "./replay.js";
@@ -24,9 +24,10 @@ export function title() {
   return gt("go_blink");
 }
 
-/** A bot's name for people, in the current language (its server name when it has none). */
-function botTitle(b) {
-  return hasGt(`bot_t_${b.name}`) ? gt(`bot_t_${b.name}`) : b.name;
+/** Bot `spec`'s name for people, in the current language (its server name when it has
+ * none); the client's botnames.js names Go Blink's bot seats with it. */
+export function botTitle(spec) {
+  return goBotTitle(spec);
 }
 
 /**
@@ -37,7 +38,7 @@ function botTitle(b) {
 export function rules(info) {
   const bots = (info && info.bots) || [];
   const items = bots.map((b) => {
-    const name = botTitle(b);
+    const name = goBotTitle(b.name);
     const what = hasGt(`bot_d_${b.name}`) ? gt(`bot_d_${b.name}`) : b.description;
     return `<li data-bot="${escapeXml(b.name)}"><strong>${escapeXml(name)}</strong> (<code>${escapeXml(b.name)}</code>): ${escapeXml(what)}</li>`;
   }).join("");
@@ -70,7 +71,7 @@ export const lobbyPanel = {
     const $ = (s) => root.querySelector(s);
     $("#go-players").outerHTML = seg("goplayers", playerCounts(go), go.min_players);
     $("#go-bot").insertAdjacentHTML("afterbegin", go.bots.map((b) =>
-      `<option value="${escapeXml(b.name)}"${b.name === go.default_bot ? " selected" : ""}>${escapeXml(t("bot"))}: ${escapeXml(botTitle(b))}</option>`,
+      `<option value="${escapeXml(b.name)}"${b.name === go.default_bot ? " selected" : ""}>${escapeXml(t("bot"))}: ${escapeXml(goBotTitle(b.name))}</option>`,
     ).join(""));
     $("#f-go").addEventListener("submit", async (e) => {
       e.preventDefault();

@@ -84,6 +84,7 @@ const STR = {
     rematch: "Rematch",
     waiting: "Waiting for players… Share this link:",
     spectating: "You are watching.",
+    players_away: "The players have left: the turn timer plays for them until they come back.",
     not_found: "There is no game with the code {code}. Check the code, or ask for a new link.",
     error: "Error: {msg}",
     reconnecting: "Reconnecting…",
@@ -187,6 +188,7 @@ const STR = {
     rematch: "Revancha",
     waiting: "Esperando jugadores… Comparte este enlace:",
     spectating: "Estás mirando.",
+    players_away: "Los jugadores se han ido: el reloj de turno juega por ellos hasta que vuelvan.",
     not_found: "No hay ninguna partida con el código {code}. Revisa el código o pide un enlace nuevo.",
     error: "Error: {msg}",
     reconnecting: "Reconectando…",
@@ -222,4 +224,10 @@ export function gt(key, vars = {}) {
   const table = STR[getLang()] || STR.en;
   const s = table[key] ?? STR.en[key] ?? key;
   return s.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? String(vars[k]) : `{${k}}`));
+}
+
+/** A Go Blink bot's name for people ("greedy": "Greedy" / "Codicioso"), its name when it has
+ * no words here. */
+export function botTitle(name) {
+  return hasGt(`bot_t_${name}`) ? gt(`bot_t_${name}`) : String(name || "");
 }

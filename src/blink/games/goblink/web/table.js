@@ -14,7 +14,9 @@ import { backSVG, cardSVG, escapeXml } from "/js/cards.js";
 import { quickChat } from "/js/chat.js";
 import { cardName, colorLetter, onLangChange } from "/js/i18n.js";
 import { recordFileName, remember, TableSession } from "/js/net.js";
-import { gt, hasGt } from "./strings.js";
+import { botTitle, gt, hasGt } from "./strings.js";
+import { playersAway, showNetStatus } from "/js/netbadge.js";
+import { botSeatName, keptSeats, seatBots } from "/js/botnames.js";
 
 function valueKey(attribute, value) {
   return `${attribute}:${value}`;
@@ -33,7 +35,10 @@ export function mountGoTable(root, { code, spectate }) {
   };
   const session = new TableSession({ code, spectate }, {
     message: onMessage,
-    status: (st) => { if (st.rtt == null) render(); },
+    status: (st) => {
+      showNetStatus(st, nameOf);
+      if (st.rtt == null) render();
+    },
     reconnected: () => { for (const [id, m] of S.pending) sendMove(id, m); },
     watching: (e) => {
       S.msg = gt("error", { msg: e.message });
@@ -45,11 +50,21 @@ export function mountGoTable(root, { code, spectate }) {
   let alive = true;
   const timer = setInterval(tickTimer, 250);
 
+  /** A seat's name: "You", a bot's in the reader's language (from its bot's name, not the
+   * server's English seat name), else the name its player gave. */
   function nameOf(seat) {
     if (seat === S.seat && !S.spectate) return gt("you");
     const s = S.room && S.room.seats && S.room.seats[seat];
+    if (s && s.kind === "bot" && s.bot) return botSeatName(seatBots(S.room.seats), seat, botTitle(s.bot));
     if (s && s.name && s.name !== "Player") return s.name;
     return gt("player_n", { n: seat + 1 });
+  }
+
+  /** A spectator of a game whose players have all gone is told what the table does meanwhile
+   * (the classic table's notice). */
+  function awayHTML(v) {
+    if (!S.spectate || v.phase === "over" || S.end || !playersAway(S.room)) return "";
+    return `<p class="muted" id="players-away" role="status">${escapeXml(gt("players_away"))}</p>`;
   }
 
   /** A seat's name as the one asked, in a sentence ("asked you", "a ti"). */
@@ -131,7 +146,10 @@ export function mountGoTable(root, { code, spectate }) {
       case "game_end":
         S.end = msg;
         S.turn = null;
-        remember({ code, game: msg.game, number: msg.number, record_url: msg.record_url, kind: "goblink" });
+        remember({
+          code, game: msg.game, number: msg.number, record_url: msg.record_url, kind: "goblink",
+          seats: keptSeats(S.room && S.room.seats), me: S.spectate ? null : S.seat,
+        });
         break;
       case "rematch":
         S.votes = msg;
@@ -319,7 +337,7 @@ export function mountGoTable(root, { code, spectate }) {
         <p class="go-draw" id="go-draw" data-count="${v.draw_count}">${backSVG()}<span>${escapeXml(gt("draw_pile", { n: v.draw_count }))}</span></p>
         ${session.state === "reconnecting" ? `<p class="error-msg">${escapeXml(gt("reconnecting"))}</p>` : ""}
       </header>
-      ${endPanel}
+      ${endPanel}${awayHTML(v)}
       <ul class="go-opps" id="go-opps" aria-label="${escapeXml(gt("opponents"))}">${opps.map((p, i) => oppHTML(v, p, i, canAsk)).join("")}</ul>
       <section class="go-discard panel"><h2>${escapeXml(gt("discard"))}</h2>
         <ul id="go-discard">${discard || `<li class="muted">${escapeXml(gt("no_matches"))}</li>`}</ul></section>
