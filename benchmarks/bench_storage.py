@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from blink.server import jobs
+from blink.server import jobs, wal
 from blink.server import storage as st
 
 _ACTION = {"t": 1234, "type": "play", "seat": 0, "card": "5OS", "pile": 1, "version": 12}
@@ -37,7 +37,7 @@ _ACTION = {"t": 1234, "type": "play", "seat": 0, "card": "5OS", "pile": 1, "vers
 
 async def _run(db: Path, seconds: float, games: int, per_turn: int, rate: float) -> dict[str, Any]:
     storage = st.Storage(f"sqlite:///{db}", writer="inline")
-    storage.checkpoint_every = 1.0
+    storage.checkpoints.every = 1.0
     loop = asyncio.get_running_loop()
     storage.start(loop)
     wal = Path(f"{db}-wal")
@@ -88,14 +88,14 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--per-turn", type=int, default=2, help="plays appended per loop turn")
     ap.add_argument("--rate", type=float, default=1200.0, help="loop turns (commits) a second")
-    ap.add_argument("--catch-up-passes", type=int, nargs="+", default=[0, st.CATCH_UP_PASSES])
+    ap.add_argument("--catch-up-passes", type=int, nargs="+", default=[0, wal.CATCH_UP_PASSES])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", action="store_true", help="print JSON lines only")
     args = ap.parse_args()
     results: dict[int, list[dict[str, Any]]] = {p: [] for p in args.catch_up_passes}
     for _ in range(args.repeat):
         for passes in args.catch_up_passes:  # each setting in turn, so noise hits both alike
-            st.CATCH_UP_PASSES = passes
+            wal.CATCH_UP_PASSES = passes
             with tempfile.TemporaryDirectory() as tmp:
                 res = asyncio.run(
                     _run(Path(tmp) / "b.db", args.seconds, args.games, args.per_turn, args.rate)

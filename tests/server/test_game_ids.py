@@ -36,7 +36,7 @@ async def _until(cond: object, what: str) -> None:
 
 async def test_ids_come_from_memory_and_the_next_block_is_ready_in_time(db_url: str) -> None:
     storage = Storage(db_url)
-    storage.checkpoint_every = 3600.0  # no SQLite checkpoint among the statements counted
+    storage.checkpoints.every = 3600.0  # no SQLite checkpoint among the statements counted
     storage.start(asyncio.get_running_loop())
     try:
         ids = GameIds(storage)

@@ -168,9 +168,9 @@ async def test_the_sqlite_log_starts_over_under_constant_writes(tmp_path: Path) 
     end when only passive checkpoints ran)."""
     db = tmp_path / "wal.db"
     storage = st.Storage(f"sqlite:///{db}", writer="inline")
-    storage.checkpoint_every = 0.02
-    storage.wal_restart_bytes = 256 * 1024
-    storage.restart_every = 0.0
+    storage.checkpoints.every = 0.02
+    storage.checkpoints.restart_bytes = 256 * 1024
+    storage.checkpoints.restart_every = 0.0
     storage.start(asyncio.get_running_loop())
     wal = Path(f"{db}-wal")
     try:

@@ -256,7 +256,7 @@ def test_a_deleted_database_file_is_put_back(tmp_path: Path) -> None:
         db.unlink()
         # Longer than the checkpoints' interval: none of them may open (and so create) a new
         # file at the path meanwhile, which would look like someone else's file.
-        time.sleep(_storage(server).checkpoint_every * 1.5)
+        time.sleep(_storage(server).checkpoints.every * 1.5)
         assert not db.exists()
         _play_acked(seats, 3)  # committed into the deleted file, which is then put back
         assert db.is_file()

@@ -49,6 +49,7 @@ from blink.server.loaded import LoadedGame, LoadedRoom, LoadedSeat, game_from_ro
 from blink.server.pg_writer import AsyncPgWriter, sendable
 from blink.server.schema import actions, games, metadata, migrate, rooms, seats
 from blink.server.sqlite_file import DatabaseFile
+from blink.server.wal import Checkpoints
 
 __all__ = [
     "AppendJob",
@@ -112,16 +113,6 @@ def _why(exc: BaseException) -> str:
     return f"{type(orig).__name__}: {str(orig).splitlines()[0] if str(orig) else ''}".strip()
 
 
-WAL_RESTART_BYTES = 64 * 1024 * 1024
-"""A write-ahead log larger than this is made to start over (see ``Storage._checkpoints``)."""
-
-CATCH_UP_BYTES = 512 * 1024
-"""At most this much log is left to copy while the writer is held back for a restart."""
-
-CATCH_UP_PASSES = 4
-"""Passive checkpoints run at most, before a restart, to bring the log down to that."""
-
-
 def make_engine(url: str) -> Engine:
     """An engine for ``url``; SQLite files get WAL mode and a busy timeout."""
     if url.startswith("sqlite"):
@@ -183,13 +174,8 @@ class Storage:
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._outbox: list[tuple[Callable[[Connection], Any], Callable[[Any], None] | None]] = []
-        self._checkpointer: threading.Thread | None = None
-        self._stopping = threading.Event()
         self._wconn: Connection | None = None
         self._wlock = threading.Lock()
-        self.checkpoint_every = 1.0
-        self.wal_restart_bytes = WAL_RESTART_BYTES
-        self.restart_every = 5.0
         self.retry_every = 1.0
         """Seconds between attempts to commit the kept jobs while the database is down."""
         self.failure: str | None = None
@@ -204,6 +190,10 @@ class Storage:
         self._down = threading.Event()
         path = make_url(url).database if self.kind == "sqlite" else None
         self._file = DatabaseFile(path) if path and path != ":memory:" else None
+        self.checkpoints = Checkpoints(
+            lambda: self.engine.connect(), self._file_usable, self._wlock
+        )
+        """The SQLite log's checkpoints (:mod:`blink.server.wal`; started for SQLite only)."""
         self._pg = (
             AsyncPgWriter(url, self.engine.dialect, self._append_sql)
             if self.writer == "async"
@@ -223,11 +213,7 @@ class Storage:
         """Start the writer thread; callbacks run on ``loop``."""
         self._loop = loop
         if self.kind == "sqlite":
-            self._stopping.clear()
-            self._checkpointer = threading.Thread(
-                target=self._checkpoints, name="blink-db-checkpoint", daemon=True
-            )
-            self._checkpointer.start()
+            self.checkpoints.start()
         if self.writer == "thread":
             self._thread = threading.Thread(
                 target=self._writer, name="blink-db-writer", daemon=True
@@ -244,65 +230,14 @@ class Storage:
             self._queue.put(None)
             self._thread.join(timeout=30)
             self._thread = None
-        if self._checkpointer is not None:
-            self._stopping.set()
-            self._checkpointer.join(timeout=30)
-            self._checkpointer = None
-            self._checkpoint("TRUNCATE")
+        self.checkpoints.stop()
         with self._wlock:
             self._drop_writer_conn()
         self.engine.dispose()
 
-    def _checkpoints(self) -> None:
-        """Copy the SQLite write-ahead log into the database every ``checkpoint_every``
-        seconds, off the loop, and let the log start over.
-
-        The log only starts over when a write begins after a checkpoint that copied all of it,
-        and a passive checkpoint never catches up with a writer that keeps committing (the log
-        grew by 16 MB a second, without end, at 1,000 games, and every commit got slower). So
-        once the log is over ``wal_restart_bytes``, at most every ``restart_every`` seconds,
-        right after a passive checkpoint has copied the bulk, the few frames added meanwhile
-        are copied with the writer held back, and the next commit starts the log over. (No
-        ``journal_size_limit``: cutting the file back happens in that commit, on the loop, and
-        took 170-270 ms for a few hundred MB.)
-
-        The writer is held back only for the last few frames: before that, passive checkpoints
-        run again while the log still has more than ``CATCH_UP_BYTES`` not copied (each copies
-        what came during the one before, so each is shorter). Holding the writer while a
-        whole second of frames was copied stalled the inline writer, and so the event loop,
-        for 10-60 ms.
-        """
-        last_restart = time.monotonic()
-        while not self._stopping.wait(self.checkpoint_every):
-            size, left = self._checkpoint("PASSIVE")
-            now = time.monotonic()
-            if size > self.wal_restart_bytes and now - last_restart >= self.restart_every:
-                last_restart = now
-                for _ in range(CATCH_UP_PASSES):
-                    if left <= CATCH_UP_BYTES or self._stopping.is_set():
-                        break
-                    size, left = self._checkpoint("PASSIVE")
-                with self._wlock:
-                    self._checkpoint("PASSIVE")
-
-    def _checkpoint(self, mode: str) -> tuple[int, int]:
-        """Run one checkpoint; return the bytes of log it saw and the bytes of those it could
-        not copy (0 and 0 if it failed, or if the file is not the one opened: a new connection
-        would open, or create, another file)."""
-        if self._permanent or (self._file is not None and self._file.moved() is not None):
-            return 0, 0
-        try:
-            with self.engine.connect() as conn:
-                row = conn.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})").first()
-                page_size = conn.exec_driver_sql("PRAGMA page_size").scalar() or 4096
-        except Exception:
-            log.warning("SQLite checkpoint failed", exc_info=True)
-            return 0, 0
-        if row is None or row[1] is None or row[1] <= 0:
-            return 0, 0
-        frame = int(page_size) + 24  # a frame: a page and a 24-byte header
-        copied = max(0, int(row[2] or 0))
-        return int(row[1]) * frame, max(0, int(row[1]) - copied) * frame
+    def _file_usable(self) -> bool:
+        """Whether the database file may be opened now (see :class:`Checkpoints`)."""
+        return not self._permanent and (self._file is None or self._file.moved() is None)
 
     def submit(
         self, job: Callable[[Connection], Any], done: Callable[[Any], None] | None = None
@@ -547,7 +482,7 @@ class Storage:
             raise sqlite3.OperationalError(f"{reason}: restart the server")
 
         self._permanent = True
-        self._stopping.set()  # no more checkpoints
+        self.checkpoints.stopping.set()  # no more checkpoints
         self._drop_writer_conn()
         old, self.engine = self.engine, create_engine("sqlite://", creator=refuse)
         old.dispose()
