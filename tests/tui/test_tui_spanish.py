@@ -213,3 +213,34 @@ def test_lang_chooses_the_language_of_the_command() -> None:
     assert code == 2 and err == "blink play: unknown language 'fr': choose en or es\n"
     code, err = _run(["goblink", "play", "--players", "9", "--lang", "es"])
     assert code == 2 and "--players debe ser" in err, err
+
+
+def test_bots_are_named_in_each_language() -> None:
+    from blink.cli.play import bot_title
+    from blink.games.classic.bots import LEVELS, STRATEGIES, BotSpec
+
+    specs = [BotSpec(level, strategy) for level in LEVELS for strategy in STRATEGIES]
+    assert [bot_title(s) for s in specs] == [s.display_name for s in specs]
+    set_language("es")
+    assert bot_title(BotSpec("expert", "blocker")) == "Bot experto bloqueador"
+    assert bot_title(BotSpec("skilled", "first")) == "Bot hábil"
+    assert bot_title(BotSpec("champion", "random", 2.0)) == "Bot campeón al azar ×2"
+    table = GoTable(players=4, humans=(0,), bots=("random", "greedy", "memory"), seed=1)
+    assert table.names == ["Tú", "Bot Azar 2", "Bot Codicioso 3", "Bot Memorión 4"]
+
+
+async def test_go_blink_footer_and_pass_screen_in_spanish() -> None:
+    set_language("es")
+    table = GoTable(players=2, humans=(0, 1), bots=(), seed=3)
+    app = GoBlinkApp(table, bot_delay=0)
+    async with app.run_test(size=(120, 50)) as pilot:
+        await pilot.pause()
+        footer = " ".join(str(k.render()) for k in app.query("FooterKey"))
+        assert "Salir" in footer and "Quit" not in footer, footer
+        from blink.games.goblink.tui.app import PassScreen
+
+        await _until(lambda: isinstance(app.screen, PassScreen))
+        message = str(app.screen.query_one("#pass-message", Static).render())
+        assert message.startswith("Pasa el turno a Jugador ") and "Intro" in message
+        footer = " ".join(str(k.render()) for k in app.screen.query("FooterKey"))
+        assert "Estoy listo" in footer or footer == "", footer

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import ClassVar
 
 from rich.text import Text
@@ -11,6 +12,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.css.query import NoMatches
+from textual.dom import DOMNode
 from textual.events import Key
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
@@ -40,7 +42,14 @@ from blink.tui.widgets import (
     pile_label,
 )
 
-__all__ = ["BlinkApp", "HelpScreen", "PauseScreen", "QuitScreen", "TableScreen"]
+__all__ = [
+    "BlinkApp",
+    "HelpScreen",
+    "PauseScreen",
+    "QuitScreen",
+    "TableScreen",
+    "translate_bindings",
+]
 
 NOTICE_SECONDS = 4.0
 """How long a line under the table stays (on the table's clock)."""
@@ -131,6 +140,14 @@ You are a spectator: you see the piles and every player's counts.
   [b]?[/b]  this help   [b]Ctrl+Q[/b]  quit
 
 Press any key to go back.""")
+
+
+def translate_bindings(node: DOMNode) -> None:
+    """Say ``node``'s key bindings (their descriptions, marked with ``N_``, which a footer
+    shows) in the language spoken now; the class keeps the English ones."""
+    bindings = node._bindings.key_to_bindings
+    for key, listed in bindings.items():
+        bindings[key] = [replace(b, description=_(b.description)) for b in listed]
 
 
 class HelpScreen(ModalScreen[None]):
@@ -254,8 +271,8 @@ class BlinkApp(App[Status | None]):
     TITLE = "Blink"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "quit", priority=True),
-        Binding("ctrl+c", "interrupt", "quit", show=False, priority=True),
+        Binding("ctrl+q", "quit", N_("quit"), priority=True),
+        Binding("ctrl+c", "interrupt", N_("quit"), show=False, priority=True),
     ]
 
     def __init__(
@@ -269,6 +286,7 @@ class BlinkApp(App[Status | None]):
         tick_seconds: float = 0.05,
     ) -> None:
         super().__init__()
+        translate_bindings(self)
         self.table = table
         self.game_title = title
         self.colorblind = colorblind

@@ -93,13 +93,15 @@ def _literal(node: ast.expr) -> str | None:
 
 
 def extract(files: Iterable[Path], root: Path = _PACKAGE) -> list[Entry]:
-    """Every message in ``files``, in order of first use, with the places it is used."""
+    """Every message in ``files``, in order of first use, with the files it is used in (no
+    line numbers: moving a line leaves the catalog current)."""
     found: dict[Key, Entry] = {}
     for path in files:
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         where = path.relative_to(root.parent).as_posix()
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+        for node in sorted(calls, key=lambda n: (n.lineno, n.col_offset)):
+            if not isinstance(node.func, ast.Name):
                 continue
             key: Key | None = None
             if node.func.id in ("_", "N_") and len(node.args) == 1:
@@ -111,7 +113,8 @@ def extract(files: Iterable[Path], root: Path = _PACKAGE) -> list[Entry]:
             if key is None:
                 continue
             entry = found.setdefault(key, Entry(key[0], key[1]))
-            entry.places.append(f"{where}:{node.lineno}")
+            if where not in entry.places:
+                entry.places.append(where)
     return list(found.values())
 
 

@@ -118,14 +118,15 @@ class PilesView(Static):
     def show(self, piles: Sequence[PileInfo], style: CardStyle) -> None:
         """Draw the piles."""
         columns = []
+        # As wide as the longest label (Spanish: "montón 2 (lejos)"), the card centred under it.
+        width = max([CARD_WIDTH + 4, *(len(p.label) for p in piles)])
+        indent = Text(" " * ((width - CARD_WIDTH) // 2))
         for p in piles:
             dim = not p.reachable
-            label = Text(
-                p.label.center(CARD_WIDTH + 4)[: CARD_WIDTH + 4], Style(dim=dim, bold=not dim)
-            )
+            label = Text(p.label.center(width), Style(dim=dim, bold=not dim))
             words = ngettext("{n} card", "{n} cards", p.size).format(n=p.size)
-            size = Text(words.center(CARD_WIDTH + 4), Style(dim=True))
-            body = [Text("  ") + line for line in card_lines(p.top, style, dim=dim)]
+            size = Text(words.center(width), Style(dim=True))
+            body = [indent + line for line in card_lines(p.top, style, dim=dim)]
             columns.append([label, *body, size])
         self.update(join_columns(columns, gap=4))
 

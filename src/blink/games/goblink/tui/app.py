@@ -28,7 +28,7 @@ from blink.games.goblink.tui.driver import (
     winners_text,
     you,
 )
-from blink.tui.app import QuitScreen
+from blink.tui.app import QuitScreen, translate_bindings
 from blink.tui.i18n import N_, _, card_name
 from blink.tui.render import CardStyle, card_label, card_lines, join_columns
 
@@ -45,7 +45,7 @@ HELP = N_(
 class PassScreen(Screen[None]):
     """Hides the table until the next person is at the keyboard."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", "I'm ready")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", N_("I'm ready"))]
     DEFAULT_CSS = """
     PassScreen { align: center middle; background: $background; }
     PassScreen > Static { width: 60; padding: 1 2; border: heavy $accent; text-align: center; }
@@ -53,6 +53,7 @@ class PassScreen(Screen[None]):
 
     def __init__(self, name: str) -> None:
         super().__init__()
+        translate_bindings(self)
         self.player_name = name
 
     def compose(self) -> ComposeResult:
@@ -75,8 +76,8 @@ class GoBlinkApp(App[None]):
     TITLE = "Go Blink"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "Quit", priority=True),
-        Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True),
+        Binding("ctrl+q", "quit", N_("Quit"), priority=True),
+        Binding("ctrl+c", "interrupt", N_("Quit"), show=False, priority=True),
     ]
     CSS = """
     #status { height: 1; padding: 0 1; background: $primary; color: $text; text-style: bold; }
@@ -91,6 +92,7 @@ class GoBlinkApp(App[None]):
 
     def __init__(self, table: GoTable, bot_delay: float = 0.7, style: CardStyle | None = None):
         super().__init__()
+        translate_bindings(self)
         self.table = table
         self.bot_delay = bot_delay
         self.style = style or CardStyle(letters=True)

@@ -48,6 +48,7 @@ from blink.games.goblink.values import Value
 from blink.tui.i18n import N_, _, card_name, join_and, language, ngettext
 
 __all__ = [
+    "GO_BOT_NAMES",
     "GO_REFUSALS",
     "YOU",
     "CommandError",
@@ -118,6 +119,14 @@ _ES_WORDS: Final[dict[str, Value]] = {
     **{"moradas": Color.PURPLE, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5},
 }
 """Spanish words a person may type for a value (singular or plural, either gender)."""
+
+GO_BOT_NAMES: Final = {
+    "random": N_("Random bot"),
+    "greedy": N_("Greedy bot"),
+    "memory": N_("Remembering bot"),
+}
+"""Each Go Blink bot kind's name at the table (its ``display_name``; Spanish: the browser's
+titles, "Bot Memorión")."""
 
 _VERBS: Final = {
     "end": ("end", "e", "done", "pass", "terminar", "fin", "t"),
@@ -309,7 +318,8 @@ class GoTable:
             for seat in range(players):
                 if seat in self.bots:
                     kind = get_gobot_kind(self.bots[seat].name)
-                    out.append(f"{kind.display_name} {seat + 1}")
+                    title = GO_BOT_NAMES.get(kind.name)
+                    out.append(f"{_(title) if title else kind.display_name} {seat + 1}")
                 elif len(self.humans) == 1:
                     out.append(you())
                 else:
