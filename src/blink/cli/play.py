@@ -7,7 +7,7 @@ instantly; the help reads the levels, strategies and player range from their reg
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Final, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
@@ -19,20 +19,20 @@ from blink.cli.listing import (
     in_words,
 )
 from blink.games.classic.bots import DEFAULT_LEVEL, DEFAULT_STRATEGY
-from blink.tui.i18n import LANGUAGES, N_, LanguageError, _, language_from_env, set_language
+from blink.tui.i18n import (
+    LANGUAGES,
+    N_,
+    LanguageError,
+    _,
+    bot_title,
+    language_from_env,
+    set_language,
+)
 
 if TYPE_CHECKING:
     from blink.tui.app import BlinkApp
 
-__all__ = [
-    "BOT_LEVELS",
-    "BOT_STRATEGIES",
-    "LangOpt",
-    "bot_title",
-    "local_app",
-    "register",
-    "use_language",
-]
+__all__ = ["LangOpt", "local_app", "register", "use_language"]
 
 
 def _fail(message: str) -> NoReturn:
@@ -408,39 +408,6 @@ def local_app(
         )
         title = _("{you} vs {bots}").format(you=names[0], bots=_(" and ").join(names[1:]))
     return BlinkApp(table, title=title, **style)
-
-
-BOT_LEVELS: Final = {
-    "beginner": N_("Beginner"),
-    "casual": N_("Casual"),
-    "skilled": N_("Skilled"),
-    "expert": N_("Expert"),
-    "champion": N_("Champion"),
-    "inhuman": N_("Inhuman"),
-}
-"""The bot levels' titles (the browser's words for them in Spanish)."""
-BOT_STRATEGIES: Final = {
-    "first": "",
-    "random": N_("random"),
-    "blocker": N_("blocking"),
-    "flexible": N_("flexible"),
-}
-"""The bot strategies' titles ("first" has none: "Skilled bot")."""
-
-
-def bot_title(spec: Any) -> str:
-    """A bot's name at the table: its ``display_name`` ("Expert blocking bot"), in the language
-    spoken now ("Bot experto bloqueador"); a level or strategy without a title here keeps its
-    English name."""
-    level = BOT_LEVELS.get(spec.level)
-    strategy = BOT_STRATEGIES.get(spec.strategy)
-    if level is None or strategy is None:
-        return str(spec.display_name)
-    if strategy:
-        words = _("{level} {strategy} bot").format(level=_(level), strategy=_(strategy))
-    else:
-        words = _("{level} bot").format(level=_(level))
-    return words if spec.speed == 1.0 else f"{words} ×{spec.speed:g}"
 
 
 def _bot_specs(bots: list[str], level: str | None, strategy: str | None, players: int) -> list[Any]:

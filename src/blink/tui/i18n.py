@@ -21,17 +21,20 @@ import gettext
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from blink.cards import Card, Color, Shape
 
 __all__ = [
+    "BOT_LEVELS",
+    "BOT_STRATEGIES",
     "DOMAIN",
     "LANGUAGES",
     "LOCALE_DIR",
     "N_",
     "LanguageError",
     "_",
+    "bot_title",
     "card_name",
     "join_and",
     "language",
@@ -161,3 +164,36 @@ def card_name(card: Card) -> str:
     if card.count == 1 and (not feminine or card.shape is Shape.WATER):
         number = "un"
     return f"{number} {plural if many else singular} {adjective}"
+
+
+BOT_LEVELS: Final = {
+    "beginner": N_("Beginner"),
+    "casual": N_("Casual"),
+    "skilled": N_("Skilled"),
+    "expert": N_("Expert"),
+    "champion": N_("Champion"),
+    "inhuman": N_("Inhuman"),
+}
+"""The bot levels' titles (the browser's words for them in Spanish)."""
+BOT_STRATEGIES: Final = {
+    "first": "",
+    "random": N_("random"),
+    "blocker": N_("blocking"),
+    "flexible": N_("flexible"),
+}
+"""The bot strategies' titles ("first" has none: "Skilled bot")."""
+
+
+def bot_title(spec: Any) -> str:
+    """A bot's name at the table: its ``display_name`` ("Expert blocking bot"), in the language
+    spoken now ("Bot experto bloqueador"); a level or strategy without a title here keeps its
+    English name."""
+    level = BOT_LEVELS.get(spec.level)
+    strategy = BOT_STRATEGIES.get(spec.strategy)
+    if level is None or strategy is None:
+        return str(spec.display_name)
+    if strategy:
+        words = _("{level} {strategy} bot").format(level=_(level), strategy=_(strategy))
+    else:
+        words = _("{level} bot").format(level=_(level))
+    return words if spec.speed == 1.0 else f"{words} ×{spec.speed:g}"

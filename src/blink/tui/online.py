@@ -30,7 +30,7 @@ from blink.games.classic.engine import Outcome, Phase, PlayerView, reach
 from blink.games.classic.rules import OFFICIAL, Ruleset, RulesetError, get_ruleset
 from blink.model.netclock import ClockOffset
 from blink.profile_store import StoredProfile
-from blink.tui.i18n import N_, _, card_name, language
+from blink.tui.i18n import N_, _, bot_title, card_name, language
 from blink.tui.render import Subjects, pile_name, refusal_sentence
 from blink.tui.table import PHRASES, Clock, Figures, Notice, Stage, Status, Table, phrase_words
 
@@ -655,7 +655,7 @@ class OnlineTable(Table):
             if i in self.local_seats:
                 names.append(_("You"))
             elif info.get("kind") == "bot":
-                names.append(str(info.get("bot") or "bot").replace(":", " "))
+                names.append(_bot_name(info.get("bot")))
             else:
                 names.append(str(info.get("name") or _("Seat {n}").format(n=i + 1)))
         if names:
@@ -800,6 +800,17 @@ class OnlineTable(Table):
     def reach(self, seat: int) -> tuple[int, int]:
         """The piles ``seat`` may play on."""
         return reach(self.players, seat)
+
+
+def _bot_name(spec: object) -> str:
+    """A bot seat's name at the table, from its ``level:strategy`` as the room lists it."""
+    from blink.games.classic.bots import BotConfigError, BotSpec
+
+    text = str(spec or "bot")
+    try:
+        return bot_title(BotSpec.parse(text))
+    except BotConfigError:
+        return text.replace(":", " ")
 
 
 def refused_words(msg: dict[str, Any], subjects: Subjects | None = None) -> str:
