@@ -9,20 +9,24 @@ import json
 import re
 from typing import Any
 
+import httpx
 import pytest
+from tests.tui.helpers import stage, wait_for
 from tests.tui.test_online_too_slow import _snapshot, _until
 from tests.tui.test_table_words import SIZE, _hotseat, _vs_bots, shown
 from textual.widgets import Input, Static
 from typer.testing import CliRunner
+from websockets.asyncio.client import connect
 from websockets.asyncio.server import ServerConnection, serve
 
 from blink.cards import parse_card
 from blink.cli import app as blink_app
 from blink.games.goblink.tui.app import GoBlinkApp
 from blink.games.goblink.tui.driver import GoTable
-from blink.tui.app import HelpScreen
+from blink.tui.app import BlinkApp, HelpScreen
 from blink.tui.i18n import card_name, set_language
-from blink.tui.online import OnlineTable, Seat
+from blink.tui.online import OnlineTable, Seat, prepare, room_title
+from blink.tui.table import Stage
 
 CODE = re.compile(r"\b[1-5][ROYGBP][MPSWFL]\b")
 """A card in notation ("5OS"), which people should not have to read."""
@@ -244,3 +248,39 @@ async def test_go_blink_footer_and_pass_screen_in_spanish() -> None:
         assert message.startswith("Pasa el turno a Jugador ") and "Intro" in message
         footer = " ".join(str(k.render()) for k in app.screen.query("FooterKey"))
         assert "Estoy listo" in footer or footer == "", footer
+
+
+async def test_a_real_server_refusal_in_spanish(server_url: str) -> None:
+    # Two people's seats: this client's, and one that connects and never plays (so the
+    # piles change only by this client's plays).
+    set_language("es")
+    created = httpx.post(
+        f"{server_url}/api/rooms", json={"players": 2, "name": "Web"}, timeout=10
+    ).json()
+    code = created["code"]
+    seat = prepare(server_url, join=code, name="Term")
+    table = OnlineTable(seat, name="Term")
+    app = BlinkApp(table, title=room_title(code, seat.seat))
+    async with connect(server_url.replace("http", "ws") + f"/ws/{code}") as other:
+        hello = {"type": "hello", "protocol": 1, "room": code, "token": created["token"]}
+        await other.send(json.dumps(hello))
+        async with app.run_test(size=SIZE) as pilot:
+            assert shown(app, "#header").endswith(f"sala {code} · puesto 2")
+            await wait_for(pilot, lambda: stage(app) is Stage.PLAYING, timeout=30)
+            view = table.view(1)
+            assert view is not None
+            fits = {(p.card, p.pile) for p in view.legal_plays()}
+            wrong = [(c, p) for c in view.hand for p in (0, 1) if (c, p) not in fits]
+            assert wrong, "the deal has no card that misses a pile"
+            card, pile = wrong[0]
+            table.play(1, card, pile)
+            await wait_for(pilot, lambda: "no comparten" in shown(app, "#message"))
+            message = shown(app, "#message")
+            top = view.tops[pile]
+            assert top is not None
+            assert message == (
+                f"{card_name(card).capitalize()} y {card_name(top)} (en el montón {pile + 1}) "
+                "no comparten color, forma ni cantidad"
+            )
+            assert CODE.search(message) is None
+            assert "Sala " + code in table.status().info
