@@ -47,6 +47,42 @@ def _fail(command: str, message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
+def _check_play(
+    players: int, humans: int, delay: float, dealer: int | None, bots: list[str]
+) -> list[str]:
+    """Refuse ``blink goblink play`` options that cannot be played (one sentence, exit 2);
+    the bots' names, each ``--bot`` split at its commas (the default opponent when none)."""
+    if not in_range(GOBLINK_INFO, players):
+        _fail(
+            "play",
+            _("--players must be {range}, not {n}").format(
+                range=GOBLINK_INFO.player_range, n=players
+            ),
+        )
+    if not 0 <= humans <= players:
+        _fail("play", _("--humans must be 0 to {max}, not {n}").format(max=players, n=humans))
+    if humans == 0:
+        _fail("play", _("--humans must be at least 1 (use 'blink goblink simulate' for bots only)"))
+    if delay < 0:
+        _fail("play", _("--delay must be 0 or more"))
+    if dealer is not None and not 1 <= dealer <= players:
+        _fail(
+            "play", _("--dealer must be a seat 1 to {max}, not {n}").format(max=players, n=dealer)
+        )
+    names = [n.strip() for b in bots for n in b.split(",") if n.strip()] or [DEFAULT_OPPONENT]
+    for n in names:
+        try:
+            make_gobot(n, 0, 0)
+        except GoBotError:
+            _fail(
+                "play",
+                _("unknown bot {name}; choose one of: {bots}").format(
+                    name=repr(n), bots=", ".join(GOBOTS)
+                ),
+            )
+    return names
+
+
 @goblink_app.command("play")
 def play(
     players: Annotated[int, typer.Option("--players", "-p", help=_PLAYERS_HELP)] = 3,
@@ -78,36 +114,7 @@ def play(
 ) -> None:
     """Play Go Blink in the terminal against bots, or pass one screen between people."""
     use_language(lang, lambda message: _fail("play", message))
-    if not in_range(GOBLINK_INFO, players):
-        _fail(
-            "play",
-            _("--players must be {range}, not {n}").format(
-                range=GOBLINK_INFO.player_range, n=players
-            ),
-        )
-    if not 0 <= humans <= players:
-        _fail("play", _("--humans must be 0 to {max}, not {n}").format(max=players, n=humans))
-    if humans == 0:
-        _fail("play", _("--humans must be at least 1 (use 'blink goblink simulate' for bots only)"))
-    if delay < 0:
-        _fail("play", _("--delay must be 0 or more"))
-    if dealer is not None and not 1 <= dealer <= players:
-        _fail(
-            "play", _("--dealer must be a seat 1 to {max}, not {n}").format(max=players, n=dealer)
-        )
-    names = [n.strip() for b in (bot or []) for n in b.split(",") if n.strip()] or [
-        DEFAULT_OPPONENT
-    ]
-    for n in names:
-        try:
-            make_gobot(n, 0, 0)
-        except GoBotError:
-            _fail(
-                "play",
-                _("unknown bot {name}; choose one of: {bots}").format(
-                    name=repr(n), bots=", ".join(GOBOTS)
-                ),
-            )
+    names = _check_play(players, humans, delay, dealer, bot or [])
     from blink.games.goblink.tui.app import GoBlinkApp
     from blink.games.goblink.tui.driver import GoTable
     from blink.tui.record_file import RecordFileError, check_path, write_atomic
