@@ -45,6 +45,7 @@ LangOpt = Annotated[
     str | None,
     typer.Option(
         "--lang",
+        metavar="|".join(LANGUAGES),
         help=f"The table's language: {' or '.join(LANGUAGES)} (default: from LANGUAGE, LC_ALL, "
         "LC_MESSAGES or LANG; else English).",
     ),
