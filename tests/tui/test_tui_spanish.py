@@ -284,3 +284,38 @@ async def test_a_real_server_refusal_in_spanish(server_url: str) -> None:
             )
             assert CODE.search(message) is None
             assert "Sala " + code in table.status().info
+
+
+def test_go_blink_takes_values_in_spanish_and_english() -> None:
+    from blink.cards import Color, Shape
+    from blink.games.goblink.tui.driver import CommandError, parse_value_words, value_words
+
+    said = {
+        "azul": Color.BLUE,
+        "azules": Color.BLUE,
+        "Amarilla": Color.YELLOW,
+        "morados": Color.PURPLE,
+        "luna": Shape.MOON,
+        "pirámides": Shape.PYRAMID,
+        "rayo": Shape.LIGHTNING,
+        "cuatros": 4,
+        "uno": 1,
+        "3": 3,
+        "yellow": Color.YELLOW,
+        "stars": Shape.STAR,
+        "fives": 5,
+    }
+    assert {word: parse_value_words(word) for word in said} == said
+    with pytest.raises(CommandError, match="colour, shape or count"):
+        parse_value_words("azulado")
+    set_language("es")
+    with pytest.raises(CommandError, match="no es un color"):
+        parse_value_words("azulado")
+    assert [value_words(v) for v in (Color.ORANGE, Shape.WATER, 2)] == [
+        "naranjas",
+        "aguas",
+        "doses",
+    ]
+    # Every value the browser names is read back from its own word.
+    for value in [*Color, *Shape, 1, 2, 3, 4, 5]:
+        assert parse_value_words(value_words(value)) == value

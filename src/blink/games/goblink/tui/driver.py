@@ -111,7 +111,8 @@ _ES_VALUES: Final[dict[Value, str]] = {
 
 _ES_WORDS: Final[dict[str, Value]] = {
     **{word: value for value, word in _ES_VALUES.items()},
-    **{word[:-1]: value for value, word in _ES_VALUES.items() if isinstance(value, Color)},
+    **{"rojo": Color.RED, "naranja": Color.ORANGE, "amarillo": Color.YELLOW},
+    **{"verde": Color.GREEN, "azul": Color.BLUE, "morado": Color.PURPLE},
     **{"luna": Shape.MOON, "pirámide": Shape.PYRAMID, "piramide": Shape.PYRAMID},
     **{"estrella": Shape.STAR, "agua": Shape.WATER, "flor": Shape.FLOWER, "rayo": Shape.LIGHTNING},
     **{"piramides": Shape.PYRAMID, "roja": Color.RED, "rojas": Color.RED},
