@@ -319,3 +319,20 @@ def test_go_blink_takes_values_in_spanish_and_english() -> None:
     # Every value the browser names is read back from its own word.
     for value in [*Color, *Shape, 1, 2, 3, 4, 5]:
         assert parse_value_words(value_words(value)) == value
+
+
+@pytest.mark.parametrize(
+    ("args", "english", "spanish"),
+    [
+        (["--ruleset", "speedy"], "unknown ruleset", "no hay reglas 'speedy'"),
+        (["--handicap", "99"], "draw pile", "nivelación '99'"),
+        (["--bot", "nope"], "unknown bot level", "nivel de bot desconocido"),
+        (["--level", "expert", "--strategy", "zigzag"], "unknown bot strategy", "estrategia"),
+        (["--bot", "a:b:c"], "level:strategy", "nivel:estrategia"),
+    ],
+)
+def test_option_refusals_in_each_language(args: list[str], english: str, spanish: str) -> None:
+    code, err = _run(["play", *args])
+    assert code == 2 and english in err, err
+    code, err = _run(["play", *args, "--lang", "es"])
+    assert code == 2 and spanish in err, err

@@ -25,6 +25,7 @@ from blink.tui.i18n import (
     LanguageError,
     _,
     bot_title,
+    language,
     language_from_env,
     set_language,
 )
@@ -177,7 +178,13 @@ def play(
     lang: LangOpt = None,
 ) -> None:
     """Play Blink in the terminal: against bots (default), --hotseat, or online with --server."""
-    from blink.games.classic.rules import DealError, RulesetError, get_ruleset, parse_handicap
+    from blink.games.classic.rules import (
+        RULESETS,
+        DealError,
+        RulesetError,
+        get_ruleset,
+        parse_handicap,
+    )
 
     use_language(lang, _fail)
 
@@ -185,7 +192,15 @@ def play(
     try:
         rules = get_ruleset(ruleset)
     except RulesetError as exc:
-        _fail(str(exc))
+        known = ", ".join(RULESETS)
+        _fail(
+            _words(
+                exc,
+                _("unknown ruleset {name}: choose one of {names}"),
+                name=repr(ruleset),
+                names=known,
+            )
+        )
     if not in_range(CLASSIC_INFO, players):
         _fail(
             _("classic Blink is for {range} players, not {players}").format(
@@ -199,7 +214,13 @@ def play(
     try:
         sizes = parse_handicap(handicap, players)
     except DealError as exc:
-        _fail(str(exc))
+        _fail(
+            _words(
+                exc,
+                _("handicap {text}: give draw-pile sizes like 35:25, or extra cards like +5"),
+                text=repr(handicap),
+            )
+        )
     style: dict[str, Any] = {"colorblind": colorblind, "ascii_symbols": ascii_symbols}
     if record is not None:
         _check_record(record, online=server is not None or join is not None or watch is not None)
@@ -233,6 +254,22 @@ def play(
         "countdown": countdown,
     }
     _play_here(hotseat, bot, level, strategy, players, deal, style, record)
+
+
+def _words(exc: Exception, sentence: str, **names: str) -> str:
+    """An option's refusal: the engine's own sentence in English (the most precise), the
+    terminal's ``sentence`` in another language."""
+    return str(exc) if language() == "en" else sentence.format(**names)
+
+
+def _bot_error(exc: Any) -> str:
+    """A bot option's refusal (``BotConfigError``) in the language spoken now."""
+    allowed = ", ".join(exc.allowed)
+    if exc.field == "level" and allowed:
+        return _words(exc, _("unknown bot level: choose one of {names}"), names=allowed)
+    if exc.field == "strategy" and allowed:
+        return _words(exc, _("unknown bot strategy: choose one of {names}"), names=allowed)
+    return _words(exc, _("write a bot as level:strategy, for example expert:blocker"))
 
 
 def _check_record(record: str, *, online: bool) -> None:
@@ -395,7 +432,7 @@ def local_app(
         try:
             specs = _bot_specs(bot, level, strategy, players)
         except BotConfigError as exc:
-            _fail(str(exc))
+            _fail(_bot_error(exc))
         labels = [bot_title(s) for s in specs]
         if len(set(labels)) < len(labels):
             labels = [f"{label} {i + 2}" for i, label in enumerate(labels)]
