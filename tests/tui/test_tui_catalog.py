@@ -143,3 +143,13 @@ def test_cards_in_words_as_the_browser_says_them() -> None:
     assert i18n.pile_name(0) == "montón 1"
     assert i18n.join_and(["a", "b", "c"]) == "a, b y c"
     assert i18n.ngettext("{n} card", "{n} cards", 1).format(n=1) == "1 carta"
+
+
+def test_every_engine_refusal_has_a_sentence() -> None:
+    from blink.games.classic.actions import Reason
+    from blink.games.goblink.actions import Reason as GoReason
+    from blink.games.goblink.tui.driver import GO_REFUSALS
+    from blink.tui.render import REFUSALS
+
+    assert {r.value for r in Reason} - set(REFUSALS) == set()
+    assert {r.value for r in GoReason} - set(GO_REFUSALS) == set()

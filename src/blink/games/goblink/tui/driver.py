@@ -85,6 +85,8 @@ GO_REFUSALS: Final = {
     "no_ask_in_opening": N_("No asking in the opening: lay down matches or end it."),
     "card_not_in_hand": N_("That card is not in your hand."),
     "game_over": N_("The game is over."),
+    "no_such_player": N_("There is no such player."),
+    "bad_value": N_("That is not a colour, shape or count."),
 }
 """The engine's refusals by code, in the browser client's words (``err_<code>``)."""
 
