@@ -336,3 +336,21 @@ def test_option_refusals_in_each_language(args: list[str], english: str, spanish
     assert code == 2 and english in err, err
     code, err = _run(["play", *args, "--lang", "es"])
     assert code == 2 and spanish in err, err
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+async def test_colour_letters_in_each_language(lang: str) -> None:
+    from blink.tui.table import LocalTable, ManualClock
+
+    set_language(lang)
+    letters = dict(zip("ROYGBP", "RNAVZM" if lang == "es" else "ROYGBP", strict=True))
+    table = LocalTable(players=2, humans=(0, 1), seed=8, clock=ManualClock(), countdown=0.0)
+    app = BlinkApp(table, colorblind=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        hands = shown(app, "#hands")
+        for seat in (0, 1):
+            view = table.view(seat)
+            assert view is not None
+            for card in view.hand:
+                assert f"{card.count} {letters[card.color.letter]}" in hands, (card, hands)

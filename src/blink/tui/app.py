@@ -323,7 +323,11 @@ class BlinkApp(App[Status | None]):
     def card_style(self) -> CardStyle:
         """How cards are drawn now (letters forced when colour is off)."""
         no_color = self.no_color or "NO_COLOR" in os.environ
-        return CardStyle(letters=self.colorblind or no_color, ascii_symbols=self.ascii_symbols)
+        return CardStyle(
+            letters=self.colorblind or no_color,
+            ascii_symbols=self.ascii_symbols,
+            spoken_letters=True,
+        )
 
     async def on_mount(self) -> None:
         """Show the table screen (which starts the table once its widgets exist)."""

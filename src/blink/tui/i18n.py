@@ -36,6 +36,7 @@ __all__ = [
     "_",
     "bot_title",
     "card_name",
+    "color_letter",
     "join_and",
     "language",
     "language_from_env",
@@ -151,6 +152,20 @@ _ES_COLORS: Final[dict[Color, tuple[str, str, str, str]]] = {
 }
 """Spanish colour adjectives: masculine, feminine, masculine plural, feminine plural."""
 _ES_COUNTS: Final = ("", "una", "dos", "tres", "cuatro", "cinco")
+_ES_LETTERS: Final[dict[Color, str]] = {
+    Color.RED: "R",
+    Color.ORANGE: "N",
+    Color.YELLOW: "A",
+    Color.GREEN: "V",
+    Color.BLUE: "Z",
+    Color.PURPLE: "M",
+}
+"""The colour letters of colour-blind mode in Spanish (the browser's ``CARD_WORDS``)."""
+
+
+def color_letter(color: Color) -> str:
+    """The letter of ``color`` in colour-blind mode: R O Y G B P; in Spanish R N A V Z M."""
+    return _ES_LETTERS[color] if _lang == "es" else color.letter
 
 
 def card_name(card: Card) -> str:

@@ -23,7 +23,7 @@ from rich.text import Text
 
 from blink.cards import Card, Color, Shape
 from blink.model.base import IllegalAction
-from blink.tui.i18n import N_, _, card_name, join_and, language
+from blink.tui.i18n import N_, _, card_name, color_letter, join_and, language
 from blink.tui.i18n import pile_name as _pile_name
 
 __all__ = [
@@ -75,10 +75,18 @@ docs/accessibility.md)."""
 @dataclass(frozen=True, slots=True)
 class CardStyle:
     """How cards are drawn: ``letters`` shows each colour's letter (colour-blind mode, or no
-    colour); ``ascii_symbols`` uses the shape's letter instead of a Unicode symbol."""
+    colour); ``ascii_symbols`` uses the shape's letter instead of a Unicode symbol;
+    ``spoken_letters`` takes the colour letters of the language spoken now (the browser's: R N A
+    V Z M in Spanish) instead of the card notation's (R O Y G B P, which Go Blink's commands
+    use)."""
 
     letters: bool = False
     ascii_symbols: bool = False
+    spoken_letters: bool = False
+
+    def letter(self, color: Color) -> str:
+        """The letter drawn for ``color`` in letter mode."""
+        return color_letter(color) if self.spoken_letters else color.letter
 
     def symbol(self, shape: Shape) -> str:
         """The character drawn for ``shape``."""
@@ -94,7 +102,7 @@ def card_label(card: Card, style: CardStyle) -> Text:
     text = Text()
     text.append(f"{card.count}{style.symbol(card.shape)}", Style(color=style.color(card.color)))
     if style.letters:
-        text.append(card.color.letter, Style(color=style.color(card.color), bold=True))
+        text.append(style.letter(card.color), Style(color=style.color(card.color), bold=True))
     return text
 
 
@@ -115,7 +123,7 @@ def card_lines(
     edge = Style(color=style.color(card.color), dim=dim, bold=highlight)
     inner = CARD_WIDTH - 2
     symbols = style.symbol(card.shape) * card.count
-    second = f"{card.count} {card.color.letter}" if style.letters else str(card.count)
+    second = f"{card.count} {style.letter(card.color)}" if style.letters else str(card.count)
     top_char, bottom_char = ("━", "━") if highlight else ("─", "─")
     corner = ("┏", "┓", "┗", "┛") if highlight else ("╭", "╮", "╰", "╯")
     side = "┃" if highlight else "│"
