@@ -21,8 +21,9 @@ takes the values it does not set from the profile loaded when it is created.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 TIMING_HEALTH_CHECKS = (HealthCheck.too_slow,)
@@ -62,3 +63,14 @@ def profile_name(env: Mapping[str, str] = os.environ) -> str:
 
 
 settings.load_profile(profile_name())
+
+
+@pytest.fixture(autouse=True)
+def _terminal_speaks_english_after() -> Iterator[None]:
+    """The terminal clients' language is one setting per process (``blink play --lang``): a
+    test that changes it (or runs ``blink play``, which reads the environment) must not leave
+    the next test speaking Spanish."""
+    yield
+    from blink.tui.i18n import set_language
+
+    set_language("en")

@@ -9,6 +9,9 @@ from blink.cli import app
 from blink.cli.play import _bot_specs, _online_seats
 from blink.games.classic.bots import BotSpec
 
+ENGLISH = {"LANGUAGE": None, "LC_ALL": "C.UTF-8", "LC_MESSAGES": None, "LANG": None}
+"""An environment that asks for no language (the terminal then speaks English)."""
+
 
 @pytest.mark.parametrize(
     ("args", "words"),
@@ -28,7 +31,7 @@ from blink.games.classic.bots import BotSpec
     ],
 )
 def test_bad_options(args: list[str], words: str) -> None:
-    result = CliRunner().invoke(app, ["play", *args])
+    result = CliRunner().invoke(app, ["play", *args], env=ENGLISH)
     assert result.exit_code == 2, result.output
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("blink play: ")

@@ -134,7 +134,7 @@ async def test_join_a_browser_room_and_watch_it(server_url: str) -> None:
 
 def _blink_play(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "blink.cli", "play", *args],
+        [sys.executable, "-m", "blink.cli", "play", "--lang", "en", *args],
         capture_output=True,
         text=True,
         timeout=60,

@@ -136,6 +136,10 @@ def test_refusals_in_words() -> None:
         "Too slow: pile 2 now has two green stars on top"
     )
     assert refused_words({"code": "too_slow", "message": "x"}) == "Too slow: the pile changed first"
+    # By code, never the server's sentence with card codes.
     assert refused_words({"code": "no_game", "message": "no game is in progress"}) == (
-        "no game is in progress"
+        "No game is in progress"
+    )
+    assert refused_words({"code": "no_common_attribute", "message": "5OS shares no ..."}) == (
+        "No match: no shared colour, shape or count"
     )

@@ -123,8 +123,10 @@ def test_cli_notice_for_a_stale_profile_is_one_line(server_url: str, tmp_path: P
     )
     room = httpx.post(f"{server_url}/api/rooms", json={"players": 2}, timeout=10).json()
     env = {**os.environ, "BLINK_HOME": str(tmp_path), "TERM": "dumb"}
+    # --lang en: the sentences below are English whatever the machine's language.
+    command = ["play", "--lang", "en", "--server", server_url, "--join", room["code"]]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "blink.cli", "play", "--server", server_url, "--join", room["code"]],
+        [sys.executable, "-m", "blink.cli", *command],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

@@ -19,17 +19,47 @@ from blink.cli.listing import (
     in_words,
 )
 from blink.games.classic.bots import DEFAULT_LEVEL, DEFAULT_STRATEGY
+from blink.tui.i18n import (
+    LANGUAGES,
+    N_,
+    LanguageError,
+    _,
+    bot_title,
+    language,
+    language_from_env,
+    set_language,
+)
 
 if TYPE_CHECKING:
     from blink.tui.app import BlinkApp
 
-__all__ = ["local_app", "register"]
+__all__ = ["LangOpt", "local_app", "register", "use_language"]
 
 
 def _fail(message: str) -> NoReturn:
     """One clear line on stderr and exit status 2."""
     typer.echo(f"blink play: {message}", err=True)
     raise typer.Exit(2)
+
+
+LangOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--lang",
+        metavar="|".join(LANGUAGES),
+        help=f"The table's language: {' or '.join(LANGUAGES)} (default: from LANGUAGE, LC_ALL, "
+        "LC_MESSAGES or LANG; else English).",
+    ),
+]
+
+
+def use_language(lang: str | None, fail: Any) -> None:
+    """Speak ``lang`` (``None``: the environment's language) in the terminal client, or call
+    ``fail`` with the one-sentence reason."""
+    try:
+        set_language(language_from_env() if lang is None else lang)
+    except LanguageError as exc:
+        fail(str(exc))
 
 
 BotOpt = Annotated[
@@ -145,34 +175,61 @@ def play(
     no_profile: NoProfileOpt = False,
     record: RecordOpt = None,
     public: PublicOpt = False,
+    lang: LangOpt = None,
 ) -> None:
     """Play Blink in the terminal: against bots (default), --hotseat, or online with --server."""
-    from blink.games.classic.rules import DealError, RulesetError, get_ruleset, parse_handicap
+    from blink.games.classic.rules import (
+        RULESETS,
+        DealError,
+        RulesetError,
+        get_ruleset,
+        parse_handicap,
+    )
+
+    use_language(lang, _fail)
 
     bot = bot or []
     try:
         rules = get_ruleset(ruleset)
     except RulesetError as exc:
-        _fail(str(exc))
+        known = ", ".join(RULESETS)
+        _fail(
+            _words(
+                exc,
+                _("unknown ruleset {name}: choose one of {names}"),
+                name=repr(ruleset),
+                names=known,
+            )
+        )
     if not in_range(CLASSIC_INFO, players):
-        _fail(f"classic Blink is for {CLASSIC_INFO.player_range} players, not {players}")
+        _fail(
+            _("classic Blink is for {range} players, not {players}").format(
+                range=CLASSIC_INFO.player_range, players=players
+            )
+        )
     if 1 < len(bot) < CLASSIC_INFO.max_players:
         players = len(bot) + 1  # one seat per --bot, and yours
     if best_of < 1 or best_of % 2 == 0:
-        _fail(f"--best-of must be a positive odd number, not {best_of}")
+        _fail(_("--best-of must be a positive odd number, not {n}").format(n=best_of))
     try:
         sizes = parse_handicap(handicap, players)
     except DealError as exc:
-        _fail(str(exc))
+        _fail(
+            _words(
+                exc,
+                _("handicap {text}: give draw-pile sizes like 35:25, or extra cards like +5"),
+                text=repr(handicap),
+            )
+        )
     style: dict[str, Any] = {"colorblind": colorblind, "ascii_symbols": ascii_symbols}
     if record is not None:
         _check_record(record, online=server is not None or join is not None or watch is not None)
     if public and server is None:
-        _fail("--public lists a room made online: give --server URL too")
+        _fail(_("--public lists a room made online: give --server URL too"))
     if server is not None or join is not None or watch is not None:
         _check_online(server, join, watch, hotseat, profile, no_profile)
         if public and (join is not None or watch is not None):
-            _fail("--public is for a room you make: a room joined or watched keeps its own")
+            _fail(_("--public is for a room you make: a room joined or watched keeps its own"))
         assert server is not None
         _play_online(
             server,
@@ -199,12 +256,30 @@ def play(
     _play_here(hotseat, bot, level, strategy, players, deal, style, record)
 
 
+def _words(exc: Exception, sentence: str, **names: str) -> str:
+    """An option's refusal: the engine's own sentence in English (the most precise), the
+    terminal's ``sentence`` in another language."""
+    return str(exc) if language() == "en" else sentence.format(**names)
+
+
+def _bot_error(exc: Any) -> str:
+    """A bot option's refusal (``BotConfigError``) in the language spoken now."""
+    allowed = ", ".join(exc.allowed)
+    if exc.field == "level" and allowed:
+        return _words(exc, _("unknown bot level: choose one of {names}"), names=allowed)
+    if exc.field == "strategy" and allowed:
+        return _words(exc, _("unknown bot strategy: choose one of {names}"), names=allowed)
+    return _words(exc, _("write a bot as level:strategy, for example expert:blocker"))
+
+
 def _check_record(record: str, *, online: bool) -> None:
     """Refuse --record online, or to a path it cannot be written to, before the game."""
     from blink.tui.record_file import RecordFileError, check_path
 
     if online:
-        _fail("--record is for games in this terminal; online, download the record from the table")
+        _fail(
+            _("--record is for games in this terminal; online, download the record from the table")
+        )
     try:
         check_path(record)
     except RecordFileError as exc:
@@ -221,13 +296,13 @@ def _check_online(
 ) -> None:
     """Refuse online options that do not go together."""
     if server is None:
-        _fail("--join and --watch need --server URL")
+        _fail(_("--join and --watch need --server URL"))
     if join is not None and watch is not None:
-        _fail("give either --join CODE or --watch CODE, not both")
+        _fail(_("give either --join CODE or --watch CODE, not both"))
     if hotseat:
-        _fail("--hotseat is for one keyboard; online, each player runs their own client")
+        _fail(_("--hotseat is for one keyboard; online, each player runs their own client"))
     if profile is not None and no_profile:
-        _fail("give either --profile NAME or --no-profile, not both")
+        _fail(_("give either --profile NAME or --no-profile, not both"))
 
 
 def _play_online(
@@ -254,7 +329,7 @@ def _play_online(
         code = run_online(
             server,
             watch=watch,
-            name=name or (stored.name if stored else "Player"),
+            name=name or (stored.name if stored else _("Player")),
             profile_secret=stored.secret if stored else None,
             **room,
         )
@@ -286,9 +361,9 @@ def _play_here(
         written = record is not None and finish_record(table, record, failures)
     if isinstance(table, LocalTable) and table.series.games_played:
         score = " – ".join(f"{n} {w}" for n, w in zip(table.names, table.series.score, strict=True))
-        typer.echo(f"Games won: {score}")
+        typer.echo(_("Games won: {score}").format(score=score))
     if written:
-        typer.echo(f"Record written to {record}")
+        typer.echo(_("Record written to {path}").format(path=record))
     if failures:
         _fail(failures[-1])
 
@@ -322,11 +397,12 @@ def save_record(table: Any, path: str, failures: list[str]) -> bool:
 
 
 HOTSEAT_HANDS = (
-    ("Left", "Q W E · A S"),
-    ("Middle", "Z X C · F G"),
-    ("Right", "U I O · K L"),
+    (N_("Left"), "Q W E · A S"),
+    (N_("Middle"), "Z X C · F G"),
+    (N_("Right"), "U I O · K L"),
 )
-"""The people at one keyboard, left to right, with their keys (two players: Left and Right)."""
+"""The people at one keyboard, left to right, with their keys (two players: Left and Right;
+the names in English, translated where they are used)."""
 
 
 def local_app(
@@ -345,22 +421,22 @@ def local_app(
 
     if hotseat:
         if bot:
-            _fail("--hotseat is for people only; leave out --bot")
+            _fail(_("--hotseat is for people only; leave out --bot"))
         hands = HOTSEAT_HANDS if players == 3 else (HOTSEAT_HANDS[0], HOTSEAT_HANDS[2])
-        people = tuple(name for name, _ in hands)
+        people = tuple(_(name) for name, _keys in hands)
         table = LocalTable(players=players, humans=tuple(range(players)), names=people, **deal)
-        title = " vs ".join(f"{name} ({keys})" for name, keys in hands)
+        title = _(" vs ").join(f"{_(name)} ({keys})" for name, keys in hands)
     else:
         from blink.games.classic.bots import BotConfigError
 
         try:
             specs = _bot_specs(bot, level, strategy, players)
         except BotConfigError as exc:
-            _fail(str(exc))
-        labels = [s.display_name for s in specs]
+            _fail(_bot_error(exc))
+        labels = [bot_title(s) for s in specs]
         if len(set(labels)) < len(labels):
             labels = [f"{label} {i + 2}" for i, label in enumerate(labels)]
-        names = ["You", *labels]
+        names = [_("You"), *labels]
         table = LocalTable(
             players=len(specs) + 1,
             humans=(0,),
@@ -368,7 +444,7 @@ def local_app(
             names=names,
             **deal,
         )
-        title = "You vs " + " and ".join(names[1:])
+        title = _("{you} vs {bots}").format(you=names[0], bots=_(" and ").join(names[1:]))
     return BlinkApp(table, title=title, **style)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import ClassVar
 
 from rich.text import Text
@@ -11,11 +12,13 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.css.query import NoMatches
+from textual.dom import DOMNode
 from textual.events import Key
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from blink.games.classic.engine import PlayerView
+from blink.tui.i18n import N_, _, card_name
 from blink.tui.keys import (
     HOTSEAT_LEFT,
     HOTSEAT_MIDDLE,
@@ -26,7 +29,7 @@ from blink.tui.keys import (
     pile_sides,
 )
 from blink.tui.render import CardStyle
-from blink.tui.table import PHRASES, Notice, Stage, Status, Table
+from blink.tui.table import Notice, Stage, Status, Table, phrase_words
 from blink.tui.widgets import (
     HandInfo,
     HandsView,
@@ -39,12 +42,19 @@ from blink.tui.widgets import (
     pile_label,
 )
 
-__all__ = ["BlinkApp", "HelpScreen", "PauseScreen", "QuitScreen", "TableScreen"]
+__all__ = [
+    "BlinkApp",
+    "HelpScreen",
+    "PauseScreen",
+    "QuitScreen",
+    "TableScreen",
+    "translate_bindings",
+]
 
 NOTICE_SECONDS = 4.0
 """How long a line under the table stays (on the table's clock)."""
 
-HELP_SOLO = """\
+HELP_SOLO = N_("""\
 [b]Blink — keys[/b]
 
 Play a card that shares a colour, a shape or a count with the top card
@@ -62,15 +72,32 @@ on your pile, before the deadline shown (else your first card goes).
   [b]Space[/b]  pause (against bots)    [b]Enter[/b]   next game / rematch
   [b]?[/b]      this help               [b]Ctrl+Q[/b]  quit
 
-Press any key to go back."""
+Press any key to go back.""")
+"""The keys of one player against bots."""
 
-HELP_ONLINE = HELP_SOLO.replace(
-    "\nPress any key",
-    "  [b]C[/b]      next chat phrase        [b]V[/b]       say it to the room\n\nPress any key",
-)
+HELP_ONLINE = N_("""\
+[b]Blink — keys[/b]
+
+Play a card that shares a colour, a shape or a count with the top card
+of a pile. Be the first with no cards left.
+
+  [b]1 2 3[/b] (or [b]Q W E[/b])   play that hand card: a card that fits one
+                     pile goes at once; one that fits both waits
+                     for a pile key (press it again to drop it)
+  [b]A[/b] or [b]←[/b]             onto the left pile
+  [b]D[/b] or [b]→[/b]             onto the right pile
+
+In a stall with an empty draw pile, a card key chooses the card to place
+on your pile, before the deadline shown (else your first card goes).
+
+  [b]Space[/b]  pause (against bots)    [b]Enter[/b]   next game / rematch
+  [b]?[/b]      this help               [b]Ctrl+Q[/b]  quit
+  [b]C[/b]      next chat phrase        [b]V[/b]       say it to the room
+
+Press any key to go back.""")
 """The keys of one player in an online room: with the quick chat."""
 
-HELP_HOTSEAT = """\
+HELP_HOTSEAT = N_("""\
 [b]Blink — two players, one keyboard[/b]
 
 Both play at once. Play a card that shares a colour, a shape or a count
@@ -85,9 +112,9 @@ the card to place.
 
   [b]Enter[/b]  next game / rematch   [b]?[/b]  this help   [b]Ctrl+Q[/b]  quit
 
-Press any key to go back."""
+Press any key to go back.""")
 
-HELP_HOTSEAT_3 = """\
+HELP_HOTSEAT_3 = N_("""\
 [b]Blink — three players, one keyboard[/b]
 
 All play at once. Play a card that shares a colour, a shape or a count
@@ -103,16 +130,24 @@ In a stall with an empty draw pile, a card key chooses the card to place.
 
   [b]Enter[/b]  next game / rematch   [b]?[/b]  this help   [b]Ctrl+Q[/b]  quit
 
-Press any key to go back."""
+Press any key to go back.""")
 
-HELP_WATCH = """\
+HELP_WATCH = N_("""\
 [b]Blink — watching[/b]
 
 You are a spectator: you see the piles and every player's counts.
 
   [b]?[/b]  this help   [b]Ctrl+Q[/b]  quit
 
-Press any key to go back."""
+Press any key to go back.""")
+
+
+def translate_bindings(node: DOMNode) -> None:
+    """Say ``node``'s key bindings (their descriptions, marked with ``N_``, which a footer
+    shows) in the language spoken now; the class keeps the English ones."""
+    bindings = node._bindings.key_to_bindings
+    for key, listed in bindings.items():
+        bindings[key] = [replace(b, description=_(b.description)) for b in listed]
 
 
 class HelpScreen(ModalScreen[None]):
@@ -149,7 +184,7 @@ class PauseScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         """The pause box."""
-        yield Static("[b]Paused[/b]\nPress Space to go on", id="paused")
+        yield Static(_("[b]Paused[/b]\nPress Space to go on"), id="paused")
 
     def on_key(self, event: Key) -> None:
         """Resume on Space, Escape or P; Ctrl+Q still quits."""
@@ -168,13 +203,14 @@ class QuitScreen(ModalScreen[bool]):
                           content-align: center middle; text-align: center; }
     """
 
-    def __init__(self, question: str = "Leave this game?") -> None:
+    def __init__(self, question: str | None = None) -> None:
         super().__init__()
-        self.question = question
+        self.question = _("Leave this game?") if question is None else question
 
     def compose(self) -> ComposeResult:
         """The question and its keys."""
-        yield Static(f"[b]{self.question}[/b]\nY: quit · N: keep playing", id="quit-question")
+        keys = _("Y: quit · N: keep playing")
+        yield Static(f"[b]{self.question}[/b]\n{keys}", id="quit-question")
 
     def on_key(self, event: Key) -> None:
         """Y or Enter quits; N or Escape stays; other keys are ignored."""
@@ -235,8 +271,8 @@ class BlinkApp(App[Status | None]):
     TITLE = "Blink"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "quit", priority=True),
-        Binding("ctrl+c", "interrupt", "quit", show=False, priority=True),
+        Binding("ctrl+q", "quit", N_("quit"), priority=True),
+        Binding("ctrl+c", "interrupt", N_("quit"), show=False, priority=True),
     ]
 
     def __init__(
@@ -250,6 +286,7 @@ class BlinkApp(App[Status | None]):
         tick_seconds: float = 0.05,
     ) -> None:
         super().__init__()
+        translate_bindings(self)
         self.table = table
         self.game_title = title
         self.colorblind = colorblind
@@ -286,7 +323,11 @@ class BlinkApp(App[Status | None]):
     def card_style(self) -> CardStyle:
         """How cards are drawn now (letters forced when colour is off)."""
         no_color = self.no_color or "NO_COLOR" in os.environ
-        return CardStyle(letters=self.colorblind or no_color, ascii_symbols=self.ascii_symbols)
+        return CardStyle(
+            letters=self.colorblind or no_color,
+            ascii_symbols=self.ascii_symbols,
+            spoken_letters=True,
+        )
 
     async def on_mount(self) -> None:
         """Show the table screen (which starts the table once its widgets exist)."""
@@ -340,8 +381,9 @@ class BlinkApp(App[Status | None]):
         phrases = self.table.phrases
         if key == "c":
             self._phrase = (self._phrase + 1) % len(phrases)
-            words = PHRASES[phrases[self._phrase]]
-            self.table.notify_player(Notice(f"quick chat: “{words}” (C: next phrase, V: say it)"))
+            words = phrase_words(phrases[self._phrase])
+            line = _("quick chat: “{words}” (C: next phrase, V: say it)").format(words=words)
+            self.table.notify_player(Notice(line))
         else:
             self.table.say(phrases[max(0, self._phrase)])
 
@@ -356,7 +398,7 @@ class BlinkApp(App[Status | None]):
             text = HELP_HOTSEAT
         else:
             text = HELP_SOLO
-        self.push_screen(HelpScreen(text))
+        self.push_screen(HelpScreen(_(text)))
 
     def _toggle_pause(self) -> None:
         status = self.table.status()
@@ -403,18 +445,21 @@ class BlinkApp(App[Status | None]):
         places: dict[int, str] = {}
         if status.players == 3 and len(seats) == 1:
             # Seats go clockwise: the next seat shares your right pile, the one after your left.
-            places = {(seats[0] + 1) % 3: "on your right", (seats[0] + 2) % 3: "on your left"}
+            places = {
+                (seats[0] + 1) % 3: _("on your right"),
+                (seats[0] + 2) % 3: _("on your left"),
+            }
         self.table_screen.query_one(OpponentsView).show(view, status, others, places)
         self.table_screen.query_one(PilesView).show(self._piles(view, status), style)
         self.table_screen.query_one(HandsView).show(self._hands(status), style)
 
     def _footer(self, status: Status) -> Text:
-        parts = ["?: help"]
+        parts = [_("?: help")]
         if status.can_pause:
-            parts.append("Space: pause")
+            parts.append(_("Space: pause"))
         if status.can_rematch:
-            parts.append("Enter: " + ("rematch" if status.series_over else "next game"))
-        parts.append("Ctrl+Q: quit")
+            parts.append(_("Enter: rematch") if status.series_over else _("Enter: next game"))
+        parts.append(_("Ctrl+Q: quit"))
         return Text(" " + " · ".join(parts), style="bold")
 
     def _piles(self, view: PlayerView, status: Status) -> list[PileInfo]:
@@ -458,14 +503,16 @@ class BlinkApp(App[Status | None]):
             pending = self.router.pending_card(seat)
             hint = ""
             if pending is not None:
-                hint = f"which pile? {km.left_label} or {km.right_label}"
+                hint = _("which pile? {left} or {right}").format(
+                    left=km.left_label, right=km.right_label
+                )
             elif status.stage is Stage.CHOOSING:
                 hint = (
-                    f"placing {view.my_choice}: wait"
+                    _("placing {card}: wait").format(card=card_name(view.my_choice))
                     if view.my_choice is not None
-                    else "choose a card: " + " ".join(keys[: len(view.hand)])
+                    else _("choose a card: {keys}").format(keys=" ".join(keys[: len(view.hand)]))
                 )
-            title = "You" if not self.hotseat else status.names[seat]
+            title = _("You") if not self.hotseat else status.names[seat]
             out.append(
                 HandInfo(
                     title=title,

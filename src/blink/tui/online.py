@@ -6,9 +6,10 @@ draws what the server sends: each ``snapshot``/``update`` view becomes an engine
 they do
 offline. Refusals arrive as ``refused`` frames and are shown on the line under the table.
 
-:func:`prepare` does the HTTP part first (create a room, take a seat, or check a room to
-watch), so that an unreachable server or a wrong code is reported as one line before the
-full-screen app opens; :func:`run_online` then runs the app.
+:func:`prepare` (in :mod:`blink.tui.seats`, offered here too) does the HTTP part first
+(create a room, take a seat, or check a room to watch), so that an unreachable server or a
+wrong code is reported as one line before the full-screen app opens; :func:`run_online` then
+runs the app.
 """
 
 from __future__ import annotations
@@ -17,21 +18,24 @@ import asyncio
 import contextlib
 import json
 import time
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlsplit, urlunsplit
 
-import httpx
-
-from blink import profile_store
 from blink.cards import Card, CardError, parse_card
 from blink.games.classic.engine import Outcome, Phase, PlayerView, reach
 from blink.games.classic.rules import OFFICIAL, Ruleset, RulesetError, get_ruleset
 from blink.model.netclock import ClockOffset
-from blink.profile_store import StoredProfile
-from blink.tui.render import pile_name
-from blink.tui.table import PHRASES, Clock, Figures, Notice, Stage, Status, Table
+from blink.tui.i18n import _, bot_title, card_name
+from blink.tui.render import Subjects, pile_name, refusal_sentence
+from blink.tui.seats import (
+    HTTP_TIMEOUT,
+    PROFILE_REFUSALS,
+    OnlineError,
+    Seat,
+    fetch_profile,
+    prepare,
+    resolve_profile,
+)
+from blink.tui.table import PHRASES, Clock, Figures, Notice, Stage, Status, Table, phrase_words
 
 __all__ = [
     "PROFILE_REFUSALS",
@@ -50,208 +54,11 @@ __all__ = [
 PROTOCOL = 1
 """The protocol version this client speaks."""
 
-HTTP_TIMEOUT = 10.0
-
 PING_EVERY = 2.0
 """Seconds between two pings (the latency shown, the server's clock estimated)."""
 
-PROFILE_REFUSALS = frozenset({"no_such_profile", "profile_seated"})
-"""Error codes with which a server refuses a profile secret (the seat is then taken anonymously)."""
-
-
-class OnlineError(Exception):
-    """The server cannot be reached, or refused the room, code or seat: ``str()`` says why."""
-
-    def __init__(self, message: str, code: str = "unreachable") -> None:
-        super().__init__(message)
-        self.code = code
-
-
-@dataclass(frozen=True, slots=True)
-class Seat:
-    """Where to connect: the room, and the seat token (``None`` to watch)."""
-
-    base_url: str
-    code: str
-    seat: int | None
-    token: str | None
-    notice: str | None = None
-    """A line for the player about the seat (the stored profile was refused, for example)."""
-
-    @property
-    def ws_url(self) -> str:
-        """The WebSocket endpoint of the room on the server (``/ws/CODE``)."""
-        parts = urlsplit(self.base_url)
-        scheme = "wss" if parts.scheme == "https" else "ws"
-        path = parts.path.rstrip("/") + "/ws/" + quote(self.code.upper(), safe="")
-        return urlunsplit((scheme, parts.netloc, path, "", ""))
-
-
-def _base_url(server: str) -> str:
-    raw = server.strip()
-    if "://" not in raw:
-        raw = "http://" + raw
-    parts = urlsplit(raw)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise OnlineError(f"{server!r} is not a server address (for example http://localhost:8000)")
-    return urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/"), "", ""))
-
-
-def _request(method: str, url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
-    try:
-        r = httpx.request(method, url, json=body, timeout=HTTP_TIMEOUT)
-    except httpx.HTTPError as exc:
-        host = urlsplit(url).netloc
-        raise OnlineError(f"cannot reach the server at {host} ({type(exc).__name__})") from None
-    try:
-        data = r.json()
-    except ValueError:
-        data = None
-    if r.status_code >= 400:
-        err = data.get("error") if isinstance(data, dict) else None
-        if isinstance(err, dict):
-            raise OnlineError(str(err.get("message")), str(err.get("code")))
-        raise OnlineError(f"the server answered {r.status_code} to {urlsplit(url).path}", "http")
-    if not isinstance(data, dict):
-        raise OnlineError(f"the server sent something other than JSON for {urlsplit(url).path}")
-    return data
-
-
-def prepare(
-    server: str,
-    *,
-    join: str | None = None,
-    watch: str | None = None,
-    name: str = "Player",
-    players: int = 2,
-    seats: list[str | None] | None = None,
-    best_of: int = 1,
-    handicap: str = "",
-    ruleset: str = "official",
-    profile_secret: str | None = None,
-    public: bool = False,
-) -> Seat:
-    """Create a room and take seat 0, take a seat in room ``join``, or check room ``watch``.
-
-    A room made here is private (joined by its code) unless ``public``: then the lobby lists it
-    among the live games, as the browser's "list it" box does.
-
-    With ``profile_secret`` the seat carries that profile (its games are rated). If the server
-    refuses the secret (:data:`PROFILE_REFUSALS`) the seat is taken anonymously instead and
-    :attr:`Seat.notice` says so. Raises :class:`OnlineError` with one sentence when the server
-    cannot be reached or refuses.
-    """
-    base = _base_url(server)
-    if watch is not None:
-        code = watch.strip().upper()
-        _request("GET", f"{base}/api/rooms/{code}")
-        return Seat(base, code, None, None)
-    notice = None
-    if profile_secret:
-        try:
-            return _take_seat(
-                base,
-                join,
-                name,
-                players,
-                seats,
-                best_of,
-                handicap,
-                ruleset,
-                {"profile_secret": profile_secret},
-                public,
-            )
-        except OnlineError as exc:
-            if exc.code not in PROFILE_REFUSALS:
-                raise
-            notice = f"the server refused your profile ({exc}): playing anonymously, not rated"
-    seat = _take_seat(base, join, name, players, seats, best_of, handicap, ruleset, {}, public)
-    return Seat(seat.base_url, seat.code, seat.seat, seat.token, notice)
-
-
-def _take_seat(
-    base: str,
-    join: str | None,
-    name: str,
-    players: int,
-    seats: list[str | None] | None,
-    best_of: int,
-    handicap: str,
-    ruleset: str,
-    extra: dict[str, Any],
-    public: bool,
-) -> Seat:
-    if join is not None:
-        code = join.strip().upper()
-        data = _request("POST", f"{base}/api/rooms/{code}/join", {"name": name, **extra})
-        return Seat(base, str(data["code"]), int(data["seat"]), str(data["token"]))
-    body: dict[str, Any] = {
-        "players": players,
-        "seats": seats or [None] * players,
-        "best_of": best_of,
-        "handicap": handicap,
-        "ruleset": ruleset,
-        "name": name,
-        "take_seat": 0,
-        "public": public,
-        **extra,
-    }
-    data = _request("POST", f"{base}/api/rooms", body)
-    seat = data.get("seat")
-    token = data.get("token")
-    return Seat(
-        base,
-        str(data["code"]),
-        None if seat is None else int(seat),
-        None if not token else str(token),
-    )
-
-
-def fetch_profile(server: str, pid: str) -> dict[str, Any]:
-    """``GET /api/profiles/{pid}``: the profile's rating, games and latest rated games."""
-    return _request("GET", f"{_base_url(server)}/api/profiles/{pid}")
-
-
-def resolve_profile(
-    server: str,
-    *,
-    create: str | None = None,
-    anonymous: bool = False,
-    home: Path | None = None,
-) -> tuple[StoredProfile | None, str | None]:
-    """The profile to play with on ``server``, and a line for the player (or ``None``).
-
-    The stored profile for the server is used. With ``create`` (a name) and no stored profile,
-    or a stored one the server no longer knows, a profile is made on the server and stored.
-    ``anonymous`` plays without a profile. Raises :class:`OnlineError` (server) or
-    :class:`~blink.profile_store.ProfileStoreError` (the file).
-    """
-    if anonymous:
-        return None, None
-    base = _base_url(server)
-    stored = profile_store.load(base, home)
-    if create is None:
-        return stored, None
-    if stored is not None:
-        try:
-            fetch_profile(base, stored.id)
-        except OnlineError as exc:
-            if exc.code != "no_such_profile":
-                raise
-        else:
-            note = None
-            if stored.name != create.strip():
-                note = f"using your stored profile {stored.name!r} on this server"
-            return stored, note
-    data = _request("POST", f"{base}/api/profiles", {"name": create})
-    made = StoredProfile(
-        server=profile_store.server_key(base),
-        id=str(data["id"]),
-        name=str(data["name"]),
-        secret=str(data["secret"]),
-    )
-    path = profile_store.save(made, home)
-    return made, f"profile {made.name!r} created and kept in {path}"
+SENT_KEPT = 64
+"""How many sent plays and choices are remembered, to name the card a refusal is about."""
 
 
 def _card(text: Any) -> Card | None:
@@ -302,6 +109,8 @@ class OnlineTable(Table):
         self._ended = False
         self._votes: list[bool] = []
         self._ids = 0
+        self._sent: dict[str, tuple[Card, int | None]] = {}
+        """The card (and pile) of each play and choice sent, by id: what a refusal names."""
         self._ws: Any = None
         self._task: asyncio.Task[None] | None = None
         self._closing = False
@@ -327,7 +136,7 @@ class OnlineTable(Table):
         series_over = winner is not None
         base: dict[str, Any] = {
             "players": self.players,
-            "names": self.names or tuple(f"Seat {i}" for i in range(self.players)),
+            "names": self.names or tuple(self._name(i) for i in range(self.players)),
             "local_seats": self.local_seats,
             "best_of": int(self.series.get("best_of", self.room.get("best_of", 1)) or 1),
             "score": score,
@@ -376,15 +185,17 @@ class OnlineTable(Table):
             ]
             if open_seats:
                 base = self.where.base_url
-                return (
-                    f"Room {code}: waiting for players. Join with: blink play --server "
-                    f"{base} --join {code}  (or open {base}/play/{code})"
-                )
-            return f"Room {code}: waiting for everyone to connect…"
+                return _(
+                    "Room {code}: waiting for players. Join with: blink play --server "
+                    "{base} --join {code}  (or open {base}/play/{code})"
+                ).format(code=code, base=base)
+            return _("Room {code}: waiting for everyone to connect…").format(code=code)
         if any(self._votes):
             votes = sum(1 for v in self._votes if v)
-            return f"Room {code}: rematch asked by {votes} of {len(self._votes)}"
-        return f"Room {code}"
+            return _("Room {code}: rematch asked by {votes} of {seats}").format(
+                code=code, votes=votes, seats=len(self._votes)
+            )
+        return _("Room {code}").format(code=code)
 
     def lag_line(self) -> str:
         """Every measured seat's round trip and jitter, as the server measured them."""
@@ -392,12 +203,14 @@ class OnlineTable(Table):
         for seat, figures in enumerate(self.lag):
             if not isinstance(figures, dict):
                 continue
-            who = "you" if seat in self.local_seats else self._name(seat)
+            who = _("you") if seat in self.local_seats else self._name(seat)
             parts.append(f"{who} {figures.get('rtt_ms')}±{figures.get('jitter_ms')} ms")
-        return "lag: " + ", ".join(parts) if parts else ""
+        return _("lag: {seats}").format(seats=", ".join(parts)) if parts else ""
 
     def _name(self, seat: int) -> str:
-        return self.names[seat] if seat < len(self.names) else f"Seat {seat}"
+        if 0 <= seat < len(self.names):
+            return self.names[seat]
+        return _("Seat {n}").format(n=seat + 1)
 
     # -- acting -----------------------------------------------------------------------------
 
@@ -409,7 +222,7 @@ class OnlineTable(Table):
         ws = self._ws
         if ws is None:
             if not quiet:
-                self.notify_player(Notice("not connected to the server", refused=True))
+                self.notify_player(Notice(_("not connected to the server"), refused=True))
             return
         task = asyncio.ensure_future(ws.send(json.dumps(msg)))
         task.add_done_callback(_ignore_errors)
@@ -439,6 +252,7 @@ class OnlineTable(Table):
         if seat in self.local_seats:
             msg: dict[str, Any] = {"type": "play", "id": self._next_id(), "card": str(card)}
             msg["pile"] = pile
+            self._remember(msg["id"], card, pile)
             if 0 <= pile < len(self._versions):
                 msg["version"] = self._versions[pile]
             self._send(msg)
@@ -446,7 +260,32 @@ class OnlineTable(Table):
     def choose(self, seat: int, card: Card) -> None:
         """Send a stall choice."""
         if seat in self.local_seats:
-            self._send({"type": "choose", "id": self._next_id(), "card": str(card)})
+            msg = {"type": "choose", "id": self._next_id(), "card": str(card)}
+            self._remember(msg["id"], card, None)
+            self._send(msg)
+
+    def _remember(self, msg_id: str, card: Card, pile: int | None) -> None:
+        self._sent[msg_id] = (card, pile)
+        while len(self._sent) > SENT_KEPT:
+            del self._sent[next(iter(self._sent))]
+
+    def refusal_subjects(self, msg_id: object) -> Subjects:
+        """What the play or choice sent with ``msg_id`` was about: its card, its pile, the
+        pile's top as this client saw it, and the piles this seat reaches."""
+        sent = self._sent.pop(str(msg_id), None)
+        if sent is None:
+            return {}
+        card, pile = sent
+        subjects: dict[str, Card | int | tuple[int, ...]] = {"card": card}
+        if pile is not None:
+            subjects["pile"] = pile
+            view = self._view
+            top = view.tops[pile] if view is not None and 0 <= pile < len(view.tops) else None
+            if top is not None:
+                subjects["top"] = top
+            if self.local_seats:
+                subjects["reach"] = tuple(sorted(reach(self.players, self.local_seats[0])))
+        return subjects
 
     def say(self, phrase: str) -> None:
         """Send a quick chat phrase; every connection of the room gets it (this one too)."""
@@ -457,7 +296,7 @@ class OnlineTable(Table):
         """Once the series is over: vote for a new series with the same seats."""
         if self.local_seats and self.series.get("winner") is not None:
             self._send({"type": "rematch", "id": self._next_id()})
-            self.notify_player(Notice("rematch asked: waiting for the others"))
+            self.notify_player(Notice(_("rematch asked: waiting for the others")))
 
     # -- the connection ---------------------------------------------------------------------
 
@@ -511,7 +350,7 @@ class OnlineTable(Table):
                         pinger.cancel()
                     code = ws.close_code
                     if code in (1000, 4000, 4003, 4004, 4010, 1008, 1009):
-                        self._lost(f"the server closed the connection ({code})")
+                        self._lost(_("the server closed the connection ({code})").format(code=code))
                         return
             except (OSError, WebSocketException, ConnectionClosed, TimeoutError):
                 pass
@@ -521,9 +360,9 @@ class OnlineTable(Table):
                 return
             attempts += 1
             if attempts > 5:
-                self._lost("the connection to the server is lost")
+                self._lost(_("the connection to the server is lost"))
                 return
-            self._lost(f"connection lost: reconnecting (try {attempts} of 5)…")
+            self._lost(_("connection lost: reconnecting (try {n} of 5)…").format(n=attempts))
             await asyncio.sleep(min(2.0, 0.2 * 2**attempts))
 
     def _lost(self, reason: str) -> None:
@@ -574,11 +413,11 @@ class OnlineTable(Table):
         for info in room.get("seats", []):
             i = int(info.get("seat", len(names)))
             if i in self.local_seats:
-                names.append("You")
+                names.append(_("You"))
             elif info.get("kind") == "bot":
-                names.append(str(info.get("bot") or "bot").replace(":", " "))
+                names.append(_bot_name(info.get("bot")))
             else:
-                names.append(str(info.get("name") or f"Seat {i}"))
+                names.append(str(info.get("name") or _("Seat {n}").format(n=i + 1)))
         if names:
             self.names = tuple(names)
 
@@ -683,18 +522,19 @@ class OnlineTable(Table):
 
     def _on_refused(self, msg: dict[str, Any]) -> None:
         seat = self.local_seats[0] if self.local_seats else None
-        self.notify_player(Notice(refused_words(msg), seat, refused=True))
+        subjects = self.refusal_subjects(msg.get("id"))
+        self.notify_player(Notice(refused_words(msg, subjects), seat, refused=True))
 
     def _on_chat(self, msg: dict[str, Any]) -> None:
         seat = msg.get("seat")
-        words = PHRASES.get(str(msg.get("phrase")))
+        words = phrase_words(str(msg.get("phrase")))
         if words is None or not isinstance(seat, int):
             return
-        who = self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat + 1}"
-        self.notify_player(Notice(f"{who}: “{words}”"))
+        self.notify_player(Notice(f"{self._name(seat)}: “{words}”"))
 
     def _on_error(self, msg: dict[str, Any]) -> None:
-        self.notify_player(Notice(str(msg.get("message", msg.get("code"))), refused=True))
+        text = refusal_sentence(str(msg.get("code")), None, str(msg.get("message", "")))
+        self.notify_player(Notice(text, refused=True))
 
     def _on_game_end(self, msg: dict[str, Any]) -> None:
         f = msg.get("figures") or {}
@@ -708,7 +548,8 @@ class OnlineTable(Table):
         self._ended = True
         nxt = msg.get("next_in_ms")
         if nxt is not None:
-            self.notify_player(Notice(f"next game in {int(nxt) / 1000:.0f} s"))
+            line = _("next game in {s} s").format(s=f"{int(nxt) / 1000:.0f}")
+            self.notify_player(Notice(line))
 
     def _on_rematch(self, msg: dict[str, Any]) -> None:
         self._votes = [bool(v) for v in msg.get("votes", [])]
@@ -721,16 +562,30 @@ class OnlineTable(Table):
         return reach(self.players, seat)
 
 
-def refused_words(msg: dict[str, Any]) -> str:
-    """A ``refused`` frame in the table's words: a lost race names the card that won the
-    pile; anything else is the server's sentence."""
+def _bot_name(spec: object) -> str:
+    """A bot seat's name at the table, from its ``level:strategy`` as the room lists it."""
+    from blink.games.classic.bots import BotConfigError, BotSpec
+
+    text = str(spec or "bot")
+    try:
+        return bot_title(BotSpec.parse(text))
+    except BotConfigError:
+        return text.replace(":", " ")
+
+
+def refused_words(msg: dict[str, Any], subjects: Subjects | None = None) -> str:
+    """A ``refused`` frame in the table's words, by its code (never the server's sentence
+    with card codes): a lost race names the card that won the pile; a refused play names
+    its card and pile in words when ``subjects`` says what was sent
+    (:meth:`OnlineTable.refusal_subjects`)."""
     top = msg.get("top")
     won = _card(top.get("card")) if isinstance(top, dict) else None
-    if msg.get("code") == "too_slow" and won is not None and isinstance(top, dict):
-        return f"Too slow: {pile_name(int(top.get('pile', 0)))} now has {won.long_name} on top"
-    if msg.get("code") == "too_slow":
-        return "Too slow: the pile changed first"
-    return str(msg.get("message", msg.get("code")))
+    code = str(msg.get("code"))
+    if code == "too_slow" and won is not None and isinstance(top, dict):
+        return _("Too slow: {pile} now has {card} on top").format(
+            pile=pile_name(int(top.get("pile", 0))), card=card_name(won)
+        )
+    return refusal_sentence(code, subjects, str(msg.get("message", "")))
 
 
 def _ignore_errors(task: asyncio.Future[Any]) -> None:
@@ -740,7 +595,9 @@ def _ignore_errors(task: asyncio.Future[Any]) -> None:
 
 def room_title(code: str, seat: int | None) -> str:
     """The header of an online table: the room and your seat, numbered from one."""
-    return f"watching room {code}" if seat is None else f"room {code} · seat {seat + 1}"
+    if seat is None:
+        return _("watching room {code}").format(code=code)
+    return _("room {code} · seat {n}").format(code=code, n=seat + 1)
 
 
 def run_online(

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from blink.games.classic.record import GameRecord
 from blink.model.records import SeriesRecord
+from blink.tui.i18n import _
 
 if TYPE_CHECKING:
     from blink.tui.table import LocalTable
@@ -32,14 +33,22 @@ def check_path(path: str | os.PathLike[str]) -> None:
     p = Path(path)
     folder = p.parent if str(p.parent) else Path(".")
     if p.is_dir():
-        raise RecordFileError(f"cannot write the record to {p}: it is a folder; give a file name")
+        raise RecordFileError(
+            _("cannot write the record to {path}: it is a folder; give a file name").format(path=p)
+        )
     if not folder.is_dir():
-        raise RecordFileError(f"cannot write the record to {p}: there is no folder {folder}")
+        raise RecordFileError(
+            _("cannot write the record to {path}: there is no folder {folder}").format(
+                path=p, folder=folder
+            )
+        )
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
     except OSError as e:
         raise RecordFileError(
-            f"cannot write the record to {p}: {e.strerror or 'not allowed'} in {folder}"
+            _("cannot write the record to {path}: {reason} in {folder}").format(
+                path=p, reason=e.strerror or _("not allowed"), folder=folder
+            )
         ) from None
     os.close(fd)
     os.unlink(tmp)
@@ -87,5 +96,7 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
         raise RecordFileError(
-            f"could not write the record to {p}: {e.strerror or 'write failed'}"
+            _("could not write the record to {path}: {reason}").format(
+                path=p, reason=e.strerror or _("write failed")
+            )
         ) from None

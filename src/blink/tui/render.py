@@ -14,7 +14,7 @@ functions from cards and options to :class:`rich.text.Text` lines.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -23,18 +23,23 @@ from rich.text import Text
 
 from blink.cards import Card, Color, Shape
 from blink.model.base import IllegalAction
+from blink.tui.i18n import N_, _, card_name, color_letter, join_and, language
+from blink.tui.i18n import pile_name as _pile_name
 
 __all__ = [
     "CARD_HEIGHT",
     "CARD_WIDTH",
+    "REFUSALS",
     "SYMBOLS",
     "TERMINAL_COLORS",
     "CardStyle",
+    "Subjects",
     "blank_lines",
     "card_label",
     "card_lines",
     "join_columns",
     "pile_name",
+    "refusal_sentence",
     "refusal_text",
 ]
 
@@ -70,10 +75,18 @@ docs/accessibility.md)."""
 @dataclass(frozen=True, slots=True)
 class CardStyle:
     """How cards are drawn: ``letters`` shows each colour's letter (colour-blind mode, or no
-    colour); ``ascii_symbols`` uses the shape's letter instead of a Unicode symbol."""
+    colour); ``ascii_symbols`` uses the shape's letter instead of a Unicode symbol;
+    ``spoken_letters`` takes the colour letters of the language spoken now (the browser's: R N A
+    V Z M in Spanish) instead of the card notation's (R O Y G B P, which Go Blink's commands
+    use)."""
 
     letters: bool = False
     ascii_symbols: bool = False
+    spoken_letters: bool = False
+
+    def letter(self, color: Color) -> str:
+        """The letter drawn for ``color`` in letter mode."""
+        return color_letter(color) if self.spoken_letters else color.letter
 
     def symbol(self, shape: Shape) -> str:
         """The character drawn for ``shape``."""
@@ -89,7 +102,7 @@ def card_label(card: Card, style: CardStyle) -> Text:
     text = Text()
     text.append(f"{card.count}{style.symbol(card.shape)}", Style(color=style.color(card.color)))
     if style.letters:
-        text.append(card.color.letter, Style(color=style.color(card.color), bold=True))
+        text.append(style.letter(card.color), Style(color=style.color(card.color), bold=True))
     return text
 
 
@@ -110,7 +123,7 @@ def card_lines(
     edge = Style(color=style.color(card.color), dim=dim, bold=highlight)
     inner = CARD_WIDTH - 2
     symbols = style.symbol(card.shape) * card.count
-    second = f"{card.count} {card.color.letter}" if style.letters else str(card.count)
+    second = f"{card.count} {style.letter(card.color)}" if style.letters else str(card.count)
     top_char, bottom_char = ("━", "━") if highlight else ("─", "─")
     corner = ("┏", "┓", "┗", "┛") if highlight else ("╭", "╮", "╰", "╯")
     side = "┃" if highlight else "│"
@@ -148,9 +161,83 @@ def join_columns(columns: Sequence[Sequence[Text]], gap: int = 2) -> Text:
 
 def pile_name(index: int) -> str:
     """A pile as people call it: numbered from one (the engine's pile 0 is "pile 1")."""
-    return f"pile {index + 1}"
+    return _pile_name(index)
+
+
+Subjects = Mapping[str, Card | int | tuple[int, ...]]
+"""What a refusal is about: cards, a pile (the engine's number) and piles."""
+
+REFUSALS: Final[dict[str, tuple[str, tuple[str, ...], str]]] = {
+    "no_common_attribute": (
+        N_("{card} shares no colour, shape or count with {top} on {pile}"),
+        ("card", "top", "pile"),
+        N_("No match: no shared colour, shape or count"),
+    ),
+    "card_not_in_hand": (
+        N_("{card} is not in your hand"),
+        ("card",),
+        N_("That card is no longer in your hand"),
+    ),
+    "pile_out_of_reach": (
+        N_("{pile} is out of your reach (you may play on {reach})"),
+        ("pile", "reach"),
+        N_("That pile is out of reach"),
+    ),
+    "not_revealed": ("", (), N_("Wait for the reveal")),
+    "flip_awaited": ("", (), N_("Stalled: wait for the flip")),
+    "choice_awaited": ("", (), N_("Stalled: choose a hand card to place")),
+    "game_over": ("", (), N_("The game is over")),
+    "already_chosen": ("", (), N_("You have already chosen a card")),
+    "no_choice_needed": ("", (), N_("No stall choice is awaited")),
+    "not_stalled": ("", (), N_("The game is not stalled: there is a play")),
+    "no_such_pile": ("", (), N_("There is no such pile")),
+    "no_such_player": ("", (), N_("There is no such player")),
+    "already_revealed": ("", (), N_("The centre cards are already face up")),
+    "too_slow": ("", (), N_("Too slow: the pile changed first")),
+    "no_game": ("", (), N_("No game is in progress")),
+    "not_started": ("", (), N_("Wait for the countdown")),
+    "not_a_player": ("", (), N_("You are watching: spectators do not play")),
+    "storage_unavailable": (
+        "",
+        (),
+        N_("The game is waiting: the server cannot save it right now"),
+    ),
+    "rematch_unavailable": ("", (), N_("No rematch now")),
+    "chat_too_fast": ("", (), N_("Not so fast: wait a moment before the next phrase")),
+    "unknown_phrase": ("", (), N_("That phrase is not one of the quick chat phrases")),
+    "rate_limited": ("", (), N_("Too many messages: slow down")),
+}
+"""Each refusal code's sentence about its subjects (with every subject it names), and its
+sentence without them: the browser client's wording (``web/js/i18n.js``, ``r_<code>``)."""
+
+
+def refusal_sentence(code: str, subjects: Subjects | None = None, message: str = "") -> str:
+    """A refusal in the language spoken now: by its code, naming cards in words and piles
+    from one when ``subjects`` holds what its sentence names. A code without a sentence here
+    shows ``message`` (the other side's English sentence) in English, and the code itself in
+    another language."""
+    known = REFUSALS.get(code)
+    if known is None:
+        if language() == "en" and message:
+            return message[:1].upper() + message[1:]
+        return _("Refused ({code})").format(code=code)
+    template, needs, plain = known
+    given = subjects or {}
+    if not template or any(k not in given for k in needs):
+        return _(plain)
+    names: dict[str, str] = {}
+    for key in needs:
+        value = given[key]
+        if isinstance(value, Card):
+            names[key] = card_name(value)
+        elif isinstance(value, tuple):
+            names[key] = join_and([pile_name(p) for p in value])
+        else:
+            names[key] = pile_name(value)
+    text = _(template).format(**names)
+    return text[:1].upper() + text[1:]
 
 
 def refusal_text(exc: IllegalAction) -> str:
     """The engine's refusal in the table's words: cards by long name, piles from one."""
-    return exc.render(lambda card: card.long_name, pile_name)
+    return refusal_sentence(exc.code, exc.subjects, exc.message)

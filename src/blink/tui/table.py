@@ -41,6 +41,7 @@ from blink.games.classic.engine import (
 from blink.games.classic.rules import OFFICIAL, Ruleset
 from blink.match import Series
 from blink.model.base import RefereeClock, Timer, Timings
+from blink.tui.i18n import N_, _, card_name
 from blink.tui.render import refusal_text
 
 __all__ = [
@@ -54,6 +55,7 @@ __all__ = [
     "Stage",
     "Status",
     "Table",
+    "phrase_words",
 ]
 
 Clock = Callable[[], float]
@@ -138,12 +140,19 @@ class Notice:
 
 
 PHRASES: Final = {
-    "good_game": "Good game",
-    "rematch": "Rematch?",
-    "well_played": "Well played",
-    "oops": "Oops!",
+    "good_game": N_("Good game"),
+    "rematch": N_("Rematch?"),
+    "well_played": N_("Well played"),
+    "oops": N_("Oops!"),
 }
-"""The quick chat phrases of an online room, by the id the protocol sends, in words."""
+"""The quick chat phrases of an online room, by the id the protocol sends, in English words
+(:func:`phrase_words` says them in the language spoken now)."""
+
+
+def phrase_words(phrase: str) -> str | None:
+    """A quick chat phrase in the language spoken now (``None`` for an unknown id)."""
+    words = PHRASES.get(phrase)
+    return None if words is None else _(words)
 
 
 class Table:
@@ -278,7 +287,11 @@ class LocalTable(Table):
         seats = set(self.local_seats) | set(self.bot_specs)
         if seats != set(range(players)) or set(self.local_seats) & set(self.bot_specs):
             raise ValueError(f"every one of the {players} seats needs exactly one player")
-        self.names = tuple(names) if names else tuple(f"Player {i + 1}" for i in range(players))
+        self.names = (
+            tuple(names)
+            if names
+            else tuple(_("Player {n}").format(n=i + 1) for i in range(players))
+        )
         self.seed = seed if seed is not None else random.randrange(1 << 30)
         self.ruleset = ruleset
         self.sizes = tuple(sizes) if sizes else None
@@ -466,7 +479,12 @@ class LocalTable(Table):
             t = 0 if pending.timer is Timer.COUNTDOWN else None
             self._apply(lambda t, a=action: CLASSIC.apply(game, a, t), t)
             if seat in self.local_seats and isinstance(action, Choose):
-                self.notify_player(Notice(f"time's up: {action.card.long_name} was placed", seat))
+                self.notify_player(
+                    Notice(
+                        _("time's up: {card} was placed").format(card=card_name(action.card)),
+                        seat,
+                    )
+                )
             if game.over:
                 break
 

@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 from blink.cards import Card
 from blink.games.classic.engine import PlayerView
+from blink.tui.i18n import _, join_and, ngettext
 from blink.tui.render import (
     CARD_WIDTH,
     CardStyle,
@@ -70,7 +71,11 @@ class HeaderLine(Static):
         text.append(f" {title}")
         if status.best_of > 1:
             score = "–".join(str(s) for s in status.score)
-            text.append(f" · game {status.game_number}, best of {status.best_of} · score {score}")
+            text.append(
+                _(" · game {n}, best of {best_of} · score {score}").format(
+                    n=status.game_number, best_of=status.best_of, score=score
+                )
+            )
         self.update(text)
 
 
@@ -87,14 +92,22 @@ class OpponentsView(Static):
         """Draw one line per seat in ``seats`` (``places``: where each sits, "on your left")."""
         lines = []
         for seat in seats:
-            name = status.names[seat] if seat < len(status.names) else f"Player {seat + 1}"
+            name = (
+                status.names[seat]
+                if seat < len(status.names)
+                else _("Player {n}").format(n=seat + 1)
+            )
             line = Text()
             line.append(f" {name}", Style(bold=True))
             if places and seat in places:
                 line.append(f" ({places[seat]})")
-            line.append(f": {view.hand_counts[seat]} in hand, {view.draw_counts[seat]} to draw")
+            line.append(
+                _(": {hand} in hand, {draw} to draw").format(
+                    hand=view.hand_counts[seat], draw=view.draw_counts[seat]
+                )
+            )
             if status.stage is Stage.CHOOSING:
-                line.append("  ✓ chosen" if view.chosen[seat] else "  … choosing")
+                line.append(_("  ✓ chosen") if view.chosen[seat] else _("  … choosing"))
             lines.append(line)
         self.update(Text("\n").join(lines) if lines else Text(""))
 
@@ -105,15 +118,15 @@ class PilesView(Static):
     def show(self, piles: Sequence[PileInfo], style: CardStyle) -> None:
         """Draw the piles."""
         columns = []
+        # As wide as the longest label (Spanish: "montón 2 (lejos)"), the card centred under it.
+        width = max([CARD_WIDTH + 4, *(len(p.label) for p in piles)])
+        indent = Text(" " * ((width - CARD_WIDTH) // 2))
         for p in piles:
             dim = not p.reachable
-            label = Text(
-                p.label.center(CARD_WIDTH + 4)[: CARD_WIDTH + 4], Style(dim=dim, bold=not dim)
-            )
-            size = Text(
-                f"{p.size} card{'s' if p.size != 1 else ''}".center(CARD_WIDTH + 4), Style(dim=True)
-            )
-            body = [Text("  ") + line for line in card_lines(p.top, style, dim=dim)]
+            label = Text(p.label.center(width), Style(dim=dim, bold=not dim))
+            words = ngettext("{n} card", "{n} cards", p.size).format(n=p.size)
+            size = Text(words.center(width), Style(dim=True))
+            body = [indent + line for line in card_lines(p.top, style, dim=dim)]
             columns.append([label, *body, size])
         self.update(join_columns(columns, gap=4))
 
@@ -138,7 +151,7 @@ class HandsView(Static):
                 cols.append([*lines, tag])
             cards = join_columns(cols, gap=1) if cols else Text("")
             title = Text(hand.title, Style(bold=True))
-            title.append(f"  · {hand.draw} to draw", Style(dim=True))
+            title.append(_("  · {n} to draw").format(n=hand.draw), Style(dim=True))
             hint = Text(hand.hint, Style(italic=True))
             block = [title, *cards.split("\n"), hint]
             blocks.append(block)
@@ -154,57 +167,71 @@ class StatusLine(Static):
         watching = not status.local_seats
         text = Text()
         s = status.stage
-        names = status.names
         if status.paused:
-            text.append(" Paused ", Style(bold=True, reverse=True))
-            text.append("  press Space to go on")
+            text.append(_(" Paused "), Style(bold=True, reverse=True))
+            text.append(_("  press Space to go on"))
         elif s is Stage.WAITING:
-            text.append(status.info or "Waiting for players…", Style(bold=True))
+            text.append(status.info or _("Waiting for players…"), Style(bold=True))
         elif s is Stage.COUNTDOWN:
             left = status.seconds_left
             n = max(1, math.ceil(left)) if left is not None else None
-            text.append(" Get ready… ", Style(bold=True))
+            text.append(_(" Get ready… "), Style(bold=True))
             if n is not None:
                 text.append(f" {n} ", Style(bold=True, reverse=True))
         elif s is Stage.PLAYING and watching:
-            text.append(" Live ", Style(bold=True, reverse=True))
-            text.append("  you are watching: the players race")
+            text.append(_(" Live "), Style(bold=True, reverse=True))
+            text.append(_("  you are watching: the players race"))
         elif s is Stage.PLAYING:
-            text.append(" Go! ", Style(bold=True, reverse=True))
-            text.append("  play any card that shares a colour, a shape or a count")
+            text.append(_(" Go! "), Style(bold=True, reverse=True))
+            text.append(_("  play any card that shares a colour, a shape or a count"))
         elif s is Stage.STALLED:
-            text.append(" Stall! ", Style(bold=True, reverse=True))
-            text.append(" no one can play: each player flips a card onto their pile")
+            text.append(_(" Stall! "), Style(bold=True, reverse=True))
+            text.append(_(" no one can play: each player flips a card onto their pile"))
             if status.seconds_left is not None:
-                text.append(f" in {status.seconds_left:.1f} s")
+                text.append(_(" in {s} s").format(s=f"{status.seconds_left:.1f}"))
         elif s is Stage.CHOOSING:
-            text.append(" Stall! ", Style(bold=True, reverse=True))
+            text.append(_(" Stall! "), Style(bold=True, reverse=True))
             text.append(
-                " each player chooses a hand card to place"
+                _(" each player chooses a hand card to place")
                 if watching
-                else " choose a hand card to place on your pile"
+                else _(" choose a hand card to place on your pile")
             )
             if status.seconds_left is not None:
-                text.append(f" · {math.ceil(status.seconds_left)} s left", Style(bold=True))
+                deadline = _(" · {s} s left").format(s=math.ceil(status.seconds_left))
+                text.append(deadline, Style(bold=True))
         elif s is Stage.OVER and status.outcome is not None:
-            out = status.outcome
-            text.append(" BLINK! ", Style(bold=True, reverse=True))
-            if out.is_tie:
-                text.append(" A tie between " + " and ".join(names[w] for w in out.winners))
-            elif out.winner == you:
-                text.append(" You win!", Style(bold=True))
-            elif out.winner is not None:
-                text.append(f" {names[out.winner]} wins", Style(bold=True))
-            f = status.figures
-            if f is not None:
-                per_seat = ", ".join(f"{names[i]} {n}" for i, n in enumerate(f.plays_by_seat))
-                text.append(
-                    f"\n {f.time_ms / 1000:.1f} s · {f.plays} plays ({per_seat})"
-                    f" · {f.ms_per_play / 1000:.2f} s per play"
-                )
-            if status.series_over and status.best_of > 1 and status.series_winner is not None:
-                text.append(f"\n {names[status.series_winner]} takes the series!", Style(bold=True))
+            _result(text, status, you)
         self.update(text)
+
+
+def _result(text: Text, status: Status, you: int | None) -> None:
+    """The end of a game: who won, the game's figures, and the series' winner."""
+    out = status.outcome
+    assert out is not None
+    names = status.names
+    text.append(" BLINK! ", Style(bold=True, reverse=True))
+    if out.is_tie:
+        who = join_and([names[w] for w in out.winners])
+        text.append(_(" A tie between {names}").format(names=who))
+    elif out.winner == you:
+        text.append(_(" You win!"), Style(bold=True))
+    elif out.winner is not None:
+        text.append(_(" {name} wins").format(name=names[out.winner]), Style(bold=True))
+    f = status.figures
+    if f is not None:
+        per_seat = ", ".join(f"{names[i]} {n}" for i, n in enumerate(f.plays_by_seat))
+        plays = ngettext("{n} play", "{n} plays", f.plays).format(n=f.plays)
+        text.append(
+            _("\n {time} s · {plays} ({per_seat}) · {pace} s per play").format(
+                time=f"{f.time_ms / 1000:.1f}",
+                plays=plays,
+                per_seat=per_seat,
+                pace=f"{f.ms_per_play / 1000:.2f}",
+            )
+        )
+    if status.series_over and status.best_of > 1 and status.series_winner is not None:
+        won = _("\n {name} takes the series!").format(name=names[status.series_winner])
+        text.append(won, Style(bold=True))
 
 
 class MessageLine(Static):
@@ -225,5 +252,5 @@ class MessageLine(Static):
 def pile_label(index: int, keys: str, reachable: bool) -> str:
     """A pile's label: its name and keys, or that it is out of reach."""
     if not reachable:
-        return f"{pile_name(index)} (far)"
+        return _("{pile} (far)").format(pile=pile_name(index))
     return f"{pile_name(index)} [{keys}]" if keys else pile_name(index)

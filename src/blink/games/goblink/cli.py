@@ -18,11 +18,13 @@ from typing import Annotated, Final, NoReturn
 import typer
 
 from blink.cli.listing import in_range, or_list
+from blink.cli.play import LangOpt, use_language
 from blink.cli.simrun import ClusterOpt, ClusterTimeoutOpt, SimulationOptions
 from blink.games.goblink.bots import DEFAULT_OPPONENT, GOBOTS, GoBotError, make_gobot
 from blink.games.goblink.definition import GOBLINK
 from blink.model.base import GameInfo
 from blink.simcluster.client import DEFAULT_TIMEOUT
+from blink.tui.i18n import _
 
 __all__ = ["GOBLINK_INFO", "GOBOT_NAMES", "register", "run_simulation"]
 
@@ -43,6 +45,42 @@ goblink_app = typer.Typer(
 def _fail(command: str, message: str) -> NoReturn:
     typer.echo(f"blink goblink {command}: {message}", err=True)
     raise typer.Exit(2)
+
+
+def _check_play(
+    players: int, humans: int, delay: float, dealer: int | None, bots: list[str]
+) -> list[str]:
+    """Refuse ``blink goblink play`` options that cannot be played (one sentence, exit 2);
+    the bots' names, each ``--bot`` split at its commas (the default opponent when none)."""
+    if not in_range(GOBLINK_INFO, players):
+        _fail(
+            "play",
+            _("--players must be {range}, not {n}").format(
+                range=GOBLINK_INFO.player_range, n=players
+            ),
+        )
+    if not 0 <= humans <= players:
+        _fail("play", _("--humans must be 0 to {max}, not {n}").format(max=players, n=humans))
+    if humans == 0:
+        _fail("play", _("--humans must be at least 1 (use 'blink goblink simulate' for bots only)"))
+    if delay < 0:
+        _fail("play", _("--delay must be 0 or more"))
+    if dealer is not None and not 1 <= dealer <= players:
+        _fail(
+            "play", _("--dealer must be a seat 1 to {max}, not {n}").format(max=players, n=dealer)
+        )
+    names = [n.strip() for b in bots for n in b.split(",") if n.strip()] or [DEFAULT_OPPONENT]
+    for n in names:
+        try:
+            make_gobot(n, 0, 0)
+        except GoBotError:
+            _fail(
+                "play",
+                _("unknown bot {name}; choose one of: {bots}").format(
+                    name=repr(n), bots=", ".join(GOBOTS)
+                ),
+            )
+    return names
 
 
 @goblink_app.command("play")
@@ -72,26 +110,11 @@ def play(
     record: Annotated[
         Path | None, typer.Option("--record", help="Write the game's record (JSON) here at exit.")
     ] = None,
+    lang: LangOpt = None,
 ) -> None:
     """Play Go Blink in the terminal against bots, or pass one screen between people."""
-    if not in_range(GOBLINK_INFO, players):
-        _fail("play", f"--players must be {GOBLINK_INFO.player_range}, not {players}")
-    if not 0 <= humans <= players:
-        _fail("play", f"--humans must be 0 to {players}, not {humans}")
-    if humans == 0:
-        _fail("play", "--humans must be at least 1 (use 'blink goblink simulate' for bots only)")
-    if delay < 0:
-        _fail("play", "--delay must be 0 or more")
-    if dealer is not None and not 1 <= dealer <= players:
-        _fail("play", f"--dealer must be a seat 1 to {players}, not {dealer}")
-    names = [n.strip() for b in (bot or []) for n in b.split(",") if n.strip()] or [
-        DEFAULT_OPPONENT
-    ]
-    for n in names:
-        try:
-            make_gobot(n, 0, 0)
-        except GoBotError:
-            _fail("play", f"unknown bot {n!r}; choose one of: {', '.join(GOBOTS)}")
+    use_language(lang, lambda message: _fail("play", message))
+    names = _check_play(players, humans, delay, dealer, bot or [])
     from blink.games.goblink.tui.app import GoBlinkApp
     from blink.games.goblink.tui.driver import GoTable
     from blink.tui.record_file import RecordFileError, check_path, write_atomic
@@ -124,7 +147,7 @@ def play(
     if failure is not None:
         _fail("play", failure)
     if record is not None:
-        typer.echo(f"record written to {record}")
+        typer.echo(_("record written to {path}").format(path=record))
 
 
 @goblink_app.command("simulate")

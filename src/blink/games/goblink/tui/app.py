@@ -24,25 +24,28 @@ from blink.games.goblink.tui.driver import (
     GoTable,
     count_of,
     hand_letter,
-    possessive,
+    value_words,
     winners_text,
+    you,
 )
-from blink.tui.app import QuitScreen
+from blink.tui.app import QuitScreen, translate_bindings
+from blink.tui.i18n import N_, _, card_name
 from blink.tui.render import CardStyle, card_label, card_lines, join_columns
 
 __all__ = ["GoBlinkApp", "PassScreen"]
 
-HELP = (
+HELP = N_(
     "Commands: 'ask <player> <value>' (e.g. ask 2 yellow, ask 3 stars, ask 2 4), "
     "'lay <cards>' (hand letters: lay a b c, or codes: lay 1RS 2RM 3RW), 'end', "
     "'hint' (what the remembering bot would do), 'help'. Ctrl+Q quits."
 )
+"""The commands (translated where shown)."""
 
 
 class PassScreen(Screen[None]):
     """Hides the table until the next person is at the keyboard."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", "I'm ready")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", N_("I'm ready"))]
     DEFAULT_CSS = """
     PassScreen { align: center middle; background: $background; }
     PassScreen > Static { width: 60; padding: 1 2; border: heavy $accent; text-align: center; }
@@ -50,12 +53,15 @@ class PassScreen(Screen[None]):
 
     def __init__(self, name: str) -> None:
         super().__init__()
+        translate_bindings(self)
         self.player_name = name
 
     def compose(self) -> ComposeResult:
         yield Static(
-            f"Pass to {self.player_name}\n\nEveryone else, look away.\n"
-            f"{self.player_name}: press Enter when you are ready.",
+            _(
+                "Pass to {name}\n\nEveryone else, look away.\n"
+                "{name}: press Enter when you are ready."
+            ).format(name=self.player_name),
             id="pass-message",
         )
 
@@ -70,8 +76,8 @@ class GoBlinkApp(App[None]):
     TITLE = "Go Blink"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "Quit", priority=True),
-        Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True),
+        Binding("ctrl+q", "quit", N_("Quit"), priority=True),
+        Binding("ctrl+c", "interrupt", N_("Quit"), show=False, priority=True),
     ]
     CSS = """
     #status { height: 1; padding: 0 1; background: $primary; color: $text; text-style: bold; }
@@ -86,6 +92,7 @@ class GoBlinkApp(App[None]):
 
     def __init__(self, table: GoTable, bot_delay: float = 0.7, style: CardStyle | None = None):
         super().__init__()
+        translate_bindings(self)
         self.table = table
         self.bot_delay = bot_delay
         self.style = style or CardStyle(letters=True)
@@ -102,7 +109,7 @@ class GoBlinkApp(App[None]):
         with Vertical(id="main"):
             yield Static(id="hand")
             yield Static(id="prompt")
-            yield Input(placeholder="ask 2 yellow | lay a b c | end | hint | help", id="command")
+            yield Input(placeholder=_("ask 2 yellow | lay a b c | end | hint | help"), id="command")
         yield RichLog(id="log", wrap=True, markup=False)
         yield Footer()
 
@@ -121,7 +128,7 @@ class GoBlinkApp(App[None]):
         if len(self.table.humans) > 1 and game.current != self.viewer:
             self.viewer = None  # several people share the screen: hide the hand at once
         if game.over:
-            self.message = "Game over. Ctrl+Q quits."
+            self.message = _("Game over. Ctrl+Q quits.")
         elif self.table.is_bot_turn():
             if not self._bot_pending:
                 self._bot_pending = True
@@ -156,18 +163,21 @@ class GoBlinkApp(App[None]):
         if not text:
             return
         word = text.split()[0].lower()
-        if word in ("help", "h", "?"):
-            self.message = HELP
+        if word in ("help", "h", "?", "ayuda"):
+            self.message = _(HELP)
             box.value = ""
             self._refresh()
             return
         seat = self.viewer
         if seat is None or self.table.current != seat or self.table.game.over:
-            self.message = "It is not your turn." if not self.table.game.over else "Game over."
+            self.message = (
+                _("It is not your turn.") if not self.table.game.over else _("Game over.")
+            )
             self._refresh()
             return
-        if word == "hint":
-            self.message = f"Hint: {_command_for(self.table.hint(seat), self.table, seat)}"
+        if word in ("hint", "pista"):
+            command = _command_for(self.table.hint(seat), self.table, seat)
+            self.message = _("Hint: {command}").format(command=command)
             box.value = ""
             self._refresh()
             return
@@ -202,31 +212,38 @@ class GoBlinkApp(App[None]):
         view = table.view(self.viewer)
         names = table.names
         if game.over and game.outcome is not None:
-            status = f"Game over: {winners_text(names, game.outcome.winners)}!"
+            status = _("Game over: {result}!").format(
+                result=winners_text(names, game.outcome.winners)
+            )
         else:
             assert view.current is not None
             step = {
-                Phase.OPENING: "opening",
-                Phase.ASKING: "asking",
-                Phase.LAYING: "laying down",
+                Phase.OPENING: _("opening"),
+                Phase.ASKING: _("asking"),
+                Phase.LAYING: _("laying down"),
             }[view.phase]
-            status = f"{possessive(names[view.current])} turn ({step})"
-        self.query_one("#status", Static).update(
-            f"{status}   |   draw pile: {view.draw_count}"
-            + (f"   |   turn {view.turns}" if view.turns else "")
-        )
+            if names[view.current] == you():
+                status = _("Your turn ({step})").format(step=step)
+            else:
+                status = _("{name}'s turn ({step})").format(name=names[view.current], step=step)
+        line = status + _("   |   draw pile: {n}").format(n=view.draw_count)
+        if view.turns:
+            line += _("   |   turn {n}").format(n=view.turns)
+        self.query_one("#status", Static).update(line)
         players = Text()
         for p in range(table.players):
             mark = "▶ " if view.current == p else "  "
-            dealer = " (dealer)" if p == view.dealer else ""
-            kind = "" if p in table.humans else " [bot]"
+            dealer = _(" (dealer)") if p == view.dealer else ""
+            kind = "" if p in table.humans else _(" [bot]")
             end = "\n" if p < table.players - 1 else ""
             count = view.hand_counts[p]
-            held = count_of(count, "card")
+            held = count_of(count)
             players.append(f"{mark}{p + 1}. {names[p]}{kind}{dealer}: {held}{end}")
         self.query_one("#players", Static).update(players)
         discard = Text(
-            f"Matches laid down ({len(view.discard)}):" if view.discard else "No matches yet."
+            _("Matches laid down ({n}):").format(n=len(view.discard))
+            if view.discard
+            else _("No matches yet.")
         )
         for laid_by, cards in view.discard[-(table.players - 1) :]:
             discard.append(f"\n{names[laid_by]}: ")
@@ -236,9 +253,12 @@ class GoBlinkApp(App[None]):
         self.query_one("#discard", Static).update(discard)
         hand = Text()
         if self.viewer is None:
-            hand.append("(hands are hidden)")
+            hand.append(_("(hands are hidden)"))
         else:
-            hand.append(f"{possessive(names[self.viewer])} hand:\n")
+            name = names[self.viewer]
+            mine = name == you()
+            hand.append(_("Your hand:") if mine else _("{name}'s hand:").format(name=name))
+            hand.append("\n")
             columns = []
             for i, c in enumerate(view.hand):
                 lines = card_lines(c, self.style)
@@ -247,25 +267,27 @@ class GoBlinkApp(App[None]):
             if columns:
                 hand.append_text(join_columns(columns, gap=1))
             else:
-                hand.append("(no cards)")
+                hand.append(_("(no cards)"))
         self.query_one("#hand", Static).update(hand)
         prompt = self.message
         if not prompt and self.viewer is not None:
             prompt = table.prompt(self.viewer)
         if not prompt and not game.over and view.current is not None:
-            prompt = f"Waiting for {names[view.current]}..."
+            prompt = _("Waiting for {name}...").format(name=names[view.current])
         self.query_one("#prompt", Static).update(Text(prompt))
 
 
 def _command_for(action: object, table: GoTable, seat: int) -> str:
     """The command a person would type for ``action``."""
-    from blink.games.goblink.engine import Ask, LayDown, value_label
+    from blink.games.goblink.engine import Ask, LayDown
 
     if isinstance(action, Ask):
-        return (
-            f"ask {action.target + 1} {value_label(action.value)}  ({table.names[action.target]})"
+        return _("ask {n} {value}  ({name})").format(
+            n=action.target + 1, value=value_words(action.value), name=table.names[action.target]
         )
     if isinstance(action, LayDown):
         hand = table.game.view(seat).hand
-        return "lay " + " ".join(hand_letter(hand.index(c)) for c in action.cards)
-    return "end"
+        letters = " ".join(hand_letter(hand.index(c)) for c in action.cards)
+        names = ", ".join(card_name(c) for c in action.cards)
+        return _("lay {letters}  ({cards})").format(letters=letters, cards=names)
+    return _("end")

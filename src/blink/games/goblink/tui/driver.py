@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from string import ascii_lowercase
+from typing import Final
 
-from blink.cards import Card, CardError, parse_card
+from blink.cards import Card, CardError, Color, Shape, parse_card
 from blink.games.goblink.bots import (
     DEFAULT_OPPONENT,
     GoBot,
@@ -43,18 +44,23 @@ from blink.games.goblink.engine import (
     value_label,
 )
 from blink.games.goblink.record import GoRecord
+from blink.games.goblink.values import Value
+from blink.tui.i18n import N_, _, card_name, join_and, language, ngettext
 
 __all__ = [
+    "GO_BOT_NAMES",
+    "GO_REFUSALS",
     "YOU",
     "CommandError",
     "GoTable",
+    "cards_words",
     "count_of",
     "describe_event",
     "hand_letter",
-    "possessive",
-    "subject",
-    "whom",
+    "parse_value_words",
+    "value_words",
     "winners_text",
+    "you",
 ]
 
 
@@ -62,36 +68,118 @@ class CommandError(ValueError):
     """A typed command that cannot be understood or is not allowed (the message says why)."""
 
 
-YOU = "You"
-"""The name of the only person at the screen: the log speaks to them ("You ask...")."""
+YOU = N_("You")
+"""The name of the only person at the screen (in English; :func:`you` in the language spoken
+now): the log speaks to them ("You ask...")."""
+
+GO_REFUSALS: Final = {
+    "out_of_turn": N_("It is not your turn."),
+    "ask_yourself": N_("Ask an opponent, not yourself."),
+    "attribute_not_held": N_("You may only ask for something you hold."),
+    "not_a_match": N_(
+        "That is not a match: three or more cards sharing one colour, shape or count."
+    ),
+    "empties_hand_in_opening": N_("In the opening you must keep at least one card."),
+    "ask_first": N_("Ask an opponent first."),
+    "already_asked": N_("You have already asked this turn."),
+    "no_ask_in_opening": N_("No asking in the opening: lay down matches or end it."),
+    "card_not_in_hand": N_("That card is not in your hand."),
+    "game_over": N_("The game is over."),
+    "no_such_player": N_("There is no such player."),
+    "bad_value": N_("That is not a colour, shape or count."),
+}
+"""The engine's refusals by code, in the browser client's words (``err_<code>``)."""
+
+_ES_VALUES: Final[dict[Value, str]] = {
+    Color.RED: "rojos",
+    Color.ORANGE: "naranjas",
+    Color.YELLOW: "amarillos",
+    Color.GREEN: "verdes",
+    Color.BLUE: "azules",
+    Color.PURPLE: "morados",
+    Shape.MOON: "lunas",
+    Shape.PYRAMID: "pirámides",
+    Shape.STAR: "estrellas",
+    Shape.WATER: "aguas",
+    Shape.FLOWER: "flores",
+    Shape.LIGHTNING: "rayos",
+    1: "unos",
+    2: "doses",
+    3: "treses",
+    4: "cuatros",
+    5: "cincos",
+}
+"""Spanish values to ask for, as the browser's Go Blink says them (``v_<value>``)."""
+
+_ES_WORDS: Final[dict[str, Value]] = {
+    **{word: value for value, word in _ES_VALUES.items()},
+    **{"rojo": Color.RED, "naranja": Color.ORANGE, "amarillo": Color.YELLOW},
+    **{"verde": Color.GREEN, "azul": Color.BLUE, "morado": Color.PURPLE},
+    **{"luna": Shape.MOON, "pirámide": Shape.PYRAMID, "piramide": Shape.PYRAMID},
+    **{"estrella": Shape.STAR, "agua": Shape.WATER, "flor": Shape.FLOWER, "rayo": Shape.LIGHTNING},
+    **{"piramides": Shape.PYRAMID, "roja": Color.RED, "rojas": Color.RED},
+    **{"amarilla": Color.YELLOW, "amarillas": Color.YELLOW, "morada": Color.PURPLE},
+    **{"moradas": Color.PURPLE, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5},
+}
+"""Spanish words a person may type for a value (singular or plural, either gender)."""
+
+GO_BOT_NAMES: Final = {
+    "random": N_("Random bot"),
+    "greedy": N_("Greedy bot"),
+    "memory": N_("Remembering bot"),
+}
+"""Each Go Blink bot kind's name at the table (its ``display_name``; Spanish: the browser's
+titles, "Bot Memorión")."""
+
+_VERBS: Final = {
+    "end": ("end", "e", "done", "pass", "terminar", "fin", "t"),
+    "ask": ("ask", "a", "pedir", "pide", "p"),
+    "lay": ("lay", "l", "match", "m", "bajar", "baja", "b"),
+}
+"""The commands' words, English and Spanish."""
 
 
-def possessive(name: str) -> str:
-    """ "Your" for "You", otherwise "Name's"."""
-    return "Your" if name == YOU else f"{name}'s"
+def you() -> str:
+    """The only person's name in the language spoken now: "You", "Tú"."""
+    return _(YOU)
 
 
-def subject(name: str, verb: str, verb_you: str) -> str:
-    """``name`` with its verb: "Ann asks", but "You ask" (``verb_you``) for "You"."""
-    return f"{name} {verb_you if name == YOU else verb}"
+def value_words(value: Value) -> str:
+    """A value to ask for in words: "yellows", "stars", "fours" (Spanish: "amarillos")."""
+    return _ES_VALUES[value] if language() == "es" else value_label(value)
 
 
-def whom(name: str) -> str:
-    """``name`` as an object: "you" for "You"."""
-    return "you" if name == YOU else name
+def parse_value_words(text: str) -> Value:
+    """A value typed in English ("yellow", "stars", "4") or Spanish ("amarillos", "luna")."""
+    found = _ES_WORDS.get(text.strip().lower())
+    if found is not None:
+        return found
+    try:
+        return parse_value(text)
+    except ValueError:
+        raise CommandError(
+            _("{text} is not a colour, shape or count (for example: yellow, star, 4)").format(
+                text=repr(text)
+            )
+        ) from None
 
 
-def count_of(number: int, noun: str) -> str:
-    """``"1 card"``, ``"2 cards"``."""
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+def cards_words(cards: Sequence[Card]) -> str:
+    """Cards in words, separated by commas."""
+    return ", ".join(card_name(c) for c in cards)
+
+
+def count_of(number: int, noun: str = "card") -> str:
+    """``"1 card"``, ``"2 cards"`` (``noun`` is always a card)."""
+    return ngettext("{n} card", "{n} cards", number).format(n=number)
 
 
 def winners_text(names: Sequence[str], winners: Sequence[int]) -> str:
     """Who won, with its verb: "Ann wins", "You win", "Ann and Bob share the win"."""
-    who = " and ".join(names[w] for w in winners)
+    who = join_and([names[w] for w in winners])
     if len(winners) > 1:
-        return f"{who} share the win"
-    return subject(who, "wins", "win")
+        return _("{names} share the win").format(names=who)
+    return _("You win") if who == you() else _("{name} wins").format(name=who)
 
 
 def hand_letter(index: int) -> str:
@@ -99,40 +187,103 @@ def hand_letter(index: int) -> str:
     return ascii_lowercase[index] if index < 26 else str(index)
 
 
+def _says(names: Sequence[str], seat: int, mine: str, theirs: str, **words: str) -> str:
+    """``mine`` when ``seat`` is the person at the screen, else ``theirs`` with ``{player}``."""
+    if names[seat] == you():
+        return _(mine).format(**words)
+    return _(theirs).format(player=names[seat], **words)
+
+
+def _ask_line(e: Asked, names: Sequence[str]) -> str:
+    value = value_words(e.value)
+    if names[e.target] == you():
+        return _("{player} asks you for {value}.").format(player=names[e.player], value=value)
+    return _says(
+        names,
+        e.player,
+        N_("You ask {target} for {value}."),
+        N_("{player} asks {target} for {value}."),
+        target=names[e.target],
+        value=value,
+    )
+
+
+def _pass_line(e: Passed, names: Sequence[str]) -> str:
+    shown = f": {cards_words(e.cards)}" if e.cards is not None else ""
+    cards = count_of(e.number)
+    if names[e.receiver] == you():
+        return _("{player} passes {cards} to you{shown}.").format(
+            player=names[e.giver], cards=cards, shown=shown
+        )
+    return _says(
+        names,
+        e.giver,
+        N_("You pass {cards} to {receiver}{shown}."),
+        N_("{player} passes {cards} to {receiver}{shown}."),
+        cards=cards,
+        receiver=names[e.receiver],
+        shown=shown,
+    )
+
+
+def _turn_line(e: TurnBegan, names: Sequence[str]) -> str:
+    if e.opening:
+        return _says(names, e.player, N_("-- Your opening --"), N_("-- {player}'s opening --"))
+    return _says(names, e.player, N_("-- Your turn --"), N_("-- {player}'s turn --"))
+
+
+def _end_line(e: Ended, names: Sequence[str]) -> str:
+    o = e.outcome
+    result = winners_text(names, o.winners)
+    if o.reason == "blunk":
+        who = join_and([names[w] for w in o.winners])
+        return _('{names}: "I Blunk!" {result}.').format(names=who, result=result)
+    return _(
+        "Game over, the draw pile is empty and no one can match: {result} (fewest cards)."
+    ).format(result=result)
+
+
 def describe_event(event: GoEvent, names: Sequence[str], viewer: int | None) -> str | None:
-    """One log line for ``event`` as ``viewer`` may see it (None: nothing worth a line)."""
+    """One log line for ``event`` as ``viewer`` may see it (None: nothing worth a line); cards
+    are named in words."""
     e = redact(event, viewer)
     if isinstance(e, Asked):
-        asks = subject(names[e.player], "asks", "ask")
-        return f"{asks} {whom(names[e.target])} for {value_label(e.value)}."
+        return _ask_line(e, names)
     if isinstance(e, Passed):
-        shown = f": {' '.join(str(c) for c in e.cards)}" if e.cards is not None else ""
-        passes = subject(names[e.giver], "passes", "pass")
-        cards = count_of(e.number, "card")
-        return f"{passes} {cards} to {whom(names[e.receiver])}{shown}."
+        return _pass_line(e, names)
     if isinstance(e, GoBlinked):
-        return f'{names[e.target]}: "Go Blink!"'
+        return _('{name}: "Go Blink!"').format(name=names[e.target])
     if isinstance(e, Drew):
-        what = str(e.card) if e.card is not None else "a card"
-        why = " (hand emptied)" if e.cause == "emptied" else ""
-        return f"{subject(names[e.player], 'draws', 'draw')} {what}{why}."
+        what = card_name(e.card) if e.card is not None else _("a card")
+        why = _(" (hand emptied)") if e.cause == "emptied" else ""
+        return _says(
+            names,
+            e.player,
+            N_("You draw {card}{why}."),
+            N_("{player} draws {card}{why}."),
+            card=what,
+            why=why,
+        )
     if isinstance(e, LaidDown):
-        return (
-            f"{subject(names[e.player], 'lays', 'lay')} down "
-            f"{' '.join(str(c) for c in e.cards)} ({value_label(e.value)})."
+        return _says(
+            names,
+            e.player,
+            N_("You lay down {cards} ({value})."),
+            N_("{player} lays down {cards} ({value})."),
+            cards=cards_words(e.cards),
+            value=value_words(e.value),
         )
     if isinstance(e, Skipped):
-        has = subject(names[e.player], "has", "have")
-        return f"{has} no cards and the draw pile is empty: turn skipped."
+        return _says(
+            names,
+            e.player,
+            N_("You have no cards and the draw pile is empty: turn skipped."),
+            N_("{player} has no cards and the draw pile is empty: turn skipped."),
+        )
     if isinstance(e, TurnBegan):
-        return f"-- {possessive(names[e.player])} {'opening' if e.opening else 'turn'} --"
+        return _turn_line(e, names)
     if isinstance(e, Ended):
-        o = e.outcome
-        result = winners_text(names, o.winners)
-        if o.reason == "blunk":
-            who = " and ".join(names[w] for w in o.winners)
-            return f'{who}: "I Blunk!" {result}.'
-        return f"Game over, the draw pile is empty and no one can match: {result} (fewest cards)."
+        return _end_line(e, names)
     return None
 
 
@@ -170,11 +321,12 @@ class GoTable:
             for seat in range(players):
                 if seat in self.bots:
                     kind = get_gobot_kind(self.bots[seat].name)
-                    out.append(f"{kind.display_name} {seat + 1}")
+                    title = GO_BOT_NAMES.get(kind.name)
+                    out.append(f"{_(title) if title else kind.display_name} {seat + 1}")
                 elif len(self.humans) == 1:
-                    out.append(YOU)
+                    out.append(you())
                 else:
-                    out.append(f"Player {seat + 1}")
+                    out.append(_("Player {n}").format(n=seat + 1))
             names = out
         self.names = list(names)
         self._hint = MemoryBot(0, seed)
@@ -236,48 +388,56 @@ class GoTable:
         """
         words = text.replace(",", " ").split()
         if not words:
-            raise CommandError("type a command: ask, lay or end (or help)")
+            raise CommandError(_("type a command: ask, lay or end (or help)"))
         verb, args = words[0].lower(), words[1:]
         view = self.game.view(seat)
-        if verb in ("end", "e", "done", "pass"):
+        if verb in _VERBS["end"]:
             return EndTurn(seat)
-        if verb in ("ask", "a"):
+        if verb in _VERBS["ask"]:
             if len(args) < 2:
-                raise CommandError("ask whom for what? For example: ask 2 yellow")
+                raise CommandError(_("ask whom for what? For example: ask 2 yellow"))
             target = self._player(args[0], seat)
-            try:
-                value = parse_value(" ".join(args[1:]))
-            except ValueError as exc:
-                raise CommandError(str(exc)) from None
-            return Ask(seat, target, value)
-        if verb in ("lay", "l", "match", "m"):
+            return Ask(seat, target, parse_value_words(" ".join(args[1:])))
+        if verb in _VERBS["lay"]:
             if not args:
-                raise CommandError("lay which cards? For example: lay a b c")
+                raise CommandError(_("lay which cards? For example: lay a b c"))
             return LayDown(seat, tuple(self._card(w, view.hand) for w in args))
-        raise CommandError(f"unknown command {verb!r}: use ask, lay, end, hint or help")
+        raise CommandError(
+            _("unknown command {verb}: use ask, lay, end, hint or help").format(verb=repr(verb))
+        )
 
     def _player(self, word: str, seat: int) -> int:
         if word.isdigit():
             n = int(word) - 1
             if not 0 <= n < self.players:
-                raise CommandError(f"there is no player {word} (1 to {self.players})")
+                raise CommandError(
+                    _("there is no player {word} (1 to {n})").format(word=word, n=self.players)
+                )
             return n
         low = word.lower()
         found = [i for i, n in enumerate(self.names) if n.lower().startswith(low)]
         if len(found) != 1:
-            raise CommandError(f"{word!r} does not name one player; use their number")
+            raise CommandError(
+                _("{word} does not name one player; use their number").format(word=repr(word))
+            )
         return found[0]
 
     def _card(self, word: str, hand: Sequence[Card]) -> Card:
         if len(word) == 1 and word.isalpha():
             i = ascii_lowercase.index(word.lower())
             if i >= len(hand):
-                raise CommandError(f"there is no card {word!r} in your hand")
+                raise CommandError(
+                    _("there is no card {word} in your hand").format(word=repr(word))
+                )
             return hand[i]
         try:
             return parse_card(word)
-        except CardError as exc:
-            raise CommandError(str(exc)) from None
+        except CardError:
+            raise CommandError(
+                _("{word} is neither a hand letter nor a card code like 1RS").format(
+                    word=repr(word)
+                )
+            ) from None
 
     def act(self, seat: int, text: str) -> list[GoEvent]:
         """Parse and apply a person's command; errors come back as :class:`CommandError`."""
@@ -285,7 +445,12 @@ class GoTable:
         try:
             return self.game.apply(action)
         except IllegalAction as exc:
-            raise CommandError(exc.message) from None
+            words = GO_REFUSALS.get(exc.code)
+            if words is None and language() == "en":
+                raise CommandError(exc.message) from None
+            raise CommandError(
+                _(words) if words else _("Refused ({code})").format(code=exc.code)
+            ) from None
 
     def prompt(self, seat: int) -> str:
         """What ``seat`` may do now, in a sentence or two."""
@@ -293,16 +458,19 @@ class GoTable:
         if view.phase is Phase.OVER or view.current != seat:
             return ""
         if view.phase is Phase.OPENING:
-            return (
+            return _(
                 "Your opening: lay down matches from the deal (never all your cards), e.g. "
                 "'lay a b c', then 'end'."
             )
         if view.phase is Phase.ASKING:
             held: list[str] = []
             for c in view.hand:
-                for v in (c.color.label, c.shape.label, str(c.count)):
-                    if v not in held:
-                        held.append(v)
+                for v in (c.color, c.shape, c.count):
+                    word = value_words(v) if language() == "es" else str(getattr(v, "label", v))
+                    if word not in held:
+                        held.append(word)
             whom = ", ".join(f"{p + 1}={self.names[p]}" for p in range(self.players) if p != seat)
-            return f"Ask someone ({whom}) for one of: {', '.join(held)}. e.g. 'ask 2 {held[0]}'"
-        return "Lay down matches ('lay a b c'), then 'end' your turn."
+            return _("Ask someone ({whom}) for one of: {values}. e.g. 'ask 2 {value}'").format(
+                whom=whom, values=", ".join(held), value=held[0]
+            )
+        return _("Lay down matches ('lay a b c'), then 'end' your turn.")
