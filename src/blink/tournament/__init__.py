@@ -37,6 +37,9 @@ The package's modules: :mod:`~blink.tournament.errors` (refusals),
 from __future__ import annotations
 
 from blink.tournament.errors import (
+    AbsenceError,
+    CheckInError,
+    CorrectionError,
     DrawError,
     FieldError,
     MatchDecidedError,
@@ -49,7 +52,16 @@ from blink.tournament.errors import (
 )
 from blink.tournament.formats import MAX_PLAYERS, MIN_PLAYERS, Plan, bracket_slots, plan
 from blink.tournament.state import FORMAT, VERSION, Tournament
-from blink.tournament.values import FINAL_SET_GAMES, Draw, Entrant, Game, Match, MatchKind, Placing
+from blink.tournament.values import (
+    FINAL_SET_GAMES,
+    Change,
+    Draw,
+    Entrant,
+    Game,
+    Match,
+    MatchKind,
+    Placing,
+)
 from blink.tournament.values import MATCH_TARGET as MATCH_TARGET
 from blink.tournament.values import NAME_MAX as NAME_MAX
 
@@ -59,6 +71,10 @@ __all__ = [
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "VERSION",
+    "AbsenceError",
+    "Change",
+    "CheckInError",
+    "CorrectionError",
     "Draw",
     "DrawError",
     "Entrant",
