@@ -141,18 +141,20 @@ class Tournament:
 
         return [e.name for e in sorted(self.entrants, key=key)]
 
-    def draw(self, seed: int) -> Draw:
+    def draw(self, seed: int, by: str | None = None, at: float | None = None) -> Draw:
         """Make the draw: byes to the most experienced, first-round numbers from a hat.
 
         The hat holds two of each number 1..pairings, shuffled from ``seed``; the other players
-        draw in order of entry, and equal numbers play each other.
+        draw in order of entry, and equal numbers play each other. With check-in open, the
+        players who did not check in leave the field first (``by`` and ``at`` go in the audit
+        trail).
         """
         if self._draw is not None:
             raise DrawError("the draw has already been made", "already-drawn")
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise DrawError(f"the seed must be a whole number, not {seed!r}", "bad-seed")
         if self._check_in is not None:
-            self._draw_checked_in()
+            self._draw_checked_in(by, at)
         p = plan(len(self.entrants))
         order = self.experience_order(seed)
         byes = tuple(order[: p.byes])

@@ -282,6 +282,7 @@ class Match:
             "forfeits": list(self.forfeits),
             "vacant": list(self.vacant),
             "walkover": self.walkover,
+            "awarded": self.awarded,
         }
 
 
