@@ -1,0 +1,84 @@
+"""The tournament page's organiser operations in headless Chromium against a real `blink
+serve`: a correction of a game and a withdrawal from the page, the walkover in the bracket and
+the audit trail, in English and in Spanish; a player entered by name claims the seat from the
+claim link."""
+
+from __future__ import annotations
+
+from blinkweb import Server, collect_errors
+from playwright.sync_api import BrowserContext, expect
+
+TIMEOUT = 20_000
+
+
+def test_organiser_corrects_a_game_and_withdraws_a_player_from_the_page(
+    server: Server, context: BrowserContext
+) -> None:
+    made = server.api("/api/tournaments", {"name": "Ops night", "kind": "cards"})
+    tid, secret = str(made["id"]), str(made["organiser_secret"])
+    for name in ("Opa", "Opb", "Opc", "Opd", "Ope"):
+        server.api(f"/api/tournaments/{tid}/players", {"organiser_secret": secret, "name": name})
+    s = server.api(f"/api/tournaments/{tid}/draw", {"organiser_secret": secret, "seed": 4})
+    matches = {m["id"]: m for m in s["tournament"]["matches"]}  # type: ignore[index, union-attr]
+    a, b = matches["R1-1"]["players"]
+    c, _d = matches["R1-2"]["players"]
+    page = context.new_page()
+    errors = collect_errors(page)
+    page.goto(f"{server.url}/tournament.html")
+    page.evaluate(f"localStorage.setItem('blink.tournament.org.{tid}', '{secret}')")
+    page.goto(f"{server.url}/tournament.html?id={tid}")
+    box = page.locator('.match[data-match="R1-1"]')
+    expect(box.locator(f'button[data-win="{a}"]')).to_be_visible(timeout=TIMEOUT)
+    box.locator(f'button[data-win="{a}"]').click()
+    expect(box).to_have_attribute("data-status", "playing", timeout=TIMEOUT)
+    # The organiser corrects game 1: b won it.
+    form = page.locator("#correct-R1-1")
+    form.locator('select[name="game"]').select_option("1")
+    form.locator('select[name="winner"]').select_option(b)
+    form.locator('button[type="submit"]').click()
+    expect(page.locator('#changes li[data-kind="correction"]')).to_contain_text(
+        f"game 1 of R1-1 corrected: {a} → {b}", timeout=TIMEOUT
+    )
+    expect(page.locator("#changes li")).to_contain_text(["organiser"])
+    # c withdraws: R1-2 is a walkover to the other player.
+    page.locator(f'button[data-withdraw="{c}"]').click()
+    r12 = page.locator('.match[data-match="R1-2"]')
+    expect(r12).to_have_attribute("data-status", "decided", timeout=TIMEOUT)
+    expect(r12.locator(".score")).to_contain_text("goes through on a walkover")
+    expect(r12).to_contain_text(f"{c} · forfeit")
+    expect(page.locator(f'#players li[data-player="{c}"]')).to_contain_text("withdrawn")
+    expect(page.locator('#changes li[data-kind="withdrawal"]')).to_contain_text(f"{c} withdrew")
+    assert page.locator(f'button[data-withdraw="{c}"]').count() == 0
+    # The same in Spanish.
+    page.select_option("#lang", "es")
+    expect(page.locator('#changes li[data-kind="correction"]')).to_contain_text(
+        "partida 1 de R1-1 corregida", timeout=TIMEOUT
+    )
+    expect(r12.locator(".score")).to_contain_text("pasa por incomparecencia")
+    expect(page.locator('#changes li[data-kind="withdrawal"]')).to_contain_text(f"{c} se retiró")
+    expect(page.locator(f'#players li[data-player="{c}"]')).to_contain_text("retirado")
+    page.select_option("#lang", "en")
+    assert errors == []
+
+
+def test_a_player_entered_by_name_claims_the_seat_from_the_link(
+    server: Server, context: BrowserContext
+) -> None:
+    made = server.api("/api/tournaments", {"name": "Claim cup", "kind": "online"})
+    tid, secret = str(made["id"]), str(made["organiser_secret"])
+    added = server.api(
+        f"/api/tournaments/{tid}/players", {"organiser_secret": secret, "name": "Cla"}
+    )
+    link = str(added["claim_url"])
+    page = context.new_page()
+    errors = collect_errors(page)
+    page.goto(f"{server.url}{link}")
+    expect(page.locator("#claim")).to_be_visible(timeout=TIMEOUT)
+    page.fill('#claim input[name="name"]', "Claimer")
+    page.click('#claim button[type="submit"]')
+    expect(page.locator("#claim")).to_have_count(0, timeout=TIMEOUT)
+    state = server.api(f"/api/tournaments/{tid}")
+    row = state["players"][0]  # type: ignore[index]
+    assert row["name"] == "Cla" and row["profile"] is not None and not row["claimable"]
+    assert "claim=" not in page.url
+    assert errors == []
