@@ -63,23 +63,28 @@ class Layout:
 
 def _rows(m: Match) -> list[tuple[str, str, str]]:
     out: list[tuple[str, str, str]] = []
-    for src, pl in zip(m.sources, m.players, strict=True):
+    for i, (src, pl) in enumerate(zip(m.sources, m.players, strict=True)):
         if pl is None:
             name = src.replace("winner:", "winner of ") if src.startswith("winner:") else src
-            out.append((name, "", "pending"))
+            if i in m.vacant:
+                name = "nobody (double forfeit)"
+            out.append((name, "", "loser" if i in m.vacant else "pending"))
             continue
-        score = str(m.score.get(pl, 0)) if m.games else ""
+        score = str(m.score.get(pl, 0)) if m.games or m.walkover else ""
         style = "plain"
         if m.decided:
-            style = "winner" if m.winner == pl else "loser"
-        out.append((pl, score, style))
+            style = "winner" if (m.winner or m.awarded) == pl else "loser"
+        out.append((f"{pl} (forfeit)" if pl in m.forfeits else pl, score, style))
     return out
 
 
 def _match_label(m: Match) -> str:
     ties = f", {m.ties} tied" if m.ties else ""
     deal = "" if m.handicap is None else ", deal " + ":".join(str(k) for _, k in m.handicap)
-    return f"{m.id}{ties}{deal}"
+    walkover = ""
+    if m.walkover:
+        walkover = ", walkover" if m.awarded else ", double forfeit"
+    return f"{m.id}{ties}{deal}{walkover}"
 
 
 def layout(t: Tournament) -> Layout:
@@ -157,10 +162,15 @@ def final_table(t: Tournament) -> dict[str, Any]:
     """The final round as a cross table: finalists, games won against each other, totals."""
     sets = [m for m in t.matches() if m.kind in (MatchKind.FINAL_SET, MatchKind.FINAL)]
     sources = _finalist_sources(t)
-    names = [
-        n if n is not None else s.replace("winner:", "winner of ")
-        for s, n in zip(sources, t.finalists, strict=True)
-    ]
+    by_id = {m.id: m for m in t.matches()}
+
+    def unknown(src: str) -> str:
+        feeder = by_id.get(src.removeprefix("winner:"))
+        if feeder is not None and feeder.decided and feeder.winner is None:
+            return "nobody (double forfeit)"
+        return src.replace("winner:", "winner of ")
+
+    names = [n if n is not None else unknown(s) for s, n in zip(sources, t.finalists, strict=True)]
     known = t.finalists
     cells: list[list[str]] = []
     totals: list[str] = []
@@ -172,12 +182,12 @@ def final_table(t: Tournament) -> dict[str, Any]:
                 row.append("—")
                 continue
             m = next(m for m in sets if {sources[i], sources[j]} == set(m.sources))
-            if a is None or b is None or not m.games:
+            if a is None or (not m.games and not m.walkover):
                 row.append("")
                 continue
             won = m.score.get(a, 0)
             total += won
-            row.append(f"{won}–{m.score.get(b, 0)}")
+            row.append(f"{won}–{m.score.get(b, 0) if b else 0}" + (" w/o" if m.walkover else ""))
         cells.append(row)
         totals.append(str(total) if any(c not in ("", "—") for c in row) else "")
     places = {s.name: s.place_text for s in t.standings() if s.status in ("champion", "placed")}

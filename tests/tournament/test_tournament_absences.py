@@ -258,3 +258,20 @@ def test_everyone_withdrawing_still_finishes(n: int, seed: int, picks: list[int]
     assert t.finished
     assert t.champion is None or t.champion in order
     _roundtrip(t)
+
+
+def test_the_printable_bracket_shows_walkovers_and_vacant_seats() -> None:
+    from blink.bracket import final_table, render_html
+
+    t = Tournament.create(ranked(8))
+    t.draw(seed=11)
+    gone = t.match("R1-1").players[1]
+    assert gone is not None
+    t.withdraw(gone)
+    t.forfeit("R1-2", [p for p in t.match("R1-2").players if p is not None])
+    html = render_html(t)
+    assert "nobody (double forfeit)" in html
+    assert f"{gone} (forfeit)" in html
+    assert "R1-1, walkover" in html and "R1-2, double forfeit" in html
+    ft = final_table(t)
+    assert "3–0 w/o" in ft["cells"][0]
