@@ -242,3 +242,38 @@ async def test_nobody_there_by_the_deadline_is_a_double_forfeit(
     m = _match(st, "F1-2")
     assert (m["walkover"], m["winner"], sorted(m["forfeits"])) == (True, None, ["Nod", "Off"])
     assert st["status"] == "finished" and st["tournament"]["champion"] is None
+
+
+def test_the_check_in_window_closes_and_a_player_withdraws_themselves(
+    make_server: Callable[..., ServerThread],
+) -> None:
+    now = [1_800_000_000.0]
+    server = make_server(wall_clock=lambda: now[0])
+    players = [profile(server, f"Win{i}") for i in range(3)]
+    r = server.post("/api/tournaments", {"name": "Window cup", "kind": "online"}).json()
+    tid, org = r["id"], r["organiser_secret"]
+    base = f"/api/tournaments/{tid}"
+    for p in players:
+        _ok(server, f"{base}/join", {"profile_secret": p["secret"]})
+    s = _ok(server, f"{base}/check-in/open", {"organiser_secret": org, "minutes": 10})
+    assert s["check_in"]["closes_at"] == 1_800_000_600.0
+    _ok(server, f"{base}/check-in", {"profile_secret": players[0]["secret"]})
+    now[0] += 601  # the window has closed: players can no longer check in
+    _refused(
+        server, f"{base}/check-in", {"profile_secret": players[1]["secret"]}, 409, "check-in-closed"
+    )
+    # The organiser still can (a player at the desk), then draws over the two checked in.
+    _ok(server, f"{base}/check-in", {"organiser_secret": org, "name": players[1]["name"]})
+    s = _ok(server, f"{base}/start", {"organiser_secret": org, "seed": 5})
+    assert sorted(p["name"] for p in s["players"]) == sorted(p["name"] for p in players[:2])
+    assert all(p["profile"] for p in s["players"])
+    # A stranger cannot withdraw anyone; the player withdraws themselves.
+    _refused(
+        server, f"{base}/withdraw", {"profile_secret": players[2]["secret"]}, 403, "not_organiser"
+    )
+    s = _ok(server, f"{base}/withdraw", {"profile_secret": players[0]["secret"]})
+    m = _match(s, "F1-2")
+    assert (m["walkover"], m["winner"]) == (True, players[1]["name"])
+    assert s["status"] == "finished"
+    assert s["changes"][-1]["by"] == players[0]["name"]
+    assert s["rooms"]["F1-2"]["code"]

@@ -15,7 +15,9 @@ from blink.tournament import (
     CheckInError,
     CorrectionError,
     MatchDecidedError,
+    ResultError,
     Tournament,
+    UndoError,
 )
 
 from .helpers import ranked
@@ -201,6 +203,23 @@ sizes = st.one_of(st.integers(2, 12), st.integers(2, 64))
 actions = st.lists(st.integers(0, 2**16), max_size=300)
 
 
+def _amend(t: Tournament, c: int, correct: bool) -> None:
+    """A correction (or a take-back) of some game entered so far; a refusal changes nothing."""
+    played = [m for m in t.matches() if m.games]
+    if not played:
+        return
+    m = played[c % len(played)]
+    before = t.to_dict()
+    try:
+        if correct:
+            players = [p for p in m.players if p is not None]
+            t.correct_game(m.id, 1 + c % len(m.games), [players[c % len(players)]])
+        else:
+            t.undo_game(m.id)
+    except (CorrectionError, UndoError, ResultError):
+        assert t.to_dict() == before
+
+
 def _pick(picks: list[int], i: int) -> int:
     return picks[i] if i < len(picks) else 1
 
@@ -229,6 +248,8 @@ def test_any_results_withdrawals_and_forfeits_leave_a_bracket_that_finishes(
             t.forfeit(m.id, players[: 1 + c % len(players)], by="test", at=float(steps))
         elif kind == 2:
             t.record_tie(m.id)
+        elif kind in (3, 4):
+            _amend(t, c, kind == 3)
         else:
             t.record_game(m.id, players[(c // 3) % len(players)])
         steps += 1
@@ -275,3 +296,19 @@ def test_the_printable_bracket_shows_walkovers_and_vacant_seats() -> None:
     assert "R1-1, walkover" in html and "R1-2, double forfeit" in html
     ft = final_table(t)
     assert "3–0 w/o" in ft["cells"][0]
+
+
+def test_a_walkover_given_stands_when_its_player_withdraws_later() -> None:
+    t = Tournament.create([f"N{i}" for i in range(5)])
+    t.draw(0)
+    a, b = t.match("R1-1").players
+    assert a is not None and b is not None
+    t.withdraw(a)
+    assert t.match("R1-1").awarded == b
+    final_sets = [m.id for m in t.matches() if "winner:R1-1" in m.sources]
+    t.record_game(final_sets[0], b)
+    t.withdraw(b)  # b's walkover in R1-1 stands: b's final-round game still counts
+    m = t.match("R1-1")
+    assert (m.awarded, m.winner) == (b, b)
+    assert t.match(final_sets[0]).score[b] >= 1
+    assert _roundtrip(t).match("R1-1").awarded == b

@@ -290,20 +290,19 @@ function checkInPart(x) {
 function organiserPanel(x) {
   const panel = el("section", { class: "tpanel", id: "organiser" }, el("h2", {}, t("t_organiser")));
   if (!x.tournament.draw) {
-    if (x.kind === "cards") {
-      panel.append(el("form", {
-        id: "add-player",
-        onsubmit: (ev) => {
-          ev.preventDefault();
-          const f = new FormData(ev.target);
-          const rank = f.get("rank") ? Number(f.get("rank")) : null;
-          act("players", { name: f.get("name"), rank }, "add-player");
-        },
+    // Online too: a player entered by name gets a claim link for their seat.
+    panel.append(el("form", {
+      id: "add-player",
+      onsubmit: (ev) => {
+        ev.preventDefault();
+        const f = new FormData(ev.target);
+        const rank = f.get("rank") ? Number(f.get("rank")) : null;
+        act("players", { name: f.get("name"), rank }, "add-player");
       },
-      el("label", {}, `${t("t_player")} `, el("input", { name: "name", maxlength: "40", required: true })),
-      el("label", {}, `${t("t_rank_label")} `, el("input", { name: "rank", type: "number", min: "1", size: "4" })),
-      el("button", { type: "submit" }, t("t_add"))));
-    }
+    },
+    el("label", {}, `${t("t_player")} `, el("input", { name: "name", maxlength: "40", required: true })),
+    el("label", {}, `${t("t_rank_label")} `, el("input", { name: "rank", type: "number", min: "1", size: "4" })),
+    el("button", { type: "submit" }, t("t_add"))));
     panel.append(el("form", {
       id: "draw",
       onsubmit: (ev) => {
