@@ -5,8 +5,9 @@ when it opened (``Settings.wall_clock``), for its players to come: once the dead
 with no game started, the players who never connected forfeit the match (a walkover to the
 one who came; a double forfeit when nobody did: :meth:`blink.tournament.Tournament.forfeit`),
 the room is closed and the next rooms open. The check runs on the hub's sweeps
-(:func:`check_no_shows`) for the tournaments this node organises, over the match rooms it
-serves. See docs/rules.md, "Withdrawals and no-shows".
+(:func:`check_no_shows`) on a single node, and in the organiser's periodic check on a cluster
+(:meth:`Manager.organise <blink.server.tournaments.Manager.organise>`), over the match rooms
+the node serves. See docs/rules.md, "Withdrawals and no-shows".
 """
 
 from __future__ import annotations
@@ -61,6 +62,10 @@ def check_no_shows(mgr: Manager) -> list[str]:
     """On a sweep: the no-show forfeits of every tournament in memory this node organises;
     each one changed is synced (its rooms closed and opened) and stored. Returns their ids."""
     if mgr.stopped or mgr.hub.write_failure() is not None:
+        return []
+    if mgr.hub.leases.shared:
+        # On a cluster the organiser's periodic check enters them (Manager.organise), over
+        # the stored tournament and with the store checked against its version.
         return []
     now = mgr.hub.settings.wall_clock()
     done = []

@@ -49,7 +49,7 @@ from blink.server.lease import TOURNAMENT_NAMESPACE
 from blink.server.profiles import meta, on_game_end, profiles_by_id
 from blink.server.rooms import GameState, Room, Seat
 from blink.server.schema import games, rooms
-from blink.server.tournament_absences import check_no_shows
+from blink.server.tournament_absences import check_no_shows, no_shows
 from blink.tournament import MatchKind, Tournament, TournamentError
 
 __all__ = ["KINDS", "Entry", "Manager", "attach", "tournament_dict", "tournaments"]
@@ -650,8 +650,9 @@ class Manager:
 
     async def organise(self, tid: str) -> None:
         """If this node organises tournament ``tid`` (or takes its lease now): read it back
-        as stored, enter the stored results of its match rooms, open the rooms of the matches
-        that are ready, store it and publish the change. A store refused because another
+        as stored, enter the stored results of its match rooms and the no-show forfeits due
+        in the rooms it serves, open the rooms of the matches that are ready, store it and
+        publish the change. A store refused because another
         node stored a newer version meanwhile starts over from that one."""
         async with self._locks.setdefault(tid, asyncio.Lock()):
             if self.stopped:
@@ -682,7 +683,8 @@ class Manager:
             if not e.started or e.kind != "online":
                 return
             stored = await asyncio.to_thread(self.stored_rooms, e)
-            if not self.sync(e, stored):
+            forfeited = no_shows(self, e, self.hub.settings.wall_clock())
+            if not self.sync(e, stored) and not forfeited:
                 return
             try:
                 stored_now = await self.hub.storage.run(self.save(e))
