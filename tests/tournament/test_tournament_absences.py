@@ -312,3 +312,13 @@ def test_a_walkover_given_stands_when_its_player_withdraws_later() -> None:
     assert (m.awarded, m.winner) == (b, b)
     assert t.match(final_sets[0]).score[b] >= 1
     assert _roundtrip(t).match("R1-1").awarded == b
+
+
+def test_a_player_removed_during_check_in_leaves_the_check_in_list() -> None:
+    t = Tournament.create(["Ann", "Bo", "Cy"])
+    t.open_check_in()
+    t.check_in("Bo")
+    t.check_in("Cy")
+    t.remove_player("Bo")
+    assert t.checked_in == ["Cy"]
+    assert _roundtrip(t).checked_in == ["Cy"]

@@ -19,6 +19,10 @@ The format (docs/rules.md, "Tournaments" explains every ruling):
   other in turn (two-out-of-three each); if that goes round in a circle, one three-player game
   settles who is first of them, and the other two keep the order of their own match.
 * two players play one two-out-of-three match; three or four go straight to the final round.
+* what real events need (docs/rules.md, "Check-in, withdrawals, no-shows and corrections"): a
+  check-in before the draw, withdrawals and no-shows as walkovers (a double forfeit leaves the
+  next seat vacant), organiser corrections; each goes in an audit trail
+  (:attr:`Tournament.changes`, the times given by the caller).
 
 Typical use::
 

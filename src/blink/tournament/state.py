@@ -97,6 +97,8 @@ class Tournament:
             raise DrawError("players cannot be removed after the draw", "already-drawn")
         e = self.entrant(name)
         self.entrants.remove(e)
+        if self._check_in is not None and e.name in self._check_in:
+            self._check_in.remove(e.name)
         self._cache = None
 
     def entrant(self, name: str) -> Entrant:
