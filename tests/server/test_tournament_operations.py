@@ -83,6 +83,16 @@ def test_withdrawal_forfeit_and_correction_with_their_audit_trail(
         "note": None,
     }
     _refused(server, f"{base}/correct", {**body, "game": 5}, 409, "no-such-game")
+    # A game entered and taken back is in the trail too.
+    _ok(server, f"{base}/result", {"organiser_secret": org, "match": "R1-1", "winners": [a]})
+    s = _ok(server, f"{base}/undo", {"organiser_secret": org, "match": "R1-1", "by": "Maria"})
+    back = s["changes"][-1]
+    assert (back["kind"], back["game"], back["before"], back["by"]) == (
+        "take-back",
+        2,
+        [a],
+        "Maria",
+    )
     _refused(server, f"{base}/correct", {**body, "organiser_secret": "nope"}, 403, "not_organiser")
     # b withdraws: a gets R1-1 as a walkover.
     s = _ok(server, f"{base}/withdraw", {"organiser_secret": org, "name": b})
@@ -99,7 +109,8 @@ def test_withdrawal_forfeit_and_correction_with_their_audit_trail(
     assert _match(s, "R1-2")["status"] == "decided" and _match(s, "R1-2")["winner"] is None
     nxt = next(x for x in s["tournament"]["matches"] if "winner:R1-1" in x["sources"])
     assert nxt["walkover"] and nxt["awarded"] == a and nxt["score"] == {a: 3}
-    assert [c["kind"] for c in s["changes"]] == ["correction", "withdrawal", "forfeit"]
+    kinds = [c["kind"] for c in s["changes"]]
+    assert kinds == ["correction", "take-back", "withdrawal", "forfeit"]
     # The tournament read back from its row is the same (audit trail included).
     server.app.state.hub.tournaments.forget(tid)  # type: ignore[attr-defined]
     again = server.get(base).json()

@@ -322,3 +322,22 @@ def test_a_player_removed_during_check_in_leaves_the_check_in_list() -> None:
     t.remove_player("Bo")
     assert t.checked_in == ["Cy"]
     assert _roundtrip(t).checked_in == ["Cy"]
+
+
+def test_a_take_back_with_its_author_goes_in_the_audit_trail() -> None:
+    t = Tournament.create(["Ann", "Bo"])
+    t.draw(seed=1)
+    t.record_game("F1-2", "Ann")
+    t.record_game("F1-2", "Bo")
+    t.undo_game("F1-2", by="Maria", at=3.0)
+    c = t.changes[-1]
+    assert (c.kind, c.match, c.game, c.before, c.by, c.at) == (
+        "take-back",
+        "F1-2",
+        2,
+        ("Bo",),
+        "Maria",
+        3.0,
+    )
+    t.undo_game("F1-2")  # without an author: not in the trail
+    assert len(t.changes) == 1

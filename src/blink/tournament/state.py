@@ -356,8 +356,9 @@ class Tournament:
         self._cache = None
         return self.match(m.id)
 
-    def undo_game(self, match_id: str) -> Game:
-        """Take back the last game entered in a match, if no later match depends on it."""
+    def undo_game(self, match_id: str, by: str | None = None, at: float | None = None) -> Game:
+        """Take back the last game entered in a match, if no later match depends on it. With
+        ``by`` (who) it goes in the audit trail as a ``take-back``."""
         m = self.match(match_id)
         stored = self._games.get(m.id)
         if not stored:
@@ -387,6 +388,10 @@ class Tournament:
             if hm is None or hm.handicap is None:
                 del self._handicaps[k]
                 self._cache = None
+        if by is not None:
+            self.changes.append(
+                Change("take-back", by, at, m.id, game=len(stored) + 1, before=game.winners)
+            )
         return game
 
     # ---- absences, corrections and check-in

@@ -318,7 +318,7 @@ class Placing:
         }
 
 
-CHANGE_KINDS: Final = ("withdrawal", "forfeit", "correction", "check-in-missed")
+CHANGE_KINDS: Final = ("withdrawal", "forfeit", "correction", "take-back", "check-in-missed")
 """What a :class:`Change` records."""
 
 
@@ -329,7 +329,8 @@ class Change:
 
     ``withdrawal``: ``players`` withdrew. ``forfeit``: ``players`` forfeit ``match`` (no-show).
     ``correction``: game ``game`` (1 = first) of ``match`` went from ``before`` to ``after``
-    (winners; several for a tie). ``check-in-missed``: ``players`` had not checked in at the
+    (winners; several for a tie). ``take-back``: game ``game`` of ``match``, won by ``before``,
+    was taken back. ``check-in-missed``: ``players`` had not checked in at the
     draw and left the field."""
 
     kind: str

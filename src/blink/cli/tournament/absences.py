@@ -39,6 +39,7 @@ def change_text(c: Change) -> str:
         "forfeit": f"{who} forfeited {c.match}",
         "correction": f"game {c.game} of {c.match} corrected: "
         f"{names(c.before)} -> {names(c.after)}",
+        "take-back": f"game {c.game} of {c.match} taken back (won by {names(c.before)})",
         "check-in-missed": f"not checked in at the draw: {who}",
     }.get(c.kind, c.kind)
     note = f" ({c.note})" if c.note else ""

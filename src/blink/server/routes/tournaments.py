@@ -351,7 +351,8 @@ async def undo(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, 
     m = _engine_call(lambda: e.t.match(body.match or ""))
     if m.games and m.games[-1].ref not in (None, "organiser"):
         raise ProfileError(409, "played_online", "a game played in a room cannot be taken back")
-    _engine_call(lambda: e.t.undo_game(body.match or ""))
+    now = mgr.hub.settings.wall_clock()
+    _engine_call(lambda: e.t.undo_game(body.match or "", _by(body), now))
     return await _store(mgr, e)
 
 

@@ -385,6 +385,7 @@ function changeWords(c) {
     withdrawal: () => t("t_ch_withdrawal", { who }),
     forfeit: () => t("t_ch_forfeit", { who, m: c.match }),
     correction: () => t("t_ch_correction", { n: c.game, m: c.match, from: names(c.before), to: names(c.after) }),
+    "take-back": () => t("t_ch_take_back", { n: c.game, m: c.match, from: names(c.before) }),
     "check-in-missed": () => t("t_ch_check_in_missed", { who }),
   }[c.kind];
   const at = c.at ? new Date(c.at * 1000).toLocaleString(getLang()) : "";
