@@ -101,3 +101,50 @@ def test_a_player_entered_by_name_claims_the_seat_from_the_link(
     )
     other.close()
     assert errors == [] and p_errors == []
+
+
+def test_organiser_runs_check_in_then_enters_a_no_show_from_the_page(
+    server: Server, context: BrowserContext
+) -> None:
+    made = server.api("/api/tournaments", {"name": "Desk night", "kind": "cards"})
+    tid, secret = str(made["id"]), str(made["organiser_secret"])
+    for name in ("Dka", "Dkb", "Dkc", "Dkd", "Dke", "Dkf"):
+        server.api(f"/api/tournaments/{tid}/players", {"organiser_secret": secret, "name": name})
+    page = context.new_page()
+    errors = collect_errors(page)
+    page.goto(f"{server.url}/tournament.html")
+    page.evaluate(f"localStorage.setItem('blink.tournament.org.{tid}', '{secret}')")
+    page.goto(f"{server.url}/tournament.html?id={tid}")
+    page.click('#check-in-open button[type="submit"]')
+    expect(page.locator("#check-in-state")).to_contain_text("0 of 6 checked in", timeout=TIMEOUT)
+    for name in ("Dka", "Dkb", "Dkc", "Dkd", "Dke"):
+        row = page.locator(f'#players li[data-player="{name}"]')
+        row.locator("button", has_text="Check in").click()
+        expect(row).to_contain_text("· checked in", timeout=TIMEOUT)
+    expect(page.locator('#players li[data-player="Dkf"]')).to_contain_text("not checked in")
+    page.fill('#draw input[name="seed"]', "2")
+    page.click('#draw button[type="submit"]')
+    expect(page.locator("#bracket")).to_be_visible(timeout=TIMEOUT)
+    expect(page.locator("#players li")).to_have_count(5)
+    expect(page.locator('#changes li[data-kind="check-in-missed"]')).to_contain_text("Dkf")
+    # A player of a ready match did not come: a walkover.
+    box = page.locator(".match[data-status=ready]").first
+    mid = box.get_attribute("data-match")
+    absent = box.locator("button[data-no-show]").first.get_attribute("data-no-show")
+    assert mid is not None and absent
+    box.locator(f'button[data-no-show="{absent}"]').click()
+    decided = page.locator(f'.match[data-match="{mid}"]')
+    expect(decided).to_have_attribute("data-status", "decided", timeout=TIMEOUT)
+    expect(decided.locator(".score")).to_contain_text("goes through on a walkover")
+    expect(page.locator('#changes li[data-kind="forfeit"]')).to_contain_text(
+        f"{absent} forfeited {mid}"
+    )
+    page.select_option("#lang", "es")
+    expect(page.locator('#changes li[data-kind="forfeit"]')).to_contain_text(
+        f"{absent} no se presentó a {mid}", timeout=TIMEOUT
+    )
+    expect(page.locator('#changes li[data-kind="check-in-missed"]')).to_contain_text(
+        "sin confirmar al sortear"
+    )
+    page.select_option("#lang", "en")
+    assert errors == []
