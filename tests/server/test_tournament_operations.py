@@ -288,3 +288,42 @@ def test_the_check_in_window_closes_and_a_player_withdraws_themselves(
     assert s["status"] == "finished"
     assert s["changes"][-1]["by"] == players[0]["name"]
     assert s["rooms"]["F1-2"]["code"]
+
+
+async def test_the_draw_is_made_when_the_check_in_window_closes(
+    make_server: Callable[..., ServerThread],
+) -> None:
+    now = [1_800_000_000.0]
+    server = make_server(wall_clock=lambda: now[0], sweep_interval=0.02)
+    hub = server.app.state.hub  # type: ignore[attr-defined]
+    tid, org = await asyncio.to_thread(_cards, server, ["Ca", "Cb", "Cc", "Cd"])
+    base = f"/api/tournaments/{tid}"
+    body = {"organiser_secret": org, "minutes": 5, "draw_at_close": True}
+    s = await asyncio.to_thread(_ok, server, f"{base}/check-in/open", body)
+    assert s["check_in"]["draw_at_close"] is True
+    for n in ("Ca", "Cb", "Cc"):
+        await asyncio.to_thread(
+            _ok, server, f"{base}/check-in", {"organiser_secret": org, "name": n}
+        )
+    swept = hub.sweeps
+    await _until(lambda: hub.sweeps >= swept + 3)
+    assert not hub.tournaments.items[tid].t.drawn  # still open
+    now[0] += 301
+    await _until(lambda: hub.tournaments.items[tid].t.drawn)
+    st = (await asyncio.to_thread(server.get, base)).json()
+    assert st["status"] == "drawn" and st["tournament"]["plan"]["players"] == 3
+    missed = st["changes"][-1]
+    assert (missed["kind"], missed["players"], missed["by"], missed["at"]) == (
+        "check-in-missed",
+        ["Cd"],
+        "check-in window",
+        1_800_000_301.0,
+    )
+    assert st["check_in"]["draw_at_close"] is False
+
+
+def test_a_draw_at_the_close_needs_a_closing_time(server: ServerThread) -> None:
+    tid, org = _cards(server, ["Na", "Nb"])
+    body = {"organiser_secret": org, "draw_at_close": True}
+    _refused(server, f"/api/tournaments/{tid}/check-in/open", body, 400, "no_closing_time")
+    assert server.get(f"/api/tournaments/{tid}").json()["check_in"]["open"] is False

@@ -1,4 +1,5 @@
-"""The no-show deadline of online tournaments, on the server's sweeps.
+"""The no-show deadline of online tournaments, and the draw at the close of check-in, on the
+server's sweeps.
 
 A tournament created with ``no_show_after`` (seconds) gives each match room that long, from
 when it opened (``Settings.wall_clock``), for its players to come: once the deadline passes
@@ -13,6 +14,7 @@ the node serves. See docs/rules.md, "Withdrawals and no-shows".
 from __future__ import annotations
 
 import logging
+import secrets
 from typing import TYPE_CHECKING
 
 from blink.tournament import TournamentError
@@ -20,12 +22,31 @@ from blink.tournament import TournamentError
 if TYPE_CHECKING:
     from blink.server.tournaments import Entry, Manager
 
-__all__ = ["NO_SHOW_BY", "check_no_shows", "no_shows"]
+__all__ = ["CHECK_IN_BY", "NO_SHOW_BY", "check_no_shows", "draw_at_close", "no_shows"]
 
 log = logging.getLogger("blink.server.tournaments")
 
 NO_SHOW_BY = "no-show deadline"
 """Who the audit trail says entered a forfeit of the deadline."""
+CHECK_IN_BY = "check-in window"
+"""Who the audit trail says made a draw at the close of check-in."""
+
+
+def draw_at_close(e: Entry, now: float) -> bool:
+    """Make ``e``'s draw if its check-in window closed at ``now`` and the organiser asked for
+    the draw then (a random seed, recorded); True if it was made. Fewer than two players
+    checked in: no draw (logged), check-in stays closed to players and the organiser decides."""
+    closes = e.check_in_closes
+    if not e.draw_at_close or closes is None or now < closes or not e.t.check_in_open:
+        return False
+    e.draw_at_close = False
+    try:
+        e.t.draw(secrets.randbits(31), CHECK_IN_BY, now)
+    except TournamentError:
+        log.warning("no draw at the close of check-in of %s", e.id, exc_info=True)
+        return True  # the flag changed: stored
+    e.drop_left()
+    return True
 
 
 def no_shows(mgr: Manager, e: Entry, now: float) -> bool:
@@ -59,17 +80,23 @@ def no_shows(mgr: Manager, e: Entry, now: float) -> bool:
 
 
 def check_no_shows(mgr: Manager) -> list[str]:
-    """On a sweep: the no-show forfeits of every tournament in memory this node organises;
-    each one changed is synced (its rooms closed and opened) and stored. Returns their ids."""
+    """On a sweep: the draws at the close of check-in, and the no-show forfeits, of every
+    tournament in memory this node organises; each one changed is synced (its rooms closed
+    and opened) and stored. Returns their ids."""
     if mgr.stopped or mgr.hub.write_failure() is not None:
         return []
     if mgr.hub.leases.shared:
         # On a cluster the organiser's periodic check enters them (Manager.organise), over
-        # the stored tournament and with the store checked against its version.
+        # the stored tournament and with the store checked against its version; the draw at
+        # the close of check-in is the organiser's there.
         return []
     now = mgr.hub.settings.wall_clock()
     done = []
     for tid, e in list(mgr.items.items()):
+        if e.draw_at_close and mgr.organises(tid) and draw_at_close(e, now):
+            mgr.store(e)
+            done.append(tid)
+            continue
         if e.no_show_after is None or not e.started or e.status == "finished":
             continue
         if not mgr.organises(tid) or not no_shows(mgr, e, now):

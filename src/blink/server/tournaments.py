@@ -114,6 +114,17 @@ class Entry:
     """Player name -> the claim token of a player entered by name without a profile."""
     check_in_closes: float | None = None
     """When check-in closes (``Settings.wall_clock``; ``None``: when the organiser draws)."""
+    draw_at_close: bool = False
+    """Make the draw when check-in closes (on the sweeps), over the players who checked in."""
+
+    def drop_left(self) -> None:
+        """Forget the profiles and claims of players no longer in the field (after a draw
+        over those who checked in)."""
+        present = {x.name for x in self.t.entrants}
+        for name in [n for n in self.profiles if n not in present]:
+            del self.profiles[name]
+        for name in [n for n in self.claims if n not in present]:
+            del self.claims[name]
 
     @property
     def status(self) -> str:
@@ -136,6 +147,7 @@ class Entry:
                 "opened": self.opened,
                 "claims": self.claims,
                 "check_in_closes": self.check_in_closes,
+                "draw_at_close": self.draw_at_close,
             }
         )
 
@@ -182,6 +194,7 @@ class Entry:
                 "open": self.t.check_in_open,
                 "players": self.t.checked_in,
                 "closes_at": self.check_in_closes,
+                "draw_at_close": self.draw_at_close,
             },
             "changes": [c.to_dict() for c in self.t.changes],
             "rooms": rooms,
@@ -215,6 +228,7 @@ def _entry(r: Any) -> Entry | None:
         opened={str(k): float(v) for k, v in (data.get("opened") or {}).items()},
         claims={str(k): str(v) for k, v in (data.get("claims") or {}).items()},
         check_in_closes=data.get("check_in_closes"),
+        draw_at_close=bool(data.get("draw_at_close")),
     )
 
 
@@ -326,7 +340,8 @@ class Manager:
 
     def evict_idle(self) -> list[str]:
         """Drop from memory every tournament idle for ``settings.tournament_idle_after``
-        seconds (neither asked for nor changed) none of whose match rooms is in memory; its
+        seconds (neither asked for nor changed) none of whose match rooms is in memory and
+        that waits for no draw at the close of check-in; its
         row stays and :meth:`get` reads it back. Nothing is dropped while the database cannot
         be written (its row may be behind). Returns the ids dropped."""
         limit = self.hub.settings.tournament_idle_after
@@ -337,6 +352,8 @@ class Manager:
         for tid, e in list(self.items.items()):
             codes = [c for cs in e.rooms.values() for c in cs]
             if now - e.touched < limit or any(c in self.hub.rooms for c in codes):
+                continue
+            if e.draw_at_close:  # the sweeps make its draw when check-in closes
                 continue
             del self.items[tid]
             for c in codes:

@@ -95,6 +95,7 @@ class OrgAction(BaseModel):
     minutes: float | None = Field(None, gt=0, le=7 * 24 * 60)
     by: str | None = Field(None, max_length=40)
     note: str | None = Field(None, max_length=200)
+    draw_at_close: bool = False
 
 
 async def _store(mgr: Manager, e: Entry, insert_row: bool = False) -> dict[str, Any]:
@@ -305,11 +306,7 @@ async def draw(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, 
 def _draw(mgr: Manager, e: Entry, seed: int, body: OrgAction) -> None:
     """Make the draw (over the players who checked in, when check-in is open)."""
     _engine_call(lambda: e.t.draw(seed, _by(body), mgr.hub.settings.wall_clock()))
-    present = {x.name for x in e.t.entrants}
-    for name in [n for n in e.profiles if n not in present]:
-        del e.profiles[name]
-    for name in [n for n in e.claims if n not in present]:
-        del e.claims[name]
+    e.drop_left()
 
 
 @router.post("/api/tournaments/{tid}/start")
@@ -443,12 +440,16 @@ async def correct(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[st
 @router.post("/api/tournaments/{tid}/check-in/open")
 async def open_check_in(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
     """The organiser opens check-in before the draw (for ``minutes``, or until the draw):
-    the draw is then made over the players who checked in."""
+    the draw is then made over the players who checked in; with ``draw_at_close`` the server
+    makes it when check-in closes."""
     e = await _get(mgr, tid, change=True)
     _organiser(e, body.organiser_secret)
+    if body.draw_at_close and body.minutes is None:
+        raise ProfileError(400, "no_closing_time", "a draw at the close needs minutes")
     _engine_call(e.t.open_check_in)
     now = mgr.hub.settings.wall_clock()
     e.check_in_closes = None if body.minutes is None else now + body.minutes * 60
+    e.draw_at_close = body.draw_at_close
     return await _store(mgr, e)
 
 

@@ -342,6 +342,8 @@ const STRINGS = {
     t_check_in_state: "Check-in is open: {n} of {total} checked in. The draw is over those who checked in.",
     t_check_in_until: "Check-in closes at {time}.",
     t_check_in_btn: "Check in",
+    t_draw_at_close: "Draw when check-in closes",
+    t_draw_at_close_set: "The draw is made when it closes.",
     t_check_in_for: "Check in {name}",
     t_checked_in_mark: "checked in",
     t_not_checked_in_mark: "not checked in",
@@ -376,6 +378,7 @@ const STRINGS = {
     e_too_few_checked_in: "Fewer than two players checked in.",
     e_no_such_claim: "This claim link is not valid, or was already used.",
     e_not_in_tournament: "Your profile does not play in this tournament.",
+    e_no_closing_time: "A draw at the close needs a number of minutes.",
     e_match_decided: "This match is already decided.",
     rules_html: `
 <p>Be the first to play all your cards.</p>
@@ -727,6 +730,8 @@ const STRINGS = {
     t_check_in_state: "La confirmación de asistencia está abierta: {n} de {total} confirmados. El sorteo es entre quienes confirmaron.",
     t_check_in_until: "La confirmación se cierra a las {time}.",
     t_check_in_btn: "Confirmar asistencia",
+    t_draw_at_close: "Sortear al cerrar la confirmación",
+    t_draw_at_close_set: "El sorteo se hace al cerrarse.",
     t_check_in_for: "Confirmar a {name}",
     t_checked_in_mark: "confirmado",
     t_not_checked_in_mark: "sin confirmar",
@@ -761,6 +766,7 @@ const STRINGS = {
     e_too_few_checked_in: "Confirmaron menos de dos jugadores.",
     e_no_such_claim: "Este enlace para reclamar plaza no es válido, o ya se usó.",
     e_not_in_tournament: "Tu perfil no juega en este torneo.",
+    e_no_closing_time: "Para sortear al cerrar hace falta un número de minutos.",
     e_match_decided: "Este enfrentamiento ya está decidido.",
     rules_html: `
 <p>Objetivo: ser el primero en quedar sin cartas.</p>

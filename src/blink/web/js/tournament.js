@@ -273,17 +273,20 @@ function checkInPart(x) {
     const n = (c.players || []).length;
     const line = [t("t_check_in_state", { n, total: x.players.length })];
     if (c.closes_at) line.push(t("t_check_in_until", { time: clockTime(c.closes_at) }));
+    if (c.draw_at_close) line.push(t("t_draw_at_close_set"));
     return el("p", { id: "check-in-state" }, line.join(" "));
   }
   return el("form", {
     id: "check-in-open",
     onsubmit: (ev) => {
       ev.preventDefault();
-      const minutes = Number(new FormData(ev.target).get("minutes")) || undefined;
-      act("check-in/open", { minutes }, "check-in-open");
+      const f = new FormData(ev.target);
+      const minutes = Number(f.get("minutes")) || undefined;
+      act("check-in/open", { minutes, draw_at_close: Boolean(minutes && f.get("draw")) }, "check-in-open");
     },
   },
   el("label", {}, `${t("t_check_in_minutes")} `, el("input", { name: "minutes", type: "number", min: "1", size: "5" })),
+  el("label", {}, el("input", { name: "draw", type: "checkbox", value: "1" }), ` ${t("t_draw_at_close")}`),
   el("button", { type: "submit" }, t("t_check_in_open_btn")));
 }
 
