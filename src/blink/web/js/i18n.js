@@ -766,7 +766,7 @@ const STRINGS = {
     e_too_few_checked_in: "Confirmaron menos de dos jugadores.",
     e_no_such_claim: "Este enlace para reclamar plaza no es válido, o ya se usó.",
     e_not_in_tournament: "Tu perfil no juega en este torneo.",
-    e_no_closing_time: "Para sortear al cerrar hace falta un número de minutos.",
+    e_no_closing_time: "Para sortear al cerrar, indica cuántos minutos dura la confirmación.",
     e_match_decided: "Este enfrentamiento ya está decidido.",
     rules_html: `
 <p>Objetivo: ser el primero en quedar sin cartas.</p>
