@@ -8,7 +8,7 @@ handicaps set, so results entered in any valid order give the same state.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 from blink.tournament.formats import Plan, bracket_slots, plan
@@ -102,20 +102,7 @@ class _Builder:
         fixed = self.walkovers.get(mid)
         if known and not m.decided and fixed is not None and fixed[0] == players:
             # A walkover given stands: a later absence of the player it went to changes nothing.
-            m = Match(
-                mid,
-                kind,
-                rnd,
-                label,
-                tuple(sources),
-                players,
-                games,
-                None,
-                fixed[1],
-                vacant,
-                True,
-                fixed[2],
-            )
+            m = replace(m, handicap=None, forfeits=fixed[1], walkover=True, awarded=fixed[2])
         elif known and not m.decided:
             named = self.forfeits.get(mid, ())
             out = tuple(p for p in players if p is not None and (p in self.withdrawn or p in named))
@@ -125,20 +112,7 @@ class _Builder:
                     awarded: str | None = there[0]
                 else:
                     awarded = choose(there) if choose is not None and there else None
-                m = Match(
-                    mid,
-                    kind,
-                    rnd,
-                    label,
-                    tuple(sources),
-                    players,
-                    games,
-                    None,
-                    out,
-                    vacant,
-                    True,
-                    awarded,
-                )
+                m = replace(m, handicap=None, forfeits=out, walkover=True, awarded=awarded)
         self.d.matches[mid] = m
         return m
 
