@@ -321,6 +321,21 @@ async def test_the_draw_is_made_when_the_check_in_window_closes(
     )
     assert st["check_in"]["draw_at_close"] is False
 
+    # The organiser drawing before the close also ends the wait for it.
+    tid2, org2 = await asyncio.to_thread(_cards, server, ["Ea", "Eb", "Ec"])
+    base2 = f"/api/tournaments/{tid2}"
+    body2 = {"organiser_secret": org2, "minutes": 5, "draw_at_close": True}
+    await asyncio.to_thread(_ok, server, f"{base2}/check-in/open", body2)
+    for n in ("Ea", "Eb"):
+        await asyncio.to_thread(
+            _ok, server, f"{base2}/check-in", {"organiser_secret": org2, "name": n}
+        )
+    drawn = await asyncio.to_thread(
+        _ok, server, f"{base2}/draw", {"organiser_secret": org2, "seed": 1}
+    )
+    assert drawn["check_in"]["draw_at_close"] is False
+    assert [p["name"] for p in drawn["players"]] == ["Ea", "Eb"]
+
 
 def test_a_draw_at_the_close_needs_a_closing_time(server: ServerThread) -> None:
     tid, org = _cards(server, ["Na", "Nb"])

@@ -306,6 +306,7 @@ async def draw(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, 
 def _draw(mgr: Manager, e: Entry, seed: int, body: OrgAction) -> None:
     """Make the draw (over the players who checked in, when check-in is open)."""
     _engine_call(lambda: e.t.draw(seed, _by(body), mgr.hub.settings.wall_clock()))
+    e.draw_at_close = False  # drawn now: nothing left for the close of check-in
     e.drop_left()
 
 
