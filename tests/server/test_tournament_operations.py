@@ -170,6 +170,8 @@ def test_a_player_entered_by_name_claims_the_seat_with_a_link(server: ServerThre
     assert public["players"][0]["claimable"] is True
     _refused(server, f"{base}/claims", {"organiser_secret": "x"}, 403, "not_organiser")
     assert _ok(server, f"{base}/claims", {"organiser_secret": org})["claims"] == {"Zed": link}
+    # The claim is kept with the tournament: it still works once read back from its row.
+    server.app.state.hub.tournaments.forget(tid)  # type: ignore[attr-defined]
     zed = profile(server, "Zedd")
     _refused(
         server,
