@@ -148,3 +148,35 @@ def test_organiser_runs_check_in_then_enters_a_no_show_from_the_page(
     )
     page.select_option("#lang", "en")
     assert errors == []
+
+
+def test_the_final_round_table_shows_walkovers_and_a_vacant_seat(
+    server: Server, context: BrowserContext
+) -> None:
+    made = server.api("/api/tournaments", {"name": "Vacant night", "kind": "cards"})
+    tid, secret = str(made["id"]), str(made["organiser_secret"])
+    for name in ("Vaa", "Vab", "Vac", "Vad", "Vae", "Vaf", "Vag", "Vah"):
+        server.api(f"/api/tournaments/{tid}/players", {"organiser_secret": secret, "name": name})
+    s = server.api(f"/api/tournaments/{tid}/draw", {"organiser_secret": secret, "seed": 11})
+    r12 = next(m for m in s["tournament"]["matches"] if m["id"] == "R1-2")  # type: ignore[index, union-attr]
+    server.api(
+        f"/api/tournaments/{tid}/forfeit",
+        {"organiser_secret": secret, "match": "R1-2", "players": r12["players"]},
+    )
+    r11 = next(m for m in s["tournament"]["matches"] if m["id"] == "R1-1")  # type: ignore[index, union-attr]
+    win = {"organiser_secret": secret, "match": "R1-1", "winners": [r11["players"][0]]}
+    for _ in range(2):
+        server.api(f"/api/tournaments/{tid}/result", win)
+    page = context.new_page()
+    errors = collect_errors(page)
+    page.goto(f"{server.url}/tournament.html?id={tid}")
+    table = page.locator("#final-table")
+    expect(table).to_contain_text("nobody (double forfeit)", timeout=TIMEOUT)
+    # The winner of R1-1 has its set against the vacant seat as a walkover: 3 wins.
+    expect(table.locator("tbody tr").first).to_contain_text("3 wins, 0 losses · walkover")
+    r12_box = page.locator('.match[data-match="R1-2"]')
+    expect(r12_box.locator(".score")).to_contain_text("Double forfeit: nobody goes through")
+    page.select_option("#lang", "es")
+    expect(table).to_contain_text("nadie (doble incomparecencia)", timeout=TIMEOUT)
+    page.select_option("#lang", "en")
+    assert errors == []

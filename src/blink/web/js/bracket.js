@@ -236,7 +236,11 @@ function finalTable(td) {
   if (!sets.length) return null;
   const sources = finalistSources(td.matches);
   const names = sources.map((s) => finalistName(td, s));
-  const shown = names.map((n, i) => n || t("t_finalist", { n: i + 1 }));
+  const vacant = (src) => {
+    const m = src.startsWith("winner:") && td.matches.find((x) => x.id === src.slice(7));
+    return Boolean(m && m.status === "decided" && !m.winner);
+  };
+  const shown = names.map((n, i) => n || (vacant(sources[i]) ? t("t_vacant") : t("t_finalist", { n: i + 1 })));
   const head = el("tr", {}, el("th", { scope: "col" }, t("t_player")),
     ...shown.map((n) => el("th", { scope: "col" }, `${t("versus")} ${n}`)), el("th", { scope: "col" }, t("t_total")));
   const body = names.map((a, i) => {
@@ -245,12 +249,13 @@ function finalTable(td) {
     const cells = names.map((b, j) => {
       if (i === j) return el("td", { class: "self" }, "—");
       const m = sets.find((x) => x.sources.includes(sources[i]) && x.sources.includes(sources[j]));
-      if (!a || !b || !m || !m.games.length) return el("td", {}, "");
+      if (!a || !m || (!m.games.length && !m.walkover)) return el("td", {}, "");
       const w = m.score[a] ?? 0;
-      const l = m.score[b] ?? 0;
+      const l = b ? m.score[b] ?? 0 : 0;
       wins += w;
       losses += l;
-      return el("td", {}, recordWords(w, l));
+      const mark = m.walkover ? ` · ${t(m.awarded === a ? "t_walkover_mark" : "t_forfeit_mark")}` : "";
+      return el("td", {}, recordWords(w, l) + mark);
     });
     return el("tr", {}, el("th", { scope: "row" }, shown[i]), ...cells,
       el("td", { class: "total" }, wins + losses ? recordWords(wins, losses) : ""));
