@@ -83,6 +83,11 @@ _WORDS: Final[dict[str, dict[str, str]]] = {
         "st_playing": "playing",
         "out_in": "{status} (round {n})",
         "place_range": "{a}-{b}",
+        "nobody": "nobody (double forfeit)",
+        "forfeited": "{name} (forfeit)",
+        "walkover": "walkover",
+        "double_forfeit": "double forfeit",
+        "wo": "w/o",
     },
     "es": {
         "round": "Ronda {n}",
@@ -127,6 +132,11 @@ _WORDS: Final[dict[str, dict[str, str]]] = {
         "st_playing": "sigue en juego",
         "out_in": "{status} (ronda {n})",
         "place_range": "{a} a {b}",
+        "nobody": "nadie (doble incomparecencia)",
+        "forfeited": "{name} (no presentado)",
+        "walkover": "por incomparecencia",
+        "double_forfeit": "doble incomparecencia",
+        "wo": "inc.",
     },
 }
 
@@ -203,22 +213,26 @@ class Layout:
 
 def _rows(m: Match, w: Words) -> list[tuple[str, str, str]]:
     out: list[tuple[str, str, str]] = []
-    for src, pl in zip(m.sources, m.players, strict=True):
+    for i, (src, pl) in enumerate(zip(m.sources, m.players, strict=True)):
         if pl is None:
-            out.append((w.source(src), "", "pending"))
+            name = w("nobody") if i in m.vacant else w.source(src)
+            out.append((name, "", "loser" if i in m.vacant else "pending"))
             continue
-        score = str(m.score.get(pl, 0)) if m.games else ""
+        score = str(m.score.get(pl, 0)) if m.games or m.walkover else ""
         style = "plain"
         if m.decided:
-            style = "winner" if m.winner == pl else "loser"
-        out.append((pl, score, style))
+            style = "winner" if (m.winner or m.awarded) == pl else "loser"
+        out.append((w("forfeited", name=pl) if pl in m.forfeits else pl, score, style))
     return out
 
 
 def _match_label(m: Match, w: Words) -> str:
     ties = f", {w.count('ties', m.ties)}" if m.ties else ""
     deal = "" if m.handicap is None else ", " + w("deal", sizes=_sizes(m))
-    return f"{m.id}{ties}{deal}"
+    walkover = ""
+    if m.walkover:
+        walkover = ", " + (w("walkover") if m.awarded else w("double_forfeit"))
+    return f"{m.id}{ties}{deal}{walkover}"
 
 
 def _sizes(m: Match) -> str:
@@ -303,7 +317,15 @@ def final_table(t: Tournament, lang: str = "en") -> dict[str, Any]:
     w = Words(lang)
     sets = [m for m in t.matches() if m.kind in (MatchKind.FINAL_SET, MatchKind.FINAL)]
     sources = _finalist_sources(t)
-    names = [n if n is not None else w.source(s) for s, n in zip(sources, t.finalists, strict=True)]
+    by_id = {m.id: m for m in t.matches()}
+
+    def unknown(src: str) -> str:
+        feeder = by_id.get(src.removeprefix("winner:"))
+        if feeder is not None and feeder.decided and feeder.winner is None:
+            return w("nobody")
+        return w.source(src)
+
+    names = [n if n is not None else unknown(s) for s, n in zip(sources, t.finalists, strict=True)]
     known = t.finalists
     cells: list[list[str]] = []
     totals: list[str] = []
@@ -315,12 +337,13 @@ def final_table(t: Tournament, lang: str = "en") -> dict[str, Any]:
                 row.append("—")
                 continue
             m = next(m for m in sets if {sources[i], sources[j]} == set(m.sources))
-            if a is None or b is None or not m.games:
+            if a is None or (not m.games and not m.walkover):
                 row.append("")
                 continue
             won = m.score.get(a, 0)
             total += won
-            row.append(f"{won}–{m.score.get(b, 0)}")
+            wo = f" {w('wo')}" if m.walkover else ""
+            row.append(f"{won}–{m.score.get(b, 0) if b else 0}{wo}")
         cells.append(row)
         totals.append(str(total) if any(c not in ("", "—") for c in row) else "")
     places = {

@@ -375,3 +375,48 @@ def test_live_bracket_off_a_terminal_prints_only_the_result() -> None:
     text = out.getvalue()
     assert "\x1b[" not in text
     assert text.count("Cup · 5 players") == 1 and text.count("Champion: ") == 1
+
+
+# ----------------------------------------------------------------- withdrawals, corrections
+
+
+def test_withdraw_forfeit_correct_and_check_in_from_the_command_line(tmp_path: Path) -> None:
+    f = tmp_path / "club.json"
+    names = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
+    code, _, err = blink("tournament", "new", f, *[x for n in names for x in ("-p", n)])
+    assert code == 0, err
+    code, out, err = blink("tournament", "check-in", f, "--open", "-p", "Ann", "-p", "Bo")
+    assert code == 0, err
+    assert "2 of 6 checked in" in out
+    for n in ("Cy", "Di", "Ed"):
+        assert blink("tournament", "check-in", f, "-p", n)[0] == 0
+    code, _, err = blink("tournament", "draw", f, "--seed", "3")
+    assert code == 0, err
+    t = load(f)
+    assert [e.name for e in t.entrants] == ["Ann", "Bo", "Cy", "Di", "Ed"]
+    m = t.ready_matches()[0]
+    a, b = (p or "" for p in m.players)
+    assert blink("tournament", "result", f, "-m", m.id, "-w", a)[0] == 0
+    code, out, err = blink(
+        "tournament", "correct", f, "-m", m.id, "--game", "1", "-w", b, "--by", "Maria"
+    )
+    assert code == 0, err
+    assert f"Maria: game 1 of {m.id} corrected: {a} -> {b}" in out
+    code, out, err = blink("tournament", "withdraw", f, "-p", b, "--note", "ill")
+    assert code == 0, err
+    assert f"organiser: {b} withdrew (ill)" in out
+    assert load(f).match(m.id).winner == a
+    code, _, err = blink("tournament", "withdraw", f, "-p", b)
+    assert code == 2 and "already withdrawn" in err
+    other = next(
+        x for x in load(f).ready_matches() if x.id != m.id and x.kind.value == "elimination"
+    )
+    code, out, err = blink("tournament", "forfeit", f, "-m", other.id, "-p", other.players[0] or "")
+    assert code == 0, err
+    assert load(f).match(other.id).walkover
+    code, out, _ = blink("tournament", "changes", f)
+    kinds = ["not checked in at the draw: Flo", "corrected", "withdrew", "forfeited"]
+    lines = out.strip().splitlines()
+    assert len(lines) == 4 and all(k in line for k, line in zip(kinds, lines, strict=True))
+    code, out, _ = blink("tournament", "show", f)
+    assert code == 0 and "walkover to" in out

@@ -49,6 +49,7 @@ from blink.server.lease import TOURNAMENT_NAMESPACE
 from blink.server.profiles import meta, on_game_end, profiles_by_id
 from blink.server.rooms import GameState, Room, Seat
 from blink.server.schema import games, rooms
+from blink.server.tournament_absences import check_no_shows, no_shows
 from blink.tournament import MatchKind, Tournament, TournamentError
 
 __all__ = ["KINDS", "Entry", "Manager", "attach", "tournament_dict", "tournaments"]
@@ -104,6 +105,26 @@ class Entry:
     updated_at: float = 0.0
     touched: float = 0.0
     """When it was last asked for or changed (``Settings.clock``)."""
+    no_show_after: float | None = None
+    """Seconds a match room waits for its players before those not there forfeit
+    (``None``: no deadline)."""
+    opened: dict[str, float] = field(default_factory=dict)
+    """Room code -> when it was opened (``Settings.wall_clock``), for the no-show deadline."""
+    claims: dict[str, str] = field(default_factory=dict)
+    """Player name -> the claim token of a player entered by name without a profile."""
+    check_in_closes: float | None = None
+    """When check-in closes (``Settings.wall_clock``; ``None``: when the organiser draws)."""
+    draw_at_close: bool = False
+    """Make the draw when check-in closes (on the sweeps), over the players who checked in."""
+
+    def drop_left(self) -> None:
+        """Forget the profiles and claims of players no longer in the field (after a draw
+        over those who checked in)."""
+        present = {x.name for x in self.t.entrants}
+        for name in [n for n in self.profiles if n not in present]:
+            del self.profiles[name]
+        for name in [n for n in self.claims if n not in present]:
+            del self.claims[name]
 
     @property
     def status(self) -> str:
@@ -122,6 +143,11 @@ class Entry:
                 "profiles": self.profiles,
                 "rooms": self.rooms,
                 "started": self.started,
+                "no_show_after": self.no_show_after,
+                "opened": self.opened,
+                "claims": self.claims,
+                "check_in_closes": self.check_in_closes,
+                "draw_at_close": self.draw_at_close,
             }
         )
 
@@ -131,11 +157,16 @@ class Entry:
         rooms: dict[str, Any] = {}
         for mid, codes in self.rooms.items():
             code = codes[-1]
+            opened = self.opened.get(code)
             rooms[mid] = {
                 "code": code,
                 "codes": codes,
                 "play_url": f"/play/{code}",
                 "watch_url": f"/watch/{code}",
+                "opened_at": opened,
+                "no_show_at": None
+                if opened is None or self.no_show_after is None
+                else opened + self.no_show_after,
             }
         return {
             "id": self.id,
@@ -150,9 +181,22 @@ class Entry:
                     "rank": e.rank,
                     "rating": e.rating,
                     "profile": self.profiles.get(e.name),
+                    "claimable": e.name in self.claims,
+                    "withdrawn": e.name in self.t.withdrawn,
+                    "checked_in": None
+                    if self.t.checked_in is None
+                    else e.name in self.t.checked_in,
                 }
                 for e in self.t.entrants
             ],
+            "no_show_after": self.no_show_after,
+            "check_in": {
+                "open": self.t.check_in_open,
+                "players": self.t.checked_in,
+                "closes_at": self.check_in_closes,
+                "draw_at_close": self.draw_at_close,
+            },
+            "changes": [c.to_dict() for c in self.t.changes],
             "rooms": rooms,
             "tournament": td,
             "bracket_html": f"/api/tournaments/{self.id}/bracket.html",
@@ -180,6 +224,11 @@ def _entry(r: Any) -> Entry | None:
         bool(data.get("started")),
         r.version,
         r.updated_at,
+        no_show_after=data.get("no_show_after"),
+        opened={str(k): float(v) for k, v in (data.get("opened") or {}).items()},
+        claims={str(k): str(v) for k, v in (data.get("claims") or {}).items()},
+        check_in_closes=data.get("check_in_closes"),
+        draw_at_close=bool(data.get("draw_at_close")),
     )
 
 
@@ -291,7 +340,8 @@ class Manager:
 
     def evict_idle(self) -> list[str]:
         """Drop from memory every tournament idle for ``settings.tournament_idle_after``
-        seconds (neither asked for nor changed) none of whose match rooms is in memory; its
+        seconds (neither asked for nor changed) none of whose match rooms is in memory and
+        that waits for no draw at the close of check-in; its
         row stays and :meth:`get` reads it back. Nothing is dropped while the database cannot
         be written (its row may be behind). Returns the ids dropped."""
         limit = self.hub.settings.tournament_idle_after
@@ -302,6 +352,8 @@ class Manager:
         for tid, e in list(self.items.items()):
             codes = [c for cs in e.rooms.values() for c in cs]
             if now - e.touched < limit or any(c in self.hub.rooms for c in codes):
+                continue
+            if e.draw_at_close:  # the sweeps make its draw when check-in closes
                 continue
             del self.items[tid]
             for c in codes:
@@ -474,6 +526,7 @@ class Manager:
                     continue
             opened = self.open_room(e, m.id)
             if opened is not None:
+                e.opened[opened] = self.hub.settings.wall_clock()
                 e.rooms.setdefault(m.id, []).append(opened)
                 self.by_room[opened] = e.id
                 changed = True
@@ -614,8 +667,9 @@ class Manager:
 
     async def organise(self, tid: str) -> None:
         """If this node organises tournament ``tid`` (or takes its lease now): read it back
-        as stored, enter the stored results of its match rooms, open the rooms of the matches
-        that are ready, store it and publish the change. A store refused because another
+        as stored, enter the stored results of its match rooms and the no-show forfeits due
+        in the rooms it serves, open the rooms of the matches that are ready, store it and
+        publish the change. A store refused because another
         node stored a newer version meanwhile starts over from that one."""
         async with self._locks.setdefault(tid, asyncio.Lock()):
             if self.stopped:
@@ -646,7 +700,8 @@ class Manager:
             if not e.started or e.kind != "online":
                 return
             stored = await asyncio.to_thread(self.stored_rooms, e)
-            if not self.sync(e, stored):
+            forfeited = no_shows(self, e, self.hub.settings.wall_clock())
+            if not self.sync(e, stored) and not forfeited:
                 return
             try:
                 stored_now = await self.hub.storage.run(self.save(e))
@@ -711,6 +766,7 @@ async def attach(hub: Hub) -> None:
     hub.game_end_hooks.append(on_game_end)
     hub.game_end_hooks.append(mgr.on_game_end)
     hub.sweep_hooks.append(mgr.evict_idle)
+    hub.sweep_hooks.append(lambda: check_no_shows(mgr))
     if hub.leases.shared:
         # A cluster node organises the tournaments whose leases it holds or takes: on their
         # events, and by a periodic check (which starts now).

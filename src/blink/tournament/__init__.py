@@ -19,6 +19,10 @@ The format (docs/rules.md, "Tournaments" explains every ruling):
   other in turn (two-out-of-three each); if that goes round in a circle, one three-player game
   settles who is first of them, and the other two keep the order of their own match.
 * two players play one two-out-of-three match; three or four go straight to the final round.
+* what real events need (docs/rules.md, "Check-in, withdrawals, no-shows and corrections"): a
+  check-in before the draw, withdrawals and no-shows as walkovers (a double forfeit leaves the
+  next seat vacant), organiser corrections; each goes in an audit trail
+  (:attr:`Tournament.changes`, the times given by the caller).
 
 Typical use::
 
@@ -37,6 +41,9 @@ The package's modules: :mod:`~blink.tournament.errors` (refusals),
 from __future__ import annotations
 
 from blink.tournament.errors import (
+    AbsenceError,
+    CheckInError,
+    CorrectionError,
     DrawError,
     FieldError,
     MatchDecidedError,
@@ -49,7 +56,16 @@ from blink.tournament.errors import (
 )
 from blink.tournament.formats import MAX_PLAYERS, MIN_PLAYERS, Plan, bracket_slots, plan
 from blink.tournament.state import FORMAT, VERSION, Tournament
-from blink.tournament.values import FINAL_SET_GAMES, Draw, Entrant, Game, Match, MatchKind, Placing
+from blink.tournament.values import (
+    FINAL_SET_GAMES,
+    Change,
+    Draw,
+    Entrant,
+    Game,
+    Match,
+    MatchKind,
+    Placing,
+)
 from blink.tournament.values import MATCH_TARGET as MATCH_TARGET
 from blink.tournament.values import NAME_MAX as NAME_MAX
 
@@ -59,6 +75,10 @@ __all__ = [
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "VERSION",
+    "AbsenceError",
+    "Change",
+    "CheckInError",
+    "CorrectionError",
     "Draw",
     "DrawError",
     "Entrant",

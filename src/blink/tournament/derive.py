@@ -7,15 +7,17 @@ handicaps set, so results entered in any valid order give the same state.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 
-from blink.tournament.errors import TournamentError
 from blink.tournament.formats import Plan, bracket_slots, plan
 from blink.tournament.values import Draw, Game, Match, MatchKind
 
-__all__ = ["Derived", "derive", "winner_source"]
+__all__ = ["Derived", "Walkover", "derive", "winner_source"]
+
+_VACANT = ""
+"""What a seat fed by a double forfeit resolves to (no player's name is empty)."""
 
 
 @dataclass
@@ -29,7 +31,13 @@ class Derived:
     groups: list[tuple[int, list[str]]] = field(default_factory=list)
     """Places so far in the final round: (first place, players sharing it)."""
     final_wins: dict[str, int] = field(default_factory=dict)
+    settled: bool = False
+    """Every place of the final round is settled (players of a double forfeit in a tie-break
+    share theirs)."""
 
+
+Walkover = tuple[tuple[str | None, ...], tuple[str, ...], str | None]
+"""A walkover as it was given: the match's players, those who forfeited, who it went to."""
 
 Places = list[tuple[int, list[str]]]
 """Places in the final round: (first place, players sharing it)."""
@@ -47,28 +55,64 @@ class _Builder:
         self,
         games: Mapping[str, Sequence[Game]],
         handicaps: Mapping[str, Mapping[str, int]],
+        withdrawn: Collection[str] = (),
+        forfeits: Mapping[str, Collection[str]] | None = None,
+        walkovers: Mapping[str, Walkover] | None = None,
     ) -> None:
         self.d = Derived()
         self.games = games
         self.handicaps = handicaps
+        self.withdrawn = withdrawn
+        self.forfeits = forfeits or {}
+        self.walkovers = walkovers or {}
 
     def resolve(self, source: str) -> str | None:
-        """The player a source stands for, or ``None`` while an earlier match goes on."""
+        """The player a source stands for, ``None`` while an earlier match goes on, or
+        ``_VACANT`` for nobody (that match was a double forfeit)."""
         if source.startswith("winner:"):
             m = self.d.matches.get(source[len("winner:") :])
-            return None if m is None else m.winner
+            if m is None:
+                return None
+            return _VACANT if m.decided and m.winner is None else m.winner
         return source
 
-    def add(self, mid: str, kind: MatchKind, rnd: int, label: str, sources: Sequence[str]) -> Match:
-        """Add a match with its games and handicap (once its players are known)."""
-        players = tuple(self.resolve(s) for s in sources)
-        known = None not in players
+    def add(
+        self,
+        mid: str,
+        kind: MatchKind,
+        rnd: int,
+        label: str,
+        sources: Sequence[str],
+        choose: Callable[[list[str]], str | None] | None = None,
+    ) -> Match:
+        """Add a match with its games and handicap (once its players are known); a match not
+        decided by its games that an absent player or a vacant seat is in is a walkover (to
+        the one player there, or among several to ``choose``'s pick; nobody's when no one is
+        there)."""
+        resolved = [self.resolve(s) for s in sources]
+        vacant = tuple(i for i, p in enumerate(resolved) if p == _VACANT)
+        players = tuple(None if p == _VACANT else p for p in resolved)
+        known = all(p is not None or i in vacant for i, p in enumerate(players))
         games = tuple(self.games.get(mid, ())) if known else ()
         hc = self.handicaps.get(mid)
         handicap = tuple((pl, hc[pl]) for pl in players if pl is not None) if hc else None
-        if handicap is not None and (not known or len(handicap) != len(hc or {})):
+        if handicap is not None and (not known or vacant or len(handicap) != len(hc or {})):
             handicap = None
-        m = Match(mid, kind, rnd, label, tuple(sources), players, games, handicap)
+        m = Match(mid, kind, rnd, label, tuple(sources), players, games, handicap, vacant=vacant)
+        fixed = self.walkovers.get(mid)
+        if known and not m.decided and fixed is not None and fixed[0] == players:
+            # A walkover given stands: a later absence of the player it went to changes nothing.
+            m = replace(m, handicap=None, forfeits=fixed[1], walkover=True, awarded=fixed[2])
+        elif known and not m.decided:
+            named = self.forfeits.get(mid, ())
+            out = tuple(p for p in players if p is not None and (p in self.withdrawn or p in named))
+            if out or vacant:
+                there = [p for p in players if p is not None and p not in out]
+                if len(there) == 1:
+                    awarded: str | None = there[0]
+                else:
+                    awarded = choose(there) if choose is not None and there else None
+                m = replace(m, handicap=None, forfeits=out, walkover=True, awarded=awarded)
         self.d.matches[mid] = m
         return m
 
@@ -78,15 +122,20 @@ def derive(
     draw: Draw | None,
     games: Mapping[str, Sequence[Game]],
     handicaps: Mapping[str, Mapping[str, int]],
+    withdrawn: Collection[str] = (),
+    forfeits: Mapping[str, Collection[str]] | None = None,
+    walkovers: Mapping[str, Walkover] | None = None,
 ) -> Derived:
-    """The state of a tournament of ``players`` entrants (nothing before the draw)."""
-    build = _Builder(games, handicaps)
+    """The state of a tournament of ``players`` entrants (nothing before the draw), with the
+    players ``withdrawn`` and the players each match's ``forfeits`` name absent, and the
+    ``walkovers`` already given (each stands while its match has the same players)."""
+    build = _Builder(games, handicaps, withdrawn, forfeits, walkovers)
     if draw is None:
         return build.d
     p = plan(players)
     final_round = p.rounds + 1
     sources = _elimination(build, p, draw) if p.rounds else list(draw.order)
-    build.d.finalists = [build.resolve(s) for s in sources]
+    build.d.finalists = [None if f == _VACANT else f for f in map(build.resolve, sources)]
     if len(sources) == 2:
         _final(build, sources, final_round)
     else:
@@ -128,9 +177,15 @@ def _elimination(build: _Builder, p: Plan, draw: Draw) -> list[str]:
 def _final(build: _Builder, sources: Sequence[str], rnd: int) -> None:
     """The final of a two-player field: one two-out-of-three match."""
     m = build.add("F1-2", MatchKind.FINAL, rnd, "Final", sources)
-    if m.winner is not None and m.loser is not None:
-        build.d.final_order = [m.winner, m.loser]
-        build.d.groups = [(1, [m.winner]), (2, [m.loser])]
+    if not m.decided:
+        return
+    there = [p for p in m.players if p is not None]
+    if m.winner is not None:
+        build.d.groups = [(1, [m.winner])] + ([(2, [m.loser])] if m.loser is not None else [])
+    elif there:  # a double forfeit: both share the first place, nobody is champion
+        build.d.groups = [(1, there)]
+    build.d.settled = True
+    build.d.final_order = [p for _, g in build.d.groups for p in g]
 
 
 def _final_round(build: _Builder, sources: Sequence[str], rnd: int) -> None:
@@ -149,6 +204,10 @@ def _final_round(build: _Builder, sources: Sequence[str], rnd: int) -> None:
     if not all(m.decided for m in sets):
         return
     finalists = [f for f in d.finalists if f is not None]
+    if not finalists:  # every seat vacant
+        d.settled = True
+        d.final_order = []
+        return
     number = {f: i + 1 for i, f in enumerate(finalists)}
     wins = {f: 0 for f in finalists}
     for m in sets:
@@ -156,12 +215,16 @@ def _final_round(build: _Builder, sources: Sequence[str], rnd: int) -> None:
             wins[pl] += w
     d.final_wins = wins
     place = 1
+    settled = True
     for w in sorted(set(wins.values()), reverse=True):
         group = [f for f in finalists if wins[f] == w]
-        d.groups.extend(_settle(build, group, place, rnd, number))
+        places, done = _settle(build, group, place, rnd, number)
+        d.groups.extend(places)
+        settled &= done
         place += len(group)
-    if all(len(g) == 1 for _, g in d.groups):
-        d.final_order = [g[0] for _, g in d.groups]
+    if settled:
+        d.settled = True
+        d.final_order = [p for _, g in d.groups for p in g]
 
 
 def _settle(
@@ -170,17 +233,19 @@ def _settle(
     place: int,
     rnd: int,
     num: Mapping[str, int],
-) -> Places:
-    """Order players tied on wins in the final round, creating tie-break matches as needed."""
+) -> tuple[Places, bool]:
+    """Order players tied on wins in the final round, creating tie-break matches as needed.
+    Also says whether their places are settled: players of a double forfeit share theirs, as
+    do four players tied on wins (possible only through walkovers)."""
     if len(group) == 1:
-        return [(place, group)]
+        return [(place, group)], True
     if len(group) == 2:
         m = build.add(f"T{place}", MatchKind.TIEBREAK, rnd, f"Tie-break for place {place}", group)
         if m.winner is None or m.loser is None:
-            return [(place, group)]
-        return [(place, [m.winner]), (place + 1, [m.loser])]
-    if len(group) != 3:  # pragma: no cover - impossible: 3 decided games per pair
-        raise TournamentError(f"{len(group)} finalists tied on wins", "internal")
+            return [(place, group)], m.decided
+        return [(place, [m.winner]), (place + 1, [m.loser])], True
+    if len(group) != 3:
+        return [(place, group)], True
     matches = [
         build.add(
             f"T{place}-{num[a]}{num[b]}",
@@ -192,21 +257,28 @@ def _settle(
         for a, b in combinations(group, 2)
     ]
     if not all(m.decided for m in matches):
-        return [(place, group)]
+        return [(place, group)], False
     won = {f: sum(1 for m in matches if m.winner == f) for f in group}
     if sorted(won.values()) == [0, 1, 2]:
-        return [(place + i, [f]) for i, f in enumerate(sorted(group, key=lambda f: -won[f]))]
+        ordered = sorted(group, key=lambda f: -won[f])
+        return [(place + i, [f]) for i, f in enumerate(ordered)], True
+
+    def best(there: list[str]) -> str | None:
+        # A play-off walkover among two players there: more tie-break wins, then bracket order.
+        return min(there, key=lambda f: (-won[f], num[f]))
+
     po = build.add(
         f"T{place}-P",
         MatchKind.PLAYOFF,
         rnd,
         f"Play-off for place {place} (three-player game)",
         group,
+        best,
     )
     if po.winner is None:
-        return [(place, group)]
+        return [(place, group)], po.decided
     rest = [f for f in group if f != po.winner]
     head = next(m for m in matches if set(m.players) == set(rest))
-    if head.winner is None or head.loser is None:  # pragma: no cover - decided above
-        return [(place, group)]
-    return [(place, [po.winner]), (place + 1, [head.winner]), (place + 2, [head.loser])]
+    if head.winner is None or head.loser is None:  # a double forfeit: the other two share
+        return [(place, [po.winner]), (place + 1, rest)], True
+    return [(place, [po.winner]), (place + 1, [head.winner]), (place + 2, [head.loser])], True

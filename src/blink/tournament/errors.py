@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 __all__ = [
+    "AbsenceError",
+    "CheckInError",
+    "CorrectionError",
     "DrawError",
     "FieldError",
     "MatchDecidedError",
@@ -77,3 +80,22 @@ class UndoError(TournamentError):
     """A game that cannot be taken back (none entered, or a later match already uses it)."""
 
     code = "cannot-undo"
+
+
+class AbsenceError(TournamentError):
+    """A withdrawal or a forfeit that cannot be: the player is out already, the match is not
+    being played, the tournament is over."""
+
+    code = "cannot-withdraw"
+
+
+class CorrectionError(TournamentError):
+    """A correction that cannot be made (no such game, or a later match uses the result)."""
+
+    code = "bad-correction"
+
+
+class CheckInError(TournamentError):
+    """Check-in refused: not open, already drawn, or too few players checked in."""
+
+    code = "check-in"

@@ -13,8 +13,11 @@ from dataclasses import replace
 from typing import Any, Final
 
 from blink.games.classic.rules import DealError, deal_sizes
-from blink.tournament.derive import Derived, derive
+from blink.tournament.derive import Derived, Walkover, derive
 from blink.tournament.errors import (
+    AbsenceError,
+    CheckInError,
+    CorrectionError,
     DrawError,
     FieldError,
     MatchDecidedError,
@@ -27,6 +30,7 @@ from blink.tournament.errors import (
 )
 from blink.tournament.formats import MAX_PLAYERS, MIN_PLAYERS, Plan, plan
 from blink.tournament.values import (
+    Change,
     Draw,
     Entrant,
     Game,
@@ -54,6 +58,12 @@ class Tournament:
         self._draw: Draw | None = None
         self._games: dict[str, list[Game]] = {}
         self._handicaps: dict[str, dict[str, int]] = {}
+        self._withdrawn: list[str] = []
+        self._forfeits: dict[str, list[str]] = {}
+        self._check_in: list[str] | None = None
+        self._walkovers: dict[str, Walkover] = {}
+        self.changes: list[Change] = []
+        """The audit trail: withdrawals, forfeits, corrections, check-ins missed."""
         self._cache: Derived | None = None
 
     # ---- set-up
@@ -87,6 +97,8 @@ class Tournament:
             raise DrawError("players cannot be removed after the draw", "already-drawn")
         e = self.entrant(name)
         self.entrants.remove(e)
+        if self._check_in is not None and e.name in self._check_in:
+            self._check_in.remove(e.name)
         self._cache = None
 
     def entrant(self, name: str) -> Entrant:
@@ -131,16 +143,20 @@ class Tournament:
 
         return [e.name for e in sorted(self.entrants, key=key)]
 
-    def draw(self, seed: int) -> Draw:
+    def draw(self, seed: int, by: str | None = None, at: float | None = None) -> Draw:
         """Make the draw: byes to the most experienced, first-round numbers from a hat.
 
         The hat holds two of each number 1..pairings, shuffled from ``seed``; the other players
-        draw in order of entry, and equal numbers play each other.
+        draw in order of entry, and equal numbers play each other. With check-in open, the
+        players who did not check in leave the field first (``by`` and ``at`` go in the audit
+        trail).
         """
         if self._draw is not None:
             raise DrawError("the draw has already been made", "already-drawn")
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise DrawError(f"the seed must be a whole number, not {seed!r}", "bad-seed")
+        if self._check_in is not None:
+            self._draw_checked_in(by, at)
         p = plan(len(self.entrants))
         order = self.experience_order(seed)
         byes = tuple(order[: p.byes])
@@ -156,7 +172,15 @@ class Tournament:
     def _state(self) -> Derived:
         """The derived state, computed again after every change."""
         if self._cache is None:
-            self._cache = derive(len(self.entrants), self._draw, self._games, self._handicaps)
+            self._cache = derive(
+                len(self.entrants),
+                self._draw,
+                self._games,
+                self._handicaps,
+                set(self._withdrawn),
+                self._forfeits,
+                self._walkovers,
+            )
         return self._cache
 
     # ---- reading
@@ -187,9 +211,17 @@ class Tournament:
 
     @property
     def champion(self) -> str | None:
-        """The winner, once the tournament is finished."""
-        order = self._state().final_order
-        return order[0] if order else None
+        """The winner, once the tournament is finished (``None`` too when the first place is
+        shared: a double forfeit in the final)."""
+        d = self._state()
+        if d.final_order is None or not d.groups or len(d.groups[0][1]) != 1:
+            return None
+        return d.groups[0][1][0]
+
+    @property
+    def withdrawn(self) -> list[str]:
+        """The players who withdrew, in the order they did."""
+        return list(self._withdrawn)
 
     @property
     def finalists(self) -> list[str | None]:
@@ -208,11 +240,14 @@ class Tournament:
         finalists = [f for f in d.finalists if f is not None]
         fin = p.finalists
         placed_names: set[str] = set()
+        settled = d.final_order is not None
         if d.groups:
             for place, group in d.groups:
                 for f in group:
                     status = (
-                        ("champion" if place == 1 else "placed") if len(group) == 1 else "finalist"
+                        ("champion" if place == 1 else "placed")
+                        if len(group) == 1
+                        else ("placed" if settled else "finalist")
                     )
                     out.append(
                         Placing(f, place, place + len(group) - 1, status, None, d.final_wins.get(f))
@@ -224,8 +259,8 @@ class Tournament:
                 placed_names.add(f)
         out_by_round: dict[int, list[str]] = {}
         for m in d.matches.values():
-            if m.kind is MatchKind.ELIMINATION and m.loser is not None:
-                out_by_round.setdefault(m.round, []).append(m.loser)
+            if m.kind is MatchKind.ELIMINATION:
+                out_by_round.setdefault(m.round, []).extend(m.losers)
         eliminated = {n for names in out_by_round.values() for n in names}
         playing = [
             e.name for e in self.entrants if e.name not in eliminated and e.name not in placed_names
@@ -276,6 +311,7 @@ class Tournament:
         game = Game(tuple(canon), ref)
         self._games.setdefault(m.id, []).append(game)
         self._cache = None
+        self._fix_walkovers()
         return replace(m, games=(*m.games, game))
 
     def record_tie(self, match_id: str, ref: str | None = None) -> Match:
@@ -320,8 +356,9 @@ class Tournament:
         self._cache = None
         return self.match(m.id)
 
-    def undo_game(self, match_id: str) -> Game:
-        """Take back the last game entered in a match, if no later match depends on it."""
+    def undo_game(self, match_id: str, by: str | None = None, at: float | None = None) -> Game:
+        """Take back the last game entered in a match, if no later match depends on it. With
+        ``by`` (who) it goes in the audit trail as a ``take-back``."""
         m = self.match(match_id)
         stored = self._games.get(m.id)
         if not stored:
@@ -345,12 +382,191 @@ class Tournament:
             )
         if not stored:
             del self._games[m.id]
+        self._fix_walkovers()
         for k in list(self._handicaps):  # a handicap whose players changed no longer applies
             hm = self._state().matches.get(k)
             if hm is None or hm.handicap is None:
                 del self._handicaps[k]
                 self._cache = None
+        if by is not None:
+            self.changes.append(
+                Change("take-back", by, at, m.id, game=len(stored) + 1, before=game.winners)
+            )
         return game
+
+    # ---- absences, corrections and check-in
+
+    def _fix_walkovers(self) -> None:
+        """Keep every walkover as given (see :data:`~blink.tournament.derive.Walkover`): the
+        derived state already holds those still standing and the new ones."""
+        self._walkovers = {
+            m.id: (m.players, m.forfeits, m.awarded) for m in self.matches() if m.walkover
+        }
+
+    def _out(self, name: str) -> bool:
+        """True once ``name`` has no match left: put out of the elimination, or placed."""
+        d = self._state()
+        if d.final_order is not None:
+            return True
+        return any(name in m.losers for m in d.matches.values() if m.kind is MatchKind.ELIMINATION)
+
+    def withdraw(
+        self, name: str, by: str | None = None, at: float | None = None, note: str | None = None
+    ) -> Change:
+        """A player withdraws after the draw: every match of theirs not decided yet, now or
+        later, is a walkover to the other player (a double forfeit when both are absent).
+        ``by`` and ``at`` (the caller's clock) go in the audit trail."""
+        if self._draw is None:
+            raise AbsenceError("before the draw a player is removed, not withdrawn", "not-drawn")
+        e = self.entrant(name)
+        if e.name in self._withdrawn:
+            raise AbsenceError(f"{e.name} has already withdrawn", "already-withdrawn")
+        if self._out(e.name):
+            raise AbsenceError(f"{e.name} has no match left to withdraw from", "not-playing")
+        self._withdrawn.append(e.name)
+        self._cache = None
+        self._fix_walkovers()
+        change = Change("withdrawal", by, at, players=(e.name,), note=note)
+        self.changes.append(change)
+        return change
+
+    def forfeit(
+        self,
+        match_id: str,
+        names: Sequence[str],
+        by: str | None = None,
+        at: float | None = None,
+        note: str | None = None,
+    ) -> Change:
+        """Players forfeit a match they did not come to (a no-show): a walkover to the other
+        player, or a double forfeit when every player forfeits (nobody goes on)."""
+        m = self.match(match_id)
+        if not m.known:
+            raise MatchNotReadyError(f"match {m.id}'s players are not known yet")
+        if m.decided:
+            raise MatchDecidedError(f"match {m.id} is already decided")
+        players = [p for p in m.players if p is not None]
+        canon: list[str] = []
+        for n in names:
+            hit = [p for p in players if p.casefold() == str(n).strip().casefold()]
+            if not hit:
+                raise NotInMatchError(f"{n!r} does not play in match {m.id}")
+            if hit[0] not in canon:
+                canon.append(hit[0])
+        if not canon:
+            raise AbsenceError("name the players who forfeit the match", "no-player")
+        self._forfeits[m.id] = canon
+        self._cache = None
+        self._fix_walkovers()
+        change = Change("forfeit", by, at, match=m.id, players=tuple(canon), note=note)
+        self.changes.append(change)
+        return change
+
+    def correct_game(
+        self,
+        match_id: str,
+        game: int,
+        winners: Sequence[str],
+        by: str | None = None,
+        at: float | None = None,
+        note: str | None = None,
+    ) -> Change:
+        """Correct game ``game`` (1 = the first) of a match: its winners become ``winners``
+        (several names for a tie). Refused when the match would have a game after it was
+        decided, or a later match already uses the result. Goes in the audit trail with what
+        it was before."""
+        m = self.match(match_id)
+        if m.walkover:
+            raise CorrectionError(
+                f"match {m.id} was a walkover: its games cannot be corrected", "walkover"
+            )
+        if isinstance(game, bool) or not isinstance(game, int) or not 1 <= game <= len(m.games):
+            raise CorrectionError(
+                f"match {m.id} has no game {game!r} (it has {len(m.games)})", "no-such-game"
+            )
+        players = [p for p in m.players if p is not None]
+        canon: list[str] = []
+        for n in winners:
+            hit = [p for p in players if p.casefold() == str(n).strip().casefold()]
+            if not hit:
+                raise NotInMatchError(f"{n!r} does not play in match {m.id}")
+            canon.append(hit[0])
+        if not canon or len(set(canon)) != len(canon):
+            raise ResultError("a game needs a winner, each named once", "bad-result")
+        old = m.games[game - 1]
+        games = list(m.games)
+        games[game - 1] = Game(tuple(canon), old.ref)
+        for k in range(1, len(games)):
+            if replace(m, games=tuple(games[:k]), walkover=False, awarded=None).decided:
+                raise CorrectionError(
+                    f"with that result match {m.id} is decided before its game {k + 1}",
+                    "decided-earlier",
+                )
+        before = {k: len(v) for k, v in self._games.items() if v}
+        stored = self._games[m.id]
+        self._games[m.id] = games
+        self._cache = None
+        state = self._state().matches
+        lost = [
+            k
+            for k, n in before.items()
+            if k != m.id and (k not in state or len(state[k].games) != n)
+        ]
+        if lost:
+            self._games[m.id] = stored
+            self._cache = None
+            raise CorrectionError(
+                f"match {m.id}'s result is already used by match {', '.join(sorted(lost))}; "
+                "take back those games first",
+                "result-in-use",
+            )
+        self._fix_walkovers()
+        change = Change(
+            "correction", by, at, m.id, game=game, before=old.winners, after=tuple(canon), note=note
+        )
+        self.changes.append(change)
+        return change
+
+    @property
+    def check_in_open(self) -> bool:
+        """True while check-in is open (from :meth:`open_check_in` to the draw)."""
+        return self._check_in is not None and self._draw is None
+
+    @property
+    def checked_in(self) -> list[str] | None:
+        """The players who checked in, in order (``None``: the tournament has no check-in)."""
+        return None if self._check_in is None else list(self._check_in)
+
+    def open_check_in(self) -> None:
+        """Open check-in before the draw: the draw is then made over the players who checked
+        in (the others leave the field)."""
+        if self._draw is not None:
+            raise CheckInError("check-in is before the draw", "already-drawn")
+        if self._check_in is None:
+            self._check_in = []
+
+    def check_in(self, name: str) -> None:
+        """A player checks in (while check-in is open)."""
+        if not self.check_in_open or self._check_in is None:
+            raise CheckInError("check-in is not open", "check-in-closed")
+        e = self.entrant(name)
+        if e.name not in self._check_in:
+            self._check_in.append(e.name)
+
+    def _draw_checked_in(self, by: str | None = None, at: float | None = None) -> None:
+        """Before the draw: the players who did not check in leave the field."""
+        present = set(self._check_in or ())
+        missed = tuple(e.name for e in self.entrants if e.name not in present)
+        if len(self.entrants) - len(missed) < MIN_PLAYERS:
+            raise CheckInError(
+                f"only {len(self.entrants) - len(missed)} players checked in; "
+                f"a tournament needs {MIN_PLAYERS}",
+                "too-few-checked-in",
+            )
+        if missed:
+            self.entrants = [e for e in self.entrants if e.name in present]
+            self.changes.append(Change("check-in-missed", by, at, players=missed))
+            self._cache = None
 
     # ---- JSON
 
@@ -369,6 +585,7 @@ class Tournament:
                 "draw": None,
                 "results": {},
                 "handicaps": {},
+                **self._extras_dict(),
                 "matches": [],
                 "finished": False,
                 "champion": None,
@@ -391,6 +608,7 @@ class Tournament:
                 )
             },
             "handicaps": {k: dict(v) for k, v in sorted(self._handicaps.items())},
+            **self._extras_dict(),
             "matches": [m.to_dict() for m in state.matches.values()],
             "finished": self.finished,
             "champion": self.champion,
@@ -432,13 +650,13 @@ class Tournament:
             ]
         if pending and raw_draw is None:
             raise DrawError("results stored without a draw", "not-drawn")
+        t._load_extras(data)
         progress = True
         while pending and progress:
             progress = False
             for k in list(pending):
                 if k in t._state().matches and t.match(k).known:
-                    for g in pending.pop(k):
-                        t.record_game(k, g.winners, g.ref)
+                    t._load_games(k, pending.pop(k))
                     progress = True
         if pending:
             raise UnknownMatchError(
@@ -459,7 +677,80 @@ class Tournament:
                 raise ResultError(f"match {k}: {e}", "bad-handicap") from None
             t._handicaps[m.id] = {str(n): int(v) for n, v in sizes.items()}
         t._cache = None
+        if t._draw is not None:
+            t._fix_walkovers()
         return t
+
+    def _extras_dict(self) -> dict[str, Any]:
+        """The stored absences, check-in and audit trail (absent from older files)."""
+        return {
+            "withdrawn": list(self._withdrawn),
+            "forfeits": {k: list(v) for k, v in sorted(self._forfeits.items())},
+            "check_in": None if self._check_in is None else {"players": list(self._check_in)},
+            "walkovers": {
+                k: {"players": list(p), "forfeits": list(f), "to": a}
+                for k, (p, f, a) in sorted(self._walkovers.items())
+            },
+            "changes": [c.to_dict() for c in self.changes],
+        }
+
+    def _load_extras(self, data: Mapping[str, Any]) -> None:
+        """Read back :meth:`_extras_dict` (after the draw, before the games)."""
+        withdrawn = data.get("withdrawn") or []
+        forfeits = data.get("forfeits") or {}
+        check_in = data.get("check_in")
+        changes = data.get("changes") or []
+        if not isinstance(withdrawn, list) or not isinstance(forfeits, Mapping):
+            raise TournamentError("the stored absences are malformed", "bad-file")
+        if not isinstance(changes, list):
+            raise TournamentError("the stored audit trail is malformed", "bad-file")
+        if withdrawn and self._draw is None:
+            raise DrawError("withdrawals stored without a draw", "not-drawn")
+        self._withdrawn = [self.entrant(str(n)).name for n in withdrawn]
+        self._forfeits = {
+            str(k).upper(): [self.entrant(str(n)).name for n in v] for k, v in forfeits.items()
+        }
+        if isinstance(check_in, Mapping):
+            self._check_in = [self.entrant(str(n)).name for n in check_in.get("players") or []]
+        self.changes = [Change.from_dict(c) for c in changes]
+        walkovers = data.get("walkovers") or {}
+        if not isinstance(walkovers, Mapping):
+            raise TournamentError("the stored walkovers are malformed", "bad-file")
+        try:
+            self._walkovers = {
+                str(k): (
+                    tuple(None if n is None else self.entrant(str(n)).name for n in w["players"]),
+                    tuple(self.entrant(str(n)).name for n in w["forfeits"]),
+                    None if w.get("to") is None else self.entrant(str(w["to"])).name,
+                )
+                for k, w in walkovers.items()
+            }
+        except (KeyError, TypeError):
+            raise TournamentError("the stored walkovers are malformed", "bad-file") from None
+        self._cache = None
+
+    def _load_games(self, match_id: str, games: Sequence[Game]) -> None:
+        """Enter a match's stored games, each checked as :meth:`record_game` would have
+        checked it when it was entered (before any walkover of the match)."""
+        m = self.match(match_id)
+        players = [p for p in m.players if p is not None]
+        entered: list[Game] = []
+        for g in games:
+            if replace(m, games=tuple(entered), walkover=False, awarded=None).decided:
+                raise MatchDecidedError(f"match {m.id} has a stored game after it was decided")
+            canon = []
+            for n in g.winners:
+                hit = [p for p in players if isinstance(n, str) and p.casefold() == n.casefold()]
+                if not hit:
+                    raise NotInMatchError(f"{n!r} does not play in match {m.id}")
+                canon.append(hit[0])
+            if not canon or len(set(canon)) != len(canon):
+                raise ResultError(f"a stored game of {m.id} is malformed", "bad-result")
+            if g.ref is not None and not isinstance(g.ref, str):
+                raise ResultError("a game reference must be text", "bad-result")
+            entered.append(Game(tuple(canon), g.ref))
+        self._games[m.id] = entered
+        self._cache = None
 
     def copy(self) -> Tournament:
         """An independent copy."""

@@ -15,9 +15,11 @@ from typing import Any, Final
 from blink.tournament.errors import DrawError, FieldError
 
 __all__ = [
+    "CHANGE_KINDS",
     "FINAL_SET_GAMES",
     "MATCH_TARGET",
     "NAME_MAX",
+    "Change",
     "Draw",
     "Entrant",
     "Game",
@@ -166,16 +168,24 @@ class Match:
     games: tuple[Game, ...] = ()
     handicap: tuple[tuple[str, int], ...] | None = None
     """Draw-pile sizes by player for balanced play (``None``: an equal deal)."""
+    forfeits: tuple[str, ...] = ()
+    """Players who forfeit the match (absent: withdrawn, or not there by the deadline)."""
+    vacant: tuple[int, ...] = ()
+    """Seats nobody takes (the match feeding them was a double forfeit)."""
+    walkover: bool = False
+    """Decided without its games being played: a forfeit or a vacant seat."""
+    awarded: str | None = None
+    """The player a walkover goes to (``None``: a double forfeit, nobody goes on)."""
 
     @property
     def ready(self) -> bool:
         """All players known and the match not decided: a game can be entered."""
-        return None not in self.players and not self.decided
+        return self.known and not self.decided
 
     @property
     def known(self) -> bool:
-        """All players are known."""
-        return None not in self.players
+        """All players are known (a vacant seat is known to be nobody)."""
+        return all(p is not None or i in self.vacant for i, p in enumerate(self.players))
 
     @cached_property
     def score(self) -> dict[str, int]:
@@ -184,6 +194,9 @@ class Match:
         for g in self.games:
             if not g.is_tie:
                 wins[g.winners[0]] += 1
+        if self.walkover and self.kind is MatchKind.FINAL_SET and self.awarded is not None:
+            # A final set's walkover: the games still to play go to the player who is there.
+            wins[self.awarded] += max(0, FINAL_SET_GAMES - self.decided_games)
         return wins
 
     @property
@@ -208,6 +221,8 @@ class Match:
     @property
     def decided(self) -> bool:
         """True once no more games are to be played."""
+        if self.walkover:
+            return True
         if self.kind is MatchKind.FINAL_SET:
             return self.decided_games >= FINAL_SET_GAMES
         return self.winner is not None
@@ -217,6 +232,8 @@ class Match:
         """The winner of a match decided by wins (``None`` for a final set, or while open)."""
         if self.kind is MatchKind.FINAL_SET:
             return None
+        if self.walkover:
+            return self.awarded
         for p, w in self.score.items():
             if w >= self.target:
                 return p
@@ -224,11 +241,19 @@ class Match:
 
     @property
     def loser(self) -> str | None:
-        """The other player of a decided two-player match."""
+        """The other player of a decided two-player match (``None`` facing a vacant seat)."""
         w = self.winner
         if w is None or len(self.players) != 2:
             return None
-        return next(p for p in self.players if p != w)
+        return next((p for p in self.players if p != w and p is not None), None)
+
+    @property
+    def losers(self) -> tuple[str, ...]:
+        """The players a decided two-player match puts out: the loser, or both players of a
+        double forfeit."""
+        if not self.decided or len(self.players) != 2:
+            return ()
+        return tuple(p for p in self.players if p is not None and p != self.winner)
 
     @property
     def status(self) -> str:
@@ -254,6 +279,10 @@ class Match:
             "status": self.status,
             "winner": self.winner,
             "handicap": None if self.handicap is None else dict(self.handicap),
+            "forfeits": list(self.forfeits),
+            "vacant": list(self.vacant),
+            "walkover": self.walkover,
+            "awarded": self.awarded,
         }
 
 
@@ -287,3 +316,68 @@ class Placing:
             "round_out": self.round_out,
             "final_wins": self.final_wins,
         }
+
+
+CHANGE_KINDS: Final = ("withdrawal", "forfeit", "correction", "take-back", "check-in-missed")
+"""What a :class:`Change` records."""
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One line of the organiser's audit trail: who (``by``) changed what, when (``at``,
+    seconds since the epoch, given by the caller: the engine has no clock), and from what.
+
+    ``withdrawal``: ``players`` withdrew. ``forfeit``: ``players`` forfeit ``match`` (no-show).
+    ``correction``: game ``game`` (1 = first) of ``match`` went from ``before`` to ``after``
+    (winners; several for a tie). ``take-back``: game ``game`` of ``match``, won by ``before``,
+    was taken back. ``check-in-missed``: ``players`` had not checked in at the
+    draw and left the field."""
+
+    kind: str
+    by: str | None = None
+    at: float | None = None
+    match: str | None = None
+    players: tuple[str, ...] = ()
+    game: int | None = None
+    before: tuple[str, ...] | None = None
+    after: tuple[str, ...] | None = None
+    note: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form."""
+        return {
+            "kind": self.kind,
+            "by": self.by,
+            "at": self.at,
+            "match": self.match,
+            "players": list(self.players),
+            "game": self.game,
+            "before": None if self.before is None else list(self.before),
+            "after": None if self.after is None else list(self.after),
+            "note": self.note,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Change:
+        """Load the form written by :meth:`to_dict`."""
+        try:
+            kind = str(data["kind"])
+            at = data.get("at")
+
+            def names(key: str) -> tuple[str, ...] | None:
+                v = data.get(key)
+                return None if v is None else tuple(str(n) for n in v)
+
+            return cls(
+                kind,
+                None if data.get("by") is None else str(data["by"]),
+                None if at is None else float(at),
+                None if data.get("match") is None else str(data["match"]),
+                names("players") or (),
+                None if data.get("game") is None else int(data["game"]),
+                names("before"),
+                names("after"),
+                None if data.get("note") is None else str(data["note"]),
+            )
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise DrawError("a stored change of the audit trail is malformed", "bad-file") from None

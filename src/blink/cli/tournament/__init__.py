@@ -10,6 +10,11 @@ Examples::
     blink tournament show club.json
     blink tournament result club.json --match R1-1 --game-winner Ann
     blink tournament result club.json --match R1-1 --tie
+    blink tournament check-in club.json --open --player Ann --player Bo
+    blink tournament withdraw club.json --player Cy --by Maria
+    blink tournament forfeit club.json --match R1-2 --player Di
+    blink tournament correct club.json --match R1-1 --game 2 --game-winner Bo --by Maria
+    blink tournament changes club.json
     blink tournament bracket club.json --png club.png --html club.html
     blink tournament export club.json --json
     blink leaderboard --ratings ratings.json
@@ -21,13 +26,21 @@ Rich, matplotlib) are imported inside the commands.
 
 The commands live in the package's modules by group: :mod:`~blink.cli.tournament.bots` (bot
 tournaments), :mod:`~blink.cli.tournament.organise` (a tournament played with real cards, kept
-in a file) and :mod:`~blink.cli.tournament.leaderboard` (ratings and profiles).
+in a file), :mod:`~blink.cli.tournament.absences` (its withdrawals, no-shows, corrections and
+check-in) and :mod:`~blink.cli.tournament.leaderboard` (ratings and profiles).
 """
 
 from __future__ import annotations
 
 import typer
 
+from blink.cli.tournament.absences import (
+    changes_cmd,
+    check_in_cmd,
+    correct_cmd,
+    forfeit_cmd,
+    withdraw_cmd,
+)
 from blink.cli.tournament.bots import (
     BOT_NAMES,
     BotPlayer,
@@ -88,6 +101,11 @@ def register(app: typer.Typer) -> None:
     tour.command("handicap")(handicap_cmd)
     tour.command("rate")(rate_cmd)
     tour.command("export")(export_cmd)
+    tour.command("withdraw")(withdraw_cmd)
+    tour.command("forfeit")(forfeit_cmd)
+    tour.command("correct")(correct_cmd)
+    tour.command("check-in")(check_in_cmd)
+    tour.command("changes")(changes_cmd)
     app.add_typer(tour, name="tournament")
     app.command("leaderboard")(leaderboard_cmd)
     app.command("profile")(profile_cmd)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -214,7 +215,7 @@ def result_cmd(
     if sum((game_winner is not None, tie, undo)) != 1:
         fail("give exactly one of --game-winner NAME, --tie or --undo")
     if undo:
-        t, g = update_file(file, lambda t: t.undo_game(match))
+        t, g = update_file(file, lambda t: t.undo_game(match, "organiser", time.time()))
         typer.echo(f"Took back a game of {match.upper()} (won by {', '.join(g.winners)}).")
         return
     if tie:

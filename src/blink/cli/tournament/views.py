@@ -27,9 +27,16 @@ def plain(text: str) -> str:
 
 def score_text(m: Match) -> str:
     """A match in one line: its players (or where they come from) and the score so far."""
-    names = [p or s.replace("winner:", "w. ") for p, s in zip(m.players, m.sources, strict=True)]
+    names = [
+        "nobody" if i in m.vacant else p or s.replace("winner:", "w. ")
+        for i, (p, s) in enumerate(zip(m.players, m.sources, strict=True))
+    ]
+    names = [f"{n} (forfeit)" if n in m.forfeits else n for n in names]
+    walkover = ""
+    if m.walkover:
+        walkover = f" · walkover to {m.awarded}" if m.awarded else " · double forfeit"
     if not m.games:
-        return " v ".join(names) + handicap_note(m)
+        return " v ".join(names) + walkover + handicap_note(m)
     parts = []
     for p, n in zip(m.players, names, strict=True):
         won = m.score.get(p or "", 0)
@@ -37,7 +44,7 @@ def score_text(m: Match) -> str:
         end = "[/b]" if mark else ""
         parts.append(f"{mark}{n} {won}{end}")
     tie = f" ({m.ties} tied)" if m.ties else ""
-    return " – ".join(parts) + tie + handicap_note(m)
+    return " – ".join(parts) + tie + walkover + handicap_note(m)
 
 
 def bracket_view(t: Tournament, bots: dict[str, str] | None = None) -> RenderableType:
@@ -123,6 +130,8 @@ def _standings_table(t: Tournament, bots: dict[str, str] | None) -> RenderableTy
     st.add_column("Final wins", justify="right")
     for s in t.standings():
         status = s.status + (f" (round {s.round_out})" if s.round_out else "")
+        if s.name in t.withdrawn:
+            status += ", withdrew"
         wins = "" if s.final_wins is None else str(s.final_wins)
         row = [s.place_text, s.name, *([bots.get(s.name, "")] if bots else []), status, wins]
         st.add_row(*row)

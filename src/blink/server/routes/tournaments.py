@@ -44,6 +44,22 @@ async def _get(mgr: Manager, tid: str, change: bool = False) -> Entry:
     return e
 
 
+def claim_url(e: Entry, name: str) -> str:
+    """The link that gives a name-only player's seat to the profile that opens it."""
+    return f"/tournament.html?id={e.id}&claim={e.claims[name]}"
+
+
+def _claimable(e: Entry, name: str) -> None:
+    """A player of an online tournament entered by name without a profile gets a claim."""
+    if e.kind == "online" and name not in e.profiles and name not in e.claims:
+        e.claims[name] = secrets.token_urlsafe(18)
+
+
+def _by(body: OrgAction, default: str = "organiser") -> str:
+    """Who the audit trail says made a change."""
+    return (body.by or "").strip() or default
+
+
 def _organiser(e: Entry, secret: str | None) -> None:
     if not secret or hash_token(secret) != e.organiser_hash:
         raise ProfileError(403, "not_organiser", "only the organiser (with its secret) may do this")
@@ -55,6 +71,8 @@ class NewTournament(BaseModel):
     name: str = Field("Blink tournament", min_length=1, max_length=64)
     kind: str = Field("online", max_length=16)
     players: list[dict[str, Any]] = Field(default_factory=list, max_length=64)
+    no_show_after: float | None = Field(None, gt=0, le=7 * 24 * 3600)
+    """Seconds a match room waits for its players before those not there forfeit."""
 
 
 class OrgAction(BaseModel):
@@ -71,6 +89,13 @@ class OrgAction(BaseModel):
     tie: bool = False
     sizes: dict[str, int] | None = None
     suggest: bool = False
+    players: list[str] | None = Field(None, max_length=4)
+    game: int | None = None
+    claim: str | None = Field(None, max_length=128)
+    minutes: float | None = Field(None, gt=0, le=7 * 24 * 60)
+    by: str | None = Field(None, max_length=40)
+    note: str | None = Field(None, max_length=200)
+    draw_at_close: bool = False
 
 
 async def _store(mgr: Manager, e: Entry, insert_row: bool = False) -> dict[str, Any]:
@@ -115,6 +140,9 @@ async def create(mgr: WritableManagerDep, body: NewTournament) -> dict[str, Any]
         _engine_call(lambda ent=ent: t.add_player(ent))  # type: ignore[misc]
     secret = secrets.token_urlsafe(24)
     e = Entry(secrets.token_hex(5), body.kind, hash_token(secret), time.time(), t)
+    e.no_show_after = body.no_show_after
+    for ent in t.entrants:
+        _claimable(e, ent.name)
     mgr.add(e)
     view = await _store(mgr, e, insert_row=True)
     return {
@@ -243,11 +271,16 @@ async def add_player(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict
     name = body.name.strip()
     ent = Entrant(name, body.rank, None if body.rating is None else float(body.rating))
     _engine_call(lambda: e.t.add_player(ent))
+    name = e.t.entrant(name).name
     if body.profile_secret:
         prof = lookup_secret(mgr.hub, body.profile_secret)
         if prof is not None:
             e.profiles[name] = prof["id"]
-    return await _store(mgr, e)
+    _claimable(e, name)
+    view = await _store(mgr, e)
+    if name in e.claims:
+        view["claim_url"] = claim_url(e, name)
+    return view
 
 
 @router.post("/api/tournaments/{tid}/remove")
@@ -258,6 +291,7 @@ async def remove_player(mgr: WritableManagerDep, tid: str, body: OrgAction) -> d
     name = _engine_call(lambda: e.t.entrant(body.name or "")).name
     _engine_call(lambda: e.t.remove_player(name))
     e.profiles.pop(name, None)
+    e.claims.pop(name, None)
     return await _store(mgr, e)
 
 
@@ -269,8 +303,15 @@ async def draw(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, 
     seed = body.seed if body.seed is not None else secrets.randbits(31)
     if len(e.t.entrants) < 2:
         raise ProfileError(409, "too_few_players", "a tournament needs at least two players")
-    _engine_call(lambda: e.t.draw(seed))
+    _draw(mgr, e, seed, body)
     return await _store(mgr, e)
+
+
+def _draw(mgr: Manager, e: Entry, seed: int, body: OrgAction) -> None:
+    """Make the draw (over the players who checked in, when check-in is open)."""
+    _engine_call(lambda: e.t.draw(seed, _by(body), mgr.hub.settings.wall_clock()))
+    e.draw_at_close = False  # drawn now: nothing left for the close of check-in
+    e.drop_left()
 
 
 @router.post("/api/tournaments/{tid}/start")
@@ -284,7 +325,7 @@ async def start(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str,
         if len(e.t.entrants) < 2:
             raise ProfileError(409, "too_few_players", "a tournament needs at least two players")
         seed = body.seed if body.seed is not None else secrets.randbits(31)
-        _engine_call(lambda: e.t.draw(seed))
+        _draw(mgr, e, seed, body)
     e.started = True
     return await _store(mgr, e)
 
@@ -312,7 +353,8 @@ async def undo(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, 
     m = _engine_call(lambda: e.t.match(body.match or ""))
     if m.games and m.games[-1].ref not in (None, "organiser"):
         raise ProfileError(409, "played_online", "a game played in a room cannot be taken back")
-    _engine_call(lambda: e.t.undo_game(body.match or ""))
+    now = mgr.hub.settings.wall_clock()
+    _engine_call(lambda: e.t.undo_game(body.match or "", _by(body), now))
     return await _store(mgr, e)
 
 
@@ -341,4 +383,125 @@ async def handicap(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[s
         hc = suggest_handicap(rs[0], rs[1])
         sizes = None if hc.sizes is None else dict(zip(names, hc.sizes, strict=True))
     _engine_call(lambda: e.t.set_handicap(mid, sizes))
+    return await _store(mgr, e)
+
+
+# -- withdrawals, forfeits, corrections, check-in and claims
+
+
+@router.post("/api/tournaments/{tid}/withdraw")
+async def withdraw(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
+    """A player withdraws after the draw: the organiser names them (``name``), or the player
+    withdraws themselves with their ``profile_secret``. The rest of their matches are
+    walkovers."""
+    e = await _get(mgr, tid, change=True)
+    if body.organiser_secret:
+        _organiser(e, body.organiser_secret)
+        name = _engine_call(lambda: e.t.entrant(body.name or "")).name
+        by = _by(body)
+    else:
+        prof = lookup_secret(mgr.hub, body.profile_secret or "") if body.profile_secret else None
+        name = next((n for n, pid in e.profiles.items() if prof and pid == prof["id"]), "")
+        if not name:
+            raise ProfileError(
+                403, "not_organiser", "only the organiser or the player may withdraw a player"
+            )
+        by = name
+    now = mgr.hub.settings.wall_clock()
+    _engine_call(lambda: e.t.withdraw(name, by, now, body.note))
+    return await _store(mgr, e)
+
+
+@router.post("/api/tournaments/{tid}/forfeit")
+async def forfeit(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
+    """The organiser enters a no-show: ``players`` of ``match`` forfeit it (a walkover; a
+    double forfeit when all of them do)."""
+    e = await _get(mgr, tid, change=True)
+    _organiser(e, body.organiser_secret)
+    if not body.players:
+        raise ProfileError(400, "no_player", "name the players who forfeit the match")
+    players = body.players
+    now = mgr.hub.settings.wall_clock()
+    _engine_call(lambda: e.t.forfeit(body.match or "", players, _by(body), now, body.note))
+    return await _store(mgr, e)
+
+
+@router.post("/api/tournaments/{tid}/correct")
+async def correct(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
+    """The organiser corrects game ``game`` (1 = the first) of ``match``: its winners become
+    ``winners`` (every player of the match with ``tie: true``). Kept in the audit trail."""
+    e = await _get(mgr, tid, change=True)
+    _organiser(e, body.organiser_secret)
+    m = _engine_call(lambda: e.t.match(body.match or ""))
+    winners = [p for p in m.players if p is not None] if body.tie else (body.winners or [])
+    if body.game is None:
+        raise ProfileError(400, "no_such_game", "say which game to correct (1 = the first)")
+    game = body.game
+    now = mgr.hub.settings.wall_clock()
+    _engine_call(lambda: e.t.correct_game(m.id, game, winners, _by(body), now, body.note))
+    return await _store(mgr, e)
+
+
+@router.post("/api/tournaments/{tid}/check-in/open")
+async def open_check_in(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
+    """The organiser opens check-in before the draw (for ``minutes``, or until the draw):
+    the draw is then made over the players who checked in; with ``draw_at_close`` the server
+    makes it when check-in closes."""
+    e = await _get(mgr, tid, change=True)
+    _organiser(e, body.organiser_secret)
+    if body.draw_at_close and body.minutes is None:
+        raise ProfileError(400, "no_closing_time", "a draw at the close needs minutes")
+    _engine_call(e.t.open_check_in)
+    now = mgr.hub.settings.wall_clock()
+    e.check_in_closes = None if body.minutes is None else now + body.minutes * 60
+    e.draw_at_close = body.draw_at_close
+    return await _store(mgr, e)
+
+
+@router.post("/api/tournaments/{tid}/check-in")
+async def check_in(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
+    """A player checks in with their ``profile_secret``, or the organiser checks in a player
+    by ``name`` (a player at the venue without a profile)."""
+    e = await _get(mgr, tid, change=True)
+    if body.organiser_secret:
+        _organiser(e, body.organiser_secret)
+        name = body.name or ""
+    else:
+        prof = lookup_secret(mgr.hub, body.profile_secret or "") if body.profile_secret else None
+        name = next((n for n, pid in e.profiles.items() if prof and pid == prof["id"]), "")
+        if not name:
+            raise ProfileError(
+                403, "not_in_tournament", "check in with the profile you signed up with"
+            )
+        closes = e.check_in_closes
+        if closes is not None and mgr.hub.settings.wall_clock() >= closes:
+            raise ProfileError(409, "check-in-closed", "check-in is closed")
+    _engine_call(lambda: e.t.check_in(name))
+    return await _store(mgr, e)
+
+
+@router.post("/api/tournaments/{tid}/claims")
+async def claims(mgr: ManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
+    """The organiser's claim links: one for each player entered by name without a profile."""
+    e = await _get(mgr, tid)
+    _organiser(e, body.organiser_secret)
+    return {"claims": {n: claim_url(e, n) for n in e.claims}}
+
+
+@router.post("/api/tournaments/{tid}/claim")
+async def claim(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
+    """A player opens their claim link: the seat entered by name becomes their profile's
+    (``claim`` and ``profile_secret``); the link works once."""
+    e = await _get(mgr, tid, change=True)
+    prof = lookup_secret(mgr.hub, body.profile_secret or "") if body.profile_secret else None
+    if prof is None:
+        raise ProfileError(400, "no_such_profile", "claim the seat with a valid profile_secret")
+    token = body.claim or ""
+    name = next((n for n, c in e.claims.items() if secrets.compare_digest(c, token)), None)
+    if name is None:
+        raise ProfileError(404, "no_such_claim", "this claim link is not valid (or was used)")
+    if prof["id"] in e.profiles.values():
+        raise ProfileError(409, "already_joined", "this profile already plays in the tournament")
+    del e.claims[name]
+    e.profiles[name] = prof["id"]
     return await _store(mgr, e)

@@ -64,6 +64,12 @@ export function scoreWords(m) {
   return t("t_score_leads", { name: lead, a: Math.max(a, b), b: Math.min(a, b) });
 }
 
+/** A walkover in words: who goes through (or gets the games left), or a double forfeit. */
+export function walkoverWords(m) {
+  if (!m.awarded) return t("t_double_forfeit");
+  return t(m.kind === "final-set" ? "t_walkover_set" : "t_walkover_to", { name: m.awarded });
+}
+
 /** "2 wins, 1 loss" / "2 victorias, 1 derrota". */
 export function recordWords(wins, losses) {
   return `${tCount("wins", wins)}, ${tCount("losses", losses)}`;
@@ -96,14 +102,18 @@ function matchBox(byId, m, acts) {
   box.append(el("div", { class: "meta" },
     el("span", { class: "mlabel" }, m.kind === "elimination" ? t("t_match_n", { n: m.id.split("-")[1] }) : matchLabel(m)),
     el("span", { class: `mstate ${m.status}` }, t(`t_ms_${m.status}`) + ties)));
+  const vacant = m.vacant || [];
+  const forfeits = m.forfeits || [];
   m.players.forEach((p, i) => {
     const win = m.winner && p === m.winner;
-    const lost = m.winner && p !== null && p !== m.winner;
+    const lost = (m.winner && p !== null && p !== m.winner) || forfeits.includes(p);
+    const name = vacant.includes(i) ? t("t_vacant") : p ?? sourceText(byId, m.sources[i]);
+    const shown = m.games.length || (m.walkover && m.kind === "final-set");
     box.append(el("div", { class: `who${win ? " win" : ""}${lost ? " lost" : ""}${p === null ? " pending" : ""}` },
-      el("span", { class: "pname" }, p ?? sourceText(byId, m.sources[i])),
-      el("span", { class: "pscore", "aria-hidden": "true" }, p !== null && m.games.length ? String(m.score[p] ?? 0) : "")));
+      el("span", { class: "pname" }, forfeits.includes(p) ? `${name} · ${t("t_forfeit_mark")}` : name),
+      el("span", { class: "pscore", "aria-hidden": "true" }, p !== null && shown ? String(m.score[p] ?? 0) : "")));
   });
-  box.append(el("p", { class: "score" }, scoreWords(m)));
+  box.append(el("p", { class: "score" }, m.walkover ? walkoverWords(m) : scoreWords(m)));
   if (m.handicap) {
     box.append(el("p", { class: "meta" },
       `${t("handicap")}: ${Object.entries(m.handicap).map(([n, s]) => `${n} ${s}`).join(", ")}`));
@@ -226,7 +236,11 @@ function finalTable(td) {
   if (!sets.length) return null;
   const sources = finalistSources(td.matches);
   const names = sources.map((s) => finalistName(td, s));
-  const shown = names.map((n, i) => n || t("t_finalist", { n: i + 1 }));
+  const vacant = (src) => {
+    const m = src.startsWith("winner:") && td.matches.find((x) => x.id === src.slice(7));
+    return Boolean(m && m.status === "decided" && !m.winner);
+  };
+  const shown = names.map((n, i) => n || (vacant(sources[i]) ? t("t_vacant") : t("t_finalist", { n: i + 1 })));
   const head = el("tr", {}, el("th", { scope: "col" }, t("t_player")),
     ...shown.map((n) => el("th", { scope: "col" }, `${t("versus")} ${n}`)), el("th", { scope: "col" }, t("t_total")));
   const body = names.map((a, i) => {
@@ -235,12 +249,13 @@ function finalTable(td) {
     const cells = names.map((b, j) => {
       if (i === j) return el("td", { class: "self" }, "—");
       const m = sets.find((x) => x.sources.includes(sources[i]) && x.sources.includes(sources[j]));
-      if (!a || !b || !m || !m.games.length) return el("td", {}, "");
+      if (!a || !m || (!m.games.length && !m.walkover)) return el("td", {}, "");
       const w = m.score[a] ?? 0;
-      const l = m.score[b] ?? 0;
+      const l = b ? m.score[b] ?? 0 : 0;
       wins += w;
       losses += l;
-      return el("td", {}, recordWords(w, l));
+      const mark = m.walkover ? ` · ${t(m.awarded === a ? "t_walkover_mark" : "t_forfeit_mark")}` : "";
+      return el("td", {}, recordWords(w, l) + mark);
     });
     return el("tr", {}, el("th", { scope: "row" }, shown[i]), ...cells,
       el("td", { class: "total" }, wins + losses ? recordWords(wins, losses) : ""));

@@ -52,6 +52,8 @@ function drawList(data) {
           el("select", { name: "kind" },
             el("option", { value: "online" }, t("t_kind_online")),
             el("option", { value: "cards" }, t("t_kind_cards")))),
+        el("label", {}, `${t("t_no_show_label")} `,
+          el("input", { name: "no_show", type: "number", min: "1", max: "10080", size: "5" })),
         el("button", { type: "submit", class: "primary" }, t("t_create")))),
     data.tournaments.length
       ? el("ul", { id: "tlist", class: "tlist" }, ...data.tournaments.map((x) =>
@@ -70,7 +72,10 @@ async function onCreate(ev) {
   ev.preventDefault();
   const f = new FormData(ev.target);
   try {
-    const made = await api("POST", "/api/tournaments", { name: f.get("name"), kind: f.get("kind") });
+    const minutes = Number(f.get("no_show")) || null;
+    const made = await api("POST", "/api/tournaments", {
+      name: f.get("name"), kind: f.get("kind"), no_show_after: minutes && minutes * 60,
+    });
     saveOrgSecret(made.id, made.organiser_secret);
     location.href = `/tournament.html?id=${encodeURIComponent(made.id)}`;
   } catch (err) { showError(err); }
@@ -150,6 +155,25 @@ async function act(path, body, formId = null) {
   } catch (err) { showError(err); }
 }
 
+/** A player's own request (check in, withdraw, claim) with this browser's profile. */
+async function selfAct(path, body = {}) {
+  try {
+    const me = myProfile();
+    const x = await api("POST", `/api/tournaments/${encodeURIComponent(tid)}/${path}`,
+      { profile_secret: me && me.secret, ...body });
+    if (newer(x)) {
+      current = x;
+      render(x);
+    }
+    return x;
+  } catch (err) { showError(err); return null; }
+}
+
+/** A time of day in the page's language (seconds since the epoch). */
+function clockTime(at) {
+  return new Date(at * 1000).toLocaleTimeString(getLang(), { hour: "2-digit", minute: "2-digit" });
+}
+
 const ROOM_GAME = /^[A-Za-z0-9]+\/\d+$/;
 
 /** The replay page of a game played in a match room ("CODE/ID" is the game's reference). */
@@ -166,6 +190,9 @@ function matchActs(x, m, org) {
   const out = [];
   if (room && m.status !== "decided") {
     out.push(el("a", { href: room.watch_url, class: "watch btn" }, t("t_watch")));
+    if (room.no_show_at && !m.games.length) {
+      out.push(el("span", { class: "meta no-show" }, t("t_no_show_at", { time: clockTime(room.no_show_at) })));
+    }
     const mine = me && x.players.find((p) => p.profile === me.id);
     const seat = mine ? m.players.indexOf(mine.name) : -1;
     if (seat >= 0) {
@@ -189,6 +216,15 @@ function matchActs(x, m, org) {
     }
     out.push(el("button", { type: "button", "data-tie": m.id, onclick: () => act("result", { match: m.id, tie: true }) }, t("t_tie_btn")));
   }
+  if (org && m.status === "ready" && !m.games.length) {
+    for (const p of m.players) {
+      out.push(el("button", { type: "button", "data-no-show": p, onclick: () => act("forfeit", { match: m.id, players: [p] }) },
+        t("t_no_show", { name: p })));
+    }
+    out.push(el("button", { type: "button", "data-no-show": "", onclick: () => act("forfeit", { match: m.id, players: m.players }) },
+      t("t_both_absent")));
+  }
+  if (org && m.games.length && !m.walkover) out.push(correctForm(m));
   if (org && x.kind === "cards" && m.games.length) {
     out.push(el("button", { type: "button", "data-undo": m.id, onclick: () => act("undo", { match: m.id }) }, t("t_undo")));
   }
@@ -198,23 +234,78 @@ function matchActs(x, m, org) {
   return out;
 }
 
+/** The organiser's correction of one game of a match: which game, and its winner (or a tie). */
+function correctForm(m) {
+  const id = `correct-${m.id}`;
+  return el("form", {
+    id, class: "correct",
+    onsubmit: (ev) => {
+      ev.preventDefault();
+      const f = new FormData(ev.target);
+      const who = f.get("winner");
+      const body = { match: m.id, game: Number(f.get("game")) };
+      act("correct", who === "" ? { ...body, tie: true } : { ...body, winners: [who] }, id);
+    },
+  },
+  el("label", {}, `${t("t_correct_game")} `,
+    el("select", { name: "game" }, ...m.games.map((g, i) => el("option", { value: String(i + 1) }, String(i + 1))))),
+  el("label", {}, `${t("t_correct_winner")} `,
+    el("select", { name: "winner" },
+      ...m.players.filter(Boolean).map((p) => el("option", { value: p }, p)),
+      el("option", { value: "" }, t("t_tie_option")))),
+  el("button", { type: "submit" }, t("t_correct")));
+}
+
+let claimLinks = null;
+
+async function showClaims() {
+  try {
+    const got = await api("POST", `/api/tournaments/${encodeURIComponent(tid)}/claims`, { organiser_secret: orgSecret(tid) });
+    claimLinks = got.claims;
+    if (current) render(current);
+  } catch (err) { showError(err); }
+}
+
+/** Check-in before the draw: open it (for some minutes, or until the draw), or how it goes. */
+function checkInPart(x) {
+  const c = x.check_in;
+  if (c.open) {
+    const n = (c.players || []).length;
+    const line = [t("t_check_in_state", { n, total: x.players.length })];
+    if (c.closes_at) line.push(t("t_check_in_until", { time: clockTime(c.closes_at) }));
+    if (c.draw_at_close) line.push(t("t_draw_at_close_set"));
+    return el("p", { id: "check-in-state" }, line.join(" "));
+  }
+  return el("form", {
+    id: "check-in-open",
+    onsubmit: (ev) => {
+      ev.preventDefault();
+      const f = new FormData(ev.target);
+      const minutes = Number(f.get("minutes")) || undefined;
+      act("check-in/open", { minutes, draw_at_close: Boolean(minutes && f.get("draw")) }, "check-in-open");
+    },
+  },
+  el("label", {}, `${t("t_check_in_minutes")} `, el("input", { name: "minutes", type: "number", min: "1", size: "5" })),
+  el("label", {}, el("input", { name: "draw", type: "checkbox", value: "1" }), ` ${t("t_draw_at_close")}`),
+  el("button", { type: "submit" }, t("t_check_in_open_btn")));
+}
+
 function organiserPanel(x) {
   const panel = el("section", { class: "tpanel", id: "organiser" }, el("h2", {}, t("t_organiser")));
   if (!x.tournament.draw) {
-    if (x.kind === "cards") {
-      panel.append(el("form", {
-        id: "add-player",
-        onsubmit: (ev) => {
-          ev.preventDefault();
-          const f = new FormData(ev.target);
-          const rank = f.get("rank") ? Number(f.get("rank")) : null;
-          act("players", { name: f.get("name"), rank }, "add-player");
-        },
+    // Online too: a player entered by name gets a claim link for their seat.
+    panel.append(el("form", {
+      id: "add-player",
+      onsubmit: (ev) => {
+        ev.preventDefault();
+        const f = new FormData(ev.target);
+        const rank = f.get("rank") ? Number(f.get("rank")) : null;
+        act("players", { name: f.get("name"), rank }, "add-player");
       },
-      el("label", {}, `${t("t_player")} `, el("input", { name: "name", maxlength: "40", required: true })),
-      el("label", {}, `${t("t_rank_label")} `, el("input", { name: "rank", type: "number", min: "1", size: "4" })),
-      el("button", { type: "submit" }, t("t_add"))));
-    }
+    },
+    el("label", {}, `${t("t_player")} `, el("input", { name: "name", maxlength: "40", required: true })),
+    el("label", {}, `${t("t_rank_label")} `, el("input", { name: "rank", type: "number", min: "1", size: "4" })),
+    el("button", { type: "submit" }, t("t_add"))));
     panel.append(el("form", {
       id: "draw",
       onsubmit: (ev) => {
@@ -226,6 +317,7 @@ function organiserPanel(x) {
     },
     el("label", {}, `${t("t_seed")} `, el("input", { name: "seed", type: "number", min: "0", size: "8" })),
     el("button", { type: "submit", class: "primary" }, x.kind === "online" ? t("t_draw_start") : t("t_draw_first"))));
+    panel.append(checkInPart(x));
   } else if (x.kind === "online" && x.status === "drawn") {
     panel.append(el("button", { type: "button", class: "primary", onclick: () => act("start", {}) }, t("t_open_rooms")));
   } else if (x.status === "finished") {
@@ -235,7 +327,78 @@ function organiserPanel(x) {
   } else {
     panel.append(el("p", {}, t("t_online_help")));
   }
+  if (x.players.some((p) => p.claimable)) {
+    panel.append(el("button", { type: "button", id: "claim-links", onclick: showClaims }, t("t_claim_links")));
+    if (claimLinks) {
+      panel.append(el("ul", { id: "claims" }, ...Object.entries(claimLinks).map(([n, url]) =>
+        el("li", {}, `${n}: `, el("a", { href: url }, new URL(url, location.href).href)))));
+    }
+  }
   return panel;
+}
+
+/** A signed-up player's own part: check in while check-in is open; withdraw once drawn. */
+function myPart(x) {
+  const me = myProfile();
+  const mine = me && x.players.find((p) => p.profile === me.id);
+  if (!mine) return null;
+  const part = el("section", { class: "tpanel", id: "mine" }, el("h2", {}, mine.name));
+  if (x.check_in.open) {
+    part.append(mine.checked_in
+      ? el("p", {}, t("t_you_checked_in"))
+      : el("button", { type: "button", class: "primary", id: "check-in-me", onclick: () => selfAct("check-in") }, t("t_check_in_btn")));
+  }
+  if (x.tournament.draw && x.status !== "finished" && !mine.withdrawn) {
+    part.append(el("button", {
+      type: "button", id: "withdraw-me",
+      onclick: () => { if (confirm(t("t_withdraw_sure"))) selfAct("withdraw"); },
+    }, t("t_withdraw_me")));
+  }
+  return part.childNodes.length > 1 ? part : null;
+}
+
+/** Opened from a claim link (?claim=...): the seat entered by name becomes this profile's. */
+function claimPanel(x) {
+  const token = params.get("claim");
+  if (!token || !x.players.some((p) => p.claimable)) return null;
+  const me = myProfile();
+  return el("section", { class: "tpanel", id: "claim" },
+    el("h2", {}, t("t_claim_title")),
+    el("p", {}, t("t_claim_help")),
+    el("form", {
+      id: "claim-form",
+      onsubmit: async (ev) => {
+        ev.preventDefault();
+        try {
+          const p = await ensureProfile(new FormData(ev.target).get("name"));
+          const done = await selfAct("claim", { claim: token, profile_secret: p.secret });
+          if (done) history.replaceState(null, "", `/tournament.html?id=${encodeURIComponent(tid)}`);
+        } catch (err) { showError(err); }
+      },
+    },
+    me ? el("input", { type: "hidden", name: "name", value: me.name }) : el("label", {}, `${t("name")} `, el("input", { name: "name", maxlength: "24", required: true })),
+    el("button", { type: "submit", class: "primary" }, t("t_claim_btn"))));
+}
+
+/** One change of the audit trail in words. */
+function changeWords(c) {
+  const who = c.players.join(", ");
+  const names = (w) => (w && w.length === 1 ? w[0] : t("t_ch_tie"));
+  const what = {
+    withdrawal: () => t("t_ch_withdrawal", { who }),
+    forfeit: () => t("t_ch_forfeit", { who, m: c.match }),
+    correction: () => t("t_ch_correction", { n: c.game, m: c.match, from: names(c.before), to: names(c.after) }),
+    "take-back": () => t("t_ch_take_back", { n: c.game, m: c.match, from: names(c.before) }),
+    "check-in-missed": () => t("t_ch_check_in_missed", { who }),
+  }[c.kind];
+  const at = c.at ? new Date(c.at * 1000).toLocaleString(getLang()) : "";
+  return t("t_ch_line", { at, by: c.by || "", what: what ? what() : c.kind });
+}
+
+function changesPart(x) {
+  if (!x.changes || !x.changes.length) return null;
+  return el("section", { class: "tpanel", id: "changes" }, el("h2", {}, t("t_changes")),
+    el("ol", {}, ...x.changes.map((c) => el("li", { "data-kind": c.kind }, changeWords(c)))));
 }
 
 function joinPanel(x) {
@@ -265,11 +428,23 @@ function joinPanel(x) {
   return panel;
 }
 
-function playerLine(p, td) {
+function playerLine(p, x, org) {
+  const td = x.tournament;
   let line = p.name;
   if (p.rank) line += ` (${t("t_rank_n", { n: p.rank })})`;
   if (td.draw && td.draw.byes.includes(p.name)) line += ` · ${t("t_bye")}`;
-  return el("li", {}, line);
+  if (p.withdrawn) line += ` · ${t("t_withdrawn_mark")}`;
+  if (x.check_in.open) line += ` · ${t(p.checked_in ? "t_checked_in_mark" : "t_not_checked_in_mark")}`;
+  if (p.claimable) line += ` · ${t("t_claimable_mark")}`;
+  const li = el("li", { "data-player": p.name }, line);
+  if (org && x.check_in.open && !p.checked_in) {
+    li.append(" ", el("button", { type: "button", onclick: () => act("check-in", { name: p.name }) }, t("t_check_in_for", { name: p.name })));
+  }
+  const out = td.standings.some((s) => s.name === p.name && (s.status === "eliminated" || s.status === "placed" || s.status === "champion"));
+  if (org && td.draw && x.status !== "finished" && !p.withdrawn && !out) {
+    li.append(" ", el("button", { type: "button", "data-withdraw": p.name, onclick: () => act("withdraw", { name: p.name }) }, t("t_withdraw", { name: p.name })));
+  }
+  return li;
 }
 
 let resize = null;
@@ -293,13 +468,19 @@ function render(x) {
       el("a", { href: x.export_url, class: "btn" }, t("t_export"))),
   ];
   if (org) parts.push(organiserPanel(x));
-  if (x.kind === "online" && x.status === "signup") parts.push(joinPanel(x));
+  const claim = claimPanel(x);
+  if (claim) parts.push(claim);
+  else if (x.kind === "online" && x.status === "signup") parts.push(joinPanel(x));
+  const mine = myPart(x);
+  if (mine) parts.push(mine);
   parts.push(el("section", { class: "tpanel" }, el("h2", {}, t("players")),
-    el("ul", { id: "players" }, ...x.players.map((p) => playerLine(p, td)))));
+    el("ul", { id: "players" }, ...x.players.map((p) => playerLine(p, x, org)))));
   if (td.draw) {
     parts.push(el("p", { class: "meta" }, t("t_draw_seed", { seed: td.draw.seed })),
       drawnParts(td, (m) => matchActs(x, m, org)));
   }
+  const changes = changesPart(x);
+  if (changes) parts.push(changes);
   const active = document.activeElement;
   const focused = active && active.form && active.form.id && active.name
     ? { form: active.form.id, name: active.name } : null;
