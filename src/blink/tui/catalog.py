@@ -1,82 +1,61 @@
-"""The terminal clients' message catalog: extracting the strings, the ``.po`` and the ``.mo``.
+"""The terminal clients' message catalog on Babel: the strings extracted, the ``.po``, the ``.mo``.
 
-Dependency-free tools behind ``python scripts/tui_catalog.py`` and ``tests/tui/test_catalog.py``:
-:func:`extract` finds every literal passed to ``_``, ``N_`` or ``ngettext`` in the terminal
-clients' sources (Python's own :mod:`ast`); :func:`read_po` and :func:`write_po` read and write a
-``.po`` file (the subset of the format this catalog uses: no contexts, no fuzzy entries);
-:func:`compile_mo` builds the binary ``.mo`` that the stdlib's :mod:`gettext` reads. Everything
-is deterministic, so a catalog is current exactly when writing it again changes no byte.
+The glue behind ``python scripts/tui_catalog.py`` and ``tests/tui/test_tui_catalog.py``. Babel
+does the work: its ``python`` extraction finds every literal passed to ``_``, ``N_`` or
+``ngettext`` (:func:`extract`), :meth:`~babel.messages.catalog.Catalog.update` merges them into a
+language's ``.po`` keeping its translations (:func:`merge`), and its ``pofile`` and ``mofile``
+read and write the files. Babel is a tool of the catalog, not a dependency of the clients: it is
+in the ``test`` extra, nothing the clients run imports this module, and they read the compiled
+``.mo`` with the stdlib's :mod:`gettext` (:mod:`blink.tui.i18n`).
+
+A ``.po`` header carries dates and Babel's version, so files are compared by what they say
+(:func:`messages`, :func:`mo_messages`), not by their bytes, and :func:`refresh` rewrites a file
+only when that differs: running the script twice changes no byte, and the dates in a header are
+when its messages last changed.
 """
 
 from __future__ import annotations
 
-import ast
-import struct
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+import copy
+import io
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Final
 
+from babel import Locale
+from babel.messages.catalog import Catalog, Message
+from babel.messages.extract import extract_from_file
+from babel.messages.mofile import read_mo, write_mo
+from babel.messages.pofile import read_po, write_po
+
+from blink import __version__
 from blink.tui.i18n import DOMAIN, LOCALE_DIR
 
 __all__ = [
-    "HEADER",
+    "KEYWORDS",
     "SOURCES",
-    "CatalogError",
-    "Entry",
+    "Contents",
     "compile_mo",
     "extract",
     "merge",
+    "messages",
+    "mo_messages",
     "po_path",
-    "read_po",
+    "read",
+    "refresh",
     "source_files",
-    "write_po",
+    "translated",
 ]
 
 _PACKAGE: Final = Path(__file__).resolve().parent.parent
 SOURCES: Final = ("tui", "cli/play.py", "games/goblink/tui", "games/goblink/cli.py")
 """The terminal clients' sources, under ``src/blink``: what :func:`extract` reads."""
-
-HEADER: Final = (
-    "Project-Id-Version: blink\n"
-    "Language: {lang}\n"
-    "MIME-Version: 1.0\n"
-    "Content-Type: text/plain; charset=UTF-8\n"
-    "Content-Transfer-Encoding: 8bit\n"
-    "Plural-Forms: nplurals=2; plural=(n != 1);\n"
+KEYWORDS: Final = {"_": None, "N_": None, "ngettext": (1, 2)}
+"""The functions whose literal arguments are messages (Babel's keyword specs)."""
+_HEADER_COMMENT: Final = (
+    "# The terminal clients' texts (blink.tui, blink play, Go Blink's terminal client).\n"
+    "# Written by scripts/tui_catalog.py; translate the msgstr lines."
 )
-"""The catalog's header entry (English and Spanish both have two plural forms)."""
-
-Key = tuple[str, str | None]
-"""A message: its id and, for :func:`~blink.tui.i18n.ngettext`, its plural id."""
-
-
-class CatalogError(ValueError):
-    """A ``.po`` file this module cannot read (the message names the line)."""
-
-    code = "bad_catalog"
-
-
-@dataclass
-class Entry:
-    """One message of the catalog: where it is used and its translation (one string per
-    plural form; empty strings when untranslated)."""
-
-    msgid: str
-    plural: str | None = None
-    places: list[str] = field(default_factory=list)
-    strings: list[str] = field(default_factory=list)
-
-    @property
-    def key(self) -> Key:
-        """The id and plural id."""
-        return (self.msgid, self.plural)
-
-    @property
-    def translated(self) -> bool:
-        """Every form has a translation."""
-        forms = 2 if self.plural is not None else 1
-        return len(self.strings) == forms and all(self.strings)
 
 
 def source_files(root: Path = _PACKAGE) -> list[Path]:
@@ -88,158 +67,103 @@ def source_files(root: Path = _PACKAGE) -> list[Path]:
     return out
 
 
-def _literal(node: ast.expr) -> str | None:
-    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
-
-
-def extract(files: Iterable[Path], root: Path = _PACKAGE) -> list[Entry]:
-    """Every message in ``files``, in order of first use, with the files it is used in (no
-    line numbers: moving a line leaves the catalog current)."""
-    found: dict[Key, Entry] = {}
-    for path in files:
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-        where = path.relative_to(root.parent).as_posix()
-        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
-        for node in sorted(calls, key=lambda n: (n.lineno, n.col_offset)):
-            if not isinstance(node.func, ast.Name):
-                continue
-            key: Key | None = None
-            if node.func.id in ("_", "N_") and len(node.args) == 1:
-                text = _literal(node.args[0])
-                key = None if text is None else (text, None)
-            elif node.func.id == "ngettext" and len(node.args) == 3:
-                one, many = _literal(node.args[0]), _literal(node.args[1])
-                key = None if one is None or many is None else (one, many)
-            if key is None:
-                continue
-            entry = found.setdefault(key, Entry(key[0], key[1]))
-            if where not in entry.places:
-                entry.places.append(where)
-    return list(found.values())
-
-
-def po_path(lang: str, suffix: str = ".po") -> Path:
+def po_path(lang: str, suffix: str = ".po", locale_dir: Path = LOCALE_DIR) -> Path:
     """The catalog file of ``lang``."""
-    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}{suffix}"
+    return locale_dir / lang / "LC_MESSAGES" / f"{DOMAIN}{suffix}"
 
 
-def _quote(text: str) -> str:
-    body = text.replace("\\", "\\\\").replace('"', '\\"').replace("\t", "\\t")
-    lines = body.split("\n")
-    parts = [line + "\\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
-    if len(parts) <= 1:
-        return '"' + (parts[0] if parts else "") + '"'
-    return '""\n' + "\n".join(f'"{p}"' for p in parts)
+def extract(files: Iterable[Path], root: Path = _PACKAGE) -> Catalog:
+    """The template of every message in ``files``, in order of first use, each with where it is
+    used (the ``.po`` names the files only: moving a line leaves the catalog current)."""
+    template = Catalog(project="blink", version=__version__, domain=DOMAIN, fuzzy=False)
+    for path in files:
+        where = path.relative_to(root.parent).as_posix()
+        for line, message, _comments, _context in extract_from_file("python", path, KEYWORDS):
+            template.add(message, locations=[(where, line)])
+    return template
 
 
-_ESCAPES: Final = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+def read(path: Path) -> Catalog:
+    """The catalog of a ``.po`` file."""
+    with path.open("rb") as f:
+        return read_po(f, locale=path.parent.parent.name, domain=DOMAIN)
 
 
-def _unquote(text: str, line: int) -> str:
-    text = text.strip()
-    if len(text) < 2 or text[0] != '"' or text[-1] != '"':
-        raise CatalogError(f"line {line}: expected a quoted string, not {text!r}")
-    out: list[str] = []
-    chars = iter(text[1:-1])
-    for c in chars:
-        if c == "\\":
-            nxt = next(chars, "")
-            if nxt not in _ESCAPES:
-                raise CatalogError(f"line {line}: unknown escape \\{nxt}")
-            out.append(_ESCAPES[nxt])
-        else:
-            out.append(c)
-    return "".join(out)
+def merge(template: Catalog, lang: str, old: Catalog | None = None) -> Catalog:
+    """``lang``'s catalog of the messages of ``template`` with the translations of ``old`` (left
+    as it is); a message new or changed gets the translation of a close old one marked fuzzy."""
+    catalog = Catalog(locale=lang, domain=DOMAIN) if old is None else copy.deepcopy(old)
+    catalog.update(template, update_creation_date=False)
+    catalog.header_comment, catalog.fuzzy = _HEADER_COMMENT, False
+    catalog.msgid_bugs_address, catalog.last_translator = "", "the blink authors"
+    catalog.language_team = Locale.parse(lang).english_name or lang
+    catalog.project, catalog.version = template.project, template.version
+    catalog.obsolete.clear()
+    return catalog
 
 
-def read_po(text: str) -> tuple[str, list[Entry]]:
-    """The header and the entries of a ``.po`` file's text."""
-    entries: list[Entry] = []
-    fields: dict[str, str] = {}
-    current: str | None = None
-
-    def flush() -> None:
-        if "msgid" in fields:
-            forms = sorted(k for k in fields if k.startswith("msgstr"))
-            strings = [fields[k] for k in forms]
-            entries.append(Entry(fields["msgid"], fields.get("msgid_plural"), [], strings))
-        fields.clear()
-
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            if not line and fields:
-                flush()
-                current = None
-            continue
-        if line.startswith('"'):
-            if current is None:
-                raise CatalogError(f"line {number}: a string outside any field")
-            fields[current] += _unquote(line, number)
-            continue
-        name, _, rest = line.partition(" ")
-        if name == "msgid" and "msgid" in fields:
-            flush()
-        current = name
-        fields[name] = _unquote(rest, number)
-    flush()
-    header = ""
-    if entries and entries[0].msgid == "":
-        header = entries.pop(0).strings[0] if entries[0].strings else ""
-    return header, entries
+def translated(message: Message) -> bool:
+    """Every form of ``message`` has a translation, not marked fuzzy."""
+    strings = message.string if isinstance(message.string, tuple | list) else (message.string,)
+    return not message.fuzzy and all(strings)
 
 
-def write_po(lang: str, entries: Sequence[Entry]) -> str:
-    """The text of ``lang``'s ``.po`` file for ``entries`` (in their order)."""
-    out = [
-        "# The terminal clients' texts (blink.tui, blink play, Go Blink's terminal client).",
-        "# Written by scripts/tui_catalog.py; translate the msgstr lines.",
-        'msgid ""',
-        "msgstr " + _quote(HEADER.format(lang=lang)),
+def _plain(value: str | tuple[str, ...] | list[str] | None) -> str | tuple[str, ...]:
+    return tuple(value) if isinstance(value, tuple | list) else (value or "")
+
+
+Contents = list[tuple[str | tuple[str, ...], str | tuple[str, ...], tuple[str, ...], bool]]
+"""What a catalog says: each message's id, translation, files (sorted, as Babel writes them) and
+fuzzy flag, in the catalog's order."""
+
+
+def messages(catalog: Catalog) -> Contents:
+    """What ``catalog`` says (its header aside), to compare catalogs by."""
+    return [
+        (_plain(m.id), _plain(m.string), tuple(sorted({p for p, _ in m.locations})), m.fuzzy)
+        for m in catalog
+        if m.id
     ]
-    for e in entries:
-        out.append("")
-        out.extend(f"#: {place}" for place in e.places)
-        out.append("msgid " + _quote(e.msgid))
-        if e.plural is None:
-            out.append("msgstr " + _quote(e.strings[0] if e.strings else ""))
-            continue
-        out.append("msgid_plural " + _quote(e.plural))
-        strings = list(e.strings) + [""] * (2 - len(e.strings))
-        out.extend(f"msgstr[{i}] " + _quote(s) for i, s in enumerate(strings[:2]))
-    return "\n".join(out) + "\n"
 
 
-def merge(found: Sequence[Entry], existing: Mapping[Key, Entry]) -> list[Entry]:
-    """The extracted entries with the translations kept from ``existing``."""
-    out = []
-    for e in found:
-        old = existing.get(e.key)
-        out.append(Entry(e.msgid, e.plural, list(e.places), list(old.strings) if old else []))
-    return out
+def compile_mo(catalog: Catalog) -> bytes:
+    """The ``.mo`` file of ``catalog`` (its translated messages, as gettext reads them)."""
+    out = io.BytesIO()
+    write_mo(out, catalog)
+    return out.getvalue()
 
 
-def compile_mo(lang: str, entries: Sequence[Entry]) -> bytes:
-    """The ``.mo`` file of ``entries`` (translated ones only) with the header of ``lang``."""
-    pairs: dict[bytes, bytes] = {b"": HEADER.format(lang=lang).encode()}
-    for e in entries:
-        if not e.translated:
-            continue
-        if e.plural is None:
-            pairs[e.msgid.encode()] = e.strings[0].encode()
-        else:
-            pairs[f"{e.msgid}\0{e.plural}".encode()] = "\0".join(e.strings).encode()
-    keys = sorted(pairs)
-    start = 7 * 4 + 16 * len(keys)
-    ids = b"".join(k + b"\0" for k in keys)
-    strs = b"".join(pairs[k] + b"\0" for k in keys)
-    table: list[int] = []
-    offset = start
-    for k in keys:
-        table += [len(k), offset]
-        offset += len(k) + 1
-    for k in keys:
-        table += [len(pairs[k]), offset]
-        offset += len(pairs[k]) + 1
-    head = struct.pack("<7I", 0x950412DE, 0, len(keys), 28, 28 + 8 * len(keys), 0, start)
-    return head + struct.pack(f"<{len(table)}I", *table) + ids + strs
+def mo_messages(data: bytes) -> tuple[str, dict[str | tuple[str, ...], str | tuple[str, ...]]]:
+    """What a ``.mo`` file says: its plural forms and each message's translation."""
+    catalog = read_mo(io.BytesIO(data))
+    return catalog.plural_forms, {_plain(m.id): _plain(m.string) for m in catalog if m.id}
+
+
+def _po_bytes(catalog: Catalog) -> bytes:
+    out = io.BytesIO()
+    write_po(out, catalog, width=0, include_lineno=False, ignore_obsolete=True)
+    return out.getvalue()
+
+
+def refresh(
+    lang: str, template: Catalog, write: bool = True, locale_dir: Path = LOCALE_DIR
+) -> tuple[Catalog, list[Path]]:
+    """``lang``'s catalog merged with ``template``, and those of its ``.po`` and ``.mo`` files
+    that are out of date (missing, or saying something else), rewritten when ``write`` (the
+    ``.mo`` also when the ``.po`` is, so their headers agree)."""
+    po, mo = po_path(lang, ".po", locale_dir), po_path(lang, ".mo", locale_dir)
+    old = read(po) if po.exists() else None
+    catalog = merge(template, lang, old)
+    stale = []
+    if old is None or messages(old) != messages(catalog):
+        stale.append(po)
+        catalog.creation_date = catalog.revision_date = template.creation_date
+    binary = compile_mo(catalog)
+    if not mo.exists() or mo_messages(mo.read_bytes()) != mo_messages(binary):
+        stale.append(mo)
+    if write and stale:
+        po.parent.mkdir(parents=True, exist_ok=True)
+        if po in stale:
+            po.write_bytes(_po_bytes(catalog))
+        mo.write_bytes(binary)
+    return catalog, stale

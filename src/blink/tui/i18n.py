@@ -4,8 +4,8 @@ Every sentence people read in a terminal client goes through :func:`_` (or :func
 for a count), which looks it up in the active gettext catalog: the stdlib's :mod:`gettext`
 reading ``locale/<lang>/LC_MESSAGES/blink_tui.mo`` beside this module. The ``.mo`` files are
 committed with their ``.po`` sources (``python scripts/tui_catalog.py`` extracts the strings,
-merges them into the ``.po`` and compiles the ``.mo``; ``tests/tui/test_catalog.py`` fails
-when one of them is out of date). A text defined at import (a help screen, a phrase) is marked
+merges them into the ``.po`` and compiles the ``.mo``, with Babel; ``tests/tui/test_tui_catalog.py``
+fails when one of them is out of date). A text defined at import (a help screen, a phrase) is marked
 with :func:`N_` and translated where it is shown.
 
 The language is one setting for the whole process (:func:`set_language`), chosen by the
