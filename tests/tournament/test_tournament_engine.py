@@ -555,3 +555,14 @@ def test_undo_drops_a_handicap_whose_players_change() -> None:
     t.undo_game("R1-1")
     assert fin.id not in t.to_dict()["handicaps"]
     assert t.match(fin.id).handicap is None
+
+
+def test_a_version_1_file_reads_and_a_newer_version_is_refused_in_words() -> None:
+    t = Tournament.create(ranked(5))
+    t.draw(seed=4)
+    data = json.loads(json.dumps(t.to_dict()))
+    assert data["version"] == 2
+    old = {**data, "version": 1}  # before the operations of real events: read the same
+    assert Tournament.from_dict(old).to_dict() == data
+    with pytest.raises(TournamentError, match=r"unsupported version 3.*upgrade blink"):
+        Tournament.from_dict({**data, "version": 3})

@@ -43,7 +43,13 @@ from blink.tournament.values import (
 __all__ = ["FORMAT", "VERSION", "Tournament"]
 
 FORMAT: Final = "blink-tournament"
-VERSION: Final = 1
+VERSION: Final = 2
+"""The version written. Version 2 added the operations of real events (check-in, withdrawals,
+forfeits, corrections and their audit trail, claims); a version 1 file reads the same, and
+software that knows only version 1 refuses a version 2 file instead of dropping them."""
+
+READABLE: Final = (1, 2)
+"""The versions :meth:`Tournament.from_dict` reads."""
 
 
 class Tournament:
@@ -620,8 +626,12 @@ class Tournament:
         """Load a tournament; every stored result is checked by entering it again."""
         if not isinstance(data, Mapping) or data.get("format") != FORMAT:
             raise TournamentError(f"not a {FORMAT} file", "bad-file")
-        if data.get("version") != VERSION:
-            raise TournamentError(f"unsupported version {data.get('version')!r}", "bad-file")
+        if data.get("version") not in READABLE:
+            raise TournamentError(
+                f"unsupported version {data.get('version')!r} (this blink reads versions "
+                f"{', '.join(map(str, READABLE))}): upgrade blink to read it",
+                "bad-file",
+            )
         raw_players = data.get("players")
         if not isinstance(raw_players, list):
             raise TournamentError("the file has no list of players", "bad-file")
