@@ -1,0 +1,123 @@
+"""Quick play against people on a real server: two queued clients are paired into one private
+room and play it; a lone player is offered a bot once, on a virtual clock; the lobby's stream
+counts the players online and waiting; refusals are codes."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from srvkit import Client, ServerThread, bot_loop
+from ssekit import EventStream
+
+
+async def queued(server: ServerThread, name: str, **join: Any) -> Client:
+    """A client waiting in the queue (its ``queued`` frame read)."""
+    c = await Client(name).connect(f"ws://127.0.0.1:{server.port}/api/queue")
+    await c.send({"type": "join", "name": name, **join})
+    await c.expect("queued")
+    return c
+
+
+async def test_two_queued_players_are_paired_and_play(
+    make_server: Callable[..., ServerThread],
+) -> None:
+    server = make_server(queue_tick=0.05)
+    ann = await queued(server, "Ann")
+    bob = await queued(server, "Bob")
+    pa = await ann.expect("paired")
+    pb = await bob.expect("paired")
+    assert pa["code"] == pb["code"]
+    assert {pa["seat"], pb["seat"]} == {0, 1} and pa["token"] != pb["token"]
+    assert pa["opponents"] == ["Bob"] and pb["opponents"] == ["Ann"]
+    assert await ann.closed() == 1000 and await bob.closed() == 1000
+    code = pa["code"]
+    info = server.get(f"/api/rooms/{code}").json()
+    assert [s["name"] for s in info["seats"]] == ["Ann", "Bob"]
+    assert info["public"] is False  # a quick play room is not in the lobby's list
+    assert code not in [r["code"] for r in server.get("/api/rooms").json()["rooms"]]
+    players = [
+        await Client(n).connect(server.ws, room=code, token=p["token"])
+        for n, p in (("Ann", pa), ("Bob", pb))
+    ]
+    ends = await asyncio.gather(*(bot_loop(c) for c in players))
+    assert all(e[0]["type"] == "game_end" for e in ends)
+    for c in players:
+        await c.close()
+
+
+async def test_a_lone_player_is_offered_a_bot_once(
+    make_server: Callable[..., ServerThread],
+) -> None:
+    now = [1000.0]
+    server = make_server(
+        clock=lambda: now[0], queue_tick=0.02, queue_bot_after=20.0, queue_widen=0.5
+    )
+    ann = await queued(server, "Ann")
+    now[0] += 19.0
+    status = await ann.wait(lambda m: m["type"] == "queue" and m["waited"] >= 19.0)
+    assert status["gap"] == 2.0 + 0.5 * 19.0 and status["waiting"] == 1
+    assert not [m for m in ann.msgs if m["type"] == "bot_offer"]
+    now[0] += 1.0
+    offer = await ann.expect("bot_offer")
+    assert offer["waited"] == 20.0
+    now[0] += 20.0
+    await ann.wait(lambda m: m["type"] == "queue" and m["waited"] >= 40.0)
+    assert len([m for m in ann.msgs if m["type"] == "bot_offer"]) == 1
+    # Accepting: the client leaves the queue and starts the quick game against a bot.
+    await ann.send({"type": "leave"})
+    assert await ann.closed() == 1000
+    r = server.post("/api/quick", {"name": "Ann"})
+    assert r.status_code == 201, r.text
+
+
+async def test_far_ratings_and_other_games_are_not_paired(
+    make_server: Callable[..., ServerThread],
+) -> None:
+    """A guest waiting for three seats is not paired with one waiting for two."""
+    now = [0.0]
+    server = make_server(clock=lambda: now[0], queue_tick=0.02, queue_bot_after=None)
+    two = await queued(server, "Two", players=2)
+    three = await queued(server, "Three", players=3)
+    now[0] += 5.0
+    await two.wait(lambda m: m["type"] == "queue" and m["waited"] >= 5.0)
+    await three.wait(lambda m: m["type"] == "queue" and m["waited"] >= 5.0)
+    assert not [m for m in two.msgs + three.msgs if m["type"] == "paired"]
+    await two.close()
+    await three.close()
+
+
+async def test_the_lobby_counts_who_is_online_and_waiting(
+    make_server: Callable[..., ServerThread],
+) -> None:
+    server = make_server(queue_tick=0.02)
+    async with EventStream(f"{server.http}/api/rooms/events") as lobby:
+        assert (await lobby.next("counts")).data == {"online": 0, "waiting": 0}
+        ann = await queued(server, "Ann")
+        assert (await lobby.next("counts")).data == {"online": 1, "waiting": 1}
+        await ann.close()
+        assert (await lobby.next("counts")).data == {"online": 0, "waiting": 0}
+
+
+async def test_refusals_are_codes(make_server: Callable[..., ServerThread]) -> None:
+    server = make_server(queue_tick=0.05)
+    url = f"ws://127.0.0.1:{server.port}/api/queue"
+    for join, code in (
+        ({"type": "join", "game": "nosuch"}, "bad_options"),
+        ({"type": "join", "players": 9}, "bad_options"),
+        ({"type": "join", "profile_secret": "not-a-secret"}, "no_such_profile"),
+        ({"type": "leave"}, "join_required"),
+        ({"type": "join", "players": "two"}, "bad_message"),
+    ):
+        c = await Client("x").connect(url)
+        await c.send(join)
+        err = await c.expect("error")
+        assert err["code"] == code and err["message"]
+        assert await c.closed() == 4400
+    secret = server.post("/api/profiles", {"name": "Cleo"}).json()["secret"]
+    first = await queued(server, "Cleo", profile_secret=secret)
+    again = await Client("again").connect(url)
+    await again.send({"type": "join", "profile_secret": secret})
+    assert (await again.expect("error"))["code"] == "already_queued"
+    await first.close()
