@@ -2,9 +2,8 @@
 
 The server is authoritative. This table sends intentions (``play``, ``choose``, ``rematch``) and
 draws what the server sends: each ``snapshot``/``update`` view becomes an engine
-:class:`~blink.games.classic.engine.PlayerView`, so the screen and the key router work exactly as
-they do
-offline. Refusals arrive as ``refused`` frames and are shown on the line under the table.
+:class:`~blink.games.classic.engine.PlayerView`, so the screen and the key router work exactly
+as they do offline. Refusals arrive as ``refused`` frames and are shown on the line under the table.
 
 :func:`prepare` does the HTTP part first (create a room, take a seat, or check a room to
 watch), so that an unreachable server or a wrong code is reported as one line before the
@@ -16,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,7 +39,9 @@ __all__ = [
     "OnlineError",
     "OnlineTable",
     "Seat",
+    "base_url",
     "fetch_profile",
+    "play_seat",
     "prepare",
     "refused_words",
     "resolve_profile",
@@ -87,7 +89,8 @@ class Seat:
         return urlunsplit((scheme, parts.netloc, path, "", ""))
 
 
-def _base_url(server: str) -> str:
+def base_url(server: str) -> str:
+    """The server's base URL (``http://`` unless given). Raises :class:`OnlineError`."""
     raw = server.strip()
     if "://" not in raw:
         raw = "http://" + raw
@@ -141,7 +144,7 @@ def prepare(
     :attr:`Seat.notice` says so. Raises :class:`OnlineError` with one sentence when the server
     cannot be reached or refuses.
     """
-    base = _base_url(server)
+    base = base_url(server)
     if watch is not None:
         code = watch.strip().upper()
         _request("GET", f"{base}/api/rooms/{code}")
@@ -209,7 +212,7 @@ def _take_seat(
 
 def fetch_profile(server: str, pid: str) -> dict[str, Any]:
     """``GET /api/profiles/{pid}``: the profile's rating, games and latest rated games."""
-    return _request("GET", f"{_base_url(server)}/api/profiles/{pid}")
+    return _request("GET", f"{base_url(server)}/api/profiles/{pid}")
 
 
 def resolve_profile(
@@ -228,7 +231,7 @@ def resolve_profile(
     """
     if anonymous:
         return None, None
-    base = _base_url(server)
+    base = base_url(server)
     stored = profile_store.load(base, home)
     if create is None:
         return stored, None
@@ -764,8 +767,6 @@ def run_online(
     With ``profile_secret`` the seat carries that profile; if the server refuses it, the seat
     is anonymous and a one-line notice goes to stderr (and to the table's notice line).
     """
-    import sys
-
     seat = prepare(
         server,
         join=join,
@@ -779,6 +780,12 @@ def run_online(
         profile_secret=profile_secret,
         public=public,
     )
+    return play_seat(seat, name=name, colorblind=colorblind, ascii_symbols=ascii_symbols)
+
+
+def play_seat(seat: Seat, *, name: str, colorblind: bool, ascii_symbols: bool) -> int:
+    """Run the full-screen table at ``seat`` until the player quits: 0, or 1 (said on stderr)
+    when the connection was lost before the game ended."""
     from blink.tui.app import BlinkApp
 
     table = OnlineTable(seat, name=name)
