@@ -17,6 +17,7 @@ from websockets.asyncio.client import connect
 
 from blink.cards import parse_card
 from blink.cli import app as cli_app
+from blink.cli.play import quick_bot_seats
 from blink.tui.app import BlinkApp
 from blink.tui.online import OnlineTable
 from blink.tui.quick import QueueState, queue_url, status_line, wait_in_queue
@@ -111,6 +112,15 @@ async def test_a_lone_terminal_is_offered_a_bot(offering: Any) -> None:
     offered = [s for s in states if s.offered]
     assert offered and offered[0].waited >= 0.3
     assert "press Enter to play a bot" in status_line(offered[0])
+
+
+def test_an_offered_bot_fills_the_open_seats() -> None:
+    assert quick_bot_seats([None, None]) == [None, "skilled:first"]
+    assert quick_bot_seats([None, "expert:blocker", None]) == [
+        None,
+        "expert:blocker",
+        "skilled:first",
+    ]
 
 
 def test_quick_needs_a_server() -> None:

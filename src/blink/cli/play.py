@@ -23,7 +23,7 @@ from blink.games.classic.bots import DEFAULT_LEVEL, DEFAULT_STRATEGY
 if TYPE_CHECKING:
     from blink.tui.app import BlinkApp
 
-__all__ = ["local_app", "register"]
+__all__ = ["local_app", "quick_bot_seats", "register"]
 
 
 def _fail(message: str) -> NoReturn:
@@ -287,11 +287,18 @@ def _quick(server: str, name: str, stored: Any, room: dict[str, Any]) -> NoRetur
         name=name,
         players=room["players"],
         profile_secret=stored.secret if stored else None,
-        bot_seats=room["seats"],
+        bot_seats=quick_bot_seats(room["seats"]),
         colorblind=room["colorblind"],
         ascii_symbols=room["ascii_symbols"],
     )
     raise typer.Exit(code)
+
+
+def quick_bot_seats(seats: list[str | None]) -> list[str | None]:
+    """The seats of the game against bots an offer starts: yours, then the bots asked for
+    (``--bot``, ``--level``), the default bot in any seat left open."""
+    default = f"{DEFAULT_LEVEL}:{DEFAULT_STRATEGY}"
+    return [None, *(s if s is not None else default for s in seats[1:])]
 
 
 def _play_here(
