@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
+from axe import describe, violations
 from blinkweb import Server, collect_errors
 from playwright.sync_api import Browser, expect
 
@@ -50,7 +51,10 @@ def offering(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 def test_a_lone_browser_is_offered_a_bot_in_spanish(browser: Browser, offering: Server) -> None:
-    ctx = browser.new_context(viewport={"width": 1200, "height": 800}, locale="es-ES")
+    # bypass_csp: the accessibility checker's script is let in (the server allows only its own).
+    ctx = browser.new_context(
+        viewport={"width": 1200, "height": 800}, locale="es-ES", bypass_csp=True
+    )
     try:
         page = ctx.new_page()
         errors = collect_errors(page)
@@ -66,6 +70,9 @@ def test_a_lone_browser_is_offered_a_bot_in_spanish(browser: Browser, offering: 
         expect(page.locator("#q-offer")).to_have_text(
             "Nadie todavía. Juega contra un bot, o sigue esperando.", timeout=10000
         )
+        # The wait with its offer is as accessible as the rest of the lobby.
+        found = violations(page)
+        assert not found, describe(found)
         page.get_by_role("button", name="Jugar contra un bot").click()
         expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]+$"), timeout=15000)
         expect(page.locator('.table[data-phase="playing"]')).to_be_visible(timeout=15000)
