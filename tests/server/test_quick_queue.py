@@ -8,8 +8,10 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from srvkit import Client, ServerThread, bot_loop
 from ssekit import EventStream
+from websockets.exceptions import InvalidStatus
 
 
 async def queued(server: ServerThread, name: str, **join: Any) -> Client:
@@ -121,3 +123,25 @@ async def test_refusals_are_codes(make_server: Callable[..., ServerThread]) -> N
     await again.send({"type": "join", "profile_secret": secret})
     assert (await again.expect("error"))["code"] == "already_queued"
     await first.close()
+
+
+async def test_queue_connections_count_toward_the_address_cap(
+    make_server: Callable[..., ServerThread],
+) -> None:
+    server = make_server(queue_tick=0.05, max_connections_per_address=1)
+    url = f"ws://127.0.0.1:{server.port}/api/queue"
+    ann = await queued(server, "Ann")
+    with pytest.raises(InvalidStatus) as refused:
+        await Client("extra").connect(url)
+    assert refused.value.response.status_code == 403
+    await ann.close()
+    # Once Ann is gone (the server may take a moment to see it), the address may wait again.
+    deadline = asyncio.get_running_loop().time() + 30
+    while True:
+        try:
+            again = await queued(server, "Ann again")
+            break
+        except InvalidStatus:
+            assert asyncio.get_running_loop().time() < deadline, "the slot was never released"
+            await asyncio.sleep(0.02)
+    await again.close()

@@ -13,8 +13,9 @@ on waiting). Closing the connection, or ``leave``, leaves the queue.
 
 The numbers of players online (connected to a game or waiting) and waiting are delivered on
 the lobby's topic as :class:`blink.server.bus.Presence` whenever they change (looked at on
-each tick). Each node has its own queue: on a cluster, players are paired with those that the
-router sent to the same node.
+each tick), on this node only. Each node has its own queue; behind the cluster's HAProxy
+(:mod:`blink.cluster.haproxy`) every queue connection goes to one node, so everyone waiting is
+paired there, and the room is handed off like any new room.
 """
 
 from __future__ import annotations
@@ -109,12 +110,12 @@ class QuickPlay:
         try:
             now = self.hub.settings.clock()
             self._handle(self.core.tick(now))
+            p = self.presence()
             for player, w in self.waiting.items():
                 waiter = self.core.waiting.get(player)
                 if waiter is None:
                     continue
                 waited = max(0.0, now - waiter.since)
-                p = self.presence()
                 w.send(QueueStatus(waited, self.core.rules.gap(waited), p.online, p.waiting))
             self._show()
         except Exception:
@@ -186,9 +187,11 @@ class QuickPlay:
         try:
             code, tokens = await open_paired_room(self.hub, e.game, e.players, people)
         except ApiError as exc:
-            for _, w in group:
-                w.send(ErrorFrame(exc.code, exc.message))
-                w.done.set()
+            self._failed(group, exc.code, exc.message)
+            return
+        except Exception:
+            log.exception("a room for a quick play group could not be opened")
+            self._failed(group, "room_failed", "the room could not be opened: try again")
             return
         finally:
             self._show()
@@ -199,10 +202,18 @@ class QuickPlay:
             w.done.set()
 
 
+    @staticmethod
+    def _failed(group: list[tuple[str, _Waiting]], code: str, message: str) -> None:
+        for _, w in group:
+            w.send(ErrorFrame(code, message))
+            w.done.set()
+
+
 async def serve_queue(ws: WebSocket) -> None:
     """The ``/api/queue`` WebSocket: one player's wait (see the module's documentation).
 
-    A foreign origin is refused (1008). The first message must be ``join`` (in
+    A foreign origin, or an address past ``Settings.max_connections_per_address`` (counted
+    with its game connections), is refused (1008). The first message must be ``join`` (in
     ``Settings.hello_timeout`` seconds); a refused one is answered with ``error`` and the
     connection is closed (4400). Once paired or refused, the server closes it (1000).
     """
@@ -211,6 +222,21 @@ async def serve_queue(ws: WebSocket) -> None:
         await ws.close(code=1008)
         return
     hub: Hub = ws.app.state.hub
+    address = ws.client.host if ws.client is not None else ""
+    if hub.by_address[address] >= settings.max_connections_per_address:
+        await ws.close(code=1008, reason="too many connections from this address")
+        return
+    hub.by_address[address] += 1
+    try:
+        await _serve(ws, hub, settings)
+    finally:
+        hub.by_address[address] -= 1
+        if not hub.by_address[address]:
+            del hub.by_address[address]
+
+
+async def _serve(ws: WebSocket, hub: Hub, settings: Settings) -> None:
+    """One accepted wait, from ``join`` to its end."""
     qp: QuickPlay = hub.quickplay  # type: ignore[attr-defined]
     await ws.accept()
     outbox: asyncio.Queue[msgspec.Struct | None] = asyncio.Queue()
@@ -224,6 +250,11 @@ async def serve_queue(ws: WebSocket) -> None:
                 raise QueueError("join_required", "say join first")
             if hub.draining:
                 raise QueueError("shutting_down", "the server is stopping: try again soon")
+            failure = hub.write_failure()
+            if failure is not None:
+                raise QueueError(
+                    "storage_unavailable", f"the server cannot save anything now ({failure})"
+                )
             player, done = qp.join(msg, outbox.put_nowait)
         except (ProtocolError, QueueError) as exc:
             outbox.put_nowait(ErrorFrame(exc.code, exc.message))
