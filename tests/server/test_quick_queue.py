@@ -145,3 +145,38 @@ async def test_queue_connections_count_toward_the_address_cap(
             assert asyncio.get_running_loop().time() < deadline, "the slot was never released"
             await asyncio.sleep(0.02)
     await again.close()
+
+
+async def test_a_profile_waits_with_its_rating(make_server: Callable[..., ServerThread]) -> None:
+    """A profile's rated game moves its rating off a guest's; in the queue it is then paired
+    with the guest only once the gap, widening with the wait, reaches the difference."""
+    first = make_server()
+    ann = first.post("/api/profiles", {"name": "Ann"}).json()
+    r = first.post(
+        "/api/quick", {"bot": "beginner:first@40", "name": "Ann", "profile_secret": ann["secret"]}
+    )
+    body = r.json()
+    a = await Client("A").connect(first.ws, room=body["code"], token=body["token"])
+    await asyncio.wait_for(bot_loop(a, games=1), 120)
+    await a.close()
+    deadline = asyncio.get_running_loop().time() + 30
+    while (profile := first.get(f"/api/profiles/{ann['id']}").json())["games"] < 1:
+        assert asyncio.get_running_loop().time() < deadline, "the game was never rated"
+        await asyncio.sleep(0.05)
+    ordinal = profile["rating"]["ordinal"]
+    assert abs(ordinal) > 0.5
+    # The same database, served with a virtual clock: a gap of 0 widening by 1 a second.
+    now = [0.0]
+    server = make_server(
+        clock=lambda: now[0], queue_gap=0.0, queue_widen=1.0, queue_bot_after=None, queue_tick=0.02
+    )
+    c = await Client("Ann").connect(f"ws://127.0.0.1:{server.port}/api/queue")
+    await c.send({"type": "join", "name": "Ann", "profile_secret": ann["secret"]})
+    assert (await c.expect("queued"))["rating"] == ordinal
+    guest = await queued(server, "Guest")
+    now[0] = abs(ordinal) - 0.25
+    await guest.wait(lambda m: m["type"] == "queue" and m["waited"] == now[0])
+    assert not [m for m in c.msgs + guest.msgs if m["type"] == "paired"]
+    now[0] = abs(ordinal) + 0.25
+    pa, pg = await c.expect("paired"), await guest.expect("paired")
+    assert pa["code"] == pg["code"] and pa["token"] == ann["secret"]
