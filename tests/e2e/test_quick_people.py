@@ -1,6 +1,6 @@
 """Quick play against people in the browser: two contexts press "Play someone" and land at the
 same table; a lone player (in Spanish) is offered a bot and takes it; the lobby counts who is
-waiting, and "Cancel" leaves the queue."""
+waiting, a change of language keeps the wait, and "Cancel" leaves the queue."""
 
 from __future__ import annotations
 
@@ -62,6 +62,13 @@ def test_a_lone_browser_is_offered_a_bot_in_spanish(browser: Browser, offering: 
         page.get_by_role("button", name="Jugar contra alguien").click()
         expect(page.locator("#q-waited")).to_contain_text("Buscando rival")
         expect(page.locator("#q-counts")).to_have_text("1 conectados · 1 esperando")
+        # A change of language rebuilds the lobby: the wait goes on in the other language.
+        page.select_option("#lang", "en")
+        expect(page.locator("#q-waited")).to_contain_text("Looking for an opponent")
+        expect(page.locator("#q-counts")).to_have_text("1 online · 1 waiting")
+        page.select_option("#lang", "es")
+        expect(page.locator("#q-waited")).to_contain_text("Buscando rival")
+        expect(page.get_by_role("button", name="Jugar contra alguien")).to_be_disabled()
         # Cancel leaves the queue; waiting again brings the offer after the server's wait.
         page.get_by_role("button", name="Cancelar").click()
         expect(page.locator("#q-wait")).to_be_hidden()

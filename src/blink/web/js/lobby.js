@@ -7,7 +7,7 @@ import { applyI18n, t } from "./i18n.js";
 import { escapeXml } from "./cards.js";
 import { face } from "./board.js";
 import { announce, navigate, netStatus } from "./page.js";
-import { waitInQueue } from "./queue.js";
+import { handOver, takeOver, waitInQueue } from "./queue.js";
 import { levelName, loadedOptions } from "./options.js";
 import { loadGames, roomLinks } from "./games.js";
 
@@ -166,7 +166,7 @@ export function mountLobby(root) {
     games = found;
     drawGames(loadedOptions());
     $("#q-play").disabled = false;
-    $("#q-people").disabled = false;
+    $("#q-people").disabled = Boolean(stopQueue);
     $("#p-create").disabled = false;
   }).catch((err) => {
     if (!alive) return;
@@ -214,36 +214,44 @@ export function mountLobby(root) {
   function showWaited(s) {
     $("#q-waited").textContent = t("queue_waiting", { s: Math.floor(s) });
   }
-  $("#q-people").addEventListener("click", () => {
-    const players = Number(new FormData($("#f-quick")).get("players"));
+  function showWait(waited, offered) {
     $("#q-err").textContent = "";
     $("#q-people").disabled = true;
     $("#q-wait").hidden = false;
-    $("#q-accept").hidden = true;
-    $("#q-offer").textContent = "";
-    showWaited(0);
-    stopQueue = waitInQueue({
-      players,
-      name: name(),
-      status: (m) => {
-        showWaited(m.waited);
-        showCounts(m);
-      },
-      offer: () => {
-        $("#q-offer").textContent = t("queue_offer");
-        $("#q-accept").hidden = false;
-      },
-      paired: (m) => {
-        stopQueue = null;
-        announce(t("queue_found", { names: m.opponents.join(", ") }));
-        enter(m);
-      },
-      failed: (m) => {
-        stopWaiting();
-        $("#q-err").textContent = t("queue_failed", { msg: m.message || t("queue_lost") });
-      },
-    });
+    $("#q-accept").hidden = !offered;
+    $("#q-offer").textContent = offered ? t("queue_offer") : "";
+    showWaited(waited);
+  }
+  const queueHandlers = {
+    status: (m) => {
+      showWaited(m.waited);
+      showCounts(m);
+    },
+    offer: () => {
+      $("#q-offer").textContent = t("queue_offer");
+      $("#q-accept").hidden = false;
+    },
+    paired: (m) => {
+      stopQueue = null;
+      announce(t("queue_found", { names: m.opponents.join(", ") }));
+      enter(m);
+    },
+    failed: (m) => {
+      stopWaiting();
+      $("#q-err").textContent = t("queue_failed", { msg: m.message || t("queue_lost") });
+    },
+  };
+  $("#q-people").addEventListener("click", () => {
+    const players = Number(new FormData($("#f-quick")).get("players"));
+    showWait(0, false);
+    stopQueue = waitInQueue({ players, name: name(), ...queueHandlers });
   });
+  // A wait begun before this lobby was rebuilt (the language changed) goes on here.
+  const resumed = takeOver(queueHandlers);
+  if (resumed) {
+    stopQueue = resumed.stop;
+    showWait(resumed.state.waited, resumed.state.offered);
+  }
   $("#q-cancel").addEventListener("click", stopWaiting);
   $("#q-accept").addEventListener("click", () => {
     stopWaiting();
@@ -395,7 +403,7 @@ export function mountLobby(root) {
   });
   return () => {
     alive = false;
-    if (stopQueue) stopQueue();
+    if (stopQueue) handOver(); // stopped unless the next view is a lobby that takes it over
     if (stream) stream.close();
     netStatus("");
   };
