@@ -98,6 +98,7 @@ async def test_the_lobby_counts_who_is_online_and_waiting(
         assert (await lobby.next("counts")).data == {"online": 0, "waiting": 0}
         ann = await queued(server, "Ann")
         assert (await lobby.next("counts")).data == {"online": 1, "waiting": 1}
+        assert "blink_queue_waiting 1.0" in server.get("/metrics").text.splitlines()
         await ann.close()
         assert (await lobby.next("counts")).data == {"online": 0, "waiting": 0}
 

@@ -126,6 +126,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     await attach_extras(hub)
     await attach_feeds(hub)
     quickplay = attach_quickplay(hub)
+    metrics.watch_queue(lambda: len(quickplay.waiting))
     tuning = _GcTuning(settings.gc_full_interval)
     tuning.start()
     hub.start_sweeper()
