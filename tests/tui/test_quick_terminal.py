@@ -5,7 +5,17 @@ is offered a bot (``--queue-bot-after``), and Enter takes it."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
 import json
+import os
+import re
+import select
+import struct
+import subprocess
+import sys
+import termios
+import time
 from pathlib import Path
 from typing import Any
 
@@ -127,3 +137,88 @@ def test_quick_needs_a_server() -> None:
     result = CliRunner().invoke(cli_app, ["play", "--quick"])
     assert result.exit_code == 2
     assert "--quick waits in a server's queue" in result.stderr
+
+
+class Pty:
+    """``blink play ARGS`` in a pseudo-terminal of 120 x 40, its output read as it comes."""
+
+    def __init__(self, *args: str) -> None:
+        master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "120", "LINES": "40"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "blink.cli", "play", *args],
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=env,
+            start_new_session=True,
+        )
+        os.close(slave)
+        self.master = master
+        self.out = ""
+
+    def read_until(self, text: str, timeout: float = 60.0) -> None:
+        """Read until ``text`` has been shown (escape codes taken out)."""
+        deadline = time.monotonic() + timeout
+        while text not in ANSI.sub("", self.out):
+            left = deadline - time.monotonic()
+            assert left > 0, f"{text!r} never shown: {ANSI.sub('', self.out)[-400:]!r}"
+            ready, _, _ = select.select([self.master], [], [], left)
+            if ready:
+                try:
+                    self.out += os.read(self.master, 65536).decode(errors="replace")
+                except OSError:  # the child has gone
+                    assert text in ANSI.sub("", self.out), ANSI.sub("", self.out)[-400:]
+
+    def send(self, keys: str) -> None:
+        os.write(self.master, keys.encode())
+
+    def close(self) -> int:
+        """Quit (Ctrl+Q, then Y if asked) and return the exit status."""
+        try:
+            self.send("\x11")
+            with contextlib.suppress(AssertionError, OSError):
+                self.read_until("Y: quit", timeout=5)
+                self.send("y")
+            return self.proc.wait(timeout=30)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
+            os.close(self.master)
+
+
+ANSI = re.compile(r"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])")
+
+
+async def test_blink_play_quick_in_a_terminal(server_url: str) -> None:
+    """The command itself: the status line, then the paired table's title in the terminal."""
+    term = Pty("--server", server_url, "--quick", "--no-profile", "--name", "Tess")
+    try:
+        await asyncio.to_thread(term.read_until, "Waiting for an opponent")
+        async with connect(queue_url(server_url)) as q:
+            await q.send(json.dumps({"type": "join", "name": "Web"}))
+            paired = json.loads(await asyncio.wait_for(_paired(q), 30))
+        assert paired["opponents"] == ["Tess"]
+        await asyncio.to_thread(term.read_until, f"room {paired['code']}")
+    finally:
+        code = await asyncio.to_thread(term.close)
+        assert code == 0, ANSI.sub("", term.out)[-600:]
+
+
+async def _paired(q: Any) -> str:
+    async for frame in q:
+        if json.loads(frame)["type"] == "paired":
+            return str(frame)
+    raise AssertionError("the queue closed without pairing")
+
+
+def test_enter_takes_the_offered_bot_in_a_terminal(offering: Any) -> None:
+    term = Pty("--server", offering.base, "--quick", "--no-profile")
+    try:
+        term.read_until("press Enter to play a bot")
+        term.send("\r")
+        term.read_until("seat 1")  # the table of the game against the bot, seat 1 is yours
+    finally:
+        term.close()

@@ -513,7 +513,7 @@ class OnlineTable(Table):
                     finally:
                         pinger.cancel()
                     code = ws.close_code
-                    if code in (1000, 4000, 4003, 4004, 4010, 1008, 1009):
+                    if not self._closing and code in (1000, 4000, 4003, 4004, 4010, 1008, 1009):
                         self._lost(f"the server closed the connection ({code})")
                         return
             except (OSError, WebSocketException, ConnectionClosed, TimeoutError):

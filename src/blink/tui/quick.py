@@ -135,22 +135,23 @@ def run_quick(
 
     console = Console(stderr=True)
     notice = None
-    with console.status(status_line(QueueState())) as status:
+    try:
+        with console.status(status_line(QueueState())) as status:
 
-        def show(state: QueueState) -> None:
-            status.update(status_line(state))
+            def show(state: QueueState) -> None:
+                status.update(status_line(state))
 
-        try:
-            seat = asyncio.run(_wait(server, name, players, profile_secret, show))
-        except OnlineError as exc:
-            if exc.code not in PROFILE_REFUSALS or not profile_secret:
-                raise
-            notice = f"the server refused your profile ({exc}): playing anonymously, not rated"
-            profile_secret = None
-            seat = asyncio.run(_wait(server, name, players, None, show))
-        except KeyboardInterrupt:
-            print("blink play: stopped waiting", file=sys.stderr)
-            return 130
+            try:
+                seat = asyncio.run(_wait(server, name, players, profile_secret, show))
+            except OnlineError as exc:
+                if exc.code not in PROFILE_REFUSALS or not profile_secret:
+                    raise
+                notice = f"the server refused your profile ({exc}): playing anonymously, not rated"
+                profile_secret = None
+                seat = asyncio.run(_wait(server, name, players, None, show))
+    except KeyboardInterrupt:
+        print("blink play: stopped waiting", file=sys.stderr)
+        return 130
     if seat is None:
         return run_online(
             server,
