@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from srvkit import Client, ServerThread, bot_loop
+from srvkit import Client, ServerThread, bot_loop, fast_settings
 from ssekit import EventStream
 from websockets.exceptions import InvalidStatus
 
@@ -181,3 +181,15 @@ async def test_a_profile_waits_with_its_rating(make_server: Callable[..., Server
     now[0] = abs(ordinal) + 0.25
     pa, pg = await c.expect("paired"), await guest.expect("paired")
     assert pa["code"] == pg["code"] and pa["token"] == ann["secret"]
+
+
+async def test_a_server_that_stops_lets_the_waiting_go(db_url: str) -> None:
+    """A stopping server closes the queue's connections (1012), as it does the games'."""
+    server = ServerThread(fast_settings(db_url, queue_tick=0.05))
+    server.start()
+    try:
+        ann = await queued(server, "Ann")
+        await asyncio.to_thread(server.stop)
+        assert await ann.closed() == 1012  # service restart: the client may wait again
+    finally:
+        server.stop()
