@@ -9,9 +9,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+import websockets
 from srvkit import Client, ServerThread, bot_loop, fast_settings
 from ssekit import EventStream
 from websockets.exceptions import InvalidStatus
+from websockets.typing import Origin
 
 
 async def queued(server: ServerThread, name: str, **join: Any) -> Client:
@@ -193,3 +195,15 @@ async def test_a_server_that_stops_lets_the_waiting_go(db_url: str) -> None:
         assert await ann.closed() == 1012  # service restart: the client may wait again
     finally:
         server.stop()
+
+
+async def test_a_foreign_origin_cannot_wait(make_server: Callable[..., ServerThread]) -> None:
+    server = make_server(queue_tick=0.05)
+    url = f"ws://127.0.0.1:{server.port}/api/queue"
+    with pytest.raises(InvalidStatus) as refused:
+        await websockets.connect(url, origin=Origin("http://evil.example"))
+    assert refused.value.response.status_code == 403
+    own = await websockets.connect(url, origin=Origin(server.http))
+    await own.send('{"type": "join"}')
+    assert '"queued"' in str(await own.recv())
+    await own.close()
