@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +15,11 @@ from srvkit import Client, ServerThread, bot_loop, fast_settings
 from ssekit import EventStream
 from websockets.exceptions import InvalidStatus
 from websockets.typing import Origin
+
+from blink.server.bus import ROOMS, LocalBus, Presence
+from blink.server.hub import Hub
+from blink.server.quickplay import REPUBLISH, SILENT_AFTER, QuickPlay
+from blink.server.storage import Storage
 
 
 async def queued(server: ServerThread, name: str, **join: Any) -> Client:
@@ -207,3 +213,44 @@ async def test_a_foreign_origin_cannot_wait(make_server: Callable[..., ServerThr
     await own.send('{"type": "join"}')
     assert '"queued"' in str(await own.recv())
     await own.close()
+
+
+async def test_the_counts_add_up_every_node_heard_lately(tmp_path: Path) -> None:
+    """Another node's counts (through Redis, on a cluster) are added to this node's for its
+    lobby streams, until that node has been silent for SILENT_AFTER seconds."""
+    now = [0.0]
+    settings = fast_settings(
+        f"sqlite:///{tmp_path / 'n.db'}", clock=lambda: now[0], queue_tick=0.01
+    )
+    storage = Storage(settings.database_url)
+    storage.start(asyncio.get_running_loop())
+    hub = Hub(settings, storage, "test", LocalBus(node="here"))
+    qp = QuickPlay(hub)
+    qp.start()
+    try:
+        with hub.bus.subscribe(ROOMS) as sub:
+
+            async def told() -> Presence:
+                """The next counts this node tells its streams."""
+                while True:
+                    e = await asyncio.wait_for(sub.get(), 10)
+                    if isinstance(e, Presence) and e.node == "here":
+                        return e
+
+            assert (await told()).waiting == 0  # published at the first look (t = 0)
+            now[0] = 9.0
+            hub.bus.publish(ROOMS, Presence("there", 5, 2))  # as Redis delivers another node's
+            assert qp.totals() == (5, 2)
+            for t in (10.0, 20.0, 30.0):
+                now[0] = t
+                await told()  # published again every REPUBLISH seconds, though unchanged
+                assert qp.totals() == (5, 2)
+            # SILENT_AFTER seconds after "there" was heard, before the next republication:
+            # the streams are told anyway, and the totals are this node's own.
+            now[0] = 9.0 + SILENT_AFTER + 0.5
+            assert now[0] - 30.0 < REPUBLISH
+            await told()
+            assert qp.totals() == (0, 0)
+    finally:
+        qp.stop()
+        await asyncio.to_thread(storage.stop)

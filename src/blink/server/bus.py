@@ -127,8 +127,8 @@ class LeaderboardChanged(msgspec.Struct, frozen=True, tag="leaderboard"):
 
 class Presence(msgspec.Struct, frozen=True, tag="presence"):
     """How many players node ``node`` has online (connected to a game, or waiting in quick
-    play's queue) and how many wait in its queue; delivered in this process only (each node
-    shows its own)."""
+    play's queue) and how many wait in its queue: published when they change and every few
+    seconds (:mod:`blink.server.quickplay`), and added up by every node for its lobby."""
 
     node: str
     online: int

@@ -11,11 +11,12 @@ the player takes its seat on ``/ws/CODE``. A player who has waited ``Settings.qu
 seconds is offered a bot once (``bot_offer``: the client then asks ``POST /api/quick``, or goes
 on waiting). Closing the connection, or ``leave``, leaves the queue.
 
-The numbers of players online (connected to a game or waiting) and waiting are delivered on
+The numbers of players online (connected to a game or waiting) and waiting are published on
 the lobby's topic as :class:`blink.server.bus.Presence` whenever they change (looked at on
-each tick), on this node only. Each node has its own queue; behind the cluster's HAProxy
-(:mod:`blink.cluster.haproxy`) every queue connection goes to one node, so everyone waiting is
-paired there, and the room is handed off like any new room.
+each tick) and every :data:`REPUBLISH` seconds; each node adds up the others' (with Redis) for
+its lobby streams (:meth:`QuickPlay.totals`). Each node has its own queue; behind the
+cluster's HAProxy (:mod:`blink.cluster.haproxy`) every queue connection goes to one node, so
+everyone waiting is paired there, and the room is handed off like any new room.
 """
 
 from __future__ import annotations
@@ -59,6 +60,11 @@ log = logging.getLogger("blink.server.quickplay")
 
 Send = Callable[[msgspec.Struct], None]
 
+REPUBLISH = 10.0
+"""Seconds after which a node publishes its counts again though they did not change."""
+SILENT_AFTER = 3 * REPUBLISH
+"""Seconds after which the counts of a node not heard from are no longer counted."""
+
 
 @dataclass
 class _Waiting:
@@ -82,7 +88,11 @@ class QuickPlay:
         )
         self.waiting: dict[str, _Waiting] = {}
         self._timer: asyncio.TimerHandle | None = None
-        self._shown: tuple[int, int] | None = None
+        self._own: tuple[int, int] | None = None
+        self._published = float("-inf")
+        self._totals: tuple[int, int] | None = None
+        self.others: dict[str, tuple[Presence, float]] = {}
+        """The other nodes' latest counts, and when each was heard (``Settings.clock``)."""
         self.seating: set[asyncio.Task[None]] = set()
 
     def presence(self) -> Presence:
@@ -90,8 +100,29 @@ class QuickPlay:
         waiting = len(self.waiting)
         return Presence(self.hub.bus.node, self.hub.connections + waiting, waiting)
 
+    def totals(self) -> tuple[int, int]:
+        """Players online and waiting on every node heard from lately (this one's own only
+        without Redis)."""
+        own = self.presence()
+        online, waiting = own.online, own.waiting
+        cutoff = self.hub.settings.clock() - SILENT_AFTER
+        for node, (p, at) in list(self.others.items()):
+            if at < cutoff:
+                del self.others[node]  # a node not heard from: stopped
+                continue
+            online += p.online
+            waiting += p.waiting
+        return online, waiting
+
+    def heard(self, event: object) -> None:
+        """A bus listener: another node's counts."""
+        if isinstance(event, Presence) and event.node != self.hub.bus.node:
+            self.others[event.node] = (event, self.hub.settings.clock())
+            self._totals = self.totals()
+
     def start(self) -> None:
-        """Start the timer (at the app's start)."""
+        """Start the timer (at the app's start) and hear the other nodes' counts."""
+        self.hub.bus.listen(ROOMS, self.heard)
         self._schedule()
 
     def stop(self) -> None:
@@ -124,11 +155,18 @@ class QuickPlay:
             self._schedule()
 
     def _show(self) -> None:
-        """Deliver the counts to the lobby's streams when they changed."""
+        """Publish this node's counts when they changed (and every :data:`REPUBLISH`
+        seconds, for the nodes that start later); tell this node's lobby streams when the
+        totals changed otherwise (a node went silent)."""
         p = self.presence()
-        if (p.online, p.waiting) != self._shown:
-            self._shown = (p.online, p.waiting)
+        now = self.hub.settings.clock()
+        if (p.online, p.waiting) != self._own or now - self._published >= REPUBLISH:
+            self._own = (p.online, p.waiting)
+            self._published = now
+            self.hub.bus.publish(ROOMS, p)
+        elif self.totals() != self._totals:
             self.hub.bus.deliver(ROOMS, p)
+        self._totals = self.totals()
 
     def join(self, msg: QueueJoin, send: Send) -> tuple[str, asyncio.Event]:
         """Put a connection in the queue: its player id and the event set once it is done

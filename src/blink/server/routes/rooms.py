@@ -109,25 +109,31 @@ class _LobbySource:
     def __init__(self, feeds: Feeds, quickplay: QuickPlay) -> None:
         self.feeds = feeds
         self.quickplay = quickplay
+        self._counts: tuple[int, int] | None = None
 
     def _all(self) -> bytes:
         return frame("rooms", {"rooms": self.feeds.listing()})
 
-    def _counts(self, p: bus.Presence) -> bytes:
-        return frame("counts", {"online": p.online, "waiting": p.waiting})
+    def _counts_frame(self) -> list[bytes]:
+        """The counts of every node, when they differ from those this stream was sent."""
+        counts = self.quickplay.totals()
+        if counts == self._counts:
+            return []
+        self._counts = counts
+        return [frame("counts", {"online": counts[0], "waiting": counts[1]})]
 
     async def start(self) -> list[bytes]:
-        return [self._all(), self._counts(self.quickplay.presence())]
+        return [self._all(), *self._counts_frame()]
 
     async def changed(self, events: list[bus.Event]) -> list[bytes]:
         if any(isinstance(e, bus.Resync | bus.RoomsAnnounced) for e in events):
-            return [self._all(), frame("games", {}), self._counts(self.quickplay.presence())]
+            self._counts = None
+            return [self._all(), frame("games", {}), *self._counts_frame()]
         out = [
             frame("room", self.feeds.room_json(e)) for e in events if isinstance(e, bus.RoomChanged)
         ]
-        presence = [e for e in events if isinstance(e, bus.Presence)]
-        if presence:
-            out.append(self._counts(presence[-1]))
+        if any(isinstance(e, bus.Presence) for e in events):
+            out += self._counts_frame()
         if any(isinstance(e, bus.GamesFinished) for e in events):
             out.append(frame("games", {}))
         return out
