@@ -509,8 +509,9 @@ class Queued(msgspec.Struct, tag="queued", tag_field="type", frozen=True):
 
 
 class QueueStatus(msgspec.Struct, tag="queue", tag_field="type", frozen=True):
-    """While waiting (every ``--queue-tick``): seconds waited, the rating gap accepted now,
-    players online (connected to a game or waiting) and waiting on this server."""
+    """While waiting (every ``Settings.queue_tick``): seconds waited, the rating gap accepted
+    now, players online (connected to a game or waiting) and waiting, as the lobby counts
+    them."""
 
     waited: float
     gap: float

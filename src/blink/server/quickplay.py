@@ -84,7 +84,12 @@ class QuickPlay:
         self.hub = hub
         s: Settings = hub.settings
         self.core = Matchmaker(
-            Rules(base_gap=s.queue_gap, widen_per_second=s.queue_widen, bot_after=s.queue_bot_after)
+            Rules(
+                base_gap=s.queue_gap,
+                widen_per_second=s.queue_widen,
+                max_gap=max(Rules.max_gap, s.queue_gap),
+                bot_after=s.queue_bot_after,
+            )
         )
         self.waiting: dict[str, _Waiting] = {}
         self._timer: asyncio.TimerHandle | None = None
@@ -141,13 +146,13 @@ class QuickPlay:
         try:
             now = self.hub.settings.clock()
             self._handle(self.core.tick(now))
-            p = self.presence()
+            online, waiting = self.totals()
             for player, w in self.waiting.items():
                 waiter = self.core.waiting.get(player)
                 if waiter is None:
                     continue
                 waited = max(0.0, now - waiter.since)
-                w.send(QueueStatus(waited, self.core.rules.gap(waited), p.online, p.waiting))
+                w.send(QueueStatus(waited, self.core.rules.gap(waited), online, waiting))
             self._show()
         except Exception:
             log.exception("the quick play queue's tick failed")
