@@ -222,3 +222,19 @@ def test_enter_takes_the_offered_bot_in_a_terminal(offering: Any) -> None:
         term.read_until("seat 1")  # the table of the game against the bot, seat 1 is yours
     finally:
         term.close()
+
+
+async def test_the_serve_options_reach_the_queue(tmp_path: Path) -> None:
+    """``blink serve --queue-bot-after 0 --queue-gap 7 --queue-widen 0``: no bot is offered,
+    and the gap accepted stays 7."""
+    args = ("--queue-bot-after", "0", "--queue-gap", "7", "--queue-widen", "0")
+    proc = await asyncio.to_thread(ServeProcess(tmp_path / "o.db", *FAST, *args).start)
+    try:
+        async with connect(queue_url(proc.base)) as q:
+            await q.send(json.dumps({"type": "join"}))
+            queued = json.loads(await q.recv())
+            assert queued["type"] == "queued" and queued["bot_after"] is None
+            status = json.loads(await asyncio.wait_for(q.recv(), 30))
+            assert status["type"] == "queue" and status["gap"] == 7.0
+    finally:
+        await asyncio.to_thread(proc.stop)
