@@ -28,9 +28,9 @@ def free_port() -> int:
 
 
 class Server:
-    """A running `blink serve` process and its base URL."""
+    """A running `blink serve` process (with more options ``extra``) and its base URL."""
 
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, *extra: str) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = (tmp / "server.log").open("w")
@@ -44,6 +44,7 @@ class Server:
             "--between-games", "1",
             "--deal-seed", "11",
             "--creation-rate", "0",  # the tests open many rooms from one address
+            *extra,
         ]  # fmt: skip
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, env=env)

@@ -33,7 +33,7 @@ from blink.tui.i18n import (
 if TYPE_CHECKING:
     from blink.tui.app import BlinkApp
 
-__all__ = ["LangOpt", "local_app", "register", "use_language"]
+__all__ = ["LangOpt", "local_app", "quick_bot_seats", "register", "use_language"]
 
 
 def _fail(message: str) -> NoReturn:
@@ -149,6 +149,14 @@ PublicOpt = Annotated[
         "joined by its code).",
     ),
 ]
+QuickOpt = Annotated[
+    bool,
+    typer.Option(
+        "--quick",
+        help="Online: wait in the server's queue to be paired with people near your rating "
+        "(a bot is offered after a while).",
+    ),
+]
 NoProfileOpt = Annotated[
     bool, typer.Option("--no-profile", help="Online: play anonymously (not rated).")
 ]
@@ -176,6 +184,7 @@ def play(
     record: RecordOpt = None,
     public: PublicOpt = False,
     lang: LangOpt = None,
+    quick: QuickOpt = False,
 ) -> None:
     """Play Blink in the terminal: against bots (default), --hotseat, or online with --server."""
     from blink.games.classic.rules import (
@@ -226,6 +235,10 @@ def play(
         _check_record(record, online=server is not None or join is not None or watch is not None)
     if public and server is None:
         _fail(_("--public lists a room made online: give --server URL too"))
+    if quick and (server is None or join is not None or watch is not None or public):
+        _fail(
+            _("--quick waits in a server's queue: give --server URL (no --join, --watch, --public)")
+        )
     if server is not None or join is not None or watch is not None:
         _check_online(server, join, watch, hotseat, profile, no_profile)
         if public and (join is not None or watch is not None):
@@ -244,6 +257,7 @@ def play(
             handicap=handicap,
             ruleset=rules.name,
             public=public,
+            quick=quick,
             **style,
         )
     deal = {
@@ -312,6 +326,7 @@ def _play_online(
     anonymous: bool,
     name: str | None,
     watch: str | None,
+    quick: bool = False,
     **room: Any,
 ) -> NoReturn:
     """Play (or ``watch``) on a server with the stored profile (``create``: make one with that
@@ -326,6 +341,8 @@ def _play_online(
             stored, note = resolve_profile(server, create=create, anonymous=anonymous)
         if note:
             typer.echo(f"blink play: {note}", err=True)
+        if quick:
+            _quick(server, name or (stored.name if stored else "Player"), stored, room)
         code = run_online(
             server,
             watch=watch,
@@ -336,6 +353,29 @@ def _play_online(
     except (OnlineError, ProfileStoreError) as exc:
         _fail(str(exc))
     raise typer.Exit(code)
+
+
+def _quick(server: str, name: str, stored: Any, room: dict[str, Any]) -> NoReturn:
+    """``--quick``: wait in the queue, then play; exit with the client's code."""
+    from blink.tui.quick import run_quick
+
+    code = run_quick(
+        server,
+        name=name,
+        players=room["players"],
+        profile_secret=stored.secret if stored else None,
+        bot_seats=quick_bot_seats(room["seats"]),
+        colorblind=room["colorblind"],
+        ascii_symbols=room["ascii_symbols"],
+    )
+    raise typer.Exit(code)
+
+
+def quick_bot_seats(seats: list[str | None]) -> list[str | None]:
+    """The seats of the game against bots an offer starts: yours, then the bots asked for
+    (``--bot``, ``--level``), the default bot in any seat left open."""
+    default = f"{DEFAULT_LEVEL}:{DEFAULT_STRATEGY}"
+    return [None, *(s if s is not None else default for s in seats[1:])]
 
 
 def _play_here(

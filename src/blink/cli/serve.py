@@ -117,6 +117,33 @@ DbWriter = Annotated[
         "loop (psycopg's async connection).",
     ),
 ]
+QueueBotAfter = Annotated[
+    float,
+    typer.Option(
+        "--queue-bot-after",
+        min=0,
+        envvar="BLINK_QUEUE_BOT_AFTER",
+        help="Quick play against people: seconds in the queue before a bot is offered (0: never).",
+    ),
+]
+QueueGap = Annotated[
+    float,
+    typer.Option(
+        "--queue-gap",
+        min=0,
+        envvar="BLINK_QUEUE_GAP",
+        help="Quick play: the rating gap (OpenSkill ordinal points) accepted at once.",
+    ),
+]
+QueueWiden = Annotated[
+    float,
+    typer.Option(
+        "--queue-widen",
+        min=0,
+        envvar="BLINK_QUEUE_WIDEN",
+        help="Quick play: rating points a waiting player's accepted gap widens by each second.",
+    ),
+]
 TurnTime = Annotated[
     float,
     typer.Option(
@@ -285,6 +312,9 @@ def serve(
     db_writer: DbWriter = "auto",
     turn_time: TurnTime = 60.0,
     bot_delay: BotDelay = 0.8,
+    queue_bot_after: QueueBotAfter = 20.0,
+    queue_gap: QueueGap = 2.0,
+    queue_widen: QueueWiden = 0.5,
     gc_full_interval: GcFullInterval = 600.0,
     creation_rate: CreationRate = "60/minute",
     max_spectators: MaxSpectators = 500,
@@ -358,6 +388,9 @@ def serve(
         header_timeout=header_timeout or None,
         turn_time=turn_time,
         bot_delay=bot_delay,
+        queue_bot_after=queue_bot_after or None,
+        queue_gap=queue_gap,
+        queue_widen=queue_widen,
         tournament_idle_after=tournament_idle_after or None,
         metrics_allow=tuple(metrics_nets),
         redis_url=redis_url or None,

@@ -7,8 +7,10 @@ hashes it with consistent hashing (``balance hash var(txn.room)``, ``hash-type c
 HAProxy 2.6 and later), so every request of a room reaches the same node while the set of live
 nodes stays the same, and only the rooms of a node that goes down move when it does. Every
 other request (the lobby, the client's files, room creation, finished games) goes to any live
-node, in turn. Health checks ask each node for ``/api/health`` (503 while its database cannot
-be written); WebSockets get a long ``timeout tunnel``.
+node, in turn, except quick play's queue (``/api/queue``), whose connections all go to the node
+the constant ``QUEUE`` hashes to, so that every waiting player can be paired. Health checks ask
+each node for ``/api/health`` (503 while its database cannot be written); WebSockets get a long
+``timeout tunnel``.
 """
 
 from __future__ import annotations
@@ -99,6 +101,8 @@ def render(cfg: HaproxyConfig) -> str:
         "    acl room_api path_reg ^/api/rooms/[A-Za-z0-9]+(/.*)?$",
         "    http-request set-var(txn.room) path,field(3,/),upper if room_link",
         "    http-request set-var(txn.room) path,field(4,/),upper if room_api",
+        "    # Quick play's queue: every waiting player on one node, so that all can be paired.",
+        "    http-request set-var(txn.room) str(QUEUE) if { path /api/queue }",
         "    use_backend rooms if { var(txn.room) -m found }",
         "    default_backend any",
         "",

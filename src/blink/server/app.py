@@ -41,6 +41,7 @@ from blink.server.hub import Hub
 from blink.server.lease import LocalLeases, PgLeases
 from blink.server.metrics import CONTENT_TYPE, AddressFilter, Metrics
 from blink.server.protocol import MAX_ROOM
+from blink.server.quickplay import attach as attach_quickplay
 from blink.server.replays import install as install_replays
 from blink.server.routes import games, meta, profiles, rooms, tournaments, web
 from blink.server.settings import Settings
@@ -124,6 +125,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     metrics.watch(lambda: len(hub.rooms), lambda: hub.live_games, lambda: hub.connections)
     await attach_extras(hub)
     await attach_feeds(hub)
+    quickplay = attach_quickplay(hub)
+    metrics.watch_queue(lambda: len(quickplay.waiting))
     tuning = _GcTuning(settings.gc_full_interval)
     tuning.start()
     hub.start_sweeper()
@@ -131,6 +134,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
     finally:
         tuning.stop()
+        quickplay.stop()
         hub.stop_sweeper()
         hub.tournaments.stop()  # type: ignore[attr-defined]
         for room in hub.rooms.values():

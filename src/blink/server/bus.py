@@ -4,6 +4,7 @@ one deployment.
 
 An event is a msgspec Struct (:data:`Event`): a tournament changed (:class:`TournamentChanged`)
 or one of its match rooms finished a game (:class:`MatchFinished`),
+the players online and waiting in quick play's queue (:class:`Presence`),
 a room of the lobby changed (:class:`RoomChanged`, and the nodes' announcements of their open
 rooms, :class:`RoomsAnnounced` and :class:`RoomsAsked`), a public game finished
 (:class:`GamesFinished`), the leaderboard changed (:class:`LeaderboardChanged`), and
@@ -50,6 +51,7 @@ __all__ = [
     "LeaderboardChanged",
     "LocalBus",
     "MatchFinished",
+    "Presence",
     "RedisBus",
     "Resync",
     "RoomChanged",
@@ -123,6 +125,16 @@ class LeaderboardChanged(msgspec.Struct, frozen=True, tag="leaderboard"):
     """Ratings were stored, or a profile was made."""
 
 
+class Presence(msgspec.Struct, frozen=True, tag="presence"):
+    """How many players node ``node`` has online (connected to a game, or waiting in quick
+    play's queue) and how many wait in its queue: published when they change and every few
+    seconds (:mod:`blink.server.quickplay`), and added up by every node for its lobby."""
+
+    node: str
+    online: int
+    waiting: int
+
+
 class Resync(msgspec.Struct, frozen=True, tag="resync"):
     """Events may have been lost (a subscriber fell behind, or a node lost Redis): fetch the
     current state again."""
@@ -136,6 +148,7 @@ Event = (
     | RoomsAsked
     | GamesFinished
     | LeaderboardChanged
+    | Presence
     | Resync
 )
 """Every kind of event (a tagged union: each names its kind in the ``type`` field)."""

@@ -2,8 +2,9 @@
 
 What is measured, and where (docs/deploy.md lists the names):
 
-- live rooms, live games and open WebSocket connections: gauges read from the hub when
-  ``/metrics`` is scraped (:meth:`Metrics.watch`), so the hot path does nothing for them;
+- live rooms, live games, open WebSocket connections and players waiting in quick play's
+  queue: gauges read from the hub when ``/metrics`` is scraped (:meth:`Metrics.watch`,
+  :meth:`Metrics.watch_queue`), so the hot path does nothing for them;
 - plays applied: a counter per game kind, counted by the session for each action message of
   a player the room accepts (:meth:`Metrics.applied`: one dict lookup of a child bound once
   per game kind, then ``inc``);
@@ -64,6 +65,9 @@ class Metrics:
         self.connections = Gauge(
             "blink_websocket_connections", "Open game WebSocket connections.", registry=r
         )
+        self.queue_waiting = Gauge(
+            "blink_queue_waiting", "Players waiting in quick play's queue.", registry=r
+        )
         self.plays = Counter(
             "blink_plays_applied",
             "Action messages of players (a play, a choice, a Go Blink turn) applied, by game kind.",
@@ -106,6 +110,10 @@ class Metrics:
         self.rooms.set_function(rooms)
         self.games.set_function(games)
         self.connections.set_function(connections)
+
+    def watch_queue(self, waiting: Callable[[], float]) -> None:
+        """Read the quick play queue's gauge from this function at each scrape."""
+        self.queue_waiting.set_function(waiting)
 
     def render(self) -> bytes:
         """Every metric, in the Prometheus text format (:data:`CONTENT_TYPE`)."""

@@ -22,7 +22,7 @@ from typing import Annotated, Any, Final, Literal, Union
 
 import msgspec
 
-from blink.model.registry import NoTable, game_names, get_table
+from blink.model.registry import DEFAULT_GAME, NoTable, game_names, get_table
 from blink.model.table import MAX_ID, MsgId, PileTop, Table
 
 __all__ = [
@@ -30,7 +30,10 @@ __all__ = [
     "FRAMES",
     "MAX_ID",
     "PROTOCOL",
+    "QUEUE_CLIENT",
+    "QUEUE_FRAMES",
     "Ack",
+    "BotOffer",
     "Chat",
     "ChatFrame",
     "Countdown",
@@ -44,6 +47,11 @@ __all__ = [
     "Ping",
     "Pong",
     "ProtocolError",
+    "QueueJoin",
+    "QueueLeave",
+    "QueuePaired",
+    "QueueStatus",
+    "Queued",
     "Refused",
     "Rematch",
     "RematchFrame",
@@ -58,6 +66,7 @@ __all__ = [
     "Update",
     "Welcome",
     "decode",
+    "decode_queue",
     "dumps",
     "encode",
     "protocol_schema",
@@ -468,6 +477,83 @@ FRAMES: Final = (
 )
 """Every server frame."""
 
+# --- quick play's queue (the /api/queue WebSocket) ------------------------------------------
+
+
+class QueueJoin(msgspec.Struct, tag="join", tag_field="type", frozen=True):
+    """Wait in quick play's queue for a game of ``game`` with ``players`` seats against
+    people; ``profile_secret`` rates the wait by the profile (a guest has the default)."""
+
+    game: Annotated[str, msgspec.Meta(min_length=1, max_length=16)] = DEFAULT_GAME
+    players: Annotated[int, msgspec.Meta(ge=2, le=16)] = 2
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=24)] = "Player"
+    profile_secret: Annotated[str, msgspec.Meta(max_length=MAX_TOKEN)] | None = None
+
+
+class QueueLeave(msgspec.Struct, tag="leave", tag_field="type", frozen=True):
+    """Stop waiting (closing the connection does the same)."""
+
+
+QUEUE_CLIENT: Final[tuple[type[msgspec.Struct], ...]] = (QueueJoin, QueueLeave)
+"""The messages of the queue's WebSocket."""
+
+
+class Queued(msgspec.Struct, tag="queued", tag_field="type", frozen=True):
+    """The player waits: the rating it is paired by, and after how many seconds a bot is
+    offered (``null``: never)."""
+
+    game: str
+    players: int
+    rating: float
+    bot_after: float | None
+
+
+class QueueStatus(msgspec.Struct, tag="queue", tag_field="type", frozen=True):
+    """While waiting (every ``Settings.queue_tick``): seconds waited, the rating gap accepted
+    now, players online (connected to a game or waiting) and waiting, as the lobby counts
+    them."""
+
+    waited: float
+    gap: float
+    online: Count
+    waiting: Count
+
+
+class BotOffer(msgspec.Struct, tag="bot_offer", tag_field="type", frozen=True):
+    """The player has waited ``waited`` seconds: it may start a game against a bot
+    (``POST /api/quick``) or go on waiting. Sent once."""
+
+    waited: float
+
+
+class QueuePaired(msgspec.Struct, tag="paired", tag_field="type", frozen=True):
+    """The player was paired: its seat in the new private room ``code`` and that seat's
+    token (say ``hello`` with it on ``/ws/CODE``); the others' names. The server then closes
+    the queue's connection."""
+
+    code: RoomCode
+    seat: int
+    token: Token
+    game: str
+    players: int
+    opponents: list[str]
+
+
+QUEUE_FRAMES: Final = (Queued, QueueStatus, BotOffer, QueuePaired, ErrorFrame)
+"""Every frame of the queue's WebSocket."""
+
+
+def decode_queue(frame: str | bytes) -> QueueJoin | QueueLeave:
+    """Decode one message of the queue's WebSocket. Raises :class:`ProtocolError`."""
+    try:
+        msg: QueueJoin | QueueLeave = _decoder(QUEUE_CLIENT).decode(frame)
+    except msgspec.ValidationError as exc:
+        raise ProtocolError("bad_message", str(exc)) from None
+    except msgspec.DecodeError:
+        raise _malformed(frame) from None
+    return msg
+
+
 _ENCODE = msgspec.json.Encoder().encode
 
 
@@ -490,7 +576,7 @@ def protocol_schema() -> dict[str, Any]:
             games[name] = list(get_table(name).messages)
         except NoTable:
             continue
-    everything: list[Any] = [*COMMON, *FRAMES]
+    everything: list[Any] = [*COMMON, *FRAMES, *QUEUE_CLIENT, *QUEUE_FRAMES[:-1]]
     for messages in games.values():
         everything += messages
     (refs, defs) = msgspec.json.schema_components(everything, ref_template="#/$defs/{name}")
@@ -498,10 +584,15 @@ def protocol_schema() -> dict[str, Any]:
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"Blink game protocol, version {PROTOCOL}",
-        "description": "Messages on the /ws/CODE WebSocket; see docs/protocol.md.",
+        "description": "Messages on the /ws/CODE WebSocket (and quick play's queue on "
+        "/api/queue); see docs/protocol.md.",
         "protocol": PROTOCOL,
         "client": {"common": [by_type[m] for m in COMMON]}
         | {name: [by_type[m] for m in msgs] for name, msgs in games.items()},
         "server": [by_type[f] for f in FRAMES],
+        "queue": {
+            "client": [by_type[m] for m in QUEUE_CLIENT],
+            "server": [by_type[f] for f in QUEUE_FRAMES],
+        },
         "$defs": defs,
     }

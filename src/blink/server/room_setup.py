@@ -27,6 +27,7 @@ from blink.server import lag
 from blink.server.errors import ApiError, ProfileError
 from blink.server.hub import CODE_ATTEMPTS, Hub
 from blink.server.profiles import seat_token
+from blink.server.protocol import RoomInfo
 from blink.server.rooms import Room, Seat, hash_token
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "CreateRoom",
     "claim_seat",
     "create_room",
+    "open_paired_room",
     "room_games",
     "store_new_room",
 ]
@@ -80,6 +82,69 @@ class CreateRoom(BaseModel):
 async def create_room(h: Hub, body: CreateRoom) -> dict[str, Any]:
     """Create a room from its options (``POST /api/rooms``). Raises :class:`ApiError` for
     options that do not fit its game."""
+    players, options, seat_list = _room_parts(body)
+    take = body.take_seat
+    token = None
+    if take is not None:
+        take = claim_seat(seat_list, take)
+        if take is None:
+            raise ApiError(
+                400, "bad_seat", f"seat {body.take_seat} is not a free seat for a person"
+            )
+        token = _seat_token(h, body.profile_secret)
+        seat_list[take].token_hash = hash_token(token)
+        seat_list[take].name = body.name
+    room, info = await _open(h, body, players, options, seat_list)
+    return {
+        "code": room.code,
+        "join_url": info.join_url,
+        "watch_url": info.watch_url,
+        "seat": take,
+        "token": token,
+        "room": msgspec.to_builtins(info),
+    }
+
+
+async def open_paired_room(
+    h: Hub, game: str, players: int, people: list[tuple[str, str | None]]
+) -> tuple[str, list[str]]:
+    """A private room of ``game`` for the people quick play paired (``people``: each one's
+    name and profile secret, in seat order), every seat taken: its code and each seat's token.
+
+    The room is checked, stored and started as :func:`create_room` does. Raises
+    :class:`ApiError` as it does (and ``no_such_profile`` for an unknown secret).
+    """
+    body = CreateRoom(game=game, players=players, public=False, take_seat=None)
+    players, options, seat_list = _room_parts(body)
+    if len(people) != players:
+        raise ApiError(400, "bad_options", f"{players} people are needed, not {len(people)}")
+    tokens = []
+    for seat, (name, secret) in zip(seat_list, people, strict=True):
+        token = _seat_token(h, secret)
+        seat.token_hash = hash_token(token)
+        seat.name = name
+        tokens.append(token)
+    room, _info = await _open(h, body, players, options, seat_list)
+    return room.code, tokens
+
+
+async def _open(
+    h: Hub, body: CreateRoom, players: int, options: dict[str, Any], seat_list: list[Seat]
+) -> tuple[Room, RoomInfo]:
+    """Store a new room and start it (on a single node): the room and its info."""
+    created = h.settings.wall_clock()
+    room = Room(h, "", body.game, players, body.best_of, options, body.public, seat_list, created)
+    await store_new_room(h, room)
+    info = room.info()
+    if not h.hand_off(room):  # a cluster node: the node that serves it starts it
+        room.maybe_start()
+        info = room.info()
+    return room, info
+
+
+def _room_parts(body: CreateRoom) -> tuple[int, dict[str, Any], list[Seat]]:
+    """A new room's number of seats, options and seats (bots named, people free), checked
+    by its game. Raises :class:`ApiError` for options that do not fit."""
     try:
         definition = get_game(body.game)
         table = get_table(body.game)
@@ -113,33 +178,7 @@ async def create_room(h: Hub, body: CreateRoom) -> dict[str, Any]:
             status = 503 if exc.code == "bots_unavailable" else 400
             raise ApiError(status, exc.code, exc.message) from None
         seat_list.append(Seat(i, "bot", bot=norm, name=f"{title} {i + 1}"))
-    take = body.take_seat
-    token = None
-    if take is not None:
-        take = claim_seat(seat_list, take)
-        if take is None:
-            raise ApiError(
-                400, "bad_seat", f"seat {body.take_seat} is not a free seat for a person"
-            )
-        token = _seat_token(h, body.profile_secret)
-        seat_list[take].token_hash = hash_token(token)
-        seat_list[take].name = body.name
-    created = h.settings.wall_clock()
-    room = Room(h, "", body.game, players, body.best_of, options, body.public, seat_list, created)
-    await store_new_room(h, room)
-    code = room.code
-    info = room.info()
-    if not h.hand_off(room):  # a cluster node: the node that serves it starts it
-        room.maybe_start()
-        info = room.info()
-    return {
-        "code": code,
-        "join_url": info.join_url,
-        "watch_url": info.watch_url,
-        "seat": take,
-        "token": token,
-        "room": msgspec.to_builtins(info),
-    }
+    return players, options, seat_list
 
 
 def _seat_token(hub: Hub, secret: str | None) -> str:

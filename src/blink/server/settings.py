@@ -148,6 +148,15 @@ class Settings:
     """On a cluster node: how often it looks for running tournaments whose organiser is gone
     (and whose events it may have missed), and takes their leases
     (:mod:`blink.server.tournaments`)."""
+    queue_bot_after: float | None = 20.0
+    """Quick play: seconds a player waits in the queue before it is offered a game against a
+    bot (:mod:`blink.server.matchmaking`; it goes on waiting). ``None``: never."""
+    queue_gap: float = 2.0
+    """Quick play: the rating gap (OpenSkill ordinal points) two players accept at once."""
+    queue_widen: float = 0.5
+    """Quick play: how much a waiting player's accepted rating gap widens each second."""
+    queue_tick: float = 1.0
+    """Quick play: seconds between two looks at the queue (and status frames to the waiting)."""
     redis_url: str | None = None
     """The Redis server through which the nodes of one deployment tell each other their
     changes (``redis://host:port/db``; :mod:`blink.server.bus`). ``None``: this process only."""

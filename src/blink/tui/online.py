@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import sys
 import time
 from typing import Any
 
@@ -31,6 +32,7 @@ from blink.tui.seats import (
     PROFILE_REFUSALS,
     OnlineError,
     Seat,
+    base_url,
     fetch_profile,
     prepare,
     resolve_profile,
@@ -43,7 +45,9 @@ __all__ = [
     "OnlineError",
     "OnlineTable",
     "Seat",
+    "base_url",
     "fetch_profile",
+    "play_seat",
     "prepare",
     "refused_words",
     "resolve_profile",
@@ -349,7 +353,7 @@ class OnlineTable(Table):
                     finally:
                         pinger.cancel()
                     code = ws.close_code
-                    if code in (1000, 4000, 4003, 4004, 4010, 1008, 1009):
+                    if not self._closing and code in (1000, 4000, 4003, 4004, 4010, 1008, 1009):
                         self._lost(_("the server closed the connection ({code})").format(code=code))
                         return
             except (OSError, WebSocketException, ConnectionClosed, TimeoutError):
@@ -621,8 +625,6 @@ def run_online(
     With ``profile_secret`` the seat carries that profile; if the server refuses it, the seat
     is anonymous and a one-line notice goes to stderr (and to the table's notice line).
     """
-    import sys
-
     seat = prepare(
         server,
         join=join,
@@ -636,6 +638,12 @@ def run_online(
         profile_secret=profile_secret,
         public=public,
     )
+    return play_seat(seat, name=name, colorblind=colorblind, ascii_symbols=ascii_symbols)
+
+
+def play_seat(seat: Seat, *, name: str, colorblind: bool, ascii_symbols: bool) -> int:
+    """Run the full-screen table at ``seat`` until the player quits: 0, or 1 (said on stderr)
+    when the connection was lost before the game ended."""
     from blink.tui.app import BlinkApp
 
     table = OnlineTable(seat, name=name)

@@ -25,6 +25,7 @@ __all__ = [
     "PROFILE_REFUSALS",
     "OnlineError",
     "Seat",
+    "base_url",
     "fetch_profile",
     "prepare",
     "resolve_profile",
@@ -76,7 +77,8 @@ class Seat:
         return urlunsplit((scheme, parts.netloc, path, "", ""))
 
 
-def _base_url(server: str) -> str:
+def base_url(server: str) -> str:
+    """The server's base URL (``http://`` unless given). Raises :class:`OnlineError`."""
     raw = server.strip()
     if "://" not in raw:
         raw = "http://" + raw
@@ -156,7 +158,7 @@ def prepare(
     :attr:`Seat.notice` says so. Raises :class:`OnlineError` with one sentence when the server
     cannot be reached or refuses.
     """
-    base = _base_url(server)
+    base = base_url(server)
     if watch is not None:
         code = watch.strip().upper()
         _request("GET", f"{base}/api/rooms/{code}")
@@ -226,7 +228,7 @@ def _take_seat(
 
 def fetch_profile(server: str, pid: str) -> dict[str, Any]:
     """``GET /api/profiles/{pid}``: the profile's rating, games and latest rated games."""
-    return _request("GET", f"{_base_url(server)}/api/profiles/{pid}")
+    return _request("GET", f"{base_url(server)}/api/profiles/{pid}")
 
 
 def resolve_profile(
@@ -245,7 +247,7 @@ def resolve_profile(
     """
     if anonymous:
         return None, None
-    base = _base_url(server)
+    base = base_url(server)
     stored = profile_store.load(base, home)
     if create is None:
         return stored, None

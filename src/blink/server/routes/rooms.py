@@ -1,5 +1,5 @@
-"""The room endpoints: ``/api/rooms`` (create, list, look up, join, the lobby's event stream)
-and ``/api/quick``.
+"""The room endpoints: ``/api/rooms`` (create, list, look up, join, the lobby's event stream),
+``/api/quick`` and quick play's queue (the ``/api/queue`` WebSocket).
 
 Opening a room (checking its options, seating its creator, storing it) is
 :mod:`blink.server.room_setup`; the live game in a room is played over the WebSocket.
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Depends, Request, Response, WebSocket
 from pydantic import BaseModel, Field
 
 from blink.model.registry import DEFAULT_GAME, NoTable, UnknownGame, get_game, get_table
@@ -21,6 +21,7 @@ from blink.server.errors import ApiError
 from blink.server.feeds import Feeds
 from blink.server.hub import Hub
 from blink.server.profiles import seat_token
+from blink.server.quickplay import QuickPlay, serve_queue
 from blink.server.room_info import listed
 from blink.server.room_setup import CreateRoom
 from blink.server.rooms import Room, hash_token
@@ -100,25 +101,39 @@ async def list_rooms(h: HubDep) -> dict[str, Any]:
 
 
 class _LobbySource:
-    """The lobby's stream: every node's open public rooms (``rooms``), then each room's change
-    (``room``: its summary, ``null`` once it is not open) and ``games`` when a public game
-    finished (fetch ``GET /api/games?status=finished`` again)."""
+    """The lobby's stream: every node's open public rooms (``rooms``) and the players online
+    and waiting in quick play's queue (``counts``), then each room's change (``room``: its
+    summary, ``null`` once it is not open), the counts when they change, and ``games`` when a
+    public game finished (fetch ``GET /api/games?status=finished`` again)."""
 
-    def __init__(self, feeds: Feeds) -> None:
+    def __init__(self, feeds: Feeds, quickplay: QuickPlay) -> None:
         self.feeds = feeds
+        self.quickplay = quickplay
+        self._counts: tuple[int, int] | None = None
 
     def _all(self) -> bytes:
         return frame("rooms", {"rooms": self.feeds.listing()})
 
+    def _counts_frame(self) -> list[bytes]:
+        """The counts of every node, when they differ from those this stream was sent."""
+        counts = self.quickplay.totals()
+        if counts == self._counts:
+            return []
+        self._counts = counts
+        return [frame("counts", {"online": counts[0], "waiting": counts[1]})]
+
     async def start(self) -> list[bytes]:
-        return [self._all()]
+        return [self._all(), *self._counts_frame()]
 
     async def changed(self, events: list[bus.Event]) -> list[bytes]:
         if any(isinstance(e, bus.Resync | bus.RoomsAnnounced) for e in events):
-            return [self._all(), frame("games", {})]
+            self._counts = None
+            return [self._all(), frame("games", {}), *self._counts_frame()]
         out = [
             frame("room", self.feeds.room_json(e)) for e in events if isinstance(e, bus.RoomChanged)
         ]
+        if any(isinstance(e, bus.Presence) for e in events):
+            out += self._counts_frame()
         if any(isinstance(e, bus.GamesFinished) for e in events):
             out.append(frame("games", {}))
         return out
@@ -130,7 +145,14 @@ async def room_events(h: HubDep, request: Request) -> Response:
     """The lobby's event stream (Server-Sent Events): the open public rooms of every node
     and their changes, and a hint when a public game finished."""
     feeds: Feeds = h.feeds  # type: ignore[attr-defined]
-    return event_stream(request, h.bus.subscribe(bus.ROOMS), _LobbySource(feeds))
+    quickplay: QuickPlay = h.quickplay  # type: ignore[attr-defined]
+    return event_stream(request, h.bus.subscribe(bus.ROOMS), _LobbySource(feeds, quickplay))
+
+
+@router.websocket("/api/queue")
+async def queue(ws: WebSocket) -> None:
+    """Quick play's queue: wait to be paired with people (see docs/protocol.md)."""
+    await serve_queue(ws)
 
 
 def _room(h: Hub, code: str, request: Request) -> Room:

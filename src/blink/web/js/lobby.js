@@ -1,4 +1,4 @@
-// The lobby: quick game against a bot, private game with a link and code, each game's own
+// The lobby: quick game against a bot or someone near your rating (queue.js), private game with a link and code, each game's own
 // panel (its browser module's, games.js), join by link or code, live games to watch, finished
 // games to replay, how to play.
 
@@ -6,7 +6,8 @@ import { api, extractCode, keepSeat, recent } from "./net.js";
 import { applyI18n, t } from "./i18n.js";
 import { escapeXml } from "./cards.js";
 import { face } from "./board.js";
-import { navigate, netStatus } from "./page.js";
+import { announce, navigate, netStatus } from "./page.js";
+import { handOver, takeOver, waitInQueue } from "./queue.js";
 import { levelName, loadedOptions } from "./options.js";
 import { loadGames, roomLinks } from "./games.js";
 import { botTitle, seatName } from "./botnames.js";
@@ -45,7 +46,17 @@ export function mountLobby(root) {
       <form id="f-quick">
         <label><span data-i18n="bot_level"></span><select name="level" id="q-level"></select></label>
         <fieldset style="border:0;padding:0;margin:0"><legend class="muted" style="font-size:.85rem" data-i18n="players"></legend><div id="q-players"></div></fieldset>
-        <button class="primary" type="submit" id="q-play" data-i18n="play" disabled></button>
+        <div class="row">
+          <button class="primary" type="submit" id="q-play" data-i18n="play" disabled></button>
+          <button type="button" id="q-people" data-i18n="play_someone" disabled></button>
+        </div>
+        <p class="muted" id="q-counts"></p>
+        <div id="q-wait" class="queue-wait" hidden>
+          <p id="q-waited"></p>
+          <p id="q-offer" role="status"></p>
+          <div class="row"><button type="button" id="q-accept" data-i18n="queue_accept" hidden></button>
+          <button type="button" id="q-cancel" data-i18n="queue_cancel"></button></div>
+        </div>
         <p class="error-msg" id="q-err" role="alert"></p>
       </form>
     </section>
@@ -156,6 +167,7 @@ export function mountLobby(root) {
     games = found;
     drawGames(loadedOptions());
     $("#q-play").disabled = false;
+    $("#q-people").disabled = Boolean(stopQueue);
     $("#p-create").disabled = false;
   }).catch((err) => {
     if (!alive) return;
@@ -167,9 +179,9 @@ export function mountLobby(root) {
     navigate(`/play/${res.code}`);
   }
 
-  $("#f-quick").addEventListener("submit", async (e) => {
-    e.preventDefault();
-    const fd = new FormData(e.target);
+  // A game against bots at the quick form's level and number of players.
+  async function quickBot() {
+    const fd = new FormData($("#f-quick"));
     const level = fd.get("level");
     const players = Number(fd.get("players"));
     $("#q-err").textContent = "";
@@ -184,7 +196,71 @@ export function mountLobby(root) {
       $("#q-err").textContent = t("error", { msg: err.message });
       $("#q-play").disabled = false;
     }
+  }
+  $("#f-quick").addEventListener("submit", (e) => {
+    e.preventDefault();
+    stopWaiting();
+    quickBot();
   });
+
+  // "Play someone": wait in the queue, showing the time waited and the counts, until paired
+  // (then to the table), cancelled, or the offered bot is taken.
+  let stopQueue = null;
+  function stopWaiting() {
+    if (stopQueue) stopQueue();
+    stopQueue = null;
+    $("#q-wait").hidden = true;
+    $("#q-people").disabled = false;
+  }
+  function showWaited(s) {
+    $("#q-waited").textContent = t("queue_waiting", { s: Math.floor(s) });
+  }
+  function showWait(waited, offered) {
+    $("#q-err").textContent = "";
+    $("#q-people").disabled = true;
+    $("#q-wait").hidden = false;
+    $("#q-accept").hidden = !offered;
+    $("#q-offer").textContent = offered ? t("queue_offer") : "";
+    showWaited(waited);
+  }
+  const queueHandlers = {
+    status: (m) => {
+      showWaited(m.waited);
+      showCounts(m);
+    },
+    offer: () => {
+      $("#q-offer").textContent = t("queue_offer");
+      $("#q-accept").hidden = false;
+    },
+    paired: (m) => {
+      stopQueue = null;
+      announce(t("queue_found", { names: m.opponents.join(", ") }));
+      enter(m);
+    },
+    failed: (m) => {
+      stopWaiting();
+      $("#q-err").textContent = t("queue_failed", { msg: m.message || t("queue_lost") });
+    },
+  };
+  $("#q-people").addEventListener("click", () => {
+    const players = Number(new FormData($("#f-quick")).get("players"));
+    showWait(0, false);
+    stopQueue = waitInQueue({ players, name: name(), ...queueHandlers });
+  });
+  // A wait begun before this lobby was rebuilt (the language changed) goes on here.
+  const resumed = takeOver(queueHandlers);
+  if (resumed) {
+    stopQueue = resumed.stop;
+    showWait(resumed.state.waited, resumed.state.offered);
+  }
+  $("#q-cancel").addEventListener("click", stopWaiting);
+  $("#q-accept").addEventListener("click", () => {
+    stopWaiting();
+    quickBot();
+  });
+  function showCounts(c) {
+    $("#q-counts").textContent = t("queue_counts", { online: c.online, waiting: c.waiting });
+  }
 
   $("#f-priv").addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -259,6 +335,7 @@ export function mountLobby(root) {
       renderLive();
     });
     events.addEventListener("games", () => { if (alive) refreshDone(); });
+    events.addEventListener("counts", (ev) => { if (alive) showCounts(JSON.parse(ev.data)); });
     events.onopen = () => { if (alive) netStatus(""); };
     events.onerror = () => {
       if (!alive) return;
@@ -333,6 +410,7 @@ export function mountLobby(root) {
   });
   return () => {
     alive = false;
+    if (stopQueue) handOver(); // stopped unless the next view is a lobby that takes it over
     if (stream) stream.close();
     netStatus("");
   };

@@ -38,7 +38,8 @@ export class ApiError extends Error {
 /** Requests that take a seat: they carry this browser's profile (if any) so the game is rated. */
 const SEATING = /^\/api\/(quick|rooms|rooms\/[A-Za-z0-9]+\/join)$/;
 
-function profileSecret() {
+/** This browser's profile secret, or null (none kept). */
+export function profileSecret() {
   try {
     const p = JSON.parse(localStorage.getItem("blink.profile") || "null");
     return p && typeof p.secret === "string" ? p.secret : null;
