@@ -1,0 +1,138 @@
+"""The daily challenge's endpoints: ``GET /api/daily`` (today), ``GET /api/daily/{date}`` and
+``POST /api/daily`` (a room of today's deal, or a past day's for practice).
+
+The days, entries, board and streaks are :mod:`blink.server.daily`; the room is opened by
+:func:`blink.server.room_setup.create_room` like a quick game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends
+from pydantic import BaseModel, Field
+
+from blink.model.registry import get_table
+from blink.model.table import BadMessage
+from blink.server import daily, room_setup
+from blink.server.creation_limits import check_creation
+from blink.server.errors import ApiError
+from blink.server.hub import Hub
+from blink.server.profiles import lookup_secret
+from blink.server.room_setup import CreateRoom
+from blink.server.routes.deps import HubDep, WritableHubDep
+
+__all__ = ["PlayDaily", "router"]
+
+router = APIRouter()
+
+
+class PlayDaily(BaseModel):
+    """A daily room to make: today's (ranked with a profile) or a past day's (practice)."""
+
+    name: str = Field("Player", min_length=1, max_length=24)
+    profile_secret: str | None = Field(None, max_length=128)
+    date: str | None = Field(None, max_length=10)
+    """A past day whose deal to play again (unranked); ``None``: today's."""
+
+
+def _bot(spec: str) -> dict[str, str]:
+    """A day's bot as answered: its spec and its name for people."""
+    try:
+        title = get_table(daily.DAILY_GAME).bot_title(spec)
+    except BadMessage:
+        title = spec
+    return {"spec": spec, "name": title}
+
+
+def _date(text: str) -> str:
+    date = daily.parse_date(text)
+    if date is None:
+        raise ApiError(400, "bad_date", f"{text!r} is not a date like 2026-12-02")
+    return date
+
+
+async def _day(h: Hub, date: str) -> tuple[daily.Day, bool]:
+    """The day ``date`` and whether it is over; today's is drawn when first asked for.
+    Raises :class:`ApiError` for a day to come or a past day nobody played."""
+    now = daily.today(h)
+    if date > now:
+        raise ApiError(404, "no_such_day", f"the challenge of {date} is not out yet")
+    if date == now:
+        return await daily.day_of(h, date), False
+    day = daily.known_day(h, date)
+    if day is None:
+        raise ApiError(404, "no_such_day", f"nobody played the challenge of {date}")
+    return day, True
+
+
+async def _answer(h: Hub, date: str, profile: str | None) -> dict[str, Any]:
+    day, over = await _day(h, date)
+    out: dict[str, Any] = {
+        "date": day.date,
+        "today": daily.today(h),
+        "over": over,
+        "bot": _bot(day.bot),
+        "board": daily.board(h, day.date, over),
+        "seed": day.seed if over else None,
+        "replay": {"date": day.date} if over else None,
+        "previous": daily.previous(day.date),
+    }
+    if profile is not None:
+        out["streak"] = daily.streak(h, profile, daily.today(h))
+    return out
+
+
+@router.get("/api/daily")
+async def daily_today(h: HubDep, profile: str | None = None) -> dict[str, Any]:
+    """Today's challenge: its bot and board (and ``profile``'s streak when given)."""
+    return await _answer(h, daily.today(h), profile)
+
+
+@router.get("/api/daily/{date}")
+async def daily_day(h: HubDep, date: str, profile: str | None = None) -> dict[str, Any]:
+    """A day's challenge: its bot and board, and once it is over its seed and replay."""
+    return await _answer(h, _date(date), profile)
+
+
+@router.post("/api/daily", status_code=201, dependencies=[Depends(check_creation)])
+async def play_daily(h: WritableHubDep, body: PlayDaily) -> dict[str, Any]:
+    """A private room of one game against the day's bot with the day's deal."""
+    date = daily.today(h) if body.date is None else _date(body.date)
+    day, over = await _day(h, date)
+    extra: dict[str, Any] = {daily.OPTION_DAY: day.date, daily.OPTION_SEED: day.seed}
+    profile = None
+    if body.profile_secret:
+        found = lookup_secret(h, body.profile_secret)
+        if found is None:
+            raise ApiError(400, "no_such_profile", "no profile has this secret")
+        profile = str(found["id"])
+    ranked = profile is not None and not over
+    if ranked:
+        assert profile is not None
+        if not await daily.take_attempt(h, day.date, profile, body.name):
+            raise ApiError(
+                409,
+                "daily_played",
+                "this profile has had its attempt at today's challenge; "
+                "play again tomorrow, or play as a guest (unranked)",
+            )
+        extra[daily.OPTION_PROFILE] = profile
+    room = CreateRoom(
+        game=daily.DAILY_GAME,
+        players=2,
+        seats=[None, day.bot],
+        best_of=1,
+        name=body.name,
+        take_seat=0,
+        public=False,
+        profile_secret=body.profile_secret or None,
+    )
+    try:
+        made = await room_setup.create_room(h, room, extra)
+    except BaseException:
+        if ranked:
+            assert profile is not None
+            await daily.forget_attempt(h, day.date, profile)
+        raise
+    return {**made, "date": day.date, "ranked": ranked, "bot": _bot(day.bot)}
