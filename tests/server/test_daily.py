@@ -86,6 +86,7 @@ async def test_one_deal_a_day_hidden_until_the_day_is_over(make_server: Any) -> 
     server = make_server(**settings(clock))
     today = server.get("/api/daily").json()
     assert today["over"] is False and today["seed"] is None and today["replay"] is None
+    assert today["yesterday"] is None  # nobody played the day before
     assert today["bot"]["spec"].startswith("beginner") and today["bot"]["name"]
     a, b = play_daily(server, name="Ann"), play_daily(server, name="Bob")
     assert a["ranked"] is False and a["date"] == today["date"]
@@ -110,7 +111,8 @@ async def test_one_deal_a_day_hidden_until_the_day_is_over(make_server: Any) -> 
     past = server.get(f"/api/daily/{a['date']}").json()
     assert past["over"] is True and past["replay"] == {"date": a["date"]}
     assert record["deck"] == [str(card) for card in shuffled_deck(past["seed"], STANDARD_DECK)]
-    assert server.get("/api/daily").json()["seed"] is None
+    now = server.get("/api/daily").json()
+    assert now["seed"] is None and now["yesterday"]["seed"] == past["seed"]
     # Yesterday's deal played again: unranked practice, the same deal.
     again = play_daily(server, name="Ann", date=a["date"])
     assert again["ranked"] is False and again["date"] == a["date"]

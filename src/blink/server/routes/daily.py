@@ -85,8 +85,14 @@ async def _answer(h: Hub, date: str, profile: str | None) -> dict[str, Any]:
 
 @router.get("/api/daily")
 async def daily_today(h: HubDep, profile: str | None = None) -> dict[str, Any]:
-    """Today's challenge: its bot and board (and ``profile``'s streak when given)."""
-    return await _answer(h, daily.today(h), profile)
+    """Today's challenge: its bot and board (and ``profile``'s streak when given), and
+    yesterday's as ``GET /api/daily/{date}`` answers it (``null``: nobody played it)."""
+    out = await _answer(h, daily.today(h), profile)
+    before = out["previous"]
+    out["yesterday"] = (
+        None if daily.known_day(h, before) is None else await _answer(h, before, None)
+    )
+    return out
 
 
 @router.get("/api/daily/{date}")
@@ -126,7 +132,9 @@ async def play_daily(h: WritableHubDep, body: PlayDaily) -> dict[str, Any]:
         name=body.name,
         take_seat=0,
         public=False,
-        profile_secret=body.profile_secret or None,
+        # Practice (a past day's deal, known by now) seats a guest: it is neither ranked nor
+        # rated.
+        profile_secret=None if over else body.profile_secret or None,
     )
     try:
         made = await room_setup.create_room(h, room, extra)
