@@ -99,7 +99,11 @@ async def test_one_deal_a_day_hidden_until_the_day_is_over(make_server: Any) -> 
     cq, hand_q = await first_hand(server, q)
     assert hand_q != hand_a
     ends = await bot_loop(ca)
-    record = server.get(ends[0]["record_url"]).json()
+    # The record shows the deal: not before the day is over (nor the room's series record).
+    early = server.get(ends[0]["record_url"])
+    assert early.status_code == 403 and early.json()["error"]["code"] == "daily_running"
+    series = server.get(f"/api/rooms/{a['code']}/record")
+    assert series.status_code == 403 and series.json()["error"]["code"] == "daily_running"
     for c in (ca, cb, cq):
         await c.close()
     # The next day: another deal; yesterday's seed is shown now, and it is the deal played.
@@ -110,6 +114,7 @@ async def test_one_deal_a_day_hidden_until_the_day_is_over(make_server: Any) -> 
     assert hand_c != hand_a and other["date"] != a["date"]
     past = server.get(f"/api/daily/{a['date']}").json()
     assert past["over"] is True and past["replay"] == {"date": a["date"]}
+    record = server.get(ends[0]["record_url"]).json()
     assert record["deck"] == [str(card) for card in shuffled_deck(past["seed"], STANDARD_DECK)]
     now = server.get("/api/daily").json()
     assert now["seed"] is None and now["yesterday"]["seed"] == past["seed"]

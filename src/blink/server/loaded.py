@@ -42,6 +42,8 @@ class LoadedGame:
     """Each seat's bot seed (``None``: a game stored before games kept them)."""
     room_code: str = ""
     public: bool = True  # whether its room is (Storage.load_game tells)
+    room_options: dict[str, Any] = field(default_factory=dict)
+    """Its room's options (Storage.load_game tells: a daily room's day)."""
 
 
 @dataclass

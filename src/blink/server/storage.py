@@ -708,12 +708,14 @@ class Storage:
     def load_game(self, game_id: int) -> LoadedGame | None:
         """A game with its full action log, or ``None``."""
         with self.engine.connect() as conn:
-            q = select(games, rooms.c.public).outerjoin(rooms, rooms.c.code == games.c.room_code)
+            q = select(games, rooms.c.public, rooms.c.options.label("room_options"))
+            q = q.outerjoin(rooms, rooms.c.code == games.c.room_code)
             r = conn.execute(q.where(games.c.id == game_id)).first()
             if r is None:
                 return None
             g = game_from_row(r)
             g.room_code, g.public = r.room_code, bool(r.public)
+            g.room_options = json.loads(r.room_options) if r.room_options else {}
             g.actions = [
                 (a.seq, json.loads(a.action), a.seat, a.client_id)
                 for a in conn.execute(
