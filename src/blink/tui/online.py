@@ -45,6 +45,7 @@ __all__ = [
     "resolve_profile",
     "room_title",
     "run_online",
+    "run_seat",
 ]
 
 PROTOCOL = 1
@@ -764,8 +765,6 @@ def run_online(
     With ``profile_secret`` the seat carries that profile; if the server refuses it, the seat
     is anonymous and a one-line notice goes to stderr (and to the table's notice line).
     """
-    import sys
-
     seat = prepare(
         server,
         join=join,
@@ -779,6 +778,13 @@ def run_online(
         profile_secret=profile_secret,
         public=public,
     )
+    return run_seat(seat, name, colorblind, ascii_symbols)
+
+
+def run_seat(seat: Seat, name: str, colorblind: bool = False, ascii_symbols: bool = False) -> int:
+    """Run the app at a prepared seat (its notice to stderr and the table); the exit code."""
+    import sys
+
     from blink.tui.app import BlinkApp
 
     table = OnlineTable(seat, name=name)
