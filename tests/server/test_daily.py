@@ -4,6 +4,7 @@ the day is over, a past day's deal replayed, a daily room restored with its deal
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
@@ -144,16 +145,14 @@ async def test_the_board_one_ranked_attempt_and_the_streak(make_server: Any) -> 
     assert again.status_code == 409 and again.json()["error"]["code"] == "daily_played"
     guest = play_daily(server, name="Guest")
     assert guest["ranked"] is False
-    clients = {}
-    for name, m in made.items():
-        clients[name] = await Client(name).connect(server.ws, room=m["code"], token=m["token"])
-    ends = {"Ann": (await bot_loop(clients["Ann"]))[0]}
-    ends["Bob"] = await slow_loop(clients["Bob"])  # Bob plays slowly: the bot wins
-    ends["Cy"] = (await bot_loop(clients["Cy"]))[0]
-    cg = await Client("G").connect(server.ws, room=guest["code"], token=guest["token"])
-    await bot_loop(cg)
-    for c in [*clients.values(), cg]:
+    ends = {}
+    # Each game starts when its player connects (so no bot gets a head start): Ann and Cy
+    # play at once and win, Bob plays slowly and the bot wins; the guest's game is not ranked.
+    for name, m in [*made.items(), ("Guest", guest)]:
+        c = await Client(name).connect(server.ws, room=m["code"], token=m["token"])
+        ends[name] = await slow_loop(c) if name == "Bob" else (await bot_loop(c))[0]
         await c.close()
+    del ends["Guest"]
     board = wait_board(server, "/api/daily", 3)["board"]
     assert [e["name"] for e in board if not e["won"]] == ["Bob"]
     expected = sorted(
@@ -213,3 +212,25 @@ async def test_a_restart_restores_a_daily_room_with_its_deal(make_server: Any) -
     await c.close()
     assert restored == hand
     assert second.get("/api/daily").json()["date"] == played["date"]
+
+
+async def test_two_servers_on_one_database_agree_on_the_day(make_server: Any) -> None:
+    clock = WallClock()
+    one, two = make_server(**settings(clock)), make_server(**settings(clock))
+    # Both draw the day at once: the date's primary key keeps one draw, which both then use.
+    made = await asyncio.gather(
+        *(asyncio.to_thread(play_daily, s, name=f"P{i}") for i, s in enumerate((one, two)))
+    )
+    hands = []
+    for s, m in zip((one, two), made, strict=True):
+        c, hand = await first_hand(s, m)
+        await c.close()
+        hands.append(hand)
+    assert hands[0] == hands[1]
+    # A profile's ranked attempt asked of both at once: one room, one refusal.
+    ann = new_profile(one, "Ann")
+    body = {"name": "Ann", "profile_secret": ann["secret"]}
+    answers = await asyncio.gather(
+        *(asyncio.to_thread(s.post, "/api/daily", body) for s in (one, two))
+    )
+    assert sorted(r.status_code for r in answers) == [201, 409]
