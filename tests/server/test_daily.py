@@ -234,3 +234,34 @@ async def test_two_servers_on_one_database_agree_on_the_day(make_server: Any) ->
         *(asyncio.to_thread(s.post, "/api/daily", body) for s in (one, two))
     )
     assert sorted(r.status_code for r in answers) == [201, 409]
+
+
+async def test_the_last_games_of_a_day_and_its_grace(make_server: Any) -> None:
+    clock = WallClock(START + 12 * 3600 - 60)  # 23:59 UTC
+    server = make_server(**settings(clock))
+    ann, bob, cy = (new_profile(server, n) for n in ("Ann", "Bob", "Cy"))
+    made = {p["name"]: play_daily(server, name=p["name"], profile_secret=p["secret"])
+            for p in (ann, bob, cy)}  # fmt: skip
+    day = made["Ann"]["date"]
+    # Ann's and Cy's games begin before midnight; Bob's room waits.
+    ca, _ = await first_hand(server, made["Ann"])
+    cc, _ = await first_hand(server, made["Cy"])
+    clock.now += 6 * 60  # 00:05: the day is over, its last games may still end
+    closing = server.get(f"/api/daily/{day}").json()
+    assert closing["over"] is False and closing["seed"] is None and closing["replay"] is None
+    again = server.post("/api/daily", {"name": "Di", "date": day})
+    assert again.status_code == 409 and again.json()["error"]["code"] == "daily_closing"
+    assert 0 in (await bot_loop(ca))[0]["outcome"]["winners"]  # ends in the grace: it counts
+    await ca.close()
+    wait_board(server, f"/api/daily/{day}", 1)
+    clock.now += 6 * 60  # 00:11: past the grace
+    await bot_loop(cc)  # Cy's game ends after the grace: not on the board
+    await cc.close()
+    cb, _ = await first_hand(server, made["Bob"])  # Bob's begins the next day: neither
+    await bot_loop(cb)
+    await cb.close()
+    new_profile(server, "Later")  # committed after every result queued before it
+    over = server.get(f"/api/daily/{day}").json()
+    assert over["over"] is True and isinstance(over["seed"], int)
+    assert [e["name"] for e in over["board"]] == ["Ann"]
+    assert server.post("/api/daily", {"name": "Di", "date": day}).status_code == 201

@@ -49,6 +49,7 @@ from blink.server.rooms import GameState, Room
 
 __all__ = [
     "DAILY_GAME",
+    "GRACE",
     "Day",
     "best_run",
     "board",
@@ -60,6 +61,7 @@ __all__ = [
     "on_game_end",
     "parse_date",
     "previous",
+    "revealed",
     "streak",
     "take_attempt",
     "today",
@@ -70,6 +72,10 @@ log = logging.getLogger("blink.server.daily")
 
 DAILY_GAME: Final = "classic"
 """The game of the daily challenge."""
+
+GRACE: Final = 600.0
+"""Seconds after a day's end (midnight UTC) in which a game of the day that began on it may
+still end and count; the day's seed and records are shown only after them."""
 
 OPTION_DAY: Final = "daily"
 """The room option that names a daily room's day (``"2026-12-02"``)."""
@@ -132,6 +138,18 @@ def parse_date(text: str) -> str | None:
 def previous(date: str) -> str:
     """The day before ``date``."""
     return (dt.date.fromisoformat(date) - dt.timedelta(days=1)).isoformat()
+
+
+def day_end(date: str) -> float:
+    """The wall-clock time at which ``date`` ends (the next midnight, UTC)."""
+    start = dt.datetime.combine(dt.date.fromisoformat(date), dt.time(), dt.UTC)
+    return (start + dt.timedelta(days=1)).timestamp()
+
+
+def revealed(date: str, wall: float) -> bool:
+    """Whether ``date``'s seed and records may be shown at ``wall``: its end and the
+    :data:`GRACE` after it have passed."""
+    return wall >= day_end(date) + GRACE
 
 
 def _pick_bot(hub: Hub, seed: int) -> str:
@@ -217,7 +235,8 @@ async def forget_attempt(hub: Hub, date: str, profile_id: str) -> None:
 
 def on_game_end(room: Room, g: GameState) -> None:
     """Store a ranked daily room's result (a :class:`Hub` game-end hook): the first game of
-    its first series only; later games of the room are practice."""
+    its first series only (later games of the room are practice), and only when it began on
+    its day and ended before the :data:`GRACE` after it (after that, the deal is known)."""
     pid = room.options.get(OPTION_PROFILE)
     day = room.options.get(OPTION_DAY)
     outcome = g.game.outcome
@@ -225,6 +244,8 @@ def on_game_end(room: Room, g: GameState) -> None:
         return
     if g.number != 1 or g.series_number != 1 or g.end_msg is None:
         return
+    if today_of(g.started_wall) != day or revealed(day, room.settings.wall_clock()):
+        return  # the attempt is spent, and not on the board
     seat = next((s.seat for s in room.seats if s.kind == "human"), 0)
     figures = g.end_msg.figures
     values = {

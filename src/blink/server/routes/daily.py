@@ -52,22 +52,24 @@ def _date(text: str) -> str:
     return date
 
 
-async def _day(h: Hub, date: str) -> tuple[daily.Day, bool]:
-    """The day ``date`` and whether it is over; today's is drawn when first asked for.
-    Raises :class:`ApiError` for a day to come or a past day nobody played."""
+async def _day(h: Hub, date: str) -> tuple[daily.Day, str]:
+    """The day ``date`` and its state: ``"today"`` (drawn when first asked for),
+    ``"closing"`` (over, in the grace for its last games) or ``"over"``. Raises
+    :class:`ApiError` for a day to come or a past day nobody played."""
     now = daily.today(h)
     if date > now:
         raise ApiError(404, "no_such_day", f"the challenge of {date} is not out yet")
     if date == now:
-        return await daily.day_of(h, date), False
+        return await daily.day_of(h, date), "today"
     day = daily.known_day(h, date)
     if day is None:
         raise ApiError(404, "no_such_day", f"nobody played the challenge of {date}")
-    return day, True
+    return day, "over" if daily.revealed(date, h.settings.wall_clock()) else "closing"
 
 
 async def _answer(h: Hub, date: str, profile: str | None) -> dict[str, Any]:
-    day, over = await _day(h, date)
+    day, state = await _day(h, date)
+    over = state == "over"
     out: dict[str, Any] = {
         "date": day.date,
         "today": daily.today(h),
@@ -105,7 +107,15 @@ async def daily_day(h: HubDep, date: str, profile: str | None = None) -> dict[st
 async def play_daily(h: WritableHubDep, body: PlayDaily) -> dict[str, Any]:
     """A private room of one game against the day's bot with the day's deal."""
     date = daily.today(h) if body.date is None else _date(body.date)
-    day, over = await _day(h, date)
+    day, state = await _day(h, date)
+    if state == "closing":
+        raise ApiError(
+            409,
+            "daily_closing",
+            f"the deal of {date} can be played again once its last games are in, "
+            f"{round(daily.GRACE / 60)} minutes after the day",
+        )
+    over = state == "over"
     extra: dict[str, Any] = {daily.OPTION_DAY: day.date, daily.OPTION_SEED: day.seed}
     profile = None
     if body.profile_secret:

@@ -47,7 +47,7 @@ def _check_day_over(h: Hub, lg: LoadedGame) -> None:
     """A daily challenge game's record shows the day's deal: it is served once the day is
     over (``403 daily_running`` before)."""
     day = lg.room_options.get(daily.OPTION_DAY)
-    if isinstance(day, str) and day >= daily.today(h):
+    if isinstance(day, str) and not daily.revealed(day, h.settings.wall_clock()):
         raise ApiError(
             403, "daily_running", f"the records of {day}'s daily challenge are served after the day"
         )
