@@ -65,8 +65,8 @@ function showYesterday() {
     showBoard("yesterday-board", null);
     return;
   }
-  line.textContent = t("dc_yesterday_line",
-    { date: yesterday.date, bot: botName(yesterday.bot), seed: String(yesterday.seed) });
+  const words = { date: yesterday.date, bot: botName(yesterday.bot), seed: String(yesterday.seed) };
+  line.textContent = t(yesterday.over ? "dc_yesterday_line" : "dc_yesterday_closing", words);
   button.hidden = !yesterday.replay;
   showBoard("yesterday-board", yesterday);
 }

@@ -9,6 +9,7 @@ export const STRINGS = {
     dc_yesterday: "Yesterday",
     dc_today_line: "{date}: today's opponent is the {bot}.",
     dc_yesterday_line: "{date}: the {bot}. The deal's seed, shown now the day is over: {seed}.",
+    dc_yesterday_closing: "{date}: the {bot}. Its last games are ending: the deal's seed and the records are shown ten minutes after midnight (UTC).",
     dc_no_yesterday: "Nobody played yesterday's challenge.",
     dc_bot: "{level} bot",
     dc_play: "Play today's deal",
@@ -31,6 +32,7 @@ export const STRINGS = {
     dc_ranked_note: "You play as {name}: this is your ranked attempt for today.",
     e_daily_played: "Your profile has had its attempt at today's challenge: come back tomorrow, or play as a guest.",
     e_no_such_day: "There is no challenge for that day.",
+    e_daily_closing: "That day's last games are still ending: its deal can be played again ten minutes after midnight (UTC).",
   },
   es: {
     dc_page_title: "Reto diario de Blink",
@@ -39,6 +41,7 @@ export const STRINGS = {
     dc_yesterday: "Ayer",
     dc_today_line: "{date}: el rival de hoy es el {bot}.",
     dc_yesterday_line: "{date}: el {bot}. La semilla del reparto, visible ahora que el día terminó: {seed}.",
+    dc_yesterday_closing: "{date}: el {bot}. Sus últimas partidas están terminando: la semilla del reparto y los registros se muestran diez minutos después de la medianoche (UTC).",
     dc_no_yesterday: "Nadie jugó el reto de ayer.",
     dc_bot: "bot de nivel {level}",
     dc_play: "Jugar el reparto de hoy",
@@ -61,5 +64,6 @@ export const STRINGS = {
     dc_ranked_note: "Juegas como {name}: este es tu intento clasificatorio de hoy.",
     e_daily_played: "Tu perfil ya tuvo su intento en el reto de hoy: vuelve mañana o juega como invitado.",
     e_no_such_day: "No hay reto para ese día.",
+    e_daily_closing: "Las últimas partidas de ese día aún están terminando: su reparto se puede volver a jugar diez minutos después de la medianoche (UTC).",
   },
 };
