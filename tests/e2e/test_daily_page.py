@@ -1,12 +1,17 @@
-"""The daily challenge page: today's bot and board in both languages, and its Play button,
-which goes to the table of a room of today's deal as the quick game does."""
+"""The daily challenge page: today's bot and board in both languages, its Play button, which
+goes to the table of a room of today's deal as the quick game does, and (on a server whose
+wall clock the test moves) yesterday's deal played again and the profile's streak."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
-from blinkweb import Server, collect_errors
+import httpx
+from blinkweb import AppThread, Server, collect_errors
 from playwright.sync_api import BrowserContext, expect
+
+from blink.server.settings import Settings, sqlite_url
 
 
 def test_the_daily_page_opens_today_and_plays_it(context: BrowserContext, server: Server) -> None:
@@ -34,3 +39,45 @@ def test_the_daily_page_opens_today_and_plays_it(context: BrowserContext, server
     room = server.api(f"/api/rooms/{code}")
     assert room["options"]["daily"] == today["date"] and "deal_seed" not in room["options"]  # type: ignore[index,operator]
     assert not errors, errors
+
+
+class WallClock:
+    """The server's wall clock, moved by the test."""
+
+    def __init__(self, at: float) -> None:
+        self.now = at
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_yesterday_s_deal_and_the_streak(context: BrowserContext, tmp_path: Path) -> None:
+    clock = WallClock(1_796_040_000.0)  # noon, UTC
+    settings = Settings(
+        database_url=sqlite_url(tmp_path / "daily.db"), countdown=0.3, wall_clock=clock
+    )
+    server = AppThread(settings)
+    try:
+        day = httpx.get(f"{server.url}/api/daily", timeout=10).json()["date"]  # drawn
+        ann = httpx.post(f"{server.url}/api/profiles", json={"name": "Ann"}, timeout=10).json()
+        clock.now += 86_400.0
+        page = context.new_page()
+        errors = collect_errors(page)
+        page.goto(server.url + "/")
+        page.evaluate("(p) => localStorage.setItem('blink.profile', JSON.stringify(p))", ann)
+        page.goto(server.url + "/daily.html")
+        expect(page.locator("#streak")).to_contain_text("Your streak: 0 in a row (best 0).")
+        expect(page.locator("#yesterday-line")).to_contain_text(day)
+        expect(page.locator("#yesterday-line")).to_contain_text("The deal's seed")
+        expect(page.locator("#yesterday-board tbody")).to_have_text("No finished games yet.")
+        page.select_option("#lang", "es")
+        expect(page.locator("#streak")).to_contain_text("Tu racha: 0 seguidos")
+        page.get_by_role("button", name="Jugar el reparto de ayer").click()
+        expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]{6}$"))
+        expect(page.locator(".table[data-phase]")).to_be_visible(timeout=20000)
+        code = page.url.rsplit("/", 1)[1]
+        room = httpx.get(f"{server.url}/api/rooms/{code}", timeout=10).json()
+        assert room["options"]["daily"] == day and "daily_profile" not in room["options"]
+        assert not errors, errors
+    finally:
+        server.stop()
