@@ -179,7 +179,8 @@ def _draw_job(row: dict[str, Any]) -> Callable[[Connection], Any]:
 
 async def day_of(hub: Hub, date: str) -> Day:
     """Today's :class:`Day` (``date`` must be today): read, or drawn and stored the first
-    time it is asked for (another server's draw wins a race: both read the stored row)."""
+    time it is asked for (another server's draw wins a race: both read the stored row).
+    Raises :class:`~blink.model.table.BadMessage` when the day's bot cannot be had."""
     known = _days(hub).get(date)
     if known is not None:
         return known

@@ -60,7 +60,11 @@ async def _day(h: Hub, date: str) -> tuple[daily.Day, str]:
     if date > now:
         raise ApiError(404, "no_such_day", f"the challenge of {date} is not out yet")
     if date == now:
-        return await daily.day_of(h, date), "today"
+        try:
+            return await daily.day_of(h, date), "today"
+        except BadMessage as exc:  # no bot package, or a daily bot the table does not know
+            status = 503 if exc.code == "bots_unavailable" else 500
+            raise ApiError(status, exc.code, exc.message) from None
     day = daily.known_day(h, date)
     if day is None:
         raise ApiError(404, "no_such_day", f"nobody played the challenge of {date}")
