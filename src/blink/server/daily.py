@@ -45,6 +45,7 @@ from blink.server.hub import Hub
 from blink.server.jobs import insert_new
 from blink.server.links import record_url
 from blink.server.profiles import meta
+from blink.server.room_info import DEAL_SEED
 from blink.server.rooms import GameState, Room
 
 __all__ = [
@@ -79,7 +80,7 @@ still end and count; the day's seed and records are shown only after them."""
 
 OPTION_DAY: Final = "daily"
 """The room option that names a daily room's day (``"2026-12-02"``)."""
-OPTION_SEED: Final = "deal_seed"
+OPTION_SEED: Final = DEAL_SEED
 """The room option of a fixed deal's seed (every game of the room is dealt from it)."""
 OPTION_PROFILE: Final = "daily_profile"
 """The room option of a ranked daily room: the profile whose attempt it is."""

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from blink.server.rooms import Room
 
 __all__ = [
+    "DEAL_SEED",
     "HIDDEN_OPTIONS",
     "UNCLAIMED_LISTED",
     "insert_room_job",
@@ -24,7 +25,10 @@ __all__ = [
     "room_summary",
 ]
 
-HIDDEN_OPTIONS: Final = frozenset({"deal_seed"})
+DEAL_SEED: Final = "deal_seed"
+"""The room option of a fixed deal's seed: every game of the room is dealt from it."""
+
+HIDDEN_OPTIONS: Final = frozenset({DEAL_SEED})
 """Room options that are stored but never shown (a fixed deal's seed tells the deal)."""
 
 

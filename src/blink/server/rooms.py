@@ -59,7 +59,7 @@ from blink.server.protocol import (
     encode,
 )
 from blink.server.room_host import GameOver, NotStarted, RoomHost, Unsaved
-from blink.server.room_info import insert_room_job, room_info, room_summary
+from blink.server.room_info import DEAL_SEED, insert_room_job, room_info, room_summary
 from blink.server.seats import ANSWERS_KEPT, GameState, NoGame, Peer, Pending, Seat, hash_token
 from blink.server.settings import Settings
 from blink.server.stored import deal_column
@@ -396,7 +396,7 @@ class Room:
     def _deal_seed(self, gid: int) -> int:
         """The seed of game ``gid``'s deck: the room's own (option ``deal_seed``: every game
         of the room is the same deal), else ``settings.deal_seed + gid`` (tests), else drawn."""
-        fixed = self.options.get("deal_seed")
+        fixed = self.options.get(DEAL_SEED)
         if isinstance(fixed, int) and not isinstance(fixed, bool):
             return fixed
         deal_seed = self.settings.deal_seed
