@@ -7,9 +7,9 @@ The days, entries, board and streaks are :mod:`blink.server.daily`; the room is 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, Field
 
 from blink.model.registry import get_table
@@ -22,9 +22,12 @@ from blink.server.profiles import lookup_secret
 from blink.server.room_setup import CreateRoom
 from blink.server.routes.deps import HubDep, WritableHubDep
 
-__all__ = ["PlayDaily", "router"]
+__all__ = ["PlayDaily", "ProfileQuery", "router"]
 
 router = APIRouter()
+
+ProfileQuery = Annotated[str | None, Query(max_length=16)]
+"""The profile whose streak to give (its id)."""
 
 
 class PlayDaily(BaseModel):
@@ -90,7 +93,7 @@ async def _answer(h: Hub, date: str, profile: str | None) -> dict[str, Any]:
 
 
 @router.get("/api/daily")
-async def daily_today(h: HubDep, profile: str | None = None) -> dict[str, Any]:
+async def daily_today(h: HubDep, profile: ProfileQuery = None) -> dict[str, Any]:
     """Today's challenge: its bot and board (and ``profile``'s streak when given), and
     yesterday's as ``GET /api/daily/{date}`` answers it (``null``: nobody played it)."""
     out = await _answer(h, daily.today(h), profile)
@@ -102,7 +105,7 @@ async def daily_today(h: HubDep, profile: str | None = None) -> dict[str, Any]:
 
 
 @router.get("/api/daily/{date}")
-async def daily_day(h: HubDep, date: str, profile: str | None = None) -> dict[str, Any]:
+async def daily_day(h: HubDep, date: str, profile: ProfileQuery = None) -> dict[str, Any]:
     """A day's challenge: its bot and board, and once it is over its seed and replay."""
     return await _answer(h, _date(date), profile)
 
