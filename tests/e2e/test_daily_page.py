@@ -5,10 +5,11 @@ wall clock the test moves) yesterday's deal played again and the profile's strea
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import httpx
-from blinkweb import AppThread, Server, collect_errors
+from blinkweb import AppThread, Server, collect_errors, keyboard_step
 from playwright.sync_api import BrowserContext, expect
 
 from blink.server.settings import Settings, sqlite_url
@@ -79,5 +80,41 @@ def test_yesterday_s_deal_and_the_streak(context: BrowserContext, tmp_path: Path
         room = httpx.get(f"{server.url}/api/rooms/{code}", timeout=10).json()
         assert room["options"]["daily"] == day and "daily_profile" not in room["options"]
         assert not errors, errors
+    finally:
+        server.stop()
+
+
+def test_a_ranked_game_ends_on_the_board(context: BrowserContext, tmp_path: Path) -> None:
+    settings = Settings(
+        database_url=sqlite_url(tmp_path / "ranked.db"),
+        countdown=0.3,
+        stall_pause=0.1,
+        daily_bots=("inhuman",),  # a quick game
+    )
+    server = AppThread(settings)
+    try:
+        ann = httpx.post(f"{server.url}/api/profiles", json={"name": "Ann"}, timeout=10).json()
+        page = context.new_page()
+        errors = collect_errors(page)
+        page.goto(server.url + "/daily.html")
+        page.evaluate("(p) => localStorage.setItem('blink.profile', JSON.stringify(p))", ann)
+        page.reload()
+        expect(page.locator("#streak")).to_contain_text("You play as Ann")
+        page.get_by_role("button", name="Play today's deal").click()
+        expect(page.locator('.table[data-phase="playing"]')).to_be_visible(timeout=15000)
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and not page.locator(".end").count():
+            keyboard_step(page)
+        page.locator("#to-daily").click()
+        page.wait_for_url("**/daily.html")
+        row = page.locator("#today-board tbody tr", has_text="Ann")
+        expect(row).to_have_count(1, timeout=10000)
+        expect(row.locator("td").nth(1)).to_have_text(re.compile("Won|Lost"))
+        expect(row).to_have_class("me")
+        # The attempt is spent: a second Play is refused, and offers to play as a guest.
+        page.get_by_role("button", name="Play today's deal").click()
+        expect(page.locator("#daily-error")).to_contain_text("come back tomorrow")
+        expect(page.get_by_role("button", name="Play as a guest (unranked)")).to_be_visible()
+        assert not [e for e in errors if "409" not in e], errors
     finally:
         server.stop()

@@ -4,6 +4,7 @@
 export const STRINGS = {
   en: {
     dc_page_title: "Blink daily challenge",
+    end_daily: "Back to the daily challenge",
     dc_intro: "Every day everyone gets the same deal against the same bot. A profile has one ranked attempt a day; the board ranks wins first, then shorter times.",
     dc_today: "Today",
     dc_yesterday: "Yesterday",
@@ -36,6 +37,7 @@ export const STRINGS = {
   },
   es: {
     dc_page_title: "Reto diario de Blink",
+    end_daily: "Volver al reto diario",
     dc_intro: "Cada día todos reciben el mismo reparto contra el mismo bot. Un perfil tiene un intento clasificatorio al día; la tabla ordena primero las victorias y después los tiempos más cortos.",
     dc_today: "Hoy",
     dc_yesterday: "Ayer",
