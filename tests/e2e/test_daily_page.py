@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx
 from blinkweb import AppThread, Server, collect_errors, keyboard_step
-from playwright.sync_api import BrowserContext, expect
+from playwright.sync_api import Browser, BrowserContext, expect
 
 from blink.server.settings import Settings, sqlite_url
 
@@ -118,3 +118,33 @@ def test_a_ranked_game_ends_on_the_board(context: BrowserContext, tmp_path: Path
         assert not [e for e in errors if "409" not in e], errors
     finally:
         server.stop()
+
+
+def test_between_phone_and_wide_screen_the_links_are_in_the_menu(
+    browser: Browser, server: Server
+) -> None:
+    """With three links the top bar would wrap on a tablet's width: they go in the menu."""
+    for width in (600, 850):
+        ctx = browser.new_context(viewport={"width": width, "height": 700}, locale="es-ES")
+        try:
+            page = ctx.new_page()
+            page.goto(server.url + "/daily.html")
+            expect(page.locator(".topbar nav.extra-links")).to_be_hidden()
+            box = page.locator(".topbar").bounding_box()
+            assert box is not None and box["height"] < 60, (width, box)
+            page.get_by_role("button", name="Menú").click()
+            link = page.locator("#menu-panel").get_by_role("link", name="Reto diario")
+            expect(link).to_have_attribute("aria-current", "page")
+        finally:
+            ctx.close()
+    ctx = browser.new_context(viewport={"width": 900, "height": 700}, locale="es-ES")
+    try:
+        page = ctx.new_page()
+        page.goto(server.url + "/daily.html")
+        expect(page.locator(".topbar nav.extra-links a")).to_have_text(
+            ["Torneos", "Clasificación", "Reto diario"]
+        )
+        box = page.locator(".topbar").bounding_box()
+        assert box is not None and box["height"] < 60, box
+    finally:
+        ctx.close()
