@@ -240,7 +240,8 @@ async def test_the_last_games_of_a_day_and_its_grace(make_server: Any) -> None:
     clock = WallClock(START + 12 * 3600 - 60)  # 23:59 UTC
     server = make_server(**settings(clock))
     ann, bob, cy = (new_profile(server, n) for n in ("Ann", "Bob", "Cy"))
-    made = {p["name"]: play_daily(server, name=p["name"], profile_secret=p["secret"])
+    # (Seated under another name: the board shows the profile's own.)
+    made = {p["name"]: play_daily(server, name=f"{p['name']} at home", profile_secret=p["secret"])
             for p in (ann, bob, cy)}  # fmt: skip
     day = made["Ann"]["date"]
     # Ann's and Cy's games begin before midnight; Bob's room waits.

@@ -110,6 +110,24 @@ async def daily_day(h: HubDep, date: str, profile: ProfileQuery = None) -> dict[
     return await _answer(h, _date(date), profile)
 
 
+async def _attempt(h: Hub, day: daily.Day, secret: str) -> str:
+    """Spend the ranked attempt of the profile whose secret this is; its id. Raises
+    :class:`ApiError` for an unknown secret or an attempt spent already."""
+    found = lookup_secret(h, secret)
+    if found is None:
+        raise ApiError(400, "no_such_profile", "no profile has this secret")
+    profile = str(found["id"])
+    # The board shows the profile's own name, whatever the seat is called.
+    if not await daily.take_attempt(h, day.date, profile, str(found["name"])):
+        raise ApiError(
+            409,
+            "daily_played",
+            "this profile has had its attempt at today's challenge; "
+            "play again tomorrow, or play as a guest (unranked)",
+        )
+    return profile
+
+
 @router.post("/api/daily", status_code=201, dependencies=[Depends(check_creation)])
 async def play_daily(h: WritableHubDep, body: PlayDaily) -> dict[str, Any]:
     """A private room of one game against the day's bot with the day's deal."""
@@ -124,22 +142,11 @@ async def play_daily(h: WritableHubDep, body: PlayDaily) -> dict[str, Any]:
         )
     over = state == "over"
     extra: dict[str, Any] = {daily.OPTION_DAY: day.date, daily.OPTION_SEED: day.seed}
-    profile = None
-    if body.profile_secret:
-        found = lookup_secret(h, body.profile_secret)
-        if found is None:
-            raise ApiError(400, "no_such_profile", "no profile has this secret")
-        profile = str(found["id"])
-    ranked = profile is not None and not over
-    if ranked:
-        assert profile is not None
-        if not await daily.take_attempt(h, day.date, profile, body.name):
-            raise ApiError(
-                409,
-                "daily_played",
-                "this profile has had its attempt at today's challenge; "
-                "play again tomorrow, or play as a guest (unranked)",
-            )
+    profile = (
+        None if over or not body.profile_secret else await _attempt(h, day, body.profile_secret)
+    )
+    ranked = profile is not None
+    if profile is not None:
         extra[daily.OPTION_PROFILE] = profile
     room = CreateRoom(
         game=daily.DAILY_GAME,
@@ -156,8 +163,7 @@ async def play_daily(h: WritableHubDep, body: PlayDaily) -> dict[str, Any]:
     try:
         made = await room_setup.create_room(h, room, extra)
     except BaseException:
-        if ranked:
-            assert profile is not None
+        if profile is not None:
             await daily.forget_attempt(h, day.date, profile)
         raise
     return {**made, "date": day.date, "ranked": ranked, "bot": _bot(day.bot)}
