@@ -111,11 +111,15 @@ def test_a_ranked_game_ends_on_the_board(context: BrowserContext, tmp_path: Path
         expect(row).to_have_count(1, timeout=10000)
         expect(row.locator("td").nth(1)).to_have_text(re.compile("Won|Lost"))
         expect(row).to_have_class("me")
-        # The attempt is spent: a second Play is refused, and offers to play as a guest.
-        page.get_by_role("button", name="Play today's deal").click()
-        expect(page.locator("#daily-error")).to_contain_text("come back tomorrow")
-        expect(page.get_by_role("button", name="Play as a guest (unranked)")).to_be_visible()
-        assert not [e for e in errors if "409" not in e], errors
+        # The attempt is spent (the profile is on the board): Play offers a guest game.
+        guest = page.get_by_role("button", name="Play as a guest (unranked)")
+        expect(guest).to_be_visible()
+        guest.click()
+        expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]{6}$"))
+        code = page.url.rsplit("/", 1)[1]
+        room = httpx.get(f"{server.url}/api/rooms/{code}", timeout=10).json()
+        assert "daily_profile" not in room["options"]  # unranked
+        assert not errors, errors
     finally:
         server.stop()
 

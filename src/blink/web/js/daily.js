@@ -81,6 +81,8 @@ async function load() {
     return;
   }
   yesterday = today.yesterday;  // null: nobody played it
+  // On today's board already: the attempt is spent, so Play offers a guest game at once.
+  guest = Boolean(me && today.board.some((e) => e.profile === me.id));
   showToday();
   showYesterday();
 }
