@@ -105,6 +105,8 @@ async def test_one_deal_a_day_hidden_until_the_day_is_over(make_server: Any) -> 
     assert early.status_code == 403 and early.json()["error"]["code"] == "daily_running"
     series = server.get(f"/api/rooms/{a['code']}/record")
     assert series.status_code == 403 and series.json()["error"]["code"] == "daily_running"
+    replay = server.get(f"/api/games/{ends[0]['game']}/replay?room={a['code']}")
+    assert replay.status_code == 403 and replay.json()["error"]["code"] == "daily_running"
     for c in (ca, cb, cq):
         await c.close()
     # The next day: another deal; yesterday's seed is shown now, and it is the deal played.
