@@ -80,6 +80,7 @@ def test_help_shows_the_variables() -> None:
         ("--log-format", "BLINK_LOG_FORMAT", "xml", ["--log-format", "text, json"]),
         ("--creation-rate", "BLINK_CREATION_RATE", "lots", ["--creation-rate", "60/minute"]),
         ("--metrics-allow", "BLINK_METRICS_ALLOW", "example.org", ["--metrics-allow", "10.0"]),
+        ("--daily-bot", "BLINK_DAILY_BOT", "nope", ["--daily-bot", "unknown bot level"]),
     ],
 )
 def test_a_bad_value_in_a_variable_is_refused_like_the_option(
@@ -169,3 +170,12 @@ def test_json_lines_carry_the_extra_fields() -> None:
     assert line["level"] == "WARNING" and line["logger"] == "blink.server"
     assert line["message"] == "room K7" and line["room"] == "K7QX2M"
     assert line["time"].endswith("+00:00")
+
+
+def test_the_daily_bots_reach_the_server(tmp_path: Path, started: list[ServeProcess]) -> None:
+    """``--daily-bot`` (repeated) is the list the day's bot is picked from."""
+    proc = ServeProcess(tmp_path / "daily.db", "--daily-bot", "expert:blocker")
+    started.append(proc)
+    proc.start()
+    bot = proc.get("/api/daily").json()["bot"]
+    assert bot == {"spec": "expert:blocker", "name": "Expert blocking bot"}

@@ -13,7 +13,8 @@ from blink.server.headers import CSP
 def test_pages_send_the_headers_and_work_under_them(
     context: BrowserContext, server: Server
 ) -> None:
-    for path in ("/", "/tournament.html", "/leaderboard.html", "/api/options", "/js/app.js"):
+    pages = ("/", "/tournament.html", "/leaderboard.html", "/daily.html")
+    for path in (*pages, "/api/options", "/js/app.js"):
         r = httpx.get(server.url + path, timeout=30)
         assert r.status_code == 200, path
         assert r.headers["content-security-policy"] == CSP, path

@@ -82,9 +82,10 @@ def check_top_bar(page: Page, lang: str) -> None:
         "es": ("Torneos", "Clasificación", "Sonido", "Letras de color", "Cómo se juega"),
         "en": ("Tournaments", "Leaderboard", "Sound", "Colour letters", "How to play"),
     }[lang]
+    daily = {"es": "Reto diario", "en": "Daily challenge"}[lang]
     expect(page.locator("#lang")).to_have_value(lang)
     nav = page.locator(".topbar nav.extra-links a")
-    expect(nav).to_have_text([words[0], words[1]])
+    expect(nav).to_have_text([words[0], words[1], daily])
     expect(page.locator("#btn-sound")).to_have_attribute("aria-label", words[2])
     expect(page.locator("#btn-cb .cb-long")).to_have_text(words[3])
     expect(page.locator("#btn-rules")).to_have_attribute("aria-label", words[4])
@@ -198,7 +199,7 @@ def test_the_list_and_a_small_field_in_spanish(server: Server, browser: Browser)
     expect(page.locator(".topbar nav.extra-links")).to_be_hidden()
     page.click("#btn-menu")
     expect(page.locator("#menu-panel a")).to_have_text(
-        ["Torneos", "Clasificación", "Cómo se juega"]
+        ["Torneos", "Clasificación", "Reto diario", "Cómo se juega"]
     )
     expect(page.locator("#menu-panel a").first).to_have_attribute("aria-current", "page")
     page.keyboard.press("Escape")

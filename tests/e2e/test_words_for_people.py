@@ -56,7 +56,7 @@ def test_the_site_has_an_icon(context: BrowserContext, server: Server) -> None:
     page = context.new_page()
     missing: list[str] = []
     page.on("response", lambda r: missing.append(r.url) if r.status == 404 else None)
-    for path in ("/", "/tournament.html", "/leaderboard.html"):
+    for path in ("/", "/tournament.html", "/leaderboard.html", "/daily.html"):
         page.goto(server.url + path)
         href = page.locator("link[rel=icon]").get_attribute("href")
         assert href == "/favicon.svg", (path, href)

@@ -123,6 +123,8 @@ def test_blink_profile_shows_the_stored_profile(
     code, out, err = blink("profile", "--server", server.http)
     assert code == 0, err
     assert "Bo" in out and "1 rated game," in out and "Last rated games" in out
+    assert "Daily challenge: 0 days won in a row (best 0)" in out
+    assert data["daily_streak"] == {"current": 0, "best": 0}
     # A profile the server does not know (its database was reset): one line, exit 2.
     profile_store.save(profile_store.StoredProfile(key, "000000000000", "Old", "x"))
     code, _, err = blink("profile", "--server", server.http)

@@ -28,6 +28,9 @@ ENGLISH = {"LANGUAGE": None, "LC_ALL": "C.UTF-8", "LC_MESSAGES": None, "LANG": N
         (["--server", "http://127.0.0.1:9", "--hotseat"], "one keyboard"),
         (["--public"], "--server"),
         (["--server", "http://127.0.0.1:9", "--join", "ABCDEF", "--public"], "a room you make"),
+        (["--daily"], "--server"),
+        (["--server", "http://127.0.0.1:9", "--date", "2026-12-01"], "--daily"),
+        (["--server", "http://127.0.0.1:9", "--daily", "--join", "ABCDEF"], "day's own room"),
     ],
 )
 def test_bad_options(args: list[str], words: str) -> None:

@@ -160,6 +160,22 @@ QuickOpt = Annotated[
 NoProfileOpt = Annotated[
     bool, typer.Option("--no-profile", help="Online: play anonymously (not rated).")
 ]
+DailyOpt = Annotated[
+    bool,
+    typer.Option(
+        "--daily",
+        help="Online: play the server's daily challenge (today's deal against today's bot; "
+        "ranked with your profile, once a day).",
+    ),
+]
+DateOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--date",
+        help="With --daily: play a past day's deal again (YYYY-MM-DD; practice, unranked).",
+        metavar="DATE",
+    ),
+]
 
 
 def play(
@@ -185,8 +201,11 @@ def play(
     public: PublicOpt = False,
     lang: LangOpt = None,
     quick: QuickOpt = False,
+    daily: DailyOpt = False,
+    date: DateOpt = None,
 ) -> None:
-    """Play Blink in the terminal: against bots (default), --hotseat, or online with --server."""
+    """Play Blink in the terminal: against bots (default), --hotseat, or online with --server
+    (--quick: someone from the server's queue; --daily: the server's daily challenge)."""
     from blink.games.classic.rules import (
         RULESETS,
         DealError,
@@ -239,6 +258,12 @@ def play(
         _fail(
             _("--quick waits in a server's queue: give --server URL (no --join, --watch, --public)")
         )
+    if daily or date is not None:
+        if quick:
+            _fail(_("give either --quick or --daily, not both"))
+        _check_daily(server, daily, join, watch, public, hotseat, bot, record)
+        assert server is not None
+        _play_daily(server, profile, no_profile, name, date, style)
     if server is not None or join is not None or watch is not None:
         _check_online(server, join, watch, hotseat, profile, no_profile)
         if public and (join is not None or watch is not None):
@@ -317,6 +342,56 @@ def _check_online(
         _fail(_("--hotseat is for one keyboard; online, each player runs their own client"))
     if profile is not None and no_profile:
         _fail(_("give either --profile NAME or --no-profile, not both"))
+
+
+def _check_daily(
+    server: str | None,
+    daily: bool,
+    join: str | None,
+    watch: str | None,
+    public: bool,
+    hotseat: bool,
+    bot: list[str],
+    record: str | None,
+) -> None:
+    """Refuse options that do not go with --daily (the day's room is the server's)."""
+    if not daily:
+        _fail(_("--date is for --daily: give --daily too"))
+    if server is None:
+        _fail(_("--daily plays on a server: give --server URL too"))
+    if join is not None or watch is not None or public or hotseat or bot or record is not None:
+        _fail(_("--daily makes the day's own room: leave out --join, --watch, --public, "
+                "--hotseat, --bot and --record"))  # fmt: skip
+
+
+def _play_daily(
+    server: str,
+    create: str | None,
+    anonymous: bool,
+    name: str | None,
+    date: str | None,
+    style: dict[str, Any],
+) -> NoReturn:
+    """Play the server's daily challenge with the stored profile (see :mod:`blink.tui.daily`);
+    exit with the online client's code."""
+    from blink.profile_store import ProfileStoreError
+    from blink.tui.daily import run_daily
+    from blink.tui.online import OnlineError, resolve_profile
+
+    try:
+        stored, note = resolve_profile(server, create=create, anonymous=anonymous)
+        if note:
+            typer.echo(f"blink play: {note}", err=True)
+        code = run_daily(
+            server,
+            name=name or (stored.name if stored else "Player"),
+            profile_secret=stored.secret if stored else None,
+            date=date,
+            **style,
+        )
+    except (OnlineError, ProfileStoreError) as exc:
+        _fail(str(exc))
+    raise typer.Exit(code)
 
 
 def _play_online(

@@ -108,6 +108,15 @@ DealSeed = Annotated[
         envvar="BLINK_DEAL_SEED", help="Shuffle game n with seed deal_seed+n (tests, demos)."
     ),
 ]
+DailyBots = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--daily-bot",
+        envvar="BLINK_DAILY_BOT",
+        help="A bot the daily challenge may be played against (repeat for several; each day "
+        "picks one). Default: casual, skilled, expert, champion.",
+    ),
+]
 DbWriter = Annotated[
     str,
     typer.Option(
@@ -309,6 +318,7 @@ def serve(
     choice_deadline: ChoiceDeadline = 10.0,
     between_games: BetweenGames = 5.0,
     deal_seed: DealSeed = None,
+    daily_bot: DailyBots = None,
     db_writer: DbWriter = "auto",
     turn_time: TurnTime = 60.0,
     bot_delay: BotDelay = 0.8,
@@ -352,6 +362,7 @@ def serve(
     proxies = _networks(ctx, [forwarded_allow_ips], "--forwarded-allow-ips")
     configure_logging(log_format, log_level.lower())
     _check_redis_url(ctx, redis_url)
+    _check_daily_bots(ctx, daily_bot or [])
     if cluster and (db is not None or not (database_url or "").startswith("postgresql")):
         typer.echo(
             "blink serve: --cluster needs the PostgreSQL database every node shares: give "
@@ -378,6 +389,7 @@ def serve(
         allowed_origins=tuple(allow_origin or ()),
         allowed_hosts=served_hosts(host, allow_host or []),
         deal_seed=deal_seed,
+        daily_bots=tuple(daily_bot) if daily_bot else Settings.daily_bots,
         db_writer=db_writer,
         gc_full_interval=gc_full_interval or None,
         creation_rate=rate,
@@ -503,6 +515,20 @@ def _check_redis_url(ctx: typer.Context, url: str | None) -> None:
             'the Redis client is not installed: pip install ".[redis]"',
             param_hint=_hint(ctx, "--redis-url"),
         ) from None
+
+
+def _check_daily_bots(ctx: typer.Context, specs: list[str]) -> None:
+    """Exit 2 when a ``--daily-bot`` is not a bot of classic Blink (its table says why)."""
+    if not specs:
+        return
+    from blink.model.registry import get_table
+    from blink.model.table import BadMessage
+
+    for spec in specs:
+        try:
+            get_table("classic").check_bot(spec)
+        except BadMessage as exc:
+            raise typer.BadParameter(exc.message, param_hint=_hint(ctx, "--daily-bot")) from None
 
 
 def _creation_rate(ctx: typer.Context, text: str) -> str | None:

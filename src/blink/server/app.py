@@ -35,6 +35,7 @@ from blink.server import storage as st
 from blink.server.body_limit import BodyLimit
 from blink.server.bus import make_bus
 from blink.server.creation_limits import CreationLimiter, MessageLimiter
+from blink.server.daily import on_game_end as daily_results
 from blink.server.feeds import attach as attach_feeds
 from blink.server.headers import SecurityHeaders
 from blink.server.hub import Hub
@@ -43,7 +44,7 @@ from blink.server.metrics import CONTENT_TYPE, AddressFilter, Metrics
 from blink.server.protocol import MAX_ROOM
 from blink.server.quickplay import attach as attach_quickplay
 from blink.server.replays import install as install_replays
-from blink.server.routes import games, meta, profiles, rooms, tournaments, web
+from blink.server.routes import daily, games, meta, profiles, rooms, tournaments, web
 from blink.server.settings import Settings
 from blink.server.sse import Streams
 from blink.server.tournaments import attach as attach_extras
@@ -60,7 +61,7 @@ __all__ = [
 
 log = logging.getLogger("blink.server")
 VERSION: str = __version__
-DRAINED: frozenset[str] = frozenset({"/api/rooms", "/api/quick"})
+DRAINED: frozenset[str] = frozenset({"/api/rooms", "/api/quick", "/api/daily"})
 """The endpoints (``POST``) refused with ``503 shutting_down`` once the server is stopping."""
 
 
@@ -124,6 +125,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     storage.on_commit = metrics.observe_commit
     metrics.watch(lambda: len(hub.rooms), lambda: hub.live_games, lambda: hub.connections)
     await attach_extras(hub)
+    hub.game_end_hooks.append(daily_results)
     await attach_feeds(hub)
     quickplay = attach_quickplay(hub)
     metrics.watch_queue(lambda: len(quickplay.waiting))
@@ -172,7 +174,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         BodyLimit, limit=settings.max_body_bytes, larger={"/api/replays": replays.MAX_BODY}
     )
     errors.install(app)
-    for module in (meta, rooms, games, profiles, tournaments):
+    for module in (meta, rooms, games, profiles, tournaments, daily):
         app.include_router(module.router)
     install_replays(app, games.record_loader(app))
     _install_metrics(app, AddressFilter(settings.metrics_allow))

@@ -89,14 +89,18 @@ class SqlJob:
         conn.exec_driver_sql(self.sql(conn.dialect), self.params)
 
 
-def insert_new(conn: Connection, table: Table, row: dict[str, Any], unique: str) -> bool:
-    """Insert ``row`` unless a row with its ``unique`` column's value exists (then nothing is
-    written, nor is the transaction spoilt); True if it went in. SQLite and PostgreSQL."""
+def insert_new(
+    conn: Connection, table: Table, row: dict[str, Any], unique: str | tuple[str, ...]
+) -> bool:
+    """Insert ``row`` unless a row with its ``unique`` column's value (or columns' values: a
+    unique key of several) exists (then nothing is written, nor is the transaction spoilt);
+    True if it went in. SQLite and PostgreSQL."""
+    keys = [unique] if isinstance(unique, str) else list(unique)
     if conn.dialect.name == "postgresql":
         # (psycopg's rowcount is -1 here: RETURNING says whether the row went in.)
-        stmt = pg_insert(table).values(**row).on_conflict_do_nothing(index_elements=[unique])
-        return conn.execute(stmt.returning(table.c[unique])).first() is not None
-    lite = sqlite_insert(table).values(**row).on_conflict_do_nothing(index_elements=[unique])
+        stmt = pg_insert(table).values(**row).on_conflict_do_nothing(index_elements=keys)
+        return conn.execute(stmt.returning(table.c[keys[0]])).first() is not None
+    lite = sqlite_insert(table).values(**row).on_conflict_do_nothing(index_elements=keys)
     return conn.execute(lite).rowcount == 1
 
 

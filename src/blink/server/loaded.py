@@ -45,6 +45,8 @@ class LoadedGame:
     bots: list[str | None] = field(default_factory=list)
     """Each seat's bot spec (``None`` for a person's seat), from its room's seats
     (Storage.load_game tells): the record's ``meta.bots``, so clients name bots themselves."""
+    room_options: dict[str, Any] = field(default_factory=dict)
+    """Its room's options (Storage.load_game tells: a daily room's day)."""
 
 
 @dataclass

@@ -15,7 +15,21 @@ from blink.server.protocol import RoomInfo, RoomSummary
 if TYPE_CHECKING:
     from blink.server.rooms import Room
 
-__all__ = ["UNCLAIMED_LISTED", "insert_room_job", "listed", "room_info", "room_summary"]
+__all__ = [
+    "DEAL_SEED",
+    "HIDDEN_OPTIONS",
+    "UNCLAIMED_LISTED",
+    "insert_room_job",
+    "listed",
+    "room_info",
+    "room_summary",
+]
+
+DEAL_SEED: Final = "deal_seed"
+"""The room option of a fixed deal's seed: every game of the room is dealt from it."""
+
+HIDDEN_OPTIONS: Final = frozenset({DEAL_SEED})
+"""Room options that are stored but never shown (a fixed deal's seed tells the deal)."""
 
 
 def room_info(room: Room) -> RoomInfo:
@@ -26,7 +40,7 @@ def room_info(room: Room) -> RoomInfo:
         game=room.game_name,
         players=room.players,
         best_of=room.best_of,
-        options=room.options,
+        options={k: v for k, v in room.options.items() if k not in HIDDEN_OPTIONS},
         ruleset=room.ruleset,
         sizes=None if room.sizes is None else list(room.sizes),
         status=room.status,

@@ -7,6 +7,7 @@ one is given), and the room is registered in the hub and stored before it is ans
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
 import msgspec
@@ -79,10 +80,13 @@ class CreateRoom(BaseModel):
     """The lag allowance's cap (0: off; see :mod:`blink.server.races`)."""
 
 
-async def create_room(h: Hub, body: CreateRoom) -> dict[str, Any]:
-    """Create a room from its options (``POST /api/rooms``). Raises :class:`ApiError` for
-    options that do not fit its game."""
-    players, options, seat_list = _room_parts(body)
+async def create_room(
+    h: Hub, body: CreateRoom, extra: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """Create a room from its options (``POST /api/rooms``); ``extra``: room options of the
+    server's own beside the table's (a daily room's day and deal seed). Raises
+    :class:`ApiError` for options that do not fit its game."""
+    players, options, seat_list = _room_parts(body, extra)
     take = body.take_seat
     token = None
     if take is not None:
@@ -142,7 +146,9 @@ async def _open(
     return room, info
 
 
-def _room_parts(body: CreateRoom) -> tuple[int, dict[str, Any], list[Seat]]:
+def _room_parts(
+    body: CreateRoom, extra: Mapping[str, Any] | None = None
+) -> tuple[int, dict[str, Any], list[Seat]]:
     """A new room's number of seats, options and seats (bots named, people free), checked
     by its game. Raises :class:`ApiError` for options that do not fit."""
     try:
@@ -164,6 +170,8 @@ def _room_parts(body: CreateRoom) -> tuple[int, dict[str, Any], list[Seat]]:
         options = table.room_options({"ruleset": body.ruleset, "handicap": body.handicap}, players)
         if body.lag_allowance_ms:
             options = {**options, lag.OPTION: body.lag_allowance_ms}
+        if extra:
+            options = {**options, **extra}
     except (SeriesError, ValueError) as exc:
         raise ApiError(400, "bad_options", str(exc)) from None
     seat_list: list[Seat] = []

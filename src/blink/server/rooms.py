@@ -59,7 +59,7 @@ from blink.server.protocol import (
     encode,
 )
 from blink.server.room_host import GameOver, NotStarted, RoomHost, Unsaved
-from blink.server.room_info import insert_room_job, room_info, room_summary
+from blink.server.room_info import DEAL_SEED, insert_room_job, room_info, room_summary
 from blink.server.seats import ANSWERS_KEPT, GameState, NoGame, Peer, Pending, Seat, hash_token
 from blink.server.settings import Settings
 from blink.server.stored import deal_column
@@ -349,8 +349,7 @@ class Room:
         self._cancel_timer()
         hub = self.hub
         gid = hub.take_game_id()
-        deal_seed = hub.settings.deal_seed
-        seed = deal_seed + gid if deal_seed is not None else secrets.randbits(64)
+        seed = self._deal_seed(gid)
         number = self.series.games_played + 1
         options = self.table.deal_options(self.options, number, self.players)
         deck = shuffled_deck(seed, STANDARD_DECK)
@@ -393,6 +392,15 @@ class Room:
         for c in self.conns:
             self.send_snapshot(c)
         self._start_bots(g)
+
+    def _deal_seed(self, gid: int) -> int:
+        """The seed of game ``gid``'s deck: the room's own (option ``deal_seed``: every game
+        of the room is the same deal), else ``settings.deal_seed + gid`` (tests), else drawn."""
+        fixed = self.options.get(DEAL_SEED)
+        if isinstance(fixed, int) and not isinstance(fixed, bool):
+            return fixed
+        deal_seed = self.settings.deal_seed
+        return deal_seed + gid if deal_seed is not None else secrets.randbits(64)
 
     def _deal_column(self, options: dict[str, Any], state: Any) -> str:
         """The stored deal options of a new game (the same for every game of a room dealt

@@ -111,7 +111,11 @@ class Settings:
     ``/metrics``, besides loopback, which always may (:class:`blink.server.metrics.AddressFilter`;
     the client's address is the forwarded one behind a trusted proxy)."""
     deal_seed: int | None = None
-    """When set, game ``n`` is shuffled with seed ``deal_seed + n`` (tests); else at random."""
+    """When set, game ``n`` is shuffled with seed ``deal_seed + n`` (tests); else at random
+    (a room whose options fix its deal, a daily challenge's, is dealt from its own seed)."""
+    daily_bots: tuple[str, ...] = ("casual", "skilled", "expert", "champion")
+    """The bots a day of the daily challenge may be played against (classic bot specs,
+    checked by its table); each day's seed picks one (:mod:`blink.server.daily`)."""
     web_dir: Path | None = field(
         default_factory=lambda: Path(__file__).resolve().parent.parent / "web"
     )

@@ -643,7 +643,8 @@ class Storage:
     def load_game(self, game_id: int) -> LoadedGame | None:
         """A game with its full action log, or ``None``."""
         with self.engine.connect() as conn:
-            q = select(games, rooms.c.public).outerjoin(rooms, rooms.c.code == games.c.room_code)
+            q = select(games, rooms.c.public, rooms.c.options.label("room_options"))
+            q = q.outerjoin(rooms, rooms.c.code == games.c.room_code)
             r = conn.execute(q.where(games.c.id == game_id)).first()
             if r is None:
                 return None
@@ -653,6 +654,7 @@ class Storage:
             rows = conn.execute(held.where(seats.c.room_code == r.room_code))
             bots = {s.seat: s.bot if s.kind == "bot" else None for s in rows}
             g.bots = [bots.get(i) for i in range(g.players)]
+            g.room_options = json.loads(r.room_options) if r.room_options else {}
             g.actions = [
                 (a.seq, json.loads(a.action), a.seat, a.client_id)
                 for a in conn.execute(

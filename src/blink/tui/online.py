@@ -46,6 +46,7 @@ __all__ = [
     "OnlineTable",
     "Seat",
     "base_url",
+    "bot_name",
     "fetch_profile",
     "play_seat",
     "prepare",
@@ -419,7 +420,7 @@ class OnlineTable(Table):
             if i in self.local_seats:
                 names.append(_("You"))
             elif info.get("kind") == "bot":
-                names.append(_bot_name(info.get("bot")))
+                names.append(bot_name(info.get("bot")))
             else:
                 names.append(str(info.get("name") or _("Seat {n}").format(n=i + 1)))
         if names:
@@ -566,7 +567,7 @@ class OnlineTable(Table):
         return reach(self.players, seat)
 
 
-def _bot_name(spec: object) -> str:
+def bot_name(spec: object) -> str:
     """A bot seat's name at the table, from its ``level:strategy`` as the room lists it."""
     from blink.games.classic.bots import BotConfigError, BotSpec
 

@@ -222,6 +222,12 @@ def _show_profile(server: str, last: int, as_json: bool) -> None:
         f"(mu {r['mu']:.1f}, sigma {r['sigma']:.2f}), "
         f"{plural(int(data['games']), 'rated game')}, {data['wins']} won"
     )
+    streak = data.get("daily_streak")
+    if isinstance(streak, dict):
+        console.print(
+            f"Daily challenge: {plural(int(streak['current']), 'day')} won in a row "
+            f"(best {streak['best']})"
+        )
     if not history:
         console.print("No rated games yet.")
         return

@@ -15,10 +15,12 @@ from typing import Any
 from fastapi import APIRouter, FastAPI, Request
 
 from blink.model.records import SeriesRecord
+from blink.server import daily
 from blink.server.creation_limits import check_lookup, count_miss
 from blink.server.errors import ApiError
 from blink.server.hub import Hub
 from blink.server.links import may_read
+from blink.server.loaded import LoadedGame
 from blink.server.replays import RecordLoader
 from blink.server.routes.deps import HubDep
 from blink.server.stored import record_of
@@ -36,8 +38,19 @@ async def load_record(h: Hub, game_id: int, room: str | None = None) -> dict[str
         raise ApiError(404, "no_such_game", f"there is no game {game_id}")
     if lg.ended_at is None:
         raise ApiError(409, "game_not_finished", "the game is not finished yet")
+    _check_day_over(h, lg)
     record: dict[str, Any] = record_of(lg).to_dict()
     return record
+
+
+def _check_day_over(h: Hub, lg: LoadedGame) -> None:
+    """A daily challenge game's record shows the day's deal: it is served once the day is
+    over (``403 daily_running`` before)."""
+    day = lg.room_options.get(daily.OPTION_DAY)
+    if isinstance(day, str) and not daily.revealed(day, h.settings.wall_clock()):
+        raise ApiError(
+            403, "daily_running", f"the records of {day}'s daily challenge are served after the day"
+        )
 
 
 def record_loader(app: FastAPI) -> RecordLoader:
@@ -94,6 +107,8 @@ async def series_record(h: HubDep, code: str, series: int | None = None) -> dict
     number = series if series is not None else (room.series_number if room else 1)
     best_of = room.best_of if room else 1
     loaded = await asyncio.to_thread(h.storage.series_games, code.upper(), number)
+    for lg in loaded:
+        _check_day_over(h, lg)
     meta: dict[str, Any] = {"room": code.upper(), "series": number}
     if loaded and any(loaded[0].bots):  # one room's seats: the same bots in every game
         meta["bots"] = list(loaded[0].bots)

@@ -11,7 +11,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field
 
-from blink.server import profiles
+from blink.server import daily, profiles
 from blink.server.bus import LEADERBOARD, Event
 from blink.server.creation_limits import check_creation
 from blink.server.feeds import Feeds
@@ -40,8 +40,10 @@ async def create_profile(h: WritableHubDep, body: NewProfile) -> dict[str, Any]:
 
 @router.get("/api/profiles/{pid}")
 async def get_profile(h: HubDep, pid: str) -> dict[str, Any]:
-    """A profile's rating and its latest rated games."""
-    return profiles.profile_with_history(h, pid)
+    """A profile's rating, its latest rated games and its daily challenge streak."""
+    out = profiles.profile_with_history(h, pid)
+    out["daily_streak"] = daily.streak(h, pid, daily.today(h))
+    return out
 
 
 @router.get("/api/leaderboard")

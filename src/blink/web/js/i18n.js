@@ -1,5 +1,7 @@
 // English and Spanish strings, card names for screen readers, and the language switch.
-// Spanish game wording follows the official Spanish rules (seed 004).
+// Spanish game wording follows the official Spanish rules (seed 004). The daily challenge
+// page's strings are in strings-daily.js (added to these tables below).
+import { STRINGS as PAGE_STRINGS } from "./strings-daily.js";
 
 const STRINGS = {
   en: {
@@ -52,6 +54,7 @@ const STRINGS = {
     none_yet: "None right now.",
     how_to_play: "How to play",
     tournaments: "Tournaments",
+    daily: "Daily challenge",
     leaderboard: "Leaderboard",
     menu: "Menu",
     load_record: "Open a record file",
@@ -453,6 +456,7 @@ const STRINGS = {
     none_yet: "Ninguna por ahora.",
     how_to_play: "Cómo se juega",
     tournaments: "Torneos",
+    daily: "Reto diario",
     leaderboard: "Clasificación",
     menu: "Menú",
     load_record: "Abrir un archivo de partida",
@@ -830,6 +834,7 @@ const CARD_WORDS = {
 };
 
 export const LANGS = ["en", "es"];
+for (const l of LANGS) Object.assign(STRINGS[l], PAGE_STRINGS[l]);
 let lang = pickLanguage();
 const listeners = new Set();
 

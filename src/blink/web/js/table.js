@@ -587,6 +587,7 @@ export function mountTable(root, { code, spectate }) {
     if (e.record_url) buttons.push(`<button type="button" data-act="replay" data-url="${escapeXml(e.record_url)}" data-focus="replay">${escapeXml(t("replay"))}</button>`);
     if (e.record_url) buttons.push(`<a class="btn" id="download-record" href="${escapeXml(e.record_url)}" download="${escapeXml(recordFileName(e.record_url, code, e.number))}" data-focus="download">${escapeXml(t("download_record"))}</a>`);
     if (S.room && S.room.tournament_url) buttons.push(`<a class="btn" id="to-tournament" href="${escapeXml(S.room.tournament_url)}">${escapeXml(t("end_tournament"))}</a>`);
+    if (S.room && S.room.options && S.room.options.daily) buttons.push(`<a class="btn" id="to-daily" href="/daily.html">${escapeXml(t("end_daily"))}</a>`);
     buttons.push(`<button type="button" data-act="lobby" data-focus="lobby">${escapeXml(t("back_lobby"))}</button>`);
     const tops = S.view && S.view.tops && S.view.tops.every(Boolean)
       ? `<div class="final-tops" role="group" aria-label="${escapeXml(t("final_piles"))}">${S.view.tops.map((c) => face(c)).join("")}</div>`

@@ -1,0 +1,45 @@
+"""``blink play --server URL --daily`` against a real server (``blink serve``): the day's room
+with a profile is its ranked attempt, a second one is played as a guest, and the terminal
+client plays the day's deal."""
+
+from __future__ import annotations
+
+import httpx
+from tests.tui.helpers import stage, wait_for
+
+from blink.tui.app import BlinkApp
+from blink.tui.daily import prepare_daily
+from blink.tui.online import OnlineError, OnlineTable
+from blink.tui.table import Stage
+
+
+async def test_the_daily_challenge_in_the_terminal(server_url: str) -> None:
+    made = httpx.post(f"{server_url}/api/profiles", json={"name": "Termi"}, timeout=10).json()
+    first = prepare_daily(server_url, name="Termi", profile_secret=made["secret"])
+    assert first.notice is not None and "(ranked)" in first.notice and first.seat == 0
+    # The attempt of the day is spent: the deal is played again as a guest, and said so.
+    second = prepare_daily(server_url, name="Termi", profile_secret=made["secret"])
+    assert second.notice is not None and "playing as a guest" in second.notice
+    assert "(unranked)" in second.notice and second.code != first.code
+    rooms = [
+        httpx.get(f"{server_url}/api/rooms/{s.code}", timeout=10).json() for s in (first, second)
+    ]
+    assert rooms[0]["options"]["daily"] == rooms[1]["options"]["daily"]
+    assert all("deal_seed" not in r["options"] for r in rooms)
+    hands = []
+    for seat in (first, second):
+        table = OnlineTable(seat, name="Termi")
+        app = BlinkApp(table, title=f"room {seat.code}")
+        async with app.run_test() as pilot:
+            await wait_for(pilot, lambda t=table: t.view(0) is not None)
+            view = table.view(0)
+            assert view is not None
+            hands.append(list(view.hand))
+            await wait_for(pilot, lambda a=app: stage(a) in (Stage.COUNTDOWN, Stage.PLAYING))
+    assert hands[0] and hands[0] == hands[1]  # the same deal
+    try:
+        prepare_daily(server_url, name="Termi", date="2020-01-01")
+    except OnlineError as exc:
+        assert exc.code == "no_such_day"
+    else:
+        raise AssertionError("a day nobody played was made a room")
