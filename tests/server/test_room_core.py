@@ -520,3 +520,23 @@ def test_quick_chat_reaches_everyone_a_few_at_a_time(game: str) -> None:
         assert [f["phrase"] for f in p.take()] == ["oops", "rematch", "well_played", "oops"]
     host.now += 6.0  # the window is over
     assert room.say(0, "well_played") is None
+
+
+def test_every_game_of_one_fixed_deal_meets_the_same_bot() -> None:
+    """A room dealt one fixed deal (the daily challenge's ``deal_seed``) gets its bots' seeds
+    from it: every player of that deal meets the same bot; other rooms draw fresh seeds."""
+
+    def bot_seeds(options: dict[str, Any]) -> list[int | None]:
+        host = _host()
+        seats = [Seat(0, "human", name="P0"), Seat(1, "bot", bot="expert:first", name="B1")]
+        room = Room(host, "DAYDAY", "classic", 2, 1, options, False, seats, 0.0)
+        room.start_game()
+        assert room.game is not None
+        return room.game.bot_seeds
+
+    day = {"ruleset": "official", "sizes": None, "deal_seed": 123456789}
+    first, again = bot_seeds(day), bot_seeds(day)
+    assert first == again and first[0] is None and isinstance(first[1], int)
+    assert bot_seeds({**day, "deal_seed": 987654321}) != first
+    plain = {"ruleset": "official", "sizes": None}
+    assert bot_seeds(plain) != bot_seeds(plain)

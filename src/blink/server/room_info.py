@@ -19,6 +19,7 @@ __all__ = [
     "DEAL_SEED",
     "HIDDEN_OPTIONS",
     "UNCLAIMED_LISTED",
+    "fixed_deal_seed",
     "insert_room_job",
     "listed",
     "room_info",
@@ -127,3 +128,10 @@ def insert_room_job(room: Room) -> Callable[[Any], Any]:
         for s in room.seats
     ]
     return st.job_insert_room(row, seat_rows)
+
+
+def fixed_deal_seed(options: dict[str, Any]) -> int | None:
+    """A room's own deal seed (option ``deal_seed``: every game of the room is that deal), or
+    ``None``."""
+    fixed = options.get(DEAL_SEED)
+    return fixed if isinstance(fixed, int) and not isinstance(fixed, bool) else None

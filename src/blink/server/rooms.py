@@ -59,7 +59,7 @@ from blink.server.protocol import (
     encode,
 )
 from blink.server.room_host import GameOver, NotStarted, RoomHost, Unsaved
-from blink.server.room_info import DEAL_SEED, insert_room_job, room_info, room_summary
+from blink.server.room_info import fixed_deal_seed, insert_room_job, room_info, room_summary
 from blink.server.seats import ANSWERS_KEPT, GameState, NoGame, Peer, Pending, Seat, hash_token
 from blink.server.settings import Settings
 from blink.server.stored import deal_column
@@ -363,7 +363,7 @@ class Room:
             started_wall=self.settings.wall_clock(),
             table=self._table_clock(held=True),
             actions_by_seat=[0] * self.players,
-            bot_seeds=seating.draw_bot_seeds(self.seats),
+            bot_seeds=seating.draw_bot_seeds(self.seats, fixed_deal_seed(self.options)),
         )
         sizes = self.options.get("sizes")
         self._store(
@@ -396,8 +396,8 @@ class Room:
     def _deal_seed(self, gid: int) -> int:
         """The seed of game ``gid``'s deck: the room's own (option ``deal_seed``: every game
         of the room is the same deal), else ``settings.deal_seed + gid`` (tests), else drawn."""
-        fixed = self.options.get(DEAL_SEED)
-        if isinstance(fixed, int) and not isinstance(fixed, bool):
+        fixed = fixed_deal_seed(self.options)
+        if fixed is not None:
             return fixed
         deal_seed = self.settings.deal_seed
         return deal_seed + gid if deal_seed is not None else secrets.randbits(64)

@@ -11,6 +11,7 @@ I/O.
 from __future__ import annotations
 
 import hashlib
+import random
 import secrets
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
@@ -177,10 +178,16 @@ class GameState:
         return self.table.handle
 
 
-def draw_bot_seeds(seats: list[Seat]) -> list[int | None]:
-    """Fresh seeds for the bots of a new game, one per seat (``None`` for a person's), from
-    the operating system's randomness (:mod:`secrets`): nothing about the deal tells them."""
-    return [secrets.randbits(63) if s.kind == "bot" else None for s in seats]
+def draw_bot_seeds(seats: list[Seat], fixed: int | None = None) -> list[int | None]:
+    """The seeds for the bots of a new game, one per seat (``None`` for a person's): fresh,
+    from the operating system's randomness (:mod:`secrets`), so that nothing about the deal
+    tells them; or, for a room whose every game is one fixed deal (``fixed``, its secret seed:
+    the daily challenge), drawn from that seed, so that everyone who plays the deal meets the
+    same bot."""
+    if fixed is None:
+        return [secrets.randbits(63) if s.kind == "bot" else None for s in seats]
+    rng = random.Random(f"bots:{fixed}")
+    return [rng.getrandbits(63) if s.kind == "bot" else None for s in seats]
 
 
 def restored_bot_seeds(
