@@ -2,7 +2,7 @@
 pauses, and the size of the write-ahead log.
 
 Usage: python benchmarks/bench_storage.py [--seconds S] [--games N] [--per-turn K] [--rate C]
-       [--catch-up-passes P ...] [--repeat R]
+       [--dir PATH ...] [--repeat R]
 
 Drives :class:`blink.server.storage.Storage` with its inline writer (the default for SQLite:
 each loop turn's jobs commit together on the event loop) the way 1,000 live games do: every
@@ -11,10 +11,9 @@ turns a second (1,200 commits a second of two plays each is what the game server
 games). A second task sleeps 1 ms at a time and records how late each wake-up is: a commit, or
 the writer held back while the log starts over, shows as a late wake-up.
 
-``--catch-up-passes`` sets how many passive checkpoints may run before the writer is held back
-(0: the older behaviour, which held it for all the frames since the last checkpoint). Each
-value is run in turn, ``--repeat`` times, on a fresh database file, so the figures compare in
-the same run.
+Each ``--dir`` (a folder for the database file: the default one for temporary files, and a RAM
+disk such as ``/dev/shm`` to see what the disk costs) is run in turn, ``--repeat`` times, on a
+fresh database file, so the figures compare in the same run.
 """
 
 from __future__ import annotations
@@ -29,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from blink.server import jobs, wal
+from blink.server import jobs
 from blink.server import storage as st
 
 _ACTION = {"t": 1234, "type": "play", "seat": 0, "card": "5OS", "pile": 1, "version": 12}
@@ -88,27 +87,24 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--per-turn", type=int, default=2, help="plays appended per loop turn")
     ap.add_argument("--rate", type=float, default=1200.0, help="loop turns (commits) a second")
-    ap.add_argument("--catch-up-passes", type=int, nargs="+", default=[0, wal.CATCH_UP_PASSES])
+    ap.add_argument("--dir", nargs="+", default=[tempfile.gettempdir()], help="database folders")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", action="store_true", help="print JSON lines only")
     args = ap.parse_args()
-    results: dict[int, list[dict[str, Any]]] = {p: [] for p in args.catch_up_passes}
+    results: dict[str, list[dict[str, Any]]] = {d: [] for d in args.dir}
     for _ in range(args.repeat):
-        for passes in args.catch_up_passes:  # each setting in turn, so noise hits both alike
-            wal.CATCH_UP_PASSES = passes
-            with tempfile.TemporaryDirectory() as tmp:
+        for folder in args.dir:  # each setting in turn, so noise hits both alike
+            with tempfile.TemporaryDirectory(dir=folder) as tmp:
                 res = asyncio.run(
                     _run(Path(tmp) / "b.db", args.seconds, args.games, args.per_turn, args.rate)
                 )
-            res["catch_up_passes"] = passes
-            results[passes].append(res)
-            print(json.dumps(res) if args.json else f"passes={passes}: {res}", flush=True)
+            res["dir"] = folder
+            results[folder].append(res)
+            print(json.dumps(res) if args.json else f"{folder}: {res}", flush=True)
     if not args.json:
-        for passes, runs in results.items():
-            med = {
-                k: statistics.median(r[k] for r in runs) for k in runs[0] if k != "catch_up_passes"
-            }
-            print(f"median, catch-up passes {passes}: {med}")
+        for folder, runs in results.items():
+            med = {k: statistics.median(r[k] for r in runs) for k in runs[0] if k != "dir"}
+            print(f"median, {folder}: {med}")
 
 
 if __name__ == "__main__":

@@ -8,12 +8,14 @@ __pycache__), so only the first run on a machine pays the compile time.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import random
 import statistics
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -44,6 +46,30 @@ from blink.games.classic.sim.runner import Job, SimulationError, run
 from blink.sim.seeds import derive_seed
 
 
+def _same_result(a: Any, b: Any) -> bool:
+    """Two engines' results of one game: equal, but for the last bits of the duration, a sum
+    of floating-point times whose rounding differs between numpy's and the compiler's
+    arithmetic (seen on one machine in 12 games of 200, every action the same)."""
+    return bool(
+        dataclasses.replace(a, duration=b.duration) == b
+        and math.isclose(a.duration, b.duration, rel_tol=1e-12)
+    )
+
+
+def _same_row(a: Any, b: Any) -> bool:
+    """Two engines' rows of one match: equal, but for the last bits of each game's duration."""
+    return bool(
+        a.number == b.number
+        and a.winners == b.winners
+        and len(a.games) == len(b.games)
+        and all(
+            x._replace(duration=y.duration) == y
+            and math.isclose(x.duration, y.duration, rel_tol=1e-12)
+            for x, y in zip(a.games, b.games, strict=True)
+        )
+    )
+
+
 @pytest.mark.parametrize(("specs", "ruleset", "sizes", "config"), SETTINGS)
 def test_every_fast_game_is_a_legal_engine_game_and_the_batch_engines(
     specs: tuple[BotSpec, ...],
@@ -64,7 +90,7 @@ def test_every_fast_game_is_a_legal_engine_game_and_the_batch_engines(
         specs, seeds[:200], ruleset=ruleset, sizes=sizes, config=config, records=True
     )
     same = sum(
-        f.result == b.result and f.actions == b.actions and f.deck == b.deck
+        _same_result(f.result, b.result) and f.actions == b.actions and f.deck == b.deck
         for f, b in zip(games, batch, strict=False)
     )
     assert same >= 198
@@ -205,7 +231,7 @@ def test_runner_results_do_not_depend_on_workers_or_chunks_and_equal_the_batch_e
     assert one.rows == two.rows
     assert [r.number for r in one.rows] == list(range(500))
     batch = run(Job(specs, seed=4, engine="batch"), 500, workers=1)
-    same = sum(a == b for a, b in zip(one.rows, batch.rows, strict=True))
+    same = sum(_same_row(a, b) for a, b in zip(one.rows, batch.rows, strict=True))
     assert same >= 495
 
 

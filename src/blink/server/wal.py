@@ -9,12 +9,10 @@ the writer held back, and the next commit starts the log over. (No ``journal_siz
 cutting the file back happens in that commit, on the loop, and took 170-270 ms for a few
 hundred MB.)
 
-The writer is held back only for the last few frames: before that, passive checkpoints run
-again while more than ``CATCH_UP_BYTES`` of the log is not copied (each copies what came during
-the one before, so each is shorter), so the writer waits for a few frames at most, not for a
-whole second of them. (``benchmarks/bench_storage.py`` compares both: on this project's test
-machine the event loop's longest pauses, 7-350 ms, came from the disk itself, with or without
-the catch-up, and none was over 5 ms with the database on a RAM disk.)
+Measured with ``benchmarks/bench_storage.py``: on this project's test machine the event loop's
+longest pauses under constant writes (7-350 ms) came from the disk itself, and none was over
+5 ms with the database on a RAM disk. (A variant that ran more passive checkpoints before
+holding the writer back showed the same spread, and was left out.)
 """
 
 from __future__ import annotations
@@ -25,18 +23,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["CATCH_UP_BYTES", "CATCH_UP_PASSES", "WAL_RESTART_BYTES", "Checkpoints"]
+__all__ = ["WAL_RESTART_BYTES", "Checkpoints"]
 
 log = logging.getLogger("blink.server")
 
 WAL_RESTART_BYTES = 64 * 1024 * 1024
 """A write-ahead log larger than this is made to start over."""
-
-CATCH_UP_BYTES = 512 * 1024
-"""At most this much log is left to copy while the writer is held back for a restart."""
-
-CATCH_UP_PASSES = 4
-"""Passive checkpoints run at most, before a restart, to bring the log down to that."""
 
 
 class Checkpoints:
@@ -84,14 +76,10 @@ class Checkpoints:
     def _run(self) -> None:
         last_restart = time.monotonic()
         while not self.stopping.wait(self.every):
-            size, left = self.checkpoint("PASSIVE")
+            size, _left = self.checkpoint("PASSIVE")
             now = time.monotonic()
             if size > self.restart_bytes and now - last_restart >= self.restart_every:
                 last_restart = now
-                for _ in range(CATCH_UP_PASSES):
-                    if left <= CATCH_UP_BYTES or self.stopping.is_set():
-                        break
-                    size, left = self.checkpoint("PASSIVE")
                 with self.writer_lock:
                     self.checkpoint("PASSIVE")
 

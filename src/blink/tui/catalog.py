@@ -48,8 +48,9 @@ __all__ = [
 ]
 
 _PACKAGE: Final = Path(__file__).resolve().parent.parent
-SOURCES: Final = ("tui", "cli/play.py", "games/goblink/tui", "games/goblink/cli.py")
-"""The terminal clients' sources, under ``src/blink``: what :func:`extract` reads."""
+SOURCES: Final = ("tui", "cli/play.py", "games/*/tui", "games/*/cli.py")
+"""The terminal clients' sources, under ``src/blink`` (patterns: each game's own terminal
+client and commands, whatever games there are): what :func:`extract` reads."""
 KEYWORDS: Final = {"_": None, "N_": None, "ngettext": (1, 2)}
 """The functions whose literal arguments are messages (Babel's keyword specs)."""
 _HEADER_COMMENT: Final = (
@@ -61,9 +62,9 @@ _HEADER_COMMENT: Final = (
 def source_files(root: Path = _PACKAGE) -> list[Path]:
     """The Python files of :data:`SOURCES`, in a stable order."""
     out: list[Path] = []
-    for name in SOURCES:
-        path = root / name
-        out.extend(sorted(path.rglob("*.py")) if path.is_dir() else [path])
+    for pattern in SOURCES:
+        for path in sorted(root.glob(pattern)):
+            out.extend(sorted(path.rglob("*.py")) if path.is_dir() else [path])
     return out
 
 
