@@ -81,6 +81,12 @@ def test_help_shows_the_variables() -> None:
         ("--creation-rate", "BLINK_CREATION_RATE", "lots", ["--creation-rate", "60/minute"]),
         ("--metrics-allow", "BLINK_METRICS_ALLOW", "example.org", ["--metrics-allow", "10.0"]),
         ("--daily-bot", "BLINK_DAILY_BOT", "nope", ["--daily-bot", "unknown bot level"]),
+        (
+            "--tournament-check-interval",
+            "BLINK_TOURNAMENT_CHECK_INTERVAL",
+            "0",
+            ["--tournament-check-interval", "0.1"],
+        ),
     ],
 )
 def test_a_bad_value_in_a_variable_is_refused_like_the_option(

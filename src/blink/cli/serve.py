@@ -204,6 +204,17 @@ TournamentIdleAfter = Annotated[
         "for); 0 keeps every tournament in memory.",
     ),
 ]
+TournamentCheckInterval = Annotated[
+    float,
+    typer.Option(
+        "--tournament-check-interval",
+        envvar="BLINK_TOURNAMENT_CHECK_INTERVAL",
+        min=0.1,
+        help="Seconds between a node's checks of the running tournaments, the backstop of "
+        "their events: each is organised again and, with --cluster, a tournament whose "
+        "organising node is gone is taken over.",
+    ),
+]
 RedisUrl = Annotated[
     str | None,
     typer.Option(
@@ -332,6 +343,7 @@ def serve(
     max_sockets_per_address: MaxSockets = 512,
     header_timeout: HeaderTimeout = 10.0,
     tournament_idle_after: TournamentIdleAfter = 600.0,
+    tournament_check_interval: TournamentCheckInterval = 5.0,
     redis_url: RedisUrl = None,
     cluster: Cluster = False,
     drain_wait: DrainWait = 5.0,
@@ -404,6 +416,7 @@ def serve(
         queue_gap=queue_gap,
         queue_widen=queue_widen,
         tournament_idle_after=tournament_idle_after or None,
+        tournament_check_interval=tournament_check_interval,
         metrics_allow=tuple(metrics_nets),
         redis_url=redis_url or None,
         cluster=cluster,
