@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
+import signal
 
 import pytest
 from rediskit import RedisServer, redis_url
@@ -136,3 +139,41 @@ async def _until(cond: object) -> None:
         assert loop.time() < deadline, "condition not met in time"
         await asyncio.sleep(0.01)
 
+
+
+async def test_a_frozen_redis_is_found_by_the_ping_and_met_again(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A Redis that holds its connections open but answers nothing (SIGSTOP: a host that hung,
+    a network cut without a reset) is noticed by the reader's ping, not waited on for ever;
+    when it answers again the buses are back and events flow between them."""
+    server = RedisServer()
+    server.start()
+    assert server.proc is not None
+    pid = server.proc.pid
+    a = RedisBus(server.url, node="a", backoff_cap=0.2, ping_after=0.3)
+    b = RedisBus(server.url, node="b", backoff_cap=0.2, ping_after=0.3)
+    await a.start()
+    await b.start()
+    caplog.set_level(logging.WARNING, logger="blink.server.bus")
+    try:
+        with b.subscribe(LEADERBOARD) as bl:
+            await _until(lambda: a.connected and b.connected)
+            os.kill(pid, signal.SIGSTOP)
+            try:
+                # Nothing closes the sockets: only the unanswered ping tells.
+                await _until(lambda: not a.connected and not b.connected)
+                assert any("did not answer a ping" in r.getMessage() for r in caplog.records)
+            finally:
+                os.kill(pid, signal.SIGCONT)
+            await _until(lambda: a.connected and b.connected)
+            while bl.get_nowait() is not None:
+                pass
+            a.publish(LEADERBOARD, LeaderboardChanged())
+            assert await next_event(bl, LeaderboardChanged) == LeaderboardChanged()
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGCONT)  # a stopped process would not take the SIGKILL's end
+        await a.stop()
+        await b.stop()
+        server.close()
