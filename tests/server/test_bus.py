@@ -140,7 +140,6 @@ async def _until(cond: object) -> None:
         await asyncio.sleep(0.01)
 
 
-
 async def test_a_frozen_redis_is_found_by_the_ping_and_met_again(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
