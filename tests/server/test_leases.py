@@ -231,7 +231,13 @@ async def test_a_stopping_node_hands_its_rooms_over(nodes: list[ServerThread]) -
     assert health.status_code == 503 and health.json()["status"] == "draining"
     assert a.get("/api/health").status_code == 200
     assert b.get(f"/api/rooms/{code}").status_code == 200
+    # A stopping cluster node still makes rooms: each is stored and handed off, not served
+    # here (a single server refuses them: tests/test_serve_shutdown.py).
+    made = b.post("/api/rooms", {"name": "Cy"})
+    assert made.status_code == 201, made.text
+    new_code = made.json()["code"]
     hub = b.app.state.hub
+    assert new_code not in hub.rooms
     handed = asyncio.run_coroutine_threadsafe(hub.hand_over(), hub.storage._loop)
     assert handed.result(TIMEOUT) == 1
     for p in players:
@@ -246,3 +252,4 @@ async def test_a_stopping_node_hands_its_rooms_over(nodes: list[ServerThread]) -
     back = await Client("P0b").connect(a.ws, room=code, token=token)
     assert (await back.expect("welcome"))["seat"] == 0
     await back.close()
+    assert a.get(f"/api/rooms/{new_code}").status_code == 200

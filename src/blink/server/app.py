@@ -162,7 +162,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.metrics = Metrics()
-    app.state.draining = False
+    app.state.refusing_rooms = False
     app.state.creation_limiter = CreationLimiter(settings.creation_rate, settings.miss_rate)
     app.state.message_limiter = MessageLimiter(settings.message_rate, settings.clock)
     app.state.streams = Streams(settings.max_connections_per_address)
@@ -184,11 +184,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 def begin_shutdown(app: FastAPI) -> None:
-    """The server is stopping: from now on ``POST /api/rooms`` and ``/api/quick`` are answered
-    ``503 shutting_down`` (the games in progress go on until their connections close), and a
-    cluster node's ``/api/health`` answers ``503 draining``."""
-    app.state.draining = True
+    """The server is stopping: a cluster node's ``/api/health`` answers ``503 draining`` from
+    now on. A single server answers ``POST /api/rooms``, ``/api/quick`` and ``/api/daily``
+    with ``503 shutting_down`` (the games in progress go on until their connections close); a
+    cluster node still makes such rooms, since each is stored and handed off to the node its
+    players are routed to (:meth:`blink.server.hub.Hub.hand_off`)."""
     hub: Hub | None = getattr(app.state, "hub", None)
+    app.state.refusing_rooms = hub is None or not hub.leases.shared
     if hub is not None:
         hub.draining = True
 
@@ -216,7 +218,7 @@ async def hand_over(app: FastAPI, wait: float) -> None:
 
 class Draining:
     """ASGI middleware: ``503 shutting_down`` for the endpoints of :data:`DRAINED` once
-    :func:`begin_shutdown` was called (one flag read per request until then)."""
+    :func:`begin_shutdown` was called on a single server (one flag read per request)."""
 
     def __init__(self, app: ASGIApp, state: State) -> None:
         self.app = app
@@ -224,7 +226,7 @@ class Draining:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if (
-            self.state.draining
+            self.state.refusing_rooms
             and scope["type"] == "http"
             and scope["method"] == "POST"
             and scope["path"] in DRAINED
