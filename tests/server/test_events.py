@@ -151,6 +151,9 @@ async def test_two_servers_sharing_redis_show_each_others_rooms_and_tournaments(
         async with EventStream(f"{b.http}/api/rooms/events") as later:
             listed = (await later.next("rooms")).data["rooms"]
             assert code in [x["code"] for x in listed]
+        # So does b's REST list (the same rows as its stream).
+        rest = await asyncio.to_thread(b.get, "/api/rooms")
+        assert code in [x["code"] for x in rest.json()["rooms"]]
     two = [{"name": "Ann"}, {"name": "Bob"}]
     r = await post(a, "/api/tournaments", {"name": "Both", "kind": "cards", "players": two})
     tid, org = r.json()["id"], r.json()["organiser_secret"]

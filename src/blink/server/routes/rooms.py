@@ -22,7 +22,6 @@ from blink.server.feeds import Feeds
 from blink.server.hub import Hub
 from blink.server.profiles import seat_token
 from blink.server.quickplay import QuickPlay, serve_queue
-from blink.server.room_info import listed
 from blink.server.room_setup import CreateRoom
 from blink.server.rooms import Room, hash_token
 from blink.server.routes.deps import HubDep, WritableHubDep
@@ -94,10 +93,10 @@ async def quick_game(h: WritableHubDep, body: QuickGame) -> dict[str, Any]:
 
 @router.get("/api/rooms")
 async def list_rooms(h: HubDep) -> dict[str, Any]:
-    """Rooms you can join or watch, newest first."""
-    rooms = [r for r in h.rooms.values() if listed(r)]
-    rooms.sort(key=lambda r: r.created_at, reverse=True)
-    return {"rooms": msgspec.to_builtins([r.summary() for r in rooms[:200]])}
+    """Rooms you can join or watch, newest first: every node's (those the others announced
+    on the bus), as the lobby's stream lists them."""
+    feeds: Feeds = h.feeds  # type: ignore[attr-defined]
+    return {"rooms": feeds.listing()}
 
 
 class _LobbySource:
