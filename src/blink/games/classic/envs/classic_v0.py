@@ -149,6 +149,9 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
         self.state_: Any = None
         self.clock = RefereeClock(self.game, timings)
         self.steps = 0
+        self.events: list[Any] | None = None
+        """Set to a list to collect the engine's events of every action applied (emptied by
+        :meth:`start`); ``None``, the default, collects none. OpenSpiel's game reads them."""
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent`` (the same object every time)."""
@@ -181,6 +184,8 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
         (:meth:`reset` deals and starts; OpenSpiel's game deals card by card and starts.)"""
         self.state_ = state
         self.steps = 0
+        if self.events is not None:
+            self.events.clear()
         self._encoders = [self.codec.encoder(s) for s in range(self.players)]
         self._views: list[Any] = [None] * self.players
         self.clock = RefereeClock(self.game, self.timings)
@@ -210,7 +215,9 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
             at = clock.deadline
             assert at is not None  # due() is only true with a deadline
             for _, action in pending.actions:
-                self.game.apply(state, action, round(at * 1000))
+                found = self.game.apply(state, action, round(at * 1000))
+                if self.events is not None:
+                    self.events.extend(found)
                 if state.over:
                     break
             pending = clock.update(state, at)
@@ -230,9 +237,11 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
         if isinstance(move, Refusal):
             return move
         try:
-            self.game.apply(state, move, round(self.now * 1000))
+            found = self.game.apply(state, move, round(self.now * 1000))
         except IllegalAction as exc:
             return refusal(exc)
+        if self.events is not None:
+            self.events.extend(found)
         return None
 
     def step(
