@@ -49,6 +49,14 @@ def test_random_sim_test(players: int) -> None:
     pyspiel.random_sim_test(_load(players), num_sims=2, serialize=True, verbose=False)
 
 
+def test_random_sim_test_with_the_information_state_observer() -> None:
+    """OpenSpiel's simulation test again, reading every node through the perfect-recall
+    observer (the information state's string and tensor)."""
+    game = _load(2)
+    observer = game.make_observer(pyspiel.IIGObservationType(perfect_recall=True), {})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False, observer=observer)
+
+
 def test_chance_deals_and_orders() -> None:
     rng = random.Random(3)
     state = _load(2).new_initial_state()
