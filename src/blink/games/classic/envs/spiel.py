@@ -336,14 +336,16 @@ class ClassicObserver:
         """Fill :attr:`tensor` with ``player``'s observation, or information state (zeros
         during the deal)."""
         found = state.observation(player)
-        self.tensor.fill(0.0)
         if found is None:
+            self.tensor.fill(0.0)
             return
         self.tensor[: self.size] = found
         if self.recall:
+            self.tensor[self.size :] = 0.0
             self._recall(state, player)
 
     def _recall(self, state: ClassicSpielState, player: int) -> None:
+        """The part of the information-state tensor after the observation (zeros on entry)."""
         p = self.recall
         width = p + 2
         cards = self.tensor[self.size : -1].reshape(len(STANDARD_DECK), width)
