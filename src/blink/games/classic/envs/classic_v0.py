@@ -12,16 +12,20 @@
 
 Each step covers ``step_seconds`` of virtual time (0.1 s by default). Every agent's action of
 a step is taken at the step's start; when several agents act in one step their actions are
-applied one after the other in an order shuffled by the episode's seed, each judged by the
-engine against the table as the earlier ones left it (so a play on a pile another agent has
-just covered may be refused: it lost the race). Then the clock runs to the end of the step and
-the definition's referee acts at its deadlines: the reveal (at once, at the reset), a stall's
-flip, the default choices of a choosing stall. See docs/envs.md.
+applied one after the other, each judged by the engine against the table as the earlier ones
+left it (so a play on a pile another agent has just covered may be refused: it lost the race).
+The order is shuffled by the episode's seed (``order="shuffle"``, the default), or set by a
+reaction time drawn for each action from the bots' model of a level (``order="reaction"``,
+``reaction_level="expert"`` or one level per agent), the fastest first. Then the clock runs
+to the end of the step and the definition's referee acts at its deadlines: the reveal (at
+once, at the reset), a stall's flip, the default choices of a choosing stall. See
+docs/envs.md.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -31,18 +35,25 @@ from pettingzoo import ParallelEnv
 from pettingzoo.utils.conversions import parallel_to_aec
 
 from blink.envs.encoding import Refusal, episode_rng, refusal, rewards_of
+from blink.games.classic.actions import Choose, Play
+from blink.games.classic.bots.reaction import DEFAULT_LEVEL, Level, get_level
+from blink.games.classic.bots.tables import CMP, NO_MATCH
 from blink.games.classic.envs.codec import WAIT, ClassicCodec
 from blink.games.classic.envs.text import classic_text
 from blink.model.base import IllegalAction, RefereeClock, Timings
 from blink.model.registry import get_game
 
-__all__ = ["DEFAULT_TIMINGS", "env", "parallel_env", "raw_env"]
+__all__ = ["DEFAULT_TIMINGS", "ORDERS", "env", "parallel_env", "raw_env"]
 
 GAME: Final = "classic"
 
 DEFAULT_TIMINGS: Final = Timings(countdown=0.0, stall_pause=1.0, choice_deadline=10.0, turn=None)
 """The referee's delays in virtual seconds: the simulator's (reveal at once, flip after 1 s, a
 choosing stall's defaults after 10 s)."""
+
+ORDERS: Final = ("shuffle", "reaction")
+"""The orders of several actions in one step: shuffled by the episode's seed, or by reaction
+times drawn from the bots' model."""
 
 Observation = dict[str, NDArray[Any]]
 
@@ -55,6 +66,27 @@ def deal_options(ruleset: str, handicap: str | list[int] | None) -> dict[str, An
     return options
 
 
+def reaction_levels(
+    order: str, reaction_level: str | Sequence[str] | None, players: int
+) -> tuple[Level, ...] | None:
+    """Each seat's bot level for ``order="reaction"`` (``None`` for ``"shuffle"``): one level
+    name for every seat, one per seat, or the bots' default level; ``ValueError`` (a
+    :class:`~blink.games.classic.bots.base.BotConfigError` for an unknown level) otherwise."""
+    if order not in ORDERS:
+        raise ValueError(f"order must be one of {', '.join(ORDERS)}, not {order!r}")
+    if order == "shuffle":
+        if reaction_level is not None:
+            raise ValueError('reaction_level applies to order="reaction" only')
+        return None
+    names = [DEFAULT_LEVEL] * players if reaction_level is None else reaction_level
+    if isinstance(names, str):
+        names = [names] * players
+    names = list(names)
+    if len(names) != players:
+        raise ValueError(f"reaction_level names one level or {players}, not {len(names)}")
+    return tuple(get_level(str(n)) for n in names)
+
+
 class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
     """Classic Blink for ``players`` (2 or 3) agents ``player_0`` ... (seat ``i``).
 
@@ -62,7 +94,10 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
     as text such as ``"35:25"`` or a list), ``deck_seed`` (deal every episode from this seed;
     default: from the episode's seed), ``step_seconds`` (virtual time per step),
     ``max_cycles`` (truncate after this many steps), ``timings`` (the referee's delays),
-    ``render_mode`` (``"ansi"`` or ``"human"``).
+    ``order`` (of several actions in one step: ``"shuffle"`` or ``"reaction"``, see
+    :data:`ORDERS`), ``reaction_level`` (with ``"reaction"``: a bot level's name for every
+    agent, or one per agent; the bots' default level when not given), ``render_mode``
+    (``"ansi"`` or ``"human"``).
     """
 
     metadata: Final[dict[str, Any]] = {"name": "classic_v0", "render_modes": ["human", "ansi"]}
@@ -77,6 +112,8 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
         step_seconds: float = 0.1,
         max_cycles: int = 10_000,
         timings: Timings = DEFAULT_TIMINGS,
+        order: str = "shuffle",
+        reaction_level: str | Sequence[str] | None = None,
         render_mode: str | None = None,
     ) -> None:
         self.game = get_game(GAME)
@@ -85,6 +122,9 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         if not step_seconds > 0:
             raise ValueError(f"a step lasts a positive time, not {step_seconds!r}")
+        self.order = order
+        self.levels = reaction_levels(order, reaction_level, self.players)
+        """Each seat's level of the reaction-time model (``None``: the order is shuffled)."""
         self.options = deal_options(ruleset, handicap)
         probe = self.game.new(self.players, 0, options=self.options)  # checks the options
         self.hand_size: int = probe.ruleset.hand_size
@@ -109,6 +149,9 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
         self.state_: Any = None
         self.clock = RefereeClock(self.game, timings)
         self.steps = 0
+        self.events: list[Any] | None = None
+        """Set to a list to collect the engine's events of every action applied (emptied by
+        :meth:`start`); ``None``, the default, collects none. OpenSpiel's game reads them."""
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent`` (the same object every time)."""
@@ -141,6 +184,8 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
         (:meth:`reset` deals and starts; OpenSpiel's game deals card by card and starts.)"""
         self.state_ = state
         self.steps = 0
+        if self.events is not None:
+            self.events.clear()
         self._encoders = [self.codec.encoder(s) for s in range(self.players)]
         self._views: list[Any] = [None] * self.players
         self.clock = RefereeClock(self.game, self.timings)
@@ -170,7 +215,9 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
             at = clock.deadline
             assert at is not None  # due() is only true with a deadline
             for _, action in pending.actions:
-                self.game.apply(state, action, round(at * 1000))
+                found = self.game.apply(state, action, round(at * 1000))
+                if self.events is not None:
+                    self.events.extend(found)
                 if state.over:
                     break
             pending = clock.update(state, at)
@@ -190,9 +237,11 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
         if isinstance(move, Refusal):
             return move
         try:
-            self.game.apply(state, move, round(self.now * 1000))
+            found = self.game.apply(state, move, round(self.now * 1000))
         except IllegalAction as exc:
             return refusal(exc)
+        if self.events is not None:
+            self.events.extend(found)
         return None
 
     def step(
@@ -204,12 +253,15 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
         dict[str, bool],
         dict[str, dict[str, Any]],
     ]:
-        """Take every agent's action at the step's start (in a shuffled order), then run the
-        clock to the step's end."""
+        """Take every agent's action at the step's start (in a shuffled order, or by reaction
+        times), then run the clock to the step's end."""
         agents = self.agents
         moves = [(a, int(x)) for a, x in actions.items() if a in agents and int(x) != WAIT]
         if len(moves) > 1:
-            self._order.shuffle(moves)
+            if self.levels is None:
+                self._order.shuffle(moves)
+            else:
+                moves = self._by_reaction(moves)
         infos = self.advance(moves)
         state = self.state_
         over = bool(state.over)
@@ -228,11 +280,35 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
             self.render()
         return observations, rewards, terminations, truncations, infos
 
+    def _by_reaction(self, moves: list[tuple[str, int]]) -> list[tuple[str, int]]:
+        """``moves`` in the order of a reaction time drawn for each from its seat's level, the
+        fastest first. A play's search is the comparisons that see its card fits the pile's
+        top (1 for the colour, 2 the shape, 3 the count: a bot's table); a stall choice looks
+        at the whole hand (3 a card), as a bot's does."""
+        levels = self.levels
+        assert levels is not None
+        rng = self._order
+        timed: list[tuple[float, int, tuple[str, int]]] = []
+        for i, (agent, index) in enumerate(moves):
+            seat = self._seat[agent]
+            view = self._views[seat] or self.game.view(self.state_, seat)
+            move = self.codec.action(index, view)
+            comparisons = 3
+            if type(move) is Play:
+                top = view.tops[move.pile]
+                if top is not None and CMP[top.index][move.card.index] != NO_MATCH:
+                    comparisons = CMP[top.index][move.card.index]
+            elif type(move) is Choose:
+                comparisons = 3 * len(view.hand)
+            timed.append((levels[seat].sample(rng, comparisons), i, (agent, index)))
+        timed.sort()
+        return [m for _, _, m in timed]
+
     def advance(self, moves: list[tuple[str, int]]) -> dict[str, dict[str, Any]]:
         """One step: apply ``moves`` (agent, action number other than wait) in this order at
         the step's start, each read in the agent's latest observation, then run the clock to
         the step's end. Every agent's info (a refusal). :meth:`step` orders the moves by the
-        episode's seed; OpenSpiel's game by a chance node."""
+        episode's seed (or by reaction times); OpenSpiel's game by a chance node."""
         infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         state = self.state_
         for agent, index in moves:

@@ -18,13 +18,18 @@ them (every order equally likely), where the environment shuffles them by its se
 Parameters: ``players`` (2 or 3), ``ruleset``, ``handicap`` (draw-pile sizes as text such as
 ``"35:25"``; empty: none), ``step_ms`` (virtual time per step) and ``max_steps`` (OpenSpiel
 needs a bounded game: after that many steps the game ends with no winner, every return 0).
-Observations (string and tensor) are a seat's view; there is no information state (a race
-has no turns to recall). See docs/envs.md.
+Observations (string and tensor) are a seat's view. A seat's information state is what it has
+seen: its view at the reveal, then step by step its own action (and its refusal) and the
+engine's events of the step in their order, redacted for the seat (another seat's drawn card
+or stall choice hidden), as the string; its tensor is the seat's observation, then for every
+card of the deck who put it on a pile, whether a stall did, and when, then the steps played.
+Nothing is made from another seat's hand or a draw pile. See docs/envs.md.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from typing import Any, Final
 
@@ -32,8 +37,9 @@ import numpy as np
 import pyspiel
 
 from blink.cards import STANDARD_DECK
-from blink.envs.encoding import rewards_of
+from blink.envs.encoding import DECK_INDEX, rewards_of
 from blink.envs.spiel_types import game_type
+from blink.games.classic.actions import Flipped, Placed, Played, Revealed
 from blink.games.classic.envs.classic_v0 import raw_env
 from blink.games.classic.envs.codec import WAIT
 from blink.games.classic.envs.text import classic_text
@@ -56,7 +62,7 @@ GAME_TYPE: Final = game_type(
     "Python Blink (classic)",
     _DEFAULTS,
     sequential=False,
-    information_state=False,
+    information_state=True,
 )
 """The game's type (parameters: see the module's text)."""
 
@@ -95,21 +101,29 @@ class ClassicSpielGame(pyspiel.Game):
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> ClassicObserver:
-        """The observer of a seat's view (there are no information states)."""
+        """The observer of information states (``perfect_recall``) or of observations."""
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
-        return ClassicObserver(self.size)
+        recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return ClassicObserver(self.size, self.players if recall else 0, self.max_steps)
 
 
 class _Env:
-    """Holds a state's environment and its latest observations. A copy holds nothing: the
-    copied state replays its deal and steps into a new environment when it needs one."""
+    """Holds a state's environment, its latest observations and what each seat has seen. A
+    copy holds nothing: the copied state replays its deal and steps into a new environment
+    when it needs one."""
 
-    __slots__ = ("env", "observations")
+    __slots__ = ("ends", "env", "first", "observations", "refused")
 
     def __init__(self) -> None:
         self.env: Any = None
         self.observations: dict[int, dict[str, Any]] = {}
+        self.first: list[str] = []
+        """Each seat's view at the reveal, as JSON."""
+        self.ends: list[int] = []
+        """How many of the environment's events there were at each step's end."""
+        self.refused: list[dict[int, str]] = []
+        """Each step's refused actions: seat, refusal code."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Env:
         return _Env()
@@ -139,9 +153,16 @@ class ClassicSpielState(pyspiel.State):
         held = self._held
         if held.env is None and len(self.cards) == len(STANDARD_DECK):
             env = raw_env(**self.env_options)
+            env.events = []
             deck = [STANDARD_DECK[i] for i in self.cards]
             env.start(env.game.new(self.players, deck=deck, options=env.options))
             held.env = env
+            game = env.game
+            held.first = [
+                json.dumps(game.view_to_wire(game.view(env.state_, s)), sort_keys=True)
+                for s in range(self.players)
+            ]
+            held.ends = [len(env.events)]
             self._observe()
             for moves in self.steps:
                 self._advance(moves)
@@ -152,8 +173,17 @@ class ClassicSpielState(pyspiel.State):
         self._held.observations = {s: env.observe(a) for s, a in enumerate(env.agents)}
 
     def _advance(self, moves: list[tuple[int, int]]) -> None:
-        env = self._held.env
-        env.advance([(env.possible_agents[s], i) for s, i in moves])
+        held = self._held
+        env = held.env
+        infos = env.advance([(env.possible_agents[s], i) for s, i in moves])
+        held.refused.append(
+            {
+                s: infos[a]["refused"]["code"]
+                for s, a in enumerate(env.possible_agents)
+                if "refused" in infos.get(a, {})
+            }
+        )
+        held.ends.append(len(env.events))
         self._observe()
 
     def _step(self, moves: list[tuple[int, int]]) -> None:
@@ -211,7 +241,7 @@ class ClassicSpielState(pyspiel.State):
                 order = list(itertools.permutations(self.pending))[action]
                 return "order " + " ".join(f"seat {s}" for s, _ in order)
             return f"card {STANDARD_DECK[action]}"
-        return "wait" if action == WAIT else f"action {action}"
+        return _action_text(action)
 
     def is_terminal(self) -> bool:
         """True once the game is over, or after ``max_steps`` steps."""
@@ -238,28 +268,109 @@ class ClassicSpielState(pyspiel.State):
             return f"dealing: {len(self.cards)} of {len(STANDARD_DECK)} cards dealt"
         return str(classic_text(env.game.view(env.state_, seat), env.now))
 
+    def seen_events(self, seat: int) -> list[list[Any]]:
+        """Each step's events (the reveal's first) as ``seat`` saw them: redacted for it."""
+        env = self.env
+        if env is None:
+            return []
+        held = self._held
+        game = env.game
+        events = env.events
+        bounds = [0, *held.ends]
+        return [[game.redact(e, seat) for e in events[a:b]] for a, b in itertools.pairwise(bounds)]
+
+    def seat_history(self, seat: int) -> list[str]:
+        """What ``seat`` has seen, one line each: its view at the reveal and the reveal, then
+        every step's own action (and its refusal) and its events redacted for the seat."""
+        head = f"seat {seat} of {self.players}"
+        env = self.env
+        if env is None:
+            return [f"{head}, dealing: {len(self.cards)} of {len(STANDARD_DECK)} cards dealt"]
+        held = self._held
+        game = env.game
+        lines = [head, held.first[seat]]
+        for k, step in enumerate(self.seen_events(seat)):
+            if k:
+                mine = dict(self.steps[k - 1]).get(seat, WAIT)
+                line = f"step {k}: " + _action_text(mine)
+                code = held.refused[k - 1].get(seat)
+                lines.append(line if code is None else f"{line}, refused: {code}")
+            for event in step:
+                wire = game.event_to_wire(event)
+                if wire is not None:
+                    lines.append(json.dumps(wire, sort_keys=True, default=str))
+        if self.pending is not None:  # the step's plays, waiting for chance to order them
+            mine = dict(self.pending).get(seat, WAIT)
+            lines.append(f"step {len(self.steps) + 1}: " + _action_text(mine))
+        return lines
+
     def __str__(self) -> str:
         """Seat 0's view as text (debugging)."""
         return self.seat_text(0)
 
 
-class ClassicObserver:
-    """OpenSpiel's observer of a seat: the environment's observation, and its view as text."""
+def _action_text(action: int) -> str:
+    """A seat's action number in words: wait, or the number."""
+    return "wait" if action == WAIT else f"action {action}"
 
-    def __init__(self, size: int) -> None:
-        self.tensor = np.zeros(size, np.float32)
+
+class ClassicObserver:
+    """OpenSpiel's observer of a seat: the environment's observation and its view as text, or
+    with ``recall`` seats (the players; 0: an observation) its information state: the
+    observation, then per card of the deck (standard order) who put it on a pile (the seat
+    first, then clockwise; none for the reveal), 1 when a stall did (a flip or a placed stall
+    choice), its place in the order the cards reached the piles / 60, then steps / ``max_steps``.
+    """
+
+    def __init__(self, size: int, recall: int = 0, max_steps: int = 1) -> None:
+        self.size = size
+        self.recall = recall
+        self.max_steps = max_steps
+        per_card = recall + 2 if recall else 0
+        self.tensor = np.zeros(
+            size + len(STANDARD_DECK) * per_card + (1 if recall else 0), np.float32
+        )
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: ClassicSpielState, player: int) -> None:
-        """Fill :attr:`tensor` with ``player``'s observation (zeros during the deal)."""
+        """Fill :attr:`tensor` with ``player``'s observation, or information state (zeros
+        during the deal)."""
         found = state.observation(player)
         if found is None:
             self.tensor.fill(0.0)
-        else:
-            self.tensor[:] = found
+            return
+        self.tensor[: self.size] = found
+        if self.recall:
+            self.tensor[self.size :] = 0.0
+            self._recall(state, player)
+
+    def _recall(self, state: ClassicSpielState, player: int) -> None:
+        """The part of the information-state tensor after the observation (zeros on entry)."""
+        p = self.recall
+        width = p + 2
+        cards = self.tensor[self.size : -1].reshape(len(STANDARD_DECK), width)
+        arrived = 0
+        deck = len(STANDARD_DECK)
+        for step in state.seen_events(player):
+            for e in step:
+                t = type(e)
+                if t is Revealed:
+                    for card in e.tops:
+                        arrived += 1
+                        cards[DECK_INDEX[card], width - 1] = arrived / deck
+                elif t is Played or t is Flipped or t is Placed:
+                    row = cards[DECK_INDEX[e.card]]
+                    row[:] = 0.0
+                    row[(e.player - player) % p] = 1.0
+                    row[p] = 0.0 if t is Played else 1.0
+                    arrived += 1
+                    row[width - 1] = arrived / deck
+        self.tensor[-1] = len(state.steps) / self.max_steps
 
     def string_from(self, state: ClassicSpielState, player: int) -> str:
-        """``player``'s view as text."""
+        """``player``'s history (an information state) or view as text (an observation)."""
+        if self.recall:
+            return "\n".join(state.seat_history(player))
         return state.seat_text(player)
 
 
