@@ -79,6 +79,7 @@ def test_help_shows_the_variables() -> None:
         ("--stall-pause", "BLINK_STALL_PAUSE", "soon", ["--stall-pause", "valid number"]),
         ("--log-format", "BLINK_LOG_FORMAT", "xml", ["--log-format", "text, json"]),
         ("--creation-rate", "BLINK_CREATION_RATE", "lots", ["--creation-rate", "60/minute"]),
+        ("--message-rate", "BLINK_MESSAGE_RATE", "lots", ["--message-rate", "80/2seconds"]),
         ("--metrics-allow", "BLINK_METRICS_ALLOW", "example.org", ["--metrics-allow", "10.0"]),
         ("--daily-bot", "BLINK_DAILY_BOT", "nope", ["--daily-bot", "unknown bot level"]),
         (

@@ -24,6 +24,8 @@ from blink.games.classic.record import GameRecord, action_to_dict
 NODE_ARGS = (
     *("--countdown", "0.05", "--stall-pause", "0.05", "--between-games", "0.05"),
     *("--deal-seed", "77", "--creation-rate", "0", "--log-level", "warning"),
+    # The tests' clients play each card the moment they may, faster than people can.
+    *("--message-rate", "4000/2seconds"),
 )
 
 

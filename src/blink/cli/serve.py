@@ -182,6 +182,16 @@ CreationRate = Annotated[
         "each counted apart, in a moving window (60/minute, 5/second); 0 for no limit.",
     ),
 ]
+MessageRate = Annotated[
+    str,
+    typer.Option(
+        "--message-rate",
+        envvar="BLINK_MESSAGE_RATE",
+        help="Messages one game connection may send in a window opened by its first message "
+        "(80/2seconds: bursts of 80, 40 a second sustained); past it the connection is told "
+        "rate_limited and closed. 0 for no limit.",
+    ),
+]
 GcFullInterval = Annotated[
     float,
     typer.Option(
@@ -338,6 +348,7 @@ def serve(
     queue_widen: QueueWiden = 0.5,
     gc_full_interval: GcFullInterval = 600.0,
     creation_rate: CreationRate = "60/minute",
+    message_rate: MessageRate = "80/2seconds",
     max_spectators: MaxSpectators = 500,
     max_connections_per_address: MaxPerAddress = 256,
     max_sockets_per_address: MaxSockets = 512,
@@ -367,6 +378,7 @@ def serve(
     )
 
     rate = _creation_rate(ctx, creation_rate)
+    messages = _rate(ctx, message_rate, "--message-rate", "80/2seconds")
     _check_db_writer(ctx, db_writer)
     _check_choice(ctx, log_format, LOG_FORMATS, "--log-format", "a log format")
     _check_choice(ctx, log_level.lower(), LOG_LEVELS, "--log-level", "a log level")
@@ -406,6 +418,7 @@ def serve(
         gc_full_interval=gc_full_interval or None,
         creation_rate=rate,
         miss_rate=None if rate is None else "30/minute",
+        message_rate=messages,
         max_spectators=max_spectators,
         max_connections_per_address=max_connections_per_address,
         max_sockets_per_address=max_sockets_per_address or None,
@@ -546,6 +559,11 @@ def _check_daily_bots(ctx: typer.Context, specs: list[str]) -> None:
 
 def _creation_rate(ctx: typer.Context, text: str) -> str | None:
     """The ``--creation-rate`` checked (``None`` for 0: no limit); exit 2 when malformed."""
+    return _rate(ctx, text, "--creation-rate", "60/minute")
+
+
+def _rate(ctx: typer.Context, text: str, option: str, example: str) -> str | None:
+    """A rate option checked (``None`` for 0: no limit); exit 2 when malformed."""
     if text.strip() in ("0", ""):
         return None
     from limits import parse  # here, like the server: other commands do not load it
@@ -554,7 +572,7 @@ def _creation_rate(ctx: typer.Context, text: str) -> str | None:
         parse(text)
     except ValueError:
         raise typer.BadParameter(
-            f"{text!r} is not a rate: write a count per period, such as 60/minute",
-            param_hint=_hint(ctx, "--creation-rate"),
+            f"{text!r} is not a rate: write a count per period, such as {example}",
+            param_hint=_hint(ctx, option),
         ) from None
     return text
