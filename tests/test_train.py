@@ -100,6 +100,7 @@ def test_blink_train_command(tmp_path: Path) -> None:
         (["--game", "chess"], "no game 'chess'"),
         (["--steps", "0"], "--steps must be at least 1"),
         (["--bot", "nobody", "--steps", "1"], "unknown Go Blink bot 'nobody'"),
+        (["--eval-bot", "nobody", "--steps", "1"], "unknown Go Blink bot 'nobody'"),
         (["--eval-only", "--out", "missing.pt"], "no policy at missing.pt"),
     ],
 )

@@ -137,19 +137,26 @@ def train(
     out = out or Path(f"policy-{game}.pt")
     try:
         if not eval_only:
-            _run(game, steps, minutes, seed, bot, out)
+            _run(game, steps, minutes, seed, bot, eval_bot or [], out)
         if eval_games:
             _evaluate(out, eval_bot or [], eval_games, seed + 1_000_000, baseline)
     except TrainError as exc:
         _fail(exc.message)
     except OSError as exc:
-        _fail(f"cannot write {out}: {exc.strerror or exc}")
+        _fail(f"{out}: {exc.strerror or exc}")
 
 
 def _run(
-    game: str, steps: int, minutes: float | None, seed: int, bot: str | None, out: Path
+    game: str,
+    steps: int,
+    minutes: float | None,
+    seed: int,
+    bot: str | None,
+    eval_bots: list[str],
+    out: Path,
 ) -> None:
-    """Train and save the policy at ``out``."""
+    """Train and save the policy at ``out`` (an unknown bot to train or evaluate against is
+    refused first)."""
     import time
 
     from blink.train.policy import save_policy
@@ -158,7 +165,8 @@ def _run(
     from blink.train.setup import get_setup, make_env
 
     setup = get_setup(game)
-    make_env(setup, bot or setup.train_bot)  # an unknown bot is refused before the bar
+    for name in [bot or setup.train_bot, *eval_bots]:
+        make_env(setup, name)
     with _bar(steps, f"training {game}") as bar:
 
         def progress(p: TrainProgress) -> None:
