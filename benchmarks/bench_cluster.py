@@ -1,6 +1,6 @@
 """``blink simulate`` on a Dask LocalCluster against local worker processes: games per second.
 
-Usage: python benchmarks/bench_cluster.py [--games N] [--engine batch] [--repeat R] [--workers W]
+Usage: python benchmarks/bench_cluster.py [--games N] [--engine fast] [--repeat R] [--workers W]
 
 Starts a ``distributed.LocalCluster`` of ``--workers`` worker processes (one thread each), then
 runs the real command (``python -m blink simulate ... --json``) ``--repeat`` times each way,
@@ -39,7 +39,7 @@ def main() -> None:
     """Run the comparison and print one line per way."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=20000)
-    ap.add_argument("--engine", default="batch")
+    ap.add_argument("--engine", default="fast")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--workers", type=int, default=2)
     opts = ap.parse_args()

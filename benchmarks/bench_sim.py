@@ -1,15 +1,14 @@
 """Complete bot-vs-bot games per second through the simulator, every engine in one run.
 
 Usage: python benchmarks/bench_sim.py [--games N] [--fast-games N] [--repeat R]
-                                       [--workers 1,2] [--engines exact,batch,fast,random]
+                                       [--workers 1,2] [--engines exact,fast,random]
                                        [--no-startup]
 
 Each bot game: expert:blocker against expert:random, two players, the official rules, seeded
 per game from one master seed; bots plan from their own views after every change, in virtual
 time. The engines (blink.games.classic.sim.runner.ENGINES) are timed in the same run: ``exact``
-plays game by game through the rules engine and the bot objects; ``batch`` plays thousands of
-games at once in numpy arrays (blink.games.classic.sim.batch); ``fast`` plays the batch
-engine's games compiled with numba, game by game (blink.games.classic.sim.fast). ``random``
+plays game by game through the rules engine and the bot objects; ``fast`` plays the same rules
+and bots compiled with numba, game by game (blink.games.classic.sim.fast). ``random``
 is the fast engine's random-legal two-player games (no bots: the ceiling), timed through
 ``simulate_random`` (seeds derived in Python) and as the bare kernel (keys ready).
 
@@ -118,12 +117,12 @@ def startup() -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--games", type=int, default=2000, help="games per run, exact and batch")
+    parser.add_argument("--games", type=int, default=2000, help="games per run, exact")
     parser.add_argument("--fast-games", type=int, default=40000, help="games per run, fast")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--workers", default="1,2", help="comma-separated worker counts")
     parser.add_argument(
-        "--engines", default="exact,batch,fast,random", help="comma-separated engines"
+        "--engines", default="exact,fast,random", help="comma-separated engines"
     )
     parser.add_argument("--no-startup", action="store_true", help="skip the compile timings")
     args = parser.parse_args()
@@ -166,12 +165,9 @@ def main() -> None:
                 + ", ".join(f"{x:,.0f}" for x in rates)
                 + f"; mean plays/game {plays:.1f}"
             )
-    for engine in ("batch", "fast"):
-        if engine in per_core and "exact" in per_core:
-            ratio = per_core[engine] / per_core["exact"]
-            print(f"{engine} / exact, games per CPU-second with one worker: {ratio:.1f}x")
-    if "fast" in per_core and "batch" in per_core:
-        print(f"fast / batch, games per CPU-second: {per_core['fast'] / per_core['batch']:.1f}x")
+    if "fast" in per_core and "exact" in per_core:
+        ratio = per_core["fast"] / per_core["exact"]
+        print(f"fast / exact, games per CPU-second with one worker: {ratio:.1f}x")
 
 
 if __name__ == "__main__":

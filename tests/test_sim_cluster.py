@@ -102,12 +102,12 @@ def _files(folder: Path) -> dict[str, bytes]:
     [
         ["--engine", "exact", "--games", "60", "--bot", "champion:blocker", "--bot", "beginner"],
         ["--engine", "exact", "--games", "9", "--best-of", "3", "--players", "3"],
-        ["--engine", "batch", "--games", "3000", "--bot", "expert", "--bot", "expert:random"],
-        ["--engine", "batch", "--games", "40", "--best-of", "3"],
+        ["--games", "3000", "--bot", "expert", "--bot", "expert:random"],
+        ["--engine", "fast", "--games", "40", "--best-of", "3"],
         ["--engine", "fast", "--games", "2000", "--bot", "expert", "--bot", "beginner"],
         ["--game", "goblink", "--games", "40", "--players", "3", "--bot", "memory,greedy"],
     ],
-    ids=["exact", "exact-series-3p", "batch", "batch-series", "fast", "goblink"],
+    ids=["exact", "exact-series-3p", "default-fast", "fast-series", "fast", "goblink"],
 )
 def test_the_cluster_gives_the_local_results(cluster: str, args: list[str]) -> None:
     code, out, err = _sim(*args, "--seed", "11", "--json", "--cluster", cluster)
@@ -123,10 +123,10 @@ def test_the_cluster_gives_the_local_results(cluster: str, args: list[str]) -> N
     "args",
     [
         ["--engine", "exact", "--games", "25"],
-        ["--engine", "batch", "--games", "30", "--best-of", "3"],
+        ["--engine", "fast", "--games", "30", "--best-of", "3"],
         ["--game", "goblink", "--games", "15"],
     ],
-    ids=["exact", "batch-series", "goblink"],
+    ids=["exact", "fast-series", "goblink"],
 )
 def test_records_are_written_here_with_the_local_bytes(
     cluster: str, args: list[str], tmp_path: Path
@@ -153,9 +153,9 @@ def test_go_blink_own_command_takes_the_cluster(cluster: str) -> None:
 def test_a_sweep_runs_on_the_cluster(cluster: str) -> None:
     # Every point plays the same chunks (matches 0-29) with other bots: each its own result.
     args = ["sweep", "--param", "speed", "--values", "0.5,2", "--games", "30", "--json"]
-    code, out, err = _sim(*args, "--engine", "batch", "--cluster", cluster)
+    code, out, err = _sim(*args, "--cluster", cluster)
     assert code == 0, err
-    code, local, _ = _sim(*args, "--engine", "batch", "--workers", "1")
+    code, local, _ = _sim(*args, "--workers", "1")
     assert json.loads(out) == json.loads(local)
 
 

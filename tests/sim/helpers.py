@@ -1,6 +1,5 @@
-"""What the batch and the fast engines' tests share: bot specs from text, the settings both
-engines play, and the check that every game an engine played is a legal game of the rules engine
-with the same result."""
+"""What the fast engine's tests share: bot specs from text, the settings it plays in full, and
+the check that every game it played is a legal game of the rules engine with the same result."""
 
 from __future__ import annotations
 
@@ -9,8 +8,8 @@ from collections.abc import Sequence
 
 from blink.games.classic.bots import BotSpec
 from blink.games.classic.rules import DEAD_END, OFFICIAL, DeadEnd, Ruleset
-from blink.games.classic.sim.batch import BatchGame, replay
 from blink.games.classic.sim.core import SimConfig
+from blink.games.classic.sim.fast import FastGame, replay
 
 
 def bot_specs(*texts: str) -> tuple[BotSpec, ...]:
@@ -19,7 +18,7 @@ def bot_specs(*texts: str) -> tuple[BotSpec, ...]:
 
 
 def check_against_engine(
-    games: Sequence[BatchGame],
+    games: Sequence[FastGame],
     ruleset: Ruleset = OFFICIAL,
     sizes: tuple[int, ...] | None = None,
     *,
@@ -62,4 +61,4 @@ SETTINGS = [
     (bot_specs("skilled:first", "casual:flexible"), EARLIER_DEAD_END, None, SimConfig()),
     (bot_specs("expert:first", "casual:random"), EARLIER_DEAD_END, (20, 40), SimConfig()),
 ]
-"""(bots, ruleset, draw-pile sizes, simulation settings) that each engine plays in full."""
+"""(bots, ruleset, draw-pile sizes, simulation settings) that the fast engine plays in full."""

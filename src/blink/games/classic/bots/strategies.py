@@ -90,8 +90,8 @@ class Strategy(ABC):
     Implementations must be deterministic given that generator and draw from it only to
     break ties or to pick at random (every draw changes the games). ``know`` is valid only
     during the call. Register an instance with :func:`register_strategy` to make it usable
-    by name; the batch simulator also needs its vector form
-    (:data:`blink.games.classic.sim.batch.VECTOR_FORMS`).
+    by name; the fast simulator also needs its kernel form
+    (:data:`blink.games.classic.sim.fast.KERNEL_FORMS`).
     """
 
     name: str

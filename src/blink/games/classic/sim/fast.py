@@ -1,24 +1,25 @@
 """The fast simulator: whole classic games compiled with numba, one after another per core.
 
 :mod:`blink.games.classic.sim.fast_rules` states the classic rules and
-:mod:`blink.games.classic.sim.fast_bots` the bots (:class:`~blink.games.classic.bots.human.HumanBot`
-as :mod:`blink.games.classic.sim.batch` models it: its reaction-time model, incremental search,
+:mod:`blink.games.classic.sim.fast_bots` the bots
+(:class:`~blink.games.classic.bots.human.HumanBot`: its reaction-time model, incremental search,
 re-judging and each strategy's choices) as compiled functions that play one game at a time in a
-loop over the seeds. Like the batch engine it is a second statement of the rules, checked against
-the engine of record: every game can be replayed through
-:class:`~blink.games.classic.engine.ClassicGame` (``records=True``; the tests replay thousands
-of games), and its statistics are compared with the exact engine's.
+loop over the seeds. It is the second statement of the rules, checked against the engine of
+record: every game can be replayed through :class:`~blink.games.classic.engine.ClassicGame`
+(``records=True``, :func:`replay`; the tests replay thousands of games), and its statistics are
+compared with the exact engine's (``benchmarks/parity_sim.py``).
 
-Its random numbers are the batch engine's counter-based stream, keyed by each game's seed, and
-its deals are the batch engine's: a game's result depends only on its seed (never on the batch,
-the chunk or the worker it ran in), and it is the batch engine's game for that seed.
+Its random numbers are a counter-based stream keyed by each game's seed, and so are its deals:
+a game's result depends only on its seed (never on the batch, the chunk or the worker it ran
+in). The deals and draws differ from the exact engine's: the two give the same statistics, not
+the same games.
 
-Scope: what the batch engine plays (2 or 3 players, both rulesets, handicaps, hand sizes, every
-level and speed factor, :class:`~blink.games.classic.sim.core.SimConfig` timings) for the
-strategies with a kernel form (:data:`KERNEL_FORMS`); random-legal games
-(:func:`simulate_random`). Anything else is refused with :class:`NoKernelFormError`. The
-kernels are compiled on first use and cached on disk (numba's cache, beside the modules); when
-numba cannot be imported, :func:`unavailable` says why, in one sentence.
+Scope: 2 or 3 players, both rulesets, handicaps, hand sizes, every level and speed factor,
+:class:`~blink.games.classic.sim.core.SimConfig` timings, for the strategies with a kernel form
+(:data:`KERNEL_FORMS`); random-legal games (:func:`simulate_random`). Anything else is refused
+with :class:`NoKernelFormError`. The kernels are compiled on first use and cached on disk
+(numba's cache, beside the modules); when numba cannot be imported, :func:`unavailable` says
+why, in one sentence.
 """
 
 from __future__ import annotations
@@ -32,25 +33,27 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from blink.cards import Card
 from blink.games.classic.bots import BotConfigError, BotSpec, get_level, get_strategy
 from blink.games.classic.bots.strategies import BLOCKER, FIRST, FLEXIBLE, RANDOM, Strategy
-from blink.games.classic.engine import Choose, Flip, Outcome, Play
+from blink.games.classic.engine import Choose, ClassicGame, Flip, Outcome, Play
 from blink.games.classic.record import GameRecord
 from blink.games.classic.rules import OFFICIAL, Ruleset, deal_sizes
-from blink.games.classic.sim.batch import BatchGame, replay
-from blink.games.classic.sim.batch_tables import DECK, N_CARDS
 from blink.games.classic.sim.core import DEFAULT_CONFIG, GameResult, SimConfig
+from blink.games.classic.sim.fast_tables import DECK, N_CARDS
 from blink.games.classic.view import reach
 from blink.model.base import Termination
 from blink.sim.seeds import derive_seed
 
 __all__ = [
     "KERNEL_FORMS",
+    "FastGame",
     "FastGames",
     "FastUnavailableError",
     "NoKernelFormError",
     "check_specs",
     "games_of",
+    "replay",
     "result_rows",
     "run_bots",
     "simulate_fast",
@@ -115,7 +118,7 @@ def _kernels() -> ModuleType:
         except ImportError as exc:
             raise FastUnavailableError(
                 f"the fast engine needs numba, which cannot be imported here ({exc}); "
-                "install it (pip install numba) or use --engine batch or exact"
+                "install it (pip install numba) or use the exact engine (--engine exact)"
             ) from None
         _MODULES["bots"] = mod
     return mod
@@ -160,6 +163,42 @@ class FastGames:
         return out
 
 
+class FastGame:
+    """One finished fast game: its result, and with records its deal and actions, enough to
+    replay it through the rules engine (:func:`replay`)."""
+
+    __slots__ = ("_order", "actions", "result")
+
+    def __init__(
+        self,
+        result: GameResult,
+        order: Sequence[int],
+        actions: list[tuple[Play | Flip | Choose, int]],
+    ) -> None:
+        self.result = result
+        self._order = order
+        self.actions = actions
+        """Every action after the reveal with its time in ms (empty unless records were kept)."""
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """The deal, top card first (the order :class:`~blink.games.classic.engine.ClassicGame`
+        takes)."""
+        return tuple(DECK[j] for j in self._order)
+
+
+def replay(
+    game: FastGame, ruleset: Ruleset = OFFICIAL, sizes: Sequence[int] | None = None
+) -> ClassicGame:
+    """Replay a fast game through the rules engine (``IllegalAction`` at a broken rule)."""
+    players = len(game.result.specs)
+    classic = ClassicGame(game.deck, players, ruleset, sizes)
+    classic.reveal(0)
+    for action, ms in game.actions:
+        classic.apply(action, ms)
+    return classic
+
+
 def _setting(
     players: int, ruleset: Ruleset, sizes: Sequence[int] | None
 ) -> tuple[Arr, Arr, int, int]:
@@ -172,6 +211,8 @@ def _setting(
 
 
 def _keys(seeds: Sequence[int], tag: str) -> Arr:
+    """Each seed's random key. The bots' games are keyed with the tag ``"batch"``, the name of
+    the engine whose deals these are, kept so that a seed plays the game it always has."""
     return np.array([derive_seed(s, tag) for s in seeds], dtype=np.uint64)
 
 
@@ -277,8 +318,8 @@ def result_rows(run: FastGames, behind: int) -> list[tuple[Any, ...]]:
     return out
 
 
-def games_of(run: FastGames, names: Sequence[str]) -> list[BatchGame]:
-    """Each game of ``run`` as a :class:`~blink.games.classic.sim.batch.BatchGame` (its
+def games_of(run: FastGames, names: Sequence[str]) -> list[FastGame]:
+    """Each game of ``run`` as a :class:`FastGame` (its
     result, and with records its deal and actions)."""
     fr = importlib.import_module("blink.games.classic.sim.fast_rules")
     players = run.seats.shape[1]
@@ -318,7 +359,7 @@ def games_of(run: FastGames, names: Sequence[str]) -> list[BatchGame]:
                 else:
                     action = Choose(s, DECK[card])
                 actions.append((action, ms))
-        out.append(BatchGame(result, order, actions))
+        out.append(FastGame(result, order, actions))
     return out
 
 
@@ -330,16 +371,16 @@ def simulate_fast(
     sizes: Sequence[int] | None = None,
     config: SimConfig = DEFAULT_CONFIG,
     records: bool = False,
-) -> list[BatchGame]:
+) -> list[FastGame]:
     """Simulate one game per seed between ``specs`` bots on the compiled kernel; results in
-    seed order, as :func:`~blink.games.classic.sim.batch.simulate_batch` gives them (the same
-    games: the same deals and random stream)."""
+    seed order. With ``records`` each game keeps its deal and actions, for :func:`replay` and
+    :func:`to_record`."""
     run = run_bots(specs, seeds, ruleset=ruleset, sizes=sizes, config=config, records=records)
     return games_of(run, [str(s) for s in specs])
 
 
 def to_record(
-    game: BatchGame, ruleset: Ruleset = OFFICIAL, sizes: Sequence[int] | None = None
+    game: FastGame, ruleset: Ruleset = OFFICIAL, sizes: Sequence[int] | None = None
 ) -> GameRecord:
     """The game's record, built by replaying it through the rules engine."""
     res = game.result

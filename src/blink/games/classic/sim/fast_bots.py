@@ -1,10 +1,9 @@
 """The fast simulator's bots: :class:`~blink.games.classic.bots.human.HumanBot` as compiled
 (numba) functions, one game at a time, in virtual time.
 
-A port of :mod:`blink.games.classic.sim.batch`'s model of the bots, per game instead of in
-lock-step arrays, with the same random stream: the reaction-time model, the incremental search
-(each bot remembers, per pile, the top it last compared its hand with and which hand cards it
-has compared and found to match), the re-judging of a plan whose pile changed, and each
+The bots' model, with each game's own random stream: the reaction-time model, the incremental
+search (each bot remembers, per pile, the top it last compared its hand with and which hand cards
+it has compared and found to match), the re-judging of a plan whose pile changed, and each
 strategy's choices. The rules are :mod:`blink.games.classic.sim.fast_rules`'.
 
 A seat is three rows: ``lv[s]`` its level's parameters (floor, encode, per comparison, per bit,
@@ -71,7 +70,7 @@ __all__ = ["BLOCKER", "FIRST", "FLEXIBLE", "RANDOM", "bot_games"]
 
 Arr = npt.NDArray[Any]
 
-RULES_DIGEST = "35684aee495d0ab0"
+RULES_DIGEST = "eb2becc0a71b512d"
 """The start of the SHA-256 of fast_rules.py, whose functions are compiled into this module's.
 numba's disk cache checks only the file a function is written in, so a change to fast_rules.py
 must change this line too (tests/sim/test_fast.py checks it): then this file changes, and its
@@ -88,7 +87,7 @@ _FLOOR, _ENCODE, _PER_CMP, _PER_BIT, _SIGMA, _TAU = 0, 1, 2, 3, 4, 5
 @hot
 def sample(lv: Arr, s: int, comps: int, options: int, u0: float, u1: float, u2: float) -> float:
     """A reaction time of seat ``s`` (the model of
-    :class:`~blink.games.classic.bots.reaction.Level`, the batch engine's arithmetic)."""
+    :class:`~blink.games.classic.bots.reaction.Level`, in the same order of operations)."""
     work = lv[s, _ENCODE] + comps * lv[s, _PER_CMP]
     if options > 1:
         work = work + np.log2(options) * lv[s, _PER_BIT]
@@ -460,7 +459,7 @@ def _step(st: tuple[Arr, ...], bots: tuple[Arr, ...], seats: tuple[Arr, ...],
 def bot_games(keys: Arr, sizes: Arr, h: int, lv: Arr, strat: Arr, reach: Arr,
               dead_end_scope: int, flip_pause: float, choice_timeout: float, nlog: int,
               out: Arr, seat_out: Arr, duration: Arr, logs: Arr, perms: Arr) -> None:  # fmt: skip
-    """Play one bot game per key (the batch engine's deal and random stream for that key).
+    """Play one bot game per key (the deal and random stream of that key).
 
     Results go to ``out`` (the ``C_*`` counters; ``C_STATUS`` 1 if no bot could act),
     ``seat_out`` (plays, max deficit, cards left per seat) and ``duration`` (virtual seconds),

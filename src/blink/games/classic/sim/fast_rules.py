@@ -6,8 +6,8 @@ for :mod:`blink.games.classic.sim.fast`, which checks it against the engine of r
 handful of arrays (see :func:`new_state`): the hands, draw piles and tops as card numbers
 (``DECK[i]``, ``NONE`` for no card), the hands as bit sets, and two small arrays of counters
 (``cnt``, indexed by the ``C_*`` constants) and of 64-bit words (``u``: the cards shown, the
-game's random key and its counter). The random numbers are the batch engine's counter-based
-stream (:mod:`blink.games.classic.sim.batch_tables`), so a game depends only on its seed.
+game's random key and its counter). The random numbers are a counter-based stream keyed by
+the game's seed (SplitMix64's finaliser, :func:`mix`), so a game depends only on its seed.
 
 :func:`random_games` plays random-legal games with these rules (the ceiling the bots' kernel
 of :mod:`blink.games.classic.sim.fast_bots` is measured against).
@@ -24,7 +24,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from blink.games.classic.rules import DeadEnd
-from blink.games.classic.sim.batch_tables import BIT, COLOR, COST, MATCH, N_CARDS, SHAPE_ONLY
+from blink.games.classic.sim.fast_tables import BIT, COLOR, COST, MATCH, N_CARDS, SHAPE_ONLY
 
 __all__ = [
     "ACTION_FIELDS",
@@ -47,10 +47,10 @@ __all__ = [
 Arr = npt.NDArray[Any]
 F = TypeVar("F", bound=Callable[..., Any])
 
-TABLES_DIGEST = "6fdedaeeff4e6a19"
-"""The start of the SHA-256 of batch_tables.py, whose tables are compiled into this module's
+TABLES_DIGEST = "a56560c28c6b14df"
+"""The start of the SHA-256 of fast_tables.py, whose tables are compiled into this module's
 functions. numba's disk cache checks only the file a function is written in, so a change to
-batch_tables.py must change this line too (tests/sim/test_fast.py checks it): then this file
+fast_tables.py must change this line too (tests/sim/test_fast.py checks it): then this file
 changes, and its compiled functions are rebuilt."""
 
 
@@ -130,7 +130,7 @@ def popc(x: np.uint64) -> int:
 
 @hot
 def mix(z: np.uint64) -> np.uint64:
-    """SplitMix64's finaliser (as :func:`blink.games.classic.sim.batch_tables._mix`)."""
+    """SplitMix64's finaliser (a bijection of uint64 with good avalanche)."""
     z = (z ^ (z >> _S30)) * _M1
     z = (z ^ (z >> _S27)) * _M2
     return z ^ (z >> _S31)
@@ -185,10 +185,10 @@ def deal(
     u: Arr,
     perm: Arr,
 ) -> None:
-    """Deal the game keyed ``key0`` (the deck ordered by a random key per card, as the batch
-    engine deals) and set its random stream."""
+    """Deal the game keyed ``key0`` (the deck ordered by a random key per card) and set its
+    random stream."""
     # The cards sorted by their keys (an insertion sort, in place: the keys are distinct, so
-    # the order is numpy's argsort's, the batch engine's).
+    # the order is numpy's argsort's, the order the seeds' games have always been dealt in).
     keys = np.empty(N_CARDS, dtype=np.uint64)
     for j in range(N_CARDS):
         key = mix(key0 + np.uint64(j + 1) * _GOLD)

@@ -39,16 +39,45 @@ __all__ = [
     "MatchRow",
     "RunResult",
     "SimulationError",
+    "UnknownEngineError",
+    "default_engine",
     "run",
     "run_chunk",
 ]
 
-ENGINES = ("exact", "batch", "fast")
+ENGINES = ("exact", "fast")
 """``exact``: game by game through the rules engine and the bot objects live play uses
-(:mod:`blink.games.classic.sim.core`); ``batch``: thousands of games at once in arrays
-(:mod:`blink.games.classic.sim.batch`), the same bots and rules, about ten times faster, other
-deals; ``fast``: the batch engine's games compiled with numba, game by game
-(:mod:`blink.games.classic.sim.fast`), faster again."""
+(:mod:`blink.games.classic.sim.core`); ``fast``: the same rules and bots compiled with numba
+(:mod:`blink.games.classic.sim.fast`), checked against the exact engine, about fifty times
+faster, other deals."""
+
+
+class UnknownEngineError(ValueError):
+    """An engine name that is not one of :data:`ENGINES`."""
+
+    code = "unknown_engine"
+
+    def __init__(self, name: str) -> None:
+        gone = " (the batch engine was replaced by the fast one)" if name == "batch" else ""
+        super().__init__(f"unknown engine {name!r}{gone}: the engines are {', '.join(ENGINES)}")
+        self.name = name
+
+
+def default_engine(specs: Sequence[object]) -> str:
+    """The engine a run of ``specs`` gets when none is asked for: ``fast`` when it plays every
+    seat (each a ``level:strategy`` spec whose strategy has a kernel form), else ``exact``.
+
+    It depends on the bots alone, never on what is installed: without numba a run it would
+    give the fast engine is refused (:func:`blink.games.classic.sim.fast.unavailable`), not
+    played by the exact engine instead.
+    """
+    from blink.games.classic.sim.fast import NoKernelFormError, check_specs
+
+    try:
+        check_specs(specs)
+    except NoKernelFormError:
+        return "exact"
+    return "fast"
 
 
 class GameRow(NamedTuple):
@@ -104,11 +133,15 @@ class Job:
     records: str | None = None
     """A directory to write each match's record to (``game-000001.json``/``series-...``)."""
     engine: str = "exact"
-    """One of :data:`ENGINES`."""
+    """One of :data:`ENGINES` (:func:`default_engine` chooses for a set of bots)."""
 
     def __post_init__(self) -> None:
         if self.engine not in ENGINES:
-            raise ValueError(f"unknown engine {self.engine!r} (engines: {', '.join(ENGINES)})")
+            raise UnknownEngineError(self.engine)
+        if self.engine == "fast":
+            from blink.games.classic.sim.fast import check_specs
+
+            check_specs(self.specs)  # a bot it cannot play is refused here, before any game
 
     def play(self, index: int) -> MatchRow:
         """Simulate match ``index`` (and write its record if asked)."""
@@ -147,11 +180,11 @@ class Job:
 
 def run_chunk(job: Job, start: int, stop: int) -> list[MatchRow]:
     """Matches ``start`` to ``stop - 1`` of ``job``."""
-    if job.engine in ("batch", "fast"):
+    if job.engine == "fast":
         try:
-            if job.engine == "fast" and job.best_of == 1 and job.records is None:
+            if job.best_of == 1 and job.records is None:
                 return _fast_rows(job, start, stop)
-            return _batch_chunk(job, start, stop)
+            return _fast_chunk(job, start, stop)
         except Exception as exc:
             raise SimulationError(
                 f"matches {start}-{stop - 1} (seed {job.seed}, {job.engine} engine) failed: "
@@ -187,13 +220,10 @@ def _fast_rows(job: Job, start: int, stop: int) -> list[MatchRow]:
     ]
 
 
-def _batch_chunk(job: Job, start: int, stop: int) -> list[MatchRow]:
-    """Matches ``start`` to ``stop - 1`` of ``job`` on the batch or the fast engine (series
-    game by game: every undecided series of the chunk plays its next game in one batch)."""
-    from blink.games.classic.sim import batch, fast
-
-    simulate_batch = fast.simulate_fast if job.engine == "fast" else batch.simulate_batch
-    to_record = fast.to_record if job.engine == "fast" else batch.to_record
+def _fast_chunk(job: Job, start: int, stop: int) -> list[MatchRow]:
+    """Matches ``start`` to ``stop - 1`` of ``job`` on the fast engine, with records or in
+    series (game by game: every undecided series of the chunk plays its next game in one call)."""
+    from blink.games.classic.sim.fast import simulate_fast, to_record
 
     indices = list(range(start, stop))
     match_seed = {i: derive_seed(job.seed, i) for i in indices}
@@ -207,7 +237,7 @@ def _batch_chunk(job: Job, start: int, stop: int) -> list[MatchRow]:
             seeds = [match_seed[i] for i in active]
         else:
             seeds = [derive_seed(match_seed[i], "game", len(games[i])) for i in active]
-        out = simulate_batch(
+        out = simulate_fast(
             job.specs, seeds, ruleset=job.ruleset, sizes=job.sizes, config=job.config, records=keep
         )
         for i, item in zip(active, out, strict=True):
@@ -255,7 +285,7 @@ class RunResult:
 
 
 def _chunks(n: int, workers: int, engine: str = "exact") -> list[tuple[int, int]]:
-    if engine in ("batch", "fast"):  # big batches: a batch's fixed costs spread over more games
+    if engine == "fast":  # big chunks: a call's fixed costs spread over more games
         size = max(1, min(2000, -(-n // max(1, workers * 2))))
     else:
         size = max(1, min(200, n // max(1, workers * 8)))
