@@ -161,6 +161,9 @@ async def main() -> None:
     if drain is None:
         drain = 2 * args.fall * args.check_interval_ms / 1000
     node_args = ("--countdown", "0.05", "--creation-rate", "0", "--between-games", "0.05")
+    # Its players play each card the moment they may: past the default message rate, they
+    # would be closed as rate_limited, and the pause measured would be theirs.
+    node_args += ("--message-rate", "0")
     node_args += ("--drain-wait", str(drain))
     cluster = LocalCluster(
         nodes=2,
