@@ -2,7 +2,7 @@
 its win rates against the game's bots with 95% Wilson intervals.
 
     pip install ".[train]"
-    python examples/train.py --game goblink --minutes 10 --out policy-goblink.pt
+    python examples/train.py --game classic --minutes 10 --out policy-classic.pt
     python examples/train.py --game classic --steps 200000 --seed 1 --eval-games 1000
 
 The same as ``blink train`` without the progress bar: it prints a line after every ten

@@ -22,8 +22,6 @@ if TYPE_CHECKING:
 
 __all__ = ["register", "train"]
 
-GAMES = ("classic", "goblink")
-
 
 def _fail(message: str) -> NoReturn:
     typer.echo(f"blink train: {message}", err=True)
@@ -97,7 +95,10 @@ def _describe(info: PolicyInfo, out: Path) -> None:
 
 
 def train(
-    game: Annotated[str, typer.Option("--game", "-g", help="classic or goblink.")] = "classic",
+    game: Annotated[
+        str,
+        typer.Option("--game", "-g", help="The game: classic, or another with a single-seat env."),
+    ] = "classic",
     steps: Annotated[
         int, typer.Option("--steps", help="Environment steps to train for (whole updates).")
     ] = 200_000,
@@ -126,8 +127,11 @@ def train(
 ) -> None:
     """Train a policy against a bot, save it (PATH and PATH.json), load it back, and print its
     win rates against the game's bots with 95% Wilson intervals."""
-    if game not in GAMES:
-        _fail(f"no game {game!r} to train for (games: {', '.join(GAMES)})")
+    from blink.model.registry import front_ends
+
+    games = [name for name, fe in front_ends().items() if fe.gym_id is not None]
+    if game not in games:
+        _fail(f"no game {game!r} to train for (games: {', '.join(games)})")
     if steps < 1 or eval_games < 0 or (minutes is not None and not minutes > 0):
         _fail("--steps must be at least 1, --minutes above 0 and --eval-games at least 0")
     try:

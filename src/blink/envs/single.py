@@ -8,8 +8,9 @@ spaces, ends a step (reward, termination, truncation) and renders the agent's vi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -18,7 +19,7 @@ from numpy.typing import NDArray
 
 from blink.envs.encoding import rewards_of
 
-__all__ = ["Observation", "SingleSeat", "opponent_names", "seat_spaces"]
+__all__ = ["Observation", "SingleSeat", "Training", "opponent_names", "seat_spaces"]
 
 Observation = dict[str, NDArray[Any]]
 """An agent's observation: its view as an array, and the mask of its legal actions."""
@@ -41,11 +42,25 @@ def seat_spaces(size: int, actions: int) -> tuple[spaces.Dict, spaces.Discrete]:
     return spaces.Dict({"observation": box, "action_mask": mask}), spaces.Discrete(actions)
 
 
+@dataclass(frozen=True)
+class Training:
+    """How a policy trains on a game's single-seat environment (``blink train``): the option
+    of the environment that names the bots, the bot trained against, the bots evaluated
+    against, and fixed options of the environment."""
+
+    bots_option: str
+    train_bot: str
+    eval_bots: tuple[str, ...]
+    env_options: Mapping[str, Any] = field(default_factory=dict)
+
+
 class SingleSeat(gymnasium.Env[dict[str, Any], np.int64]):
     """The agent's ``seat`` of a game against bots; a subclass sets the attributes below and
     gives :meth:`observe` and :meth:`text`."""
 
     metadata = {"render_modes": ["human", "ansi"], "render_fps": 10}  # noqa: RUF012
+    training: ClassVar[Training | None] = None
+    """How ``blink train`` trains on the game (``None``: it does not)."""
 
     players: int
     """How many seats the game has (the agent's and the bots')."""

@@ -3,6 +3,7 @@ bots a policy trains and is evaluated against."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -11,8 +12,8 @@ import gymnasium
 from gymnasium import spaces
 
 import blink.envs
-from blink.envs.single import SingleSeat
-from blink.model.registry import front_end
+from blink.envs.single import SingleSeat, Training
+from blink.model.registry import front_end, front_ends
 
 __all__ = ["SETUPS", "GameSetup", "TrainError", "get_setup", "make_env", "sizes"]
 
@@ -38,25 +39,22 @@ class GameSetup:
     env_options: Mapping[str, Any] = field(default_factory=dict)
 
 
-SETUPS: dict[str, GameSetup] = {
-    # The agent acts once a virtual second: with 0.1 s steps it could play ten cards a second
-    # and a random agent would beat every bot (docs/envs.md). At one second it is a little
-    # slower than the champion level, so it wins by never waiting when it can play.
-    "classic": GameSetup(
-        game="classic",
-        bots_option="bots",
-        train_bot="champion:first",
-        eval_bots=("champion:random", "champion:first"),
-        env_options={"step_seconds": 1.0},
-    ),
-    "goblink": GameSetup(
-        game="goblink",
-        bots_option="opponents",
-        train_bot="random",
-        eval_bots=("random", "greedy"),
-    ),
-}
-"""The games a policy can be trained for, by name."""
+def _from_registry() -> dict[str, GameSetup]:
+    """Every registered game whose single-seat environment says how to train on it."""
+    setups = {}
+    for name, fe in front_ends().items():
+        if fe.gym_entry_point is None:
+            continue
+        module, _, cls_name = fe.gym_entry_point.partition(":")
+        env_class = getattr(importlib.import_module(module), cls_name)
+        t: Training | None = getattr(env_class, "training", None)
+        if t is not None:
+            setups[name] = GameSetup(name, t.bots_option, t.train_bot, t.eval_bots, t.env_options)
+    return setups
+
+
+SETUPS: dict[str, GameSetup] = _from_registry()
+"""The games a policy can be trained for, by name (each game's environment says how)."""
 
 
 def get_setup(game: str) -> GameSetup:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from blink.envs.encoding import Refusal, episode_rng, refusal
-from blink.envs.single import Observation, SingleSeat, opponent_names, seat_spaces
+from blink.envs.single import Observation, SingleSeat, Training, opponent_names, seat_spaces
 from blink.games.classic.actions import Choose, Play
 from blink.games.classic.bots import BotSpec
 from blink.games.classic.envs.classic_v0 import deal_options
@@ -38,6 +38,16 @@ class ClassicSingle(SingleSeat):
     ``deck_seed``, ``step_seconds``, ``max_steps``, ``config`` (the simulator's flip pause and
     choice timeout), ``render_mode``.
     """
+
+    # The agent acts once a virtual second: with 0.1 s steps it could play ten cards a second
+    # and a random agent would beat every bot (docs/envs.md). At one second it is a little
+    # slower than the champion level, so it wins by never waiting when it can play.
+    training = Training(
+        bots_option="bots",
+        train_bot="champion:first",
+        eval_bots=("champion:random", "champion:first"),
+        env_options={"step_seconds": 1.0},
+    )
 
     def __init__(
         self,

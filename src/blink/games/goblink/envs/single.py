@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from blink.envs.encoding import Refusal, episode_rng, refusal
-from blink.envs.single import Observation, SingleSeat, opponent_names, seat_spaces
+from blink.envs.single import Observation, SingleSeat, Training, opponent_names, seat_spaces
 from blink.games.goblink.bots import GoBot, make_gobot
 from blink.games.goblink.envs.codec import codec
 from blink.games.goblink.envs.text import goblink_text
@@ -32,6 +32,8 @@ class GoBlinkSingle(SingleSeat):
     Options: ``players``, ``seat``, ``opponents``, ``turn_limit``, ``max_steps`` (truncate),
     ``ask_window``, ``render_mode``.
     """
+
+    training = Training(bots_option="opponents", train_bot="random", eval_bots=("random", "greedy"))
 
     def __init__(
         self,
