@@ -16,11 +16,14 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
 from blink.simcluster.client import DEFAULT_TIMEOUT
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 __all__ = [
     "ClusterOpt",
@@ -29,6 +32,7 @@ __all__ = [
     "SimulationOptions",
     "pool",
     "progress_bar",
+    "rich_progress",
 ]
 
 ClusterOpt = Annotated[
@@ -98,10 +102,9 @@ def pool(options: SimulationOptions, fail: Callable[[str], NoReturn]) -> Iterato
         fail(str(exc))
 
 
-@contextlib.contextmanager
-def progress_bar(total: int, description: str) -> Iterator[Callable[[int], None]]:
-    """A Rich progress bar on stderr (gone when done) for ``total`` items; yields the function
-    that advances it by ``k`` items."""
+def rich_progress() -> Progress:
+    """The commands' Rich progress bar on stderr, gone when done: what it does, a bar, the
+    count done of all, the time taken and the time left."""
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -112,7 +115,7 @@ def progress_bar(total: int, description: str) -> Iterator[Callable[[int], None]
         TimeRemainingColumn,
     )
 
-    bar = Progress(
+    return Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
@@ -121,6 +124,13 @@ def progress_bar(total: int, description: str) -> Iterator[Callable[[int], None]
         console=Console(stderr=True),
         transient=True,
     )
+
+
+@contextlib.contextmanager
+def progress_bar(total: int, description: str) -> Iterator[Callable[[int], None]]:
+    """A Rich progress bar on stderr (gone when done) for ``total`` items; yields the function
+    that advances it by ``k`` items."""
+    bar = rich_progress()
     with bar:
         task = bar.add_task(description, total=total)
         yield lambda k: bar.advance(task, k)

@@ -46,25 +46,9 @@ class _Bar:
 @contextlib.contextmanager
 def _bar(total: int, description: str) -> Iterator[_Bar]:
     """A Rich progress bar on stderr (gone when done) for ``total`` units."""
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
+    from blink.cli.simrun import rich_progress
 
-    progress = Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
+    progress = rich_progress()
     with progress:
         yield _Bar(progress, progress.add_task(description, total=total))
 
