@@ -23,6 +23,7 @@ from blink.games.classic.engine import (
     Placed,
     Play,
     Played,
+    PlayerView,
     Refilled,
     Revealed,
     Stalled,
@@ -31,6 +32,7 @@ from blink.games.classic.engine import (
 )
 from blink.games.classic.record import GameRecord, loads
 from blink.games.classic.rules import DEAD_END, OFFICIAL, DeadEnd, Ruleset
+from blink.games.classic.wire import view_to_wire
 
 ALL_180 = [Card.parse(f"{n}{c}{s}") for n in "12345" for c in "ROYGBP" for s in "MPSWFL"]
 # Two families that never match each other: decks mixing them stall often.
@@ -437,3 +439,50 @@ def test_redaction_of_a_finished_game_for_each_seat() -> None:
             if isinstance(e, Refilled | ChoiceMade) and e.player != seat:
                 assert e.card is None
             assert redact(e, seat) == e or not isinstance(e, Played)
+
+
+def reference_view(game: ClassicGame, seat: int | None) -> PlayerView:
+    """What ``seat`` may know, built field by field, by name, from the game's public accessors:
+    the statement :meth:`ClassicGame.view` (built positionally, for speed) must equal."""
+    players = game.players
+    revealed = game.phase is not Phase.DEALT
+    return PlayerView(
+        seat=seat,
+        players=players,
+        phase=game.phase,
+        ruleset=game.ruleset,
+        hand=() if seat is None else tuple(game.hand(seat)),
+        tops=tuple(game.top(p) for p in range(players)) if revealed else (None,) * players,
+        piles=tuple(tuple(game.pile(p)) for p in range(players)) if revealed else ((),) * players,
+        hand_counts=tuple(len(game.hand(p)) for p in range(players)),
+        draw_counts=tuple(len(game.draw_pile(p)) for p in range(players)),
+        set_aside=len(game.set_aside),
+        chosen=tuple(p in game.choices for p in range(players)),
+        my_choice=None if seat is None else game.choices.get(seat),
+        outcome=game.outcome,
+        plays=game.plays,
+    )
+
+
+@settings(max_examples=40)
+@given(deals)
+def test_views_and_their_wire_form_at_every_step(deal: tuple[int, int, Ruleset, str]) -> None:
+    """Every seat's view (and a spectator's) equals the reference at every step, and its
+    wire form's ``fits`` lists, per hand slot, exactly the piles of the engine's legal plays."""
+    players, seed, ruleset, kind = deal
+    game, rng = make_game(players, seed, ruleset, kind), random.Random(seed)
+    while True:
+        for seat in [*range(players), None]:
+            view = game.view(seat)
+            assert view == reference_view(game, seat)
+            wire = view_to_wire(view, full=True)
+            plays = view.legal_plays()
+            assert wire["fits"] == [[p.pile for p in plays if p.card is c] for c in view.hand]
+            assert wire["hand"] == [str(c) for c in view.hand]
+            assert wire["tops"] == [None if c is None else str(c) for c in view.tops]
+            assert wire["versions"] == [len(p) for p in view.piles]
+            assert wire["phase"] == view.phase.value
+            assert wire["reach"] == list(view.reach)
+        if game.over:
+            return
+        step(game, rng)

@@ -415,22 +415,32 @@ class ClassicGame:
         """What ``seat`` may know (``None`` for a spectator): never another hand or a draw."""
         if seat is not None and (seat.__class__ is not int or not 0 <= seat < self.players):
             raise IllegalAction(Reason.NO_SUCH_PLAYER, f"there is no seat {seat!r}")
-        revealed = self.phase is not _DEALT
-        return PlayerView(
-            seat=seat,
-            players=self.players,
-            phase=self.phase,
-            ruleset=self.ruleset,
-            hand=() if seat is None else tuple(self._hands[seat]),
-            tops=tuple(self._tops) if revealed else (None,) * self.players,
-            piles=tuple(tuple(p) for p in self._piles) if revealed else ((),) * self.players,
-            hand_counts=tuple(len(h) for h in self._hands),
-            draw_counts=tuple(len(d) for d in self._draws),
-            set_aside=len(self.set_aside),
-            chosen=tuple(p in self.choices for p in range(self.players)),
-            my_choice=None if seat is None else self.choices.get(seat),
-            outcome=self.outcome,
-            plays=self.plays,
+        players = self.players
+        if self.phase is not _DEALT:
+            tops: tuple[Card | None, ...] = tuple(self._tops)
+            piles = tuple(map(tuple, self._piles))
+        else:
+            tops, piles = (None,) * players, ((),) * players
+        # Positional, in PlayerView's field order: a NamedTuple's keyword constructor costs
+        # as much again, and a live server builds a view per receiver per play.
+        return _tuple_new(
+            PlayerView,
+            (
+                seat,
+                players,
+                self.phase,
+                self.ruleset,
+                () if seat is None else tuple(self._hands[seat]),
+                tops,
+                piles,
+                tuple(map(len, self._hands)),
+                tuple(map(len, self._draws)),
+                len(self.set_aside),
+                tuple(p in self.choices for p in range(players)),
+                None if seat is None else self.choices.get(seat),
+                self.outcome,
+                self.plays,
+            ),
         )
 
     def events_for(self, seat: int | None) -> list[Event]:

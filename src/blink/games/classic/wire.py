@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from blink.cards import Card
+from blink.games.classic.actions import Phase
 from blink.games.classic.engine import (
     ChoiceMade,
     Dealt,
@@ -25,10 +26,12 @@ from blink.games.classic.engine import (
     Revealed,
     Stalled,
 )
+from blink.games.classic.view import reach as reach_of
 
 __all__ = ["card_or_none", "card_text", "event_to_wire", "outcome_to_wire", "view_to_wire"]
 
 _CARD_TEXT: dict[Card, str] = {}
+_PHASE_TEXT: dict[Phase, str] = {p: p.value for p in Phase}  # an Enum's .value is slow
 
 
 def card_text(card: Card) -> str:
@@ -95,22 +98,35 @@ def view_to_wire(v: PlayerView, full: bool = False) -> dict[str, Any]:
     legal plays for this view), so clients never judge a play themselves; ``versions`` each
     pile's version (:attr:`PlayerView.versions`), which a play names to be told when it lost
     the race for that pile."""
-    plays = v.legal_plays()
+    seat, hand, tops, text = v.seat, v.hand, v.tops, _CARD_TEXT.get
+    if seat is None:
+        reach: tuple[int, ...] = ()
+        fits: list[list[int]] = []
+    else:
+        reach = reach_of(v.players, seat)
+        if v.phase is Phase.PLAYING:
+            # The engine's legal plays (legal_plays_in_view), grouped by hand slot; a top's
+            # row of matches read directly (Card.matches per pair costs half as much again).
+            rows = [(p, top._row) for p in reach if (top := tops[p]) is not None]
+            fits = [[p for p, row in rows if row[c.index]] for c in hand]
+        else:
+            fits = [[] for _ in hand]
+    chosen = v.my_choice
     d: dict[str, Any] = {
-        "seat": v.seat,
-        "phase": v.phase.value,
-        "hand": [card_text(c) for c in v.hand],
-        "fits": [[p.pile for p in plays if p.card is c] for c in v.hand],
-        "tops": [card_or_none(c) for c in v.tops],
-        "versions": list(v.versions),
+        "seat": seat,
+        "phase": _PHASE_TEXT[v.phase],
+        "hand": [text(c) or card_text(c) for c in hand],
+        "fits": fits,
+        "tops": [None if c is None else text(c) or card_text(c) for c in tops],
+        "versions": list(map(len, v.piles)),
         "hand_counts": list(v.hand_counts),
         "draw_counts": list(v.draw_counts),
         "set_aside": v.set_aside,
         "chosen": list(v.chosen),
-        "my_choice": card_or_none(v.my_choice),
+        "my_choice": None if chosen is None else card_text(chosen),
         "plays": v.plays,
-        "reach": list(v.reach),
-        "outcome": outcome_to_wire(v.outcome),
+        "reach": list(reach),
+        "outcome": None if v.outcome is None else outcome_to_wire(v.outcome),
     }
     if full:
         d["piles"] = [[card_text(c) for c in p] for p in v.piles]
