@@ -9,9 +9,12 @@ __pycache__), so only the first run on a machine pays the compile time.
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import random
 import statistics
+import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -19,8 +22,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
 from blink.cards import STANDARD_DECK
+from blink.cli import app
 from blink.games.goblink import fast
 from blink.games.goblink.bots import GOBOTS, MemoryBot, winning_partition
 from blink.games.goblink.engine import matches_in
@@ -207,3 +212,58 @@ def test_what_the_fast_engine_cannot_play_is_refused_with_a_sentence(
         GoJob(("greedy", "greedy"), engine="turbo")
     with pytest.raises(ValueError, match="dealer"):
         fast.run(("greedy", "greedy"), [1], [2])
+
+
+def test_the_cli_runs_the_fast_engine_by_default_and_the_exact_one_when_asked() -> None:
+    cli = CliRunner()
+    args = ["goblink", "simulate", "--games", "300", "--workers", "1", "--json"]
+    args += ["--bot", "greedy,memory,random"]
+    default = cli.invoke(app, args)
+    assert default.exit_code == 0, default.stderr
+    data = json.loads(default.stdout)
+    assert data["engine"] == "fast" and data["games"] == 300
+    assert sum(data["wins"]) + data["ties"] == 300
+    asked = cli.invoke(app, ["simulate", "--game", "goblink", *args[2:], "--engine", "FAST"])
+    assert json.loads(asked.stdout)["wins"] == data["wins"]
+    exact = cli.invoke(app, [*args[:3], "20", *args[4:], "--engine", "exact"])
+    assert exact.exit_code == 0, exact.stderr
+    assert json.loads(exact.stdout)["engine"] == "exact"
+    for command in (["goblink", "simulate"], ["simulate", "--game", "goblink"]):
+        bad = cli.invoke(app, [*command, "--engine", "turbo", "--games", "5"])
+        assert bad.exit_code == 2
+        assert bad.stderr.strip() == (
+            "blink simulate: unknown engine 'turbo': the engines are exact, fast"
+        )
+
+
+_NO_NUMBA = """
+import sys
+class _Refuse:
+    def find_spec(self, name, path=None, target=None):
+        if name == "numba" or name.startswith("numba."):
+            raise ImportError("No module named 'numba' (hidden for a test)")
+        return None
+sys.meta_path.insert(0, _Refuse())
+"""
+
+
+def test_without_numba_the_cli_says_so_in_one_line_and_exits_2(tmp_path: Path) -> None:
+    """A real process whose numba cannot be imported (a sitecustomize that refuses it): the
+    fast engine, the default, is refused in one line; the exact engine still plays."""
+    (tmp_path / "sitecustomize.py").write_text(_NO_NUMBA)
+    src = Path(fast.__file__).parents[4]
+    env = {"PYTHONPATH": f"{tmp_path}:{src}", "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    command = [sys.executable, "-m", "blink", "goblink", "simulate", "--games", "3"]
+    command += ["--workers", "1", "--json"]
+    out = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert out.returncode == 2, out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("blink simulate: the fast engine needs numba"), lines
+    assert "--engine exact" in lines[0] and "Traceback" not in out.stderr
+    exact = subprocess.run(
+        [*command, "--engine", "exact"],
+        env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert exact.returncode == 0, exact.stderr
+    assert json.loads(exact.stdout)["engine"] == "exact"
