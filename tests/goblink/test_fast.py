@@ -30,7 +30,7 @@ from blink.games.goblink import fast
 from blink.games.goblink.bots import GOBOTS, MemoryBot, winning_partition
 from blink.games.goblink.engine import matches_in
 from blink.games.goblink.sim import GoJob, run_games
-from blink.sim.seeds import derive_seed
+from blink.sim.seeds import derive_seed, derive_seeds
 
 BOTS = sorted(fast.KERNEL_BOTS)
 
@@ -106,6 +106,7 @@ def test_a_game_depends_only_on_its_seed() -> None:
         bots, [seeds[i] for i in order], [dealers[i] for i in order], turn_limit=1000
     )
     assert (shuffled.fields == whole.fields[order]).all()
+    assert derive_seeds(21, "goblink", 3, 200) == seeds[3:]  # what the simulator's chunks use
     alone = fast.run(bots, seeds[7:8], dealers[7:8], turn_limit=1000)
     assert (alone.fields[0] == whole.fields[7]).all()
     job = GoJob(bots, seed=21, engine="fast")

@@ -30,7 +30,7 @@ from blink.games.goblink.bots import DEFAULT_GOBOT, make_gobot
 from blink.games.goblink.engine import MAX_PLAYERS, MIN_PLAYERS, GoGame
 from blink.games.goblink.record import GoRecord
 from blink.sim.pool import worker_pool
-from blink.sim.seeds import derive_seed
+from blink.sim.seeds import derive_seed, derive_seeds
 from blink.sim.statistics import Distribution, wilson
 
 __all__ = [
@@ -169,7 +169,7 @@ def _fast_chunk(job: GoJob, start: int, stop: int) -> list[GoGameRow]:
 
     players = len(job.bots)
     indices = range(start, stop)
-    seeds = [derive_seed(job.seed, "goblink", i) for i in indices]
+    seeds = derive_seeds(job.seed, "goblink", start, stop)
     keep = job.records is not None
     run = fast.run(
         job.bots, seeds, [i % players for i in indices], turn_limit=job.turn_limit, records=keep
@@ -183,19 +183,20 @@ def _fast_chunk(job: GoJob, start: int, stop: int) -> list[GoGameRow]:
             Path(str(job.records), f"goblink-{i:06d}.json").write_text(
                 record.to_json(indent=1), encoding="utf-8"
             )
-    return [
-        GoGameRow(
-            i,
-            run.winners(k),
-            run.reason(k),
-            int(f[k, fast.F_TURNS]),
-            int(f[k, fast.F_ASKS]),
-            int(f[k, fast.F_ACTIONS]),
-            int(f[k, fast.F_MATCHES]),
-            int(f[k, fast.F_FIRST]),
-        )
-        for k, i in enumerate(indices)
-    ]
+    # Read column by column as Python ints (a numpy scalar per field is most of the cost).
+    winner_sets = [tuple(p for p in range(players) if w >> p & 1) for w in range(1 << players)]
+    cols = zip(
+        indices,
+        [winner_sets[w] for w in f[:, fast.F_WINNERS].tolist()],
+        [fast.REASONS[r] for r in f[:, fast.F_REASON].tolist()],
+        f[:, fast.F_TURNS].tolist(),
+        f[:, fast.F_ASKS].tolist(),
+        f[:, fast.F_ACTIONS].tolist(),
+        f[:, fast.F_MATCHES].tolist(),
+        f[:, fast.F_FIRST].tolist(),
+        strict=True,
+    )
+    return [GoGameRow(*row) for row in cols]
 
 
 def run_games(
