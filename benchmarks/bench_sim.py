@@ -24,7 +24,8 @@ process takes to import the engine and finish its first game (the cache filled).
 Go Blink (``gofast``, ``goexact``; :func:`go_section`): four players, two greedy and two memory
 seats, and four random seats, one worker, games per CPU-second through the simulator
 (``run_games``: seeds derived and rows built in Python) and, for the fast engine, the bare
-kernel (``blink.games.goblink.fast.run``, seeds ready); its compile time apart, as above.
+kernel (the game package's ``fast.run``, seeds ready); its compile time apart, as above. The
+game is found in the registry by its title.
 """
 
 from __future__ import annotations
@@ -127,10 +128,24 @@ GO_MIXES = {
 }
 """The Go Blink tables timed: four seats each."""
 
+GO_TITLE = "Go Blink"
+
+
+def go_package() -> tuple[str, str]:
+    """Go Blink's registered name and its package, found in the registry by its title."""
+    from blink.model.registry import front_end, game_names, get_game
+
+    for name in game_names():
+        module = front_end(name).commands
+        if get_game(name).info.title == GO_TITLE and module is not None:
+            return name, module.rsplit(".", 1)[0]
+    raise SystemExit(f"{GO_TITLE} is not registered here")
+
+
 _GO_FIRST_GAME = """
-import time
+import importlib, sys, time
 t0 = time.perf_counter(); c0 = time.process_time()
-from blink.games.goblink import fast
+fast = importlib.import_module(sys.argv[1] + ".fast")
 fast.run(("greedy", "memory", "greedy", "memory"), [1], [0])
 print(time.perf_counter() - t0, time.process_time() - c0)
 """
@@ -139,26 +154,30 @@ print(time.perf_counter() - t0, time.process_time() - c0)
 def go_startup() -> None:
     """Go Blink's fast engine: compile time with an empty numba cache, then a second process's
     first game."""
+    _, package = go_package()
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
         for label in ("first process (empty cache: compiles)", "second process (cache filled)"):
             out = subprocess.run(
-                [sys.executable, "-c", _GO_FIRST_GAME], env=env, capture_output=True, text=True,
-                check=True,
+                [sys.executable, "-c", _GO_FIRST_GAME, package], env=env, capture_output=True,
+                text=True, check=True,
             )  # fmt: skip
             wall, cpu = (float(x) for x in out.stdout.split())
             print(
-                f"Go Blink fast engine, {label}: first game done {wall:.2f} s after the "
+                f"{GO_TITLE} fast engine, {label}: first game done {wall:.2f} s after the "
                 f"process started its imports ({cpu:.2f} s CPU)"
             )
 
 
 def go_section(engines: list[str], games: int, exact_games: int, repeat: int) -> None:
     """Go Blink games per CPU-second, one worker, for each table of :data:`GO_MIXES`."""
-    from blink.games.goblink import fast
-    from blink.games.goblink.sim import GoJob, run_games
-    from blink.sim.seeds import derive_seed
+    import importlib
 
+    from blink.sim.seeds import derive_seeds
+
+    name, package = go_package()
+    fast = importlib.import_module(f"{package}.fast")
+    sim = importlib.import_module(f"{package}.sim")
     fast.run(GO_MIXES["greedy vs memory"], [0], [0])  # compiled or loaded before timing
     for label, bots in GO_MIXES.items():
         for engine in (e for e in ("gofast", "goexact") if e in engines):
@@ -166,19 +185,19 @@ def go_section(engines: list[str], games: int, exact_games: int, repeat: int) ->
             whole, bare = [], []
             turns = 0.0
             for r in range(repeat):
-                job = GoJob(bots, seed=r, engine=engine.removeprefix("go"))
+                job = sim.GoJob(bots, seed=r, engine=engine.removeprefix("go"))
                 c0 = time.process_time()
-                rows = run_games(job, n, workers=1)
+                rows = sim.run_games(job, n, workers=1)
                 whole.append(n / (time.process_time() - c0))
                 turns = statistics.fmean(row.turns for row in rows)
                 if engine == "gofast":
-                    seeds = [derive_seed(r, "goblink", i) for i in range(n)]
+                    seeds = derive_seeds(r, name, 0, n)  # the simulator's game seeds
                     dealers = [i % len(bots) for i in range(n)]
                     c0 = time.process_time()
                     fast.run(bots, seeds, dealers, turn_limit=job.turn_limit)
                     bare.append(n / (time.process_time() - c0))
             line = (
-                f"Go Blink {label}, 4 players, {engine}, one worker, {n} games: median "
+                f"{GO_TITLE} {label}, 4 players, {engine}, one worker, {n} games: median "
                 f"{statistics.median(whole):,.0f} games per CPU-second through run_games"
             )
             if bare:
