@@ -65,7 +65,7 @@ __all__ = ["GREEDY", "MEMORY", "RANDOM", "play_games"]
 
 Arr = npt.NDArray[Any]
 
-RULES_DIGEST = "c48ba7945e2b529a"
+RULES_DIGEST = "7a7f5b9d5d711840"
 """The start of the SHA-256 of rules.py, whose functions are compiled into this module's.
 numba's disk cache checks only the file a function is written in, so a change to rules.py must
 change this line too (tests/goblink/test_fast.py checks it): then this file changes, and its

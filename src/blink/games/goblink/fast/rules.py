@@ -265,7 +265,8 @@ def _coverable(h: np.uint64) -> bool:
 @hot
 def first_group(h: np.uint64) -> np.uint64:
     """The match holding ``h``'s lowest card in a partition of ``h`` into matches (0 for an empty
-    ``h``), or :data:`NO_PLAN` when there is none (nor for more than 24 cards, as the bots).
+    ``h``), or :data:`NO_PLAN` when there is none, and for more than 24 cards (as the bots'
+    ``winning_partition``, which gives up there).
 
     Only matches of 3 to 5 cards are tried: a bigger one splits into two of the same value."""
     if h == _ZERO:
