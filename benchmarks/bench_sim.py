@@ -3,6 +3,7 @@
 Usage: python benchmarks/bench_sim.py [--games N] [--fast-games N] [--repeat R]
                                        [--workers 1,2] [--engines exact,fast,random]
                                        [--no-startup]
+       python benchmarks/bench_sim.py --engines gofast,goexact [--go-games N] [--repeat R]
 
 Each bot game: expert:blocker against expert:random, two players, the official rules, seeded
 per game from one master seed; bots plan from their own views after every change, in virtual
@@ -19,6 +20,12 @@ even when other programs share the machine), medians of ``--repeat`` runs. The f
 called once before its runs (compiled, or loaded from the cache), and unless ``--no-startup``
 two fresh processes measure the first-call compile time (an empty cache) and the time a second
 process takes to import the engine and finish its first game (the cache filled).
+
+Go Blink (``gofast``, ``goexact``; :func:`go_section`): four players, two greedy and two memory
+seats, and four random seats, one worker, games per CPU-second through the simulator
+(``run_games``: seeds derived and rows built in Python) and, for the fast engine, the bare
+kernel (the game package's ``fast.run``, seeds ready); its compile time apart, as above. The
+game is found in the registry by its title.
 """
 
 from __future__ import annotations
@@ -115,6 +122,90 @@ def startup() -> None:
             )
 
 
+GO_MIXES = {
+    "greedy vs memory": ("greedy", "memory", "greedy", "memory"),
+    "random": ("random",) * 4,
+}
+"""The Go Blink tables timed: four seats each."""
+
+GO_TITLE = "Go Blink"
+
+
+def go_package() -> tuple[str, str]:
+    """Go Blink's registered name and its package, found in the registry by its title."""
+    from blink.model.registry import front_end, game_names, get_game
+
+    for name in game_names():
+        module = front_end(name).commands
+        if get_game(name).info.title == GO_TITLE and module is not None:
+            return name, module.rsplit(".", 1)[0]
+    raise SystemExit(f"{GO_TITLE} is not registered here")
+
+
+_GO_FIRST_GAME = """
+import importlib, sys, time
+t0 = time.perf_counter(); c0 = time.process_time()
+fast = importlib.import_module(sys.argv[1] + ".fast")
+fast.run(("greedy", "memory", "greedy", "memory"), [1], [0])
+print(time.perf_counter() - t0, time.process_time() - c0)
+"""
+
+
+def go_startup() -> None:
+    """Go Blink's fast engine: compile time with an empty numba cache, then a second process's
+    first game."""
+    _, package = go_package()
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        for label in ("first process (empty cache: compiles)", "second process (cache filled)"):
+            out = subprocess.run(
+                [sys.executable, "-c", _GO_FIRST_GAME, package], env=env, capture_output=True,
+                text=True, check=True,
+            )  # fmt: skip
+            wall, cpu = (float(x) for x in out.stdout.split())
+            print(
+                f"{GO_TITLE} fast engine, {label}: first game done {wall:.2f} s after the "
+                f"process started its imports ({cpu:.2f} s CPU)"
+            )
+
+
+def go_section(engines: list[str], games: int, exact_games: int, repeat: int) -> None:
+    """Go Blink games per CPU-second, one worker, for each table of :data:`GO_MIXES`."""
+    import importlib
+
+    from blink.sim.seeds import derive_seeds
+
+    name, package = go_package()
+    fast = importlib.import_module(f"{package}.fast")
+    sim = importlib.import_module(f"{package}.sim")
+    fast.run(GO_MIXES["greedy vs memory"], [0], [0])  # compiled or loaded before timing
+    for label, bots in GO_MIXES.items():
+        for engine in (e for e in ("gofast", "goexact") if e in engines):
+            n = games if engine == "gofast" else exact_games
+            whole, bare = [], []
+            turns = 0.0
+            for r in range(repeat):
+                job = sim.GoJob(bots, seed=r, engine=engine.removeprefix("go"))
+                c0 = time.process_time()
+                rows = sim.run_games(job, n, workers=1)
+                whole.append(n / (time.process_time() - c0))
+                turns = statistics.fmean(row.turns for row in rows)
+                if engine == "gofast":
+                    seeds = derive_seeds(r, name, 0, n)  # the simulator's game seeds
+                    dealers = [i % len(bots) for i in range(n)]
+                    c0 = time.process_time()
+                    fast.run(bots, seeds, dealers, turn_limit=job.turn_limit)
+                    bare.append(n / (time.process_time() - c0))
+            line = (
+                f"{GO_TITLE} {label}, 4 players, {engine}, one worker, {n} games: median "
+                f"{statistics.median(whole):,.0f} games per CPU-second through run_games"
+            )
+            if bare:
+                line += f", {statistics.median(bare):,.0f} for the bare kernel"
+            runs = ", ".join(f"{x:,.0f}" for x in (bare or whole))
+            print(f"{line}; runs: {runs}; mean turns/game {turns:.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--games", type=int, default=2000, help="games per run, exact")
@@ -125,9 +216,20 @@ def main() -> None:
         "--engines", default="exact,fast,random", help="comma-separated engines"
     )
     parser.add_argument("--no-startup", action="store_true", help="skip the compile timings")
+    parser.add_argument("--go-games", type=int, default=100000, help="games per run, gofast")
+    parser.add_argument("--go-exact-games", type=int, default=500, help="games per run, goexact")
     args = parser.parse_args()
     counts = [int(w) for w in args.workers.split(",")]
     engines = [e.strip() for e in args.engines.split(",") if e.strip()]
+    go = [e for e in engines if e in ("gofast", "goexact")]
+    if go:
+        print(f"load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        if not args.no_startup and "gofast" in go:
+            go_startup()
+        go_section(go, args.go_games, args.go_exact_games, args.repeat)
+        engines = [e for e in engines if e not in go]
+        if not engines:
+            return
     print(f"expert:blocker vs expert:random, {args.repeat} runs of each")
     print(f"cores reported by the OS: {os.cpu_count()}")
     print(f"load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")

@@ -292,9 +292,11 @@ def test_cli_fast_engine(tmp_path: Path) -> None:
     rec = loads((tmp_path / "game-000399.json").read_text())
     assert isinstance(rec, GameRecord)
     rec.verify()
-    bad = cli.invoke(app, ["simulate", "--game", "goblink", "--engine", "fast"])
-    assert bad.exit_code == 2
-    assert "classic Blink only" in bad.stderr
+    goblink = cli.invoke(
+        app, ["simulate", "--game", "goblink", "--engine", "fast", "--games", "20", "--json"]
+    )
+    assert goblink.exit_code == 0, goblink.stderr
+    assert json.loads(goblink.stdout)["engine"] == "fast"
     sweep = cli.invoke(
         app,
         ["simulate", "sweep", "--engine", "fast", "--values", "1,2", "--games", "50",

@@ -68,6 +68,9 @@ class SimulationOptions:
     cluster: str | None = None
     """A Dask scheduler's address: run the games on its workers."""
     cluster_timeout: float = DEFAULT_TIMEOUT
+    engine: str | None = None
+    """The simulator's engine as the user named it (``--engine``); ``None``: the game's default.
+    A game refuses an engine it does not have, with a sentence naming its engines."""
 
 
 @dataclass(frozen=True)

