@@ -99,6 +99,11 @@ class Player:
                     self.acks.append(time.monotonic())
             if kind == "snapshot":
                 waiting = None  # a fresh start: whatever was in flight is answered or lost
+            if (kind == "game_end" and m["next_in_ms"] is None) or (
+                kind == "rematch" and m["available"] and not all(m["votes"])
+            ):
+                # The series is over: a new one, or a round could wait for acks forever.
+                await ws.send(json.dumps({"type": "rematch"}))
             if waiting is None:
                 msg = self._move()
                 if msg is not None:
@@ -123,13 +128,24 @@ class Player:
         return msg
 
 
+async def acked_after(players: list[Player], since: float, limit: float = 120.0) -> None:
+    """Wait until every player gets an ack after ``since``; fail after ``limit`` seconds."""
+    deadline = time.monotonic() + limit
+    while not all(any(t > since for t in p.acks) for p in players):
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"no play was acknowledged in the {limit:.0f} s after the stop")
+        await asyncio.sleep(0.005)
+
+
 def close_to_ack(players: list[Player], since: float) -> float:
     """The longest a player waited from a close after ``since`` to its next ack."""
     waits = []
     for p in players:
         for closed in (c for c in p.closes if c > since):
-            waits.append(min(t for t in p.acks if t > closed) - closed)
-    return max(waits)
+            later = [t for t in p.acks if t > closed]
+            if later:  # every close before the first ack after the stop
+                waits.append(min(later) - closed)
+    return max(waits, default=0.0)
 
 
 def holder(cluster: LocalCluster, code: str) -> Node:
@@ -162,8 +178,7 @@ async def round_once(cluster: LocalCluster, graceful: bool = False) -> float:
             gone = time.monotonic()
             said = re.findall(r"handed \d+ rooms over .* in (\d+) ms", dead.log.read_text())
             HANDOVER_MS.extend(int(x) for x in said)
-            while not any(t > gone for p in players for t in p.acks):
-                await asyncio.sleep(0.005)
+            await acked_after(players, gone)
             times = sorted(t for p in players for t in p.acks if t > killed)
             before = max(t for p in players for t in p.acks if t <= killed)
             times = [before, *(t for t in times if t <= min(x for x in times if x > gone))]
@@ -171,8 +186,7 @@ async def round_once(cluster: LocalCluster, graceful: bool = False) -> float:
             CLOSE_TO_ACK_MS.append(round(1000 * close_to_ack(players, killed)))
         else:
             dead.kill9()
-            while not any(t > killed for p in players for t in p.acks):
-                await asyncio.sleep(0.005)
+            await acked_after(players, killed)
             gap = min(t for p in players for t in p.acks if t > killed) - killed
     finally:
         stop.set()
