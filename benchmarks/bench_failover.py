@@ -14,6 +14,14 @@ committed, leases given up, connections closed with 1012). The figure is then th
 between two acks of the room (either player's) from the signal to the first ack after the
 node exited: the pause the players see.
 
+The players answer a choosing stall (a draw pile is empty: each must choose a hand card) at
+once, and the nodes flip a stall after 50 ms (``--stall-pause 0.05``), so the game's own pauses
+are short beside the one measured. Clients that never chose once made the server wait its
+choice deadline (10 s) whenever such a stall fell in the window measured: those were the 10 s
+rounds once blamed on the graceful stop. ``close_to_ack_ms`` is, for each round of
+``--graceful``, the longest time a player waited from the 1012 close to its first ack on the
+node it reconnected to.
+
 The gap is the clients' reconnection through HAProxy, the other node taking the lease and
 rebuilding the room from its log. A killed process's port refuses connections at once, so
 HAProxy retries on another node (``option redispatch``) before its health checks
@@ -25,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import itertools
 import json
 import re
@@ -40,6 +47,8 @@ from blink.cluster.local import LocalCluster, Node
 
 HANDOVER_MS: list[int] = []
 """What each stopping node said its hand-over took (``--graceful``)."""
+CLOSE_TO_ACK_MS: list[int] = []
+"""Each round's longest wait of a player from the 1012 close to its next ack (``--graceful``)."""
 
 
 class Player:
@@ -53,12 +62,14 @@ class Player:
         self.seq = 0
         self.view: dict[str, Any] = {}
         self.acks: list[float] = []
+        self.closes: list[float] = []
+        """When each connection was closed by the server (``monotonic``)."""
         self.n = 0
 
     async def run(self, stop: asyncio.Event) -> None:
         """Play until ``stop``, reconnecting after every drop."""
         while not stop.is_set():
-            with contextlib.suppress(Exception):
+            try:
                 async with websockets.connect(self.url, max_size=None, open_timeout=5) as ws:
                     hello: dict[str, Any] = {"type": "hello", "protocol": 1}
                     hello |= {"room": self.code, "token": self.token}
@@ -66,6 +77,10 @@ class Player:
                         hello |= {"game": self.game, "last_seq": self.seq}
                     await ws.send(json.dumps(hello))
                     await self._play(ws, stop)
+            except websockets.ConnectionClosed:
+                self.closes.append(time.monotonic())
+            except Exception:  # refused while the router had no node: try again
+                pass
             await asyncio.sleep(0.02)
 
     async def _play(self, ws: Any, stop: asyncio.Event) -> None:
@@ -84,15 +99,53 @@ class Player:
                     self.acks.append(time.monotonic())
             if kind == "snapshot":
                 waiting = None  # a fresh start: whatever was in flight is answered or lost
-            if waiting is None and self.view.get("phase") == "playing":
-                fits = zip(self.view["hand"], self.view["fits"], strict=True)
-                for card, piles in fits:
-                    if piles:
-                        self.n += 1
-                        waiting = f"{self.token[:4]}-{self.n}"
-                        msg = {"type": "play", "id": waiting, "card": card, "pile": piles[0]}
-                        await ws.send(json.dumps(msg))
-                        break
+            if (kind == "game_end" and m["next_in_ms"] is None) or (
+                kind == "rematch" and m["available"] and not all(m["votes"])
+            ):
+                # The series is over: a new one, or a round could wait for acks forever.
+                await ws.send(json.dumps({"type": "rematch"}))
+            if waiting is None:
+                msg = self._move()
+                if msg is not None:
+                    waiting = msg["id"]
+                    await ws.send(json.dumps(msg))
+
+    def _move(self) -> dict[str, Any] | None:
+        """The next message to send in the current view: the first card that fits, or in a
+        choosing stall the first hand card (what the deadline would choose); ``None``."""
+        view = self.view
+        msg: dict[str, Any] | None = None
+        if view.get("phase") == "playing":
+            for card, piles in zip(view["hand"], view["fits"], strict=True):
+                if piles:
+                    msg = {"type": "play", "card": card, "pile": piles[0]}
+                    break
+        elif view.get("phase") == "choosing" and view["my_choice"] is None and view["hand"]:
+            msg = {"type": "choose", "card": view["hand"][0]}
+        if msg is not None:
+            self.n += 1
+            msg["id"] = f"{self.token[:4]}-{self.n}"
+        return msg
+
+
+async def acked_after(players: list[Player], since: float, limit: float = 120.0) -> None:
+    """Wait until every player gets an ack after ``since``; fail after ``limit`` seconds."""
+    deadline = time.monotonic() + limit
+    while not all(any(t > since for t in p.acks) for p in players):
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"no play was acknowledged in the {limit:.0f} s after the stop")
+        await asyncio.sleep(0.005)
+
+
+def close_to_ack(players: list[Player], since: float) -> float:
+    """The longest a player waited from a close after ``since`` to its next ack."""
+    waits = []
+    for p in players:
+        for closed in (c for c in p.closes if c > since):
+            later = [t for t in p.acks if t > closed]
+            if later:  # every close before the first ack after the stop
+                waits.append(min(later) - closed)
+    return max(waits, default=0.0)
 
 
 def holder(cluster: LocalCluster, code: str) -> Node:
@@ -125,16 +178,15 @@ async def round_once(cluster: LocalCluster, graceful: bool = False) -> float:
             gone = time.monotonic()
             said = re.findall(r"handed \d+ rooms over .* in (\d+) ms", dead.log.read_text())
             HANDOVER_MS.extend(int(x) for x in said)
-            while not any(t > gone for p in players for t in p.acks):
-                await asyncio.sleep(0.005)
+            await acked_after(players, gone)
             times = sorted(t for p in players for t in p.acks if t > killed)
             before = max(t for p in players for t in p.acks if t <= killed)
             times = [before, *(t for t in times if t <= min(x for x in times if x > gone))]
             gap = max(b - a for a, b in itertools.pairwise(times))
+            CLOSE_TO_ACK_MS.append(round(1000 * close_to_ack(players, killed)))
         else:
             dead.kill9()
-            while not any(t > killed for p in players for t in p.acks):
-                await asyncio.sleep(0.005)
+            await acked_after(players, killed)
             gap = min(t for p in players for t in p.acks if t > killed) - killed
     finally:
         stop.set()
@@ -161,6 +213,7 @@ async def main() -> None:
     if drain is None:
         drain = 2 * args.fall * args.check_interval_ms / 1000
     node_args = ("--countdown", "0.05", "--creation-rate", "0", "--between-games", "0.05")
+    node_args += ("--stall-pause", "0.05")  # the game's own pauses short beside the stop's
     # Its players play each card the moment they may: past the default message rate, they
     # would be closed as rate_limited, and the pause measured would be theirs.
     node_args += ("--message-rate", "0")
@@ -187,6 +240,7 @@ async def main() -> None:
                 "fall": args.fall,
                 "stop": "SIGTERM" if args.graceful else "SIGKILL",
                 "handover_ms": HANDOVER_MS,
+                "close_to_ack_ms": CLOSE_TO_ACK_MS,
                 "gap_ms": {
                     "min": round(ms[0]),
                     "median": round(statistics.median(ms)),

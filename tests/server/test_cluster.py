@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
+from cluster_helpers import local_cluster
 from srvkit import TIMEOUT, Client, bot_loop
 
 from blink.cluster.local import LocalCluster, Node
@@ -33,9 +34,7 @@ NODE_ARGS = (
 def cluster() -> Iterator[LocalCluster]:
     """Two nodes behind HAProxy, health-checked every 100 ms (a node is down after one failed
     check, up after one passed)."""
-    c = LocalCluster(nodes=2, node_args=NODE_ARGS, check_interval_ms=100, fall=1, rise=1)
-    with c:
-        yield c
+    yield from local_cluster(NODE_ARGS)
 
 
 def ws_url(cluster: LocalCluster) -> str:

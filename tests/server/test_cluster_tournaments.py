@@ -18,6 +18,7 @@ from typing import Any
 
 import httpx
 import pytest
+from cluster_helpers import live, local_cluster
 from srvkit import TIMEOUT, Client
 from ssekit import EventStream
 from test_cluster import NODE_ARGS, request
@@ -35,14 +36,7 @@ PLAYERS = 5
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[LocalCluster]:
     """Two nodes behind HAProxy (the kill test, which stops one, comes last)."""
-    c = LocalCluster(nodes=2, node_args=NODE_ARGS, check_interval_ms=100, fall=1, rise=1)
-    with c:
-        yield c
-
-
-def live(cluster: LocalCluster) -> list[Node]:
-    """The nodes still running."""
-    return [n for n in cluster.running if n.proc.poll() is None]
+    yield from local_cluster(NODE_ARGS)
 
 
 def state(cluster: LocalCluster, tid: str) -> Json:

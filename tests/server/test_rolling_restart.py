@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 import pytest
 import websockets
+from cluster_helpers import local_cluster, until
 from sqlalchemy import create_engine, text
 from srvkit import TIMEOUT
 
@@ -38,9 +39,7 @@ ROOMS = 4
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[LocalCluster]:
     """Two nodes behind HAProxy, health-checked every 100 ms."""
-    c = LocalCluster(nodes=2, node_args=NODE_ARGS, check_interval_ms=100, fall=1, rise=1)
-    with c:
-        yield c
+    yield from local_cluster(NODE_ARGS)
 
 
 class Player:
@@ -123,14 +122,6 @@ def open_room(router: str) -> tuple[str, list[str]]:
         time.sleep(0.05)
     assert j.status_code == 200, j.text
     return code, [*tokens, j.json()["token"]]
-
-
-async def until(what: str, cond: Callable[[], bool]) -> None:
-    """Wait for ``cond`` (generously)."""
-    deadline = time.monotonic() + 60
-    while not cond():
-        assert time.monotonic() < deadline, f"timed out waiting until {what}"
-        await asyncio.sleep(0.02)
 
 
 def everyone_plays_after(players: list[Player], since: float) -> Callable[[], bool]:
