@@ -29,7 +29,7 @@ from collections.abc import Callable
 from fastapi import Request
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage, Storage
-from limits.strategies import FixedWindowRateLimiter, MovingWindowRateLimiter
+from limits.strategies import MovingWindowRateLimiter
 
 from blink.server.errors import ApiError
 
@@ -134,9 +134,12 @@ class MessageLimiter:
 
     def __init__(self, rate: str | None, clock: Callable[[], float] = time.monotonic) -> None:
         self._storage = LoopCounters(clock)
-        self._limiter = FixedWindowRateLimiter(self._storage)
         self.rate = _parse(rate)
         self._ids = itertools.count(1)
+        self._keys: dict[str, str] = {}
+        """Each key's counter in the storage: the rate's ``key_for``, built once (it is a
+        string join, and every message of every connection counts)."""
+        self._expiry = 0 if self.rate is None else self.rate.get_expiry()
 
     def open(self) -> str:
         """A new connection's key."""
@@ -144,12 +147,20 @@ class MessageLimiter:
 
     def hit(self, key: str) -> bool:
         """Count one message of connection ``key``; ``False`` when its window is full."""
-        return self.rate is None or self._limiter.hit(self.rate, key)
+        rate = self.rate
+        if rate is None:
+            return True
+        counter = self._keys.get(key)
+        if counter is None:
+            counter = self._keys[key] = rate.key_for(key)
+        # The ``limits`` fixed-window strategy's hit, on the counter's key built once.
+        return self._storage.incr(counter, self._expiry) <= rate.amount
 
     def close(self, key: str) -> None:
         """Connection ``key`` ended: forget its window."""
-        if self.rate is not None:
-            self._storage.clear(self.rate.key_for(key))
+        counter = self._keys.pop(key, None)
+        if counter is not None:
+            self._storage.clear(counter)
 
 
 def _parse(rate: str | None) -> RateLimitItem | None:
