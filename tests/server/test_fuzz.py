@@ -71,9 +71,7 @@ def test_decoder_is_total(frame: str | bytes, game: str | None) -> None:
 def fuzz_room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerThread, Any]]:
     """A server with a game in progress; the fuzzing client holds seat 0."""
     db = Path(tmp_path_factory.mktemp("fuzz")) / "blink.db"
-    server = ServerThread(
-        fast_settings(f"sqlite:///{db}", message_rate=None, max_errors=10**9)
-    )
+    server = ServerThread(fast_settings(f"sqlite:///{db}", message_rate=None, max_errors=10**9))
     server.start()
     r = server.post("/api/rooms", {"name": "Fuzz"}).json()
     code = r["code"]

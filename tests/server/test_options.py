@@ -74,9 +74,7 @@ class _Shy(Strategy):
 def new_entries(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """A new level, strategy and Go Blink bot in the registries, for one test."""
     level = replace(LEVELS["expert"], name="grandmaster", description="beyond the club")
-    monkeypatch.setattr(
-        classic_bots, "LEVELS", MappingProxyType({**LEVELS, level.name: level})
-    )
+    monkeypatch.setattr(classic_bots, "LEVELS", MappingProxyType({**LEVELS, level.name: level}))
     kind = replace(GOBOTS["memory"], name="oracle", description="asks as if it saw the hands")
     monkeypatch.setattr(go_bots, "GOBOTS", MappingProxyType({**GOBOTS, kind.name: kind}))
     register_strategy(_Shy())
@@ -86,9 +84,7 @@ def new_entries(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         unregister_strategy("shy")
 
 
-def test_a_new_level_strategy_and_bot_are_listed(
-    server: ServerThread, new_entries: None
-) -> None:
+def test_a_new_level_strategy_and_bot_are_listed(server: ServerThread, new_entries: None) -> None:
     opts = server.get("/api/options").json()
     info = opts["game_info"]
     assert opts["bot_levels"][-1] == "grandmaster"

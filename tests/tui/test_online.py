@@ -230,7 +230,6 @@ def test_a_room_made_in_the_terminal_is_private_unless_asked(server_url: str) ->
     private = prepare(server_url, seats=[None, "beginner:first"], name="Ann")
     public = prepare(server_url, seats=[None, "beginner:first"], name="Bo", public=True)
     rooms = [
-        httpx.get(f"{server_url}/api/rooms/{s.code}", timeout=10).json()
-        for s in (private, public)
+        httpx.get(f"{server_url}/api/rooms/{s.code}", timeout=10).json() for s in (private, public)
     ]
     assert [r["public"] for r in rooms] == [False, True]

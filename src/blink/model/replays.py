@@ -106,6 +106,7 @@ def definition_replay(
 
 # --- documents ------------------------------------------------------------------------------
 
+
 def _game_replay(record: AnyRecord) -> dict[str, Any]:
     try:
         definition = get_game(record.game_name)

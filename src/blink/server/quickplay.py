@@ -244,7 +244,6 @@ class QuickPlay:
             w.send(QueuePaired(code, seat, tokens[seat], e.game, e.players, opponents))
             w.done.set()
 
-
     @staticmethod
     def _failed(group: list[tuple[str, _Waiting]], code: str, message: str) -> None:
         for _, w in group:
