@@ -109,3 +109,50 @@ def test_blink_train_errors(args: list[str], says: str, tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert says in result.output and "Traceback" not in result.output
     assert isinstance(result.exception, SystemExit)
+
+
+def test_an_unwritable_out_is_refused_before_training(tmp_path: Path) -> None:
+    """A folder, or a path under a file, is refused at once: with a billion steps asked, the
+    command would not return if it trained first."""
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    for out, says in [(tmp_path, "is a folder"), (blocker / "p.pt", "file")]:
+        args = ["train", "--game", "goblink", "--steps", "1000000000", "--out", str(out)]
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 2, result.output
+        assert says in result.output and "Traceback" not in result.output
+        assert "saved" not in result.output
+
+
+_FULL_DISK_SAVE = """
+import resource, signal, sys
+from pathlib import Path
+from blink.train.policy import load_policy, save_policy
+policy, info = load_policy(Path(sys.argv[1]))
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG
+resource.setrlimit(resource.RLIMIT_FSIZE, (256, 256))
+try:
+    save_policy(Path(sys.argv[1]), policy, info)
+except OSError as exc:
+    print("refused:", exc.errno)
+"""
+
+
+def test_a_failed_save_leaves_the_saved_policy_whole(tmp_path: Path) -> None:
+    """A write that the system refuses part way (a file size limit, as a full disk would)
+    leaves the policy saved before exactly as it was, and no partial file beside it."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "p.pt"
+    result = _train("goblink", seed=3, steps=64)
+    save_policy(out, result.policy, result.info)
+    before = out.read_bytes(), info_path(out).read_bytes()
+    ran = subprocess.run(
+        [sys.executable, "-c", _FULL_DISK_SAVE, str(out)],
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert "refused: 27" in ran.stdout, ran.stdout + ran.stderr  # EFBIG
+    assert (out.read_bytes(), info_path(out).read_bytes()) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.pt", "p.pt.json"]
+    load_policy(out)

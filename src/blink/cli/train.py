@@ -9,6 +9,7 @@ file that cannot be read or written, PyTorch missing).
 from __future__ import annotations
 
 import contextlib
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
@@ -125,6 +126,7 @@ def train(
     out = out or Path(f"policy-{game}.pt")
     try:
         if not eval_only:
+            _check_writable(out)
             _run(game, steps, minutes, seed, bot, eval_bot or [], out)
         if eval_games:
             _evaluate(out, eval_bot or [], eval_games, seed + 1_000_000, baseline)
@@ -132,6 +134,16 @@ def train(
         _fail(exc.message)
     except OSError as exc:
         _fail(f"{out}: {exc.strerror or exc}")
+
+
+def _check_writable(out: Path) -> None:
+    """Refuse, before any training, a policy path that cannot be written (a folder, a folder
+    that cannot be made, no permission, a read-only disk): raises ``OSError``."""
+    if out.is_dir():
+        raise IsADirectoryError(21, "is a folder, not a policy file")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryFile(dir=out.parent):
+        pass
 
 
 def _run(

@@ -11,6 +11,8 @@ A saved policy is two files: ``PATH`` (the torch state dict) and ``PATH.json``
 
 from __future__ import annotations
 
+import io
+import os
 from pathlib import Path
 from typing import Any
 
@@ -102,8 +104,21 @@ def info_path(path: Path) -> Path:
 def save_policy(path: Path, policy: MaskedPolicy, info: PolicyInfo) -> None:
     """Write the state dict to ``path`` and the description to ``PATH.json``."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    torch.save(policy.state_dict(), path)
-    info_path(path).write_bytes(msgspec.json.format(msgspec.json.encode(info)) + b"\n")
+    # Each file is written beside its place and moved there whole: a full disk or a crash
+    # leaves the policy saved before (if any), never half a file.
+    weights = path.with_name(path.name + ".part")
+    meta = info_path(path)
+    meta_part = meta.with_name(meta.name + ".part")
+    try:
+        buffer = io.BytesIO()  # in memory first: a failed write is then an OSError
+        torch.save(policy.state_dict(), buffer)
+        weights.write_bytes(buffer.getvalue())
+        meta_part.write_bytes(msgspec.json.format(msgspec.json.encode(info)) + b"\n")
+        os.replace(weights, path)
+        os.replace(meta_part, meta)
+    finally:
+        weights.unlink(missing_ok=True)
+        meta_part.unlink(missing_ok=True)
 
 
 def load_policy(path: Path) -> tuple[MaskedPolicy, PolicyInfo]:
