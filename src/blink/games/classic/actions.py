@@ -200,10 +200,12 @@ Event = Dealt | Revealed | Played | Refilled | Stalled | Flipped | ChoiceMade | 
 
 def redact(event: Event, viewer: int | None) -> Event:
     """The event as ``viewer`` may see it (``None``: a spectator). Hidden cards become None."""
+    # Built directly: NamedTuple._replace costs several times as much, and a live room
+    # redacts every drawn card for every receiver but one.
     if isinstance(event, Refilled):
-        return event if event.player == viewer else event._replace(card=None)
+        return event if event.player == viewer else Refilled(event.player, event.slot, None)
     if isinstance(event, ChoiceMade):
-        return event if event.player == viewer else event._replace(card=None)
+        return event if event.player == viewer else ChoiceMade(event.player, None)
     if isinstance(event, Dealt):
         return event._replace(deck=None)
     return event

@@ -117,7 +117,7 @@ class ClassicTable:
         """The engine's redaction, and a second guard: another seat's drawn or chosen card is
         never sent, whatever the redaction does."""
         e = redact(event, viewer)
-        if isinstance(e, Refilled | ChoiceMade) and e.player != viewer and e.card is not None:
+        if isinstance(e, (Refilled, ChoiceMade)) and e.player != viewer and e.card is not None:
             return e._replace(card=None)
         return e
 
