@@ -24,8 +24,10 @@ why, in one sentence.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
-from collections.abc import Mapping, Sequence
+import sys
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType, ModuleType
 from typing import Any, Final
@@ -109,12 +111,39 @@ def unavailable() -> str | None:
     return None
 
 
+_UNUSED_BY_KERNELS = ("scipy", "scipy.linalg.cython_blas", "cffi")
+"""Modules numba imports, when available, and the kernels never use: scipy (its version
+checked on ``import numba``; its BLAS for ``np.dot`` and ``np.linalg``, imported as numba loads
+its compiler's registries on the first call of any compiled function, even one loaded from the
+cache: 0.2-0.4 s importing scipy.linalg) and cffi (C functions called through cffi: 0.1 s with
+its C parser). The fast engine imports numba and loads the registries without them: in its
+process, numba code compiled afterwards has no cffi support and its 1-D ``np.dot`` is a plain
+loop (unless scipy.linalg or cffi was imported before)."""
+
+
+@contextlib.contextmanager
+def _absent(names: Sequence[str]) -> Iterator[None]:
+    """While inside, importing any of ``names`` not imported yet fails at once (ImportError)."""
+    added = [n for n in names if n not in sys.modules]
+    for name in added:
+        sys.modules[name] = None  # type: ignore[assignment]  # the import system's "absent"
+    try:
+        yield
+    finally:
+        for name in added:
+            if name in sys.modules and sys.modules[name] is None:
+                del sys.modules[name]
+
+
 def _kernels() -> ModuleType:
-    """The compiled bots' module (importing numba on first use)."""
+    """The compiled bots' module (importing numba and loading its registries on first use)."""
     mod = _MODULES.get("bots")
     if mod is None:
         try:
-            mod = importlib.import_module("blink.games.classic.sim.fast_bots")
+            with _absent(_UNUSED_BY_KERNELS):
+                mod = importlib.import_module("blink.games.classic.sim.fast_bots")
+                registry = importlib.import_module("numba.core.registry")
+                registry.cpu_target.target_context.refresh()
         except ImportError as exc:
             raise FastUnavailableError(
                 f"the fast engine needs numba, which cannot be imported here ({exc}); "
