@@ -49,6 +49,7 @@ from blink.sim.seeds import derive_seed
 
 __all__ = [
     "KERNEL_FORMS",
+    "REASONS",
     "FastGame",
     "FastGames",
     "FastUnavailableError",
@@ -56,6 +57,7 @@ __all__ = [
     "check_specs",
     "games_of",
     "replay",
+    "result_columns",
     "result_rows",
     "run_bots",
     "simulate_fast",
@@ -72,7 +74,8 @@ KERNEL_FORMS: Final[Mapping[Strategy, int]] = MappingProxyType(
 """The strategies the fast engine plays, keyed by the registered strategy objects, with their
 codes in :mod:`blink.games.classic.sim.fast_bots`."""
 
-_REASONS = (Termination.OUT_OF_CARDS, Termination.STALL_PLACEMENT, Termination.FEWEST_CARDS)
+REASONS: Final = (Termination.OUT_OF_CARDS, Termination.STALL_PLACEMENT, Termination.FEWEST_CARDS)
+"""Why a fast game ended, by the code in its counters (``C_REASON``)."""
 
 
 class FastUnavailableError(RuntimeError):
@@ -321,30 +324,39 @@ def simulate_random(
     return _checked(seeds, outs, records, nlog)
 
 
+def result_columns(run: FastGames, behind: int) -> tuple[Arr, ...]:
+    """Each game's statistics as columns, in the order of the fields of a
+    :class:`~blink.games.classic.sim.runner.GameRow`, except that the winners are a bit set of
+    seats and the reason is its index in :data:`REASONS` (``behind``: the margin of a win from
+    behind, :data:`~blink.games.classic.sim.core.BEHIND_MARGIN`). Each column is an array of
+    its own (not a view of the counters), for pickling."""
+    fr = importlib.import_module("blink.games.classic.sim.fast_rules")
+    c = run.counters
+    winners = np.ascontiguousarray(c[:, fr.C_WINNERS])
+    single = (winners != 0) & ((winners & (winners - 1)) == 0)
+    seat = np.zeros(len(winners), dtype=np.int64)
+    for p in range(1, run.seats.shape[1]):
+        seat[winners == 1 << p] = p
+    deficit = run.seats[np.arange(len(winners)), seat, 1]
+    counter = [
+        np.ascontiguousarray(c[:, getattr(fr, f"C_{name}")])
+        for name in ("REASON", "PLAYS", "STALLS", "FLIPS", "CHOICES", "DEAD_ENDS", "DEFAULTS")
+    ]
+    reason, plays, *rest = counter
+    return (winners, reason, plays, run.duration.copy(), *rest, single & (deficit >= behind))
+
+
 def result_rows(run: FastGames, behind: int) -> list[tuple[Any, ...]]:
     """Each game's statistics as the fields of a
     :class:`~blink.games.classic.sim.runner.GameRow` (``behind``: the margin of a win from
     behind, :data:`~blink.games.classic.sim.core.BEHIND_MARGIN`)."""
-    fr = importlib.import_module("blink.games.classic.sim.fast_rules")
     players = run.seats.shape[1]
     winner_sets = [tuple(p for p in range(players) if w >> p & 1) for w in range(1 << players)]
-    c = run.counters
-    deficits = run.seats[:, :, 1].tolist()
-    cols = zip(
-        c[:, fr.C_WINNERS].tolist(), c[:, fr.C_REASON].tolist(), c[:, fr.C_PLAYS].tolist(),
-        run.duration.tolist(), c[:, fr.C_STALLS].tolist(), c[:, fr.C_FLIPS].tolist(),
-        c[:, fr.C_CHOICES].tolist(), c[:, fr.C_DEAD_ENDS].tolist(),
-        c[:, fr.C_DEFAULTS].tolist(), deficits, strict=True,
-    )  # fmt: skip
-    out = []
-    for w, why, plays, dur, stalls, flips, choices, dead, defaults, deficit in cols:
-        winners = winner_sets[w]
-        behind_win = len(winners) == 1 and deficit[winners[0]] >= behind
-        out.append(
-            (winners, _REASONS[why], plays, dur, stalls, flips, choices, dead, defaults,
-             behind_win)
-        )  # fmt: skip
-    return out
+    cols = result_columns(run, behind)
+    return [
+        (winner_sets[w], REASONS[why], *rest)
+        for w, why, *rest in zip(*(col.tolist() for col in cols), strict=True)
+    ]
 
 
 def games_of(run: FastGames, names: Sequence[str]) -> list[FastGame]:
@@ -361,7 +373,7 @@ def games_of(run: FastGames, names: Sequence[str]) -> list[FastGame]:
             seed=seed,
             specs=tuple(names),
             outcome=Outcome(
-                tuple(p for p in range(players) if w >> p & 1), _REASONS[c[fr.C_REASON]]
+                tuple(p for p in range(players) if w >> p & 1), REASONS[c[fr.C_REASON]]
             ),
             plays=c[fr.C_PLAYS],
             plays_by_seat=tuple(x[0] for x in seat),
