@@ -30,7 +30,7 @@ import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType, ModuleType
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -39,13 +39,15 @@ from blink.cards import Card
 from blink.games.classic.bots import BotConfigError, BotSpec, get_level, get_strategy
 from blink.games.classic.bots.strategies import BLOCKER, FIRST, FLEXIBLE, RANDOM, Strategy
 from blink.games.classic.engine import Choose, ClassicGame, Flip, Outcome, Play
-from blink.games.classic.record import GameRecord
 from blink.games.classic.rules import OFFICIAL, Ruleset, deal_sizes
 from blink.games.classic.sim.core import DEFAULT_CONFIG, GameResult, SimConfig
 from blink.games.classic.sim.fast_tables import DECK, N_CARDS
 from blink.games.classic.view import reach
 from blink.model.base import Termination
 from blink.sim.seeds import derive_seed
+
+if TYPE_CHECKING:
+    from blink.games.classic.record import GameRecord
 
 __all__ = [
     "KERNEL_FORMS",
@@ -424,6 +426,8 @@ def to_record(
     game: FastGame, ruleset: Ruleset = OFFICIAL, sizes: Sequence[int] | None = None
 ) -> GameRecord:
     """The game's record, built by replaying it through the rules engine."""
+    from blink.games.classic.record import GameRecord
+
     res = game.result
     return GameRecord.from_game(
         replay(game, ruleset, sizes),

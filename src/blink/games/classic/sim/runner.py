@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from blink.games.classic.bots import BotSpec
-from blink.games.classic.record import GameRecord, SeriesRecord
 from blink.games.classic.rules import OFFICIAL, Ruleset
 from blink.games.classic.sim.core import (
     BEHIND_MARGIN,
@@ -36,6 +35,8 @@ from blink.sim.seeds import derive_seed
 
 if TYPE_CHECKING:
     import numpy.typing as npt
+
+    from blink.games.classic.record import GameRecord
 
 __all__ = [
     "ENGINES",
@@ -309,6 +310,7 @@ def _chunk_of(job: Job) -> Callable[[Job, int, int], Chunk]:
 def _fast_chunk(job: Job, start: int, stop: int) -> list[MatchRow]:
     """Matches ``start`` to ``stop - 1`` of ``job`` on the fast engine, with records or in
     series (game by game: every undecided series of the chunk plays its next game in one call)."""
+    from blink.games.classic.record import SeriesRecord
     from blink.games.classic.sim.fast import simulate_fast, to_record
 
     indices = list(range(start, stop))
