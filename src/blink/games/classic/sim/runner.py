@@ -381,7 +381,7 @@ class RunResult:
             out.extend(part.rows() if isinstance(part, GameColumns) else part)
         return out
 
-    @property
+    @cached_property
     def columns(self) -> GameColumns | None:
         """Every match finished as columns, when every chunk came back as columns (the fast
         engine's single games without records); else ``None`` (and with no chunks)."""
