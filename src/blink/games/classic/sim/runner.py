@@ -402,11 +402,19 @@ def _first(part: Chunk) -> int:
 
 
 def _chunks(n: int, workers: int, engine: str = "exact") -> list[tuple[int, int]]:
-    if engine == "fast":  # big chunks: a call's fixed costs spread over more games
-        size = max(1, min(2000, -(-n // max(1, workers * 2))))
-    else:
+    if engine != "fast":
         size = max(1, min(200, n // max(1, workers * 8)))
-    return [(i, min(n, i + size)) for i in range(0, n, size)]
+        return [(i, min(n, i + size)) for i in range(0, n, size)]
+    # Chunks of up to 2,000 games (a call costs about 0.1 ms, and each chunk about 0.5 ms of the
+    # parent's time), smaller towards the end of the run so that no worker is left alone
+    # finishing a big one (2,000 games: 80 ms, a tenth of a 40,000-game run on two workers).
+    out = []
+    i = 0
+    while i < n:
+        size = max(100, min(2000, (n - i) // max(1, workers * 4)))
+        out.append((i, min(n, i + size)))
+        i += size
+    return out
 
 
 @contextlib.contextmanager
