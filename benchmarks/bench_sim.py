@@ -168,7 +168,8 @@ def startup(runs: int) -> None:
     print(
         f"fast engine, second process (cache filled), median of {runs}: first bot game done "
         f"{med[0]:.2f} s after it was started (runs: {', '.join(f'{s[0]:.2f}' for s in seconds)}"
-        f"); in the script: imports {med[1]:.2f} s, numba and its registries {med[2]:.2f} s, "
+        f"); in the script: importing the runner {med[1]:.2f} s, the engine (numpy, numba and "
+        f"its registries) {med[2]:.2f} s, "
         f"first bot game {med[3]:.2f} s, first random-legal game {med[4]:.2f} s; "
         f"{med[5]:.2f} s CPU"
     )
