@@ -57,9 +57,9 @@ t4 = time.perf_counter()
 print(done, t1 - t0, t2 - t1, t3 - t2, t4 - t3, time.process_time() - c0)
 """
 """A worker's path to its first game (blink.games.classic.sim.runner.run_chunk): importing the
-runner, numba and its registries (``unavailable()`` loads them), the first bot game (loading the
-compiled kernel), then the random-legal kernel's first game. Prints the wall-clock time at the
-end of the first bot game, each step's seconds and the CPU seconds."""
+runner, the engine (numpy, numba and its registries: ``unavailable()`` loads them), the first
+bot game (loading the compiled kernel), then the random-legal kernel's first game. Prints the
+wall-clock time at the end of the first bot game, each step's seconds and the CPU seconds."""
 
 
 def _cpu() -> tuple[float, float]:
