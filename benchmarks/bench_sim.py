@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/bench_sim.py [--games N] [--fast-games N] [--repeat R]
                                        [--workers 1,2] [--engines exact,fast,random]
-                                       [--no-startup]
+                                       [--no-startup] [--startup-runs N]
        python benchmarks/bench_sim.py --engines gofast,goexact [--go-games N] [--repeat R]
 
 Each bot game: expert:blocker against expert:random, two players, the official rules, seeded
@@ -14,12 +14,15 @@ is the fast engine's random-legal two-player games (no bots: the ceiling), timed
 ``simulate_random`` (seeds derived in Python) and as the bare kernel (keys ready).
 
 One worker runs in this process; more use the simulator's process pool, so the figure includes
-the cost of starting the pool (and, for the fast engine, of loading numba and its cache in each
-worker). Rates are games per CPU-second (this process and its reaped workers: the per-core speed
-even when other programs share the machine), medians of ``--repeat`` runs. The fast engine is
-called once before its runs (compiled, or loaded from the cache), and unless ``--no-startup``
-two fresh processes measure the first-call compile time (an empty cache) and the time a second
-process takes to import the engine and finish its first game (the cache filled).
+the cost of starting the pool. The runs of the worker counts are interleaved (run 1 of each
+count, then run 2...), so that a change in the machine's load falls on all of them. Rates are
+games per CPU-second (this process and its reaped workers: the per-core speed even when other
+programs share the machine), with the CPU per game split between this process and the
+workers, medians of ``--repeat`` runs. The fast engine is called once before its runs
+(compiled, or loaded from the cache), and unless ``--no-startup`` fresh processes time a
+worker's path to its first game (``run_chunk``): one with an empty cache (the compile time),
+then ``--startup-runs`` with the cache filled, from just before each process is started to the
+end of its first game (the median, and each step inside the process).
 
 Go Blink (``gofast``, ``goexact``; :func:`go_section`): four players, two greedy and two memory
 seats, and four random seats, one worker, games per CPU-second through the simulator
@@ -48,31 +51,71 @@ _FIRST_GAME = """
 import time
 t0 = time.perf_counter(); c0 = time.process_time()
 from blink.games.classic.bots import BotSpec
-from blink.games.classic.sim.fast import run_bots, simulate_random
-specs = (BotSpec.parse("expert:blocker"), BotSpec.parse("expert:random"))
-run_bots(specs, [1])
+from blink.games.classic.sim.runner import Job, run_chunk
 t1 = time.perf_counter()
+from blink.games.classic.sim.fast import simulate_random, unavailable
+unavailable()
+t2 = time.perf_counter()
+job = Job((BotSpec.parse("expert:blocker"), BotSpec.parse("expert:random")), engine="fast")
+run_chunk(job, 0, 1)
+t3 = time.perf_counter(); done = time.time()
 simulate_random(2, [1])
-print(t1 - t0, time.perf_counter() - t0, time.process_time() - c0)
+t4 = time.perf_counter()
+print(done, t1 - t0, t2 - t1, t3 - t2, t4 - t3, time.process_time() - c0)
 """
+"""A worker's path to its first game (blink.games.classic.sim.runner.run_chunk): importing the
+runner, the engine (numpy, numba and its registries: ``unavailable()`` loads them), the first
+bot game (loading the compiled kernel), then the random-legal kernel's first game. Prints the
+wall-clock time at the end of the first bot game, each step's seconds and the CPU seconds."""
 
 
-def _cpu() -> float:
+def _cpu() -> tuple[float, float]:
+    """CPU seconds used so far by this process and by its reaped children (the workers)."""
     me = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+    return me.ru_utime + me.ru_stime, kids.ru_utime + kids.ru_stime
 
 
-def rate(games: int, workers: int, seed: int, engine: str) -> tuple[float, float, float]:
-    """Wall-clock games/s, games per CPU-second, and mean plays per game for one run."""
+def rate(games: int, workers: int, seed: int, engine: str) -> tuple[float, float, float, float]:
+    """One run: wall-clock games/s, CPU seconds per game in this process and in the workers,
+    and the mean plays per game."""
     job = Job(SPECS, seed=seed, engine=engine)
-    cpu0 = _cpu()
+    me0, kids0 = _cpu()
     start = time.perf_counter()
     res = run(job, games, workers)
     elapsed = time.perf_counter() - start
-    cpu = _cpu() - cpu0
-    plays = statistics.fmean(g.plays for row in res.rows for g in row.games)
-    return games / elapsed, games / cpu, plays
+    me, kids = _cpu()
+    cols = res.columns  # the fast engine's single games: no row is built
+    if cols is not None:
+        plays = float(cols.plays.mean())
+    else:
+        plays = statistics.fmean(g.plays for row in res.rows for g in row.games)
+    return games / elapsed, (me - me0) / games, (kids - kids0) / games, plays
+
+
+def worker_runs(engine: str, games: int, counts: list[int], repeat: int) -> float:
+    """Each worker count's runs, interleaved (run ``r`` of every count, then run ``r + 1``) so
+    that a change of the machine's load falls on all of them; prints each count's medians and
+    returns the games per CPU-second of the first count."""
+    runs: dict[int, list[tuple[float, float, float, float]]] = {w: [] for w in counts}
+    for r in range(repeat):
+        for w in counts:
+            runs[w].append(rate(games, w, seed=r, engine=engine))
+    base = statistics.median(x[0] for x in runs[counts[0]]) / counts[0]
+    first = 0.0
+    for w in counts:
+        wall = statistics.median(x[0] for x in runs[w])
+        parent = statistics.median(x[1] for x in runs[w])
+        kids = statistics.median(x[2] for x in runs[w])
+        first = first or 1 / (parent + kids)
+        print(
+            f"{engine}, workers={w}, {games} games: median {wall:,.0f} games/s wall "
+            f"({wall / base:.2f}x one worker); {1 / (parent + kids):,.0f} games per CPU-second; "
+            f"CPU per game {parent * 1e6:.1f} us in this process, {kids * 1e6:.1f} us in the "
+            f"workers; runs (wall): {', '.join(f'{x[0]:,.0f}' for x in runs[w])}; "
+            f"mean plays/game {runs[w][-1][3]:.1f}"
+        )
+    return first
 
 
 def random_rates(games: int, repeat: int) -> tuple[list[float], list[float], float]:
@@ -105,21 +148,38 @@ def random_rates(games: int, repeat: int) -> tuple[list[float], list[float], flo
     return whole, bare, plays
 
 
-def startup() -> None:
-    """Compile time with an empty numba cache, then a second process's first game."""
+def _first_game(env: dict[str, str]) -> list[float]:
+    """One fresh process's :data:`_FIRST_GAME`: the seconds from just before it was started to
+    the end of its first bot game, then the script's own figures (imports, numba, first bot
+    game, first random-legal game, CPU seconds)."""
+    started = time.time()
+    out = subprocess.run(
+        [sys.executable, "-c", _FIRST_GAME], env=env, capture_output=True, text=True, check=True
+    )
+    done, *steps = (float(x) for x in out.stdout.split())
+    return [done - started, *steps]
+
+
+def startup(runs: int) -> None:
+    """Compile time with an empty numba cache, then ``runs`` second processes' first games."""
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        for label in ("first process (empty cache: compiles)", "second process (cache filled)"):
-            out = subprocess.run(
-                [sys.executable, "-c", _FIRST_GAME], env=env, capture_output=True, text=True,
-                check=True,
-            )  # fmt: skip
-            bots, both, cpu = (float(x) for x in out.stdout.split())
-            print(
-                f"fast engine, {label}: first bot game done {bots:.2f} s after the process "
-                f"started its imports; with the random-legal kernel too {both:.2f} s "
-                f"({cpu:.2f} s CPU)"
-            )
+        first = _first_game(env)
+        print(
+            f"fast engine, first process (empty cache: compiles): first bot game done "
+            f"{first[0]:.2f} s after it was started ({first[5]:.2f} s CPU with the random-legal "
+            "kernel's first game)"
+        )
+        seconds = [_first_game(env) for _ in range(runs)]
+    med = [statistics.median(col) for col in zip(*seconds, strict=True)]
+    print(
+        f"fast engine, second process (cache filled), median of {runs}: first bot game done "
+        f"{med[0]:.2f} s after it was started (runs: {', '.join(f'{s[0]:.2f}' for s in seconds)}"
+        f"); in the script: importing the runner {med[1]:.2f} s, the engine (numpy, numba and "
+        f"its registries) {med[2]:.2f} s, "
+        f"first bot game {med[3]:.2f} s, first random-legal game {med[4]:.2f} s; "
+        f"{med[5]:.2f} s CPU"
+    )
 
 
 GO_MIXES = {
@@ -218,6 +278,9 @@ def main() -> None:
     parser.add_argument("--no-startup", action="store_true", help="skip the compile timings")
     parser.add_argument("--go-games", type=int, default=100000, help="games per run, gofast")
     parser.add_argument("--go-exact-games", type=int, default=500, help="games per run, goexact")
+    parser.add_argument(
+        "--startup-runs", type=int, default=5, help="second processes timed (the cache filled)"
+    )
     args = parser.parse_args()
     counts = [int(w) for w in args.workers.split(",")]
     engines = [e.strip() for e in args.engines.split(",") if e.strip()]
@@ -234,7 +297,7 @@ def main() -> None:
     print(f"cores reported by the OS: {os.cpu_count()}")
     print(f"load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if not args.no_startup and ("fast" in engines or "random" in engines):
-        startup()
+        startup(args.startup_runs)
     per_core: dict[str, float] = {}
     for engine in engines:
         if engine == "random":
@@ -249,24 +312,7 @@ def main() -> None:
         games = args.fast_games if engine == "fast" else args.games
         if engine == "fast":
             rate(100, 1, 0, "fast")  # compiled or loaded from the cache before timing
-        base = None
-        for w in counts:
-            rates, per_cpu = [], []
-            plays = 0.0
-            for r in range(args.repeat):
-                g, c, plays = rate(games, w, seed=r, engine=engine)
-                rates.append(g)
-                per_cpu.append(c)
-            med = statistics.median(rates)
-            base = base or med / w
-            per_core.setdefault(engine, statistics.median(per_cpu))
-            print(
-                f"{engine}, workers={w}, {games} games: median {med:,.0f} games/s wall "
-                f"({med / base:.2f}x one worker); {statistics.median(per_cpu):,.0f} games per "
-                "CPU-second; runs (wall): "
-                + ", ".join(f"{x:,.0f}" for x in rates)
-                + f"; mean plays/game {plays:.1f}"
-            )
+        per_core[engine] = worker_runs(engine, games, counts, args.repeat)
     if "fast" in per_core and "exact" in per_core:
         ratio = per_core["fast"] / per_core["exact"]
         print(f"fast / exact, games per CPU-second with one worker: {ratio:.1f}x")

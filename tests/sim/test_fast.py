@@ -8,6 +8,7 @@ __pycache__), so only the first run on a machine pays the compile time.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import random
@@ -41,12 +42,15 @@ from blink.games.classic.sim.fast import (
     to_record,
 )
 from blink.games.classic.sim.runner import (
+    GameColumns,
     Job,
     UnknownEngineError,
+    chunk_columns,
     default_engine,
     run,
     run_chunk,
 )
+from blink.games.classic.sim.stats import summarize, summarize_run
 from blink.sim.seeds import derive_seed
 
 
@@ -204,6 +208,44 @@ def test_runner_results_do_not_depend_on_workers_or_chunks() -> None:
     pieces = [r for start in range(0, 500, 37) for r in run_chunk(job, start, min(500, start + 37))]
     assert pieces == one.rows
     assert run_chunk(job, 321, 322) == [one.rows[321]]
+
+
+def test_columns_are_the_rows_and_give_their_summary() -> None:
+    # Three players under the dead-end rules: ties, every ending and wins from behind occur.
+    specs = bot_specs("expert:blocker", "expert:random", "casual:first")
+    job = Job(specs, seed=6, ruleset=DEAD_END, engine="fast")
+    two = run(job, 700, workers=2)
+    cols = two.columns
+    assert cols is not None and len(cols) == two.matches == 700
+    assert cols.numbers.tolist() == list(range(700))
+    # Any chunking gives the same columns, and their rows are the rows of run_chunk.
+    pieces = GameColumns.join([chunk_columns(job, a, min(700, a + 53)) for a in range(0, 700, 53)])
+    for f in dataclasses.fields(GameColumns):
+        mine, theirs = getattr(cols, f.name), getattr(pieces, f.name)
+        assert (mine == theirs).all() if f.name not in ("players", "reasons") else mine == theirs
+    assert two.rows == cols.rows() == run_chunk(job, 0, 700) == run(job, 700, workers=1).rows
+    names = [str(s) for s in specs]
+    from_columns = summarize_run(two, 3, names)
+    from_rows = summarize(two.rows, 3, names, requested=700)
+    assert from_columns.to_dict() == from_rows.to_dict()
+    assert from_columns.plays_values == from_rows.plays_values
+    assert from_columns.duration_values == from_rows.duration_values
+    assert from_rows.ties > 0 and from_rows.from_behind > 0
+    assert {"fewest_cards (tie)", "stall_placement", "out_of_cards"} <= set(from_rows.endings)
+
+
+def test_series_and_records_come_back_as_rows(tmp_path: Path) -> None:
+    specs = bot_specs("expert:blocker", "expert:random")
+    series = Job(specs, seed=2, best_of=3, engine="fast")
+    recorded = Job(specs, seed=2, records=str(tmp_path), engine="fast")
+    for job in (series, recorded, Job(specs, seed=2, engine="exact")):
+        res = run(job, 6, workers=1)
+        assert res.columns is None and len(res.rows) == res.matches == 6
+        assert summarize_run(res, 2, best_of=job.best_of) == summarize(
+            res.rows, 2, best_of=job.best_of, requested=6
+        )
+    with pytest.raises(ValueError, match="single games without records"):
+        chunk_columns(series, 0, 3)
 
 
 def test_a_series_depends_only_on_its_seed() -> None:

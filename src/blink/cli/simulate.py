@@ -383,7 +383,7 @@ def _run_classic(job: Job, options: SimulationOptions) -> tuple[Summary, float]:
     """Run ``options.games`` matches of ``job`` with a progress bar, on local processes or the
     cluster; their summary and the seconds."""
     from blink.games.classic.sim.runner import run
-    from blink.games.classic.sim.stats import summarize
+    from blink.games.classic.sim.stats import summarize_run
 
     games = options.games
     unit = "series" if job.best_of > 1 else "games"
@@ -395,14 +395,7 @@ def _run_classic(job: Job, options: SimulationOptions) -> tuple[Summary, float]:
             elapsed = time.perf_counter() - start
     except KeyboardInterrupt:  # pragma: no cover - run() normally catches it itself
         _fail("interrupted before any game finished")
-    summary = summarize(
-        result.rows,
-        len(job.specs),
-        [str(s) for s in job.specs],
-        job.best_of,
-        interrupted=result.interrupted,
-        requested=games,
-    )
+    summary = summarize_run(result, len(job.specs), [str(s) for s in job.specs], job.best_of)
     summary.extra.update(
         seed=job.seed,
         ruleset=job.ruleset.name,

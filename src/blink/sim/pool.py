@@ -8,11 +8,13 @@ running with no one to collect their work.
 from __future__ import annotations
 
 import ctypes
-import multiprocessing
 import os
 import signal
 import sys
-from concurrent.futures import ProcessPoolExecutor
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 __all__ = ["die_with_parent", "worker_pool"]
 
@@ -58,6 +60,10 @@ def _init_worker(parent: int | None) -> None:
 
 def worker_pool(workers: int) -> ProcessPoolExecutor:
     """A process pool whose workers ignore Ctrl-C and die with this process."""
+    # Imported here: multiprocessing's modules cost a run on one process about 50 ms at start.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     ctx = multiprocessing.get_context()  # the default one, as the pool would take
     # A fork server starts the workers (and is their parent): only fork and spawn start them
     # from this process, in the calling thread (run() keeps the pool on that one thread).

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import shutil
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -28,8 +28,9 @@ class RecordingJob(Protocol):
         """The records directory, or ``None``."""
 
 
-ChunkResult = tuple[list[Any], list[tuple[str, bytes]]]
-"""A chunk's rows and the records its matches wrote: (file name, contents), sorted by name."""
+ChunkResult = tuple[Any, list[tuple[str, bytes]]]
+"""A chunk's result (its rows, or columns) and the records its matches wrote: (file name,
+contents), sorted by name."""
 
 
 def version_probe() -> Callable[[], str | None]:
@@ -54,17 +55,17 @@ def version_probe() -> Callable[[], str | None]:
 
 
 def run_chunk(
-    fn: Callable[[Any, int, int], Sequence[R]], job: RecordingJob, start: int, stop: int
+    fn: Callable[[Any, int, int], R], job: RecordingJob, start: int, stop: int
 ) -> ChunkResult:
     """``fn(job, start, stop)`` on this worker. When the job writes records, they are written
     to a temporary directory here and returned, for the client to write where it was asked to:
     the same bytes a local run writes."""
     if job.records is None:
-        return list(fn(job, start, stop)), []
+        return fn(job, start, stop), []
     folder = tempfile.mkdtemp(prefix="blink-records-")
     try:
         local = dataclasses.replace(job, records=folder)  # type: ignore[type-var]
-        rows = list(fn(local, start, stop))
+        rows = fn(local, start, stop)
         files = sorted((p.name, p.read_bytes()) for p in Path(folder).iterdir() if p.is_file())
     finally:
         shutil.rmtree(folder, ignore_errors=True)

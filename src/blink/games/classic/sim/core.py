@@ -19,11 +19,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from operator import itemgetter
 from types import MethodType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from blink.cards import Card
 from blink.games.classic.bots import Bot, BotSpec, Intent
-from blink.games.classic.definition import CLASSIC
 from blink.games.classic.engine import (
     Choose,
     ClassicGame,
@@ -39,11 +38,16 @@ from blink.games.classic.engine import (
     Stalled,
     StallKind,
 )
-from blink.games.classic.record import GameRecord, SeriesRecord
 from blink.games.classic.rules import OFFICIAL, Ruleset
 from blink.match import Series
 from blink.model.base import Pending, RefereeClock, Timer, Timings
 from blink.sim.seeds import derive_seed
+
+if TYPE_CHECKING:
+    from blink.games.classic.record import GameRecord, SeriesRecord
+
+# The definition and the records are imported where they are used: the fast engine's processes
+# never need them, and importing them (with msgspec) costs a worker about 50 ms at start.
 
 __all__ = [
     "BEHIND_MARGIN",
@@ -122,6 +126,8 @@ class GameResult:
     @cached_property
     def record(self) -> GameRecord:
         """The game's record (replayable with ``record.verify()``)."""
+        from blink.games.classic.record import GameRecord
+
         if self.game is None:
             raise ValueError("this result was made without its game; no record available")
         return GameRecord.from_game(
@@ -244,6 +250,8 @@ def simulate_game(
     ``sizes`` gives each seat's draw-pile size (a handicap). The deck, the bots and the
     tie-breaks are seeded from ``seed`` by :func:`~blink.sim.seeds.derive_seed`.
     """
+    from blink.games.classic.definition import CLASSIC
+
     players = CLASSIC.info.check_players(len(specs))
     game = ClassicGame.new(players, derive_seed(seed, "deck"), ruleset=ruleset, sizes=sizes)
     bots = [spec.build(i, derive_seed(seed, "bot", i)) for i, spec in enumerate(specs)]
@@ -335,7 +343,7 @@ class BotRace:
     def act(self, action: Play | Choose) -> list[Event]:
         """Apply an outside seat's action now; :class:`IllegalAction` (unchanged) if refused."""
         run = self._run
-        events = CLASSIC.apply(run.game, action, round(run.now * 1000))
+        events = run.definition.apply(run.game, action, round(run.now * 1000))
         run._count(events)
         return events
 
@@ -350,6 +358,9 @@ class _Run:
     """The state of one simulated game: the clock, the referee's deadline and the counts."""
 
     def __init__(self, game: ClassicGame, bots: Sequence[Bot], seed: int, config: SimConfig):
+        from blink.games.classic.definition import CLASSIC
+
+        self.definition = CLASSIC
         self.game = game
         self.bots = bots
         self.seed = seed
@@ -437,7 +448,7 @@ class _Run:
                 self.flips += 1
             elif seat is not None:
                 self.defaults += 1
-            self._count(CLASSIC.apply(game, action, t))
+            self._count(self.definition.apply(game, action, t))
         self.left = [game.cards_left(s) for s in range(game.players)]
 
     def _bot_acts(self, seat: int, action: Any) -> None:
@@ -513,6 +524,8 @@ class SeriesResult:
     @property
     def record(self) -> SeriesRecord:
         """The series record: every game's record in order."""
+        from blink.games.classic.record import SeriesRecord
+
         return SeriesRecord(self.best_of, [g.record for g in self.games], {"simulated": True})
 
 

@@ -24,11 +24,13 @@ why, in one sentence.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
-from collections.abc import Mapping, Sequence
+import sys
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType, ModuleType
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -37,7 +39,6 @@ from blink.cards import Card
 from blink.games.classic.bots import BotConfigError, BotSpec, get_level, get_strategy
 from blink.games.classic.bots.strategies import BLOCKER, FIRST, FLEXIBLE, RANDOM, Strategy
 from blink.games.classic.engine import Choose, ClassicGame, Flip, Outcome, Play
-from blink.games.classic.record import GameRecord
 from blink.games.classic.rules import OFFICIAL, Ruleset, deal_sizes
 from blink.games.classic.sim.core import DEFAULT_CONFIG, GameResult, SimConfig
 from blink.games.classic.sim.fast_tables import DECK, N_CARDS
@@ -45,8 +46,12 @@ from blink.games.classic.view import reach
 from blink.model.base import Termination
 from blink.sim.seeds import derive_seed
 
+if TYPE_CHECKING:
+    from blink.games.classic.record import GameRecord
+
 __all__ = [
     "KERNEL_FORMS",
+    "REASONS",
     "FastGame",
     "FastGames",
     "FastUnavailableError",
@@ -54,6 +59,7 @@ __all__ = [
     "check_specs",
     "games_of",
     "replay",
+    "result_columns",
     "result_rows",
     "run_bots",
     "simulate_fast",
@@ -70,7 +76,8 @@ KERNEL_FORMS: Final[Mapping[Strategy, int]] = MappingProxyType(
 """The strategies the fast engine plays, keyed by the registered strategy objects, with their
 codes in :mod:`blink.games.classic.sim.fast_bots`."""
 
-_REASONS = (Termination.OUT_OF_CARDS, Termination.STALL_PLACEMENT, Termination.FEWEST_CARDS)
+REASONS: Final = (Termination.OUT_OF_CARDS, Termination.STALL_PLACEMENT, Termination.FEWEST_CARDS)
+"""Why a fast game ended, by the code in its counters (``C_REASON``)."""
 
 
 class FastUnavailableError(RuntimeError):
@@ -109,12 +116,39 @@ def unavailable() -> str | None:
     return None
 
 
+_UNUSED_BY_KERNELS = ("scipy", "scipy.linalg.cython_blas", "cffi")
+"""Modules numba imports, when available, and the kernels never use: scipy (its version
+checked on ``import numba``; its BLAS for ``np.dot`` and ``np.linalg``, imported as numba loads
+its compiler's registries on the first call of any compiled function, even one loaded from the
+cache: 0.2-0.4 s importing scipy.linalg) and cffi (C functions called through cffi: 0.1 s with
+its C parser). The fast engine imports numba and loads the registries without them: in its
+process, numba code compiled afterwards has no cffi support and its 1-D ``np.dot`` is a plain
+loop (unless scipy.linalg or cffi was imported before)."""
+
+
+@contextlib.contextmanager
+def _absent(names: Sequence[str]) -> Iterator[None]:
+    """While inside, importing any of ``names`` not imported yet fails at once (ImportError)."""
+    added = [n for n in names if n not in sys.modules]
+    for name in added:
+        sys.modules[name] = None  # type: ignore[assignment]  # the import system's "absent"
+    try:
+        yield
+    finally:
+        for name in added:
+            if name in sys.modules and sys.modules[name] is None:
+                del sys.modules[name]
+
+
 def _kernels() -> ModuleType:
-    """The compiled bots' module (importing numba on first use)."""
+    """The compiled bots' module (importing numba and loading its registries on first use)."""
     mod = _MODULES.get("bots")
     if mod is None:
         try:
-            mod = importlib.import_module("blink.games.classic.sim.fast_bots")
+            with _absent(_UNUSED_BY_KERNELS):
+                mod = importlib.import_module("blink.games.classic.sim.fast_bots")
+                registry = importlib.import_module("numba.core.registry")
+                registry.cpu_target.target_context.refresh()
         except ImportError as exc:
             raise FastUnavailableError(
                 f"the fast engine needs numba, which cannot be imported here ({exc}); "
@@ -292,30 +326,39 @@ def simulate_random(
     return _checked(seeds, outs, records, nlog)
 
 
+def result_columns(run: FastGames, behind: int) -> tuple[Arr, ...]:
+    """Each game's statistics as columns, in the order of the fields of a
+    :class:`~blink.games.classic.sim.runner.GameRow`, except that the winners are a bit set of
+    seats and the reason is its index in :data:`REASONS` (``behind``: the margin of a win from
+    behind, :data:`~blink.games.classic.sim.core.BEHIND_MARGIN`). Each column is an array of
+    its own (not a view of the counters), for pickling."""
+    fr = importlib.import_module("blink.games.classic.sim.fast_rules")
+    c = run.counters
+    winners = np.ascontiguousarray(c[:, fr.C_WINNERS])
+    single = (winners != 0) & ((winners & (winners - 1)) == 0)
+    seat = np.zeros(len(winners), dtype=np.int64)
+    for p in range(1, run.seats.shape[1]):
+        seat[winners == 1 << p] = p
+    deficit = run.seats[np.arange(len(winners)), seat, 1]
+    counter = [
+        np.ascontiguousarray(c[:, getattr(fr, f"C_{name}")])
+        for name in ("REASON", "PLAYS", "STALLS", "FLIPS", "CHOICES", "DEAD_ENDS", "DEFAULTS")
+    ]
+    reason, plays, *rest = counter
+    return (winners, reason, plays, run.duration.copy(), *rest, single & (deficit >= behind))
+
+
 def result_rows(run: FastGames, behind: int) -> list[tuple[Any, ...]]:
     """Each game's statistics as the fields of a
     :class:`~blink.games.classic.sim.runner.GameRow` (``behind``: the margin of a win from
     behind, :data:`~blink.games.classic.sim.core.BEHIND_MARGIN`)."""
-    fr = importlib.import_module("blink.games.classic.sim.fast_rules")
     players = run.seats.shape[1]
     winner_sets = [tuple(p for p in range(players) if w >> p & 1) for w in range(1 << players)]
-    c = run.counters
-    deficits = run.seats[:, :, 1].tolist()
-    cols = zip(
-        c[:, fr.C_WINNERS].tolist(), c[:, fr.C_REASON].tolist(), c[:, fr.C_PLAYS].tolist(),
-        run.duration.tolist(), c[:, fr.C_STALLS].tolist(), c[:, fr.C_FLIPS].tolist(),
-        c[:, fr.C_CHOICES].tolist(), c[:, fr.C_DEAD_ENDS].tolist(),
-        c[:, fr.C_DEFAULTS].tolist(), deficits, strict=True,
-    )  # fmt: skip
-    out = []
-    for w, why, plays, dur, stalls, flips, choices, dead, defaults, deficit in cols:
-        winners = winner_sets[w]
-        behind_win = len(winners) == 1 and deficit[winners[0]] >= behind
-        out.append(
-            (winners, _REASONS[why], plays, dur, stalls, flips, choices, dead, defaults,
-             behind_win)
-        )  # fmt: skip
-    return out
+    cols = result_columns(run, behind)
+    return [
+        (winner_sets[w], REASONS[why], *rest)
+        for w, why, *rest in zip(*(col.tolist() for col in cols), strict=True)
+    ]
 
 
 def games_of(run: FastGames, names: Sequence[str]) -> list[FastGame]:
@@ -332,7 +375,7 @@ def games_of(run: FastGames, names: Sequence[str]) -> list[FastGame]:
             seed=seed,
             specs=tuple(names),
             outcome=Outcome(
-                tuple(p for p in range(players) if w >> p & 1), _REASONS[c[fr.C_REASON]]
+                tuple(p for p in range(players) if w >> p & 1), REASONS[c[fr.C_REASON]]
             ),
             plays=c[fr.C_PLAYS],
             plays_by_seat=tuple(x[0] for x in seat),
@@ -383,6 +426,8 @@ def to_record(
     game: FastGame, ruleset: Ruleset = OFFICIAL, sizes: Sequence[int] | None = None
 ) -> GameRecord:
     """The game's record, built by replaying it through the rules engine."""
+    from blink.games.classic.record import GameRecord
+
     res = game.result
     return GameRecord.from_game(
         replay(game, ruleset, sizes),

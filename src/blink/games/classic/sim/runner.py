@@ -7,17 +7,18 @@ not depend on which process plays it or in what order; rows come back sorted by 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from blink.games.classic.bots import BotSpec
-from blink.games.classic.record import GameRecord, SeriesRecord
 from blink.games.classic.rules import OFFICIAL, Ruleset
 from blink.games.classic.sim.core import (
     BEHIND_MARGIN,
@@ -32,14 +33,22 @@ from blink.match import Series
 from blink.sim.pool import worker_pool
 from blink.sim.seeds import derive_seed
 
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    from blink.games.classic.record import GameRecord
+
 __all__ = [
     "ENGINES",
+    "Chunk",
+    "GameColumns",
     "GameRow",
     "Job",
     "MatchRow",
     "RunResult",
     "SimulationError",
     "UnknownEngineError",
+    "chunk_columns",
     "default_engine",
     "run",
     "run_chunk",
@@ -121,6 +130,68 @@ class MatchRow(NamedTuple):
 
 
 @dataclass(frozen=True)
+class GameColumns:
+    """Single games' statistics as columns: numpy arrays with one entry per game, in match
+    order. The fast engine's chunks come back as these rather than as a row per game, whose
+    pickling cost about as much as playing the game; :meth:`rows` builds the rows."""
+
+    numbers: npt.NDArray[Any]
+    """Each game's match index in the run."""
+    players: int
+    reasons: tuple[str, ...]
+    """The reasons a game ends, by the codes of :attr:`reason`."""
+    winners: npt.NDArray[Any]
+    """The winning seats as a bit set (seat ``p`` is bit ``p``; more than one bit: a tie)."""
+    reason: npt.NDArray[Any]
+    plays: npt.NDArray[Any]
+    duration: npt.NDArray[Any]
+    stalls: npt.NDArray[Any]
+    flips: npt.NDArray[Any]
+    choices: npt.NDArray[Any]
+    dead_ends: npt.NDArray[Any]
+    defaults: npt.NDArray[Any]
+    from_behind: npt.NDArray[Any]
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    def winner_sets(self) -> list[tuple[int, ...]]:
+        """The seats of every bit set of :attr:`winners`, by its value."""
+        n = self.players
+        return [tuple(p for p in range(n) if w >> p & 1) for w in range(1 << n)]
+
+    def rows(self) -> list[MatchRow]:
+        """Each game as the row of a match of one game."""
+        sets = self.winner_sets()
+        cols = (
+            self.numbers, self.winners, self.reason, self.plays, self.duration, self.stalls,
+            self.flips, self.choices, self.dead_ends, self.defaults, self.from_behind,
+        )  # fmt: skip
+        out = []
+        for i, w, why, *rest in zip(*(c.tolist() for c in cols), strict=True):
+            out.append(MatchRow(i, sets[w], (GameRow(sets[w], self.reasons[why], *rest),)))
+        return out
+
+    @classmethod
+    def join(cls, parts: Sequence[GameColumns]) -> GameColumns:
+        """The games of ``parts`` (at least one, of the same setting), in that order."""
+        import numpy as np
+
+        first = parts[0]
+        arrays = {
+            f.name: np.concatenate([getattr(p, f.name) for p in parts])
+            for f in dataclasses.fields(cls)
+            if f.name not in ("players", "reasons")
+        }
+        return cls(players=first.players, reasons=first.reasons, **arrays)
+
+
+Chunk = list[MatchRow] | GameColumns
+"""What a chunk of a run gives back: its matches' rows, or the fast engine's single games as
+columns."""
+
+
+@dataclass(frozen=True)
 class Job:
     """What to simulate: the same setting for every match of a run."""
 
@@ -181,15 +252,12 @@ class Job:
 def run_chunk(job: Job, start: int, stop: int) -> list[MatchRow]:
     """Matches ``start`` to ``stop - 1`` of ``job``."""
     if job.engine == "fast":
+        if job.best_of == 1 and job.records is None:
+            return chunk_columns(job, start, stop).rows()
         try:
-            if job.best_of == 1 and job.records is None:
-                return _fast_rows(job, start, stop)
             return _fast_chunk(job, start, stop)
         except Exception as exc:
-            raise SimulationError(
-                f"matches {start}-{stop - 1} (seed {job.seed}, {job.engine} engine) failed: "
-                f"{type(exc).__name__}: {exc}"
-            ) from None
+            raise _failed(job, start, stop, exc) from None
     out = []
     for i in range(start, stop):
         try:
@@ -201,28 +269,48 @@ def run_chunk(job: Job, start: int, stop: int) -> list[MatchRow]:
     return out
 
 
-def _fast_rows(job: Job, start: int, stop: int) -> list[MatchRow]:
-    """Single games ``start`` to ``stop - 1`` of ``job`` on the fast engine, their rows read
-    straight from its arrays."""
-    from blink.games.classic.sim.fast import result_rows, run_bots
-
-    indices = range(start, stop)
-    run = run_bots(
-        job.specs,
-        [derive_seed(job.seed, i) for i in indices],
-        ruleset=job.ruleset,
-        sizes=job.sizes,
-        config=job.config,
+def _failed(job: Job, start: int, stop: int, exc: Exception) -> SimulationError:
+    return SimulationError(
+        f"matches {start}-{stop - 1} (seed {job.seed}, {job.engine} engine) failed: "
+        f"{type(exc).__name__}: {exc}"
     )
-    return [
-        MatchRow(i, row[0], (GameRow(*row),))
-        for i, row in zip(indices, result_rows(run, BEHIND_MARGIN), strict=True)
-    ]
+
+
+def chunk_columns(job: Job, start: int, stop: int) -> GameColumns:
+    """Single games ``start`` to ``stop - 1`` of ``job`` on the fast engine (a job of single
+    games without records), as columns read straight from its arrays."""
+    if job.engine != "fast" or job.best_of != 1 or job.records is not None:
+        raise ValueError("columns are for the fast engine's single games without records")
+    try:
+        import numpy as np
+
+        from blink.games.classic.sim.fast import REASONS, result_columns, run_bots
+
+        run = run_bots(
+            job.specs,
+            [derive_seed(job.seed, i) for i in range(start, stop)],
+            ruleset=job.ruleset,
+            sizes=job.sizes,
+            config=job.config,
+        )
+        cols = result_columns(run, BEHIND_MARGIN)
+    except Exception as exc:
+        raise _failed(job, start, stop, exc) from None
+    numbers = np.arange(start, stop, dtype=np.int64)
+    return GameColumns(numbers, len(job.specs), tuple(REASONS), *cols)
+
+
+def _chunk_of(job: Job) -> Callable[[Job, int, int], Chunk]:
+    """How a run of ``job`` plays a chunk: as columns when it can, else as rows."""
+    if job.engine == "fast" and job.best_of == 1 and job.records is None:
+        return chunk_columns
+    return run_chunk
 
 
 def _fast_chunk(job: Job, start: int, stop: int) -> list[MatchRow]:
     """Matches ``start`` to ``stop - 1`` of ``job`` on the fast engine, with records or in
     series (game by game: every undecided series of the chunk plays its next game in one call)."""
+    from blink.games.classic.record import SeriesRecord
     from blink.games.classic.sim.fast import simulate_fast, to_record
 
     indices = list(range(start, stop))
@@ -279,17 +367,54 @@ class SimulationError(RuntimeError):
 class RunResult:
     """The matches finished (sorted by index) and whether the run was interrupted."""
 
-    rows: list[MatchRow] = field(default_factory=list)
     interrupted: bool = False
     requested: int = 0
+    parts: list[Chunk] = field(default_factory=list)
+    """Each chunk finished, in match order: its rows, or the fast engine's single games as
+    columns."""
+
+    @cached_property
+    def rows(self) -> list[MatchRow]:
+        """Every match finished, in index order (built from the columns on first use)."""
+        out: list[MatchRow] = []
+        for part in self.parts:
+            out.extend(part.rows() if isinstance(part, GameColumns) else part)
+        return out
+
+    @cached_property
+    def columns(self) -> GameColumns | None:
+        """Every match finished as columns, when every chunk came back as columns (the fast
+        engine's single games without records); else ``None`` (and with no chunks)."""
+        cols = [p for p in self.parts if isinstance(p, GameColumns)]
+        if not cols or len(cols) != len(self.parts):
+            return None
+        return cols[0] if len(cols) == 1 else GameColumns.join(cols)
+
+    @property
+    def matches(self) -> int:
+        """How many matches finished."""
+        return sum(len(p) for p in self.parts)
+
+
+def _first(part: Chunk) -> int:
+    """The index of the first match of a chunk."""
+    return int(part.numbers[0]) if isinstance(part, GameColumns) else part[0].number
 
 
 def _chunks(n: int, workers: int, engine: str = "exact") -> list[tuple[int, int]]:
-    if engine == "fast":  # big chunks: a call's fixed costs spread over more games
-        size = max(1, min(2000, -(-n // max(1, workers * 2))))
-    else:
+    if engine != "fast":
         size = max(1, min(200, n // max(1, workers * 8)))
-    return [(i, min(n, i + size)) for i in range(0, n, size)]
+        return [(i, min(n, i + size)) for i in range(0, n, size)]
+    # Chunks of up to 2,000 games (a call costs about 0.1 ms, and each chunk about 0.5 ms of the
+    # parent's time), smaller towards the end of the run so that no worker is left alone
+    # finishing a big one (2,000 games: 80 ms, a tenth of a 40,000-game run on two workers).
+    out = []
+    i = 0
+    while i < n:
+        size = max(100, min(2000, (n - i) // max(1, workers * 4)))
+        out.append((i, min(n, i + size)))
+        i += size
+    return out
 
 
 @contextlib.contextmanager
@@ -332,37 +457,38 @@ def run(
         Path(job.records).mkdir(parents=True, exist_ok=True)
     out = RunResult(requested=matches)
     chunks = _chunks(matches, workers, job.engine)
+    play = _chunk_of(job)
     if workers <= 1 and executor is None:
         try:
             for start, stop in chunks:
-                out.rows.extend(run_chunk(job, start, stop))
+                out.parts.append(play(job, start, stop))
                 if progress is not None:
                     progress(stop - start)
         except KeyboardInterrupt:
             out.interrupted = True
         return out
-    done: list[list[MatchRow]] = []
+    done: list[Chunk] = []
     pool = worker_pool(workers) if executor is None else executor
-    pending: set[Future[list[MatchRow]]] = set()
+    pending: set[Future[Chunk]] = set()
     try:
         with _ctrl_c_as_flag() as halt:
             try:
                 todo = iter(chunks)
                 # Keep a few batches per worker queued, so Ctrl-C has little to wait for.
                 for chunk in todo:
-                    pending.add(pool.submit(run_chunk, job, *chunk))
+                    pending.add(pool.submit(play, job, *chunk))
                     if len(pending) >= 3 * workers:
                         break
                 while pending and not halt.is_set():
                     finished, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
                     for f in finished:
-                        rows = f.result()
-                        done.append(rows)
+                        part = f.result()
+                        done.append(part)
                         if progress is not None:
-                            progress(len(rows))
+                            progress(len(part))
                         nxt = next(todo, None)
                         if nxt is not None and not halt.is_set():
-                            pending.add(pool.submit(run_chunk, job, *nxt))
+                            pending.add(pool.submit(play, job, *nxt))
             except KeyboardInterrupt:  # Ctrl-C off the main thread: the default handler's raise
                 halt.set()
             if halt.is_set():
@@ -380,7 +506,7 @@ def run(
         else:
             for f in pending:
                 f.cancel()
-    out.rows = sorted((r for rows in done for r in rows), key=lambda r: r.number)
+    out.parts = sorted((p for p in done if len(p)), key=_first)
     return out
 
 

@@ -8,10 +8,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from blink.games.classic.sim.runner import MatchRow
+from blink.games.classic.sim.runner import GameColumns, MatchRow, RunResult
 from blink.sim.statistics import Distribution, percentile, wilson
 
-__all__ = ["Distribution", "Summary", "percentile", "summarize", "wilson"]
+__all__ = [
+    "Distribution",
+    "Summary",
+    "percentile",
+    "summarize",
+    "summarize_columns",
+    "summarize_run",
+    "wilson",
+]
 
 
 @dataclass
@@ -147,6 +155,75 @@ def summarize(
         stalls=dict(stalls),
         endings=dict(sorted(endings.items())),
         from_behind=behind,
+        interrupted=interrupted,
+        requested=requested,
+        plays_values=plays,
+        duration_values=duration,
+    )
+
+
+def summarize_run(
+    result: RunResult, players: int, bots: Sequence[str] = (), best_of: int = 1
+) -> Summary:
+    """Summarise a run: from its columns when its games came back as columns (no row built),
+    else from its rows; the same figures either way."""
+    cols = result.columns
+    if cols is None:
+        return summarize(
+            result.rows, players, bots, best_of,
+            interrupted=result.interrupted, requested=result.requested,
+        )  # fmt: skip
+    return summarize_columns(
+        cols, bots, interrupted=result.interrupted, requested=result.requested
+    )
+
+
+def summarize_columns(
+    cols: GameColumns, bots: Sequence[str] = (), *, interrupted: bool = False, requested: int = 0
+) -> Summary:
+    """Summarise single games given as columns: the figures :func:`summarize` gives for their
+    rows (its sums in index order too)."""
+    import numpy as np
+
+    order = np.argsort(cols.numbers, kind="stable")
+    winners = cols.winners[order]
+    players = cols.players
+    wins = [int(np.count_nonzero(winners == 1 << p)) for p in range(players)]
+    n = len(winners)
+    ties = n - sum(wins)
+    single = np.isin(winners, [1 << p for p in range(players)])
+    endings: Counter[str] = Counter()
+    for code, reason in enumerate(cols.reasons):
+        of_reason = cols.reason[order] == code
+        if won := int(np.count_nonzero(of_reason & single)):
+            endings[reason] = won
+        if tied := int(np.count_nonzero(of_reason & ~single)):
+            endings[f"{reason} (tie)"] = tied
+    plays: list[int] = cols.plays[order].tolist()
+    duration: list[float] = cols.duration[order].tolist()
+    stalls = {
+        "total": int(cols.stalls.sum()),
+        "flip": int(cols.flips.sum()),
+        "choose": int(cols.choices.sum()),
+        "dead_end": int(cols.dead_ends.sum()),
+        "default_choices": int(cols.defaults.sum()),
+    }
+    return Summary(
+        players=players,
+        bots=list(bots),
+        best_of=1,
+        matches=n,
+        wins=wins,
+        ties=ties,
+        games_played=n,
+        game_wins=list(wins),
+        game_ties=ties,
+        plays=Distribution.of(plays),
+        duration=Distribution.of(duration),
+        stalls_per_game=stalls["total"] / n if n else math.nan,
+        stalls=stalls,
+        endings=dict(sorted(endings.items())),
+        from_behind=int(np.count_nonzero(cols.from_behind)),
         interrupted=interrupted,
         requested=requested,
         plays_values=plays,
