@@ -307,6 +307,19 @@ sim._fast_chunk = die
 """A worker preload: the worker process dies as soon as it plays a Go Blink game."""
 
 
+def _restarted(lc: LocalCluster) -> bool:
+    """Whether the scheduler itself (not the cluster's cached view of it) holds a worker
+    again, and every nanny's worker process has started."""
+    scheduler = lc.scheduler
+    assert scheduler is not None
+    return len(scheduler.workers) == 1 and all(
+        nanny.process is not None
+        and nanny.process.process is not None
+        and nanny.process.process.pid is not None
+        for nanny in lc.workers.values()
+    )
+
+
 def test_workers_lost_until_dask_gives_up_is_one_sentence() -> None:
     with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
         lc = _start(1, DIES)
@@ -314,6 +327,9 @@ def test_workers_lost_until_dask_gives_up_is_one_sentence() -> None:
             code, out, err = _sim(
                 "--game", "goblink", "--games", "4", "--cluster", lc.scheduler_address
             )
+            # The nanny starts its worker again after Dask gave up; closing the cluster while
+            # it does fails inside Dask ("can only join a started process").
+            _wait_until(lambda: _restarted(lc), "no worker came back")
         finally:
             lc.close()
     assert code == 2 and out == ""
