@@ -51,6 +51,7 @@ from blink.games.classic.sim.runner import (
     run_chunk,
 )
 from blink.games.classic.sim.stats import summarize, summarize_run
+from blink.sim import compiled
 from blink.sim.seeds import derive_seed
 
 
@@ -357,7 +358,7 @@ def test_without_numba_the_fast_engine_says_so_in_one_line(
     monkeypatch.setitem(sys.modules, "numba", None)
     for name in ("blink.games.classic.sim.fast_bots", "blink.games.classic.sim.fast_rules"):
         monkeypatch.delitem(sys.modules, name, raising=False)
-    monkeypatch.setattr(fast, "_MODULES", {})
+    monkeypatch.setattr(compiled, "_LOADED", {})
     why = fast.unavailable()
     assert why is not None and "numba" in why and "\n" not in why
     res = CliRunner().invoke(app, ["simulate", "--engine", "fast", "--games", "5"])

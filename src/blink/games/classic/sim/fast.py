@@ -24,10 +24,8 @@ why, in one sentence.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
-import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any, Final
@@ -44,6 +42,8 @@ from blink.games.classic.sim.core import DEFAULT_CONFIG, GameResult, SimConfig
 from blink.games.classic.sim.fast_tables import DECK, N_CARDS
 from blink.games.classic.view import reach
 from blink.model.base import Termination
+from blink.sim import compiled
+from blink.sim.compiled import FastUnavailableError
 from blink.sim.seeds import derive_seed
 
 if TYPE_CHECKING:
@@ -80,12 +80,6 @@ REASONS: Final = (Termination.OUT_OF_CARDS, Termination.STALL_PLACEMENT, Termina
 """Why a fast game ended, by the code in its counters (``C_REASON``)."""
 
 
-class FastUnavailableError(RuntimeError):
-    """numba (the compiler of the fast engine) cannot be imported here."""
-
-    code = "fast_unavailable"
-
-
 class NoKernelFormError(BotConfigError):
     """A bot the fast engine cannot play: a strategy without a kernel form, or not a bot spec
     (a custom :class:`~blink.games.classic.bots.Bot` object)."""
@@ -104,58 +98,17 @@ class NoKernelFormError(BotConfigError):
         """The strategy refused (``None`` for an object that is not a bot spec)."""
 
 
-_MODULES: dict[str, ModuleType] = {}
+_KERNELS = "blink.games.classic.sim.fast_bots"
 
 
 def unavailable() -> str | None:
     """Why the fast engine cannot run here (one sentence), or ``None`` when it can."""
-    try:
-        _kernels()
-    except FastUnavailableError as exc:
-        return str(exc)
-    return None
-
-
-_UNUSED_BY_KERNELS = ("scipy", "scipy.linalg.cython_blas", "cffi")
-"""Modules numba imports, when available, and the kernels never use: scipy (its version
-checked on ``import numba``; its BLAS for ``np.dot`` and ``np.linalg``, imported as numba loads
-its compiler's registries on the first call of any compiled function, even one loaded from the
-cache: 0.2-0.4 s importing scipy.linalg) and cffi (C functions called through cffi: 0.1 s with
-its C parser). The fast engine imports numba and loads the registries without them: in its
-process, numba code compiled afterwards has no cffi support and its 1-D ``np.dot`` is a plain
-loop (unless scipy.linalg or cffi was imported before)."""
-
-
-@contextlib.contextmanager
-def _absent(names: Sequence[str]) -> Iterator[None]:
-    """While inside, importing any of ``names`` not imported yet fails at once (ImportError)."""
-    added = [n for n in names if n not in sys.modules]
-    for name in added:
-        sys.modules[name] = None  # type: ignore[assignment]  # the import system's "absent"
-    try:
-        yield
-    finally:
-        for name in added:
-            if name in sys.modules and sys.modules[name] is None:
-                del sys.modules[name]
+    return compiled.unavailable(_KERNELS)
 
 
 def _kernels() -> ModuleType:
     """The compiled bots' module (importing numba and loading its registries on first use)."""
-    mod = _MODULES.get("bots")
-    if mod is None:
-        try:
-            with _absent(_UNUSED_BY_KERNELS):
-                mod = importlib.import_module("blink.games.classic.sim.fast_bots")
-                registry = importlib.import_module("numba.core.registry")
-                registry.cpu_target.target_context.refresh()
-        except ImportError as exc:
-            raise FastUnavailableError(
-                f"the fast engine needs numba, which cannot be imported here ({exc}); "
-                "install it (pip install numba) or use the exact engine (--engine exact)"
-            ) from None
-        _MODULES["bots"] = mod
-    return mod
+    return compiled.load_kernels(_KERNELS)
 
 
 def check_specs(specs: Sequence[object]) -> tuple[BotSpec, ...]:

@@ -21,7 +21,6 @@ and cached on disk (numba's cache, beside the modules); when numba cannot be imp
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType, ModuleType
@@ -36,6 +35,8 @@ from blink.games.goblink.bots import GoBotError, get_gobot_kind
 from blink.games.goblink.engine import MAX_PLAYERS, MIN_PLAYERS, GoGame
 from blink.games.goblink.values import Value
 from blink.model.base import Outcome, Termination
+from blink.sim import compiled
+from blink.sim.compiled import FastUnavailableError
 
 __all__ = [
     "KERNEL_BOTS",
@@ -70,13 +71,7 @@ F_TURNS, F_ASKS, F_WINNERS, F_REASON, F_ACTIONS, F_MATCHES, F_FIRST, F_STATUS = 
 N_FIELDS: Final = 16
 _ASK, _LAY = 0, 1
 
-_MODULES: dict[str, ModuleType] = {}
-
-
-class FastUnavailableError(RuntimeError):
-    """numba (the compiler of the fast engine) cannot be imported here."""
-
-    code = "fast_unavailable"
+_KERNELS = "blink.games.goblink.fast.bots"
 
 
 class NoKernelFormError(ValueError):
@@ -94,26 +89,12 @@ class NoKernelFormError(ValueError):
 
 def unavailable() -> str | None:
     """Why the fast engine cannot run here (one sentence), or ``None`` when it can."""
-    try:
-        _kernels()
-    except FastUnavailableError as exc:
-        return str(exc)
-    return None
+    return compiled.unavailable(_KERNELS)
 
 
 def _kernels() -> ModuleType:
-    """The compiled bots' module (importing numba on first use)."""
-    mod = _MODULES.get("bots")
-    if mod is None:
-        try:
-            mod = importlib.import_module("blink.games.goblink.fast.bots")
-        except ImportError as exc:
-            raise FastUnavailableError(
-                f"the fast engine needs numba, which cannot be imported here ({exc}); "
-                "install it (pip install numba) or use the exact engine (--engine exact)"
-            ) from None
-        _MODULES["bots"] = mod
-    return mod
+    """The compiled bots' module (importing numba and loading its registries on first use)."""
+    return compiled.load_kernels(_KERNELS)
 
 
 def check_bots(names: Sequence[str]) -> tuple[int, ...]:
