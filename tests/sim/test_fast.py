@@ -17,6 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -132,6 +133,28 @@ def test_a_game_depends_only_on_its_seed() -> None:
     assert [g.result for g in again] == [g.result for g in whole]
     rand = simulate_random(3, seeds)
     assert (simulate_random(3, seeds[::-1]).counters[::-1] == rand.counters).all()
+
+
+_MASK = 2**64 - 1
+
+
+def _mix(z: int) -> int:
+    """SplitMix64's finaliser in Python (fast_rules.mix)."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
+def test_the_deal_is_the_deck_sorted_by_the_cards_keys() -> None:
+    """The deal (a bucket sort of the cards' random keys) is numpy's argsort of the keys, the
+    order the seeds' games have always been dealt in."""
+    seeds = [derive_seed(9, i) for i in range(300)]
+    out = simulate_random(2, seeds, records=True)
+    assert out.perms is not None
+    for seed, perm in zip(seeds, out.perms.tolist(), strict=True):
+        key0 = derive_seed(seed, "random")
+        keys = [_mix((key0 + (j + 1) * 0x9E3779B97F4A7C15) & _MASK) for j in range(60)]
+        assert perm == np.argsort(np.array(keys, dtype=np.uint64), kind="stable").tolist()
 
 
 def _two_sample(a: list[float], b: list[float]) -> float:

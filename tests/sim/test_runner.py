@@ -187,3 +187,13 @@ def test_a_worker_whose_parent_is_already_gone_exits_at_once() -> None:
         text=True,
     )
     assert orphan.returncode == 1 and "alive" not in orphan.stdout
+
+
+def test_the_faster_seed_helpers_give_derive_seeds_values() -> None:
+    from blink.sim.seeds import derive_seed, derive_seeds_of, item_seeds
+
+    for master in (0, 7, -3, 2**70):
+        assert item_seeds(master, 5, 60) == [derive_seed(master, i) for i in range(5, 60)]
+        seeds = [derive_seed(master, i) for i in range(40)] + [-1, 0, 2**80]
+        for tag in ("batch", "random", "a%b", "%d"):
+            assert derive_seeds_of(seeds, tag) == [derive_seed(s, tag) for s in seeds]

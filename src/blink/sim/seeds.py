@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 
-__all__ = ["derive_seed", "derive_seeds"]
+__all__ = ["derive_seed", "derive_seeds", "derive_seeds_of", "item_seeds"]
 
 
 def derive_seed(master: int, *path: int | str) -> int:
@@ -27,3 +28,24 @@ def derive_seeds(master: int, tag: str, start: int, stop: int) -> list[int]:
         from_bytes(blake2b(prefix + str(i).encode(), digest_size=8).digest(), "big") >> 1
         for i in range(start, stop)
     ]
+
+
+def item_seeds(master: int, start: int, stop: int) -> list[int]:
+    """``[derive_seed(master, i) for i in range(start, stop)]``, several times faster: the
+    seeds of a run's matches ``start`` to ``stop - 1``."""
+    fmt = f"{master}/".replace("%", "%%").encode() + b"%d"
+    blake2b = hashlib.blake2b
+    from_bytes = int.from_bytes
+    return [
+        from_bytes(blake2b(fmt % i, digest_size=8).digest(), "big") >> 1
+        for i in range(start, stop)
+    ]
+
+
+def derive_seeds_of(seeds: Sequence[int], tag: str) -> list[int]:
+    """``[derive_seed(s, tag) for s in seeds]``, several times faster (a fast simulator's
+    random key for each game seed)."""
+    fmt = b"%d/" + tag.replace("%", "%%").encode()
+    blake2b = hashlib.blake2b
+    from_bytes = int.from_bytes
+    return [from_bytes(blake2b(fmt % s, digest_size=8).digest(), "big") >> 1 for s in seeds]

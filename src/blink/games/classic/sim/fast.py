@@ -44,7 +44,7 @@ from blink.games.classic.view import reach
 from blink.model.base import Termination
 from blink.sim import compiled
 from blink.sim.compiled import FastUnavailableError
-from blink.sim.seeds import derive_seed
+from blink.sim.seeds import derive_seeds_of
 
 if TYPE_CHECKING:
     from blink.games.classic.record import GameRecord
@@ -200,7 +200,7 @@ def _setting(
 def _keys(seeds: Sequence[int], tag: str) -> Arr:
     """Each seed's random key. The bots' games are keyed with the tag ``"batch"``, the name of
     the engine whose deals these are, kept so that a seed plays the game it always has."""
-    return np.array([derive_seed(s, tag) for s in seeds], dtype=np.uint64)
+    return np.array(derive_seeds_of(seeds, tag), dtype=np.uint64)
 
 
 def _outputs(n: int, players: int, nlog: int, records: bool) -> tuple[Arr, ...]:

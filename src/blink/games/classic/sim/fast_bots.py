@@ -31,7 +31,6 @@ from blink.games.classic.sim.fast_rules import (
     C_CHOICES,
     C_DEFAULTS,
     C_FLIPS,
-    C_NLOG,
     C_PHASE,
     C_PLAYS,
     C_REASON,
@@ -64,13 +63,14 @@ from blink.games.classic.sim.fast_rules import (
     stalled,
     take,
     uniform,
+    write_result,
 )
 
 __all__ = ["BLOCKER", "FIRST", "FLEXIBLE", "RANDOM", "bot_games"]
 
 Arr = npt.NDArray[Any]
 
-RULES_DIGEST = "eb2becc0a71b512d"
+RULES_DIGEST = "019a874b4c64d0b6"
 """The start of the SHA-256 of fast_rules.py, whose functions are compiled into this module's.
 numba's disk cache checks only the file a function is written in, so a change to fast_rules.py
 must change this line too (tests/sim/test_fast.py checks it): then this file changes, and its
@@ -79,9 +79,16 @@ compiled functions are rebuilt instead of running the old rules."""
 RANDOM, FIRST, BLOCKER, FLEXIBLE = 0, 1, 2, 3
 """The strategies' kernel codes."""
 _NO_MATCH = 4
+_ONE = np.uint64(1)
 _TWOPI = 2.0 * math.pi
 # A level's row: floor, encode, per_comparison, per_bit, sigma, tau.
 _FLOOR, _ENCODE, _PER_CMP, _PER_BIT, _SIGMA, _TAU = 0, 1, 2, 3, 4, 5
+
+
+_LOG2 = np.array([0.0] + [math.log2(n) for n in range(1, 17)])
+"""``log2(n)`` for the numbers of options a reaction time weighs (up to twice a hand of five);
+``math.log2`` and numba's ``np.log2`` call the same C library function, so the values are the
+same."""
 
 
 @hot
@@ -90,7 +97,8 @@ def sample(lv: Arr, s: int, comps: int, options: int, u0: float, u1: float, u2: 
     :class:`~blink.games.classic.bots.reaction.Level`, in the same order of operations)."""
     work = lv[s, _ENCODE] + comps * lv[s, _PER_CMP]
     if options > 1:
-        work = work + np.log2(options) * lv[s, _PER_BIT]
+        bits = _LOG2[options] if options < _LOG2.size else np.log2(options)
+        work = work + bits * lv[s, _PER_BIT]
     z = np.cos(_TWOPI * u0) * np.sqrt(-2.0 * np.log1p(-u1)) * lv[s, _SIGMA]
     t = lv[s, _FLOOR] + work * np.exp(z)
     return t - np.log1p(-u2) * lv[s, _TAU]  # type: ignore[no-any-return]
@@ -126,68 +134,79 @@ def _flexible_score(s: int, k: int, hand: Arr, unknown: np.uint64) -> float:
 @hot_inline
 def _search_all(s: int, hand: Arr, hcount: Arr, tops: Arr, hm: Arr, u: Arr, now: float,
                 plan_card: Arr, plan_pile: Arr, due: Arr, chk: Arr, ok: Arr, lv: Arr,
-                strat: Arr, reach: Arr, pick: Arr, score: Arr) -> None:  # fmt: skip
-    """An exhaustive search of what is new, then the strategy's pick among the legal plays."""
+                strat: Arr, reach: Arr) -> None:  # fmt: skip
+    """An exhaustive search of what is new, then the strategy's pick among the legal plays.
+
+    The plays are bits ``k`` of a bit set: hand slot ``k`` on the first pile the seat
+    reaches, then slot ``k - h`` on the second (``h`` slots a hand); the pick is the
+    ``int(u0 * n)``-th of the ``n`` best, counted from the lowest bit."""
     h = hand.shape[1]
-    comps = 0
-    lm0 = _ZERO
-    lm1 = _ZERO
-    for side in range(2):
-        p = reach[s, side]
-        t = tops[p]
-        c = chk[s, p]
-        new = hm[s] & ~c
-        comps += 3 * popc(new) - 2 * popc(new & _COLOR[t]) - popc(new & _SHAPE_ONLY[t])
-        o = ok[s, p] | (new & _MATCH[t])
-        ok[s, p] = o
-        chk[s, p] = c | new
-        if side == 0:
-            lm0 = hm[s] & o
-        else:
-            lm1 = hm[s] & o
-    nlegal = 0
-    for k in range(2 * h):
-        bit = _BIT[hand[s, k % h]]
-        legal = bit & (lm0 if k < h else lm1) != _ZERO
-        pick[k] = legal
-        nlegal += legal
+    held = hm[s]
+    a, b = reach[s, 0], reach[s, 1]
+    t = tops[a]
+    c = chk[s, a]
+    new = held & ~c
+    comps = 3 * popc(new) - 2 * popc(new & _COLOR[t]) - popc(new & _SHAPE_ONLY[t])
+    o = ok[s, a] | (new & _MATCH[t])
+    ok[s, a] = o
+    chk[s, a] = c | new
+    lm0 = held & o
+    t = tops[b]
+    c = chk[s, b]
+    new = held & ~c
+    comps += 3 * popc(new) - 2 * popc(new & _COLOR[t]) - popc(new & _SHAPE_ONLY[t])
+    o = ok[s, b] | (new & _MATCH[t])
+    ok[s, b] = o
+    chk[s, b] = c | new
+    lm1 = held & o
+    legal = _ZERO
+    for j in range(h):
+        bit = _BIT[hand[s, j]]
+        if bit & lm0 != _ZERO:
+            legal |= _BIT[j]
+        if bit & lm1 != _ZERO:
+            legal |= _BIT[h + j]
     u0, u1, u2, u3 = uniform(u), uniform(u), uniform(u), uniform(u)
-    if nlegal == 0:
+    if legal == _ZERO:
         plan_card[s] = NONE
         due[s] = np.inf
         return
+    nlegal = popc(legal)
+    picks = legal
     kind = strat[s]
     if kind != RANDOM:
-        unknown = _DECK & ~(u[U_SHOWN] | hm[s])
+        unknown = _DECK & ~(u[U_SHOWN] | held)
         size = max(popc(unknown), 1)
         if kind == FLEXIBLE and unknown == _ZERO:
             unknown = _DECK
         best = -np.inf
-        for k in range(2 * h):
-            if pick[k]:
-                if kind == BLOCKER:
-                    pile = reach[s, 0] if k < h else reach[s, 1]
-                    score[k] = _blocker_score(
-                        s, hand[s, k % h], pile, unknown, size, hcount, tops, reach
-                    )
-                else:
-                    score[k] = _flexible_score(s, k % h, hand, unknown)
-                best = max(best, score[k])
-        for k in range(2 * h):
-            pick[k] = pick[k] and score[k] == best
-    npick = 0
-    for k in range(2 * h):
-        npick += pick[k]
-    target = min(int(u0 * npick), max(npick - 1, 0))
-    idx = 0
-    for k in range(2 * h):
-        if pick[k]:
-            if target == 0:
-                idx = k
-                break
-            target -= 1
-    plan_card[s] = hand[s, idx % h]
-    plan_pile[s] = reach[s, 0] if idx < h else reach[s, 1]
+        picks = _ZERO
+        rest = legal
+        while rest != _ZERO:
+            low = rest & (_ZERO - rest)
+            rest ^= low
+            k = popc(low - _ONE)
+            j = k if k < h else k - h
+            if kind == BLOCKER:
+                pile = a if k < h else b
+                score = _blocker_score(s, hand[s, j], pile, unknown, size, hcount, tops, reach)
+            else:
+                score = _flexible_score(s, j, hand, unknown)
+            if score > best:
+                best = score
+                picks = low
+            elif score == best:
+                picks |= low
+    npick = popc(picks)
+    for _ in range(min(int(u0 * npick), npick - 1)):
+        picks &= picks - _ONE
+    idx = popc((picks & (_ZERO - picks)) - _ONE)
+    if idx < h:
+        plan_card[s] = hand[s, idx]
+        plan_pile[s] = a
+    else:
+        plan_card[s] = hand[s, idx - h]
+        plan_pile[s] = b
     due[s] = now + sample(lv, s, comps, nlegal, u1, u2, u3)
 
 
@@ -196,18 +215,20 @@ def _search_first(s: int, hand: Arr, tops: Arr, u: Arr, now: float, plan_card: A
                   plan_pile: Arr, due: Arr, chk: Arr, ok: Arr, lv: Arr, reach: Arr, keys: Arr,
                   order: Arr) -> None:  # fmt: skip
     """The ``first`` strategy: a match already seen, or the new (card, pile) pairs in random
-    order until one matches."""
+    order until one matches (the pairs numbered as in :func:`_search_all`)."""
     h = hand.shape[1]
     a, b = reach[s, 0], reach[s, 1]
     card = NONE
     pile = a
+    oka, okb = ok[s, a], ok[s, b]
     for k in range(h):
-        bit = _BIT[hand[s, k]]
-        if bit & ok[s, a] != _ZERO:
-            card, pile = hand[s, k], a
+        c = hand[s, k]
+        bit = _BIT[c]
+        if bit & oka != _ZERO:
+            card, pile = c, a
             break
-        if bit & ok[s, b] != _ZERO:
-            card, pile = hand[s, k], b
+        if bit & okb != _ZERO:
+            card, pile = c, b
             break
     for k in range(2 * h + 3):
         keys[k] = uniform(u)
@@ -215,20 +236,26 @@ def _search_first(s: int, hand: Arr, tops: Arr, u: Arr, now: float, plan_card: A
     if card == NONE:
         # The fresh pairs, sorted by their random keys (insertion sort).
         n = 0
-        for k in range(2 * h):
-            c = hand[s, k % h]
-            p = a if k < h else b
-            if c != NONE and _BIT[c] & chk[s, p] == _ZERO:
-                j = n
-                while j > 0 and keys[order[j - 1]] > keys[k]:
-                    order[j] = order[j - 1]
-                    j -= 1
-                order[j] = k
-                n += 1
+        for side in range(2):
+            p = a if side == 0 else b
+            seen = chk[s, p]
+            for j in range(h):
+                c = hand[s, j]
+                if c != NONE and _BIT[c] & seen == _ZERO:
+                    k = side * h + j
+                    key = keys[k]
+                    i = n
+                    while i > 0 and keys[order[i - 1]] > key:
+                        order[i] = order[i - 1]
+                        i -= 1
+                    order[i] = k
+                    n += 1
         for i in range(n):
             k = order[i]
-            c = hand[s, k % h]
-            p = a if k < h else b
+            if k < h:
+                c, p = hand[s, k], a
+            else:
+                c, p = hand[s, k - h], b
             cost = _COST[tops[p], c]
             comps += min(cost, 3)
             chk[s, p] |= _BIT[c]
@@ -281,10 +308,10 @@ def _replan_all(st: tuple[Arr, ...], bots: tuple[Arr, ...], seats: tuple[Arr, ..
             continue
         if first:
             _search_first(s, hand, tops, u, clock[0], plan_card, plan_pile, due, chk, ok, lv,
-                          reach, scratch[2], scratch[3])  # fmt: skip
+                          reach, scratch[0], scratch[1])  # fmt: skip
         else:
             _search_all(s, hand, hcount, tops, hm, u, clock[0], plan_card, plan_pile, due, chk,
-                        ok, lv, strat, reach, scratch[0], scratch[1])  # fmt: skip
+                        ok, lv, strat, reach)  # fmt: skip
 
 
 @hot
@@ -297,17 +324,18 @@ def _forget(bots: tuple[Arr, ...]) -> None:
     bots[5][:, :] = _ZERO
 
 
-@kernel
-def _pick_choice(s: int, st: tuple[Arr, ...], strat: Arr) -> int:
+@hot
+def _pick_choice(s: int, st: tuple[Arr, ...], strat: Arr, scores: Arr) -> int:
     """The hand card seat ``s`` places in a choosing stall: its strategy's best scored card,
-    ties drawn uniformly (``first``: the first card, without a draw)."""
+    ties drawn uniformly (``first``: the first card, without a draw; ``scores``: scratch)."""
     hand, hcount, hm, u = st[0], st[1], st[6], st[10]
     n = hcount[s]
     kind = strat[s]
     if n == 1 or kind == FIRST:
         return hand[s, 0]  # type: ignore[no-any-return]
     unknown = _DECK & ~(u[U_SHOWN] | hm[s])
-    scores = np.zeros(n)
+    for k in range(n):
+        scores[k] = 0.0
     for k in range(n):
         c = hand[s, k]
         if kind == BLOCKER:
@@ -322,7 +350,9 @@ def _pick_choice(s: int, st: tuple[Arr, ...], strat: Arr) -> int:
                     follow += (_MATCH[c] >> np.uint64(o)) & np.uint64(1) != _ZERO
             cover = popc(mask & (unknown if unknown != _ZERO else _DECK))
             scores[k] = cover + 0.5 * follow
-    top = scores.max()
+    top = scores[0]
+    for k in range(1, n):
+        top = max(top, scores[k])
     nbest = 0
     for k in range(n):
         nbest += scores[k] == top
@@ -335,34 +365,41 @@ def _pick_choice(s: int, st: tuple[Arr, ...], strat: Arr) -> int:
     return hand[s, 0]  # type: ignore[no-any-return]
 
 
-@kernel
-def _choose(st: tuple[Arr, ...], seats: tuple[Arr, ...], choice_timeout: float) -> None:
+@hot
+def _choose(st: tuple[Arr, ...], seats: tuple[Arr, ...], choice_timeout: float,
+            scratch: tuple[Arr, ...]) -> None:  # fmt: skip
     """A choosing stall: the bots choose (or the deadline chooses for them), then every chosen
     card is placed on its player's own pile."""
     hand, hcount, draw, dptr, dleft, tops, hm = st[0], st[1], st[2], st[3], st[4], st[5], st[6]
     cnt, u, clock, log = st[9], st[10], st[11], st[12]
     lv, strat = seats[0], seats[1]
+    cards, dues, order, chosen, scores = scratch[2], scratch[3], scratch[4], scratch[5], scratch[6]
     players = hm.size
     now = clock[0]
     deadline = now + choice_timeout
-    cards = np.empty(players, dtype=np.int64)
-    dues = np.empty(players)
     for s in range(players):
-        cards[s] = _pick_choice(s, st, strat)
+        cards[s] = _pick_choice(s, st, strat, scores)
         n = hcount[s]
         options = 1 if strat[s] == FIRST else n
         u0, u1, u2 = uniform(u), uniform(u), uniform(u)
         dues[s] = now + sample(lv, s, 3 * n, options, u0, u1, u2)
-    order = np.argsort(dues, kind="mergesort")
-    chosen = np.zeros(players, dtype=np.bool_)
+        # The seats by their times, equal times in seat order (a stable insertion sort).
+        i = s
+        while i > 0 and dues[order[i - 1]] > dues[s]:
+            order[i] = order[i - 1]
+            i -= 1
+        order[i] = s
+        chosen[s] = False
+    every = True
     for i in range(players):
         s = order[i]
         if dues[s] > deadline:
+            every = False
             break
         now = dues[s]
         chosen[s] = True
         log_action(cnt, log, CHOOSE, s, cards[s], 0, int(np.rint(now * 1000.0)))
-    if not chosen.all():
+    if not every:
         now = max(now, deadline)
         for s in range(players):
             if not chosen[s]:
@@ -378,9 +415,10 @@ def _choose(st: tuple[Arr, ...], seats: tuple[Arr, ...], choice_timeout: float) 
     end_if_empty(hcount, cnt)
 
 
-@kernel
+@hot
 def _stall(st: tuple[Arr, ...], bots: tuple[Arr, ...], seats: tuple[Arr, ...],
-           dead_end_scope: int, flip_pause: float, choice_timeout: float) -> None:  # fmt: skip
+           scratch: tuple[Arr, ...], dead_end_scope: int, flip_pause: float,
+           choice_timeout: float) -> None:  # fmt: skip
     """The game just stalled: flip, choose or end, until it is unstalled or over."""
     hcount, draw, dptr, dleft, tops, hm = st[1], st[2], st[3], st[4], st[5], st[6]
     cnt, u, clock, log = st[9], st[10], st[11], st[12]
@@ -398,7 +436,7 @@ def _stall(st: tuple[Arr, ...], bots: tuple[Arr, ...], seats: tuple[Arr, ...],
             return
         else:
             cnt[C_CHOICES] += 1
-            _choose(st, seats, choice_timeout)
+            _choose(st, seats, choice_timeout, scratch)
             if cnt[C_PHASE] == OVER:
                 return
         if not stalled(reach, tops, hm):
@@ -455,6 +493,33 @@ def _step(st: tuple[Arr, ...], bots: tuple[Arr, ...], seats: tuple[Arr, ...],
     return True
 
 
+@hot
+def _bot_loop(keys: Arr, sizes: Arr, h: int, dead_end_scope: int, flip_pause: float,
+              choice_timeout: float, nlog: int, st: tuple[Arr, ...], bots: tuple[Arr, ...],
+              seats: tuple[Arr, ...], scratch: tuple[Arr, ...], out: Arr, seat_out: Arr,
+              duration: Arr, logs: Arr, perms: Arr) -> None:  # fmt: skip
+    """The games of :func:`bot_games`, in the arrays ``st`` of ``new_state``."""
+    hand, hcount, draw, dptr, dleft, tops, hm = st[0], st[1], st[2], st[3], st[4], st[5], st[6]
+    pbs, deficit, cnt, u, clock, log, perm = st[7], st[8], st[9], st[10], st[11], st[12], st[13]
+    reach = seats[2]
+    for g in range(keys.size):
+        reset_counters(cnt, pbs, deficit, clock)
+        deal(keys[g], sizes, h, hand, hcount, draw, dptr, dleft, tops, hm, u, perm, st[14],
+             st[15])  # fmt: skip
+        _forget(bots)
+        if stalled(reach, tops, hm):
+            _stall(st, bots, seats, scratch, dead_end_scope, flip_pause, choice_timeout)
+        while cnt[C_PHASE] == PLAYING:
+            if not _step(st, bots, seats, scratch):
+                cnt[C_STATUS] = 1
+                break
+            if cnt[C_PHASE] == PLAYING and stalled(reach, tops, hm):
+                _stall(st, bots, seats, scratch, dead_end_scope, flip_pause, choice_timeout)
+        duration[g] = clock[0]
+        write_result(g, cnt, pbs, deficit, hcount, dleft, log, perm, nlog, out, seat_out, logs,
+                     perms)  # fmt: skip
+
+
 @kernel
 def bot_games(keys: Arr, sizes: Arr, h: int, lv: Arr, strat: Arr, reach: Arr,
               dead_end_scope: int, flip_pause: float, choice_timeout: float, nlog: int,
@@ -463,14 +528,14 @@ def bot_games(keys: Arr, sizes: Arr, h: int, lv: Arr, strat: Arr, reach: Arr,
 
     Results go to ``out`` (the ``C_*`` counters; ``C_STATUS`` 1 if no bot could act),
     ``seat_out`` (plays, max deficit, cards left per seat) and ``duration`` (virtual seconds),
-    and when ``nlog`` is positive the actions and deals to ``logs`` and ``perms``."""
+    and when ``nlog`` is positive the actions and deals to ``logs`` and ``perms``. This
+    function makes the arrays; the games are played without counting their references
+    (:func:`~blink.games.classic.sim.fast_rules.hot`)."""
     players = sizes.size
     dmax = 0
     for p in range(players):
         dmax = max(dmax, sizes[p] - 1 - h)
     st = new_state(players, h, dmax, nlog)
-    hand, hcount, draw, dptr, dleft, tops, hm = st[0], st[1], st[2], st[3], st[4], st[5], st[6]
-    pbs, deficit, cnt, u, clock, log, perm = st[7], st[8], st[9], st[10], st[11], st[12], st[13]
     bots = (
         np.full(players, NONE, dtype=np.int64),
         np.zeros(players, dtype=np.int64),
@@ -481,30 +546,13 @@ def bot_games(keys: Arr, sizes: Arr, h: int, lv: Arr, strat: Arr, reach: Arr,
     )
     seats = (lv, strat, reach)
     scratch = (
-        np.zeros(2 * h, dtype=np.bool_),
-        np.zeros(2 * h),
         np.zeros(2 * h + 3),
         np.zeros(2 * h, dtype=np.int64),
+        np.zeros(players, dtype=np.int64),
+        np.zeros(players),
+        np.zeros(players, dtype=np.int64),
+        np.zeros(players, dtype=np.bool_),
+        np.zeros(h),
     )
-    for g in range(keys.size):
-        reset_counters(cnt, pbs, deficit, clock)
-        deal(keys[g], sizes, h, hand, hcount, draw, dptr, dleft, tops, hm, u, perm)
-        _forget(bots)
-        if stalled(reach, tops, hm):
-            _stall(st, bots, seats, dead_end_scope, flip_pause, choice_timeout)
-        while cnt[C_PHASE] == PLAYING:
-            if not _step(st, bots, seats, scratch):
-                cnt[C_STATUS] = 1
-                break
-            if cnt[C_PHASE] == PLAYING and stalled(reach, tops, hm):
-                _stall(st, bots, seats, dead_end_scope, flip_pause, choice_timeout)
-        out[g, :] = cnt
-        duration[g] = clock[0]
-        for p in range(players):
-            seat_out[g, p, 0] = pbs[p]
-            seat_out[g, p, 1] = deficit[p]
-            seat_out[g, p, 2] = hcount[p] + dleft[p]
-        if nlog > 0:
-            n = min(cnt[C_NLOG], nlog)
-            logs[g, :n, :] = log[:n, :]
-            perms[g, :] = perm
+    _bot_loop(keys, sizes, h, dead_end_scope, flip_pause, choice_timeout, nlog, st, bots,
+              seats, scratch, out, seat_out, duration, logs, perms)  # fmt: skip

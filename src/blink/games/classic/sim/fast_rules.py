@@ -105,6 +105,8 @@ _M2 = np.uint64(0x94D049BB133111EB)
 _STREAM = np.uint64(0x5851F42D4C957F2D)
 _S30, _S27, _S31, _S11 = (np.uint64(k) for k in (30, 27, 31, 11))
 _TWO53 = 2.0**-53
+_BUCKETS = 64
+_BUCKET_SHIFT = np.uint64(58)
 
 # Counters of a game (``cnt``) and of its result row.
 C_PLAYS, C_STALLS, C_FLIPS, C_CHOICES, C_DEAD_ENDS, C_DEFAULTS = 0, 1, 2, 3, 4, 5
@@ -151,7 +153,8 @@ def uniform(u: Arr) -> float:
 @kernel
 def new_state(players: int, h: int, dmax: int, nlog: int) -> tuple[Arr, ...]:
     """Empty arrays for one game: hand, hcount, draw, dptr, dleft, tops, hm, pbs, deficit,
-    cnt, u, clock, log, perm."""
+    cnt, u, clock, log, perm, and the deal's scratch (its keys, raw and sorted, and the
+    buckets' counts)."""
     return (
         np.full((players, h), NONE, dtype=np.int64),
         np.zeros(players, dtype=np.int64),
@@ -167,10 +170,53 @@ def new_state(players: int, h: int, dmax: int, nlog: int) -> tuple[Arr, ...]:
         np.zeros(1, dtype=np.float64),
         np.zeros((max(nlog, 1), ACTION_FIELDS), dtype=np.int64),
         np.zeros(N_CARDS, dtype=np.int64),
+        np.zeros(2 * N_CARDS, dtype=np.uint64),
+        np.zeros(_BUCKETS, dtype=np.int64),
     )
 
 
-@kernel
+@hot
+def shuffle(key0: np.uint64, perm: Arr, keys: Arr, buckets: Arr) -> None:
+    """The deck's order for the game keyed ``key0`` in ``perm``: the cards sorted by a random
+    key each (``keys``, ``buckets``: scratch).
+
+    The order of numpy's argsort of the keys, the order the seeds' games have always been
+    dealt in: the keys are distinct, so it is the one sorted order. They are placed by their
+    top six bits (a bucket sort: about one key a bucket), then an insertion sort puts the few
+    keys sharing a bucket in order (an insertion sort of the whole deck took a fifth of a
+    random-legal game)."""
+    n = perm.size
+    for b in range(_BUCKETS):
+        buckets[b] = 0
+    for j in range(n):
+        key = mix(key0 + np.uint64(j + 1) * _GOLD)
+        keys[j] = key
+        buckets[key >> _BUCKET_SHIFT] += 1
+    start = 0
+    for b in range(_BUCKETS):
+        c = buckets[b]
+        buckets[b] = start
+        start += c
+    for j in range(n):
+        key = keys[j]
+        top = key >> _BUCKET_SHIFT
+        i = buckets[top]
+        buckets[top] = i + 1
+        keys[n + i] = key
+        perm[i] = j
+    for j in range(1, n):
+        key = keys[n + j]
+        card = perm[j]
+        i = j
+        while i > 0 and keys[n + i - 1] > key:
+            keys[n + i] = keys[n + i - 1]
+            perm[i] = perm[i - 1]
+            i -= 1
+        keys[n + i] = key
+        perm[i] = card
+
+
+@hot
 def deal(
     key0: np.uint64,
     sizes: Arr,
@@ -184,21 +230,12 @@ def deal(
     hm: Arr,
     u: Arr,
     perm: Arr,
+    keys: Arr,
+    buckets: Arr,
 ) -> None:
-    """Deal the game keyed ``key0`` (the deck ordered by a random key per card) and set its
-    random stream."""
-    # The cards sorted by their keys (an insertion sort, in place: the keys are distinct, so
-    # the order is numpy's argsort's, the order the seeds' games have always been dealt in).
-    keys = np.empty(N_CARDS, dtype=np.uint64)
-    for j in range(N_CARDS):
-        key = mix(key0 + np.uint64(j + 1) * _GOLD)
-        i = j
-        while i > 0 and keys[i - 1] > key:
-            keys[i] = keys[i - 1]
-            perm[i] = perm[i - 1]
-            i -= 1
-        keys[i] = key
-        perm[i] = j
+    """Deal the game keyed ``key0`` (the deck ordered by a random key per card, see
+    :func:`shuffle`) and set its random stream."""
+    shuffle(key0, perm, keys, buckets)
     u[U_KEY] = mix(key0 ^ _STREAM)
     u[U_CTR] = _ZERO
     shown = _ZERO
@@ -224,12 +261,14 @@ def deal(
     u[U_SHOWN] = shown
 
 
-@kernel
+@hot
 def reset_counters(cnt: Arr, pbs: Arr, deficit: Arr, clock: Arr) -> None:
     """Zero a game's counters and clock before it starts."""
-    cnt[:] = 0
-    pbs[:] = 0
-    deficit[:] = 0
+    for i in range(cnt.size):
+        cnt[i] = 0
+    for p in range(pbs.size):
+        pbs[p] = 0
+        deficit[p] = 0
     clock[0] = 0.0
 
 
@@ -406,7 +445,7 @@ def _random_play(reach: Arr, tops: Arr, hm: Arr, u: Arr, scratch: Arr) -> tuple[
     return -1, NONE, 0
 
 
-@kernel
+@hot
 def _random_stall(dead_end_scope: int, hand: Arr, hcount: Arr, draw: Arr, dptr: Arr,
                   dleft: Arr, tops: Arr, hm: Arr, reach: Arr, cnt: Arr, u: Arr,
                   log: Arr) -> None:  # fmt: skip
@@ -436,33 +475,44 @@ def _random_stall(dead_end_scope: int, hand: Arr, hcount: Arr, draw: Arr, dptr: 
             return
 
 
-@kernel
-def random_games(keys: Arr, sizes: Arr, h: int, reach: Arr, dead_end_scope: int,
-                 nlog: int, out: Arr, seat_out: Arr, logs: Arr, perms: Arr) -> None:  # fmt: skip
-    """Play one random-legal game per key: uniformly one of every player's legal plays at each
-    step; a stall is flipped, or every player places their first hand card (the default
-    choice), or ends the game under the dead-end rule. Results go to ``out`` (the ``C_*``
-    counters), ``seat_out`` (plays, max deficit, cards left per seat) and, when ``nlog`` is
-    positive, the actions and deals to ``logs`` and ``perms``."""
-    players = sizes.size
-    dmax = 0
-    for p in range(players):
-        dmax = max(dmax, sizes[p] - 1 - h)
-    hand, hcount, draw, dptr, dleft, tops, hm, pbs, deficit, cnt, u, clock, log, perm = (
-        new_state(players, h, dmax, nlog)
-    )
-    scratch = np.zeros(2 * players, dtype=np.uint64)
+@hot
+def write_result(g: int, cnt: Arr, pbs: Arr, deficit: Arr, hcount: Arr, dleft: Arr,
+                 log: Arr, perm: Arr, nlog: int, out: Arr, seat_out: Arr, logs: Arr,
+                 perms: Arr) -> None:  # fmt: skip
+    """Game ``g``'s counters, seats' figures and (when ``nlog`` is positive) actions and deal
+    into the outputs."""
+    for i in range(cnt.size):
+        out[g, i] = cnt[i]
+    for p in range(pbs.size):
+        seat_out[g, p, 0] = pbs[p]
+        seat_out[g, p, 1] = deficit[p]
+        seat_out[g, p, 2] = hcount[p] + dleft[p]
+    if nlog > 0:
+        n = min(cnt[C_NLOG], nlog)
+        for i in range(n):
+            for f in range(ACTION_FIELDS):
+                logs[g, i, f] = log[i, f]
+        for i in range(perm.size):
+            perms[g, i] = perm[i]
+
+
+@hot
+def _random_loop(keys: Arr, sizes: Arr, h: int, reach: Arr, dead_end_scope: int, nlog: int,
+                 st: tuple[Arr, ...], scratch: Arr, out: Arr, seat_out: Arr, logs: Arr,
+                 perms: Arr) -> None:  # fmt: skip
+    """The games of :func:`random_games`, in the arrays ``st`` of :func:`new_state`."""
+    hand, hcount, draw, dptr, dleft, tops, hm = st[0], st[1], st[2], st[3], st[4], st[5], st[6]
+    pbs, deficit, cnt, u, clock, log, perm = st[7], st[8], st[9], st[10], st[11], st[12], st[13]
     for g in range(keys.size):
         reset_counters(cnt, pbs, deficit, clock)
-        deal(keys[g], sizes, h, hand, hcount, draw, dptr, dleft, tops, hm, u, perm)
-        if stalled(reach, tops, hm):
-            _random_stall(dead_end_scope, hand, hcount, draw, dptr, dleft, tops, hm, reach,
-                          cnt, u, log)  # fmt: skip
+        deal(keys[g], sizes, h, hand, hcount, draw, dptr, dleft, tops, hm, u, perm, st[14],
+             st[15])  # fmt: skip
         while cnt[C_PHASE] == PLAYING:
             seat, card, pile = _random_play(reach, tops, hm, u, scratch)
-            if seat < 0:
-                cnt[C_STATUS] = 1
-                break
+            if seat < 0:  # no legal play: the game is stalled (as stalled() says)
+                _random_stall(dead_end_scope, hand, hcount, draw, dptr, dleft, tops, hm,
+                              reach, cnt, u, log)  # fmt: skip
+                continue
             log_action(cnt, log, PLAY, seat, card, pile, cnt[C_NLOG])
             slot = slot_of(hand, seat, card)
             tops[pile] = card
@@ -475,15 +525,26 @@ def random_games(keys: Arr, sizes: Arr, h: int, reach: Arr, dead_end_scope: int,
                 cnt[C_REASON] = OUT_OF_CARDS
                 cnt[C_PHASE] = OVER
             update_deficit(hcount, dleft, deficit)
-            if cnt[C_PHASE] == PLAYING and stalled(reach, tops, hm):
-                _random_stall(dead_end_scope, hand, hcount, draw, dptr, dleft, tops, hm,
-                              reach, cnt, u, log)  # fmt: skip
-        out[g, :] = cnt
-        for p in range(players):
-            seat_out[g, p, 0] = pbs[p]
-            seat_out[g, p, 1] = deficit[p]
-            seat_out[g, p, 2] = hcount[p] + dleft[p]
-        if nlog > 0:
-            n = min(cnt[C_NLOG], nlog)
-            logs[g, :n, :] = log[:n, :]
-            perms[g, :] = perm
+        write_result(g, cnt, pbs, deficit, hcount, dleft, log, perm, nlog, out, seat_out, logs,
+                     perms)  # fmt: skip
+
+
+@kernel
+def random_games(keys: Arr, sizes: Arr, h: int, reach: Arr, dead_end_scope: int,
+                 nlog: int, out: Arr, seat_out: Arr, logs: Arr, perms: Arr) -> None:  # fmt: skip
+    """Play one random-legal game per key: uniformly one of every player's legal plays at each
+    step; a stall is flipped, or every player places their first hand card (the default
+    choice), or ends the game under the dead-end rule. Results go to ``out`` (the ``C_*``
+    counters), ``seat_out`` (plays, max deficit, cards left per seat) and, when ``nlog`` is
+    positive, the actions and deals to ``logs`` and ``perms``.
+
+    This function makes the arrays; the games are played without counting their references
+    (:func:`hot`)."""
+    players = sizes.size
+    dmax = 0
+    for p in range(players):
+        dmax = max(dmax, sizes[p] - 1 - h)
+    st = new_state(players, h, dmax, nlog)
+    scratch = np.zeros(2 * players, dtype=np.uint64)
+    _random_loop(keys, sizes, h, reach, dead_end_scope, nlog, st, scratch, out, seat_out, logs,
+                 perms)  # fmt: skip

@@ -31,7 +31,7 @@ from blink.games.classic.sim.core import (
 )
 from blink.match import Series
 from blink.sim.pool import worker_pool
-from blink.sim.seeds import derive_seed
+from blink.sim.seeds import derive_seed, item_seeds
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -288,7 +288,7 @@ def chunk_columns(job: Job, start: int, stop: int) -> GameColumns:
 
         run = run_bots(
             job.specs,
-            [derive_seed(job.seed, i) for i in range(start, stop)],
+            item_seeds(job.seed, start, stop),
             ruleset=job.ruleset,
             sizes=job.sizes,
             config=job.config,
