@@ -471,3 +471,46 @@ def test_without_numba_the_cli_says_so_in_one_line_and_exits_2(
     )  # fmt: skip
     assert exact.returncode == 0, exact.stderr
     assert json.loads(exact.stdout)["engine"] == "exact"
+
+
+def _ks(a: list[float], b: list[float]) -> float:
+    """The two-sample Kolmogorov-Smirnov statistic of ``a`` and ``b`` (both sorted)."""
+    i = j = 0
+    d = 0.0
+    while i < len(a) and j < len(b):
+        if a[i] <= b[j]:
+            i += 1
+        else:
+            j += 1
+        d = max(d, abs(i / len(a) - j / len(b)))
+    return d
+
+
+def test_the_kernels_draws_have_their_distributions() -> None:
+    """The fast engine's normal and exponential draws (the ziggurat method) and its reaction
+    times, against the exact distributions and the exact engine's draws (Kolmogorov-Smirnov at
+    the 0.1 % level; fixed seeds, so the test does not flake)."""
+    compiled.load_kernels("blink.games.classic.sim.fast_bots")
+    from blink.games.classic.sim import fast_bots, fast_rules
+
+    n = 50_000
+    limit = 1.95 * math.sqrt(1 / n)  # one sample against a distribution
+    u = np.zeros(3, dtype=np.uint64)
+    u[1] = 2024
+    normals = sorted(fast_rules.normal(u) for _ in range(n))
+    cdf = [0.5 * (1 + math.erf(x / math.sqrt(2))) for x in normals]
+    assert max(max(abs(c - (i + 1) / n), abs(c - i / n)) for i, c in enumerate(cdf)) < limit
+    assert abs(statistics.fmean(normals)) < 4 / math.sqrt(n)
+    assert abs(statistics.pvariance(normals) - 1) < 4 * math.sqrt(2 / n)
+    exps = sorted(fast_rules.exponential(u) for _ in range(n))
+    cdf = [1 - math.exp(-x) for x in exps]
+    assert max(max(abs(c - (i + 1) / n), abs(c - i / n)) for i, c in enumerate(cdf)) < limit
+    assert abs(statistics.fmean(exps) - 1) < 4 / math.sqrt(n)
+    rng = random.Random(5)
+    for name, comps, options in (("expert", 7, 3), ("beginner", 2, 1), ("champion", 12, 6)):
+        level = LEVELS[name]
+        row = [level.floor, level.encode, level.per_comparison, level.per_bit, level.sigma]
+        lv = np.array([[*row, level.tau]])
+        mine = sorted(fast_bots.sample(lv, 0, comps, options, u) for _ in range(n))
+        theirs = sorted(level.sample(rng, comps, options) for _ in range(n))
+        assert _ks(mine, theirs) < 1.95 * math.sqrt(2 / n), name

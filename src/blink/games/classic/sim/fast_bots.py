@@ -44,19 +44,20 @@ from blink.games.classic.sim.fast_rules import (
     OVER,
     PLAY,
     PLAYING,
-    U_CTR,
     U_SHOWN,
     can_flip,
     deal,
     end_fewest,
     end_if_empty,
     ends_in_dead_end,
+    exponential,
     flip_all,
     hot,
     hot_inline,
     kernel,
     log_action,
     new_state,
+    normal,
     popc,
     reset_counters,
     slot_of,
@@ -70,7 +71,7 @@ __all__ = ["BLOCKER", "FIRST", "FLEXIBLE", "RANDOM", "bot_games"]
 
 Arr = npt.NDArray[Any]
 
-RULES_DIGEST = "019a874b4c64d0b6"
+RULES_DIGEST = "2e8c20b2dcf3e7e2"
 """The start of the SHA-256 of fast_rules.py, whose functions are compiled into this module's.
 numba's disk cache checks only the file a function is written in, so a change to fast_rules.py
 must change this line too (tests/sim/test_fast.py checks it): then this file changes, and its
@@ -80,7 +81,6 @@ RANDOM, FIRST, BLOCKER, FLEXIBLE = 0, 1, 2, 3
 """The strategies' kernel codes."""
 _NO_MATCH = 4
 _ONE = np.uint64(1)
-_TWOPI = 2.0 * math.pi
 # A level's row: floor, encode, per_comparison, per_bit, sigma, tau.
 _FLOOR, _ENCODE, _PER_CMP, _PER_BIT, _SIGMA, _TAU = 0, 1, 2, 3, 4, 5
 
@@ -92,16 +92,17 @@ same."""
 
 
 @hot
-def sample(lv: Arr, s: int, comps: int, options: int, u0: float, u1: float, u2: float) -> float:
-    """A reaction time of seat ``s`` (the model of
-    :class:`~blink.games.classic.bots.reaction.Level`, in the same order of operations)."""
+def sample(lv: Arr, s: int, comps: int, options: int, u: Arr) -> float:
+    """A reaction time of seat ``s``, drawn from the game's stream ``u`` (the model of
+    :class:`~blink.games.classic.bots.reaction.Level`: its lognormal factor and exponential
+    tail drawn by the ziggurat method, exact in distribution and a few times cheaper than
+    Box-Muller's cosine and logarithms)."""
     work = lv[s, _ENCODE] + comps * lv[s, _PER_CMP]
     if options > 1:
         bits = _LOG2[options] if options < _LOG2.size else np.log2(options)
         work = work + bits * lv[s, _PER_BIT]
-    z = np.cos(_TWOPI * u0) * np.sqrt(-2.0 * np.log1p(-u1)) * lv[s, _SIGMA]
-    t = lv[s, _FLOOR] + work * np.exp(z)
-    return t - np.log1p(-u2) * lv[s, _TAU]  # type: ignore[no-any-return]
+    t = lv[s, _FLOOR] + work * np.exp(normal(u) * lv[s, _SIGMA])
+    return t + exponential(u) * lv[s, _TAU]  # type: ignore[no-any-return]
 
 
 @hot
@@ -166,7 +167,6 @@ def _search_all(s: int, hand: Arr, hcount: Arr, tops: Arr, hm: Arr, u: Arr, now:
             legal |= _BIT[j]
         if bit & lm1 != _ZERO:
             legal |= _BIT[h + j]
-    u0, u1, u2, u3 = uniform(u), uniform(u), uniform(u), uniform(u)
     if legal == _ZERO:
         plan_card[s] = NONE
         due[s] = np.inf
@@ -198,7 +198,7 @@ def _search_all(s: int, hand: Arr, hcount: Arr, tops: Arr, hm: Arr, u: Arr, now:
             elif score == best:
                 picks |= low
     npick = popc(picks)
-    for _ in range(min(int(u0 * npick), npick - 1)):
+    for _ in range(min(int(uniform(u) * npick), npick - 1)):
         picks &= picks - _ONE
     idx = popc((picks & (_ZERO - picks)) - _ONE)
     if idx < h:
@@ -207,7 +207,7 @@ def _search_all(s: int, hand: Arr, hcount: Arr, tops: Arr, hm: Arr, u: Arr, now:
     else:
         plan_card[s] = hand[s, idx - h]
         plan_pile[s] = b
-    due[s] = now + sample(lv, s, comps, nlegal, u1, u2, u3)
+    due[s] = now + sample(lv, s, comps, nlegal, u)
 
 
 @hot_inline
@@ -230,10 +230,10 @@ def _search_first(s: int, hand: Arr, tops: Arr, u: Arr, now: float, plan_card: A
         if bit & okb != _ZERO:
             card, pile = c, b
             break
-    for k in range(2 * h + 3):
-        keys[k] = uniform(u)
     comps = 0
     if card == NONE:
+        for k in range(2 * h):
+            keys[k] = uniform(u)
         # The fresh pairs, sorted by their random keys (insertion sort).
         n = 0
         for side in range(2):
@@ -268,8 +268,7 @@ def _search_first(s: int, hand: Arr, tops: Arr, u: Arr, now: float, plan_card: A
     if card == NONE:
         due[s] = np.inf
         return
-    x = 2 * h
-    due[s] = now + sample(lv, s, comps, 1, keys[x], keys[x + 1], keys[x + 2])
+    due[s] = now + sample(lv, s, comps, 1, u)
 
 
 @hot_inline
@@ -279,7 +278,6 @@ def _replan_all(st: tuple[Arr, ...], bots: tuple[Arr, ...], seats: tuple[Arr, ..
     hand, hcount, tops, hm, u, clock = st[0], st[1], st[5], st[6], st[10], st[11]
     plan_card, plan_pile, due, ktop, chk, ok = bots
     lv, strat, reach = seats
-    h = hand.shape[1]
     for s in range(hm.size):
         card = plan_card[s]
         if (
@@ -294,19 +292,16 @@ def _replan_all(st: tuple[Arr, ...], bots: tuple[Arr, ...], seats: tuple[Arr, ..
                 ktop[s, p] = tops[p]
                 chk[s, p] = _ZERO
                 ok[s, p] = _ZERO
-        first = strat[s] == FIRST
         if (
             card == NONE
             and hm[s] & ~chk[s, a] == _ZERO
             and hm[s] & ~chk[s, b] == _ZERO
             and hm[s] & (ok[s, a] | ok[s, b]) == _ZERO
         ):
-            # Nothing new to compare and no known match: the search finds nothing again
-            # (its random draws are skipped over).
-            u[U_CTR] += np.uint64(2 * h + 3 if first else 4)
+            # Nothing new to compare and no known match: the search finds nothing again.
             due[s] = np.inf
             continue
-        if first:
+        if strat[s] == FIRST:
             _search_first(s, hand, tops, u, clock[0], plan_card, plan_pile, due, chk, ok, lv,
                           reach, scratch[0], scratch[1])  # fmt: skip
         else:
@@ -381,8 +376,7 @@ def _choose(st: tuple[Arr, ...], seats: tuple[Arr, ...], choice_timeout: float,
         cards[s] = _pick_choice(s, st, strat, scores)
         n = hcount[s]
         options = 1 if strat[s] == FIRST else n
-        u0, u1, u2 = uniform(u), uniform(u), uniform(u)
-        dues[s] = now + sample(lv, s, 3 * n, options, u0, u1, u2)
+        dues[s] = now + sample(lv, s, 3 * n, options, u)
         # The seats by their times, equal times in seat order (a stable insertion sort).
         i = s
         while i > 0 and dues[order[i - 1]] > dues[s]:

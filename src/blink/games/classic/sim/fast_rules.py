@@ -24,7 +24,22 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from blink.games.classic.rules import DeadEnd
-from blink.games.classic.sim.fast_tables import BIT, COLOR, COST, MATCH, N_CARDS, SHAPE_ONLY
+from blink.games.classic.sim.fast_tables import (
+    BIT,
+    COLOR,
+    COST,
+    EXP_F,
+    EXP_K,
+    EXP_R,
+    EXP_W,
+    MATCH,
+    N_CARDS,
+    NORMAL_F,
+    NORMAL_K,
+    NORMAL_R,
+    NORMAL_W,
+    SHAPE_ONLY,
+)
 
 __all__ = [
     "ACTION_FIELDS",
@@ -47,7 +62,7 @@ __all__ = [
 Arr = npt.NDArray[Any]
 F = TypeVar("F", bound=Callable[..., Any])
 
-TABLES_DIGEST = "a56560c28c6b14df"
+TABLES_DIGEST = "f5ae90a3a6cbc1c1"
 """The start of the SHA-256 of fast_tables.py, whose tables are compiled into this module's
 functions. numba's disk cache checks only the file a function is written in, so a change to
 fast_tables.py must change this line too (tests/sim/test_fast.py checks it): then this file
@@ -105,6 +120,12 @@ _M2 = np.uint64(0x94D049BB133111EB)
 _STREAM = np.uint64(0x5851F42D4C957F2D)
 _S30, _S27, _S31, _S11 = (np.uint64(k) for k in (30, 27, 31, 11))
 _TWO53 = 2.0**-53
+_ONE = np.uint64(1)
+_S1, _S3, _S8 = np.uint64(1), np.uint64(3), np.uint64(8)
+_BYTE = np.uint64(0xFF)
+_LOW52 = np.uint64((1 << 52) - 1)
+_NORMAL_K, _NORMAL_W, _NORMAL_F, _NORMAL_R = NORMAL_K, NORMAL_W, NORMAL_F, NORMAL_R
+_EXP_K, _EXP_W, _EXP_F, _EXP_R = EXP_K, EXP_W, EXP_F, EXP_R
 _BUCKETS = 64
 _BUCKET_SHIFT = np.uint64(58)
 
@@ -145,6 +166,56 @@ def uniform(u: Arr) -> float:
     u[U_CTR] = c + np.uint64(1)
     z = mix(u[U_KEY] + c * _GOLD)
     return float(z >> _S11) * _TWO53
+
+
+@hot
+def bits64(u: Arr) -> np.uint64:
+    """The game's next 64 random bits (its key and counter are ``u``)."""
+    c = u[U_CTR]
+    u[U_CTR] = c + np.uint64(1)
+    return mix(u[U_KEY] + c * _GOLD)
+
+
+@hot
+def normal(u: Arr) -> float:
+    """A standard normal number from the game's stream (the ziggurat method: one draw of 64
+    bits nearly every time, exact in distribution)."""
+    while True:
+        r = bits64(u)
+        i = r & _BYTE
+        r >>= _S8
+        rabs = (r >> _S1) & _LOW52
+        x = float(rabs) * _NORMAL_W[i]
+        negative = (r & _ONE) != _ZERO
+        if rabs < _NORMAL_K[i]:
+            return -x if negative else x
+        if i == _ZERO:
+            # The tail beyond NORMAL_R (Marsaglia's method).
+            while True:
+                xx = -np.log1p(-uniform(u)) / _NORMAL_R
+                yy = -np.log1p(-uniform(u))
+                if yy + yy > xx * xx:
+                    return -(_NORMAL_R + xx) if negative else _NORMAL_R + xx
+        else:
+            y = (_NORMAL_F[i - _ONE] - _NORMAL_F[i]) * uniform(u) + _NORMAL_F[i]
+            if y < np.exp(-0.5 * x * x):
+                return -x if negative else x
+
+
+@hot
+def exponential(u: Arr) -> float:
+    """A standard exponential number from the game's stream (the ziggurat method)."""
+    while True:
+        r = bits64(u) >> _S3
+        i = r & _BYTE
+        r >>= _S8
+        x = float(r) * _EXP_W[i]
+        if r < _EXP_K[i]:
+            return x
+        if i == _ZERO:
+            return _EXP_R - np.log1p(-uniform(u))  # type: ignore[no-any-return]
+        if (_EXP_F[i - _ONE] - _EXP_F[i]) * uniform(u) + _EXP_F[i] < np.exp(-x):
+            return x
 
 
 # -- a game's state ---------------------------------------------------------------------------
