@@ -437,11 +437,12 @@ def _stall(st: tuple[Arr, ...], bots: tuple[Arr, ...], seats: tuple[Arr, ...],
             return
 
 
-@hot
+@hot_inline
 def _step(st: tuple[Arr, ...], bots: tuple[Arr, ...], seats: tuple[Arr, ...],
           scratch: tuple[Arr, ...]) -> bool:  # fmt: skip
     """Apply the game's next play (the earliest due plan; equal times drawn at random); False
-    if no bot acts."""
+    if no bot acts. Inlined into the games' loop: called, it took its two dozen arrays as
+    about two hundred arguments at every play."""
     hand, hcount, draw, dptr, dleft, tops, hm = st[0], st[1], st[2], st[3], st[4], st[5], st[6]
     pbs, deficit, cnt, u, clock, log = st[7], st[8], st[9], st[10], st[11], st[12]
     plan_card, plan_pile, due = bots[0], bots[1], bots[2]
