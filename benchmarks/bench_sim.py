@@ -143,7 +143,7 @@ def random_rates(games: int, repeat: int) -> tuple[list[float], list[float], flo
         logs = np.zeros((1, 1, fr.ACTION_FIELDS), dtype=np.int64)
         perms = np.zeros((1, 60), dtype=np.int64)
         c0 = time.process_time()
-        fr.random_games(keys, sizes, 3, reach, False, 0, counters, seats, logs, perms)
+        fr.random_games(keys, sizes, 3, reach, 0, 0, counters, seats, logs, perms)
         bare.append(games / (time.process_time() - c0))
     return whole, bare, plays
 

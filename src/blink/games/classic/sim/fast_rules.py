@@ -188,18 +188,19 @@ def normal(u: Arr) -> float:
         x = float(rabs) * _NORMAL_W[i]
         negative = (r & _ONE) != _ZERO
         if rabs < _NORMAL_K[i]:
-            return -x if negative else x
+            return -x if negative else x  # type: ignore[no-any-return]
         if i == _ZERO:
             # The tail beyond NORMAL_R (Marsaglia's method).
             while True:
                 xx = -np.log1p(-uniform(u)) / _NORMAL_R
                 yy = -np.log1p(-uniform(u))
                 if yy + yy > xx * xx:
-                    return -(_NORMAL_R + xx) if negative else _NORMAL_R + xx
+                    z = _NORMAL_R + xx
+                    return -z if negative else z  # type: ignore[no-any-return]
         else:
             y = (_NORMAL_F[i - _ONE] - _NORMAL_F[i]) * uniform(u) + _NORMAL_F[i]
             if y < np.exp(-0.5 * x * x):
-                return -x if negative else x
+                return -x if negative else x  # type: ignore[no-any-return]
 
 
 @hot
@@ -211,11 +212,11 @@ def exponential(u: Arr) -> float:
         r >>= _S8
         x = float(r) * _EXP_W[i]
         if r < _EXP_K[i]:
-            return x
+            return x  # type: ignore[no-any-return]
         if i == _ZERO:
             return _EXP_R - np.log1p(-uniform(u))  # type: ignore[no-any-return]
         if (_EXP_F[i - _ONE] - _EXP_F[i]) * uniform(u) + _EXP_F[i] < np.exp(-x):
-            return x
+            return x  # type: ignore[no-any-return]
 
 
 # -- a game's state ---------------------------------------------------------------------------
