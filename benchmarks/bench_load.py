@@ -368,7 +368,12 @@ def start_server(port: int, db: Path, more: list[str] | None = None) -> subproce
         *SERVER_ARGS,
         *(more or []),
     ]
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL)
+    from blink.sim.pool import die_with_parent
+
+    parent = os.getpid()  # the server dies with the benchmark, however it ends
+    proc = subprocess.Popen(
+        args, stdout=subprocess.DEVNULL, preexec_fn=lambda: die_with_parent(parent)
+    )
     deadline = time.monotonic() + 60
     while True:
         with contextlib.suppress(httpx.HTTPError):

@@ -18,6 +18,8 @@ from srvkit import TIMEOUT, Client, ServerThread, fast_settings, pg_create_db, p
 
 from blink.cluster.local import LocalPostgres
 from blink.server.app import begin_shutdown, ws_room
+from blink.server.bus import RoomWanted
+from blink.server.hub import MOVE_BACK_AFTER
 from blink.server.lease import TOURNAMENT_NAMESPACE, LocalLeases, PgLeases, lease_key
 
 T = TypeVar("T")
@@ -253,3 +255,38 @@ async def test_a_stopping_node_hands_its_rooms_over(nodes: list[ServerThread]) -
     assert (await back.expect("welcome"))["seat"] == 0
     await back.close()
     assert a.get(f"/api/rooms/{new_code}").status_code == 200
+
+
+async def test_a_node_hands_a_room_over_to_the_node_that_wants_it(db: str) -> None:
+    # The router sends room R's new connections to node a, while node b holds R (it took
+    # R while a was away): a asks on the bus, and b hands R over, unless it took R a moment
+    # ago. Here b hears the ask directly (the bus between nodes is Redis: the real cluster's
+    # test, tests/server/test_rolling_restart.py).
+    clock = [1000.0]
+    a = ServerThread(fast_settings(db, cluster=True))
+    b = ServerThread(fast_settings(db, cluster=True, clock=lambda: clock[0]))
+    a.start()
+    b.start()
+    try:
+        code, token = (r := b.post("/api/rooms", {"name": "Ann"}).json())["code"], r["token"]
+        p = await Client("P0").connect(f"{b.ws}/{code}", room=code, token=token)
+        await p.expect("welcome")
+        hub = b.app.state.hub
+        wanted = RoomWanted(code, "another-node")
+        assert not on_loop(b, lambda: hub.heard_wanted(RoomWanted(code, hub.bus.node)))
+        assert not on_loop(b, lambda: hub.heard_wanted(RoomWanted("NOSUCH", "another-node")))
+        clock[0] += MOVE_BACK_AFTER - 0.5
+        assert not on_loop(b, lambda: hub.heard_wanted(wanted))  # b took it just now
+        clock[0] += 0.5
+        assert on_loop(b, lambda: hub.heard_wanted(wanted))
+        # b commits what was queued, gives the lease up, then closes with 1012: the player
+        # reconnects (through the router: to a) and finds the room there at once.
+        assert await p.closed(TIMEOUT) == 1012
+        assert [m for m in p.msgs if m["type"] == "error"] == []
+        back = await Client("P0b").connect(f"{a.ws}/{code}", room=code, token=token)
+        assert (await back.expect("welcome"))["seat"] == 0
+        assert code in a.app.state.hub.rooms and code not in hub.rooms
+        await back.close()
+    finally:
+        a.stop()
+        b.stop()

@@ -75,13 +75,16 @@ async def test_rooms_in_play_are_never_dropped(make_server: Any) -> None:
 
 def test_writer_choice() -> None:
     assert st.resolve_writer("auto", "sqlite:///x.db") == "inline"
-    assert st.resolve_writer("auto", "postgresql+psycopg://u@h/db") == "thread"
+    assert st.resolve_writer("auto", "postgresql+psycopg://u@h/db") == "async"
+    assert st.resolve_writer("auto", "postgresql+psycopg2://u@h/db") == "thread"
     assert st.resolve_writer("async", "postgresql+psycopg://u@h/db") == "async"
     assert st.resolve_writer("thread", "sqlite:///x.db") == "thread"
     with pytest.raises(st.StorageError):
         st.resolve_writer("fast", "sqlite:///x.db")
     with pytest.raises(st.StorageError):
         st.resolve_writer("async", "sqlite:///x.db")  # PostgreSQL with psycopg only
+    with pytest.raises(st.StorageError):
+        st.resolve_writer("async", "postgresql+psycopg2://u@h/db")
 
 
 _GAME_ROW = {

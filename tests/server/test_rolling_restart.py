@@ -24,7 +24,7 @@ from cluster_helpers import local_cluster, until
 from sqlalchemy import create_engine, text
 from srvkit import TIMEOUT
 
-from blink.cluster.local import LocalCluster
+from blink.cluster.local import LocalCluster, Node
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -47,8 +47,10 @@ class Player:
     flight, 50 ms apart), and after any close reconnects through the router and resumes
     with ``hello`` naming its game and the last ``seq`` it saw."""
 
-    def __init__(self, router: str, code: str, token: str) -> None:
+    def __init__(self, router: str, code: str, token: str, pause: float = 0.05) -> None:
         self.url = f"{router.replace('http://', 'ws://')}/ws/{code}"
+        self.pause = pause
+        """Seconds between a play's answer and the next play."""
         self.code, self.token = code, token
         self.game: int | None = None
         self.seq = 0
@@ -101,7 +103,7 @@ class Player:
             if waiting is None and self.view.get("phase") == "playing":
                 for card, piles in zip(self.view["hand"], self.view["fits"], strict=True):
                     if piles:
-                        await asyncio.sleep(0.05)  # under the 40 messages a second allowed
+                        await asyncio.sleep(self.pause)  # under the 40 messages a second
                         self.n += 1
                         waiting = f"{self.token[:6]}-{self.n}"
                         msg = {"type": "play", "id": waiting, "card": card, "pile": piles[0]}
@@ -111,7 +113,12 @@ class Player:
 
 def open_room(router: str) -> tuple[str, list[str]]:
     """A long two-seat room made and joined through the router: its code and tokens."""
-    r = httpx.post(f"{router}/api/rooms", json={"name": "A", "best_of": 15}, timeout=TIMEOUT)
+    deadline = time.monotonic() + TIMEOUT
+    while True:  # 503 from the router itself while it has marked no node up
+        r = httpx.post(f"{router}/api/rooms", json={"name": "A", "best_of": 15}, timeout=TIMEOUT)
+        if r.status_code != 503 or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
     assert r.status_code == 201, r.text
     code, tokens = r.json()["code"], [r.json()["token"]]
     deadline = time.monotonic() + TIMEOUT
@@ -178,4 +185,56 @@ async def test_a_rolling_restart_of_both_nodes_loses_nothing(cluster: LocalClust
     acked = {mid for p in players for mid in p.acks}
     assert len(acked) >= 10 * len(players)
     missing = acked - stored_ids(cluster)
+    assert not missing, sorted(missing)[:10]
+
+
+def serves(node: Node, code: str) -> bool:
+    """Whether ``node`` serves room ``code`` now (asked directly, past the router: a node that
+    does not hold the room's lease answers ``503 room_elsewhere``)."""
+    return httpx.get(f"{node.http}/api/rooms/{code}", timeout=TIMEOUT).status_code == 200
+
+
+async def watch_once(router: str, code: str) -> str:
+    """A spectator's connection through the router: ``welcome`` once it is let in, else the
+    code of the error it is sent (``room_elsewhere``); then closed."""
+    async with websockets.connect(f"{router.replace('http://', 'ws://')}/ws/{code}") as ws:
+        await ws.send(json.dumps({"type": "hello", "protocol": 1, "room": code, "spectate": True}))
+        first = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
+        return str(first["code"] if first["type"] == "error" else first["type"])
+
+
+async def test_a_room_that_moved_goes_back_to_its_node_while_it_is_played(
+    cluster: LocalCluster,
+) -> None:
+    # A room moves to the other node when its node stops. Once that node is back, the router
+    # sends the room's new connections to it again: a spectator arriving there makes the
+    # other node hand the room over at once (its players reconnect with 1012), where before
+    # the spectator was refused (1013) until every player had left.
+    code, tokens = open_room(cluster.url)
+    players = [Player(cluster.url, code, t, pause=0.3) for t in tokens]  # a long series
+    stop = asyncio.Event()
+    tasks = [asyncio.ensure_future(p.run(stop)) for p in players]
+    try:
+        await until("the game is under way", lambda: all(len(p.acks) >= 3 for p in players))
+        i, home = next((i, n) for i, n in enumerate(cluster.running) if serves(n, code))
+        assert await asyncio.to_thread(home.stop_gracefully) == 0
+        await until("the game goes on elsewhere", everyone_plays_after(players, time.monotonic()))
+        cluster.running[i] = home = await asyncio.to_thread(cluster.start_node, home.port)
+        deadline = time.monotonic() + 60
+        seen: list[tuple[str, bool]] = []
+        while (w := await watch_once(cluster.url, code)) != "welcome" or not serves(home, code):
+            seen.append((w, serves(home, code)))
+            assert time.monotonic() < deadline, (
+                f"the room never came back to its node: {seen[-20:]}"
+            )
+            await asyncio.sleep(0.1)
+        assert not any(p.over for p in players), "the series ended first: nothing was shown"
+        assert await watch_once(cluster.url, code) == "welcome"
+        await until("the game goes on at home", everyone_plays_after(players, time.monotonic()))
+    finally:
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    assert all(set(p.closes) == {1012} for p in players), [p.closes for p in players]
+    assert [e for p in players for e in p.errors] == []
+    missing = {mid for p in players for mid in p.acks} - stored_ids(cluster)
     assert not missing, sorted(missing)[:10]

@@ -121,7 +121,7 @@ DbWriter = Annotated[
     str,
     typer.Option(
         envvar="BLINK_DB_WRITER",
-        help="auto: inline for SQLite, thread for PostgreSQL; inline: commit on the "
+        help="auto: inline for SQLite, async for PostgreSQL; inline: commit on the "
         "event loop; thread: a writer thread; async: PostgreSQL commits sent from the event "
         "loop (psycopg's async connection).",
     ),

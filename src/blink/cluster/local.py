@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -336,6 +337,11 @@ class LocalCluster:
     haproxy: subprocess.Popen[bytes] | None = None
     _tmp: tempfile.TemporaryDirectory[str] | None = None
     _logs: list[IO[bytes]] = field(default_factory=list)
+    _spawner: ThreadPoolExecutor | None = None
+    """The one thread that starts the nodes. A child dies with the thread that started it
+    (``PR_SET_PDEATHSIG`` follows the thread, not the process), so a node started again
+    from a passing thread (``asyncio.to_thread``) would die with that thread: every node is
+    started from this thread, which lives as long as the cluster."""
 
     @property
     def url(self) -> str:
@@ -387,12 +393,15 @@ class LocalCluster:
         args = [sys.executable, "-m", "blink", "serve", "--host", "127.0.0.1"]
         args += ["--port", str(port), "--database-url", self.postgres.url, "--cluster"]
         args += ["--redis-url", self.redis.url]
-        proc = subprocess.Popen(
+        if self._spawner is None:
+            self._spawner = ThreadPoolExecutor(1, thread_name_prefix="blink-cluster-spawner")
+        proc = self._spawner.submit(
+            subprocess.Popen,
             [*args, *self.node_args],
             stdout=out,
             stderr=subprocess.STDOUT,
             preexec_fn=lambda: _die_with_parent(signal.SIGINT),  # a fast stop: no hand-over
-        )
+        ).result()
         node = Node(port, proc, log)
         _wait_health(f"{node.http}/api/health", proc, f"the node on port {port}", log)
         return node
@@ -425,6 +434,9 @@ class LocalCluster:
         _stop(self.haproxy)  # a hard stop: a soft one would wait for every WebSocket
         for node in self.running:
             _stop(node.proc, signal.SIGINT)  # HAProxy is gone: nothing to hand over to
+        if self._spawner is not None:
+            self._spawner.shutdown()
+            self._spawner = None
         if self.redis is not None:
             self.redis.stop()
         if self.postgres is not None:

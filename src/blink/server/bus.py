@@ -4,7 +4,8 @@ one deployment.
 
 An event is a msgspec Struct (:data:`Event`): a tournament changed (:class:`TournamentChanged`)
 or one of its match rooms finished a game (:class:`MatchFinished`),
-the players online and waiting in quick play's queue (:class:`Presence`),
+the players online and waiting in quick play's queue (:class:`Presence`), a room wanted by
+the node the router sends its clients to (:class:`RoomWanted`, between nodes only),
 a room of the lobby changed (:class:`RoomChanged`, and the nodes' announcements of their open
 rooms, :class:`RoomsAnnounced` and :class:`RoomsAsked`), a public game finished
 (:class:`GamesFinished`), the leaderboard changed (:class:`LeaderboardChanged`), and
@@ -42,6 +43,7 @@ from blink.server.protocol import RoomSummary
 
 __all__ = [
     "LEADERBOARD",
+    "LEASES",
     "ROOMS",
     "TOPICS",
     "TOURNAMENTS",
@@ -55,6 +57,7 @@ __all__ = [
     "RedisBus",
     "Resync",
     "RoomChanged",
+    "RoomWanted",
     "RoomsAnnounced",
     "RoomsAsked",
     "Subscription",
@@ -71,7 +74,9 @@ ROOMS = "rooms"
 :class:`GamesFinished`."""
 LEADERBOARD = "leaderboard"
 """The topic of :class:`LeaderboardChanged`."""
-TOPICS = (TOURNAMENTS, ROOMS, LEADERBOARD)
+LEASES = "leases"
+"""The nodes' own topic, never streamed to a browser: :class:`RoomWanted`."""
+TOPICS = (TOURNAMENTS, ROOMS, LEADERBOARD, LEASES)
 """Every topic."""
 
 
@@ -117,6 +122,16 @@ class RoomsAsked(msgspec.Struct, frozen=True, tag="ask"):
     node: str
 
 
+class RoomWanted(msgspec.Struct, frozen=True, tag="wanted"):
+    """Node ``node`` was asked for room ``code`` by a client the router pinned to it (the
+    room is in its WebSocket's URL), and another node holds the room's lease: the holder hands
+    the room over (:meth:`blink.server.hub.Hub.move`), so that the room goes back to the node
+    the router sends it to."""
+
+    code: str
+    node: str
+
+
 class GamesFinished(msgspec.Struct, frozen=True, tag="games"):
     """A game of a public room finished: the lobby's list of finished games changed."""
 
@@ -149,6 +164,7 @@ Event = (
     | GamesFinished
     | LeaderboardChanged
     | Presence
+    | RoomWanted
     | Resync
 )
 """Every kind of event (a tagged union: each names its kind in the ``type`` field)."""

@@ -27,7 +27,7 @@ from typing import Any
 
 from blink.model.registry import DEFAULT_GAME
 from blink.server import storage as st
-from blink.server.bus import Bus, LocalBus
+from blink.server.bus import LEASES, Bus, Event, LocalBus, RoomWanted
 from blink.server.conn import Conn
 from blink.server.ids import GameIds
 from blink.server.lease import Leases, LocalLeases, RoomElsewhere
@@ -39,11 +39,26 @@ from blink.server.settings import Settings
 from blink.server.stored import rebuild
 from blink.server.table_clock import Cancellable
 
-__all__ = ["CODE_ALPHABET", "CODE_ATTEMPTS", "Hub", "RoomTable", "random_code", "room_options"]
+__all__ = [
+    "CODE_ALPHABET",
+    "CODE_ATTEMPTS",
+    "MOVE_BACK_AFTER",
+    "WANT_EVERY",
+    "Hub",
+    "RoomTable",
+    "random_code",
+    "room_options",
+]
 
 log = logging.getLogger("blink.server")
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+
+MOVE_BACK_AFTER = 2.0
+"""Seconds a cluster node keeps a room it has just taken before it hands it over to a node
+that wants it (:meth:`Hub.wanted`): the bound on how fast a room can move back and forth."""
+WANT_EVERY = 1.0
+"""Seconds between two asks of one node for one room held elsewhere (:meth:`Hub.wanted`)."""
 
 CODE_ATTEMPTS = 8
 """Codes drawn for one new room before giving up (31**6 codes: a refusal is rare, eight in
@@ -152,6 +167,14 @@ class Hub:
         fails, so the router sends no more traffic to it."""
         self.leaving = False
         """A cluster node is handing its rooms over (:meth:`hand_over`): it loads no room."""
+        self._moving: set[str] = set()
+        """Rooms being handed over (:meth:`move`): not loaded again until their leases go."""
+        self._taken: dict[str, float] = {}
+        """When this node took each room it holds (``settings.clock``)."""
+        self._wanted: OrderedDict[str, float] = OrderedDict()
+        """When this node last asked for each room held elsewhere (:meth:`wanted`)."""
+        self._moves: set[asyncio.Task[bool]] = set()
+        self.bus.listen(LEASES, self._heard)
 
     def store(self, job: Callable[[Any], Any], done: Callable[[Any], None] | None = None) -> None:
         """Queue a storage job (committed with the others queued meanwhile); the job of an
@@ -217,6 +240,7 @@ class Hub:
             if inserted and self.leases.acquire(room.code):
                 self.code_claimed(room.code)
                 self.rooms[room.code] = room
+                self._taken[room.code] = self.settings.clock()
                 return True
         return False
 
@@ -250,7 +274,7 @@ class Hub:
         (else ``None``, or :class:`RoomElsewhere` when ``strict``)."""
         if not code or code in self._missing:
             return None
-        if self.leaving or not self.leases.acquire(code):
+        if self.leaving or code in self._moving or not self.leases.acquire(code):
             if strict:
                 raise RoomElsewhere(code)
             return None
@@ -271,6 +295,7 @@ class Hub:
         if room is None:
             self.leases.release(code)
         elif self.leases.shared:
+            self._taken[code] = self.settings.clock()
             room.maybe_start()  # a room handed off before its first game (all bots: now)
         return room
 
@@ -282,6 +307,7 @@ class Hub:
             return False
         room._cancel_timer()
         self.rooms.pop(room.code, None)
+        self._taken.pop(room.code, None)
         self.leases.release(room.code)
         return True
 
@@ -311,6 +337,7 @@ class Hub:
             if callable(closer):
                 closer(close, reason)
         del self.rooms[code]
+        self._taken.pop(code, None)
         self.leases.release(code)
 
     async def hand_over(self, flush_timeout: float = 30.0) -> int:
@@ -330,8 +357,30 @@ class Hub:
         self.leaving = True
         self.stop_sweeper()
         codes = list(self.rooms)
+        await self._move(codes, "the server restarts: reconnect", flush_timeout)
+        return len(codes)
+
+    async def move(self, code: str, flush_timeout: float = 30.0) -> bool:
+        """Hand room ``code`` over to whichever node asks for it next, as :meth:`hand_over`
+        does for every room, while this node goes on serving the others: the room stops,
+        what was queued for it is committed, its lease is given up, and its connections are
+        closed with 1012, so its clients reconnect through the router to the node it sends
+        the room to now. ``False`` when the room is not here (or already leaving)."""
+        if code in self._moving or dict.get(self.rooms, code) is None:
+            return False
+        log.info("handing room %s over to the node the router sends it to", code)
+        await self._move([code], "the room moved to another node: reconnect", flush_timeout)
+        return True
+
+    async def _move(self, codes: list[str], reason: str, flush_timeout: float) -> None:
+        """Stop rooms ``codes`` and drop them from memory, commit what is queued, give up
+        their leases, then close their connections with 1012 (``reason``). When the commit
+        fails the leases are kept and the rooms stay out of memory here (their last writes
+        wait: no node may rebuild them, this one included)."""
         conns: list[Conn] = []
-        for code in codes:
+        moving = [c for c in codes if c not in self._moving]
+        self._moving.update(moving)
+        for code in moving:
             room = dict.get(self.rooms, code)
             if room is None:
                 continue
@@ -341,15 +390,56 @@ class Hub:
                     conn.moving = True
                     conns.append(conn)
             del self.rooms[code]
+            self._taken.pop(code, None)
         try:
             await asyncio.wait_for(self.storage.run(_nothing), flush_timeout)
         except Exception:
             log.warning("the last writes were not committed: the leases stay until the end")
         else:
-            await asyncio.to_thread(_release_all, self.leases, codes)
+            await asyncio.to_thread(_release_all, self.leases, moving)
+            self._moving.difference_update(moving)
         for conn in conns:
-            conn.close(1012, "the server restarts: reconnect")
-        return len(codes)
+            conn.close(1012, reason)
+
+    # -- a room goes back to the node the router sends it to -----------------------------
+
+    def wanted(self, code: str) -> None:
+        """A client the router pinned to this node (its WebSocket's URL names the room) asked
+        for room ``code``, whose lease another node holds: ask that node, through the bus, to
+        hand the room over (:meth:`move`), at most once every :data:`WANT_EVERY` seconds per
+        room. After a node comes back, its rooms that moved while it was away return to it
+        this way, instead of refusing its clients until their players all leave."""
+        if not self.leases.shared or self.leaving:
+            return
+        now = self.settings.clock()
+        last = self._wanted.get(code)
+        if last is not None and now - last < WANT_EVERY:
+            return
+        self._wanted[code] = now
+        if len(self._wanted) > 4096:
+            self._wanted.popitem(last=False)
+        self.bus.publish(LEASES, RoomWanted(code, self.bus.node))
+
+    def _heard(self, event: Event) -> None:
+        self.heard_wanted(event)
+
+    def heard_wanted(self, event: Event) -> bool:
+        """Another node wants a room held here (:class:`RoomWanted`, heard on the bus): hand it
+        over (``True``: the move has begun), unless this node took it less than
+        :data:`MOVE_BACK_AFTER` seconds ago (no room bounces between two nodes faster than
+        that, whatever the router does)."""
+        if not isinstance(event, RoomWanted) or event.node == self.bus.node:
+            return False
+        code = event.code
+        if self.leaving or not self.leases.shared or dict.get(self.rooms, code) is None:
+            return False
+        taken = self._taken.get(code)
+        if taken is not None and self.settings.clock() - taken < MOVE_BACK_AFTER:
+            return False
+        task = asyncio.get_running_loop().create_task(self.move(code))
+        self._moves.add(task)
+        task.add_done_callback(self._moves.discard)
+        return True
 
     def _restore_room(self, lr: st.LoadedRoom) -> Room | None:
         """Rebuild one room (and its unfinished game) from its stored rows."""

@@ -1,12 +1,14 @@
-"""The ``async`` writer (``--db-writer async``, not the default): PostgreSQL commits on the
-event loop, through psycopg's asynchronous connection, with no writer thread.
+"""The ``async`` writer (``--db-writer async``, PostgreSQL's default through ``auto``):
+PostgreSQL commits on the event loop, through psycopg's asynchronous connection, with no
+writer thread.
 
 With a writer thread, each round trip of a commit ends with the thread waiting for the
 interpreter lock, which a busy event loop hands over only at each switch interval (5 ms).
 Here the loop itself sends the batch and goes on serving while the database answers: every
 statement of the batch and the commit go out in one pipeline, the action log's rows in one
-``executemany``; but each step of it waits for a turn of the loop, and on a busy loop that
-measured slower than the thread (docs/performance.md). Only batches of
+``executemany``; each step of it waits for a turn of the loop. On a machine shared with much
+other work that measured slower than the thread; on a quiet one, at 1,000 games, its p99 was
+a third to a half of the thread's (docs/performance.md). Only batches of
 :class:`~blink.server.jobs.AppendJob` and :class:`~blink.server.jobs.SqlJob` (the jobs of a
 game being played) are sent this way; a batch with any other job (a room created, a rating,
 a tournament) is committed by the synchronous path in a worker thread, and batches are

@@ -324,6 +324,8 @@ class Session:
         try:
             room = self.hub.room(code)
         except RoomElsewhere as exc:
+            if self.url_room is not None:  # the router pinned the room here: bring it here
+                self.hub.wanted(code)
             self.error("room_elsewhere", str(exc))
             self.close(1013, "try again")
             return

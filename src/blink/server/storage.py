@@ -135,17 +135,22 @@ def make_engine(url: str) -> Engine:
 
 
 WRITERS = ("auto", "inline", "thread", "async")
-"""Values of the ``writer`` option; ``auto`` is ``inline`` for SQLite, ``thread`` otherwise
-(``async``: PostgreSQL only, see :mod:`blink.server.pg_writer`)."""
+"""Values of the ``writer`` option; ``auto`` is ``inline`` for SQLite, ``async`` for
+PostgreSQL through psycopg (:mod:`blink.server.pg_writer`: on a quiet machine its p99 at
+1,000 games was a third to a half of the writer thread's, docs/performance.md), ``thread``
+otherwise."""
 
 
 def resolve_writer(writer: str, url: str) -> str:
     """The writer actually used for ``writer`` (one of :data:`WRITERS`) on database ``url``."""
     if writer not in WRITERS:
         raise StorageError(f"writer must be one of {', '.join(WRITERS)}, not {writer!r}")
+    psycopg = url.split("://", 1)[0] == "postgresql+psycopg"
     if writer == "auto":
-        return "inline" if url.startswith("sqlite") else "thread"
-    if writer == "async" and not url.startswith("postgresql+psycopg"):
+        if url.startswith("sqlite"):
+            return "inline"
+        return "async" if psycopg else "thread"
+    if writer == "async" and not psycopg:
         raise StorageError("the async writer needs PostgreSQL with psycopg (postgresql+psycopg)")
     return writer
 
