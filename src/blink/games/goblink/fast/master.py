@@ -1,0 +1,658 @@
+"""The master bot's search as compiled (numba) functions: determinized rollouts to the game's end.
+
+At each decision the master bot (:class:`blink.games.goblink.bots.MasterBot`) deals the cards
+it cannot see in ways consistent with everything its seat has seen, and plays each candidate
+action out to the end of the game on each deal, with every seat (its own included) playing the
+remembering bot (:mod:`blink.games.goblink.fast.bots`); it takes the action that won most
+often. The candidates share their deals and random streams (common random numbers), and
+sequential halving spends the budget of rollouts on the better half, round after round.
+
+What the seat knows is the remembering bot's memory of it (``known``: cards it knows each
+opponent holds; ``least``: how many cards of each value each surely holds; ``none``: values
+each surely lacks), rebuilt from the seat's own view (:func:`learn_all`). Its model of what
+each opponent's remembering bot has learned (rows of the same arrays for the other seats) uses
+the cards passed only when the master's seat gave or received them: it never sees the others'
+passes. A deal gives each opponent the cards the seat knows they hold, then at least
+``least`` cards of each value, no card of a value in ``none``, and the rest of the unseen cards
+at random; what is left is the draw pile, in random order.
+
+:func:`play_master_games` plays whole games with one master seat among the fast engine's bots,
+for the strength study (``benchmarks/goblink_master_study.py``); with ``omni`` the master sees
+every hand (1) and also the draw pile's order (2): the ceiling of what knowledge is worth.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from blink.cards import STANDARD_DECK, Card
+from blink.games.goblink.actions import Ask, EndTurn, GoAction, LayDown, Phase
+from blink.games.goblink.fast.bots import (
+    GREEDY,
+    MEMORY,
+    RANDOM,
+    _greedy_act,
+    _legal,
+    _memory_ask,
+    _memory_lay,
+    _random_act,
+    _step,
+    remember_ask,
+    remember_lay,
+)
+from blink.games.goblink.fast.rules import (
+    _ALL,
+    _GOLD,
+    _ONE,
+    _VMASK,
+    _ZERO,
+    ASK,
+    ASKING,
+    END,
+    G_CUR,
+    G_DEALER,
+    G_DPTR,
+    G_FIELDS,
+    G_LAID,
+    G_LIMIT,
+    G_PHASE,
+    G_QUIET,
+    G_STATUS,
+    G_TURNS,
+    G_WINNERS,
+    LAY,
+    LAYING,
+    N_CARDS,
+    N_VALUES,
+    NO_PLAN,
+    OPENING,
+    OVER,
+    U_CTR,
+    U_DISCARD,
+    U_KEY,
+    VALUES,
+    _value_index,
+    ask,
+    below,
+    count,
+    deal,
+    end_turn,
+    first_group,
+    held_values,
+    kernel,
+    lay,
+    lay_limit,
+    log_action,
+    lowest,
+    mix,
+    popc,
+    random_subset,
+)
+
+__all__ = [
+    "KERNELS_DIGEST",
+    "MASTER",
+    "ROLLOUT_TURNS",
+    "choose",
+    "decide",
+    "events_of",
+    "learn_all",
+    "play_master_games",
+]
+
+if TYPE_CHECKING:
+    from blink.games.goblink.view import GoView
+
+Arr = npt.NDArray[Any]
+Act = tuple[int, int, np.uint64]
+"""An action in the kernels: kind, ``target * 32 + value``, the cards laid."""
+
+KERNELS_DIGEST = "a9c671d10f3ef548"
+"""The start of the SHA-256 of rules.py and bots.py together, whose functions are compiled into
+this module's (numba's disk cache checks only this file: a change there must change this line,
+tests/goblink/test_master.py checks it)."""
+
+MASTER = 3
+"""The master bot's kernel code in :func:`play_master_games` (the others: fast.bots')."""
+
+ROLLOUT_TURNS = 60
+"""A rollout ends after this many more turns, by the fewest cards (as the turn limit does)."""
+
+EV_ASK, EV_LAY = 0, 1
+"""The kinds of :func:`learn_all`'s events."""
+EV_FIELDS = 8
+"""An event: kind, player, target, value, cards passed (a number), the cards passed or laid
+(a bit set; 0 when the seat did not see them), whether the asker drew, whether the target
+drew."""
+
+_MAX_OPTIONS = 96
+_TRIES = 24
+_SALT = np.uint64(0xD1B54A32D192ED03)
+
+
+@kernel
+def learn_ask(me: int, p: int, q: int, v: int, k: int, passed: np.uint64, drew: bool,
+              target_drew: bool, known: Arr, least: Arr, none: Arr) -> None:  # fmt: skip
+    """:func:`~blink.games.goblink.fast.bots.remember_ask` when the number of cards passed is
+    known but perhaps not the cards (``passed`` 0 then): what seat ``me`` learns, as the master
+    bot can tell. With the cards, exactly the remembering bot's memory."""
+    if k > 0 and passed != _ZERO and (q == me or p == me):
+        moved = passed
+    else:
+        moved = known[me, q] & _VMASK[v]
+    if p != me:
+        least[me, p, v] = max(least[me, p, v], 1) + k
+        if k:
+            none[me, p] = 0
+            known[me, p] |= moved
+        if drew:
+            none[me, p] = 0
+    if q != me:
+        known[me, q] &= ~moved
+        for w in range(N_VALUES):
+            if w != v and least[me, q, w] > 0:
+                least[me, q, w] = max(0, least[me, q, w] - k)
+        least[me, q, v] = 0
+        none[me, q] |= 1 << v
+        if target_drew:
+            none[me, q] = 0
+
+
+@kernel
+def _learn_event(s: int, ev: Arr, known: Arr, least: Arr, none: Arr) -> None:
+    """Seat ``s``'s knowledge (row ``s``) and its model of the others' (the other rows) after
+    one event (:data:`EV_FIELDS`)."""
+    players = known.shape[0]
+    kind, p, q, v, k = ev[0], ev[1], ev[2], ev[3], ev[4]
+    cards = np.uint64(ev[5])
+    if kind == EV_ASK:
+        seen = cards if (p == s or q == s) else _ZERO
+        for me in range(players):
+            learn_ask(me, p, q, v, k, seen, ev[6] != 0, ev[7] != 0, known, least, none)
+    else:
+        for me in range(players):
+            if me != p:
+                remember_lay(me, p, cards, known, least)
+
+
+@kernel
+def learn_all(s: int, events: Arr, known: Arr, least: Arr, none: Arr) -> None:
+    """Rebuild seat ``s``'s knowledge from its view's events in order (``events``: one row of
+    :data:`EV_FIELDS` each, cards passed between two others as 0)."""
+    known[:] = _ZERO
+    least[:] = 0
+    none[:] = 0
+    for i in range(events.shape[0]):
+        _learn_event(s, events[i], known, least, none)
+
+
+# -- deals consistent with what the seat knows --------------------------------------------------
+
+
+@kernel
+def _try_deal(s: int, counts: Arr, unseen: np.uint64, known: Arr, least: Arr, none: Arr,
+              strict: int, hands: Arr, u: Arr) -> np.uint64:  # fmt: skip
+    """One attempt at the opponents' hidden cards (into ``hands``); the cards left for the draw
+    pile, or :data:`NO_PLAN` when the constraints could not be met this time (``strict`` 2:
+    ``none`` and ``least``; 1: ``none`` only; 0: neither)."""
+    players = counts.size
+    pool = unseen
+    start = below(u, players)
+    for j in range(players):
+        p = (start + j) % players
+        if p == s:
+            continue
+        mine = known[s, p]
+        need = counts[p] - popc(mine)
+        if need < 0:
+            return NO_PLAN
+        allowed = pool
+        if strict >= 1:
+            for v in range(N_VALUES):
+                if none[s, p] >> v & 1:
+                    allowed &= ~_VMASK[v]
+        chosen = _ZERO
+        if strict == 2:
+            for v in range(N_VALUES):
+                short = least[s, p, v] - count(mine | chosen, v)
+                if short > 0:
+                    group = allowed & _VMASK[v] & ~chosen
+                    if popc(group) < short:
+                        return NO_PLAN
+                    chosen |= random_subset(group, short, u)
+        left = need - popc(chosen)
+        if left < 0:
+            return NO_PLAN
+        rest = allowed & ~chosen
+        if popc(rest) < left:
+            return NO_PLAN
+        chosen |= random_subset(rest, left, u)
+        hands[p] = mine | chosen
+        pool &= ~chosen
+    return pool
+
+
+@kernel
+def sample_world(s: int, hand: np.uint64, counts: Arr, dptr: int, discard: np.uint64,
+                 known: Arr, least: Arr, none: Arr, omni: int, true_hands: Arr, true_perm: Arr,
+                 hands: Arr, perm: Arr, u: Arr) -> int:  # fmt: skip
+    """A deal of the unseen cards consistent with seat ``s``'s knowledge (``omni`` 1: the true
+    hands, 2: the true hands and draw pile): the hands into ``hands``, the draw pile into
+    ``perm[dptr:]``. Returns the draw pile's first index (``dptr`` unless the knowledge did not
+    add up)."""
+    players = counts.size
+    if omni > 0:
+        for p in range(players):
+            hands[p] = true_hands[p]
+        perm[:] = true_perm
+        if omni == 2:
+            return dptr
+        pile = _ZERO
+        for i in range(dptr, N_CARDS):
+            pile |= _ONE << np.uint64(true_perm[i])
+    else:
+        seen = hand | discard
+        for p in range(players):
+            if p != s:
+                seen |= known[s, p]
+        unseen = _ALL & ~seen
+        pile = NO_PLAN
+        for attempt in range(2 * _TRIES + 1):
+            hands[:] = _ZERO
+            strict = 2 - attempt // _TRIES  # both constraints, then "none" only, then neither
+            pile = _try_deal(s, counts, unseen, known, least, none, strict, hands, u)
+            if pile != NO_PLAN:
+                break
+        if pile == NO_PLAN:  # inconsistent knowledge (never in a real game): guess freely
+            pile = unseen
+            for p in range(players):
+                if p != s:
+                    take = min(counts[p], popc(pile))
+                    hands[p] = random_subset(pile, take, u)
+                    pile &= ~hands[p]
+        hands[s] = hand
+    n = popc(pile)
+    first = N_CARDS - n
+    i = first
+    while pile:  # a uniformly random order: selection by rank
+        r = below(u, popc(pile))
+        rest = pile
+        for _ in range(r):
+            rest &= rest - _ONE
+        c = lowest(rest)
+        perm[i] = c
+        pile ^= _ONE << np.uint64(c)
+        i += 1
+    return first
+
+
+# -- the search ---------------------------------------------------------------------------------
+
+
+@kernel
+def _options(s: int, hand: np.uint64, phase: int, players: int, kinds: Arr, args: Arr,
+             cards: Arr) -> int:  # fmt: skip
+    """Every legal action of ``s`` (asks, or ending the turn and each lay-down); how many."""
+    n = 0
+    if phase == ASKING:
+        vals = held_values(hand)
+        for target in range(players):
+            if target == s:
+                continue
+            for v in range(N_VALUES):
+                if vals >> v & 1 and n < kinds.size:
+                    kinds[n], args[n], cards[n] = ASK, target * 32 + v, _ZERO
+                    n += 1
+        return n
+    kinds[0], args[0], cards[0] = END, 0, _ZERO
+    n = 1
+    limit = lay_limit(hand, phase)
+    for v in range(N_VALUES):
+        group = hand & _VMASK[v]
+        if popc(group) < 3:
+            continue
+        sub = group
+        while sub:
+            if 3 <= popc(sub) <= limit and n < kinds.size:
+                kinds[n], args[n], cards[n] = LAY, 0, sub
+                n += 1
+            sub = (sub - _ONE) & group
+    return n
+
+
+@kernel
+def _rollout(s: int, kind: int, arg: int, cards: np.uint64, hands: Arr, g: Arr, u: Arr,
+             perm: Arr, known: Arr, least: Arr, none: Arr, bots: Arr, log: Arr,
+             scores: Arr, sargs: Arr) -> float:  # fmt: skip
+    """Seat ``s`` takes the action, then every seat plays the remembering bot to the end (or
+    :data:`ROLLOUT_TURNS` more turns, then the fewest cards win): ``s``'s share of the win."""
+    players = hands.size
+    if kind == ASK:
+        target, v = arg // 32, arg % 32
+        passed, drew, target_drew = ask(s, target, v, perm, hands, g)
+        for me in range(players):
+            remember_ask(me, s, target, v, passed, drew, target_drew, known, least, none)
+    elif kind == LAY:
+        lay(s, cards, hands, g, u)
+        for me in range(players):
+            if me != s:
+                remember_lay(me, s, cards, known, least)
+    else:
+        end_turn(s, hands, g)
+    cap = g[G_TURNS] + ROLLOUT_TURNS
+    if g[G_LIMIT] == 0 or g[G_LIMIT] > cap:
+        g[G_LIMIT] = cap
+    while g[G_PHASE] != OVER:
+        if not _step(bots, hands, g, u, perm, log, known, least, none, scores, sargs):
+            return 0.0  # never: the remembering bot plays only legal actions
+    w = g[G_WINNERS]
+    if not w >> s & 1:
+        return 0.0
+    return 1.0 / popc(np.uint64(w))
+
+
+@kernel
+def _memory_choice(s: int, hand: np.uint64, counts: Arr, g: Arr, discard: np.uint64, known: Arr,
+                   least: Arr, none: Arr, key: np.uint64) -> Act:  # fmt: skip
+    """The remembering bot's own action in the seat's place (its hand, the hand sizes)."""
+    players = counts.size
+    hands = np.zeros(players, dtype=np.uint64)
+    for p in range(players):
+        hands[p] = hand if p == s else (_ONE << np.uint64(counts[p])) - _ONE
+    u = np.zeros(3, dtype=np.uint64)
+    u[U_DISCARD], u[U_KEY] = discard, key
+    if g[G_PHASE] == ASKING:
+        scores = np.zeros(players * N_VALUES, dtype=np.float64)
+        sargs = np.zeros(players * N_VALUES, dtype=np.int64)
+        return ASK, _memory_ask(s, hands, u, known, least, none, scores, sargs), _ZERO
+    return _memory_lay(s, hands, g, u, known, least)
+
+
+@kernel
+def decide(s: int, hand: np.uint64, counts: Arr, g: Arr, discard: np.uint64, known: Arr,
+           least: Arr, none: Arr, key: np.uint64, budget: int, omni: int, true_hands: Arr,
+           true_perm: Arr) -> tuple[int, int, np.uint64, int]:  # fmt: skip
+    """Seat ``s``'s action (kind, ``target * 32 + value``, cards) and the rollouts it ran.
+
+    ``counts`` are the hand sizes, ``g`` the game's public fields (:data:`G_FIELDS`: phase,
+    turns, quiet turns, the draw pile's index...), ``known``/``least``/``none`` the seat's
+    knowledge (:func:`learn_all`), ``key`` the decision's random key, ``budget`` the rollouts to
+    spend. The opening is the remembering bot's; a winning partition is laid at once; every
+    other choice among two or more legal actions is searched."""
+    players = counts.size
+    phase = g[G_PHASE]
+    mem = _memory_choice(s, hand, counts, g, discard, known, least, none, mix(key ^ _SALT))
+    if phase == OPENING:
+        return mem[0], mem[1], mem[2], 0
+    if phase == LAYING:
+        plan = first_group(hand)
+        if plan != NO_PLAN and plan != _ZERO:
+            return LAY, 0, plan, 0
+    kinds = np.zeros(_MAX_OPTIONS, dtype=np.int64)
+    args = np.zeros(_MAX_OPTIONS, dtype=np.int64)
+    cards = np.zeros(_MAX_OPTIONS, dtype=np.uint64)
+    n = _options(s, hand, phase, players, kinds, args, cards)
+    for i in range(n):  # the remembering bot's choice first: it wins ties
+        if kinds[i] == mem[0] and args[i] == mem[1] and cards[i] == mem[2]:
+            kinds[0], kinds[i] = kinds[i], kinds[0]
+            args[0], args[i] = args[i], args[0]
+            cards[0], cards[i] = cards[i], cards[0]
+            break
+    if n <= 1 or budget <= 0:
+        return mem[0], mem[1], mem[2], 0
+    total = np.zeros(n, dtype=np.float64)
+    alive = np.arange(n)
+    m = n
+    rounds = 0
+    while (1 << rounds) < n:
+        rounds += 1
+    done = 0  # worlds played by every live option so far
+    used = 0
+    wh = np.zeros(players, dtype=np.uint64)
+    wperm = np.zeros(N_CARDS, dtype=np.int64)
+    hands = np.zeros(players, dtype=np.uint64)
+    perm = np.zeros(N_CARDS, dtype=np.int64)
+    gw = np.zeros(G_FIELDS, dtype=np.int64)
+    u = np.zeros(3, dtype=np.uint64)
+    su = np.zeros(3, dtype=np.uint64)
+    kw = np.zeros_like(known)
+    lw = np.zeros_like(least)
+    nw = np.zeros_like(none)
+    bots = np.full(players, MEMORY, dtype=np.int64)
+    log = np.zeros((1, 4), dtype=np.int64)
+    scores = np.zeros(players * N_VALUES, dtype=np.float64)
+    sargs = np.zeros(players * N_VALUES, dtype=np.int64)
+    for _ in range(rounds):
+        per = max(1, budget // (rounds * m))
+        for w in range(done, done + per):
+            su[U_KEY], su[U_CTR] = mix(key + np.uint64(w) * _GOLD), _ZERO
+            first = sample_world(s, hand, counts, g[G_DPTR], discard, known, least, none, omni,
+                                 true_hands, true_perm, wh, wperm, su)  # fmt: skip
+            rkey = mix(key ^ (np.uint64(w + 1) * _SALT))
+            for j in range(m):
+                i = alive[j]
+                hands[:] = wh
+                perm[:] = wperm
+                gw[:] = g
+                gw[G_DPTR] = first
+                gw[G_CUR] = s
+                u[U_DISCARD], u[U_KEY], u[U_CTR] = discard, rkey, _ZERO
+                kw[:] = known
+                lw[:] = least
+                nw[:] = none
+                total[i] += _rollout(s, kinds[i], args[i], cards[i], hands, gw, u, perm, kw,
+                                     lw, nw, bots, log, scores, sargs)  # fmt: skip
+                used += 1
+        done += per
+        if m == 1:
+            break
+        keep = (m + 1) // 2
+        for a in range(keep):  # the best ``keep`` first (stable: earlier options win ties)
+            best = a
+            for b in range(a + 1, m):
+                if total[alive[b]] > total[alive[best]] + 1e-9:
+                    best = b
+            alive[a], alive[best] = alive[best], alive[a]
+        m = keep
+        if m == 1:
+            break
+    i = alive[0]
+    return kinds[i], args[i], cards[i], used
+
+
+# -- whole games with a master seat (the strength study) -----------------------------------------
+
+
+@kernel
+def _master_turn(s: int, hands: Arr, g: Arr, u: Arr, perm: Arr, mk: Arr, ml: Arr, mn: Arr,
+                 budget: int, omni: int) -> tuple[int, int, np.uint64, int]:  # fmt: skip
+    """The master seat's action from what it may know (its hand, the hand sizes, the public
+    fields, the discard pile, its knowledge); with ``omni`` the true hands too."""
+    players = hands.size
+    counts = np.zeros(players, dtype=np.int64)
+    for p in range(players):
+        counts[p] = popc(hands[p])
+    c = u[U_CTR]
+    u[U_CTR] = c + _ONE
+    key = mix(u[U_KEY] ^ _SALT ^ (c * _GOLD))
+    return decide(s, hands[s], counts, g.copy(), u[U_DISCARD], mk, ml, mn, key, budget, omni,
+                  hands.copy(), perm)  # fmt: skip
+
+
+@kernel
+def _apply(ms: int, s: int, kind: int, arg: int, cards: np.uint64, bots: Arr, hands: Arr,
+           g: Arr, u: Arr, perm: Arr, log: Arr, known: Arr, least: Arr, none: Arr, mk: Arr,
+           ml: Arr, mn: Arr) -> bool:  # fmt: skip
+    """Apply seat ``s``'s action if legal (False if not); the remembering seats learn from it
+    as in fast.bots' loop, and the master seat ``ms`` (if any) from what it may see."""
+    if not _legal(s, kind, arg, cards, hands, g):
+        return False
+    log_action(g, log, kind, s, arg, cards)
+    players = bots.size
+    if kind == ASK:
+        target, v = arg // 32, arg % 32
+        passed, drew, target_drew = ask(s, target, v, perm, hands, g)
+        for me in range(players):
+            if bots[me] == MEMORY:
+                remember_ask(me, s, target, v, passed, drew, target_drew, known, least, none)
+        if ms >= 0:
+            seen = passed if ms in (s, target) else _ZERO
+            for me in range(players):
+                learn_ask(me, s, target, v, popc(passed), seen, drew, target_drew, mk, ml, mn)
+    elif kind == LAY:
+        lay(s, cards, hands, g, u)
+        for me in range(players):
+            if me != s:
+                if bots[me] == MEMORY:
+                    remember_lay(me, s, cards, known, least)
+                if ms >= 0:
+                    remember_lay(me, s, cards, mk, ml)
+    else:
+        end_turn(s, hands, g)
+    return True
+
+
+@kernel
+def play_master_games(seeds: Arr, dealers: Arr, bots: Arr, limit: int, budget: int, omni: int,
+                      out: Arr, counts: Arr, stats: Arr) -> None:  # fmt: skip
+    """Play one game per seed as fast.bots' ``play_games`` does, with seat code :data:`MASTER`
+    for the master bot (one seat at most). ``stats[i]``: the master's searched decisions and
+    rollouts in game ``i``."""
+    players = bots.size
+    hands = np.zeros(players, dtype=np.uint64)
+    g = np.zeros(out.shape[1], dtype=np.int64)
+    u = np.zeros(3, dtype=np.uint64)
+    perm = np.zeros(N_CARDS, dtype=np.int64)
+    log = np.zeros((1, 4), dtype=np.int64)
+    known = np.zeros((players, players), dtype=np.uint64)
+    least = np.zeros((players, players, N_VALUES), dtype=np.int64)
+    none = np.zeros((players, players), dtype=np.int64)
+    mk = np.zeros((players, players), dtype=np.uint64)
+    ml = np.zeros((players, players, N_VALUES), dtype=np.int64)
+    mn = np.zeros((players, players), dtype=np.int64)
+    scores = np.zeros(players * N_VALUES, dtype=np.float64)
+    sargs = np.zeros(players * N_VALUES, dtype=np.int64)
+    ms = -1
+    for p in range(players):
+        if bots[p] == MASTER:
+            ms = p
+    for i in range(seeds.size):
+        deal(seeds[i], players, dealers[i], limit, perm, hands, g, u)
+        known[:] = _ZERO
+        mk[:] = _ZERO
+        least[:] = 0
+        ml[:] = 0
+        none[:] = 0
+        mn[:] = 0
+        while g[G_PHASE] != OVER:
+            s = g[G_CUR]
+            code = bots[s]
+            if code == MASTER:
+                kind, arg, cards, used = _master_turn(s, hands, g, u, perm, mk, ml, mn, budget,
+                                                      omni)  # fmt: skip
+                if used:
+                    stats[i, 0] += 1
+                    stats[i, 1] += used
+            elif code == RANDOM:
+                kind, arg, cards = _random_act(s, hands, g, u)
+            elif code == GREEDY:
+                kind, arg, cards = _greedy_act(s, hands, g, u)
+            elif g[G_PHASE] == ASKING:
+                kind, arg = ASK, _memory_ask(s, hands, u, known, least, none, scores, sargs)
+                cards = _ZERO
+            else:
+                kind, arg, cards = _memory_lay(s, hands, g, u, known, least)
+            if not _apply(ms, s, kind, arg, cards, bots, hands, g, u, perm, log, known, least,
+                          none, mk, ml, mn):  # fmt: skip
+                g[G_STATUS] = 1
+                break
+        out[i, :] = g
+        for p in range(players):
+            counts[i, p] = popc(hands[p])
+
+
+# -- from a seat's view (the master bot of blink.games.goblink.bots) -------------------------------
+
+_INDEX = {card: i for i, card in enumerate(STANDARD_DECK)}
+_PHASES = {Phase.OPENING: OPENING, Phase.ASKING: ASKING, Phase.LAYING: LAYING, Phase.OVER: OVER}
+
+
+def _mask(cards: Iterable[Card]) -> int:
+    """Cards as a bit set (card ``i``: ``STANDARD_DECK[i]``)."""
+    out = 0
+    for c in cards:
+        out |= 1 << _INDEX[c]
+    return out
+
+
+def events_of(view: GoView) -> Arr:
+    """The view's log as :func:`learn_all`'s events: asks and lay-downs in the order they
+    happened (as the remembering bot reads them), with the cards passed when the viewer gave or
+    received them."""
+    seat = view.seat
+    rows: list[tuple[int, ...]] = []
+    laid = given = received = 0
+
+    def catch_up(upto: int) -> None:
+        nonlocal laid
+        while laid < upto:
+            player, cards = view.discard[laid]
+            rows.append((EV_LAY, player, 0, 0, 0, _mask(cards), 0, 0))
+            laid += 1
+
+    for a in view.asks:
+        catch_up(a.matches_before)
+        passed = 0
+        if a.passed and a.target == seat:
+            passed = _mask(view.given[given][1])
+            given += 1
+        elif a.passed and a.player == seat:
+            passed = _mask(view.received[received][1])
+            received += 1
+        value = _value_index(a.value)
+        rows.append((EV_ASK, a.player, a.target, value, a.passed, passed, a.drew, a.target_drew))
+    catch_up(len(view.discard))
+    return np.array(rows, dtype=np.int64).reshape(len(rows), EV_FIELDS)
+
+
+def _fields(view: GoView, seat: int) -> Arr:
+    """The kernels' game fields (``G_*``) that a view shows."""
+    g = np.zeros(G_FIELDS, dtype=np.int64)
+    g[G_PHASE] = _PHASES[view.phase]
+    g[G_CUR] = seat
+    g[G_TURNS] = view.turns
+    g[G_QUIET] = view.quiet_turns
+    g[G_LAID] = view.laid_this_turn
+    g[G_DPTR] = N_CARDS - view.draw_count
+    g[G_DEALER] = view.dealer
+    return g
+
+
+def _action(seat: int, kind: int, arg: int, cards: int) -> GoAction:
+    """A kernel action as the engine's."""
+    if kind == ASK:
+        return Ask(seat, arg // 32, VALUES[arg % 32])
+    if kind == LAY:
+        return LayDown(seat, tuple(STANDARD_DECK[i] for i in range(N_CARDS) if cards >> i & 1))
+    return EndTurn(seat)
+
+
+def choose(view: GoView, seat: int, key: int, budget: int) -> tuple[GoAction, int]:
+    """Seat ``seat``'s action in its own ``view`` (searched with random key ``key`` and
+    ``budget`` rollouts), and the rollouts run."""
+    players = view.players
+    known = np.zeros((players, players), dtype=np.uint64)
+    least = np.zeros((players, players, N_VALUES), dtype=np.int64)
+    none = np.zeros((players, players), dtype=np.int64)
+    learn_all(seat, events_of(view), known, least, none)
+    discard = _mask(c for _, m in view.discard for c in m)
+    kind, arg, cards, used = decide(
+        seat, np.uint64(_mask(view.hand)), np.array(view.hand_counts, dtype=np.int64),
+        _fields(view, seat), np.uint64(discard), known, least, none, np.uint64(key), budget, 0,
+        np.zeros(players, dtype=np.uint64), np.zeros(N_CARDS, dtype=np.int64),
+    )  # fmt: skip
+    return _action(seat, int(kind), int(arg), int(cards)), int(used)
