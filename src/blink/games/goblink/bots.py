@@ -16,6 +16,9 @@ unknown name is refused with :class:`GoBotError`, listing the known ones.
   bound what each opponent holds; asks where a match is most likely to be completed; lays down
   every card when that wins, and otherwise picks the lay-downs that leave the most promising
   hand (holding a card back when it keeps a pair alive that is worth more than laying it now).
+
+:class:`MasterBot`, a search over deals of the unseen cards, is not registered: it is no stronger
+than ``memory`` (docs/strategy.md, "Go Blink: a master bot").
 """
 
 from __future__ import annotations
@@ -411,8 +414,10 @@ class MasterBot:
     out to the end of the game on each deal with every seat playing the remembering bot, and
     takes the action that won most often; sequential halving spends :attr:`BUDGET` rollouts,
     more of them on the better half, round after round. The search is compiled
-    (:mod:`blink.games.goblink.fast.master`, numba), loaded on first use. See docs/strategy.md,
-    "Go Blink: a master bot".
+    (:mod:`blink.games.goblink.fast.master`, numba), loaded on first use.
+
+    Not registered in :data:`GOBOTS`: from its view alone it wins no more often than the
+    remembering bot (docs/strategy.md, "Go Blink: a master bot").
     """
 
     name = "master"
@@ -420,9 +425,8 @@ class MasterBot:
         "deals the unseen cards consistently with what it has seen and plays every choice out "
         "to the end of the game; takes what wins most often"
     )
-    rating = 26.5
 
-    BUDGET: int = 240
+    BUDGET: int = 1000
     """Rollouts (games played to the end) per searched decision."""
 
     def __init__(self, seat: int, seed: int = 0) -> None:

@@ -32,9 +32,12 @@ import numpy.typing as npt
 from blink.cards import STANDARD_DECK, Card
 from blink.games.goblink.actions import Ask, EndTurn, GoAction, LayDown, Phase
 from blink.games.goblink.fast.bots import (
+    EXPLORE,
     GREEDY,
     MEMORY,
     RANDOM,
+    WIN_BONUS,
+    _ask_chance,
     _greedy_act,
     _legal,
     _memory_ask,
@@ -89,8 +92,10 @@ from blink.games.goblink.fast.rules import (
     log_action,
     lowest,
     mix,
+    nth_bit,
     popc,
     random_subset,
+    uniform,
 )
 
 __all__ = [
@@ -130,7 +135,8 @@ EV_FIELDS = 8
 drew."""
 
 _MAX_OPTIONS = 96
-_TRIES = 24
+_TRIES = 12
+_LIKELY = 48
 _SALT = np.uint64(0xD1B54A32D192ED03)
 
 
@@ -163,9 +169,62 @@ def learn_ask(me: int, p: int, q: int, v: int, k: int, passed: np.uint64, drew: 
 
 
 @kernel
-def _learn_event(s: int, ev: Arr, known: Arr, least: Arr, none: Arr) -> None:
+def new_trace(players: int) -> tuple[Arr, Arr, Arr, Arr, Arr]:
+    """An empty trace of the opponents' last asks (see :func:`_trace_event`)."""
+    ti = np.zeros((players + 1, 4 + players), dtype=np.int64)
+    ti[players, 4:] = 4  # the deal: four cards each
+    tm = np.zeros((players + 1, 4), dtype=np.uint64)
+    tk = np.zeros((players, players), dtype=np.uint64)
+    tl = np.zeros((players, players, N_VALUES), dtype=np.int64)
+    tn = np.zeros((players, players), dtype=np.int64)
+    return ti, tm, tk, tl, tn
+
+
+@kernel
+def _trace_event(s: int, ev: Arr, known: Arr, least: Arr, none: Arr, ti: Arr, tm: Arr,
+                 tk: Arr, tl: Arr, tn: Arr) -> None:  # fmt: skip
+    """Keep, for each opponent, its last ask and what it knew then (``ti[o]``: valid, value,
+    whether it drew, target, the hand sizes then; ``tm[o]``: the cards it was passed by seat
+    ``s``, laid since, given ``s`` since, the discard pile then; ``tk``/``tl``/``tn``: its
+    memory then, as ``s`` models it), while the hand it held then can be told from its hand now
+    (it stops being valid when it is passed or gives cards ``s`` does not see, or draws
+    emptied). Row ``players`` of ``ti``/``tm`` keeps the hand sizes and the discard pile."""
+    players = known.shape[0]
+    kind, p, q, v, k = ev[0], ev[1], ev[2], ev[3], ev[4]
+    cards = np.uint64(ev[5])
+    if kind == EV_ASK:
+        if p != s:
+            tk[p, :] = known[p, :]
+            tl[p, :, :] = least[p, :, :]
+            tn[p, :] = none[p, :]
+            ti[p, 4:] = ti[players, 4:]
+            ti[p, 0], ti[p, 1], ti[p, 2], ti[p, 3] = 1, v, ev[6], q
+            tm[p, 0] = cards if q == s else _ZERO
+            tm[p, 1], tm[p, 2], tm[p, 3] = _ZERO, _ZERO, tm[players, 3]
+            if k > 0 and q != s:
+                ti[p, 0] = 0
+        if q != s and k > 0:
+            if p == s:
+                tm[q, 2] |= cards
+            else:
+                ti[q, 0] = 0
+        if ev[7] != 0:
+            ti[q, 0] = 0
+        ti[players, 4 + p] += k + (1 if ev[6] != 0 else 0)
+        ti[players, 4 + q] += (1 if ev[7] != 0 else 0) - k
+    else:
+        if p != s:
+            tm[p, 1] |= cards
+        ti[players, 4 + p] -= popc(cards)
+        tm[players, 3] |= cards
+
+
+@kernel
+def _learn_event(s: int, ev: Arr, known: Arr, least: Arr, none: Arr, ti: Arr, tm: Arr,
+                 tk: Arr, tl: Arr, tn: Arr) -> None:  # fmt: skip
     """Seat ``s``'s knowledge (row ``s``) and its model of the others' (the other rows) after
-    one event (:data:`EV_FIELDS`)."""
+    one event (:data:`EV_FIELDS`), and the trace of the opponents' last asks."""
+    _trace_event(s, ev, known, least, none, ti, tm, tk, tl, tn)
     players = known.shape[0]
     kind, p, q, v, k = ev[0], ev[1], ev[2], ev[3], ev[4]
     cards = np.uint64(ev[5])
@@ -180,14 +239,108 @@ def _learn_event(s: int, ev: Arr, known: Arr, least: Arr, none: Arr) -> None:
 
 
 @kernel
-def learn_all(s: int, events: Arr, known: Arr, least: Arr, none: Arr) -> None:
-    """Rebuild seat ``s``'s knowledge from its view's events in order (``events``: one row of
-    :data:`EV_FIELDS` each, cards passed between two others as 0)."""
+def learn_all(s: int, events: Arr, known: Arr, least: Arr, none: Arr, ti: Arr, tm: Arr,
+              tk: Arr, tl: Arr, tn: Arr) -> None:  # fmt: skip
+    """Rebuild seat ``s``'s knowledge and trace (:func:`new_trace`) from its view's events in
+    order (``events``: one row of :data:`EV_FIELDS` each, cards passed between two others as
+    0)."""
     known[:] = _ZERO
     least[:] = 0
     none[:] = 0
     for i in range(events.shape[0]):
-        _learn_event(s, events[i], known, least, none)
+        _learn_event(s, events[i], known, least, none, ti, tm, tk, tl, tn)
+
+
+@kernel
+def _ask_scores(s: int, hands: Arr, u: Arr, known: Arr, least: Arr, none: Arr, scores: Arr,
+                args: Arr) -> int:  # fmt: skip
+    """The remembering bot's score of each of its asks (fast.bots' ``_memory_ask`` without its
+    choice): how many, into ``scores`` and ``args``."""
+    hand = hands[s]
+    players = hands.size
+    seen = hand | u[U_DISCARD]
+    for p in range(players):
+        if p != s:
+            seen |= known[s, p]
+    unseen = _ALL & ~seen
+    total = max(1, popc(unseen))
+    can_win, no_win = 0, 0
+    vals = held_values(hand)
+    n = 0
+    for target in range(players):
+        if target == s:
+            continue
+        for v in range(N_VALUES):
+            if not vals >> v & 1:
+                continue
+            chance, sure = _ask_chance(s, target, v, hand, unseen, total, hands, known, least,
+                                       none)  # fmt: skip
+            score = chance + 0.05 * count(hand, v) + 0.01 * sure
+            bit = 1 << v
+            if chance > 0.0 and not no_win & bit:
+                if not can_win & bit:
+                    if first_group(hand & ~_VMASK[v]) != NO_PLAN:
+                        can_win |= bit
+                    else:
+                        no_win |= bit
+                if can_win & bit:
+                    score += WIN_BONUS * chance
+            scores[n] = score
+            args[n] = target * 32 + v
+            n += 1
+    return n
+
+
+@kernel
+def _ask_likelihood(s: int, o: int, world: np.uint64, ti: Arr, tm: Arr, tk: Arr, tl: Arr,
+                    tn: Arr, mine: np.uint64, u: Arr) -> float:  # fmt: skip
+    """How likely opponent ``o``'s last ask was, for a remembering bot holding ``world`` now,
+    relative to the likeliest (1 when nothing can be told)."""
+    players = tk.shape[0]
+    if ti[o, 0] == 0:
+        return 1.0
+    now = world
+    if ti[o, 2] != 0:  # it drew a card since: one of its cards that ``s`` did not give it
+        cand = now & ~mine
+        if cand == _ZERO:
+            return 0.0
+        now &= ~(_ONE << np.uint64(nth_bit(cand, below(u, popc(cand)))))
+    then = (now & ~tm[o, 0]) | tm[o, 1] | tm[o, 2]
+    if popc(then) != ti[o, 4 + o]:
+        return 1.0  # the trace does not add up: tell nothing
+    v, target = ti[o, 1], ti[o, 3]
+    if count(then, v) == 0:
+        return 0.0
+    hands = np.zeros(players, dtype=np.uint64)
+    for p in range(players):
+        hands[p] = then if p == o else (_ONE << np.uint64(ti[o, 4 + p])) - _ONE
+    known = np.zeros((players, players), dtype=np.uint64)
+    least = np.zeros((players, players, N_VALUES), dtype=np.int64)
+    none = np.zeros((players, players), dtype=np.int64)
+    known[o, :] = tk[o, :]
+    least[o, :, :] = tl[o, :, :]
+    none[o, :] = tn[o, :]
+    fu = np.zeros(3, dtype=np.uint64)
+    fu[U_DISCARD] = tm[o, 3]
+    scores = np.zeros(players * N_VALUES, dtype=np.float64)
+    sargs = np.zeros(players * N_VALUES, dtype=np.int64)
+    n = _ask_scores(o, hands, fu, known, least, none, scores, sargs)
+    top = -1.0
+    mine_score = -1.0
+    for i in range(n):
+        top = max(top, scores[i])
+        if sargs[i] == target * 32 + v:
+            mine_score = scores[i]
+    ties = 0
+    for i in range(n):
+        if scores[i] >= top - 1e-9:
+            ties += 1
+    e = EXPLORE if top < 1.0 else 0.0
+    best = (1.0 - e) + e / n
+    like = e / n
+    if mine_score >= top - 1e-9:
+        like += (1.0 - e) / ties
+    return like / best
 
 
 # -- deals consistent with what the seat knows --------------------------------------------------
@@ -197,8 +350,9 @@ def learn_all(s: int, events: Arr, known: Arr, least: Arr, none: Arr) -> None:
 def _try_deal(s: int, counts: Arr, unseen: np.uint64, known: Arr, least: Arr, none: Arr,
               strict: int, hands: Arr, u: Arr) -> np.uint64:  # fmt: skip
     """One attempt at the opponents' hidden cards (into ``hands``); the cards left for the draw
-    pile, or :data:`NO_PLAN` when the constraints could not be met this time (``strict`` 2:
-    ``none`` and ``least``; 1: ``none`` only; 0: neither)."""
+    pile, or :data:`NO_PLAN` when the constraints could not be met this time (``strict`` 3:
+    ``none``, ``least`` and no three cards of a value, which a remembering bot would have laid
+    down; 2: ``none`` and ``least``; 1: ``none`` only; 0: none of them)."""
     players = counts.size
     pool = unseen
     start = below(u, players)
@@ -216,7 +370,7 @@ def _try_deal(s: int, counts: Arr, unseen: np.uint64, known: Arr, least: Arr, no
                 if none[s, p] >> v & 1:
                     allowed &= ~_VMASK[v]
         chosen = _ZERO
-        if strict == 2:
+        if strict >= 2:
             for v in range(N_VALUES):
                 short = least[s, p, v] - count(mine | chosen, v)
                 if short > 0:
@@ -227,6 +381,21 @@ def _try_deal(s: int, counts: Arr, unseen: np.uint64, known: Arr, least: Arr, no
         left = need - popc(chosen)
         if left < 0:
             return NO_PLAN
+        if strict == 3:
+            held = mine | chosen
+            for v in range(N_VALUES):
+                if count(held, v) >= 3:
+                    return NO_PLAN
+            for _ in range(left):  # card by card, never a third card of a value
+                cand = allowed & ~held
+                for v in range(N_VALUES):
+                    if count(held, v) >= 2:
+                        cand &= ~_VMASK[v]
+                if cand == _ZERO:
+                    return NO_PLAN
+                held |= _ONE << np.uint64(nth_bit(cand, below(u, popc(cand))))
+            chosen = held & ~mine
+            left = 0
         rest = allowed & ~chosen
         if popc(rest) < left:
             return NO_PLAN
@@ -238,8 +407,9 @@ def _try_deal(s: int, counts: Arr, unseen: np.uint64, known: Arr, least: Arr, no
 
 @kernel
 def sample_world(s: int, hand: np.uint64, counts: Arr, dptr: int, discard: np.uint64,
-                 known: Arr, least: Arr, none: Arr, omni: int, true_hands: Arr, true_perm: Arr,
-                 hands: Arr, perm: Arr, u: Arr) -> int:  # fmt: skip
+                 known: Arr, least: Arr, none: Arr, trace: tuple[Arr, Arr, Arr, Arr, Arr],
+                 omni: int, true_hands: Arr, true_perm: Arr, hands: Arr, perm: Arr,
+                 u: Arr) -> int:  # fmt: skip
     """A deal of the unseen cards consistent with seat ``s``'s knowledge (``omni`` 1: the true
     hands, 2: the true hands and draw pile): the hands into ``hands``, the draw pile into
     ``perm[dptr:]``. Returns the draw pile's first index (``dptr`` unless the knowledge did not
@@ -260,10 +430,24 @@ def sample_world(s: int, hand: np.uint64, counts: Arr, dptr: int, discard: np.ui
             if p != s:
                 seen |= known[s, p]
         unseen = _ALL & ~seen
+        ti, tm, tk, tl, tn = trace
         pile = NO_PLAN
-        for attempt in range(2 * _TRIES + 1):
+        accepted = False
+        for _ in range(_LIKELY):  # every constraint, and the opponents' last asks' likelihood
             hands[:] = _ZERO
-            strict = 2 - attempt // _TRIES  # both constraints, then "none" only, then neither
+            pile = _try_deal(s, counts, unseen, known, least, none, 3, hands, u)
+            if pile == NO_PLAN:
+                continue
+            accept = 1.0
+            for o in range(players):
+                if o != s:
+                    accept *= _ask_likelihood(s, o, hands[o], ti, tm, tk, tl, tn, known[s, o], u)
+            if uniform(u) < accept:
+                accepted = True
+                break
+        for attempt in range(0 if accepted else 3 * _TRIES + 1):
+            hands[:] = _ZERO
+            strict = 3 - attempt // _TRIES  # every constraint, then fewer, then none
             pile = _try_deal(s, counts, unseen, known, least, none, strict, hands, u)
             if pile != NO_PLAN:
                 break
@@ -374,8 +558,9 @@ def _memory_choice(s: int, hand: np.uint64, counts: Arr, g: Arr, discard: np.uin
 
 @kernel
 def decide(s: int, hand: np.uint64, counts: Arr, g: Arr, discard: np.uint64, known: Arr,
-           least: Arr, none: Arr, key: np.uint64, budget: int, omni: int, true_hands: Arr,
-           true_perm: Arr) -> tuple[int, int, np.uint64, int]:  # fmt: skip
+           least: Arr, none: Arr, trace: tuple[Arr, Arr, Arr, Arr, Arr], key: np.uint64,
+           budget: int, omni: int, true_hands: Arr, true_perm: Arr,
+           ) -> tuple[int, int, np.uint64, int]:  # fmt: skip
     """Seat ``s``'s action (kind, ``target * 32 + value``, cards) and the rollouts it ran.
 
     ``counts`` are the hand sizes, ``g`` the game's public fields (:data:`G_FIELDS`: phase,
@@ -430,8 +615,8 @@ def decide(s: int, hand: np.uint64, counts: Arr, g: Arr, discard: np.uint64, kno
         per = max(1, budget // (rounds * m))
         for w in range(done, done + per):
             su[U_KEY], su[U_CTR] = mix(key + np.uint64(w) * _GOLD), _ZERO
-            first = sample_world(s, hand, counts, g[G_DPTR], discard, known, least, none, omni,
-                                 true_hands, true_perm, wh, wperm, su)  # fmt: skip
+            first = sample_world(s, hand, counts, g[G_DPTR], discard, known, least, none, trace,
+                                 omni, true_hands, true_perm, wh, wperm, su)  # fmt: skip
             rkey = mix(key ^ (np.uint64(w + 1) * _SALT))
             for j in range(m):
                 i = alive[j]
@@ -469,7 +654,8 @@ def decide(s: int, hand: np.uint64, counts: Arr, g: Arr, discard: np.uint64, kno
 
 @kernel
 def _master_turn(s: int, hands: Arr, g: Arr, u: Arr, perm: Arr, mk: Arr, ml: Arr, mn: Arr,
-                 budget: int, omni: int) -> tuple[int, int, np.uint64, int]:  # fmt: skip
+                 trace: tuple[Arr, Arr, Arr, Arr, Arr], budget: int,
+                 omni: int) -> tuple[int, int, np.uint64, int]:  # fmt: skip
     """The master seat's action from what it may know (its hand, the hand sizes, the public
     fields, the discard pile, its knowledge); with ``omni`` the true hands too."""
     players = hands.size
@@ -479,14 +665,14 @@ def _master_turn(s: int, hands: Arr, g: Arr, u: Arr, perm: Arr, mk: Arr, ml: Arr
     c = u[U_CTR]
     u[U_CTR] = c + _ONE
     key = mix(u[U_KEY] ^ _SALT ^ (c * _GOLD))
-    return decide(s, hands[s], counts, g.copy(), u[U_DISCARD], mk, ml, mn, key, budget, omni,
-                  hands.copy(), perm)  # fmt: skip
+    return decide(s, hands[s], counts, g.copy(), u[U_DISCARD], mk, ml, mn, trace, key, budget,
+                  omni, hands.copy(), perm)  # fmt: skip
 
 
 @kernel
 def _apply(ms: int, s: int, kind: int, arg: int, cards: np.uint64, bots: Arr, hands: Arr,
            g: Arr, u: Arr, perm: Arr, log: Arr, known: Arr, least: Arr, none: Arr, mk: Arr,
-           ml: Arr, mn: Arr) -> bool:  # fmt: skip
+           ml: Arr, mn: Arr, trace: tuple[Arr, Arr, Arr, Arr, Arr], ev: Arr) -> bool:  # fmt: skip
     """Apply seat ``s``'s action if legal (False if not); the remembering seats learn from it
     as in fast.bots' loop, and the master seat ``ms`` (if any) from what it may see."""
     if not _legal(s, kind, arg, cards, hands, g):
@@ -501,16 +687,18 @@ def _apply(ms: int, s: int, kind: int, arg: int, cards: np.uint64, bots: Arr, ha
                 remember_ask(me, s, target, v, passed, drew, target_drew, known, least, none)
         if ms >= 0:
             seen = passed if ms in (s, target) else _ZERO
-            for me in range(players):
-                learn_ask(me, s, target, v, popc(passed), seen, drew, target_drew, mk, ml, mn)
+            ev[0], ev[1], ev[2], ev[3], ev[4] = EV_ASK, s, target, v, popc(passed)
+            ev[5], ev[6], ev[7] = np.int64(seen), 1 if drew else 0, 1 if target_drew else 0
+            _learn_event(ms, ev, mk, ml, mn, trace[0], trace[1], trace[2], trace[3], trace[4])
     elif kind == LAY:
         lay(s, cards, hands, g, u)
         for me in range(players):
-            if me != s:
-                if bots[me] == MEMORY:
-                    remember_lay(me, s, cards, known, least)
-                if ms >= 0:
-                    remember_lay(me, s, cards, mk, ml)
+            if me != s and bots[me] == MEMORY:
+                remember_lay(me, s, cards, known, least)
+        if ms >= 0:
+            ev[0], ev[1], ev[2], ev[3], ev[4] = EV_LAY, s, 0, 0, 0
+            ev[5], ev[6], ev[7] = np.int64(cards), 0, 0
+            _learn_event(ms, ev, mk, ml, mn, trace[0], trace[1], trace[2], trace[3], trace[4])
     else:
         end_turn(s, hands, g)
     return True
@@ -536,6 +724,7 @@ def play_master_games(seeds: Arr, dealers: Arr, bots: Arr, limit: int, budget: i
     mn = np.zeros((players, players), dtype=np.int64)
     scores = np.zeros(players * N_VALUES, dtype=np.float64)
     sargs = np.zeros(players * N_VALUES, dtype=np.int64)
+    ev = np.zeros(EV_FIELDS, dtype=np.int64)
     ms = -1
     for p in range(players):
         if bots[p] == MASTER:
@@ -548,12 +737,13 @@ def play_master_games(seeds: Arr, dealers: Arr, bots: Arr, limit: int, budget: i
         ml[:] = 0
         none[:] = 0
         mn[:] = 0
+        trace = new_trace(players)
         while g[G_PHASE] != OVER:
             s = g[G_CUR]
             code = bots[s]
             if code == MASTER:
-                kind, arg, cards, used = _master_turn(s, hands, g, u, perm, mk, ml, mn, budget,
-                                                      omni)  # fmt: skip
+                kind, arg, cards, used = _master_turn(s, hands, g, u, perm, mk, ml, mn, trace,
+                                                      budget, omni)  # fmt: skip
                 if used:
                     stats[i, 0] += 1
                     stats[i, 1] += used
@@ -567,7 +757,7 @@ def play_master_games(seeds: Arr, dealers: Arr, bots: Arr, limit: int, budget: i
             else:
                 kind, arg, cards = _memory_lay(s, hands, g, u, known, least)
             if not _apply(ms, s, kind, arg, cards, bots, hands, g, u, perm, log, known, least,
-                          none, mk, ml, mn):  # fmt: skip
+                          none, mk, ml, mn, trace, ev):  # fmt: skip
                 g[G_STATUS] = 1
                 break
         out[i, :] = g
@@ -648,11 +838,12 @@ def choose(view: GoView, seat: int, key: int, budget: int) -> tuple[GoAction, in
     known = np.zeros((players, players), dtype=np.uint64)
     least = np.zeros((players, players, N_VALUES), dtype=np.int64)
     none = np.zeros((players, players), dtype=np.int64)
-    learn_all(seat, events_of(view), known, least, none)
+    trace = new_trace(players)
+    learn_all(seat, events_of(view), known, least, none, *trace)
     discard = _mask(c for _, m in view.discard for c in m)
     kind, arg, cards, used = decide(
         seat, np.uint64(_mask(view.hand)), np.array(view.hand_counts, dtype=np.int64),
-        _fields(view, seat), np.uint64(discard), known, least, none, np.uint64(key), budget, 0,
-        np.zeros(players, dtype=np.uint64), np.zeros(N_CARDS, dtype=np.int64),
+        _fields(view, seat), np.uint64(discard), known, least, none, trace, np.uint64(key),
+        budget, 0, np.zeros(players, dtype=np.uint64), np.zeros(N_CARDS, dtype=np.int64),
     )  # fmt: skip
     return _action(seat, int(kind), int(arg), int(cards)), int(used)
