@@ -14,7 +14,10 @@ each opponent's remembering bot has learned (rows of the same arrays for the oth
 the cards passed only when the master's seat gave or received them: it never sees the others'
 passes. A deal gives each opponent the cards the seat knows they hold, then at least
 ``least`` cards of each value, no card of a value in ``none``, and the rest of the unseen cards
-at random; what is left is the draw pile, in random order.
+at random but never a third card of one value (a remembering bot would have laid the match
+down); it is kept with the probability that each opponent's last ask was the remembering bot's
+choice for the hand the deal gives it back then. What is left is the draw pile, in random
+order.
 
 :func:`play_master_games` plays whole games with one master seat among the fast engine's bots,
 for the strength study (``benchmarks/goblink_master_study.py``); with ``omni`` the master sees
