@@ -7,7 +7,7 @@ Usage:
 Seat 0 plays the master bot (``--omni 1``: it also sees every hand; ``--omni 2``: every hand
 and the draw pile's order: the ceiling study), every other seat ``--opponent`` (``memory``);
 game ``i`` is dealt by seat ``i % players``, so every seat asks first equally often. The fast
-engine (the game's ``fast.master.play_master_games``) plays whole games compiled; the exact
+engine (the game's ``fast.master_games.play_master_games``) plays whole games compiled; the exact
 engine plays the rules engine's games with the registered bots (``make_gobot("master")``, which
 acts from its seat's view only), and times each decision. The game is found in the registry by
 its title, as bench_sim.py finds it.
@@ -59,7 +59,7 @@ def _fast_chunk(job: tuple[list[int], list[int], list[str], int, int]) -> dict[s
     seeds, dealers, seats, budget, omni = job
     from blink.sim.compiled import load_kernels
 
-    kernels: Any = load_kernels(f"{go_package()}.fast.master")
+    kernels: Any = load_kernels(f"{go_package()}.fast.master_games")
     n, players = len(seeds), len(seats)
     out = np.zeros((n, 16), dtype=np.int64)
     counts = np.zeros((n, players), dtype=np.int64)

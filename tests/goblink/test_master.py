@@ -17,7 +17,7 @@ import pytest
 from blink.cards import STANDARD_DECK
 from blink.games.goblink.bots import GoBot, MasterBot, MemoryBot, make_gobot
 from blink.games.goblink.engine import GoGame
-from blink.games.goblink.fast import master
+from blink.games.goblink.fast import master, master_games
 from blink.games.goblink.fast.rules import N_VALUES, VALUES
 from blink.games.goblink.record import GoRecord
 from blink.sim.seeds import derive_seeds
@@ -57,6 +57,9 @@ def test_the_kernels_digest_matches_the_rules_and_bots_they_compile() -> None:
     data = Path(str(rules.__file__)).read_bytes() + Path(str(bots.__file__)).read_bytes()
     digest = hashlib.sha256(data).hexdigest()[:16]
     assert digest == master.KERNELS_DIGEST, "update KERNELS_DIGEST in fast/master.py"
+    data += Path(str(master.__file__)).read_bytes()
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    assert digest == master_games.SOURCES_DIGEST, "update SOURCES_DIGEST in fast/master_games.py"
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -130,7 +133,7 @@ def _wins(omni: int, n: int = 100, budget: int = 64) -> int:
     counts = np.zeros((n, 2), dtype=np.int64)
     stats = np.zeros((n, 2), dtype=np.int64)
     bots = np.array([master.MASTER, 2], dtype=np.int64)
-    master.play_master_games(seeds, dealers, bots, 1000, budget, omni, out, counts, stats)
+    master_games.play_master_games(seeds, dealers, bots, 1000, budget, omni, out, counts, stats)
     assert not out[:, 15].any()  # no illegal action
     assert (stats[:, 0] > 0).all()  # it searched in every game
     return int((out[:, 8] == 1).sum())
