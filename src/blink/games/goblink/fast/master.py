@@ -584,6 +584,20 @@ def decide(s: int, hand: np.uint64, counts: Arr, g: Arr, discard: np.uint64, kno
             break
     if n <= 1 or budget <= 0:
         return mem[0], mem[1], mem[2], 0
+    i, used = _halving(s, n, kinds, args, cards, hand, counts, g, discard, known, least, none,
+                       trace, key, budget, omni, true_hands, true_perm)  # fmt: skip
+    return kinds[i], args[i], cards[i], used
+
+
+@kernel
+def _halving(s: int, n: int, kinds: Arr, args: Arr, cards: Arr, hand: np.uint64, counts: Arr,
+             g: Arr, discard: np.uint64, known: Arr, least: Arr, none: Arr,
+             trace: tuple[Arr, Arr, Arr, Arr, Arr], key: np.uint64, budget: int, omni: int,
+             true_hands: Arr, true_perm: Arr) -> tuple[int, int]:  # fmt: skip
+    """Sequential halving over the ``n`` options (:func:`decide`'s arguments): each round
+    plays every live option on the same new deals, then keeps the better half. The chosen
+    option's index and the rollouts run."""
+    players = counts.size
     total = np.zeros(n, dtype=np.float64)
     alive = np.arange(n)
     m = n
@@ -640,8 +654,7 @@ def decide(s: int, hand: np.uint64, counts: Arr, g: Arr, discard: np.uint64, kno
         m = keep
         if m == 1:
             break
-    i = alive[0]
-    return kinds[i], args[i], cards[i], used
+    return alive[0], used
 
 
 # -- from a seat's view (the master bot of blink.games.goblink.bots) -------------------------------
