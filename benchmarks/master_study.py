@@ -92,12 +92,13 @@ def _exact_chunk(job: tuple[list[int], list[int], list[str], int, int]) -> dict[
     if omni:
         raise SystemExit("the exact engine plays the master bot from its view only: no --omni")
     bots_module, engine = _module("bots"), _module("engine")
+    master_bot = _module("fast.master_bot")
     res = {"wins": 0, "ties": 0, "cut": 0, "turns": 0, "decisions": 0, "rollouts": 0, "cpu": 0.0}
     longest = 0.0
     for seed, dealer in zip(seeds, dealers, strict=True):
         game = engine.GoGame.new(len(seats), seed=seed, dealer=dealer, turn_limit=LIMIT)
         bots = [
-            bots_module.MasterBot(s, seed * 7 + s)
+            master_bot.MasterBot(s, seed * 7 + s)
             if name == "master"
             else bots_module.make_gobot(name, s, seed * 7 + s)
             for s, name in enumerate(seats)
@@ -143,7 +144,7 @@ def main() -> None:
     ap.add_argument("--opponent", default="memory")
     args = ap.parse_args()
     if args.budget is None:
-        args.budget = _module("bots").MasterBot.BUDGET
+        args.budget = _module("fast.master_bot").MasterBot.BUDGET
     seats = [args.bot] + [args.opponent] * (args.players - 1)
     seeds = derive_seeds(args.seed, "master-study", 0, args.games)
     dealers = [i % args.players for i in range(args.games)]

@@ -15,9 +15,10 @@ import numpy as np
 import pytest
 
 from blink.cards import STANDARD_DECK
-from blink.games.goblink.bots import GoBot, MasterBot, MemoryBot, make_gobot
+from blink.games.goblink.bots import GoBot, MemoryBot, make_gobot
 from blink.games.goblink.engine import GoGame
 from blink.games.goblink.fast import master, master_games
+from blink.games.goblink.fast.master_bot import MasterBot
 from blink.games.goblink.fast.rules import N_VALUES, VALUES
 from blink.games.goblink.record import GoRecord
 from blink.sim.seeds import derive_seeds
