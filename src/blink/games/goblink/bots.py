@@ -16,6 +16,10 @@ unknown name is refused with :class:`GoBotError`, listing the known ones.
   bound what each opponent holds; asks where a match is most likely to be completed; lays down
   every card when that wins, and otherwise picks the lay-downs that leave the most promising
   hand (holding a card back when it keeps a pair alive that is worth more than laying it now).
+
+:class:`~blink.games.goblink.fast.master_bot.MasterBot`, a search over deals of the unseen
+cards, is not registered: it is no stronger than ``memory`` (docs/strategy.md, "Go Blink: a
+master bot").
 """
 
 from __future__ import annotations

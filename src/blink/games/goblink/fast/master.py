@@ -1,0 +1,741 @@
+"""The master bot's search as compiled (numba) functions: determinized rollouts to the game's end.
+
+At each decision the master bot (:class:`blink.games.goblink.bots.MasterBot`) deals the cards
+it cannot see in ways consistent with everything its seat has seen, and plays each candidate
+action out to the end of the game on each deal, with every seat (its own included) playing the
+remembering bot (:mod:`blink.games.goblink.fast.bots`); it takes the action that won most
+often. The candidates share their deals and random streams (common random numbers), and
+sequential halving spends the budget of rollouts on the better half, round after round.
+
+What the seat knows is the remembering bot's memory of it (``known``: cards it knows each
+opponent holds; ``least``: how many cards of each value each surely holds; ``none``: values
+each surely lacks), rebuilt from the seat's own view (:func:`learn_all`). Its model of what
+each opponent's remembering bot has learned (rows of the same arrays for the other seats) uses
+the cards passed only when the master's seat gave or received them: it never sees the others'
+passes. A deal gives each opponent the cards the seat knows they hold, then at least
+``least`` cards of each value, no card of a value in ``none``, and the rest of the unseen cards
+at random but never a third card of one value (a remembering bot would have laid the match
+down); it is kept with the probability that each opponent's last ask was the remembering bot's
+choice for the hand the deal gives it back then. What is left is the draw pile, in random
+order.
+
+:mod:`blink.games.goblink.fast.master_games` plays whole games with a master seat, for the
+strength study (``benchmarks/master_study.py``); there, with ``omni``, :func:`decide` is given
+the true hands (1) and the draw pile (2): the ceiling of what knowledge is worth.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from blink.cards import STANDARD_DECK, Card
+from blink.games.goblink.actions import Ask, EndTurn, GoAction, LayDown, Phase
+from blink.games.goblink.fast.bots import (
+    EXPLORE,
+    MEMORY,
+    WIN_BONUS,
+    _ask_chance,
+    _memory_ask,
+    _memory_lay,
+    _step,
+    remember_ask,
+    remember_lay,
+)
+from blink.games.goblink.fast.rules import (
+    _ALL,
+    _GOLD,
+    _ONE,
+    _VMASK,
+    _ZERO,
+    ASK,
+    ASKING,
+    END,
+    G_CUR,
+    G_DEALER,
+    G_DPTR,
+    G_FIELDS,
+    G_LAID,
+    G_LIMIT,
+    G_PHASE,
+    G_QUIET,
+    G_TURNS,
+    G_WINNERS,
+    LAY,
+    LAYING,
+    N_CARDS,
+    N_VALUES,
+    NO_PLAN,
+    OPENING,
+    OVER,
+    U_CTR,
+    U_DISCARD,
+    U_KEY,
+    VALUES,
+    _value_index,
+    ask,
+    below,
+    count,
+    end_turn,
+    first_group,
+    held_values,
+    kernel,
+    lay,
+    lay_limit,
+    lowest,
+    mix,
+    nth_bit,
+    popc,
+    random_subset,
+    uniform,
+)
+
+__all__ = [
+    "KERNELS_DIGEST",
+    "MASTER",
+    "ROLLOUT_TURNS",
+    "choose",
+    "decide",
+    "events_of",
+    "learn_all",
+    "new_trace",
+]
+
+if TYPE_CHECKING:
+    from blink.games.goblink.view import GoView
+
+Arr = npt.NDArray[Any]
+Act = tuple[int, int, np.uint64]
+"""An action in the kernels: kind, ``target * 32 + value``, the cards laid."""
+
+KERNELS_DIGEST = "a9c671d10f3ef548"
+"""The start of the SHA-256 of rules.py and bots.py together, whose functions are compiled into
+this module's (numba's disk cache checks only this file: a change there must change this line,
+tests/goblink/test_master.py checks it)."""
+
+MASTER = 3
+"""The master bot's kernel code in ``master_games.play_master_games`` (the others: fast.bots')."""
+
+ROLLOUT_TURNS = 60
+"""A rollout ends after this many more turns, by the fewest cards (as the turn limit does)."""
+
+EV_ASK, EV_LAY = 0, 1
+"""The kinds of :func:`learn_all`'s events."""
+EV_FIELDS = 8
+"""An event: kind, player, target, value, cards passed (a number), the cards passed or laid
+(a bit set; 0 when the seat did not see them), whether the asker drew, whether the target
+drew."""
+
+_MAX_OPTIONS = 96
+_TRIES = 12
+_LIKELY = 48
+_SALT = np.uint64(0xD1B54A32D192ED03)
+
+
+@kernel
+def learn_ask(me: int, p: int, q: int, v: int, k: int, passed: np.uint64, drew: bool,
+              target_drew: bool, known: Arr, least: Arr, none: Arr) -> None:  # fmt: skip
+    """:func:`~blink.games.goblink.fast.bots.remember_ask` when the number of cards passed is
+    known but perhaps not the cards (``passed`` 0 then): what seat ``me`` learns, as the master
+    bot can tell. With the cards, exactly the remembering bot's memory."""
+    if k > 0 and passed != _ZERO and (q == me or p == me):
+        moved = passed
+    else:
+        moved = known[me, q] & _VMASK[v]
+    if p != me:
+        least[me, p, v] = max(least[me, p, v], 1) + k
+        if k:
+            none[me, p] = 0
+            known[me, p] |= moved
+        if drew:
+            none[me, p] = 0
+    if q != me:
+        known[me, q] &= ~moved
+        for w in range(N_VALUES):
+            if w != v and least[me, q, w] > 0:
+                least[me, q, w] = max(0, least[me, q, w] - k)
+        least[me, q, v] = 0
+        none[me, q] |= 1 << v
+        if target_drew:
+            none[me, q] = 0
+
+
+@kernel
+def new_trace(players: int) -> tuple[Arr, Arr, Arr, Arr, Arr]:
+    """An empty trace of the opponents' last asks (see :func:`_trace_event`)."""
+    ti = np.zeros((players + 1, 4 + players), dtype=np.int64)
+    ti[players, 4:] = 4  # the deal: four cards each
+    tm = np.zeros((players + 1, 4), dtype=np.uint64)
+    tk = np.zeros((players, players), dtype=np.uint64)
+    tl = np.zeros((players, players, N_VALUES), dtype=np.int64)
+    tn = np.zeros((players, players), dtype=np.int64)
+    return ti, tm, tk, tl, tn
+
+
+@kernel
+def _trace_event(s: int, ev: Arr, known: Arr, least: Arr, none: Arr, ti: Arr, tm: Arr,
+                 tk: Arr, tl: Arr, tn: Arr) -> None:  # fmt: skip
+    """Keep, for each opponent, its last ask and what it knew then (``ti[o]``: valid, value,
+    whether it drew, target, the hand sizes then; ``tm[o]``: the cards it was passed by seat
+    ``s``, laid since, given ``s`` since, the discard pile then; ``tk``/``tl``/``tn``: its
+    memory then, as ``s`` models it), while the hand it held then can be told from its hand now
+    (it stops being valid when it is passed or gives cards ``s`` does not see, or draws
+    emptied). Row ``players`` of ``ti``/``tm`` keeps the hand sizes and the discard pile."""
+    players = known.shape[0]
+    kind, p, q, v, k = ev[0], ev[1], ev[2], ev[3], ev[4]
+    cards = np.uint64(ev[5])
+    if kind == EV_ASK:
+        if p != s:
+            tk[p, :] = known[p, :]
+            tl[p, :, :] = least[p, :, :]
+            tn[p, :] = none[p, :]
+            ti[p, 4:] = ti[players, 4:]
+            ti[p, 0], ti[p, 1], ti[p, 2], ti[p, 3] = 1, v, ev[6], q
+            tm[p, 0] = cards if q == s else _ZERO
+            tm[p, 1], tm[p, 2], tm[p, 3] = _ZERO, _ZERO, tm[players, 3]
+            if k > 0 and q != s:
+                ti[p, 0] = 0
+        if q != s and k > 0:
+            if p == s:
+                tm[q, 2] |= cards
+            else:
+                ti[q, 0] = 0
+        if ev[7] != 0:
+            ti[q, 0] = 0
+        ti[players, 4 + p] += k + (1 if ev[6] != 0 else 0)
+        ti[players, 4 + q] += (1 if ev[7] != 0 else 0) - k
+    else:
+        if p != s:
+            tm[p, 1] |= cards
+        ti[players, 4 + p] -= popc(cards)
+        tm[players, 3] |= cards
+
+
+@kernel
+def _learn_event(s: int, ev: Arr, known: Arr, least: Arr, none: Arr, ti: Arr, tm: Arr,
+                 tk: Arr, tl: Arr, tn: Arr) -> None:  # fmt: skip
+    """Seat ``s``'s knowledge (row ``s``) and its model of the others' (the other rows) after
+    one event (:data:`EV_FIELDS`), and the trace of the opponents' last asks."""
+    _trace_event(s, ev, known, least, none, ti, tm, tk, tl, tn)
+    players = known.shape[0]
+    kind, p, q, v, k = ev[0], ev[1], ev[2], ev[3], ev[4]
+    cards = np.uint64(ev[5])
+    if kind == EV_ASK:
+        seen = cards if (p == s or q == s) else _ZERO
+        for me in range(players):
+            learn_ask(me, p, q, v, k, seen, ev[6] != 0, ev[7] != 0, known, least, none)
+    else:
+        for me in range(players):
+            if me != p:
+                remember_lay(me, p, cards, known, least)
+
+
+@kernel
+def learn_all(s: int, events: Arr, known: Arr, least: Arr, none: Arr, ti: Arr, tm: Arr,
+              tk: Arr, tl: Arr, tn: Arr) -> None:  # fmt: skip
+    """Rebuild seat ``s``'s knowledge and trace (:func:`new_trace`) from its view's events in
+    order (``events``: one row of :data:`EV_FIELDS` each, cards passed between two others as
+    0)."""
+    known[:] = _ZERO
+    least[:] = 0
+    none[:] = 0
+    for i in range(events.shape[0]):
+        _learn_event(s, events[i], known, least, none, ti, tm, tk, tl, tn)
+
+
+@kernel
+def _ask_scores(s: int, hands: Arr, u: Arr, known: Arr, least: Arr, none: Arr, scores: Arr,
+                args: Arr) -> int:  # fmt: skip
+    """The remembering bot's score of each of its asks (fast.bots' ``_memory_ask`` without its
+    choice): how many, into ``scores`` and ``args``."""
+    hand = hands[s]
+    players = hands.size
+    seen = hand | u[U_DISCARD]
+    for p in range(players):
+        if p != s:
+            seen |= known[s, p]
+    unseen = _ALL & ~seen
+    total = max(1, popc(unseen))
+    can_win, no_win = 0, 0
+    vals = held_values(hand)
+    n = 0
+    for target in range(players):
+        if target == s:
+            continue
+        for v in range(N_VALUES):
+            if not vals >> v & 1:
+                continue
+            chance, sure = _ask_chance(s, target, v, hand, unseen, total, hands, known, least,
+                                       none)  # fmt: skip
+            score = chance + 0.05 * count(hand, v) + 0.01 * sure
+            bit = 1 << v
+            if chance > 0.0 and not no_win & bit:
+                if not can_win & bit:
+                    if first_group(hand & ~_VMASK[v]) != NO_PLAN:
+                        can_win |= bit
+                    else:
+                        no_win |= bit
+                if can_win & bit:
+                    score += WIN_BONUS * chance
+            scores[n] = score
+            args[n] = target * 32 + v
+            n += 1
+    return n
+
+
+@kernel
+def _ask_likelihood(s: int, o: int, world: np.uint64, ti: Arr, tm: Arr, tk: Arr, tl: Arr,
+                    tn: Arr, mine: np.uint64, u: Arr) -> float:  # fmt: skip
+    """How likely opponent ``o``'s last ask was, for a remembering bot holding ``world`` now,
+    relative to the likeliest (1 when nothing can be told)."""
+    players = tk.shape[0]
+    if ti[o, 0] == 0:
+        return 1.0
+    now = world
+    if ti[o, 2] != 0:  # it drew a card since: one of its cards that ``s`` did not give it
+        cand = now & ~mine
+        if cand == _ZERO:
+            return 0.0
+        now &= ~(_ONE << np.uint64(nth_bit(cand, below(u, popc(cand)))))
+    then = (now & ~tm[o, 0]) | tm[o, 1] | tm[o, 2]
+    if popc(then) != ti[o, 4 + o]:
+        return 1.0  # the trace does not add up: tell nothing
+    v, target = ti[o, 1], ti[o, 3]
+    if count(then, v) == 0:
+        return 0.0
+    hands = np.zeros(players, dtype=np.uint64)
+    for p in range(players):
+        hands[p] = then if p == o else (_ONE << np.uint64(ti[o, 4 + p])) - _ONE
+    known = np.zeros((players, players), dtype=np.uint64)
+    least = np.zeros((players, players, N_VALUES), dtype=np.int64)
+    none = np.zeros((players, players), dtype=np.int64)
+    known[o, :] = tk[o, :]
+    least[o, :, :] = tl[o, :, :]
+    none[o, :] = tn[o, :]
+    fu = np.zeros(3, dtype=np.uint64)
+    fu[U_DISCARD] = tm[o, 3]
+    scores = np.zeros(players * N_VALUES, dtype=np.float64)
+    sargs = np.zeros(players * N_VALUES, dtype=np.int64)
+    n = _ask_scores(o, hands, fu, known, least, none, scores, sargs)
+    top = -1.0
+    mine_score = -1.0
+    for i in range(n):
+        top = max(top, scores[i])
+        if sargs[i] == target * 32 + v:
+            mine_score = scores[i]
+    ties = 0
+    for i in range(n):
+        if scores[i] >= top - 1e-9:
+            ties += 1
+    e = EXPLORE if top < 1.0 else 0.0
+    best = (1.0 - e) + e / n
+    like = e / n
+    if mine_score >= top - 1e-9:
+        like += (1.0 - e) / ties
+    return like / best
+
+
+# -- deals consistent with what the seat knows --------------------------------------------------
+
+
+@kernel
+def _try_deal(s: int, counts: Arr, unseen: np.uint64, known: Arr, least: Arr, none: Arr,
+              strict: int, hands: Arr, u: Arr) -> np.uint64:  # fmt: skip
+    """One attempt at the opponents' hidden cards (into ``hands``); the cards left for the draw
+    pile, or :data:`NO_PLAN` when the constraints could not be met this time (``strict`` 3:
+    ``none``, ``least`` and no three cards of a value, which a remembering bot would have laid
+    down; 2: ``none`` and ``least``; 1: ``none`` only; 0: none of them)."""
+    players = counts.size
+    pool = unseen
+    start = below(u, players)
+    for j in range(players):
+        p = (start + j) % players
+        if p == s:
+            continue
+        mine = known[s, p]
+        need = counts[p] - popc(mine)
+        if need < 0:
+            return NO_PLAN
+        allowed = pool
+        if strict >= 1:
+            for v in range(N_VALUES):
+                if none[s, p] >> v & 1:
+                    allowed &= ~_VMASK[v]
+        chosen = _ZERO
+        if strict >= 2:
+            for v in range(N_VALUES):
+                short = least[s, p, v] - count(mine | chosen, v)
+                if short > 0:
+                    group = allowed & _VMASK[v] & ~chosen
+                    if popc(group) < short:
+                        return NO_PLAN
+                    chosen |= random_subset(group, short, u)
+        left = need - popc(chosen)
+        if left < 0:
+            return NO_PLAN
+        if strict == 3:
+            held = mine | chosen
+            for v in range(N_VALUES):
+                if count(held, v) >= 3:
+                    return NO_PLAN
+            for _ in range(left):  # card by card, never a third card of a value
+                cand = allowed & ~held
+                for v in range(N_VALUES):
+                    if count(held, v) >= 2:
+                        cand &= ~_VMASK[v]
+                if cand == _ZERO:
+                    return NO_PLAN
+                held |= _ONE << np.uint64(nth_bit(cand, below(u, popc(cand))))
+            chosen = held & ~mine
+            left = 0
+        rest = allowed & ~chosen
+        if popc(rest) < left:
+            return NO_PLAN
+        chosen |= random_subset(rest, left, u)
+        hands[p] = mine | chosen
+        pool &= ~chosen
+    return pool
+
+
+@kernel
+def sample_world(s: int, hand: np.uint64, counts: Arr, dptr: int, discard: np.uint64,
+                 known: Arr, least: Arr, none: Arr, trace: tuple[Arr, Arr, Arr, Arr, Arr],
+                 omni: int, true_hands: Arr, true_perm: Arr, hands: Arr, perm: Arr,
+                 u: Arr) -> int:  # fmt: skip
+    """A deal of the unseen cards consistent with seat ``s``'s knowledge (``omni`` 1: the true
+    hands, 2: the true hands and draw pile): the hands into ``hands``, the draw pile into
+    ``perm[dptr:]``. Returns the draw pile's first index (``dptr`` unless the knowledge did not
+    add up)."""
+    players = counts.size
+    if omni > 0:
+        for p in range(players):
+            hands[p] = true_hands[p]
+        perm[:] = true_perm
+        if omni == 2:
+            return dptr
+        pile = _ZERO
+        for i in range(dptr, N_CARDS):
+            pile |= _ONE << np.uint64(true_perm[i])
+    else:
+        seen = hand | discard
+        for p in range(players):
+            if p != s:
+                seen |= known[s, p]
+        unseen = _ALL & ~seen
+        ti, tm, tk, tl, tn = trace
+        pile = NO_PLAN
+        accepted = False
+        for _ in range(_LIKELY):  # every constraint, and the opponents' last asks' likelihood
+            hands[:] = _ZERO
+            pile = _try_deal(s, counts, unseen, known, least, none, 3, hands, u)
+            if pile == NO_PLAN:
+                continue
+            accept = 1.0
+            for o in range(players):
+                if o != s:
+                    accept *= _ask_likelihood(s, o, hands[o], ti, tm, tk, tl, tn, known[s, o], u)
+            if uniform(u) < accept:
+                accepted = True
+                break
+        for attempt in range(0 if accepted else 3 * _TRIES + 1):
+            hands[:] = _ZERO
+            strict = 3 - attempt // _TRIES  # every constraint, then fewer, then none
+            pile = _try_deal(s, counts, unseen, known, least, none, strict, hands, u)
+            if pile != NO_PLAN:
+                break
+        if pile == NO_PLAN:  # inconsistent knowledge (never in a real game): guess freely
+            pile = unseen
+            for p in range(players):
+                if p != s:
+                    take = min(counts[p], popc(pile))
+                    hands[p] = random_subset(pile, take, u)
+                    pile &= ~hands[p]
+        hands[s] = hand
+    n = popc(pile)
+    first = N_CARDS - n
+    i = first
+    while pile:  # a uniformly random order: selection by rank
+        r = below(u, popc(pile))
+        rest = pile
+        for _ in range(r):
+            rest &= rest - _ONE
+        c = lowest(rest)
+        perm[i] = c
+        pile ^= _ONE << np.uint64(c)
+        i += 1
+    return first
+
+
+# -- the search ---------------------------------------------------------------------------------
+
+
+@kernel
+def _options(s: int, hand: np.uint64, phase: int, players: int, kinds: Arr, args: Arr,
+             cards: Arr) -> int:  # fmt: skip
+    """Every legal action of ``s`` (asks, or ending the turn and each lay-down); how many."""
+    n = 0
+    if phase == ASKING:
+        vals = held_values(hand)
+        for target in range(players):
+            if target == s:
+                continue
+            for v in range(N_VALUES):
+                if vals >> v & 1 and n < kinds.size:
+                    kinds[n], args[n], cards[n] = ASK, target * 32 + v, _ZERO
+                    n += 1
+        return n
+    kinds[0], args[0], cards[0] = END, 0, _ZERO
+    n = 1
+    limit = lay_limit(hand, phase)
+    for v in range(N_VALUES):
+        group = hand & _VMASK[v]
+        if popc(group) < 3:
+            continue
+        sub = group
+        while sub:
+            if 3 <= popc(sub) <= limit and n < kinds.size:
+                kinds[n], args[n], cards[n] = LAY, 0, sub
+                n += 1
+            sub = (sub - _ONE) & group
+    return n
+
+
+@kernel
+def _rollout(s: int, kind: int, arg: int, cards: np.uint64, hands: Arr, g: Arr, u: Arr,
+             perm: Arr, known: Arr, least: Arr, none: Arr, bots: Arr, log: Arr,
+             scores: Arr, sargs: Arr) -> float:  # fmt: skip
+    """Seat ``s`` takes the action, then every seat plays the remembering bot to the end (or
+    :data:`ROLLOUT_TURNS` more turns, then the fewest cards win): ``s``'s share of the win."""
+    players = hands.size
+    if kind == ASK:
+        target, v = arg // 32, arg % 32
+        passed, drew, target_drew = ask(s, target, v, perm, hands, g)
+        for me in range(players):
+            remember_ask(me, s, target, v, passed, drew, target_drew, known, least, none)
+    elif kind == LAY:
+        lay(s, cards, hands, g, u)
+        for me in range(players):
+            if me != s:
+                remember_lay(me, s, cards, known, least)
+    else:
+        end_turn(s, hands, g)
+    cap = g[G_TURNS] + ROLLOUT_TURNS
+    if g[G_LIMIT] == 0 or g[G_LIMIT] > cap:
+        g[G_LIMIT] = cap
+    while g[G_PHASE] != OVER:
+        if not _step(bots, hands, g, u, perm, log, known, least, none, scores, sargs):
+            return 0.0  # never: the remembering bot plays only legal actions
+    w = g[G_WINNERS]
+    if not w >> s & 1:
+        return 0.0
+    return 1.0 / popc(np.uint64(w))
+
+
+@kernel
+def _memory_choice(s: int, hand: np.uint64, counts: Arr, g: Arr, discard: np.uint64, known: Arr,
+                   least: Arr, none: Arr, key: np.uint64) -> Act:  # fmt: skip
+    """The remembering bot's own action in the seat's place (its hand, the hand sizes)."""
+    players = counts.size
+    hands = np.zeros(players, dtype=np.uint64)
+    for p in range(players):
+        hands[p] = hand if p == s else (_ONE << np.uint64(counts[p])) - _ONE
+    u = np.zeros(3, dtype=np.uint64)
+    u[U_DISCARD], u[U_KEY] = discard, key
+    if g[G_PHASE] == ASKING:
+        scores = np.zeros(players * N_VALUES, dtype=np.float64)
+        sargs = np.zeros(players * N_VALUES, dtype=np.int64)
+        return ASK, _memory_ask(s, hands, u, known, least, none, scores, sargs), _ZERO
+    return _memory_lay(s, hands, g, u, known, least)
+
+
+@kernel
+def decide(s: int, hand: np.uint64, counts: Arr, g: Arr, discard: np.uint64, known: Arr,
+           least: Arr, none: Arr, trace: tuple[Arr, Arr, Arr, Arr, Arr], key: np.uint64,
+           budget: int, omni: int, true_hands: Arr, true_perm: Arr,
+           ) -> tuple[int, int, np.uint64, int]:  # fmt: skip
+    """Seat ``s``'s action (kind, ``target * 32 + value``, cards) and the rollouts it ran.
+
+    ``counts`` are the hand sizes, ``g`` the game's public fields (:data:`G_FIELDS`: phase,
+    turns, quiet turns, the draw pile's index...), ``known``/``least``/``none`` the seat's
+    knowledge (:func:`learn_all`), ``key`` the decision's random key, ``budget`` the rollouts to
+    spend. The opening is the remembering bot's; a winning partition is laid at once; every
+    other choice among two or more legal actions is searched."""
+    players = counts.size
+    phase = g[G_PHASE]
+    mem = _memory_choice(s, hand, counts, g, discard, known, least, none, mix(key ^ _SALT))
+    if phase == OPENING:
+        return mem[0], mem[1], mem[2], 0
+    if phase == LAYING:
+        plan = first_group(hand)
+        if plan != NO_PLAN and plan != _ZERO:
+            return LAY, 0, plan, 0
+    kinds = np.zeros(_MAX_OPTIONS, dtype=np.int64)
+    args = np.zeros(_MAX_OPTIONS, dtype=np.int64)
+    cards = np.zeros(_MAX_OPTIONS, dtype=np.uint64)
+    n = _options(s, hand, phase, players, kinds, args, cards)
+    for i in range(n):  # the remembering bot's choice first: it wins ties
+        if kinds[i] == mem[0] and args[i] == mem[1] and cards[i] == mem[2]:
+            kinds[0], kinds[i] = kinds[i], kinds[0]
+            args[0], args[i] = args[i], args[0]
+            cards[0], cards[i] = cards[i], cards[0]
+            break
+    if n <= 1 or budget <= 0:
+        return mem[0], mem[1], mem[2], 0
+    i, used = _halving(s, n, kinds, args, cards, hand, counts, g, discard, known, least, none,
+                       trace, key, budget, omni, true_hands, true_perm)  # fmt: skip
+    return kinds[i], args[i], cards[i], used
+
+
+@kernel
+def _halving(s: int, n: int, kinds: Arr, args: Arr, cards: Arr, hand: np.uint64, counts: Arr,
+             g: Arr, discard: np.uint64, known: Arr, least: Arr, none: Arr,
+             trace: tuple[Arr, Arr, Arr, Arr, Arr], key: np.uint64, budget: int, omni: int,
+             true_hands: Arr, true_perm: Arr) -> tuple[int, int]:  # fmt: skip
+    """Sequential halving over the ``n`` options (:func:`decide`'s arguments): each round
+    plays every live option on the same new deals, then keeps the better half. The chosen
+    option's index and the rollouts run."""
+    players = counts.size
+    total = np.zeros(n, dtype=np.float64)
+    alive = np.arange(n)
+    m = n
+    rounds = 0
+    while (1 << rounds) < n:
+        rounds += 1
+    done = 0  # worlds played by every live option so far
+    used = 0
+    wh = np.zeros(players, dtype=np.uint64)
+    wperm = np.zeros(N_CARDS, dtype=np.int64)
+    hands = np.zeros(players, dtype=np.uint64)
+    perm = np.zeros(N_CARDS, dtype=np.int64)
+    gw = np.zeros(G_FIELDS, dtype=np.int64)
+    u = np.zeros(3, dtype=np.uint64)
+    su = np.zeros(3, dtype=np.uint64)
+    kw = np.zeros_like(known)
+    lw = np.zeros_like(least)
+    nw = np.zeros_like(none)
+    bots = np.full(players, MEMORY, dtype=np.int64)
+    log = np.zeros((1, 4), dtype=np.int64)
+    scores = np.zeros(players * N_VALUES, dtype=np.float64)
+    sargs = np.zeros(players * N_VALUES, dtype=np.int64)
+    for _ in range(rounds):
+        per = max(1, budget // (rounds * m))
+        for w in range(done, done + per):
+            su[U_KEY], su[U_CTR] = mix(key + np.uint64(w) * _GOLD), _ZERO
+            first = sample_world(s, hand, counts, g[G_DPTR], discard, known, least, none, trace,
+                                 omni, true_hands, true_perm, wh, wperm, su)  # fmt: skip
+            rkey = mix(key ^ (np.uint64(w + 1) * _SALT))
+            for j in range(m):
+                i = alive[j]
+                hands[:] = wh
+                perm[:] = wperm
+                gw[:] = g
+                gw[G_DPTR] = first
+                gw[G_CUR] = s
+                u[U_DISCARD], u[U_KEY], u[U_CTR] = discard, rkey, _ZERO
+                kw[:] = known
+                lw[:] = least
+                nw[:] = none
+                total[i] += _rollout(s, kinds[i], args[i], cards[i], hands, gw, u, perm, kw,
+                                     lw, nw, bots, log, scores, sargs)  # fmt: skip
+                used += 1
+        done += per
+        if m == 1:
+            break
+        keep = (m + 1) // 2
+        for a in range(keep):  # the best ``keep`` first (stable: earlier options win ties)
+            best = a
+            for b in range(a + 1, m):
+                if total[alive[b]] > total[alive[best]] + 1e-9:
+                    best = b
+            alive[a], alive[best] = alive[best], alive[a]
+        m = keep
+        if m == 1:
+            break
+    return alive[0], used
+
+
+# -- from a seat's view (the master bot of blink.games.goblink.bots) -------------------------------
+
+_INDEX = {card: i for i, card in enumerate(STANDARD_DECK)}
+_PHASES = {Phase.OPENING: OPENING, Phase.ASKING: ASKING, Phase.LAYING: LAYING, Phase.OVER: OVER}
+
+
+def _mask(cards: Iterable[Card]) -> int:
+    """Cards as a bit set (card ``i``: ``STANDARD_DECK[i]``)."""
+    out = 0
+    for c in cards:
+        out |= 1 << _INDEX[c]
+    return out
+
+
+def events_of(view: GoView) -> Arr:
+    """The view's log as :func:`learn_all`'s events: asks and lay-downs in the order they
+    happened (as the remembering bot reads them), with the cards passed when the viewer gave or
+    received them."""
+    seat = view.seat
+    rows: list[tuple[int, ...]] = []
+    laid = given = received = 0
+
+    def catch_up(upto: int) -> None:
+        nonlocal laid
+        while laid < upto:
+            player, cards = view.discard[laid]
+            rows.append((EV_LAY, player, 0, 0, 0, _mask(cards), 0, 0))
+            laid += 1
+
+    for a in view.asks:
+        catch_up(a.matches_before)
+        passed = 0
+        if a.passed and a.target == seat:
+            passed = _mask(view.given[given][1])
+            given += 1
+        elif a.passed and a.player == seat:
+            passed = _mask(view.received[received][1])
+            received += 1
+        value = _value_index(a.value)
+        rows.append((EV_ASK, a.player, a.target, value, a.passed, passed, a.drew, a.target_drew))
+    catch_up(len(view.discard))
+    return np.array(rows, dtype=np.int64).reshape(len(rows), EV_FIELDS)
+
+
+def _fields(view: GoView, seat: int) -> Arr:
+    """The kernels' game fields (``G_*``) that a view shows."""
+    g = np.zeros(G_FIELDS, dtype=np.int64)
+    g[G_PHASE] = _PHASES[view.phase]
+    g[G_CUR] = seat
+    g[G_TURNS] = view.turns
+    g[G_QUIET] = view.quiet_turns
+    g[G_LAID] = view.laid_this_turn
+    g[G_DPTR] = N_CARDS - view.draw_count
+    g[G_DEALER] = view.dealer
+    return g
+
+
+def _action(seat: int, kind: int, arg: int, cards: int) -> GoAction:
+    """A kernel action as the engine's."""
+    if kind == ASK:
+        return Ask(seat, arg // 32, VALUES[arg % 32])
+    if kind == LAY:
+        return LayDown(seat, tuple(STANDARD_DECK[i] for i in range(N_CARDS) if cards >> i & 1))
+    return EndTurn(seat)
+
+
+def choose(view: GoView, seat: int, key: int, budget: int) -> tuple[GoAction, int]:
+    """Seat ``seat``'s action in its own ``view`` (searched with random key ``key`` and
+    ``budget`` rollouts), and the rollouts run."""
+    players = view.players
+    known = np.zeros((players, players), dtype=np.uint64)
+    least = np.zeros((players, players, N_VALUES), dtype=np.int64)
+    none = np.zeros((players, players), dtype=np.int64)
+    trace = new_trace(players)
+    learn_all(seat, events_of(view), known, least, none, *trace)
+    discard = _mask(c for _, m in view.discard for c in m)
+    kind, arg, cards, used = decide(
+        seat, np.uint64(_mask(view.hand)), np.array(view.hand_counts, dtype=np.int64),
+        _fields(view, seat), np.uint64(discard), known, least, none, trace, np.uint64(key),
+        budget, 0, np.zeros(players, dtype=np.uint64), np.zeros(N_CARDS, dtype=np.int64),
+    )  # fmt: skip
+    return _action(seat, int(kind), int(arg), int(cards)), int(used)

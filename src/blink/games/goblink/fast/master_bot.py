@@ -1,0 +1,65 @@
+"""The master bot: a Go Blink player that searches, from its seat's view, over deals of the
+cards it cannot see (:mod:`blink.games.goblink.fast.master`, compiled with numba).
+
+It is not registered among the bots (:data:`blink.games.goblink.bots.GOBOTS`): from its view
+alone it wins no more often than the remembering bot (docs/strategy.md, "Go Blink: a master
+bot"). It lives beside its compiled search, in the fast engine, so that the bots below it
+import nothing compiled; ``benchmarks/master_study.py`` and the tests play it.
+"""
+
+from __future__ import annotations
+
+import random
+
+from blink.games.goblink.actions import GoAction
+from blink.games.goblink.fast.master import choose
+from blink.games.goblink.view import GoView
+
+__all__ = ["MasterBot"]
+
+
+class MasterBot:
+    """Plays each candidate action out to the end on deals consistent with what it has seen.
+
+    At every choice between two or more actions (after the opening, unless its hand splits into
+    matches, which it lays at once) it deals the cards it cannot see in ways that agree with
+    everything its seat has seen (the remembering bot's memory of the log: cards it knows each
+    opponent holds, values each surely holds or lacks, the hand sizes), plays each legal action
+    out to the end of the game on each deal with every seat playing the remembering bot, and
+    takes the action that won most often; sequential halving spends :attr:`BUDGET` rollouts,
+    more of them on the better half, round after round. The search is compiled
+    (:mod:`blink.games.goblink.fast.master`, numba), loaded on first use.
+
+    Not registered in :data:`GOBOTS`: from its view alone it wins no more often than the
+    remembering bot (docs/strategy.md, "Go Blink: a master bot").
+    """
+
+    name = "master"
+    description = (
+        "deals the unseen cards consistently with what it has seen and plays every choice out "
+        "to the end of the game; takes what wins most often"
+    )
+
+    BUDGET: int = 1000
+    """Rollouts (games played to the end) per searched decision."""
+
+    def __init__(self, seat: int, seed: int = 0) -> None:
+        self.seat = seat
+        self.rng = random.Random(seed)
+        self.rollouts = 0
+        """Rollouts run so far (for studies of its speed)."""
+        self.searched = 0
+        """Decisions searched so far."""
+
+    def act(self, view: GoView) -> GoAction:
+        """The action that won most often in the rollouts (or the only legal one)."""
+        seat = self.seat
+        key = self.rng.getrandbits(64)
+        legal = view.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        action, used = choose(view, seat, key, self.BUDGET)
+        if used:
+            self.searched += 1
+            self.rollouts += used
+        return action
