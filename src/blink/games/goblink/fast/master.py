@@ -1,10 +1,10 @@
 """The master bot's search as compiled (numba) functions: determinized rollouts to the game's end.
 
-At each decision the master bot (:class:`blink.games.goblink.fast.master_bot.MasterBot`) deals the cards
-it cannot see in ways consistent with everything its seat has seen, and plays each candidate
-action out to the end of the game on each deal, with every seat (its own included) playing the
-remembering bot (:mod:`blink.games.goblink.fast.bots`); it takes the action that won most
-often. The candidates share their deals and random streams (common random numbers), and
+At each decision the master bot (:class:`blink.games.goblink.fast.master_bot.MasterBot`) deals
+the cards it cannot see in ways consistent with everything its seat has seen, and plays each
+candidate action out to the end of the game on each deal, with every seat (its own included)
+playing the remembering bot (:mod:`blink.games.goblink.fast.bots`); it takes the action that
+won most often. The candidates share their deals and random streams (common random numbers), and
 sequential halving spends the budget of rollouts on the better half, round after round.
 
 What the seat knows is the remembering bot's memory of it (``known``: cards it knows each
