@@ -272,9 +272,7 @@ def main() -> None:
     parser.add_argument("--fast-games", type=int, default=40000, help="games per run, fast")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--workers", default="1,2", help="comma-separated worker counts")
-    parser.add_argument(
-        "--engines", default="exact,fast,random", help="comma-separated engines"
-    )
+    parser.add_argument("--engines", default="exact,fast,random", help="comma-separated engines")
     parser.add_argument("--no-startup", action="store_true", help="skip the compile timings")
     parser.add_argument("--go-games", type=int, default=100000, help="games per run, gofast")
     parser.add_argument("--go-exact-games", type=int, default=500, help="games per run, goexact")

@@ -37,8 +37,7 @@ def item_seeds(master: int, start: int, stop: int) -> list[int]:
     blake2b = hashlib.blake2b
     from_bytes = int.from_bytes
     return [
-        from_bytes(blake2b(fmt % i, digest_size=8).digest(), "big") >> 1
-        for i in range(start, stop)
+        from_bytes(blake2b(fmt % i, digest_size=8).digest(), "big") >> 1 for i in range(start, stop)
     ]
 
 

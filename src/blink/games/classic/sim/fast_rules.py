@@ -89,7 +89,6 @@ def hot_inline(fn: F) -> F:
     return cast(F, njit(**options)(fn))
 
 
-
 @intrinsic
 def _ctpop(typingctx: Any, x: Any) -> Any:
     if x != types.uint64:

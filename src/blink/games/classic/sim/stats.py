@@ -173,9 +173,7 @@ def summarize_run(
             result.rows, players, bots, best_of,
             interrupted=result.interrupted, requested=result.requested,
         )  # fmt: skip
-    return summarize_columns(
-        cols, bots, interrupted=result.interrupted, requested=result.requested
-    )
+    return summarize_columns(cols, bots, interrupted=result.interrupted, requested=result.requested)
 
 
 def summarize_columns(
