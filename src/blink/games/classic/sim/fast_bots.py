@@ -71,7 +71,7 @@ __all__ = ["BLOCKER", "FIRST", "FLEXIBLE", "RANDOM", "bot_games"]
 
 Arr = npt.NDArray[Any]
 
-RULES_DIGEST = "a0c35bf88de32db8"
+RULES_DIGEST = "d521428f85af3186"
 """The start of the SHA-256 of fast_rules.py, whose functions are compiled into this module's.
 numba's disk cache checks only the file a function is written in, so a change to fast_rules.py
 must change this line too (tests/sim/test_fast.py checks it): then this file changes, and its
