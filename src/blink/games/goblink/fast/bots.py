@@ -250,10 +250,11 @@ def _ask_chance(s: int, target: int, v: int, hand: np.uint64, unseen: np.uint64,
 
 
 @hot
-def _memory_ask(s: int, hands: Arr, u: Arr, known: Arr, least: Arr, none: Arr,
-                scores: Arr, args: Arr) -> int:  # fmt: skip
-    """MemoryBot's ask: where a match is likeliest (and a win behind it), now and then at
-    random when no match is sure. The ask's ``target * 32 + value``."""
+def ask_scores(s: int, hands: Arr, u: Arr, known: Arr, least: Arr, none: Arr, scores: Arr,
+               args: Arr) -> int:  # fmt: skip
+    """MemoryBot's score of each of its asks (where a match is likeliest, and a win behind
+    it): how many, each ``target * 32 + value`` into ``args`` and its score into ``scores``.
+    The master bot's model of a remembering opponent scores asks with it too."""
     hand = hands[s]
     players = hands.size
     seen = hand | u[U_DISCARD]
@@ -265,7 +266,6 @@ def _memory_ask(s: int, hands: Arr, u: Arr, known: Arr, least: Arr, none: Arr,
     can_win, no_win = 0, 0
     vals = held_values(hand)
     n = 0
-    top = -1.0
     for target in range(players):
         if target == s:
             continue
@@ -287,7 +287,18 @@ def _memory_ask(s: int, hands: Arr, u: Arr, known: Arr, least: Arr, none: Arr,
             scores[n] = score
             args[n] = target * 32 + v
             n += 1
-            top = max(top, score)
+    return n
+
+
+@hot
+def _memory_ask(s: int, hands: Arr, u: Arr, known: Arr, least: Arr, none: Arr,
+                scores: Arr, args: Arr) -> int:  # fmt: skip
+    """MemoryBot's ask: where a match is likeliest (and a win behind it), now and then at
+    random when no match is sure. The ask's ``target * 32 + value``."""
+    n = ask_scores(s, hands, u, known, least, none, scores, args)
+    top = -1.0
+    for i in range(n):
+        top = max(top, scores[i])
     if top < 1.0 and uniform(u) < EXPLORE:
         return args[below(u, n)]  # type: ignore[no-any-return]
     return args[_pick(n, top, u, scores)]  # type: ignore[no-any-return]

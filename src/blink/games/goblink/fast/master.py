@@ -37,11 +37,10 @@ from blink.games.goblink.actions import Ask, EndTurn, GoAction, LayDown, Phase
 from blink.games.goblink.fast.bots import (
     EXPLORE,
     MEMORY,
-    WIN_BONUS,
-    _ask_chance,
     _memory_ask,
     _memory_lay,
     _step,
+    ask_scores,
     remember_ask,
     remember_lay,
 )
@@ -111,7 +110,7 @@ Arr = npt.NDArray[Any]
 Act = tuple[int, int, np.uint64]
 """An action in the kernels: kind, ``target * 32 + value``, the cards laid."""
 
-KERNELS_DIGEST = "a9c671d10f3ef548"
+KERNELS_DIGEST = "935c9058076f4ec3"
 """The start of the SHA-256 of rules.py and bots.py together, whose functions are compiled into
 this module's (numba's disk cache checks only this file: a change there must change this line,
 tests/goblink/test_master.py checks it)."""
@@ -247,46 +246,6 @@ def learn_all(s: int, events: Arr, known: Arr, least: Arr, none: Arr, ti: Arr, t
 
 
 @kernel
-def _ask_scores(s: int, hands: Arr, u: Arr, known: Arr, least: Arr, none: Arr, scores: Arr,
-                args: Arr) -> int:  # fmt: skip
-    """The remembering bot's score of each of its asks (fast.bots' ``_memory_ask`` without its
-    choice): how many, into ``scores`` and ``args``."""
-    hand = hands[s]
-    players = hands.size
-    seen = hand | u[U_DISCARD]
-    for p in range(players):
-        if p != s:
-            seen |= known[s, p]
-    unseen = _ALL & ~seen
-    total = max(1, popc(unseen))
-    can_win, no_win = 0, 0
-    vals = held_values(hand)
-    n = 0
-    for target in range(players):
-        if target == s:
-            continue
-        for v in range(N_VALUES):
-            if not vals >> v & 1:
-                continue
-            chance, sure = _ask_chance(s, target, v, hand, unseen, total, hands, known, least,
-                                       none)  # fmt: skip
-            score = chance + 0.05 * count(hand, v) + 0.01 * sure
-            bit = 1 << v
-            if chance > 0.0 and not no_win & bit:
-                if not can_win & bit:
-                    if first_group(hand & ~_VMASK[v]) != NO_PLAN:
-                        can_win |= bit
-                    else:
-                        no_win |= bit
-                if can_win & bit:
-                    score += WIN_BONUS * chance
-            scores[n] = score
-            args[n] = target * 32 + v
-            n += 1
-    return n
-
-
-@kernel
 def _ask_likelihood(s: int, o: int, world: np.uint64, ti: Arr, tm: Arr, tk: Arr, tl: Arr,
                     tn: Arr, mine: np.uint64, u: Arr) -> float:  # fmt: skip
     """How likely opponent ``o``'s last ask was, for a remembering bot holding ``world`` now,
@@ -319,7 +278,7 @@ def _ask_likelihood(s: int, o: int, world: np.uint64, ti: Arr, tm: Arr, tk: Arr,
     fu[U_DISCARD] = tm[o, 3]
     scores = np.zeros(players * N_VALUES, dtype=np.float64)
     sargs = np.zeros(players * N_VALUES, dtype=np.int64)
-    n = _ask_scores(o, hands, fu, known, least, none, scores, sargs)
+    n = ask_scores(o, hands, fu, known, least, none, scores, sargs)
     top = -1.0
     mine_score = -1.0
     for i in range(n):

@@ -65,7 +65,7 @@ __all__ = ["MASTER", "SOURCES_DIGEST", "play_master_games"]
 
 Arr = npt.NDArray[Any]
 
-SOURCES_DIGEST = "b25c71556fb9bcf1"
+SOURCES_DIGEST = "b507415dc15a3013"
 """The start of the SHA-256 of rules.py, bots.py and master.py together, whose functions are
 compiled into this module's (numba's disk cache checks only this file: a change there must
 change this line, tests/goblink/test_master.py checks it)."""
