@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
+import blink
 from blink.cards import Color
 from blink.games.goblink.bots import (
     GOBOTS,
@@ -58,24 +64,66 @@ def test_unknown_bot_names() -> None:
         with pytest.raises(GoBotError) as info:
             get_gobot_kind(name)
         assert info.value.allowed == tuple(GOBOTS)
-        assert "random, greedy, memory" in str(info.value)
+        assert "random, greedy, memory, master" in str(info.value)
 
 
 def test_the_registry_of_bot_kinds() -> None:
-    assert list(GOBOTS) == ["random", "greedy", "memory"]
-    classes = {"random": RandomBot, "greedy": GreedyBot, "memory": MemoryBot}
+    from blink.games.goblink.fast.master_bot import MasterBot
+
+    assert list(GOBOTS) == ["random", "greedy", "memory", "master"]
+    classes: dict[str, type] = {
+        "random": RandomBot,
+        "greedy": GreedyBot,
+        "memory": MemoryBot,
+        "master": MasterBot,
+    }
     for name, kind in GOBOTS.items():
         assert isinstance(kind, GoBotKind)
         assert kind.description and "\n" not in kind.description
-        assert kind.description == kind.cls.description
-        assert kind.name == name and kind.cls is classes[name]
+        assert kind.description == kind.cls.description == classes[name].description
+        assert kind.name == name == kind.cls.name
+        assert kind.rating == kind.cls.rating and 15 < kind.rating < 35
         for alias in (name, name.upper(), f" {name} ", *kind.aliases):
             assert get_gobot_kind(alias) is kind
         bot = kind.make(1, 9)
         assert isinstance(bot, classes[name]) and bot.name == name and bot.seat == 1
     assert get_gobot_kind("rand") is GOBOTS["random"]
+    assert GOBOTS["master"].display_name == "Master bot"
     with pytest.raises(TypeError):
         GOBOTS["genius"] = GOBOTS["random"]  # type: ignore[index]
+
+
+def test_importing_the_bots_and_their_front_ends_does_not_load_numba() -> None:
+    """The master bot's class (its module loads numba) is imported when one is made: the
+    bots, the terminal and the server list it without loading numba."""
+    modules = [
+        "blink.cli",
+        "blink.games.goblink.bots",
+        "blink.games.goblink.cli",
+        "blink.games.goblink.simulate_cli",
+        "blink.games.goblink.table",
+        "blink.games.goblink.tui.driver",
+        "blink.server.app",
+    ]
+    code = (
+        f"import importlib, sys\nfor m in {modules!r}: importlib.import_module(m)\n"
+        "from blink.games.goblink.bots import GOBOTS\n"
+        "assert 'master' in GOBOTS\n"
+        "print('numba' in sys.modules)"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(blink.__file__).parents[1])}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False", out.stderr
+
+
+def test_the_master_bot_is_made_by_name() -> None:
+    from blink.games.goblink.fast.master_bot import MasterBot
+
+    bot = make_gobot("Master", 2, 5)
+    assert isinstance(bot, MasterBot) and bot.name == "master" and bot.seat == 2
 
 
 def test_winning_partition() -> None:

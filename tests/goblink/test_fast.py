@@ -190,7 +190,8 @@ def test_the_kernels_state_what_the_python_side_reads() -> None:
     assert [getattr(bots, w) for w in weights] == [getattr(MemoryBot, w) for w in weights]
     assert dict(fast.KERNEL_BOTS) == {"random": bots.RANDOM, "greedy": bots.GREEDY,
                                       "memory": bots.MEMORY}  # fmt: skip
-    assert set(fast.KERNEL_BOTS) == set(GOBOTS), "a new bot needs a kernel form or a refusal"
+    refused = {"master"}  # a search: the fast engine refuses it (the exact engine plays it)
+    assert set(fast.KERNEL_BOTS) == set(GOBOTS) - refused, "a new bot needs a kernel form"
 
 
 def test_the_compiled_modules_name_the_files_compiled_into_them() -> None:
@@ -204,7 +205,12 @@ def test_the_compiled_modules_name_the_files_compiled_into_them() -> None:
 
 @pytest.mark.parametrize(
     ("bots", "what"),
-    [(("greedy", "genius"), "'genius'"), (("greedy",), "1 players"), (("random",) * 7, "7")],
+    [
+        (("greedy", "genius"), "'genius'"),
+        (("master", "memory"), "'master'"),
+        (("greedy",), "1 players"),
+        (("random",) * 7, "7"),
+    ],
 )
 def test_what_the_fast_engine_cannot_play_is_refused_with_a_sentence(
     bots: tuple[str, ...], what: str
@@ -238,6 +244,21 @@ def test_the_cli_runs_the_fast_engine_by_default_and_the_exact_one_when_asked() 
         assert bad.stderr.strip() == (
             "blink simulate: unknown engine 'turbo': the engines are exact, fast"
         )
+
+
+def test_the_cli_plays_the_master_on_the_exact_engine_and_refuses_it_on_the_fast_one() -> None:
+    cli = CliRunner()
+    args = ["goblink", "simulate", "--games", "2", "--workers", "1", "--bot", "master,greedy"]
+    played = cli.invoke(app, [*args, "--json"])
+    assert played.exit_code == 0, played.stderr
+    data = json.loads(played.stdout)
+    assert data["engine"] == "exact" and sum(data["wins"]) + data["ties"] == 2
+    refused = cli.invoke(app, [*args, "--engine", "fast"])
+    assert refused.exit_code == 2
+    message = refused.stderr.strip()
+    assert "\n" not in message and "Traceback" not in refused.output
+    assert message.startswith("blink simulate: the fast engine has no kernel form of the bot")
+    assert "'master'" in message and "--engine exact" in message
 
 
 _NO_NUMBA = """

@@ -20,7 +20,7 @@ import typer
 from blink.cli.listing import in_range, or_list
 from blink.cli.play import LangOpt, use_language
 from blink.cli.simrun import ClusterOpt, ClusterTimeoutOpt, SimulationOptions
-from blink.games.goblink.bots import DEFAULT_OPPONENT, GOBOTS, GoBotError, make_gobot
+from blink.games.goblink.bots import DEFAULT_OPPONENT, GOBOTS, GoBotError, get_gobot_kind
 from blink.games.goblink.definition import GOBLINK
 from blink.model.base import GameInfo
 from blink.simcluster.client import DEFAULT_TIMEOUT
@@ -72,7 +72,7 @@ def _check_play(
     names = [n.strip() for b in bots for n in b.split(",") if n.strip()] or [DEFAULT_OPPONENT]
     for n in names:
         try:
-            make_gobot(n, 0, 0)
+            get_gobot_kind(n)
         except GoBotError:
             _fail(
                 "play",

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from blink.games.goblink.bots import DEFAULT_GOBOT, make_gobot
+from blink.games.goblink.bots import DEFAULT_GOBOT, GoBotError, get_gobot_kind, make_gobot
 from blink.games.goblink.engine import MAX_PLAYERS, MIN_PLAYERS, GoGame
 from blink.games.goblink.record import GoRecord
 from blink.sim.pool import worker_pool
@@ -68,7 +68,7 @@ def parse_bots(bots: Sequence[str], players: int) -> list[str]:
         names = [DEFAULT_GOBOT]
     if len(names) > players:
         raise ValueError(f"{len(names)} bots given for {players} players")
-    canon = [make_gobot(n, 0, 0).name for n in names]  # GoBotError for unknown names
+    canon = [get_gobot_kind(n).name for n in names]  # GoBotError for unknown names
     return [canon[s % len(canon)] for s in range(players)]
 
 
@@ -91,7 +91,7 @@ class GoJob:
         if self.engine == "fast":
             from blink.games.goblink.fast import check_bots
 
-            check_bots(self.bots)  # a bot it cannot play is refused here, before any game
+            check_bots(_registered(self.bots))  # a bot it cannot play is refused here
 
 
 def default_engine(bots: Sequence[str]) -> str:
@@ -100,10 +100,22 @@ def default_engine(bots: Sequence[str]) -> str:
     from blink.games.goblink.fast import NoKernelFormError, check_bots
 
     try:
-        check_bots(bots)
+        check_bots(_registered(bots))
     except NoKernelFormError:
         return "exact"
     return "fast"
+
+
+def _registered(bots: Sequence[str]) -> list[str]:
+    """Each bot's registered name (an alias resolved; an unknown name as it is, for the fast
+    engine to refuse)."""
+    names = []
+    for b in bots:
+        try:
+            names.append(get_gobot_kind(b).name)
+        except GoBotError:
+            names.append(b)
+    return names
 
 
 class GoGameRow(NamedTuple):
@@ -172,7 +184,11 @@ def _fast_chunk(job: GoJob, start: int, stop: int) -> list[GoGameRow]:
     seeds = derive_seeds(job.seed, "goblink", start, stop)
     keep = job.records is not None
     run = fast.run(
-        job.bots, seeds, [i % players for i in indices], turn_limit=job.turn_limit, records=keep
+        _registered(job.bots),
+        seeds,
+        [i % players for i in indices],
+        turn_limit=job.turn_limit,
+        records=keep,
     )
     f = run.fields
     if keep:
@@ -342,7 +358,7 @@ def summarize_go(rows: Sequence[GoGameRow], bots: Sequence[str]) -> GoSummary:
     )
 
 
-_COLORS = {"random": "#999999", "greedy": "#E69F00", "memory": "#0072B2"}
+_COLORS = {"random": "#999999", "greedy": "#E69F00", "memory": "#0072B2", "master": "#009E73"}
 
 
 def plot_go(summary: GoSummary, path: str | Path, title: str = "") -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from blink.envs.encoding import Refusal, episode_rng, refusal
 from blink.envs.single import Observation, SingleSeat, Training, opponent_names, seat_spaces
-from blink.games.goblink.bots import GoBot, make_gobot
+from blink.games.goblink.bots import GoBot, get_gobot_kind, make_gobot
 from blink.games.goblink.envs.codec import codec
 from blink.games.goblink.envs.text import goblink_text
 from blink.model.base import IllegalAction
@@ -51,7 +51,7 @@ class GoBlinkSingle(SingleSeat):
         self.seat = self.check_seat(players, seat)
         self.opponents = opponent_names(opponents, players - 1)
         for name in self.opponents:
-            make_gobot(name, 0)  # refuses an unknown name now
+            get_gobot_kind(name)  # refuses an unknown name now
         self.turn_limit = turn_limit
         self.max_steps = max_steps
         self.render_mode = render_mode

@@ -31,7 +31,6 @@ import numpy.typing as npt
 
 from blink.cards import STANDARD_DECK, Card
 from blink.games.goblink.actions import Ask, EndTurn, GoAction, LayDown
-from blink.games.goblink.bots import GoBotError, get_gobot_kind
 from blink.games.goblink.engine import MAX_PLAYERS, MIN_PLAYERS, GoGame
 from blink.games.goblink.values import Value
 from blink.model.base import Outcome, Termination
@@ -99,18 +98,17 @@ def _kernels() -> ModuleType:
 
 def check_bots(names: Sequence[str]) -> tuple[int, ...]:
     """Each seat's bot as its kernel code; :class:`NoKernelFormError` for a bot it cannot play
-    or a table of the wrong size."""
+    or a table of the wrong size. The names are the registered ones (:data:`KERNEL_BOTS`), not
+    aliases: the engine sits below the bots and does not read their registry
+    (:func:`blink.games.goblink.sim.parse_bots` resolves aliases)."""
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise NoKernelFormError(f"a table of {len(names)} players (Go Blink is for 2 to 6)")
     codes = []
     for name in names:
-        try:
-            kind = get_gobot_kind(name).name
-        except GoBotError:
-            raise NoKernelFormError(f"the bot {name!r}") from None
-        if kind not in KERNEL_BOTS:
-            raise NoKernelFormError(f"the {kind!r} bot")
-        codes.append(KERNEL_BOTS[kind])
+        code = KERNEL_BOTS.get(name.strip().lower())
+        if code is None:
+            raise NoKernelFormError(f"the bot {name!r}")
+        codes.append(code)
     return tuple(codes)
 
 

@@ -1,10 +1,10 @@
 """The master bot: a Go Blink player that searches, from its seat's view, over deals of the
 cards it cannot see (:mod:`blink.games.goblink.fast.master`, compiled with numba).
 
-It is not registered among the bots (:data:`blink.games.goblink.bots.GOBOTS`): from its view
-alone it wins no more often than the remembering bot (docs/strategy.md, "Go Blink: a master
-bot"). It lives beside its compiled search, in the fast engine, so that the bots below it
-import nothing compiled; ``benchmarks/master_study.py`` and the tests play it.
+It is registered among the bots as ``master`` (:data:`blink.games.goblink.bots.GOBOTS`, which
+imports this module when the first one is made; docs/strategy.md, "Go Blink: a master bot").
+It lives beside its compiled search, in the fast engine; ``benchmarks/master_study.py`` and
+the tests play it.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ class MasterBot:
     more of them on the better half, round after round. The search is compiled
     (:mod:`blink.games.goblink.fast.master`, numba), loaded on first use.
 
-    Not registered in :data:`GOBOTS`: from its view alone it wins no more often than the
-    remembering bot (docs/strategy.md, "Go Blink: a master bot").
+    Registered in :data:`~blink.games.goblink.bots.GOBOTS` as ``master`` (docs/strategy.md,
+    "Go Blink: a master bot").
     """
 
     name = "master"
