@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,9 @@ from hypothesis import strategies as st
 from srvkit import TIMEOUT, Client, ServerThread
 
 from blink.cards import Card, CardError, Color, parse_card
-from blink.games.goblink.engine import GoGame, matches_in
+from blink.games.goblink import bots as gobots
+from blink.games.goblink.bots import GoBotKind, GreedyBot
+from blink.games.goblink.engine import GoAction, GoGame, GoView, matches_in
 from blink.games.goblink.record import GoRecord
 from blink.server.settings import Settings
 
@@ -529,3 +532,74 @@ async def test_a_series_of_bots_rotates_the_dealer(db: str, servers: list[Server
     assert dealers == [i % 3 for i in range(len(games))]
     await watcher.expect("rematch")
     await watcher.close()
+
+
+async def _room_of_bots(server: ServerThread, seats: list[str]) -> tuple[str, Client]:
+    """A room of bots only, and a watcher connected to it."""
+    r = server.post(
+        "/api/rooms",
+        {"game": "goblink", "players": len(seats), "seats": seats, "take_seat": None},
+    )
+    assert r.status_code == 201, r.text
+    code = r.json()["code"]
+    return code, await Client("W").connect(server.ws, room=code, spectate=True)
+
+
+async def test_a_master_bot_plays_a_whole_game(db: str, servers: list[ServerThread]) -> None:
+    server = start(servers, db)
+    opts = server.get("/api/options").json()
+    assert "master" in opts["goblink_bots"]
+    code, watcher = await _room_of_bots(server, ["master", "greedy"])
+    info = server.get(f"/api/rooms/{code}").json()
+    assert [s["name"] for s in info["seats"]] == ["Master bot 1", "Greedy bot 2"]
+    # The master's first decision in a process loads (or, on a cold numba cache, compiles)
+    # its search: give it time.
+    end = await watcher.expect("game_end", timeout=100)
+    rec = await finish(server, [watcher], end)
+    assert rec.players == 2 and {a.player for a, _t in rec.actions} == {0, 1}
+
+
+class HeldBot:
+    """A greedy bot whose decisions wait until the test releases them (a slow search)."""
+
+    name = "held"
+    description = "a greedy bot that waits for the test"
+    rating = 25.0
+    deciding = threading.Event()
+    release = threading.Event()
+
+    def __init__(self, seat: int, seed: int = 0) -> None:
+        self.seat = seat
+        self.inner = GreedyBot(seat, seed)
+
+    def act(self, view: GoView) -> GoAction:
+        """The greedy bot's action, once released."""
+        HeldBot.deciding.set()
+        assert HeldBot.release.wait(60), "the test never released the bot"
+        return self.inner.act(view)
+
+
+async def test_the_server_answers_while_a_bot_decides(
+    db: str, servers: list[ServerThread], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    HeldBot.deciding.clear()
+    HeldBot.release.clear()
+    kind = GoBotKind("held", HeldBot.description, HeldBot.rating, HeldBot, (), "Held")
+    monkeypatch.setitem(gobots._BY_NAME, "held", kind)
+    server = start(servers, db)
+    try:
+        code, watcher = await _room_of_bots(server, ["held", "greedy"])
+        while not HeldBot.deciding.is_set():
+            await asyncio.sleep(0.01)
+        # A bot is deciding (and will until released): the server still answers.
+        await watcher.send({"type": "ping", "t": 7})
+        pong = await watcher.expect("pong")
+        assert pong["t"] == 7
+        assert server.get(f"/api/rooms/{code}").json()["status"] == "playing"
+        other = await Client("X").connect(server.ws, room=code, spectate=True)
+        await other.close()
+    finally:
+        HeldBot.release.set()
+    end = await watcher.expect("game_end", timeout=60)
+    rec = await finish(server, [watcher], end)
+    assert {a.player for a, _t in rec.actions} == {0, 1}

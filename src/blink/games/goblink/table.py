@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Annotated, Any, Final
 
 import msgspec
@@ -175,8 +176,10 @@ class GoTable:
         clock: Callable[[], float],
         pace: float,
     ) -> LiveBot:
-        """A bot that acts ``pace`` seconds into each of its turns."""
-        return LiveGoBot(get_gobot_kind(spec).make(seat, seed), view, submit, pace)
+        """A bot that acts ``pace`` seconds into each of its turns (it is made, and decides,
+        in a worker thread: :mod:`blink.games.goblink.live`)."""
+        kind = get_gobot_kind(spec)
+        return LiveGoBot(partial(kind.make, seat, seed), seat, view, submit, pace)
 
 
 TABLE: Final = GoTable()
