@@ -180,3 +180,16 @@ def test_counts_and_verbs_for_you() -> None:
     assert winners_text(["You", "Bob"], [0]) == "You win"
     assert winners_text(["You", "Bob"], [1]) == "Bob wins"
     assert winners_text(["You", "Bob"], [0, 1]) == "You and Bob share the win"
+
+
+def test_every_bot_kind_has_a_name_at_the_table() -> None:
+    """Each registered kind (the master too) has its translatable name, its display name."""
+    from blink.games.goblink.bots import GOBOTS
+    from blink.games.goblink.tui.driver import GO_BOT_NAMES
+
+    assert set(GO_BOT_NAMES) == set(GOBOTS)
+    assert {n: str(GO_BOT_NAMES[n]) for n in GOBOTS} == {
+        n: k.display_name for n, k in GOBOTS.items()
+    }
+    table = GoTable(players=3, humans=(0,), bots=("master", "memory"), seed=2)
+    assert table.names[1:] == ["Master bot 2", "Remembering bot 3"]

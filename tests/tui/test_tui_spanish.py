@@ -231,6 +231,8 @@ def test_bots_are_named_in_each_language() -> None:
     assert bot_title(BotSpec("champion", "random", 2.0)) == "Bot campeón al azar ×2"
     table = GoTable(players=4, humans=(0,), bots=("random", "greedy", "memory"), seed=1)
     assert table.names == ["Tú", "Bot Azar 2", "Bot Codicioso 3", "Bot Memorión 4"]
+    table = GoTable(players=2, humans=(0,), bots=("master",), seed=1)
+    assert table.names == ["Tú", "Bot Maestro 2"]
 
 
 async def test_go_blink_footer_and_pass_screen_in_spanish() -> None:

@@ -127,6 +127,7 @@ GO_BOT_NAMES: Final = {
     "random": N_("Random bot"),
     "greedy": N_("Greedy bot"),
     "memory": N_("Remembering bot"),
+    "master": N_("Master bot"),
 }
 """Each Go Blink bot kind's name at the table (its ``display_name``; Spanish: the browser's
 titles, "Bot Memorión")."""
