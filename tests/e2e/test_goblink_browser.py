@@ -404,6 +404,7 @@ def test_how_to_play_go_blink_in_spanish(context: BrowserContext, go_server: GoS
     # The lobby's Go Blink panel links to it too, in the bots' own words.
     page.goto(go_server.url + "/")
     expect(page.locator('#go-bot option[value="memory"]')).to_have_text("Bot: Remembering")
+    expect(page.locator('#go-bot option[value="master"]')).to_have_text("Bot: Master")
     page.locator("#go-rules-link").click()
     expect(page.locator("#rules-title")).to_have_text("How to play Go Blink")
     page.select_option("#lang", "es")
@@ -419,6 +420,7 @@ def test_how_to_play_go_blink_in_spanish(context: BrowserContext, go_server: GoS
             b["description"]
         )
     expect(page.locator('#go-bots li[data-bot="memory"]')).to_contain_text("El más fuerte")
+    expect(page.locator('#go-bots li[data-bot="master"]')).to_contain_text("Maestro")
     # Classic's page is one link away.
     page.locator(".rules-games").get_by_role("link", name="Blink", exact=True).click()
     expect(page.locator(".rules h1")).to_have_text("Cómo se juega")

@@ -33,6 +33,22 @@ def test_check_env(env_id: str, kwargs: dict[str, Any]) -> None:
         check_env(env.unwrapped)
 
 
+def test_goblink_opponents_may_be_the_master_bot() -> None:
+    env = gymnasium.make("blink/GoBlink-v0", players=2, opponents="master", turn_limit=80)
+    rng = random.Random(5)
+    obs, _ = env.reset(seed=11)
+    done = False
+    for _ in range(5_000):
+        action = rng.choice(np.flatnonzero(obs["action_mask"].view(bool)).tolist())
+        obs, _reward, terminated, truncated, _info = env.step(action)
+        if terminated or truncated:
+            done = True
+            break
+    assert done
+    with pytest.raises(ValueError, match="master"):
+        gymnasium.make("blink/GoBlink-v0", opponents="grandmaster")
+
+
 def _episode(env: Any, seed: int, policy_seed: int) -> list[Any]:
     rng = random.Random(policy_seed)
     obs, _ = env.reset(seed=seed)

@@ -168,3 +168,11 @@ def test_comma_separated_bots_set_the_player_count() -> None:
         "greedy",
         "random",
     ]
+
+
+def test_every_bot_has_its_colour_in_the_charts() -> None:
+    from blink.games.goblink.bots import GOBOTS
+    from blink.games.goblink.sim import _COLORS
+
+    assert set(_COLORS) == set(GOBOTS)
+    assert len(set(_COLORS.values())) == len(_COLORS)
