@@ -65,7 +65,7 @@ def test_goblink_help_lists_every_bot() -> None:
         f"Bot seats: {or_list(GOBOTS)} (repeat, cycled)."
     )
     assert option_help(["goblink", "simulate"], "--bot") == (
-        "random, greedy or memory per seat (repeat, cycled)."
+        "random, greedy, memory or master per seat (repeat, cycled)."
     )
     go = get_game("goblink").info
     assert option_help(["goblink", "play"], "--players") == f"{go.player_range} players."

@@ -206,7 +206,8 @@ def test_memory_beats_greedy_with_four_players() -> None:
 
 
 def test_bots_act_in_the_opening_without_emptying_their_hand() -> None:
-    game = deal(["1RS 1BM 1GW 1YF", "2BS 3BM 4GW 5GF"], rest=True, dealer=1)
+    # Standard cards: the master bot's search knows the standard deck only.
+    game = deal(["1RS 1BM 1BW 1YF", "2BS 3BF 4GS 5GF"], rest=True, dealer=1)
     for name in GOBOTS:
         bot = make_gobot(name, 0, 5)
         action = bot.act(game.view(0))

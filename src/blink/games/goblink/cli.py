@@ -31,7 +31,7 @@ __all__ = ["GOBLINK_INFO", "GOBOT_NAMES", "register", "run_simulation"]
 GOBLINK_INFO: Final[GameInfo] = GOBLINK.info
 """Go Blink's facts."""
 GOBOT_NAMES: Final = or_list(GOBOTS)
-"""Every Go Blink bot: ``"random, greedy or memory"``."""
+"""Every Go Blink bot: ``"random, greedy, memory or master"``."""
 
 _PLAYERS_HELP = f"{GOBLINK_INFO.player_range} players."
 
