@@ -17,7 +17,7 @@ import pytest
 from blink.cards import STANDARD_DECK
 from blink.games.goblink.bots import GoBot, MemoryBot, make_gobot
 from blink.games.goblink.engine import GoGame
-from blink.games.goblink.fast import master, master_games
+from blink.games.goblink.fast import belief, master, master_games
 from blink.games.goblink.fast.master_bot import MasterBot
 from blink.games.goblink.fast.rules import N_VALUES, VALUES
 from blink.games.goblink.record import GoRecord
@@ -56,6 +56,9 @@ def test_the_kernels_digest_matches_the_rules_and_bots_they_compile() -> None:
     from blink.games.goblink.fast import bots, rules
 
     data = Path(str(rules.__file__)).read_bytes() + Path(str(bots.__file__)).read_bytes()
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    assert digest == belief.BELIEF_DIGEST, "update BELIEF_DIGEST in fast/belief.py"
+    data += Path(str(belief.__file__)).read_bytes()
     digest = hashlib.sha256(data).hexdigest()[:16]
     assert digest == master.KERNELS_DIGEST, "update KERNELS_DIGEST in fast/master.py"
     data += Path(str(master.__file__)).read_bytes()
@@ -113,8 +116,8 @@ def test_the_master_knows_what_the_remembering_bot_remembers() -> None:
             known = np.zeros((players, players), dtype=np.uint64)
             least = np.zeros((players, players, N_VALUES), dtype=np.int64)
             none = np.zeros((players, players), dtype=np.int64)
-            trace = master.new_trace(players)
-            master.learn_all(seat, master.events_of(view), known, least, none, *trace)
+            trace = belief.new_trace(players)
+            belief.learn_all(seat, master.events_of(view), known, least, none, *trace)
             for p in range(players):
                 if p == seat:
                     continue

@@ -9,10 +9,11 @@ sequential halving spends the budget of rollouts on the better half, round after
 
 What the seat knows is the remembering bot's memory of it (``known``: cards it knows each
 opponent holds; ``least``: how many cards of each value each surely holds; ``none``: values
-each surely lacks), rebuilt from the seat's own view (:func:`learn_all`). Its model of what
-each opponent's remembering bot has learned (rows of the same arrays for the other seats) uses
-the cards passed only when the master's seat gave or received them: it never sees the others'
-passes. A deal gives each opponent the cards the seat knows they hold, then at least
+each surely lacks) and a model of each opponent's memory, rebuilt from the seat's own view by
+:func:`~blink.games.goblink.fast.belief.learn_all`. Heads-up, a deal is one of the guesses of
+:func:`~blink.games.goblink.fast.belief.filter_hidden`, a particle filter that follows the
+opponent's hand through the whole game, drawn by weight. With more players (the others' passes
+are not seen), a deal gives each opponent the cards the seat knows they hold, then at least
 ``least`` cards of each value, no card of a value in ``none``, and the rest of the unseen cards
 at random but never a third card of one value (a remembering bot would have laid the match
 down); it is kept with the probability that each opponent's last ask was the remembering bot's
@@ -34,13 +35,21 @@ import numpy.typing as npt
 
 from blink.cards import STANDARD_DECK, Card
 from blink.games.goblink.actions import Ask, EndTurn, GoAction, LayDown, Phase
+from blink.games.goblink.fast.belief import (
+    EV_ASK,
+    EV_FIELDS,
+    EV_LAY,
+    PARTICLES,
+    _ask_likelihood,
+    filter_hidden,
+    learn_all,
+    new_trace,
+)
 from blink.games.goblink.fast.bots import (
-    EXPLORE,
     MEMORY,
     _memory_ask,
     _memory_lay,
     _step,
-    ask_scores,
     remember_ask,
     remember_lay,
 )
@@ -96,11 +105,10 @@ __all__ = [
     "KERNELS_DIGEST",
     "MASTER",
     "ROLLOUT_TURNS",
+    "believe",
     "choose",
     "decide",
     "events_of",
-    "learn_all",
-    "new_trace",
 ]
 
 if TYPE_CHECKING:
@@ -110,10 +118,10 @@ Arr = npt.NDArray[Any]
 Act = tuple[int, int, np.uint64]
 """An action in the kernels: kind, ``target * 32 + value``, the cards laid."""
 
-KERNELS_DIGEST = "935c9058076f4ec3"
-"""The start of the SHA-256 of rules.py and bots.py together, whose functions are compiled into
-this module's (numba's disk cache checks only this file: a change there must change this line,
-tests/goblink/test_master.py checks it)."""
+KERNELS_DIGEST = "ecaf015442d2cfdf"
+"""The start of the SHA-256 of rules.py, bots.py and belief.py together, whose functions are
+compiled into this module's (numba's disk cache checks only this file: a change there must
+change this line, tests/goblink/test_master.py checks it)."""
 
 MASTER = 3
 """The master bot's kernel code in ``master_games.play_master_games`` (the others: fast.bots')."""
@@ -121,180 +129,10 @@ MASTER = 3
 ROLLOUT_TURNS = 60
 """A rollout ends after this many more turns, by the fewest cards (as the turn limit does)."""
 
-EV_ASK, EV_LAY = 0, 1
-"""The kinds of :func:`learn_all`'s events."""
-EV_FIELDS = 8
-"""An event: kind, player, target, value, cards passed (a number), the cards passed or laid
-(a bit set; 0 when the seat did not see them), whether the asker drew, whether the target
-drew."""
-
 _MAX_OPTIONS = 96
 _TRIES = 12
 _LIKELY = 48
 _SALT = np.uint64(0xD1B54A32D192ED03)
-
-
-@kernel
-def learn_ask(me: int, p: int, q: int, v: int, k: int, passed: np.uint64, drew: bool,
-              target_drew: bool, known: Arr, least: Arr, none: Arr) -> None:  # fmt: skip
-    """:func:`~blink.games.goblink.fast.bots.remember_ask` when the number of cards passed is
-    known but perhaps not the cards (``passed`` 0 then): what seat ``me`` learns, as the master
-    bot can tell. With the cards, exactly the remembering bot's memory."""
-    if k > 0 and passed != _ZERO and (q == me or p == me):
-        moved = passed
-    else:
-        moved = known[me, q] & _VMASK[v]
-    if p != me:
-        least[me, p, v] = max(least[me, p, v], 1) + k
-        if k:
-            none[me, p] = 0
-            known[me, p] |= moved
-        if drew:
-            none[me, p] = 0
-    if q != me:
-        known[me, q] &= ~moved
-        for w in range(N_VALUES):
-            if w != v and least[me, q, w] > 0:
-                least[me, q, w] = max(0, least[me, q, w] - k)
-        least[me, q, v] = 0
-        none[me, q] |= 1 << v
-        if target_drew:
-            none[me, q] = 0
-
-
-@kernel
-def new_trace(players: int) -> tuple[Arr, Arr, Arr, Arr, Arr]:
-    """An empty trace of the opponents' last asks (see :func:`_trace_event`)."""
-    ti = np.zeros((players + 1, 4 + players), dtype=np.int64)
-    ti[players, 4:] = 4  # the deal: four cards each
-    tm = np.zeros((players + 1, 4), dtype=np.uint64)
-    tk = np.zeros((players, players), dtype=np.uint64)
-    tl = np.zeros((players, players, N_VALUES), dtype=np.int64)
-    tn = np.zeros((players, players), dtype=np.int64)
-    return ti, tm, tk, tl, tn
-
-
-@kernel
-def _trace_event(s: int, ev: Arr, known: Arr, least: Arr, none: Arr, ti: Arr, tm: Arr,
-                 tk: Arr, tl: Arr, tn: Arr) -> None:  # fmt: skip
-    """Keep, for each opponent, its last ask and what it knew then (``ti[o]``: valid, value,
-    whether it drew, target, the hand sizes then; ``tm[o]``: the cards it was passed by seat
-    ``s``, laid since, given ``s`` since, the discard pile then; ``tk``/``tl``/``tn``: its
-    memory then, as ``s`` models it), while the hand it held then can be told from its hand now
-    (it stops being valid when it is passed or gives cards ``s`` does not see, or draws
-    emptied). Row ``players`` of ``ti``/``tm`` keeps the hand sizes and the discard pile."""
-    players = known.shape[0]
-    kind, p, q, v, k = ev[0], ev[1], ev[2], ev[3], ev[4]
-    cards = np.uint64(ev[5])
-    if kind == EV_ASK:
-        if p != s:
-            tk[p, :] = known[p, :]
-            tl[p, :, :] = least[p, :, :]
-            tn[p, :] = none[p, :]
-            ti[p, 4:] = ti[players, 4:]
-            ti[p, 0], ti[p, 1], ti[p, 2], ti[p, 3] = 1, v, ev[6], q
-            tm[p, 0] = cards if q == s else _ZERO
-            tm[p, 1], tm[p, 2], tm[p, 3] = _ZERO, _ZERO, tm[players, 3]
-            if k > 0 and q != s:
-                ti[p, 0] = 0
-        if q != s and k > 0:
-            if p == s:
-                tm[q, 2] |= cards
-            else:
-                ti[q, 0] = 0
-        if ev[7] != 0:
-            ti[q, 0] = 0
-        ti[players, 4 + p] += k + (1 if ev[6] != 0 else 0)
-        ti[players, 4 + q] += (1 if ev[7] != 0 else 0) - k
-    else:
-        if p != s:
-            tm[p, 1] |= cards
-        ti[players, 4 + p] -= popc(cards)
-        tm[players, 3] |= cards
-
-
-@kernel
-def _learn_event(s: int, ev: Arr, known: Arr, least: Arr, none: Arr, ti: Arr, tm: Arr,
-                 tk: Arr, tl: Arr, tn: Arr) -> None:  # fmt: skip
-    """Seat ``s``'s knowledge (row ``s``) and its model of the others' (the other rows) after
-    one event (:data:`EV_FIELDS`), and the trace of the opponents' last asks."""
-    _trace_event(s, ev, known, least, none, ti, tm, tk, tl, tn)
-    players = known.shape[0]
-    kind, p, q, v, k = ev[0], ev[1], ev[2], ev[3], ev[4]
-    cards = np.uint64(ev[5])
-    if kind == EV_ASK:
-        seen = cards if (p == s or q == s) else _ZERO
-        for me in range(players):
-            learn_ask(me, p, q, v, k, seen, ev[6] != 0, ev[7] != 0, known, least, none)
-    else:
-        for me in range(players):
-            if me != p:
-                remember_lay(me, p, cards, known, least)
-
-
-@kernel
-def learn_all(s: int, events: Arr, known: Arr, least: Arr, none: Arr, ti: Arr, tm: Arr,
-              tk: Arr, tl: Arr, tn: Arr) -> None:  # fmt: skip
-    """Rebuild seat ``s``'s knowledge and trace (:func:`new_trace`) from its view's events in
-    order (``events``: one row of :data:`EV_FIELDS` each, cards passed between two others as
-    0)."""
-    known[:] = _ZERO
-    least[:] = 0
-    none[:] = 0
-    for i in range(events.shape[0]):
-        _learn_event(s, events[i], known, least, none, ti, tm, tk, tl, tn)
-
-
-@kernel
-def _ask_likelihood(s: int, o: int, world: np.uint64, ti: Arr, tm: Arr, tk: Arr, tl: Arr,
-                    tn: Arr, mine: np.uint64, u: Arr) -> float:  # fmt: skip
-    """How likely opponent ``o``'s last ask was, for a remembering bot holding ``world`` now,
-    relative to the likeliest (1 when nothing can be told)."""
-    players = tk.shape[0]
-    if ti[o, 0] == 0:
-        return 1.0
-    now = world
-    if ti[o, 2] != 0:  # it drew a card since: one of its cards that ``s`` did not give it
-        cand = now & ~mine
-        if cand == _ZERO:
-            return 0.0
-        now &= ~(_ONE << np.uint64(nth_bit(cand, below(u, popc(cand)))))
-    then = (now & ~tm[o, 0]) | tm[o, 1] | tm[o, 2]
-    if popc(then) != ti[o, 4 + o]:
-        return 1.0  # the trace does not add up: tell nothing
-    v, target = ti[o, 1], ti[o, 3]
-    if count(then, v) == 0:
-        return 0.0
-    hands = np.zeros(players, dtype=np.uint64)
-    for p in range(players):
-        hands[p] = then if p == o else (_ONE << np.uint64(ti[o, 4 + p])) - _ONE
-    known = np.zeros((players, players), dtype=np.uint64)
-    least = np.zeros((players, players, N_VALUES), dtype=np.int64)
-    none = np.zeros((players, players), dtype=np.int64)
-    known[o, :] = tk[o, :]
-    least[o, :, :] = tl[o, :, :]
-    none[o, :] = tn[o, :]
-    fu = np.zeros(3, dtype=np.uint64)
-    fu[U_DISCARD] = tm[o, 3]
-    scores = np.zeros(players * N_VALUES, dtype=np.float64)
-    sargs = np.zeros(players * N_VALUES, dtype=np.int64)
-    n = ask_scores(o, hands, fu, known, least, none, scores, sargs)
-    top = -1.0
-    mine_score = -1.0
-    for i in range(n):
-        top = max(top, scores[i])
-        if sargs[i] == target * 32 + v:
-            mine_score = scores[i]
-    ties = 0
-    for i in range(n):
-        if scores[i] >= top - 1e-9:
-            ties += 1
-    e = EXPLORE if top < 1.0 else 0.0
-    best = (1.0 - e) + e / n
-    like = e / n
-    if mine_score >= top - 1e-9:
-        like += (1.0 - e) / ties
-    return like / best
 
 
 # -- deals consistent with what the seat knows --------------------------------------------------
@@ -362,12 +200,13 @@ def _try_deal(s: int, counts: Arr, unseen: np.uint64, known: Arr, least: Arr, no
 @kernel
 def sample_world(s: int, hand: np.uint64, counts: Arr, dptr: int, discard: np.uint64,
                  known: Arr, least: Arr, none: Arr, trace: tuple[Arr, Arr, Arr, Arr, Arr],
-                 omni: int, true_hands: Arr, true_perm: Arr, hands: Arr, perm: Arr,
-                 u: Arr) -> int:  # fmt: skip
+                 parts: Arr, weights: Arr, omni: int, true_hands: Arr, true_perm: Arr,
+                 hands: Arr, perm: Arr, u: Arr) -> int:  # fmt: skip
     """A deal of the unseen cards consistent with seat ``s``'s knowledge (``omni`` 1: the true
-    hands, 2: the true hands and draw pile): the hands into ``hands``, the draw pile into
-    ``perm[dptr:]``. Returns the draw pile's first index (``dptr`` unless the knowledge did not
-    add up)."""
+    hands, 2: the true hands and draw pile; heads-up, one of the guesses ``parts`` of
+    :func:`~blink.games.goblink.fast.belief.filter_hidden`, by ``weights``): the hands into
+    ``hands``, the draw pile into ``perm[dptr:]``. Returns the draw pile's first index
+    (``dptr`` unless the knowledge did not add up)."""
     players = counts.size
     if omni > 0:
         for p in range(players):
@@ -378,6 +217,16 @@ def sample_world(s: int, hand: np.uint64, counts: Arr, dptr: int, discard: np.ui
         pile = _ZERO
         for i in range(dptr, N_CARDS):
             pile |= _ONE << np.uint64(true_perm[i])
+    elif parts.size > 0:  # heads-up: one of the particle filter's guesses, by weight
+        o = 1 - s
+        at = uniform(u) * weights.sum()
+        j = 0
+        while j < parts.size - 1 and at > weights[j]:
+            at -= weights[j]
+            j += 1
+        hands[s] = hand
+        hands[o] = known[s, o] | parts[j]
+        pile = _ALL & ~(hand | discard | hands[o])
     else:
         seen = hand | discard
         for p in range(players):
@@ -426,6 +275,25 @@ def sample_world(s: int, hand: np.uint64, counts: Arr, dptr: int, discard: np.ui
         pile ^= _ONE << np.uint64(c)
         i += 1
     return first
+
+
+@kernel
+def believe(s: int, events: Arr, hand: np.uint64, discard: np.uint64, known: Arr,
+            key: np.uint64) -> tuple[Arr, Arr]:  # fmt: skip
+    """Heads-up, :data:`~blink.games.goblink.fast.belief.PARTICLES` guesses at the opponent's
+    unseen cards and their weights, after the seat's ``events`` (``known``: the seat's
+    knowledge now, :func:`learn_all`'s); with more players, none (the deals are drawn as
+    :func:`sample_world` says)."""
+    players = known.shape[0]
+    k = PARTICLES if players == 2 else 0
+    parts = np.zeros(k, dtype=np.uint64)
+    weights = np.ones(k, dtype=np.float64)
+    if k > 0:
+        unseen = _ALL & ~(hand | discard | known[s, 1 - s])
+        u = np.zeros(3, dtype=np.uint64)
+        u[U_KEY] = mix(key ^ _SALT ^ _GOLD)
+        filter_hidden(s, events, unseen, parts, weights, u)
+    return parts, weights
 
 
 # -- the search ---------------------------------------------------------------------------------
@@ -512,9 +380,9 @@ def _memory_choice(s: int, hand: np.uint64, counts: Arr, g: Arr, discard: np.uin
 
 @kernel
 def decide(s: int, hand: np.uint64, counts: Arr, g: Arr, discard: np.uint64, known: Arr,
-           least: Arr, none: Arr, trace: tuple[Arr, Arr, Arr, Arr, Arr], key: np.uint64,
-           budget: int, omni: int, true_hands: Arr, true_perm: Arr,
-           ) -> tuple[int, int, np.uint64, int]:  # fmt: skip
+           least: Arr, none: Arr, trace: tuple[Arr, Arr, Arr, Arr, Arr], parts: Arr,
+           weights: Arr, key: np.uint64, budget: int, omni: int, true_hands: Arr,
+           true_perm: Arr) -> tuple[int, int, np.uint64, int]:  # fmt: skip
     """Seat ``s``'s action (kind, ``target * 32 + value``, cards) and the rollouts it ran.
 
     ``counts`` are the hand sizes, ``g`` the game's public fields (:data:`G_FIELDS`: phase,
@@ -544,15 +412,17 @@ def decide(s: int, hand: np.uint64, counts: Arr, g: Arr, discard: np.uint64, kno
     if n <= 1 or budget <= 0:
         return mem[0], mem[1], mem[2], 0
     i, used = _halving(s, n, kinds, args, cards, hand, counts, g, discard, known, least, none,
-                       trace, key, budget, omni, true_hands, true_perm)  # fmt: skip
+                       trace, parts, weights, key, budget, omni, true_hands,
+                       true_perm)  # fmt: skip
     return kinds[i], args[i], cards[i], used
 
 
 @kernel
 def _halving(s: int, n: int, kinds: Arr, args: Arr, cards: Arr, hand: np.uint64, counts: Arr,
              g: Arr, discard: np.uint64, known: Arr, least: Arr, none: Arr,
-             trace: tuple[Arr, Arr, Arr, Arr, Arr], key: np.uint64, budget: int, omni: int,
-             true_hands: Arr, true_perm: Arr) -> tuple[int, int]:  # fmt: skip
+             trace: tuple[Arr, Arr, Arr, Arr, Arr], parts: Arr, weights: Arr, key: np.uint64,
+             budget: int, omni: int, true_hands: Arr,
+             true_perm: Arr) -> tuple[int, int]:  # fmt: skip
     """Sequential halving over the ``n`` options (:func:`decide`'s arguments): each round
     plays every live option on the same new deals, then keeps the better half. The chosen
     option's index and the rollouts run."""
@@ -584,7 +454,8 @@ def _halving(s: int, n: int, kinds: Arr, args: Arr, cards: Arr, hand: np.uint64,
         for w in range(done, done + per):
             su[U_KEY], su[U_CTR] = mix(key + np.uint64(w) * _GOLD), _ZERO
             first = sample_world(s, hand, counts, g[G_DPTR], discard, known, least, none, trace,
-                                 omni, true_hands, true_perm, wh, wperm, su)  # fmt: skip
+                                 parts, weights, omni, true_hands, true_perm, wh, wperm,
+                                 su)  # fmt: skip
             rkey = mix(key ^ (np.uint64(w + 1) * _SALT))
             for j in range(m):
                 i = alive[j]
@@ -690,11 +561,14 @@ def choose(view: GoView, seat: int, key: int, budget: int) -> tuple[GoAction, in
     least = np.zeros((players, players, N_VALUES), dtype=np.int64)
     none = np.zeros((players, players), dtype=np.int64)
     trace = new_trace(players)
-    learn_all(seat, events_of(view), known, least, none, *trace)
+    events = events_of(view)
+    learn_all(seat, events, known, least, none, *trace)
     discard = _mask(c for _, m in view.discard for c in m)
+    hand = np.uint64(_mask(view.hand))
+    parts, weights = believe(seat, events, hand, np.uint64(discard), known, np.uint64(key))
     kind, arg, cards, used = decide(
-        seat, np.uint64(_mask(view.hand)), np.array(view.hand_counts, dtype=np.int64),
-        _fields(view, seat), np.uint64(discard), known, least, none, trace, np.uint64(key),
-        budget, 0, np.zeros(players, dtype=np.uint64), np.zeros(N_CARDS, dtype=np.int64),
+        seat, hand, np.array(view.hand_counts, dtype=np.int64), _fields(view, seat),
+        np.uint64(discard), known, least, none, trace, parts, weights, np.uint64(key), budget, 0,
+        np.zeros(players, dtype=np.uint64), np.zeros(N_CARDS, dtype=np.int64),
     )  # fmt: skip
     return _action(seat, int(kind), int(arg), int(cards)), int(used)

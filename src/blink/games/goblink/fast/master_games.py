@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from blink.games.goblink.fast.belief import EV_ASK, EV_FIELDS, EV_LAY, _learn_event, new_trace
 from blink.games.goblink.fast.bots import (
     GREEDY,
     MEMORY,
@@ -26,15 +27,7 @@ from blink.games.goblink.fast.bots import (
     remember_ask,
     remember_lay,
 )
-from blink.games.goblink.fast.master import (
-    EV_ASK,
-    EV_FIELDS,
-    EV_LAY,
-    MASTER,
-    _learn_event,
-    decide,
-    new_trace,
-)
+from blink.games.goblink.fast.master import MASTER, believe, decide
 from blink.games.goblink.fast.rules import (
     _GOLD,
     _ONE,
@@ -47,6 +40,7 @@ from blink.games.goblink.fast.rules import (
     LAY,
     N_CARDS,
     N_VALUES,
+    OPENING,
     OVER,
     U_CTR,
     U_DISCARD,
@@ -65,20 +59,24 @@ __all__ = ["MASTER", "SOURCES_DIGEST", "play_master_games"]
 
 Arr = npt.NDArray[Any]
 
-SOURCES_DIGEST = "b507415dc15a3013"
-"""The start of the SHA-256 of rules.py, bots.py and master.py together, whose functions are
-compiled into this module's (numba's disk cache checks only this file: a change there must
-change this line, tests/goblink/test_master.py checks it)."""
+SOURCES_DIGEST = "44d9137bacffe801"
+"""The start of the SHA-256 of rules.py, bots.py, belief.py and master.py together, whose
+functions are compiled into this module's (numba's disk cache checks only this file: a change
+there must change this line, tests/goblink/test_master.py checks it)."""
 
 _SALT = np.uint64(0xD1B54A32D192ED03)
+_MAX_EVENTS = 4096
+"""The master seat's log holds this many events (a game of 1,000 turns has at most about
+2,000)."""
 
 
 @kernel
 def _master_turn(s: int, hands: Arr, g: Arr, u: Arr, perm: Arr, mk: Arr, ml: Arr, mn: Arr,
-                 trace: tuple[Arr, Arr, Arr, Arr, Arr], budget: int,
+                 trace: tuple[Arr, Arr, Arr, Arr, Arr], events: Arr, budget: int,
                  omni: int) -> tuple[int, int, np.uint64, int]:  # fmt: skip
     """The master seat's action from what it may know (its hand, the hand sizes, the public
-    fields, the discard pile, its knowledge); with ``omni`` the true hands too."""
+    fields, the discard pile, its knowledge, the events it saw); with ``omni`` the true hands
+    too."""
     players = hands.size
     counts = np.zeros(players, dtype=np.int64)
     for p in range(players):
@@ -86,14 +84,29 @@ def _master_turn(s: int, hands: Arr, g: Arr, u: Arr, perm: Arr, mk: Arr, ml: Arr
     c = u[U_CTR]
     u[U_CTR] = c + _ONE
     key = mix(u[U_KEY] ^ _SALT ^ (c * _GOLD))
-    return decide(s, hands[s], counts, g.copy(), u[U_DISCARD], mk, ml, mn, trace, key, budget,
-                  omni, hands.copy(), perm)  # fmt: skip
+    if g[G_PHASE] == OPENING:
+        parts = np.zeros(0, dtype=np.uint64)
+        weights = np.zeros(0, dtype=np.float64)
+    else:
+        parts, weights = believe(s, events, hands[s], u[U_DISCARD], mk, key)
+    return decide(s, hands[s], counts, g.copy(), u[U_DISCARD], mk, ml, mn, trace, parts, weights,
+                  key, budget, omni, hands.copy(), perm)  # fmt: skip
+
+
+@kernel
+def _keep(ev: Arr, evs: Arr, nev: Arr) -> None:
+    """Append the event to the master seat's log (``nev[0]`` rows used; the oldest are kept
+    when it is full)."""
+    if nev[0] < evs.shape[0]:
+        evs[nev[0], :] = ev
+        nev[0] += 1
 
 
 @kernel
 def _apply(ms: int, s: int, kind: int, arg: int, cards: np.uint64, bots: Arr, hands: Arr,
            g: Arr, u: Arr, perm: Arr, log: Arr, known: Arr, least: Arr, none: Arr, mk: Arr,
-           ml: Arr, mn: Arr, trace: tuple[Arr, Arr, Arr, Arr, Arr], ev: Arr) -> bool:  # fmt: skip
+           ml: Arr, mn: Arr, trace: tuple[Arr, Arr, Arr, Arr, Arr], ev: Arr, evs: Arr,
+           nev: Arr) -> bool:  # fmt: skip
     """Apply seat ``s``'s action if legal (False if not); the remembering seats learn from it
     as in fast.bots' loop, and the master seat ``ms`` (if any) from what it may see."""
     if not _legal(s, kind, arg, cards, hands, g):
@@ -111,6 +124,7 @@ def _apply(ms: int, s: int, kind: int, arg: int, cards: np.uint64, bots: Arr, ha
             ev[0], ev[1], ev[2], ev[3], ev[4] = EV_ASK, s, target, v, popc(passed)
             ev[5], ev[6], ev[7] = np.int64(seen), 1 if drew else 0, 1 if target_drew else 0
             _learn_event(ms, ev, mk, ml, mn, trace[0], trace[1], trace[2], trace[3], trace[4])
+            _keep(ev, evs, nev)
     elif kind == LAY:
         lay(s, cards, hands, g, u)
         for me in range(players):
@@ -120,6 +134,7 @@ def _apply(ms: int, s: int, kind: int, arg: int, cards: np.uint64, bots: Arr, ha
             ev[0], ev[1], ev[2], ev[3], ev[4] = EV_LAY, s, 0, 0, 0
             ev[5], ev[6], ev[7] = np.int64(cards), 0, 0
             _learn_event(ms, ev, mk, ml, mn, trace[0], trace[1], trace[2], trace[3], trace[4])
+            _keep(ev, evs, nev)
     else:
         end_turn(s, hands, g)
     return True
@@ -146,6 +161,8 @@ def play_master_games(seeds: Arr, dealers: Arr, bots: Arr, limit: int, budget: i
     scores = np.zeros(players * N_VALUES, dtype=np.float64)
     sargs = np.zeros(players * N_VALUES, dtype=np.int64)
     ev = np.zeros(EV_FIELDS, dtype=np.int64)
+    evs = np.zeros((_MAX_EVENTS, EV_FIELDS), dtype=np.int64)
+    nev = np.zeros(1, dtype=np.int64)
     ms = -1
     for p in range(players):
         if bots[p] == MASTER:
@@ -159,12 +176,13 @@ def play_master_games(seeds: Arr, dealers: Arr, bots: Arr, limit: int, budget: i
         none[:] = 0
         mn[:] = 0
         trace = new_trace(players)
+        nev[0] = 0
         while g[G_PHASE] != OVER:
             s = g[G_CUR]
             code = bots[s]
             if code == MASTER:
                 kind, arg, cards, used = _master_turn(s, hands, g, u, perm, mk, ml, mn, trace,
-                                                      budget, omni)  # fmt: skip
+                                                      evs[: nev[0]], budget, omni)  # fmt: skip
                 if used:
                     stats[i, 0] += 1
                     stats[i, 1] += used
@@ -178,7 +196,7 @@ def play_master_games(seeds: Arr, dealers: Arr, bots: Arr, limit: int, budget: i
             else:
                 kind, arg, cards = _memory_lay(s, hands, g, u, known, least)
             if not _apply(ms, s, kind, arg, cards, bots, hands, g, u, perm, log, known, least,
-                          none, mk, ml, mn, trace, ev):  # fmt: skip
+                          none, mk, ml, mn, trace, ev, evs, nev):  # fmt: skip
                 g[G_STATUS] = 1
                 break
         out[i, :] = g
