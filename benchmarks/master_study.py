@@ -97,14 +97,9 @@ def _exact_chunk(job: tuple[list[int], list[int], list[str], int, int]) -> dict[
     longest = 0.0
     for seed, dealer in zip(seeds, dealers, strict=True):
         game = engine.GoGame.new(len(seats), seed=seed, dealer=dealer, turn_limit=LIMIT)
-        bots = [
-            master_bot.MasterBot(s, seed * 7 + s)
-            if name == "master"
-            else bots_module.make_gobot(name, s, seed * 7 + s)
-            for s, name in enumerate(seats)
-        ]
+        bots = [bots_module.make_gobot(name, s, seed * 7 + s) for s, name in enumerate(seats)]
         for bot in bots:
-            if isinstance(bot, bots_module.MasterBot):
+            if isinstance(bot, master_bot.MasterBot):
                 bot.BUDGET = budget
         while not game.over:
             seat = game.current
