@@ -12,7 +12,9 @@ engine plays the rules engine's games with the registered bots (``make_gobot("ma
 acts from its seat's view only), and times each decision. The game is found in the registry by
 its title, as bench_sim.py finds it.
 The report gives the master's wins with a 95 % Wilson interval (a tie, rare, is not a win),
-the ties, the games cut off at the turn limit, and the time per searched decision.
+the ties, the games cut off at the turn limit, the games that ended by the fewest cards (the
+draw pile empty and a quiet round) and how many of those seat 0 won, and the time per searched
+decision.
 """
 
 from __future__ import annotations
@@ -78,6 +80,8 @@ def _fast_chunk(job: tuple[list[int], list[int], list[str], int, int]) -> dict[s
         "wins": sum(1 for w in winners if w == 1),
         "ties": sum(1 for w in winners if w & 1 and w != 1),
         "cut": int((out[:, 9] == 2).sum()),
+        "by_count": int((out[:, 9] == 1).sum()),
+        "wins_by_count": int(((out[:, 9] == 1) & (out[:, 8] == 1)).sum()),
         "turns": int(out[:, 2].sum()),
         "decisions": int(stats[:, 0].sum()),
         "rollouts": int(stats[:, 1].sum()),
@@ -93,7 +97,8 @@ def _exact_chunk(job: tuple[list[int], list[int], list[str], int, int]) -> dict[
         raise SystemExit("the exact engine plays the master bot from its view only: no --omni")
     bots_module, engine = _module("bots"), _module("engine")
     master_bot = _module("fast.master_bot")
-    res = {"wins": 0, "ties": 0, "cut": 0, "turns": 0, "decisions": 0, "rollouts": 0, "cpu": 0.0}
+    res = {"wins": 0, "ties": 0, "cut": 0, "by_count": 0, "wins_by_count": 0, "turns": 0,
+           "decisions": 0, "rollouts": 0, "cpu": 0.0}  # fmt: skip
     longest = 0.0
     for seed, dealer in zip(seeds, dealers, strict=True):
         game = engine.GoGame.new(len(seats), seed=seed, dealer=dealer, turn_limit=LIMIT)
@@ -119,6 +124,8 @@ def _exact_chunk(job: tuple[list[int], list[int], list[str], int, int]) -> dict[
         res["wins"] += outcome.winners == (0,)
         res["ties"] += 0 in outcome.winners and len(outcome.winners) > 1
         res["cut"] += outcome.reason == "turn_limit"
+        res["by_count"] += outcome.reason == "fewest_cards"
+        res["wins_by_count"] += outcome.reason == "fewest_cards" and outcome.winners == (0,)
         res["turns"] += game.turns
         res["rollouts"] += sum(getattr(b, "rollouts", 0) for b in bots)
     res["longest"] = longest
@@ -182,6 +189,8 @@ def main() -> None:
         "fair_share": 1 / args.players,
         "ties": total["ties"],
         "turn_limit": total["cut"],
+        "ended_by_count": total["by_count"],
+        "wins_by_count": total["wins_by_count"],
         "turns_per_game": total["turns"] / games,
         "searched_decisions": total["decisions"],
         "rollouts_per_decision": total["rollouts"] / max(1, total["decisions"]),
