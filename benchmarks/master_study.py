@@ -2,11 +2,12 @@
 
 Usage:
     python benchmarks/master_study.py [--games N] [--players P] [--workers W]
-        [--budget B] [--omni 0|1|2] [--engine fast|exact] [--seed S] [--opponent NAME]
+        [--budget B] [--omni 0|1|2|3] [--engine fast|exact] [--seed S] [--opponent NAME]
 
 Seat 0 plays the master bot (``--omni 1``: it also sees every hand; ``--omni 2``: every hand
-and the draw pile's order: the ceiling study), every other seat ``--opponent`` (``memory``);
-game ``i`` is dealt by seat ``i % players``, so every seat asks first equally often. The fast
+and the draw pile's order: the ceiling study; ``--omni 3``: every hand, at its asks only),
+every other seat ``--opponent`` (``memory``); game ``i`` is dealt by seat ``i % players``, so
+every seat asks first equally often. The fast
 engine (the game's ``fast.master_games.play_master_games``) plays whole games compiled; the exact
 engine plays the rules engine's games with the registered bots (``make_gobot("master")``, which
 acts from its seat's view only), and times each decision. The game is found in the registry by
@@ -139,7 +140,7 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--budget", type=int, help="rollouts a decision (default: the bot's)")
-    ap.add_argument("--omni", type=int, default=0, choices=(0, 1, 2))
+    ap.add_argument("--omni", type=int, default=0, choices=(0, 1, 2, 3))
     ap.add_argument("--engine", default="fast", choices=("fast", "exact"))
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--bot", default="master", help="seat 0's bot (master; memory as a check)")

@@ -22,7 +22,8 @@ order.
 
 :mod:`blink.games.goblink.fast.master_games` plays whole games with a master seat, for the
 strength study (``benchmarks/master_study.py``); there, with ``omni``, :func:`decide` is given
-the true hands (1) and the draw pile (2): the ceiling of what knowledge is worth.
+the true hands (1), also the draw pile (2), or the true hands when it asks only (3): the
+ceiling of what knowledge is worth, and where.
 """
 
 from __future__ import annotations
@@ -411,8 +412,11 @@ def decide(s: int, hand: np.uint64, counts: Arr, g: Arr, discard: np.uint64, kno
             break
     if n <= 1 or budget <= 0:
         return mem[0], mem[1], mem[2], 0
+    seen = omni
+    if omni == 3:  # the true hands at its asks only
+        seen = 1 if phase == ASKING else 0
     i, used = _halving(s, n, kinds, args, cards, hand, counts, g, discard, known, least, none,
-                       trace, parts, weights, key, budget, omni, true_hands,
+                       trace, parts, weights, key, budget, seen, true_hands,
                        true_perm)  # fmt: skip
     return kinds[i], args[i], cards[i], used
 

@@ -3,8 +3,8 @@
 :func:`play_master_games` plays games as the fast engine's loop does (``play_games`` of
 :mod:`blink.games.goblink.fast.bots`), with one seat played by the master bot's search
 (:mod:`blink.games.goblink.fast.master`), which learns only what its seat may see; with
-``omni`` it sees every hand (1) and also the draw pile's order (2): the ceiling of what
-knowledge is worth. ``benchmarks/master_study.py`` runs it.
+``omni`` it sees every hand (1), also the draw pile's order (2), or every hand when it asks
+only (3): the ceiling of what knowledge is worth. ``benchmarks/master_study.py`` runs it.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ __all__ = ["MASTER", "SOURCES_DIGEST", "play_master_games"]
 
 Arr = npt.NDArray[Any]
 
-SOURCES_DIGEST = "44d9137bacffe801"
+SOURCES_DIGEST = "0c9af0e97e5370ff"
 """The start of the SHA-256 of rules.py, bots.py, belief.py and master.py together, whose
 functions are compiled into this module's (numba's disk cache checks only this file: a change
 there must change this line, tests/goblink/test_master.py checks it)."""
