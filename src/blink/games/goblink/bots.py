@@ -488,7 +488,8 @@ DEFAULT_GOBOT: Final = GOBOTS["greedy"].name
 """The bot of a seat when none is named: quick games, the browser's lobby, simulations."""
 
 DEFAULT_OPPONENT: Final = GOBOTS["memory"].name
-"""The opponents of people playing in the terminal (``blink goblink play``): the strongest."""
+"""The opponents of people playing in the terminal (``blink goblink play``): the strongest of
+the bots that start at once (``master`` is stronger but loads a compiled search first)."""
 
 _BY_NAME: Final = {n: kind for kind in GOBOTS.values() for n in (kind.name, *kind.aliases)}
 
