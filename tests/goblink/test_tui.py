@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 
@@ -9,7 +10,8 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, RichLog, Static
 
-from blink.games.goblink.engine import GoAction, Phase
+from blink.games.goblink.bots import GreedyBot
+from blink.games.goblink.engine import GoAction, GoView, Phase
 from blink.games.goblink.tui.app import GoBlinkApp, PassScreen, _command_for
 from blink.games.goblink.tui.driver import CommandError, GoTable, count_of, winners_text
 from blink.tui.app import QuitScreen
@@ -193,3 +195,91 @@ def test_every_bot_kind_has_a_name_at_the_table() -> None:
     }
     table = GoTable(players=3, humans=(0,), bots=("master", "memory"), seed=2)
     assert table.names[1:] == ["Master bot 2", "Remembering bot 3"]
+
+
+def test_a_bot_decides_without_touching_the_game_and_a_stale_action_is_dropped() -> None:
+    """The driver's two halves of a bot's step: deciding (safe in a thread) and applying."""
+    table = GoTable(players=2, humans=(0,), bots=("greedy",), seed=4, dealer=0)
+    assert table.bots == {}  # made on their first decision (the master's loads numba)
+    view = table.bot_view()
+    assert view is not None and view.seat == 1
+    before = table.game.snapshot()
+    action = table.decide(view)
+    assert table.game.snapshot() == before
+    assert isinstance(table.bots[1], GreedyBot)
+    assert table.apply_bot(view, action)
+    # The game has moved on since that view: the same action is not applied again.
+    after = table.game.snapshot()
+    assert table.apply_bot(view, action) is None
+    assert table.game.snapshot() == after
+
+
+class GatedBot:
+    """A greedy bot that, on each decision, waits until the test lets it go."""
+
+    name = "greedy"
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.bot = GreedyBot(seat, 0)
+        self.entered = threading.Event()
+        self.release = threading.Event()
+        self.threads: set[int] = set()
+
+    def act(self, view: GoView) -> GoAction:
+        self.threads.add(threading.get_ident())
+        self.entered.set()
+        assert self.release.wait(120), "the test never released the bot"
+        return self.bot.act(view)
+
+
+async def test_the_screen_answers_while_a_bot_thinks() -> None:
+    table = GoTable(players=2, humans=(0,), bots=("greedy",), seed=4, dealer=0)
+    gated = GatedBot(1)
+    table.bots[1] = gated
+    app = GoBlinkApp(table, bot_delay=0)
+    try:
+        async with app.run_test(size=(120, 50)) as pilot:
+            game = table.game
+            assert game.current == 1
+            await wait_for(pilot, gated.entered.is_set)
+            assert threading.get_ident() not in gated.threads  # not on the app's loop
+            assert app.thinking == 1
+            assert "Greedy bot 2 is thinking..." in shown(app, "#prompt")
+            events = len(game.events)
+            # The screen still takes commands while the bot's decision is held.
+            await type_command(pilot, app, "end")
+            assert "It is not your turn." in shown(app, "#prompt")
+            await type_command(pilot, app, "help")
+            assert "Commands" in shown(app, "#prompt")
+            assert len(game.events) == events and game.current == 1
+            gated.release.set()
+            await app.workers.wait_for_complete()
+            await wait_for(pilot, lambda: game.over or game.current == 0)
+            # Only the bot can have moved the game on: its decisions were applied.
+            assert len(game.events) > events and game.current == 0
+            assert app.thinking is None
+    finally:
+        gated.release.set()
+
+
+async def test_a_master_bot_plays_in_the_terminal() -> None:
+    from blink.games.goblink.fast.master_bot import MasterBot
+
+    table = GoTable(players=2, humans=(0,), bots=("master",), seed=7, dealer=0)
+    assert table.names == ["You", "Master bot 2"] and table.bots == {}
+    app = GoBlinkApp(table, bot_delay=0)
+    async with app.run_test(size=(120, 50)) as pilot:
+        game = table.game
+        # Generous: the first decision compiles the master's search when numba's cache is empty.
+        while not game.over and game.turns < 4:
+            await wait_for(pilot, lambda: game.over or game.current == 0, timeout=600)
+            if game.over:
+                break
+            await type_command(pilot, app, command(table, 0, table.hint(0)))
+        assert isinstance(table.bots[1], MasterBot)
+        await wait_for(pilot, lambda: game.over or game.current == 0, timeout=600)
+        moved = [e for e in game.events if getattr(e, "player", None) == 1]
+        assert len(moved) >= 2
+        assert any(line.startswith("Master bot 2 ") for line in _log_text(app))
+        table.record().verify()

@@ -5,6 +5,12 @@ count, the draw pile, the matches laid down and a log of asks. People type comma
 (``ask 2 yellow``, ``lay a b c``, ``end``, ``hint``, ``help``). With several people, a "pass to
 the next player" screen hides the table between turns, and the hand is only drawn again once
 the next person confirms they are at the keyboard.
+
+Bots decide in a worker thread, never on the screen's event loop (the master bot's first
+decision in a process loads its compiled search: a fraction of a second, or half a minute when
+numba's disk cache is empty): the app takes the bot's view on its own thread, the driver decides
+in it in a thread worker, and back on the app's thread the action is applied only if the game
+is still where it was (otherwise the bot decides again). Meanwhile the seat is shown thinking.
 """
 
 from __future__ import annotations
@@ -17,8 +23,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, RichLog, Static
+from textual.worker import Worker, WorkerState
 
-from blink.games.goblink.engine import Phase
+from blink.games.goblink.engine import GoAction, GoView, Phase
 from blink.games.goblink.tui.driver import (
     CommandError,
     GoTable,
@@ -32,7 +39,10 @@ from blink.tui.app import QuitScreen, translate_bindings
 from blink.tui.i18n import N_, _, card_name
 from blink.tui.render import CardStyle, card_label, card_lines, join_columns
 
-__all__ = ["GoBlinkApp", "PassScreen"]
+__all__ = ["BOT_WORKERS", "GoBlinkApp", "PassScreen"]
+
+BOT_WORKERS = "bot"
+"""The group of the thread workers in which bots decide (one at a time)."""
 
 HELP = N_(
     "Commands: 'ask <player> <value>' (e.g. ask 2 yellow, ask 3 stars, ask 2 4), "
@@ -100,6 +110,8 @@ class GoBlinkApp(App[None]):
         self.message = ""
         self._events_seen = 0
         self._bot_pending = False
+        self.thinking: int | None = None
+        """The bot seat deciding in a worker thread now, if any."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -130,7 +142,7 @@ class GoBlinkApp(App[None]):
         if game.over:
             self.message = _("Game over. Ctrl+Q quits.")
         elif self.table.is_bot_turn():
-            if not self._bot_pending:
+            if not self._bot_pending and self.thinking is None:
                 self._bot_pending = True
                 if self.bot_delay > 0:
                     self.set_timer(self.bot_delay, self._bot_step)
@@ -152,8 +164,39 @@ class GoBlinkApp(App[None]):
         self.query_one("#command", Input).focus()
 
     def _bot_step(self) -> None:
+        """The bot's delay is over: let it decide in a worker thread (see the module)."""
         self._bot_pending = False
-        self.table.bot_step()
+        if self.thinking is not None:
+            return  # its decision under way calls _after_change when it ends
+        view = self.table.bot_view()
+        if view is None:
+            self._after_change()
+            return
+        self.thinking = view.seat
+        self._refresh()
+        self.run_worker(
+            lambda: self._decide(view),
+            name=f"bot {view.seat}",
+            group=BOT_WORKERS,
+            thread=True,
+            exclusive=True,
+        )
+
+    def _decide(self, view: GoView) -> tuple[GoView, GoAction]:
+        """The bot's action in ``view`` (in the worker thread: reads nothing of the game)."""
+        return view, self.table.decide(view)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A bot has decided: apply its action if the game is still where it decided."""
+        worker = event.worker
+        if worker.group != BOT_WORKERS or event.state is not WorkerState.SUCCESS:
+            return
+        self.thinking = None
+        result = worker.result
+        assert isinstance(result, tuple)
+        view, action = result
+        # None when the game moved on while the bot thought: _after_change lets it decide again.
+        self.table.apply_bot(view, action)
         self._after_change()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -273,7 +316,10 @@ class GoBlinkApp(App[None]):
         if not prompt and self.viewer is not None:
             prompt = table.prompt(self.viewer)
         if not prompt and not game.over and view.current is not None:
-            prompt = _("Waiting for {name}...").format(name=names[view.current])
+            if self.thinking == view.current:
+                prompt = _("{name} is thinking...").format(name=names[view.current])
+            else:
+                prompt = _("Waiting for {name}...").format(name=names[view.current])
         self.query_one("#prompt", Static).update(Text(prompt))
 
 

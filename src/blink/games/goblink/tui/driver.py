@@ -310,18 +310,24 @@ class GoTable:
         self.seed = seed
         self.dealer = (players - 1) if dealer is None else dealer
         self.game = GoGame.new(players, seed=seed, dealer=self.dealer)
+        self.bot_kinds: dict[int, str] = {}
+        """The kind of bot (its name in :data:`~blink.games.goblink.bots.GOBOTS`) of each bot
+        seat."""
         self.bots: dict[int, GoBot] = {}
+        """The bots made so far, by seat: each is made on its first decision (see
+        :meth:`bot`), since making some kinds is slow (the master loads numba). A bot put here
+        before that plays the seat instead."""
         bot_names = list(bots) or [DEFAULT_OPPONENT]
         k = 0
         for seat in range(players):
             if seat not in self.humans:
-                self.bots[seat] = make_gobot(bot_names[k % len(bot_names)], seat, seed * 10 + seat)
+                self.bot_kinds[seat] = get_gobot_kind(bot_names[k % len(bot_names)]).name
                 k += 1
         if names is None:
             out = []
             for seat in range(players):
-                if seat in self.bots:
-                    kind = get_gobot_kind(self.bots[seat].name)
+                if seat in self.bot_kinds:
+                    kind = get_gobot_kind(self.bot_kinds[seat])
                     title = GO_BOT_NAMES.get(kind.name)
                     out.append(f"{_(title) if title else kind.display_name} {seat + 1}")
                 elif len(self.humans) == 1:
@@ -341,7 +347,7 @@ class GoTable:
 
     def is_bot_turn(self) -> bool:
         """True when a bot must act now."""
-        return not self.game.over and self.game.current in self.bots
+        return not self.game.over and self.game.current in self.bot_kinds
 
     def view(self, seat: int | None) -> GoView:
         """What ``seat`` may see."""
@@ -367,13 +373,49 @@ class GoTable:
 
     # -- acting ---------------------------------------------------------------------------
 
-    def bot_step(self) -> list[GoEvent]:
-        """Let the current bot take one action (nothing when it is not a bot's turn)."""
+    def bot(self, seat: int) -> GoBot:
+        """The bot of ``seat``, made the first time it is asked for (slow for some kinds: see
+        :attr:`bots`)."""
+        bot = self.bots.get(seat)
+        if bot is None:
+            bot = make_gobot(self.bot_kinds[seat], seat, self.seed * 10 + seat)
+            self.bots[seat] = bot
+        return bot
+
+    def bot_view(self) -> GoView | None:
+        """The view the current bot decides in (None when it is not a bot's turn).
+
+        Take it where the game is played (the screen's thread), then :meth:`decide` in it
+        anywhere, and :meth:`apply_bot` the action back where the game is played.
+        """
         if not self.is_bot_turn():
+            return None
+        return self.game.view(self.game.current)
+
+    def decide(self, view: GoView) -> GoAction:
+        """The action of the bot of ``view``'s seat in ``view``, without touching the game: safe
+        in a worker thread while the game is read elsewhere (one decision at a time; makes the
+        bot the first time). It may take a while (the master bot's first decision loads its
+        compiled search)."""
+        assert view.seat is not None
+        return self.bot(view.seat).act(view)
+
+    def apply_bot(self, view: GoView, action: GoAction) -> list[GoEvent] | None:
+        """Apply a bot's ``action`` decided in ``view`` if the game is still where it was then
+        (its seat's view is the same); None, applying nothing, when the game has moved on."""
+        if not self.is_bot_turn() or self.game.view(view.seat) != view:
+            return None
+        return self.game.apply(action)
+
+    def bot_step(self) -> list[GoEvent]:
+        """Let the current bot take one action (nothing when it is not a bot's turn): decide and
+        apply at once, on the calling thread."""
+        view = self.bot_view()
+        if view is None:
             return []
-        seat = self.game.current
-        assert seat is not None
-        return self.game.apply(self.bots[seat].act(self.game.view(seat)))
+        events = self.apply_bot(view, self.decide(view))
+        assert events is not None
+        return events
 
     def hint(self, seat: int) -> GoAction:
         """What the remembering bot would do in ``seat``'s place."""
