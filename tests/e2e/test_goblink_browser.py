@@ -421,7 +421,7 @@ def test_how_to_play_go_blink_in_spanish(context: BrowserContext, go_server: GoS
         )
     expect(page.locator('#go-bots li[data-bot="memory"]')).to_contain_text("Una partida difícil")
     expect(page.locator('#go-bots li[data-bot="master"]')).to_contain_text("Maestro")
-    expect(page.locator('#go-bots li[data-bot="master"]')).to_contain_text("El más fuerte")
+    expect(page.locator('#go-bots li[data-bot="master"]')).to_contain_text("El más fuerte con tres")
     # Classic's page is one link away.
     page.locator(".rules-games").get_by_role("link", name="Blink", exact=True).click()
     expect(page.locator(".rules h1")).to_have_text("Cómo se juega")
