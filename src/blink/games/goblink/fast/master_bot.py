@@ -40,7 +40,7 @@ class MasterBot:
         "to the end of the game; takes what wins most often"
     )
 
-    BUDGET: int = 4000
+    BUDGET: int = 1000
     """Rollouts (games played to the end) per searched decision."""
 
     def __init__(self, seat: int, seed: int = 0) -> None:
