@@ -4,6 +4,7 @@ keeps them with the game, and a restart gives the restored bots the same seeds."
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -28,17 +29,24 @@ def _live_seed(server: ServerThread, code: str) -> int:
 
 
 def _stored(db_url: str, code: str) -> tuple[int, list[int | None] | None]:
-    """The game id and stored bot seeds of the room's (only) game."""
+    """The game id and stored bot seeds of the room's (only) game, once its writer (which may
+    commit after the player's snapshot, as the async writer does) has stored it."""
     engine = create_engine(db_url)
+    deadline = time.monotonic() + 60  # a generous bound, not a speed assumption
     try:
-        with engine.connect() as conn:
-            row = conn.execute(
-                select(schema.games.c.id, schema.games.c.bot_seeds).where(
-                    schema.games.c.room_code == code
-                )
-            ).one()
+        while True:
+            with engine.connect() as conn:
+                row = conn.execute(
+                    select(schema.games.c.id, schema.games.c.bot_seeds).where(
+                        schema.games.c.room_code == code
+                    )
+                ).one_or_none()
+            if row is not None or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
     finally:
         engine.dispose()
+    assert row is not None, f"room {code}'s game was never stored"
     return row.id, json.loads(row.bot_seeds) if row.bot_seeds else None
 
 
