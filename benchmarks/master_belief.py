@@ -29,19 +29,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-GO_TITLE = "Go Blink"
-
-
-def go_package() -> str:
-    """Go Blink's package, found in the registry by its title."""
-    from blink.model.registry import front_end, game_names, get_game
-
-    for name in game_names():
-        module = front_end(name).commands
-        if get_game(name).info.title == GO_TITLE and module is not None:
-            return module.rsplit(".", 1)[0]
-    raise SystemExit(f"{GO_TITLE} is not registered here")
-
+from master_study import go_package  # this folder's: the game found by its title
 
 _PKG = go_package()
 _bots: Any = importlib.import_module(f"{_PKG}.fast.bots")
