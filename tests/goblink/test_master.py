@@ -1,6 +1,6 @@
-"""Go Blink's master bot (not registered: it is no stronger than the remembering bot, see
-docs/strategy.md): legal, deterministic, from its view alone, knowing what the remembering bot
-knows, and a search that wins when it sees every card.
+"""Go Blink's master bot (registered as ``master``; docs/strategy.md): legal, deterministic,
+from its view alone, knowing what the remembering bot knows, a search that wins when it sees
+every card, the remembering bot's play in long games and in games of another deck.
 
 Its search is compiled (numba, blink.games.goblink.fast.master) and cached on disk, so only the
 first run on a machine pays the compile time.
@@ -14,13 +14,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from blink.cards import STANDARD_DECK
+from blink.cards import STANDARD_DECK, Card, Color, Shape
+from blink.games.goblink.actions import Phase
 from blink.games.goblink.bots import GoBot, MemoryBot, make_gobot
 from blink.games.goblink.engine import GoGame
 from blink.games.goblink.fast import belief, master, master_games
 from blink.games.goblink.fast.master_bot import MasterBot
 from blink.games.goblink.fast.rules import N_VALUES, VALUES
 from blink.games.goblink.record import GoRecord
+from blink.games.goblink.view import GoView
 from blink.sim.seeds import derive_seeds
 
 from .helpers import skip_opening
@@ -149,3 +151,59 @@ def test_the_search_wins_when_it_sees_every_card() -> None:
     13% against the remembering bot; docs/strategy.md has the study at 1,000 rollouts)."""
     assert _wins(omni=2) >= 75
     assert _wins(omni=0) >= 25
+
+
+def _mid_game_view(seed: int) -> GoView:
+    """Seat 0's view at its first ask with two or more legal actions, remembering bots playing."""
+    game = GoGame.new(2, seed=seed, dealer=1)
+    bots = [MemoryBot(s, seed + s) for s in range(2)]
+    while True:
+        seat = game.current
+        assert seat is not None
+        view = game.view(seat)
+        if seat == 0 and view.phase is Phase.ASKING and len(view.legal_actions()) > 1:
+            return view
+        game.apply(bots[seat].act(view))
+
+
+def test_from_its_patience_on_the_master_plays_the_remembering_bots_choice() -> None:
+    """From turn PATIENCE on it does not search (its search could hold cards for ever where
+    the remembering bot's random asks end a cycle): the same view, later, costs no rollout and
+    gets the remembering bot's choice (the search's with no budget)."""
+    for seed in range(4):
+        view = _mid_game_view(seed)
+        late = view._replace(turns=master.PATIENCE)
+        assert master.choose(view, 0, 5, SMALL)[1] > 0
+        assert master.choose(view._replace(turns=master.PATIENCE - 1), 0, 5, SMALL)[1] > 0
+        action, used = master.choose(late, 0, 5, SMALL)
+        assert used == 0
+        assert action == master.choose(late, 0, 5, 0)[0]
+
+
+def test_with_another_deck_the_registered_master_plays_as_the_remembering_bot() -> None:
+    """The search knows the standard deck only. Dealt from a shorter deck, or one with a card
+    the standard deck lacks (in its hand: it knows the deck only by what it sees), the
+    registered master plays the remembering bot's action (a whole
+    game, legally), and a bare MasterBot says so in a ValueError."""
+    short = list(STANDARD_DECK[:-6])
+    odd = [Card(Color.RED, Shape.STAR, 5), *STANDARD_DECK[1:]]  # the odd card: seat 0's
+    assert odd[0] not in STANDARD_DECK
+    for deck in (short, odd):
+        game = GoGame(deck, 2, 1)
+        first = game.view(0)
+        assert not master.standard(first)
+        bots = [make_gobot("master", 0, 3), MemoryBot(1, 4)]
+        twin = MemoryBot(0, 3)
+        while not game.over:
+            seat = game.current
+            assert seat is not None
+            view = game.view(seat)
+            action = bots[seat].act(view)
+            if seat == 0 and len(view.legal_actions()) > 1:
+                assert action == twin.act(view)
+            game.apply(action)
+        with pytest.raises(ValueError, match="standard deck"):
+            skip = GoGame(deck, 2, 1)
+            skip_opening(skip)
+            MasterBot(0, 3).act(skip.view(0))
+    assert master.standard(GoGame.new(2, seed=1).view(0))

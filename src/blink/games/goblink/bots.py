@@ -422,10 +422,12 @@ class _MasterBotClass:
     about a tenth of a point above ``memory`` (25.7)."""
 
     def __call__(self, seat: int, seed: int = 0) -> GoBot:
-        """A master bot for ``seat`` seeded by ``seed`` (importing its class the first time)."""
+        """A master bot for ``seat`` seeded by ``seed`` (importing its class the first time);
+        in a game dealt from another deck than the standard one, it plays as the remembering
+        bot."""
         from blink.games.goblink.fast.master_bot import MasterBot
 
-        return MasterBot(seat, seed)
+        return MasterBot(seat, seed, fallback=MemoryBot(seat, seed).act)
 
 
 class _GoBotClass(Protocol):

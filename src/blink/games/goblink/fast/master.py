@@ -105,11 +105,13 @@ from blink.games.goblink.fast.rules import (
 __all__ = [
     "KERNELS_DIGEST",
     "MASTER",
+    "PATIENCE",
     "ROLLOUT_TURNS",
     "believe",
     "choose",
     "decide",
     "events_of",
+    "standard",
 ]
 
 if TYPE_CHECKING:
@@ -129,6 +131,12 @@ MASTER = 3
 
 ROLLOUT_TURNS = 60
 """A rollout ends after this many more turns, by the fewest cards (as the turn limit does)."""
+
+PATIENCE = 200
+"""From this turn on the master plays the remembering bot's choice. Its search may find
+holding cards as good as laying them, turn after turn, so two bots could pass cards to and fro
+for ever (a real game has no turn limit); the remembering bot's occasional random ask ends that.
+Games take 15 to 25 turns on average."""
 
 _MAX_OPTIONS = 96
 _TRIES = 12
@@ -389,12 +397,13 @@ def decide(s: int, hand: np.uint64, counts: Arr, g: Arr, discard: np.uint64, kno
     ``counts`` are the hand sizes, ``g`` the game's public fields (:data:`G_FIELDS`: phase,
     turns, quiet turns, the draw pile's index...), ``known``/``least``/``none`` the seat's
     knowledge (:func:`learn_all`), ``key`` the decision's random key, ``budget`` the rollouts to
-    spend. The opening is the remembering bot's; a winning partition is laid at once; every
-    other choice among two or more legal actions is searched."""
+    spend. The opening is the remembering bot's, and so is every choice from turn
+    :data:`PATIENCE` on; a winning partition is laid at once; every other choice among two or
+    more legal actions is searched."""
     players = counts.size
     phase = g[G_PHASE]
     mem = _memory_choice(s, hand, counts, g, discard, known, least, none, mix(key ^ _SALT))
-    if phase == OPENING:
+    if phase == OPENING or g[G_TURNS] >= PATIENCE:
         return mem[0], mem[1], mem[2], 0
     if phase == LAYING:
         plan = first_group(hand)
@@ -503,6 +512,15 @@ def _mask(cards: Iterable[Card]) -> int:
     for c in cards:
         out |= 1 << _INDEX[c]
     return out
+
+
+def standard(view: GoView) -> bool:
+    """Whether the view's game is dealt from the standard deck: the kernels know only its 60
+    cards, as bits of one word."""
+    laid = [c for _, m in view.discard for c in m]
+    passed = [c for _, m in (*view.given, *view.received) for c in m]
+    total = sum(view.hand_counts) + view.draw_count + len(laid)
+    return total == N_CARDS and all(c in _INDEX for c in (*view.hand, *laid, *passed))
 
 
 def events_of(view: GoView) -> Arr:

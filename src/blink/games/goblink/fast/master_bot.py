@@ -10,9 +10,10 @@ the tests play it.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from blink.games.goblink.actions import GoAction
-from blink.games.goblink.fast.master import choose
+from blink.games.goblink.fast.master import choose, standard
 from blink.games.goblink.view import GoView
 
 __all__ = ["MasterBot"]
@@ -43,8 +44,14 @@ class MasterBot:
     BUDGET: int = 1000
     """Rollouts (games played to the end) per searched decision."""
 
-    def __init__(self, seat: int, seed: int = 0) -> None:
+    def __init__(
+        self, seat: int, seed: int = 0, fallback: Callable[[GoView], GoAction] | None = None
+    ) -> None:
+        """A master bot for ``seat`` seeded by ``seed``. Its search knows the standard deck
+        only: in a game dealt from another deck it plays ``fallback``'s action (the registered
+        bot's is the remembering bot's), and without one raises :class:`ValueError`."""
         self.seat = seat
+        self.fallback = fallback
         self.rng = random.Random(seed)
         self.rollouts = 0
         """Rollouts run so far (for studies of its speed)."""
@@ -58,6 +65,10 @@ class MasterBot:
         legal = view.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        if not standard(view):
+            if self.fallback is None:
+                raise ValueError("the master bot plays games dealt from the standard deck only")
+            return self.fallback(view)
         action, used = choose(view, seat, key, self.BUDGET)
         if used:
             self.searched += 1

@@ -59,7 +59,7 @@ __all__ = ["MASTER", "SOURCES_DIGEST", "play_master_games"]
 
 Arr = npt.NDArray[Any]
 
-SOURCES_DIGEST = "0c9af0e97e5370ff"
+SOURCES_DIGEST = "66a7c080f71e32b1"
 """The start of the SHA-256 of rules.py, bots.py, belief.py and master.py together, whose
 functions are compiled into this module's (numba's disk cache checks only this file: a change
 there must change this line, tests/goblink/test_master.py checks it)."""
