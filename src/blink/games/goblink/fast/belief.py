@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from blink.games.goblink.fast.bots import EXPLORE, ask_scores, remember_lay
+from blink.games.goblink.fast.bots import EXPLORE, ask_scores, learn_ask, remember_lay
 from blink.games.goblink.fast.rules import (
     _ONE,
     _VMASK,
@@ -58,7 +58,7 @@ __all__ = [
 
 Arr = npt.NDArray[Any]
 
-BELIEF_DIGEST = "935c9058076f4ec3"
+BELIEF_DIGEST = "5cae72a50dccf240"
 """The start of the SHA-256 of rules.py and bots.py together, whose functions are compiled into
 this module's (numba's disk cache checks only this file: a change there must change this line,
 tests/goblink/test_master.py checks it)."""
@@ -77,34 +77,6 @@ EV_FIELDS = 8
 """An event: kind, player, target, value, cards passed (a number), the cards passed or laid
 (a bit set; 0 when the seat did not see them), whether the asker drew, whether the target
 drew."""
-
-
-@kernel
-def learn_ask(me: int, p: int, q: int, v: int, k: int, passed: np.uint64, drew: bool,
-              target_drew: bool, known: Arr, least: Arr, none: Arr) -> None:  # fmt: skip
-    """:func:`~blink.games.goblink.fast.bots.remember_ask` when the number of cards passed is
-    known but perhaps not the cards (``passed`` 0 then): what seat ``me`` learns, as the master
-    bot can tell. With the cards, exactly the remembering bot's memory."""
-    if k > 0 and passed != _ZERO and (q == me or p == me):
-        moved = passed
-    else:
-        moved = known[me, q] & _VMASK[v]
-    if p != me:
-        least[me, p, v] = max(least[me, p, v], 1) + k
-        if k:
-            none[me, p] = 0
-            known[me, p] |= moved
-        if drew:
-            none[me, p] = 0
-    if q != me:
-        known[me, q] &= ~moved
-        for w in range(N_VALUES):
-            if w != v and least[me, q, w] > 0:
-                least[me, q, w] = max(0, least[me, q, w] - k)
-        least[me, q, v] = 0
-        none[me, q] |= 1 << v
-        if target_drew:
-            none[me, q] = 0
 
 
 @kernel

@@ -187,12 +187,13 @@ def _at_least(k: int, n: int, p: float) -> float:
 
 
 @hot
-def remember_ask(me: int, p: int, q: int, v: int, passed: np.uint64, drew: bool,
-                 target_drew: bool, known: Arr, least: Arr, none: Arr) -> None:  # fmt: skip
-    """What the remembering bot in seat ``me`` learns from ``p``'s answered ask of ``q``."""
-    k = popc(passed)
+def learn_ask(me: int, p: int, q: int, v: int, k: int, passed: np.uint64, drew: bool,
+              target_drew: bool, known: Arr, least: Arr, none: Arr) -> None:  # fmt: skip
+    """What the remembering bot in seat ``me`` learns from ``p``'s answered ask of ``q`` for
+    ``v``: ``k`` cards passed, and ``passed`` the cards when ``me`` saw them (0 when it did
+    not; the master bot's model of another seat's memory knows only how many)."""
     # The cards it gave or received it saw; others' passes move what it knew of the giver.
-    moved = passed if k and (q == me or p == me) else known[me, q] & _VMASK[v]
+    moved = passed if k and passed != _ZERO and (q == me or p == me) else known[me, q] & _VMASK[v]
     if p != me:
         least[me, p, v] = max(least[me, p, v], 1) + k
         if k:
@@ -209,6 +210,14 @@ def remember_ask(me: int, p: int, q: int, v: int, passed: np.uint64, drew: bool,
         none[me, q] |= 1 << v
         if target_drew:
             none[me, q] = 0
+
+
+@hot
+def remember_ask(me: int, p: int, q: int, v: int, passed: np.uint64, drew: bool,
+                 target_drew: bool, known: Arr, least: Arr, none: Arr) -> None:  # fmt: skip
+    """What the remembering bot in seat ``me`` learns from ``p``'s answered ask of ``q``, the
+    cards ``passed`` in hand (:func:`learn_ask`)."""
+    learn_ask(me, p, q, v, popc(passed), passed, drew, target_drew, known, least, none)
 
 
 @hot

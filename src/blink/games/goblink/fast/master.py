@@ -121,7 +121,7 @@ Arr = npt.NDArray[Any]
 Act = tuple[int, int, np.uint64]
 """An action in the kernels: kind, ``target * 32 + value``, the cards laid."""
 
-KERNELS_DIGEST = "ecaf015442d2cfdf"
+KERNELS_DIGEST = "94c8dd9adebaf3c8"
 """The start of the SHA-256 of rules.py, bots.py and belief.py together, whose functions are
 compiled into this module's (numba's disk cache checks only this file: a change there must
 change this line, tests/goblink/test_master.py checks it)."""

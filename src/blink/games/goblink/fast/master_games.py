@@ -59,7 +59,7 @@ __all__ = ["MASTER", "SOURCES_DIGEST", "play_master_games"]
 
 Arr = npt.NDArray[Any]
 
-SOURCES_DIGEST = "66a7c080f71e32b1"
+SOURCES_DIGEST = "941c0d7195cade4c"
 """The start of the SHA-256 of rules.py, bots.py, belief.py and master.py together, whose
 functions are compiled into this module's (numba's disk cache checks only this file: a change
 there must change this line, tests/goblink/test_master.py checks it)."""
