@@ -418,7 +418,7 @@ class _MasterBotClass:
     )
     rating = 25.8
     """Its fixed rating, from its heads-up figure (docs/strategy.md, "Go Blink: a master bot"):
-    49.3% in seat 0 against ``memory``, where ``memory`` itself wins 48.5% on the same deals,
+    49.4% in seat 0 against ``memory``, where ``memory`` itself wins 48.5% on the same deals,
     about a tenth of a point above ``memory`` (25.7)."""
 
     def __call__(self, seat: int, seed: int = 0) -> GoBot:
