@@ -163,8 +163,15 @@ def main() -> None:
     seeds = derive_seeds(args.seed, "master-study", 0, args.games)
     dealers = [i % args.players for i in range(args.games)]
     jobs = [
-        (seeds[i : i + CHUNK], dealers[i : i + CHUNK], seats, args.budget, args.omni,
-         1 if args.search == "tree" else 0, args.explore)
+        (
+            seeds[i : i + CHUNK],
+            dealers[i : i + CHUNK],
+            seats,
+            args.budget,
+            args.omni,
+            1 if args.search == "tree" else 0,
+            args.explore,
+        )
         for i in range(0, args.games, CHUNK)
     ]
     run = _fast_chunk if args.engine == "fast" else _exact_chunk

@@ -74,7 +74,8 @@ _MAX_EVENTS = 4096
 @kernel
 def _master_turn(s: int, hands: Arr, g: Arr, u: Arr, perm: Arr, mk: Arr, ml: Arr, mn: Arr,
                  trace: tuple[Arr, Arr, Arr, Arr, Arr], events: Arr, budget: int,
-                 omni: int, search: int, explore: float) -> tuple[int, int, np.uint64, int]:  # fmt: skip
+                 omni: int, search: int,
+                 explore: float) -> tuple[int, int, np.uint64, int]:  # fmt: skip
     """The master seat's action from what it may know (its hand, the hand sizes, the public
     fields, the discard pile, its knowledge, the events it saw); with ``omni`` the true hands
     too. ``search`` 0: the flat search (sequential halving); 1: the tree search
@@ -150,8 +151,8 @@ def play_master_games(seeds: Arr, dealers: Arr, bots: Arr, limit: int, budget: i
                       search: int, explore: float, out: Arr, counts: Arr,
                       stats: Arr) -> None:  # fmt: skip
     """Play one game per seed as fast.bots' ``play_games`` does, with seat code :data:`MASTER`
-    for the master bot (one seat at most; ``search`` and ``explore`` as :func:`_master_turn`'s). ``stats[i]``: the master's searched decisions and
-    rollouts in game ``i``."""
+    for the master bot (one seat at most; ``search`` and ``explore`` as :func:`_master_turn`'s).
+    ``stats[i]``: the master's searched decisions and rollouts in game ``i``."""
     players = bots.size
     hands = np.zeros(players, dtype=np.uint64)
     g = np.zeros(out.shape[1], dtype=np.int64)
