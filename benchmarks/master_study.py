@@ -3,11 +3,14 @@
 Usage:
     python benchmarks/master_study.py [--games N] [--players P] [--workers W]
         [--budget B] [--omni 0|1|2|3] [--engine fast|exact] [--seed S] [--opponent NAME]
+        [--search flat|tree] [--explore C]
 
 Seat 0 plays the master bot (``--omni 1``: it also sees every hand; ``--omni 2``: every hand
 and the draw pile's order: the ceiling study; ``--omni 3``: every hand, at its asks only),
 every other seat ``--opponent`` (``memory``); game ``i`` is dealt by seat ``i % players``, so
-every seat asks first equally often. The fast
+every seat asks first equally often. ``--search tree`` replaces the flat search (sequential
+halving over one-step actions) with the tree search over the master's own decisions
+(``fast.ismcts``; ``--budget`` is then its iterations, ``--explore`` UCB1's constant). The fast
 engine (the game's ``fast.master_games.play_master_games``) plays whole games compiled; the exact
 engine plays the rules engine's games with the registered bots (``make_gobot("master")``, which
 acts from its seat's view only), and times each decision. The game is found in the registry by
@@ -57,9 +60,11 @@ def _module(name: str) -> Any:
     return importlib.import_module(f"{go_package()}.{name}")
 
 
-def _fast_chunk(job: tuple[list[int], list[int], list[str], int, int]) -> dict[str, Any]:
+def _fast_chunk(
+    job: tuple[list[int], list[int], list[str], int, int, int, float],
+) -> dict[str, Any]:
     """Play some games on the compiled loop; the master's results and its search's counts."""
-    seeds, dealers, seats, budget, omni = job
+    seeds, dealers, seats, budget, omni, search, explore = job
     from blink.sim.compiled import load_kernels
 
     kernels: Any = load_kernels(f"{go_package()}.fast.master_games")
@@ -71,7 +76,7 @@ def _fast_chunk(job: tuple[list[int], list[int], list[str], int, int]) -> dict[s
     start = time.process_time()
     kernels.play_master_games(
         np.array(seeds, dtype=np.uint64), np.array(dealers, dtype=np.int64), codes, LIMIT,
-        budget, omni, out, counts, stats,
+        budget, omni, search, explore, out, counts, stats,
     )  # fmt: skip
     cpu = time.process_time() - start
     if (out[:, 15] != 0).any():
@@ -90,10 +95,14 @@ def _fast_chunk(job: tuple[list[int], list[int], list[str], int, int]) -> dict[s
     }
 
 
-def _exact_chunk(job: tuple[list[int], list[int], list[str], int, int]) -> dict[str, Any]:
+def _exact_chunk(
+    job: tuple[list[int], list[int], list[str], int, int, int, float],
+) -> dict[str, Any]:
     """Play some games on the rules engine with the registered bots, timing the master's
     searched decisions."""
-    seeds, dealers, seats, budget, omni = job
+    seeds, dealers, seats, budget, omni, search, _ = job
+    if search:
+        raise SystemExit("the exact engine plays the registered master bot: no --search tree")
     if omni:
         raise SystemExit("the exact engine plays the master bot from its view only: no --omni")
     bots_module, engine = _module("bots"), _module("engine")
@@ -145,6 +154,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--bot", default="master", help="seat 0's bot (master; memory as a check)")
     ap.add_argument("--opponent", default="memory")
+    ap.add_argument("--search", default="flat", choices=("flat", "tree"))
+    ap.add_argument("--explore", type=float, default=0.7, help="the tree search's UCB1 constant")
     args = ap.parse_args()
     if args.budget is None:
         args.budget = _module("fast.master_bot").MasterBot.BUDGET
@@ -152,7 +163,15 @@ def main() -> None:
     seeds = derive_seeds(args.seed, "master-study", 0, args.games)
     dealers = [i % args.players for i in range(args.games)]
     jobs = [
-        (seeds[i : i + CHUNK], dealers[i : i + CHUNK], seats, args.budget, args.omni)
+        (
+            seeds[i : i + CHUNK],
+            dealers[i : i + CHUNK],
+            seats,
+            args.budget,
+            args.omni,
+            1 if args.search == "tree" else 0,
+            args.explore,
+        )
         for i in range(0, args.games, CHUNK)
     ]
     run = _fast_chunk if args.engine == "fast" else _exact_chunk
@@ -183,6 +202,8 @@ def main() -> None:
         "opponent": args.opponent,
         "budget": args.budget,
         "omni": args.omni,
+        "search": args.search,
+        "explore": args.explore if args.search == "tree" else None,
         "games": games,
         "wins": total["wins"],
         "win_rate": total["wins"] / games,

@@ -139,7 +139,7 @@ def _wins(omni: int, n: int = 100, budget: int = 64) -> int:
     counts = np.zeros((n, 2), dtype=np.int64)
     stats = np.zeros((n, 2), dtype=np.int64)
     bots = np.array([master.MASTER, 2], dtype=np.int64)
-    master_games.play_master_games(seeds, dealers, bots, 1000, budget, omni, out, counts, stats)
+    master_games.play_master_games(seeds, dealers, bots, 1000, budget, omni, 0, 0.7, out, counts, stats)
     assert not out[:, 15].any()  # no illegal action
     assert (stats[:, 0] > 0).all()  # it searched in every game
     return int((out[:, 8] == 1).sum())

@@ -27,6 +27,7 @@ from blink.games.goblink.fast.bots import (
     remember_ask,
     remember_lay,
 )
+from blink.games.goblink.fast.ismcts import decide_tree
 from blink.games.goblink.fast.master import MASTER, believe, decide
 from blink.games.goblink.fast.rules import (
     _GOLD,
@@ -73,10 +74,12 @@ _MAX_EVENTS = 4096
 @kernel
 def _master_turn(s: int, hands: Arr, g: Arr, u: Arr, perm: Arr, mk: Arr, ml: Arr, mn: Arr,
                  trace: tuple[Arr, Arr, Arr, Arr, Arr], events: Arr, budget: int,
-                 omni: int) -> tuple[int, int, np.uint64, int]:  # fmt: skip
+                 omni: int, search: int,
+                 explore: float) -> tuple[int, int, np.uint64, int]:  # fmt: skip
     """The master seat's action from what it may know (its hand, the hand sizes, the public
     fields, the discard pile, its knowledge, the events it saw); with ``omni`` the true hands
-    too."""
+    too. ``search`` 0: the flat search (sequential halving); 1: the tree search
+    (:mod:`blink.games.goblink.fast.ismcts`, exploration ``explore``)."""
     players = hands.size
     counts = np.zeros(players, dtype=np.int64)
     for p in range(players):
@@ -89,6 +92,9 @@ def _master_turn(s: int, hands: Arr, g: Arr, u: Arr, perm: Arr, mk: Arr, ml: Arr
         weights = np.zeros(0, dtype=np.float64)
     else:
         parts, weights = believe(s, events, hands[s], u[U_DISCARD], mk, key)
+    if search == 1:
+        return decide_tree(s, hands[s], counts, g.copy(), u[U_DISCARD], mk, ml, mn, trace, parts,
+                           weights, key, budget, omni, hands.copy(), perm, explore)  # fmt: skip
     return decide(s, hands[s], counts, g.copy(), u[U_DISCARD], mk, ml, mn, trace, parts, weights,
                   key, budget, omni, hands.copy(), perm)  # fmt: skip
 
@@ -142,10 +148,11 @@ def _apply(ms: int, s: int, kind: int, arg: int, cards: np.uint64, bots: Arr, ha
 
 @kernel
 def play_master_games(seeds: Arr, dealers: Arr, bots: Arr, limit: int, budget: int, omni: int,
-                      out: Arr, counts: Arr, stats: Arr) -> None:  # fmt: skip
+                      search: int, explore: float, out: Arr, counts: Arr,
+                      stats: Arr) -> None:  # fmt: skip
     """Play one game per seed as fast.bots' ``play_games`` does, with seat code :data:`MASTER`
-    for the master bot (one seat at most). ``stats[i]``: the master's searched decisions and
-    rollouts in game ``i``."""
+    for the master bot (one seat at most; ``search`` and ``explore`` as :func:`_master_turn`'s).
+    ``stats[i]``: the master's searched decisions and rollouts in game ``i``."""
     players = bots.size
     hands = np.zeros(players, dtype=np.uint64)
     g = np.zeros(out.shape[1], dtype=np.int64)
@@ -182,7 +189,8 @@ def play_master_games(seeds: Arr, dealers: Arr, bots: Arr, limit: int, budget: i
             code = bots[s]
             if code == MASTER:
                 kind, arg, cards, used = _master_turn(s, hands, g, u, perm, mk, ml, mn, trace,
-                                                      evs[: nev[0]], budget, omni)  # fmt: skip
+                                                      evs[: nev[0]], budget, omni, search,
+                                                      explore)  # fmt: skip
                 if used:
                     stats[i, 0] += 1
                     stats[i, 1] += used
