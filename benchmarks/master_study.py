@@ -10,7 +10,7 @@ and the draw pile's order: the ceiling study; ``--omni 3``: every hand, at its a
 every other seat ``--opponent`` (``memory``); game ``i`` is dealt by seat ``i % players``, so
 every seat asks first equally often. ``--search tree`` replaces the flat search (sequential
 halving over one-step actions) with the tree search over the master's own decisions
-(``fast.ismcts``; ``--budget`` is then its iterations, ``--explore`` UCB1's constant). The fast
+(``fast.tree_search``; ``--budget`` is then its iterations, ``--explore`` UCB1's constant). The fast
 engine (the game's ``fast.master_games.play_master_games``) plays whole games compiled; the exact
 engine plays the rules engine's games with the registered bots (``make_gobot("master")``, which
 acts from its seat's view only), and times each decision. The game is found in the registry by

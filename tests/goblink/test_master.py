@@ -18,7 +18,7 @@ from blink.cards import STANDARD_DECK, Card, Color, Shape
 from blink.games.goblink.actions import Phase
 from blink.games.goblink.bots import GoBot, MemoryBot, make_gobot
 from blink.games.goblink.engine import GoGame
-from blink.games.goblink.fast import belief, master, master_games
+from blink.games.goblink.fast import belief, master, master_games, tree_search
 from blink.games.goblink.fast.master_bot import MasterBot
 from blink.games.goblink.fast.rules import N_VALUES, VALUES
 from blink.games.goblink.record import GoRecord
@@ -64,6 +64,9 @@ def test_the_kernels_digest_matches_the_rules_and_bots_they_compile() -> None:
     digest = hashlib.sha256(data).hexdigest()[:16]
     assert digest == master.KERNELS_DIGEST, "update KERNELS_DIGEST in fast/master.py"
     data += Path(str(master.__file__)).read_bytes()
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    assert digest == tree_search.SEARCH_DIGEST, "update SEARCH_DIGEST in fast/tree_search.py"
+    data += Path(str(tree_search.__file__)).read_bytes()
     digest = hashlib.sha256(data).hexdigest()[:16]
     assert digest == master_games.SOURCES_DIGEST, "update SOURCES_DIGEST in fast/master_games.py"
 
@@ -130,16 +133,19 @@ def test_the_master_knows_what_the_remembering_bot_remembers() -> None:
                     assert bool(none[seat, p] >> v & 1) == (VALUES[v] in mem.none[p])
 
 
-def _wins(omni: int, n: int = 100, budget: int = 64) -> int:
+def _wins(omni: int, n: int = 100, budget: int = 64, search: int = 0) -> int:
     """The master's wins (seat 0) in ``n`` fixed heads-up games against the remembering bot
-    on the compiled loop (the same games on any machine)."""
+    on the compiled loop (the same games on any machine), with the flat search (``search`` 0)
+    or the tree search (1)."""
     seeds = np.array(derive_seeds(7, "goblink-master-test", 0, n), dtype=np.uint64)
     dealers = np.arange(n, dtype=np.int64) % 2
     out = np.zeros((n, 16), dtype=np.int64)
     counts = np.zeros((n, 2), dtype=np.int64)
     stats = np.zeros((n, 2), dtype=np.int64)
     bots = np.array([master.MASTER, 2], dtype=np.int64)
-    master_games.play_master_games(seeds, dealers, bots, 1000, budget, omni, 0, 0.7, out, counts, stats)
+    master_games.play_master_games(
+        seeds, dealers, bots, 1000, budget, omni, search, 0.7, out, counts, stats
+    )
     assert not out[:, 15].any()  # no illegal action
     assert (stats[:, 0] > 0).all()  # it searched in every game
     return int((out[:, 8] == 1).sum())
@@ -151,6 +157,14 @@ def test_the_search_wins_when_it_sees_every_card() -> None:
     13% against the remembering bot; docs/strategy.md has the study at 1,000 rollouts)."""
     assert _wins(omni=2) >= 75
     assert _wins(omni=0) >= 25
+
+
+def test_the_tree_search_plays_legally_and_wins_when_it_sees_every_card() -> None:
+    """The tree search over the seat's own decisions (benchmarks/master_study.py --search tree)
+    plays whole games legally, finds what wins when it sees every card, and from its view beats
+    random play by far, as the flat search does."""
+    assert _wins(omni=2, search=1) >= 75
+    assert _wins(omni=0, search=1) >= 25
 
 
 def _mid_game_view(seed: int) -> GoView:

@@ -112,6 +112,7 @@ __all__ = [
     "decide",
     "events_of",
     "standard",
+    "take",
 ]
 
 if TYPE_CHECKING:
@@ -340,11 +341,9 @@ def _options(s: int, hand: np.uint64, phase: int, players: int, kinds: Arr, args
 
 
 @kernel
-def _rollout(s: int, kind: int, arg: int, cards: np.uint64, hands: Arr, g: Arr, u: Arr,
-             perm: Arr, known: Arr, least: Arr, none: Arr, bots: Arr, log: Arr,
-             scores: Arr, sargs: Arr) -> float:  # fmt: skip
-    """Seat ``s`` takes the action, then every seat plays the remembering bot to the end (or
-    :data:`ROLLOUT_TURNS` more turns, then the fewest cards win): ``s``'s share of the win."""
+def take(s: int, kind: int, arg: int, cards: np.uint64, hands: Arr, g: Arr, u: Arr, perm: Arr,
+         known: Arr, least: Arr, none: Arr) -> None:  # fmt: skip
+    """Seat ``s`` takes the action in a deal; every seat's memory learns from it."""
     players = hands.size
     if kind == ASK:
         target, v = arg // 32, arg % 32
@@ -358,6 +357,15 @@ def _rollout(s: int, kind: int, arg: int, cards: np.uint64, hands: Arr, g: Arr, 
                 remember_lay(me, s, cards, known, least)
     else:
         end_turn(s, hands, g)
+
+
+@kernel
+def _rollout(s: int, kind: int, arg: int, cards: np.uint64, hands: Arr, g: Arr, u: Arr,
+             perm: Arr, known: Arr, least: Arr, none: Arr, bots: Arr, log: Arr,
+             scores: Arr, sargs: Arr) -> float:  # fmt: skip
+    """Seat ``s`` takes the action, then every seat plays the remembering bot to the end (or
+    :data:`ROLLOUT_TURNS` more turns, then the fewest cards win): ``s``'s share of the win."""
+    take(s, kind, arg, cards, hands, g, u, perm, known, least, none)
     cap = g[G_TURNS] + ROLLOUT_TURNS
     if g[G_LIMIT] == 0 or g[G_LIMIT] > cap:
         g[G_LIMIT] = cap

@@ -27,7 +27,6 @@ from blink.games.goblink.fast.bots import (
     remember_ask,
     remember_lay,
 )
-from blink.games.goblink.fast.ismcts import decide_tree
 from blink.games.goblink.fast.master import MASTER, believe, decide
 from blink.games.goblink.fast.rules import (
     _GOLD,
@@ -55,15 +54,16 @@ from blink.games.goblink.fast.rules import (
     mix,
     popc,
 )
+from blink.games.goblink.fast.tree_search import decide_tree
 
 __all__ = ["MASTER", "SOURCES_DIGEST", "play_master_games"]
 
 Arr = npt.NDArray[Any]
 
-SOURCES_DIGEST = "941c0d7195cade4c"
-"""The start of the SHA-256 of rules.py, bots.py, belief.py and master.py together, whose
-functions are compiled into this module's (numba's disk cache checks only this file: a change
-there must change this line, tests/goblink/test_master.py checks it)."""
+SOURCES_DIGEST = "c73c8d1d03e3c101"
+"""The start of the SHA-256 of rules.py, bots.py, belief.py, master.py and tree_search.py
+together, whose functions are compiled into this module's (numba's disk cache checks only this
+file: a change there must change this line, tests/goblink/test_master.py checks it)."""
 
 _SALT = np.uint64(0xD1B54A32D192ED03)
 _MAX_EVENTS = 4096
@@ -79,7 +79,7 @@ def _master_turn(s: int, hands: Arr, g: Arr, u: Arr, perm: Arr, mk: Arr, ml: Arr
     """The master seat's action from what it may know (its hand, the hand sizes, the public
     fields, the discard pile, its knowledge, the events it saw); with ``omni`` the true hands
     too. ``search`` 0: the flat search (sequential halving); 1: the tree search
-    (:mod:`blink.games.goblink.fast.ismcts`, exploration ``explore``)."""
+    (:mod:`blink.games.goblink.fast.tree_search`, exploration ``explore``)."""
     players = hands.size
     counts = np.zeros(players, dtype=np.int64)
     for p in range(players):

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from blink.games.goblink.fast.bots import MEMORY, _step, remember_ask, remember_lay
+from blink.games.goblink.fast.bots import MEMORY, _step
 from blink.games.goblink.fast.master import (
     _MAX_OPTIONS,
     _SALT,
@@ -32,11 +32,11 @@ from blink.games.goblink.fast.master import (
     _memory_choice,
     _options,
     sample_world,
+    take,
 )
 from blink.games.goblink.fast.rules import (
     _GOLD,
     _ZERO,
-    ASK,
     ASKING,
     G_CUR,
     G_DPTR,
@@ -55,41 +55,24 @@ from blink.games.goblink.fast.rules import (
     U_CTR,
     U_DISCARD,
     U_KEY,
-    ask,
-    end_turn,
     first_group,
     kernel,
-    lay,
     mix,
     popc,
     uniform,
 )
 
-__all__ = ["EXPLORATION", "decide_tree"]
+__all__ = ["EXPLORATION", "SEARCH_DIGEST", "decide_tree"]
 
 Arr = npt.NDArray[Any]
 
+SEARCH_DIGEST = "730c70bd0c755259"
+"""The start of the SHA-256 of rules.py, bots.py, belief.py and master.py together, whose
+functions are compiled into this module's (numba's disk cache checks only this file: a change
+there must change this line, tests/goblink/test_master.py checks it)."""
+
 EXPLORATION = 0.7
 """UCB1's exploration constant (rewards are win shares, 0 to 1)."""
-
-
-@kernel
-def _apply(s: int, kind: int, arg: int, cards: np.uint64, hands: Arr, g: Arr, u: Arr,
-           perm: Arr, known: Arr, least: Arr, none: Arr) -> None:  # fmt: skip
-    """Seat ``s`` takes the action; every seat's memory learns from it (as ``_rollout``)."""
-    players = hands.size
-    if kind == ASK:
-        target, v = arg // 32, arg % 32
-        passed, drew, target_drew = ask(s, target, v, perm, hands, g)
-        for me in range(players):
-            remember_ask(me, s, target, v, passed, drew, target_drew, known, least, none)
-    elif kind == LAY:
-        lay(s, cards, hands, g, u)
-        for me in range(players):
-            if me != s:
-                remember_lay(me, s, cards, known, least)
-    else:
-        end_turn(s, hands, g)
 
 
 @kernel
@@ -171,7 +154,7 @@ def _tree(s: int, n: int, kinds: Arr, args: Arr, cards: Arr, hand: np.uint64, co
             if phase == LAYING:
                 plan = first_group(h)
                 if plan != NO_PLAN and plan != _ZERO:
-                    _apply(s, LAY, 0, plan, hands, gw, u, perm, kw, lw, nw)
+                    take(s, LAY, 0, plan, hands, gw, u, perm, kw, lw, nw)
                     continue
             if node == 0:
                 m = n
@@ -180,7 +163,7 @@ def _tree(s: int, n: int, kinds: Arr, args: Arr, cards: Arr, hand: np.uint64, co
             else:
                 m = _options(s, h, phase, players, ok_kinds, ok_args, ok_cards)
             if m == 1:
-                _apply(s, ok_kinds[0], ok_args[0], ok_cards[0], hands, gw, u, perm, kw, lw, nw)
+                take(s, ok_kinds[0], ok_args[0], ok_cards[0], hands, gw, u, perm, kw, lw, nw)
                 continue
             # the children this deal allows; the options without a child yet
             fresh = 0
@@ -228,7 +211,7 @@ def _tree(s: int, n: int, kinds: Arr, args: Arr, cards: Arr, hand: np.uint64, co
                 i = best
                 c = child[i]
                 expanded = visits[c] == 0.0  # a root child's first visit
-            _apply(s, ok_kinds[i], ok_args[i], ok_cards[i], hands, gw, u, perm, kw, lw, nw)
+            take(s, ok_kinds[i], ok_args[i], ok_cards[i], hands, gw, u, perm, kw, lw, nw)
             depth += 1
             path[depth] = c
             node = c
