@@ -100,11 +100,7 @@ def _exact_chunk(
 ) -> dict[str, Any]:
     """Play some games on the rules engine with the registered bots, timing the master's
     searched decisions."""
-    seeds, dealers, seats, budget, omni, search, _ = job
-    if search:
-        raise SystemExit("the exact engine plays the registered master bot: no --search tree")
-    if omni:
-        raise SystemExit("the exact engine plays the master bot from its view only: no --omni")
+    seeds, dealers, seats, budget, _, _, _ = job  # no omni, no tree: main() refuses them
     bots_module, engine = _module("bots"), _module("engine")
     master_bot = _module("fast.master_bot")
     res = {"wins": 0, "ties": 0, "cut": 0, "by_count": 0, "wins_by_count": 0, "turns": 0,
@@ -142,6 +138,32 @@ def _exact_chunk(
     return res
 
 
+def _check(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse, in one sentence (exit status 2), what the study cannot run."""
+    from blink.model.registry import game_names, get_game
+
+    if args.games < 1 or args.workers < 1:
+        ap.error("--games and --workers must be at least 1")
+    if args.budget is not None and args.budget < 0:
+        ap.error("--budget must be 0 or more (0: the remembering bot's choices)")
+    if args.explore <= 0:
+        ap.error("--explore must be above 0")
+    info = next(get_game(n).info for n in game_names() if get_game(n).info.title == GO_TITLE)
+    try:
+        info.check_players(args.players)
+    except ValueError as exc:
+        ap.error(str(exc))
+    for bot in (args.bot, args.opponent):
+        if bot not in _CODES:
+            ap.error(f"unknown bot {bot!r} (one of {', '.join(_CODES)})")
+    if args.engine == "fast" and args.opponent == "master" and args.players > 1:
+        ap.error("the fast engine plays one master seat: --engine exact for more")
+    if args.engine == "exact" and args.search == "tree":
+        ap.error("the exact engine plays the registered master bot: no --search tree")
+    if args.engine == "exact" and args.omni:
+        ap.error("the exact engine plays the master bot from its view only: no --omni")
+
+
 def main() -> None:
     """Run the study and print its report (a table, then one JSON line)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
@@ -157,6 +179,7 @@ def main() -> None:
     ap.add_argument("--search", default="flat", choices=("flat", "tree"))
     ap.add_argument("--explore", type=float, default=0.7, help="the tree search's UCB1 constant")
     args = ap.parse_args()
+    _check(ap, args)
     if args.budget is None:
         args.budget = _module("fast.master_bot").MasterBot.BUDGET
     seats = [args.bot] + [args.opponent] * (args.players - 1)
