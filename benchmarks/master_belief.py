@@ -140,6 +140,8 @@ def main() -> None:
     ap.add_argument("--worlds", type=int, default=400)
     ap.add_argument("--seed", type=int, default=2026)
     args = ap.parse_args()
+    if args.games < 1 or args.worlds < 1:
+        ap.error("--games and --worlds must be at least 1")
     out = np.zeros((args.games * 200, 4))
     start = time.perf_counter()
     n = score_games(args.seed, args.games, args.worlds, out)

@@ -1,6 +1,6 @@
-"""benchmarks/master_study.py, the command docs/strategy.md gives for the master bot's figures:
-it refuses what it cannot run in one sentence with exit status 2, and a small study prints its
-JSON report."""
+"""benchmarks/master_study.py and master_belief.py, the commands docs/strategy.md gives for the
+master bot's figures: they refuse what they cannot run in one sentence with exit status 2, and a
+small study prints its JSON report."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-STUDY = Path(__file__).resolve().parents[2] / "benchmarks" / "master_study.py"
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
+def _run(*args: str, script: str = "master_study.py") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, str(STUDY), *args],
+        [sys.executable, str(BENCHMARKS / script), *args],
         capture_output=True,
         text=True,
         stdin=subprocess.DEVNULL,
@@ -56,3 +56,10 @@ def test_a_small_study_reports_in_json(search: str) -> None:
     assert report["searched_decisions"] > 0
     lo, hi = report["wilson95"]
     assert lo <= report["win_rate"] <= hi
+
+
+@pytest.mark.parametrize("args", [["--games", "0"], ["--worlds", "0"]])
+def test_the_belief_study_refuses_an_empty_run(args: list[str]) -> None:
+    done = _run(*args, script="master_belief.py")
+    assert done.returncode == 2
+    assert "--games and --worlds must be at least 1" in done.stderr.strip().splitlines()[-1]
