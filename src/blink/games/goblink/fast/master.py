@@ -108,6 +108,7 @@ __all__ = [
     "PATIENCE",
     "ROLLOUT_TURNS",
     "believe",
+    "candidates",
     "choose",
     "decide",
     "events_of",
@@ -396,6 +397,39 @@ def _memory_choice(s: int, hand: np.uint64, counts: Arr, g: Arr, discard: np.uin
 
 
 @kernel
+def candidates(s: int, hand: np.uint64, counts: Arr, g: Arr, discard: np.uint64, known: Arr,
+               least: Arr, none: Arr, key: np.uint64, budget: int, omni: int, kinds: Arr,
+               args: Arr, cards: Arr) -> tuple[int, int, int, np.uint64, int]:  # fmt: skip
+    """What a search of seat ``s``'s choice starts from (:func:`decide`'s arguments): the
+    number of options put into ``kinds``/``args``/``cards`` (the remembering bot's choice
+    first, so that it wins ties) and the ``omni`` the search sees; or 0 options and the action
+    to take unsearched. The opening is the remembering bot's, and so is every choice from turn
+    :data:`PATIENCE` on, or with one option or no budget; a winning partition is laid at once."""
+    players = counts.size
+    phase = g[G_PHASE]
+    mem = _memory_choice(s, hand, counts, g, discard, known, least, none, mix(key ^ _SALT))
+    if phase == OPENING or g[G_TURNS] >= PATIENCE:
+        return 0, mem[0], mem[1], mem[2], 0
+    if phase == LAYING:
+        plan = first_group(hand)
+        if plan != NO_PLAN and plan != _ZERO:
+            return 0, LAY, 0, plan, 0
+    n = _options(s, hand, phase, players, kinds, args, cards)
+    for i in range(n):  # the remembering bot's choice first: it wins ties
+        if kinds[i] == mem[0] and args[i] == mem[1] and cards[i] == mem[2]:
+            kinds[0], kinds[i] = kinds[i], kinds[0]
+            args[0], args[i] = args[i], args[0]
+            cards[0], cards[i] = cards[i], cards[0]
+            break
+    if n <= 1 or budget <= 0:
+        return 0, mem[0], mem[1], mem[2], 0
+    seen = omni
+    if omni == 3:  # the true hands at its asks only
+        seen = 1 if phase == ASKING else 0
+    return n, 0, 0, _ZERO, seen
+
+
+@kernel
 def decide(s: int, hand: np.uint64, counts: Arr, g: Arr, discard: np.uint64, known: Arr,
            least: Arr, none: Arr, trace: tuple[Arr, Arr, Arr, Arr, Arr], parts: Arr,
            weights: Arr, key: np.uint64, budget: int, omni: int, true_hands: Arr,
@@ -405,33 +439,14 @@ def decide(s: int, hand: np.uint64, counts: Arr, g: Arr, discard: np.uint64, kno
     ``counts`` are the hand sizes, ``g`` the game's public fields (:data:`G_FIELDS`: phase,
     turns, quiet turns, the draw pile's index...), ``known``/``least``/``none`` the seat's
     knowledge (:func:`learn_all`), ``key`` the decision's random key, ``budget`` the rollouts to
-    spend. The opening is the remembering bot's, and so is every choice from turn
-    :data:`PATIENCE` on; a winning partition is laid at once; every other choice among two or
-    more legal actions is searched."""
-    players = counts.size
-    phase = g[G_PHASE]
-    mem = _memory_choice(s, hand, counts, g, discard, known, least, none, mix(key ^ _SALT))
-    if phase == OPENING or g[G_TURNS] >= PATIENCE:
-        return mem[0], mem[1], mem[2], 0
-    if phase == LAYING:
-        plan = first_group(hand)
-        if plan != NO_PLAN and plan != _ZERO:
-            return LAY, 0, plan, 0
+    spend. What is not searched is :func:`candidates`'; the rest, by sequential halving."""
     kinds = np.zeros(_MAX_OPTIONS, dtype=np.int64)
     args = np.zeros(_MAX_OPTIONS, dtype=np.int64)
     cards = np.zeros(_MAX_OPTIONS, dtype=np.uint64)
-    n = _options(s, hand, phase, players, kinds, args, cards)
-    for i in range(n):  # the remembering bot's choice first: it wins ties
-        if kinds[i] == mem[0] and args[i] == mem[1] and cards[i] == mem[2]:
-            kinds[0], kinds[i] = kinds[i], kinds[0]
-            args[0], args[i] = args[i], args[0]
-            cards[0], cards[i] = cards[i], cards[0]
-            break
-    if n <= 1 or budget <= 0:
-        return mem[0], mem[1], mem[2], 0
-    seen = omni
-    if omni == 3:  # the true hands at its asks only
-        seen = 1 if phase == ASKING else 0
+    n, kind, arg, laid, seen = candidates(s, hand, counts, g, discard, known, least, none, key,
+                                          budget, omni, kinds, args, cards)  # fmt: skip
+    if n == 0:
+        return kind, arg, laid, 0
     i, used = _halving(s, n, kinds, args, cards, hand, counts, g, discard, known, least, none,
                        trace, parts, weights, key, budget, seen, true_hands,
                        true_perm)  # fmt: skip

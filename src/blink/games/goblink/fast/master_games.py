@@ -60,7 +60,7 @@ __all__ = ["MASTER", "SOURCES_DIGEST", "play_master_games"]
 
 Arr = npt.NDArray[Any]
 
-SOURCES_DIGEST = "c73c8d1d03e3c101"
+SOURCES_DIGEST = "ff077cb543f2b725"
 """The start of the SHA-256 of rules.py, bots.py, belief.py, master.py and tree_search.py
 together, whose functions are compiled into this module's (numba's disk cache checks only this
 file: a change there must change this line, tests/goblink/test_master.py checks it)."""

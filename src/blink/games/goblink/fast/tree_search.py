@@ -29,15 +29,14 @@ from blink.games.goblink.fast.master import (
     _SALT,
     PATIENCE,
     ROLLOUT_TURNS,
-    _memory_choice,
     _options,
+    candidates,
     sample_world,
     take,
 )
 from blink.games.goblink.fast.rules import (
     _GOLD,
     _ZERO,
-    ASKING,
     G_CUR,
     G_DPTR,
     G_FIELDS,
@@ -50,7 +49,6 @@ from blink.games.goblink.fast.rules import (
     N_CARDS,
     N_VALUES,
     NO_PLAN,
-    OPENING,
     OVER,
     U_CTR,
     U_DISCARD,
@@ -66,7 +64,7 @@ __all__ = ["EXPLORATION", "SEARCH_DIGEST", "decide_tree"]
 
 Arr = npt.NDArray[Any]
 
-SEARCH_DIGEST = "730c70bd0c755259"
+SEARCH_DIGEST = "ccd2f98044dfa034"
 """The start of the SHA-256 of rules.py, bots.py, belief.py and master.py together, whose
 functions are compiled into this module's (numba's disk cache checks only this file: a change
 there must change this line, tests/goblink/test_master.py checks it)."""
@@ -238,32 +236,16 @@ def decide_tree(s: int, hand: np.uint64, counts: Arr, g: Arr, discard: np.uint64
                 least: Arr, none: Arr, trace: tuple[Arr, Arr, Arr, Arr, Arr], parts: Arr,
                 weights: Arr, key: np.uint64, budget: int, omni: int, true_hands: Arr,
                 true_perm: Arr, explore: float) -> tuple[int, int, np.uint64, int]:  # fmt: skip
-    """As :func:`~blink.games.goblink.fast.master.decide` (the same shortcuts), with the tree
-    search instead of sequential halving: ``budget`` iterations, exploration ``explore``."""
-    players = counts.size
-    phase = g[G_PHASE]
-    mem = _memory_choice(s, hand, counts, g, discard, known, least, none, mix(key ^ _SALT))
-    if phase == OPENING or g[G_TURNS] >= PATIENCE:
-        return mem[0], mem[1], mem[2], 0
-    if phase == LAYING:
-        plan = first_group(hand)
-        if plan != NO_PLAN and plan != _ZERO:
-            return LAY, 0, plan, 0
+    """As :func:`~blink.games.goblink.fast.master.decide` (the same unsearched choices, from
+    :func:`~blink.games.goblink.fast.master.candidates`), with the tree search instead of
+    sequential halving: ``budget`` iterations, exploration ``explore``."""
     kinds = np.zeros(_MAX_OPTIONS, dtype=np.int64)
     args = np.zeros(_MAX_OPTIONS, dtype=np.int64)
     cards = np.zeros(_MAX_OPTIONS, dtype=np.uint64)
-    n = _options(s, hand, phase, players, kinds, args, cards)
-    for i in range(n):  # the remembering bot's choice first: it wins ties
-        if kinds[i] == mem[0] and args[i] == mem[1] and cards[i] == mem[2]:
-            kinds[0], kinds[i] = kinds[i], kinds[0]
-            args[0], args[i] = args[i], args[0]
-            cards[0], cards[i] = cards[i], cards[0]
-            break
-    if n <= 1 or budget <= 0:
-        return mem[0], mem[1], mem[2], 0
-    seen = omni
-    if omni == 3:  # the true hands at its asks only
-        seen = 1 if phase == ASKING else 0
+    n, kind, arg, laid, seen = candidates(s, hand, counts, g, discard, known, least, none, key,
+                                          budget, omni, kinds, args, cards)  # fmt: skip
+    if n == 0:
+        return kind, arg, laid, 0
     i, used = _tree(s, n, kinds, args, cards, hand, counts, g, discard, known, least, none,
                     trace, parts, weights, key, budget, seen, true_hands, true_perm,
                     explore)  # fmt: skip
