@@ -74,6 +74,57 @@ EXPLORATION = 0.7
 
 
 @kernel
+def _child(node: int, m: int, ok_kinds: Arr, ok_args: Arr, ok_cards: Arr, nodes: int, cap: int,
+           parent: Arr, first_child: Arr, sibling: Arr, nkind: Arr, narg: Arr, ncards: Arr,
+           visits: Arr, avail: Arr, reward: Arr, ok: Arr, child: Arr, su: Arr,
+           explore: float) -> tuple[int, int, int, bool]:  # fmt: skip
+    """At ``node``, among the ``m`` options this deal allows: a new child for one without a
+    child yet, at random, or else the child with the best UCB1 score (availability counts).
+    The option's index (-1: none), its node, the nodes now in the tree, and whether the walk
+    ends there (a new node, or a root child's first visit)."""
+    fresh = 0
+    for i in range(m):
+        child[i] = -1
+        c = first_child[node]
+        while c >= 0:
+            same = nkind[c] == ok_kinds[i] and narg[c] == ok_args[i]
+            if same and ncards[c] == ok_cards[i]:
+                child[i] = c
+                break
+            c = sibling[c]
+        if child[i] < 0:
+            ok[fresh] = i
+            fresh += 1
+    for i in range(m):
+        if child[i] >= 0:
+            avail[child[i]] += 1.0
+    if fresh > 0 and nodes < cap:  # expand one option at random
+        i = ok[min(int(uniform(su) * fresh), fresh - 1)]
+        c = nodes
+        nkind[c], narg[c], ncards[c] = ok_kinds[i], ok_args[i], ok_cards[i]
+        parent[c] = node
+        sibling[c] = first_child[node]
+        first_child[node] = c
+        avail[c] = 1.0
+        return i, c, nodes + 1, True
+    best, top = -1, -1.0
+    for i in range(m):
+        c = child[i]
+        if c < 0:
+            continue
+        if visits[c] == 0.0:
+            score = 1e9 - i  # a root child not visited yet: in order
+        else:
+            score = reward[c] / visits[c] + explore * np.sqrt(np.log(avail[c]) / visits[c])
+        if score > top:
+            best, top = i, score
+    if best < 0:
+        return -1, -1, nodes, False
+    c = child[best]
+    return best, c, nodes, visits[c] == 0.0
+
+
+@kernel
 def _tree(s: int, n: int, kinds: Arr, args: Arr, cards: Arr, hand: np.uint64, counts: Arr,
           g: Arr, discard: np.uint64, known: Arr, least: Arr, none: Arr,
           trace: tuple[Arr, Arr, Arr, Arr, Arr], parts: Arr, weights: Arr, key: np.uint64,
@@ -163,52 +214,12 @@ def _tree(s: int, n: int, kinds: Arr, args: Arr, cards: Arr, hand: np.uint64, co
             if m == 1:
                 take(s, ok_kinds[0], ok_args[0], ok_cards[0], hands, gw, u, perm, kw, lw, nw)
                 continue
-            # the children this deal allows; the options without a child yet
-            fresh = 0
-            for i in range(m):
-                child[i] = -1
-                c = first_child[node]
-                while c >= 0:
-                    same = nkind[c] == ok_kinds[i] and narg[c] == ok_args[i]
-                    if same and ncards[c] == ok_cards[i]:
-                        child[i] = c
-                        break
-                    c = sibling[c]
-                if child[i] < 0:
-                    ok[fresh] = i
-                    fresh += 1
-            for i in range(m):
-                if child[i] >= 0:
-                    avail[child[i]] += 1.0
-            if fresh > 0 and nodes < cap:  # expand one option at random
-                i = ok[min(int(uniform(su) * fresh), fresh - 1)]
-                c = nodes
-                nodes += 1
-                nkind[c], narg[c], ncards[c] = ok_kinds[i], ok_args[i], ok_cards[i]
-                parent[c] = node
-                sibling[c] = first_child[node]
-                first_child[node] = c
-                avail[c] = 1.0
-                expanded = True
-            else:
-                best, top = -1, -1.0
-                for i in range(m):
-                    c = child[i]
-                    if c < 0:
-                        continue
-                    if visits[c] == 0.0:
-                        score = 1e9 - i  # a root child not visited yet: in order
-                    else:
-                        score = reward[c] / visits[c] + explore * np.sqrt(
-                            np.log(avail[c]) / visits[c]
-                        )
-                    if score > top:
-                        best, top = i, score
-                if best < 0:
-                    break
-                i = best
-                c = child[i]
-                expanded = visits[c] == 0.0  # a root child's first visit
+            i, c, nodes, expanded = _child(node, m, ok_kinds, ok_args, ok_cards, nodes, cap,
+                                           parent, first_child, sibling, nkind, narg, ncards,
+                                           visits, avail, reward, ok, child, su,
+                                           explore)  # fmt: skip
+            if i < 0:
+                break
             take(s, ok_kinds[i], ok_args[i], ok_cards[i], hands, gw, u, perm, kw, lw, nw)
             depth += 1
             path[depth] = c
