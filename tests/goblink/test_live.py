@@ -4,13 +4,15 @@ an action decided in a view that has since changed is not submitted."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 import threading
 
 import pytest
 
 from blink.games.goblink.bots import GreedyBot, make_gobot
 from blink.games.goblink.engine import GoAction, GoGame, GoView
-from blink.games.goblink.live import LiveGoBot
+from blink.games.goblink.live import LiveGoBot, in_daemon_thread
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -117,3 +119,82 @@ async def test_a_stopped_bot_drops_its_decision() -> None:
     for _ in range(20):
         await asyncio.sleep(0.01)
     assert submitted == []
+
+
+async def test_a_decision_in_a_daemon_thread_returns_or_raises_on_the_loop() -> None:
+    seen: list[threading.Thread] = []
+
+    def work() -> int:
+        seen.append(threading.current_thread())
+        return 7
+
+    assert await in_daemon_thread(work, "seven") == 7
+    assert seen[0].daemon and seen[0].name == "seven"
+    assert seen[0] is not threading.current_thread()
+
+    def fail() -> int:
+        raise ValueError("no decision")
+
+    with pytest.raises(ValueError, match="no decision"):
+        await in_daemon_thread(fail, "fails")
+
+
+async def test_a_cancelled_decision_is_dropped_when_it_ends() -> None:
+    started, release = threading.Event(), threading.Event()
+
+    def work() -> int:
+        started.set()
+        release.wait(60)
+        return 1
+
+    task = asyncio.ensure_future(in_daemon_thread(work, "held"))
+    await asyncio.wait_for(_until(started), 30)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    release.set()  # the thread ends later and its result goes nowhere, without an error
+    for _ in range(20):
+        await asyncio.sleep(0.01)
+
+
+# The bot's decision never ends: without daemon threads, the loop's shutdown (asyncio.run's
+# end) would wait for it for ever.
+STOP_WHILE_DECIDING = """
+import asyncio, threading
+from blink.games.goblink.engine import GoGame
+from blink.games.goblink.live import LiveGoBot
+
+class Stuck:
+    name = "stuck"
+    def __init__(self, seat):
+        self.seat, self.deciding = seat, threading.Event()
+    def act(self, view):
+        self.deciding.set()
+        threading.Event().wait()
+
+async def main():
+    game = GoGame.new(2, seed=5, dealer=0, turn_limit=200)
+    seat = game.current
+    bot = Stuck(seat)
+    live = LiveGoBot(lambda: bot, seat, lambda: game.view(seat), game.apply, 0.0)
+    live.start()
+    while not bot.deciding.is_set():
+        await asyncio.sleep(0.005)
+    live.stop()
+    print("stopped while deciding", flush=True)
+
+asyncio.run(main())
+"""
+
+
+def test_a_process_stopping_its_bots_does_not_wait_for_a_decision() -> None:
+    # The timeout only bounds a failure: a pass ends as soon as the process does.
+    done = subprocess.run(
+        [sys.executable, "-c", STOP_WHILE_DECIDING],
+        capture_output=True,
+        text=True,
+        timeout=100,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "stopped while deciding" in done.stdout

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -283,3 +285,48 @@ async def test_a_master_bot_plays_in_the_terminal() -> None:
         assert len(moved) >= 2
         assert any(line.startswith("Master bot 2 ") for line in _log_text(app))
         table.record().verify()
+
+
+# The bot's decision never ends: the app must quit, and the process end, all the same.
+QUIT_WHILE_DECIDING = """
+import asyncio, threading
+from blink.games.goblink.tui.app import GoBlinkApp
+from blink.games.goblink.tui.driver import GoTable
+
+class Stuck:
+    name = "greedy"
+    def __init__(self, seat):
+        self.seat, self.deciding = seat, threading.Event()
+    def act(self, view):
+        self.deciding.set()
+        threading.Event().wait()
+
+async def main():
+    table = GoTable(players=2, humans=(0,), bots=("greedy",), seed=4, dealer=0)
+    bot = table.bots[1] = Stuck(1)
+    app = GoBlinkApp(table, bot_delay=0)
+    async with app.run_test(size=(120, 50)) as pilot:
+        while not bot.deciding.is_set():
+            await pilot.pause(0.01)
+        assert app.thinking == 1
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert not app.is_running
+    print("quit while deciding", flush=True)
+
+asyncio.run(main())
+"""
+
+
+def test_quitting_does_not_wait_for_a_bot_that_is_deciding() -> None:
+    # The master bot's first decision may compile its search for half a minute. The timeout
+    # only bounds a failure: a pass ends as soon as the process does.
+    done = subprocess.run(
+        [sys.executable, "-c", QUIT_WHILE_DECIDING],
+        capture_output=True,
+        text=True,
+        timeout=200,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "quit while deciding" in done.stdout

@@ -8,20 +8,61 @@ and the bot itself is made there, on its first turn (making a master bot loads n
 the loop, it submits the action only if the seat's view is still the one it decided in (the
 turn timer may have acted for the seat in the meantime, or the game ended); otherwise it
 decides again. The bot object is used by one thread at a time, and the view is immutable.
+
+Each decision runs in a daemon thread of its own (:func:`in_daemon_thread`), not in the loop's
+default executor: stopping the bot, the loop or the process never waits for a decision under
+way.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import threading
 from collections.abc import Callable
+from functools import partial
+from typing import TypeVar
 
 from blink.games.goblink.bots import GoBot
 from blink.games.goblink.engine import GoAction, GoView, IllegalAction
 
-__all__ = ["LiveGoBot"]
+__all__ = ["LiveGoBot", "in_daemon_thread"]
 
 log = logging.getLogger("blink.games.goblink")
+
+T = TypeVar("T")
+
+
+async def in_daemon_thread(work: Callable[[], T], name: str) -> T:
+    """``work()``, run in a daemon thread of its own and awaited on the running loop.
+
+    ``asyncio.to_thread`` uses the loop's default executor, whose threads the loop's shutdown
+    and the interpreter's exit both wait for: quitting while the master bot compiles its search
+    (half a minute when numba's disk cache is empty) would wait that long. Here, cancelling the
+    await abandons the thread: its result is dropped, and a process that ends does not wait.
+    """
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[T] = loop.create_future()
+
+    def deliver(settle: Callable[[], None]) -> None:
+        def on_loop() -> None:
+            if not done.done():  # not cancelled meanwhile
+                settle()
+
+        with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits any more
+            loop.call_soon_threadsafe(on_loop)
+
+    def run() -> None:
+        try:
+            result = work()
+        except BaseException as exc:  # handed to the awaiting task, never lost
+            deliver(partial(done.set_exception, exc))
+        else:
+            deliver(partial(done.set_result, result))
+
+    threading.Thread(target=run, name=name, daemon=True).start()
+    return await done
 
 
 class LiveGoBot:
@@ -91,7 +132,9 @@ class LiveGoBot:
 
     async def _think(self, view: GoView) -> None:
         try:
-            action = await asyncio.to_thread(self._decide, view)
+            action = await in_daemon_thread(
+                lambda: self._decide(view), f"Go Blink bot of seat {self.seat}"
+            )
         except Exception:
             self.thinking = None
             log.exception("Go Blink bot of seat %d failed", self.seat)

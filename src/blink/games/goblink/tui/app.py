@@ -6,11 +6,13 @@ count, the draw pile, the matches laid down and a log of asks. People type comma
 the next player" screen hides the table between turns, and the hand is only drawn again once
 the next person confirms they are at the keyboard.
 
-Bots decide in a worker thread, never on the screen's event loop (the master bot's first
+Bots decide in a thread of their own, never on the screen's event loop (the master bot's first
 decision in a process loads its compiled search: a fraction of a second, or half a minute when
 numba's disk cache is empty): the app takes the bot's view on its own thread, the driver decides
-in it in a thread worker, and back on the app's thread the action is applied only if the game
-is still where it was (otherwise the bot decides again). Meanwhile the seat is shown thinking.
+in it in a daemon thread (:func:`~blink.games.goblink.live.in_daemon_thread`, awaited by a
+worker), and back on the app's thread the action is applied only if the game is still where it
+was (otherwise the bot decides again). Meanwhile the seat is shown thinking. Quitting cancels
+the worker and abandons the thread, so it never waits for a decision under way.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from textual.widgets import Footer, Input, RichLog, Static
 from textual.worker import Worker, WorkerState
 
 from blink.games.goblink.engine import GoAction, GoView, Phase
+from blink.games.goblink.live import in_daemon_thread
 from blink.games.goblink.tui.driver import (
     CommandError,
     GoTable,
@@ -175,16 +178,14 @@ class GoBlinkApp(App[None]):
         self.thinking = view.seat
         self._refresh()
         self.run_worker(
-            lambda: self._decide(view),
-            name=f"bot {view.seat}",
-            group=BOT_WORKERS,
-            thread=True,
-            exclusive=True,
+            self._decide(view), name=f"bot {view.seat}", group=BOT_WORKERS, exclusive=True
         )
 
-    def _decide(self, view: GoView) -> tuple[GoView, GoAction]:
-        """The bot's action in ``view`` (in the worker thread: reads nothing of the game)."""
-        return view, self.table.decide(view)
+    async def _decide(self, view: GoView) -> tuple[GoView, GoAction]:
+        """The bot's action in ``view``, decided in a daemon thread (which reads nothing of the
+        game)."""
+        action = await in_daemon_thread(lambda: self.table.decide(view), f"bot {view.seat}")
+        return view, action
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A bot has decided: apply its action if the game is still where it decided."""
