@@ -2,11 +2,12 @@
 
 Usage:
     python benchmarks/master_study.py [--games N] [--players P] [--workers W]
-        [--budget B] [--omni 0|1|2|3] [--engine fast|exact] [--seed S] [--opponent NAME]
-        [--search flat|tree] [--explore C]
+        [--budget B] [--omni 0|1|2|3 | --peek PCT] [--engine fast|exact] [--seed S]
+        [--opponent NAME] [--search flat|tree] [--explore C]
 
 Seat 0 plays the master bot (``--omni 1``: it also sees every hand; ``--omni 2``: every hand
-and the draw pile's order: the ceiling study; ``--omni 3``: every hand, at its asks only),
+and the draw pile's order: the ceiling study; ``--omni 3``: every hand, at its asks only;
+``--peek PCT``: every hand, at PCT in 100 of its asks, drawn afresh at each),
 every other seat ``--opponent`` (``memory``); game ``i`` is dealt by seat ``i % players``, so
 every seat asks first equally often. ``--search tree`` replaces the flat search (sequential
 halving over one-step actions) with the tree search over the master's own decisions
@@ -160,8 +161,12 @@ def _check(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         ap.error("the fast engine plays one master seat: --engine exact for more")
     if args.engine == "exact" and args.search == "tree":
         ap.error("the exact engine plays the registered master bot: no --search tree")
-    if args.engine == "exact" and args.omni:
-        ap.error("the exact engine plays the master bot from its view only: no --omni")
+    if args.peek is not None and not 0 <= args.peek <= 100:
+        ap.error("--peek is a share of the asks in 100: 0 to 100")
+    if args.peek is not None and args.omni:
+        ap.error("--peek and --omni are two ways of showing the hands: give one")
+    if args.engine == "exact" and (args.omni or args.peek is not None):
+        ap.error("the exact engine plays the master bot from its view only: no --omni or --peek")
 
 
 def main() -> None:
@@ -172,6 +177,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--budget", type=int, help="rollouts a decision (default: the bot's)")
     ap.add_argument("--omni", type=int, default=0, choices=(0, 1, 2, 3))
+    ap.add_argument("--peek", type=int, help="the true hands at this many of 100 asks")
     ap.add_argument("--engine", default="fast", choices=("fast", "exact"))
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--bot", default="master", help="seat 0's bot (master; memory as a check)")
@@ -180,6 +186,7 @@ def main() -> None:
     ap.add_argument("--explore", type=float, default=0.7, help="the tree search's UCB1 constant")
     args = ap.parse_args()
     _check(ap, args)
+    omni = args.omni if args.peek is None else _module("fast.master").PEEK + args.peek
     if args.budget is None:
         args.budget = _module("fast.master_bot").MasterBot.BUDGET
     seats = [args.bot] + [args.opponent] * (args.players - 1)
@@ -191,7 +198,7 @@ def main() -> None:
             dealers[i : i + CHUNK],
             seats,
             args.budget,
-            args.omni,
+            omni,
             1 if args.search == "tree" else 0,
             args.explore,
         )
@@ -225,6 +232,7 @@ def main() -> None:
         "opponent": args.opponent,
         "budget": args.budget,
         "omni": args.omni,
+        "peek": args.peek,
         "search": args.search,
         "explore": args.explore if args.search == "tree" else None,
         "games": games,

@@ -36,6 +36,9 @@ def _run(*args: str, script: str = "master_study.py") -> subprocess.CompletedPro
         (["--opponent", "master"], "the fast engine plays one master seat"),
         (["--engine", "exact", "--search", "tree"], "no --search tree"),
         (["--engine", "exact", "--omni", "1"], "no --omni"),
+        (["--engine", "exact", "--peek", "50"], "no --omni or --peek"),
+        (["--peek", "101"], "--peek is a share of the asks in 100: 0 to 100"),
+        (["--peek", "50", "--omni", "3"], "--peek and --omni are two ways"),
     ],
 )
 def test_the_study_refuses_what_it_cannot_run(args: list[str], says: str) -> None:
@@ -56,6 +59,21 @@ def test_a_small_study_reports_in_json(search: str) -> None:
     assert report["searched_decisions"] > 0
     lo, hi = report["wilson95"]
     assert lo <= report["win_rate"] <= hi
+
+
+def _report(*args: str) -> dict[str, object]:
+    done = _run("--games", "6", "--budget", "16", "--seed", "5", *args)
+    assert done.returncode == 0, done.stderr
+    report: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return report
+
+
+def test_peeking_at_every_ask_or_none_is_the_same_as_omni_3_or_0() -> None:
+    keys = ("wins", "turns_per_game", "searched_decisions")
+    for peek, omni in (("100", "3"), ("0", "0")):
+        seen = _report("--peek", peek)
+        assert seen["peek"] == int(peek)
+        assert [seen[k] for k in keys] == [_report("--omni", omni)[k] for k in keys]
 
 
 @pytest.mark.parametrize("args", [["--games", "0"], ["--worlds", "0"]])

@@ -106,6 +106,7 @@ __all__ = [
     "KERNELS_DIGEST",
     "MASTER",
     "PATIENCE",
+    "PEEK",
     "ROLLOUT_TURNS",
     "believe",
     "candidates",
@@ -144,6 +145,12 @@ _MAX_OPTIONS = 96
 _TRIES = 12
 _LIKELY = 48
 _SALT = np.uint64(0xD1B54A32D192ED03)
+_PEEK_SALT = np.uint64(0x9E6C63D0676A9A99)
+
+PEEK = 100
+"""``omni`` from ``PEEK`` to ``PEEK + 100`` (the study's ``--peek``): the search sees the true
+hands at ``omni - PEEK`` in 100 of its asks, drawn afresh at each, and deals from its knowledge
+otherwise (how much knowing the opponent's hand at the asks is worth, by how often it is known)."""
 
 
 # -- deals consistent with what the seat knows --------------------------------------------------
@@ -426,6 +433,9 @@ def candidates(s: int, hand: np.uint64, counts: Arr, g: Arr, discard: np.uint64,
     seen = omni
     if omni == 3:  # the true hands at its asks only
         seen = 1 if phase == ASKING else 0
+    elif omni >= PEEK:  # the true hands at a share of its asks: (omni - PEEK) in 100
+        share = np.uint64(omni - PEEK)
+        seen = 1 if phase == ASKING and mix(key ^ _PEEK_SALT) % np.uint64(100) < share else 0
     return n, 0, 0, _ZERO, seen
 
 
