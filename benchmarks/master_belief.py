@@ -51,7 +51,8 @@ ZERO = np.uint64(0)
 @njit(cache=False)  # type: ignore[untyped-decorator]
 def score_games(seed: int, games: int, worlds: int, out: Any) -> int:
     """Play ``games`` heads-up games of remembering bots; one row of ``out`` per (seat 0's
-    ask, value it holds): the truth, the particles' probability, the deals', events seen."""
+    ask, value it holds): the truth, the particles' probability, the deals', events seen, and
+    the ask's number (from 0, over all the games)."""
     hands = np.zeros(2, dtype=np.uint64)
     g = np.zeros(16, dtype=np.int64)
     u = np.zeros(3, dtype=np.uint64)
@@ -78,6 +79,7 @@ def score_games(seed: int, games: int, worlds: int, out: Any) -> int:
     true_hands = np.zeros(2, dtype=np.uint64)
     true_perm = np.zeros(N_CARDS, dtype=np.int64)
     row = 0
+    asked = 0
     for i in range(games):
         deal(np.uint64(seed * 1_000_003 + i), 2, i % 2, 1000, perm, hands, g, u)
         known[:] = 0
@@ -117,7 +119,9 @@ def score_games(seed: int, games: int, worlds: int, out: Any) -> int:
                         if count(hands[0], v) > 0:
                             out[row, 0] = 1.0 if count(hands[1], v) > 0 else 0.0
                             out[row, 1], out[row, 2], out[row, 3] = pa[v], pb[v], nev[0]
+                            out[row, 4] = asked
                             row += 1
+                    asked += 1
                 kind, arg = ASK, memory_ask(s, hands, u, known, least, none, scores, sargs)
                 cards = ZERO
             else:
@@ -133,6 +137,36 @@ def _scores(truth: Any, p: Any) -> dict[str, float]:
     return {"brier": float(((p - truth) ** 2).mean()), "log_loss": float(loss.mean())}
 
 
+SURE = 0.05
+"""A belief is sure of a value when its probability is this close to 0 or 1."""
+
+
+def _sureness(rows: Any, col: int) -> dict[str, float]:
+    """How often belief ``col`` is sure, how often rightly; at how many asks it is sure that the
+    opponent holds one of the asker's values, at how many the opponent did, and at how many it
+    held the value the belief found likeliest (the best an asker can hit from this belief)."""
+    p, truth, ask = rows[:, col], rows[:, 0], rows[:, 4].astype(np.int64)
+    sure = (p <= SURE) | (p >= 1 - SURE)
+    right = sure & ((p >= 0.5) == (truth > 0.5))
+    asks = ask.max() + 1
+    hit = np.zeros(asks, dtype=bool)
+    sure_hit = np.zeros(asks, dtype=bool)
+    np.logical_or.at(hit, ask, truth > 0.5)
+    np.logical_or.at(sure_hit, ask, p >= 1 - SURE)
+    present = np.zeros(asks, dtype=bool)
+    present[ask] = True
+    order = np.lexsort((-p, ask))  # by ask, the likeliest value first
+    first = order[np.r_[True, ask[order][1:] != ask[order][:-1]]]
+    return {
+        "pairs": float(sure.mean()),
+        "right": float(right.sum() / max(1, sure.sum())),
+        "asks": int(present.sum()),
+        "asks_with_a_hit": float(hit[present].mean()),
+        "asks_sure_hit": float(sure_hit[present].mean()),
+        "asks_likeliest_held": float((truth[first] > 0.5).mean()),
+    }
+
+
 def main() -> None:
     """Score both beliefs and print a table, then one JSON line."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
@@ -142,11 +176,14 @@ def main() -> None:
     args = ap.parse_args()
     if args.games < 1 or args.worlds < 1:
         ap.error("--games and --worlds must be at least 1")
-    out = np.zeros((args.games * 200, 4))
+    out = np.zeros((args.games * 200, 5))
     start = time.perf_counter()
     n = score_games(args.seed, args.games, args.worlds, out)
     rows = out[:n]
     report: dict[str, Any] = {"games": args.games, "pairs": int(n), "worlds": args.worlds}
+    rate = rows[:, 0].mean()
+    report["base_rate"] = float(rate)
+    report["base_rate_brier"] = float(((rows[:, 0] - rate) ** 2).mean())
     print(f"{args.games} games, {n} (ask, value) pairs; lower is better")
     for name, col in (("particles", 1), ("deals", 2)):
         report[name] = {"all": _scores(rows[:, 0], rows[:, col])}
@@ -156,7 +193,17 @@ def main() -> None:
             s = _scores(rows[part, 0], rows[part, col])
             report[name][f"events_{lo}_{min(hi, 999)}"] = {**s, "pairs": int(part.sum())}
             line += f"; {lo}-{hi if hi < 10**6 else ''} events {s['brier']:.4f}"
+        report[name]["sure"] = _sureness(rows, col)
         print(line)
+    sure = report["particles"]["sure"]
+    print(
+        f"particles: sure (within {SURE} of 0 or 1) of {sure['pairs']:.1%} of the pairs, "
+        f"right on {sure['right']:.1%} of those; a value it is sure the opponent holds at "
+        f"{sure['asks_sure_hit']:.1%} of the asks; the opponent held the likeliest value at "
+        f"{sure['asks_likeliest_held']:.1%} of them, and one of the asker's values at "
+        f"{sure['asks_with_a_hit']:.1%}; the base rate's Brier "
+        f"{report['base_rate_brier']:.4f}"
+    )
     report["wall_s"] = time.perf_counter() - start
     print(json.dumps(report))
 

@@ -81,3 +81,17 @@ def test_the_belief_study_refuses_an_empty_run(args: list[str]) -> None:
     done = _run(*args, script="master_belief.py")
     assert done.returncode == 2
     assert "--games and --worlds must be at least 1" in done.stderr.strip().splitlines()[-1]
+
+
+def test_a_small_belief_study_reports_how_sure_each_belief_is() -> None:
+    done = _run("--games", "3", "--worlds", "20", script="master_belief.py")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert 0 < report["base_rate"] < 1
+    for name in ("particles", "deals"):
+        sure = report[name]["sure"]
+        assert sure["asks"] > 0
+        for key in ("pairs", "right", "asks_with_a_hit", "asks_sure_hit", "asks_likeliest_held"):
+            assert 0.0 <= sure[key] <= 1.0
+        # The likeliest value can only be held at an ask where the opponent held one.
+        assert sure["asks_likeliest_held"] <= sure["asks_with_a_hit"]
