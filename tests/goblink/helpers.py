@@ -1,7 +1,10 @@
-"""Shared helpers for the Go Blink tests: deal chosen hands and draw piles."""
+"""Shared helpers for the Go Blink tests: deal chosen hands and draw piles; run a script with a
+bot whose decision never ends."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Sequence
 
 from blink.cards import STANDARD_DECK, Card, parse_card
@@ -49,3 +52,33 @@ def skip_opening(game: GoGame) -> None:
     while game.phase is Phase.OPENING:
         assert game.current is not None
         game.apply(EndTurn(game.current))
+
+
+STUCK_BOT = """
+import threading
+
+class Stuck:
+    name = "greedy"
+    def __init__(self, seat):
+        self.seat, self.deciding = seat, threading.Event()
+    def act(self, view):
+        self.deciding.set()
+        threading.Event().wait()
+"""
+"""A bot class for a script: its ``deciding`` is set when it starts deciding, which never ends."""
+
+
+def run_with_a_stuck_bot(script: str, says: str) -> None:
+    """Run ``script`` (after :data:`STUCK_BOT`) in a Python process of its own, and check that
+    it ends well and prints ``says``. The timeout only bounds a failure: a pass ends as soon as
+    the process does."""
+    done = subprocess.run(
+        [sys.executable, "-c", STUCK_BOT + script],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=200,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert says in done.stdout

@@ -4,8 +4,6 @@ an action decided in a view that has since changed is not submitted."""
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
 import threading
 
 import pytest
@@ -13,6 +11,8 @@ import pytest
 from blink.games.goblink.bots import GreedyBot, make_gobot
 from blink.games.goblink.engine import GoAction, GoGame, GoView
 from blink.games.goblink.live import LiveGoBot, in_daemon_thread
+
+from .helpers import run_with_a_stuck_bot
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -160,17 +160,9 @@ async def test_a_cancelled_decision_is_dropped_when_it_ends() -> None:
 # The bot's decision never ends: without daemon threads, the loop's shutdown (asyncio.run's
 # end) would wait for it for ever.
 STOP_WHILE_DECIDING = """
-import asyncio, threading
+import asyncio
 from blink.games.goblink.engine import GoGame
 from blink.games.goblink.live import LiveGoBot
-
-class Stuck:
-    name = "stuck"
-    def __init__(self, seat):
-        self.seat, self.deciding = seat, threading.Event()
-    def act(self, view):
-        self.deciding.set()
-        threading.Event().wait()
 
 async def main():
     game = GoGame.new(2, seed=5, dealer=0, turn_limit=200)
@@ -188,13 +180,4 @@ asyncio.run(main())
 
 
 def test_a_process_stopping_its_bots_does_not_wait_for_a_decision() -> None:
-    # The timeout only bounds a failure: a pass ends as soon as the process does.
-    done = subprocess.run(
-        [sys.executable, "-c", STOP_WHILE_DECIDING],
-        capture_output=True,
-        text=True,
-        timeout=100,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert "stopped while deciding" in done.stdout
+    run_with_a_stuck_bot(STOP_WHILE_DECIDING, "stopped while deciding")
