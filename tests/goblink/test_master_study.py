@@ -1,6 +1,6 @@
-"""benchmarks/master_study.py and master_belief.py, the commands docs/strategy.md gives for the
-master bot's figures: they refuse what they cannot run in one sentence with exit status 2, and a
-small study prints its JSON report."""
+"""benchmarks/master_study.py, master_belief.py and master_peek_plot.py, the commands
+docs/strategy.md gives for the master bot's figures: they refuse what they cannot run in one
+sentence with exit status 2, a small study prints its JSON report, and the figure is drawn."""
 
 from __future__ import annotations
 
@@ -95,3 +95,24 @@ def test_a_small_belief_study_reports_how_sure_each_belief_is() -> None:
             assert 0.0 <= sure[key] <= 1.0
         # The likeliest value can only be held at an ask where the opponent held one.
         assert sure["asks_likeliest_held"] <= sure["asks_with_a_hit"]
+
+
+def test_the_peek_figure_is_drawn_from_reports_and_refuses_others(tmp_path: Path) -> None:
+    reports = []
+    for peek, wins in ((0, 48), (100, 67)):
+        path = tmp_path / f"peek{peek}.txt"
+        report = {"peek": peek, "games": 100, "win_rate": wins / 100,
+                  "wilson95": [wins / 100 - 0.09, wins / 100 + 0.09]}  # fmt: skip
+        path.write_text("a line for people\n" + json.dumps(report) + "\n", encoding="utf-8")
+        reports.append(str(path))
+    figure = tmp_path / "figures" / "peek.png"
+    done = _run(*reports, "--out", str(figure), script="master_peek_plot.py")
+    assert done.returncode == 0, done.stderr
+    assert figure.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    other = tmp_path / "other.json"
+    other.write_text('{"games": 3}\n', encoding="utf-8")
+    for bad, says in ((other, "not a report of master_study.py --peek"),
+                      (tmp_path / "missing.txt", "not a report of master_study.py")):  # fmt: skip
+        done = _run(str(bad), "--out", str(figure), script="master_peek_plot.py")
+        assert done.returncode == 2
+        assert says in done.stderr.strip().splitlines()[-1]
