@@ -28,15 +28,25 @@ async def test_enumerating_ids_finds_no_private_game(server: ServerThread) -> No
     assert end_priv["record_url"] == f"/api/games/{end_priv['game']}/record?room={priv}"
 
     # The attack: every id in turn, as anyone can count them.
-    found = {}
+    found: dict[int, Any] = {}
+    unfinished: set[int] = set()
     for gid in range(1, 6):
         for path in (f"/api/games/{gid}/record", f"/api/games/{gid}/replay"):
             r = server.get(path)
             if r.status_code == 200:
                 found[gid] = r.json()
+            elif r.status_code == 409:
+                # The public room's next game: after a tie its series goes on (this happens
+                # now and then, with the timing of a busy machine). A public game under way
+                # may say so.
+                assert r.json()["error"]["code"] == "game_not_finished", r.text
+                unfinished.add(gid)
             else:
                 assert r.status_code == 404 and r.json()["error"]["code"] == "no_such_game"
-    assert set(found) == {end_pub["game"]}
+    # Everything the counting found is the public room's; nothing of the private one.
+    public = {g["id"] for g in server.get(f"/api/rooms/{pub}").json()["games"]}
+    assert end_pub["game"] in found and set(found) | unfinished <= public
+    assert end_priv["game"] not in set(found) | unfinished
     # Another room's code does not open it either.
     gid = end_priv["game"]
     for path in (f"/api/games/{gid}/record?room={pub}", f"/api/games/{gid}/replay?room={pub}"):
