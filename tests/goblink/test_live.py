@@ -147,14 +147,24 @@ async def test_a_cancelled_decision_is_dropped_when_it_ends() -> None:
         release.wait(60)
         return 1
 
-    task = asyncio.ensure_future(in_daemon_thread(work, "held"))
-    await asyncio.wait_for(_until(started), 30)
-    task.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await task
-    release.set()  # the thread ends later and its result goes nowhere, without an error
-    for _ in range(20):
-        await asyncio.sleep(0.01)
+    loop = asyncio.get_running_loop()
+    errors: list[dict[str, object]] = []
+    loop.set_exception_handler(lambda _, context: errors.append(context))
+    try:
+        task = asyncio.ensure_future(in_daemon_thread(work, "held"))
+        await asyncio.wait_for(_until(started), 30)
+        (thread,) = [t for t in threading.enumerate() if t.name == "held"]
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        release.set()  # the thread ends later and its result goes nowhere, without an error
+        while thread.is_alive():
+            await asyncio.sleep(0.005)
+        for _ in range(5):  # the thread's hand-over to the loop runs on the loop's next turns
+            await asyncio.sleep(0)
+        assert errors == []
+    finally:
+        loop.set_exception_handler(None)
 
 
 # The bot's decision never ends: without daemon threads, the loop's shutdown (asyncio.run's
