@@ -60,8 +60,19 @@ def test_a_file_where_the_folder_should_be(tmp_path: Path) -> None:
     """Like ``--db /etc/passwd/blink.db`` (a FileExistsError before)."""
     (tmp_path / "notes").write_text("x")
     line = refused(serve("--db", str(tmp_path / "notes" / "blink.db")), "--db")
-    assert line.startswith(f"blink serve: cannot make the folder {tmp_path / 'notes'} ")
+    assert line.startswith(f"blink serve: cannot use the folder {tmp_path / 'notes'} ")
     assert "is a file, not a folder" in line
+
+
+def test_a_missing_folder_is_refused_not_made(tmp_path: Path) -> None:
+    """``--db /missing/dir/x.db`` made the folders, where ``play --record`` refuses a missing
+    folder: every path option refuses one now, and the help says so."""
+    missing = tmp_path / "missing" / "dir"
+    line = refused(serve("--db", str(missing / "x.db")), "--db", "make it first")
+    assert line.startswith(f"blink serve: there is no folder {missing} for the database")
+    assert not (tmp_path / "missing").exists()
+    help_words = [w for w in serve("--help").stdout.split() if w != "│"]
+    assert "its folder must exist" in " ".join(help_words)
 
 
 def test_a_folder_for_a_file(tmp_path: Path) -> None:
@@ -208,3 +219,33 @@ def test_each_refusal_has_its_code(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         assert code(tmp_path / "b.db", port=holder.getsockname()[1]) == "port_in_use"
     monkeypatch.setitem(sys.modules, "psycopg", None)  # makes ``import psycopg`` fail
     assert code(None, pg) == "db_driver"
+
+
+def test_help_groups_its_options() -> None:
+    """The help was 406 lines at 80 columns, every option in one narrow column of essays;
+    related options now sit in panels with a line or two each, and no option's name is cut at
+    100 columns."""
+    panels = (
+        "Address and database",
+        "Games",
+        "Quick play and the daily challenge",
+        "Limits",
+        "Browsers and proxies",
+        "Cluster",
+        "Running",
+    )
+    for columns, most in (("80", 230), ("100", 170)):
+        done = subprocess.run(
+            [sys.executable, "-m", "blink", "serve", "--help"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**os.environ, "COLUMNS": columns},
+        )
+        assert done.returncode == 0, done.stderr
+        lines = done.stdout.splitlines()
+        assert len(lines) <= most, len(lines)
+        titles = [line.strip("╭─╮ ") for line in lines if line.startswith("╭─ ")]
+        assert titles == ["Options", *panels], titles
+    assert "…" not in done.stdout  # at 100 columns
+    assert "[env var: BLINK_STALL_PAUSE]" in done.stdout

@@ -116,12 +116,18 @@ def test_an_unwritable_out_is_refused_before_training(tmp_path: Path) -> None:
     command would not return if it trained first."""
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    for out, says in [(tmp_path, "is a folder"), (blocker / "p.pt", "file")]:
+    missing = tmp_path / "no" / "such"
+    for out, says in [
+        (tmp_path, "is a folder"),
+        (blocker / "p.pt", "file"),
+        (missing / "p.pt", f"there is no folder {missing}"),
+    ]:
         args = ["train", "--game", "goblink", "--steps", "1000000000", "--out", str(out)]
         result = CliRunner().invoke(app, args)
         assert result.exit_code == 2, result.output
         assert says in result.output and "Traceback" not in result.output
         assert "saved" not in result.output
+    assert not missing.exists()  # a missing folder is refused, as everywhere, not made
 
 
 _FULL_DISK_SAVE = """

@@ -107,7 +107,7 @@ def test_a_bad_record_path_is_refused_before_the_game(
     assert result.returncode == 2, result.stderr
     lines = result.stderr.strip().splitlines()
     prefix = " ".join(("blink", *game, "play"))
-    assert len(lines) == 1 and lines[0].startswith(f"{prefix}: cannot write the record to ")
+    assert len(lines) == 1 and lines[0].startswith(f"{prefix}: --record {target}: ")
     assert words in lines[0]
     assert "Traceback" not in result.stderr
     assert result.stdout == ""  # refused before the game: nothing drawn

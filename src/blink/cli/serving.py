@@ -2,9 +2,10 @@
 
 Everything that can stop a start is tried before the server runs (:func:`prepare`), and each
 failure is a :class:`ServeError`: a code and one sentence for people that says what to do. First
-the database's URL is read or the SQLite file's folder made (a URL SQLAlchemy cannot read, a file
-where a folder should be), then the sockets are bound and listening (a port in use, a port too
-low, an address this machine does not have), then the database is opened and migrated once, as
+the database's URL is read and the SQLite file's folder checked (a URL SQLAlchemy cannot read, a
+missing folder, a file where a folder should be; only the default file's folder is made), then
+the sockets are bound and listening (a port in use, a port too low, an address this machine
+does not have), then the database is opened and migrated once, as
 the server will (a file SQLite cannot open, a driver that is not installed, a database SQLAlchemy
 does not know, a database server that does not answer). Only then does uvicorn start, on those
 sockets, and ``Open http://...`` is printed once it serves (uvicorn's startup done: the app's
@@ -159,8 +160,10 @@ def shown_address(host: str, sockets: list[socket.socket]) -> str:
 
 def database(db: Path | None, database_url: str | None) -> tuple[str, str]:
     """The database URL to serve from and how to show it: a URL without its password, or the
-    SQLite file's path, whose folder is made here; :class:`ServeError` when the URL cannot be
-    read or the folder cannot be made."""
+    SQLite file's path. The folder of a ``--db`` file must exist (as for every path option of
+    the commands: a mistyped folder is refused, not made); the default file's folder (the user
+    data folder) is made here. :class:`ServeError` when the URL cannot be read or the folder
+    is missing or cannot be made."""
     from blink.server.settings import default_database_path, sqlite_url
 
     if database_url:
@@ -175,7 +178,12 @@ def database(db: Path | None, database_url: str | None) -> tuple[str, str]:
                 "the --database-url (or BLINK_DATABASE_URL) is not a database URL: write one "
                 f"such as {POSTGRES_EXAMPLE}, or give --db FILE for SQLite",
             ) from None
-    path = (db or default_database_path()).expanduser().resolve()
+    if db is not None:  # the folder of a file given must exist, as for every path option
+        path = db.expanduser().resolve()
+        if not path.parent.is_dir():
+            raise _folder_error(path.parent, None)
+        return sqlite_url(path), str(path)
+    path = default_database_path().expanduser().resolve()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -183,16 +191,23 @@ def database(db: Path | None, database_url: str | None) -> tuple[str, str]:
     return sqlite_url(path), str(path)
 
 
-def _folder_error(folder: Path, exc: OSError) -> ServeError:
-    """The :class:`ServeError` for the SQLite file's ``folder`` that cannot be made."""
+def _folder_error(folder: Path, exc: OSError | None) -> ServeError:
+    """The :class:`ServeError` for the SQLite file's ``folder`` that is missing (``exc`` None:
+    a --db given) or cannot be made (the default's)."""
     blocker = next((p for p in (folder, *folder.parents) if p.exists()), None)
     if blocker is not None and not blocker.is_dir():
         reason = f"{blocker} is a file, not a folder"
+    elif exc is None:
+        return ServeError(
+            "db_folder",
+            f"there is no folder {folder} for the database: make it first, or give --db a "
+            "file in a folder that exists",
+        )
     else:
         reason = (exc.strerror or str(exc)).lower()
     return ServeError(
         "db_folder",
-        f"cannot make the folder {folder} for the database ({reason}): give --db a file "
+        f"cannot use the folder {folder} for the database ({reason}): give --db a file "
         "in a folder you can write to",
     )
 

@@ -30,6 +30,7 @@ __all__ = [
     "ClusterTimeoutOpt",
     "Pool",
     "SimulationOptions",
+    "check_outputs",
     "pool",
     "progress_bar",
     "rich_progress",
@@ -71,6 +72,23 @@ class SimulationOptions:
     engine: str | None = None
     """The simulator's engine as the user named it (``--engine``); ``None``: the game's default.
     A game refuses an engine it does not have, with a sentence naming its engines."""
+
+
+def check_outputs(plot: Path | None, records: Path | None, fail: Callable[[str], NoReturn]) -> None:
+    """Check a simulation's ``--plot`` file and ``--records`` folder before any game is played
+    (:mod:`blink.tui.outputs`: the folder must exist; the records folder itself is made);
+    ``fail(sentence)`` is called (it exits) for one that cannot be written."""
+    from blink.tui.outputs import OutputPathError, check_output_file, check_output_folder
+
+    if plot is not None and plot.suffix.lower() != ".png":
+        fail(f"--plot needs a .png file name, not {plot}")
+    try:
+        if plot is not None:
+            check_output_file(plot, "--plot")
+        if records is not None:
+            check_output_folder(records, "--records")
+    except OutputPathError as exc:
+        fail(str(exc))
 
 
 @dataclass(frozen=True)

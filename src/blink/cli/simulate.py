@@ -33,6 +33,7 @@ from blink.cli.simrun import (
     ClusterOpt,
     ClusterTimeoutOpt,
     SimulationOptions,
+    check_outputs,
     pool,
     progress_bar,
 )
@@ -293,11 +294,6 @@ ValuesOpt = Annotated[
 ]
 
 
-def _check_plot(plot: Path | None) -> None:
-    if plot is not None and plot.suffix.lower() != ".png":
-        _fail(f"--plot needs a .png file name, not {plot}")
-
-
 def simulate(
     ctx: typer.Context,
     games: GamesOpt = 1000,
@@ -322,6 +318,7 @@ def simulate(
     if ctx.invoked_subcommand is not None:
         return
     _check_common(games, seed, workers)
+    check_outputs(plot, records, _fail)
     options = SimulationOptions(
         games=games,
         players=players,
@@ -343,9 +340,6 @@ def simulate(
     engine_name = _engine(engine, specs)
     if flip_pause < 0 or choice_timeout <= 0:
         _fail("--flip-pause must be 0 or more and --choice-timeout more than 0")
-    if records is not None and records.exists() and not records.is_dir():
-        _fail(f"--records {records} exists and is not a directory")
-    _check_plot(plot)
 
     from blink.games.classic.sim.core import SimConfig
     from blink.games.classic.sim.runner import Job
@@ -447,7 +441,7 @@ def sweep(
     specs = _parse_bots(players, bot)
     rules, _ = _parse_setting(len(specs), "", ruleset, 1)
     engine_name = _engine(engine, specs)
-    _check_plot(plot)
+    check_outputs(plot, None, _fail)
     settings = _sweep_settings(param, _sweep_values(param, values), specs)
 
     from blink.games.classic.sim.plots import plot_sweep

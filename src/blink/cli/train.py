@@ -9,7 +9,6 @@ file that cannot be read or written, PyTorch missing).
 from __future__ import annotations
 
 import contextlib
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
@@ -92,7 +91,10 @@ def train(
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seeds torch, numpy and the deals.")] = 0,
     out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="The policy file (default policy-GAME.pt).")
+        Path | None,
+        typer.Option(
+            "--out", "-o", help="The policy file (default policy-GAME.pt; its folder must exist)."
+        ),
     ] = None,
     bot: Annotated[
         str | None, typer.Option("--bot", help="The bot to train against (the game's default).")
@@ -137,13 +139,14 @@ def train(
 
 
 def _check_writable(out: Path) -> None:
-    """Refuse, before any training, a policy path that cannot be written (a folder, a folder
-    that cannot be made, no permission, a read-only disk): raises ``OSError``."""
-    if out.is_dir():
-        raise IsADirectoryError(21, "is a folder, not a policy file")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryFile(dir=out.parent):
-        pass
+    """Refuse, before any training, a policy path that cannot be written (a folder, a missing
+    folder, no permission, a read-only disk): one sentence, exit status 2."""
+    from blink.tui.outputs import OutputPathError, check_output_file
+
+    try:
+        check_output_file(out, "--out")
+    except OutputPathError as exc:
+        _fail(str(exc))
 
 
 def _run(

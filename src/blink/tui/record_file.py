@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from blink.games.classic.record import GameRecord
 from blink.model.records import SeriesRecord
 from blink.tui.i18n import _
+from blink.tui.outputs import OutputPathError, check_output_file
 
 if TYPE_CHECKING:
     from blink.tui.table import LocalTable
@@ -29,29 +30,12 @@ class RecordFileError(OSError):
 
 
 def check_path(path: str | os.PathLike[str]) -> None:
-    """Refuse, in one sentence, a path the record cannot be written to."""
-    p = Path(path)
-    folder = p.parent if str(p.parent) else Path(".")
-    if p.is_dir():
-        raise RecordFileError(
-            _("cannot write the record to {path}: it is a folder; give a file name").format(path=p)
-        )
-    if not folder.is_dir():
-        raise RecordFileError(
-            _("cannot write the record to {path}: there is no folder {folder}").format(
-                path=p, folder=folder
-            )
-        )
+    """Refuse, in one sentence, a ``--record`` path the record cannot be written to
+    (:func:`blink.tui.outputs.check_output_file`)."""
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
-    except OSError as e:
-        raise RecordFileError(
-            _("cannot write the record to {path}: {reason} in {folder}").format(
-                path=p, reason=e.strerror or _("not allowed"), folder=folder
-            )
-        ) from None
-    os.close(fd)
-    os.unlink(tmp)
+        check_output_file(path, "--record")
+    except OutputPathError as exc:
+        raise RecordFileError(str(exc)) from None
 
 
 def record_of(table: LocalTable) -> GameRecord | SeriesRecord | None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from blink.cli.tournament.common import fail
+from blink.cli.tournament.common import check_outputs, fail
 from blink.cli.tournament.views import bracket_view
 from blink.tournament import Entrant, Match, Tournament, TournamentError
 
@@ -240,6 +240,7 @@ def bots_cmd(
     if seed is None:
         seed = secrets.randbelow(1_000_000)
     players = _bot_field(player, field_size, seed)
+    check_outputs([(save, "--save")], [(records, "--records")])
     pause = delay if delay is not None else (0.03 if sys.stdout.isatty() and not as_json else 0)
     if as_json:
         run = run_bots(players, seed, name=name, records=records, balanced=balanced)

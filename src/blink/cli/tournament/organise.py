@@ -15,6 +15,7 @@ import typer
 from blink.cli.tournament.common import (
     FileArg,
     MatchOpt,
+    check_outputs,
     fail,
     load_file,
     plural,
@@ -249,6 +250,7 @@ def bracket_cmd(
         fail("give --png FILE and/or --html FILE")
     if lang not in LANGS:
         fail(f"--lang must be one of {', '.join(LANGS)}, not {lang!r}")
+    check_outputs([(png, "--png"), (html_out, "--html")])
     t = load_file(file)
     try:
         if html_out is not None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 import typer
 
-from blink.cli.simrun import SimulationOptions, pool, progress_bar
+from blink.cli.simrun import SimulationOptions, check_outputs, pool, progress_bar
 from blink.games.goblink.bots import GOBOTS, GoBotError
 from blink.games.goblink.definition import GOBLINK
 from blink.games.goblink.sim import (
@@ -88,10 +88,7 @@ def _check(
         _fail(f"{exc} (Go Blink bots: {', '.join(GOBOTS)})")
     except ValueError as exc:
         _fail(str(exc))
-    if plot is not None and plot.suffix.lower() != ".png":
-        _fail(f"--plot needs a .png file name, not {plot}")
-    if records is not None and records.exists() and not records.is_dir():
-        _fail(f"--records {records} exists and is not a directory")
+    check_outputs(plot, records, _fail)
     return seats
 
 
