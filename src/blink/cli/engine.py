@@ -7,8 +7,9 @@ result, times going backwards); 2 a file that cannot be read or parsed.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -25,12 +26,22 @@ from blink.model.records import (
     load,
 )
 
-__all__ = ["deck", "describe_game", "register", "replay", "summarize_game"]
+__all__ = [
+    "MAX_RECORD_BYTES",
+    "MAX_RECORD_DEPTH",
+    "deck",
+    "describe_game",
+    "printable",
+    "register",
+    "replay",
+    "summarize_game",
+]
 
 
-def _fail(command: str, message: str, code: int = 2) -> None:
-    """One clear line on stderr, then exit with ``code``."""
-    typer.echo(f"blink {command}: {message}", err=True)
+def _fail(command: str, message: str, code: int = 2) -> NoReturn:
+    """One clear line on stderr (control characters escaped: it may quote a record), then exit
+    with ``code``."""
+    typer.echo(printable(f"blink {command}: {message}"), err=True)
     raise typer.Exit(code)
 
 
@@ -121,27 +132,97 @@ def _illegal(exc: RecordError, as_json: bool, record: AnyRecord | SeriesRecord) 
         error = {"index": index, "reason": exc.reason, "message": exc.detail}
         extra = {"game": exc.game} if isinstance(record, SeriesRecord) else {}
         typer.echo(json.dumps({"ok": False, "error": error} | extra))
-    typer.echo(f"blink replay: {prefix}{what}: {exc.reason}: {exc.detail}", err=True)
+    typer.echo(printable(f"blink replay: {prefix}{what}: {exc.reason}: {exc.detail}"), err=True)
     raise typer.Exit(1)
 
 
+MAX_RECORD_BYTES = 4 * 1024 * 1024
+"""The largest file ``blink replay`` reads (4 MB): a best-of-9 series is about 50 kB, and a
+larger file is refused before it is parsed (a 50 MB document took gigabytes of memory)."""
+MAX_RECORD_DEPTH = 32
+"""How deeply a record's JSON may nest: a record needs a few levels; a deeper document is
+refused before any code walks it recursively."""
+
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""Control characters (C0, DEL, C1: the terminal's escape sequences) and the bidirectional
+controls that reorder what a terminal shows."""
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """``text`` with its control characters written as escapes (``\\x1b``, ``\\u202e``), so a
+    name from a record cannot drive the terminal."""
+
+    def escape(m: re.Match[str]) -> str:
+        code = ord(m.group())
+        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+    return _UNPRINTABLE.sub(escape, text)
+
+
+def _read_record_file(file: Path) -> dict[str, Any]:
+    """The JSON object in ``file``, read no further than :data:`MAX_RECORD_BYTES`; exit 2 with
+    one sentence for a file that cannot be read, is too large, is not JSON, nests too deeply
+    or holds a lone surrogate (an escape such as ``\\ud800`` that is half a character)."""
+    try:
+        with file.open("rb") as f:
+            raw = f.read(MAX_RECORD_BYTES + 1)
+    except OSError as exc:
+        _fail("replay", f"cannot read {file}: {exc.strerror or exc}")
+    if len(raw) > MAX_RECORD_BYTES:
+        _fail(
+            "replay",
+            f"{file} is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MB, the most a record "
+            "may be: it is not a Blink record",
+        )
+    try:
+        data: object = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        _fail("replay", f"cannot read {file}: {exc}")
+    except json.JSONDecodeError as exc:
+        _fail("replay", f"{file} is not valid JSON (line {exc.lineno}: {exc.msg})")
+    except RecursionError:
+        _fail("replay", f"{file} is nested too deeply to be a Blink record")
+    if not isinstance(data, dict):
+        _fail("replay", f"{file} is not a Blink record (a JSON object was expected)")
+    problem = _check_tree(data)
+    if problem is not None:
+        _fail("replay", f"{file} is not a Blink record: {problem}")
+    return data
+
+
+def _check_tree(data: object) -> str | None:
+    """What makes a parsed document unfit to be read further (nested deeper than
+    :data:`MAX_RECORD_DEPTH`, a string with a lone surrogate), walked without recursion."""
+    stack: list[tuple[object, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            if _SURROGATE.search(value):
+                return "a string holds a lone surrogate (half of a character)"
+            continue
+        if not isinstance(value, dict | list):
+            continue
+        if depth > MAX_RECORD_DEPTH:
+            return f"it is nested more than {MAX_RECORD_DEPTH} levels deep"
+        items = [*value.keys(), *value.values()] if isinstance(value, dict) else value
+        stack.extend((item, depth + 1) for item in items)
+    return None
+
+
 def replay(
-    file: Annotated[Path, typer.Argument(help="A game or series record (JSON).")],
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help=f"A game or series record (JSON, {MAX_RECORD_BYTES // (1024 * 1024)} MB at most)."
+        ),
+    ],
     as_json: Annotated[
         bool, typer.Option("--json", help="Print a machine summary instead.")
     ] = False,
 ) -> None:
     """Check a game record and print the game move by move (exit 1 if an action is illegal)."""
-    try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        _fail("replay", f"cannot read {file}: {getattr(exc, 'strerror', None) or exc}")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        _fail("replay", f"{file} is not valid JSON (line {exc.lineno}: {exc.msg})")
-    if not isinstance(data, dict):
-        _fail("replay", f"{file} is not a Blink record (a JSON object was expected)")
+    data = _read_record_file(file)
     try:
         record = load(data)
     except RecordError as exc:
@@ -154,7 +235,7 @@ def replay(
         typer.echo(json.dumps({"ok": True} | record.summary(), indent=1))
         return
     for line in record.describe():
-        typer.echo(line)
+        typer.echo(printable(line))
 
 
 def register(app: typer.Typer) -> None:
