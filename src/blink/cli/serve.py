@@ -10,17 +10,46 @@ import typer
 
 __all__ = ["register", "serve"]
 
-Host = Annotated[str, typer.Option(envvar="BLINK_HOST", help="Address to listen on.")]
+# The options of ``blink serve --help`` sit in panels of related options (the panels show in
+# the order of the serve function's parameters), each help a line or two: docs/deploy.md says
+# more. The metavars are words (SECONDS, not <float range>), which leaves the help its width.
+NET = "Address and database"
+TABLE = "Games"
+PLAY = "Quick play and the daily challenge"
+LIMITS = "Limits"
+PROXY = "Browsers and proxies"
+CLUSTER = "Cluster"
+RUN = "Running"
+
+Host = Annotated[
+    str,
+    typer.Option(
+        envvar="BLINK_HOST",
+        metavar="ADDRESS",
+        rich_help_panel=NET,
+        help="Address to listen on (0.0.0.0: every interface).",
+    ),
+]
 Port = Annotated[
     int,
     typer.Option(
-        min=0, max=65535, envvar="BLINK_PORT", help="Port to listen on (0: any free port)."
+        min=0,
+        max=65535,
+        envvar="BLINK_PORT",
+        metavar="PORT",
+        rich_help_panel=NET,
+        help="Port to listen on (0: any free port).",
     ),
 ]
 DbFile = Annotated[
     Path | None,
     typer.Option(
-        "--db", envvar="BLINK_DB", help="SQLite database file (default: your user data folder)."
+        "--db",
+        envvar="BLINK_DB",
+        metavar="FILE",
+        rich_help_panel=NET,
+        help="SQLite database file; its folder must exist (default: your user data folder, "
+        "made if missing).",
     ),
 ]
 DatabaseUrl = Annotated[
@@ -28,7 +57,18 @@ DatabaseUrl = Annotated[
     typer.Option(
         "--database-url",
         envvar="BLINK_DATABASE_URL",
+        metavar="URL",
+        rich_help_panel=NET,
         help="A SQLAlchemy URL instead of a file: PostgreSQL, as in the examples below.",
+    ),
+]
+DbWriter = Annotated[
+    str,
+    typer.Option(
+        envvar="BLINK_DB_WRITER",
+        metavar="WRITER",
+        rich_help_panel=NET,
+        help="auto (inline for SQLite, async for PostgreSQL), inline, thread or async.",
     ),
 ]
 AllowOrigin = Annotated[
@@ -36,6 +76,8 @@ AllowOrigin = Annotated[
     typer.Option(
         "--allow-origin",
         envvar="BLINK_ALLOW_ORIGIN",
+        metavar="ORIGIN",
+        rich_help_panel=PROXY,
         help="Extra browser origin allowed for WebSockets.",
     ),
 ]
@@ -44,113 +86,85 @@ AllowHost = Annotated[
     typer.Option(
         "--allow-host",
         envvar="BLINK_ALLOW_HOST",
-        help="A name the server is reached by besides its own addresses (a public name behind "
-        "a proxy); '*' for any (no check against DNS rebinding).",
+        metavar="NAME",
+        rich_help_panel=PROXY,
+        help="A name the server is reached by besides its addresses (a public name behind a "
+        "proxy); '*': any.",
     ),
 ]
-MaxSpectators = Annotated[
-    int,
+ProxyHeaders = Annotated[
+    bool,
     typer.Option(
-        "--max-spectators", min=0, envvar="BLINK_MAX_SPECTATORS", help="Spectators one room takes."
+        "--proxy-headers/--no-proxy-headers",
+        envvar="BLINK_PROXY_HEADERS",
+        rich_help_panel=PROXY,
+        help="Take the client's address and scheme from X-Forwarded-For and -Proto sent by "
+        "--forwarded-allow-ips.",
     ),
 ]
-MaxPerAddress = Annotated[
-    int,
+ForwardedAllowIps = Annotated[
+    str,
     typer.Option(
-        "--max-connections-per-address",
-        min=1,
-        envvar="BLINK_MAX_CONNECTIONS_PER_ADDRESS",
-        help="WebSocket connections one client address may hold at once.",
+        "--forwarded-allow-ips",
+        envvar="BLINK_FORWARDED_ALLOW_IPS",
+        metavar="ADDRESSES",
+        rich_help_panel=PROXY,
+        help="The proxies trusted with --proxy-headers (comma-separated; '*': any).",
     ),
 ]
-MaxSockets = Annotated[
-    int,
+MetricsAllow = Annotated[
+    list[str] | None,
     typer.Option(
-        "--max-sockets-per-address",
-        min=0,
-        envvar="BLINK_MAX_SOCKETS_PER_ADDRESS",
-        help="TCP connections of every kind (HTTP, WebSocket) one client address may hold "
-        "open; the next gets 503 at once. Behind a reverse proxy every connection comes from "
-        "the proxy: --proxy-headers spares the trusted proxies (or 0 for no cap); limit "
-        "connections per client in the proxy.",
-    ),
-]
-HeaderTimeout = Annotated[
-    float,
-    typer.Option(
-        "--header-timeout",
-        min=0.0,
-        envvar="BLINK_HEADER_TIMEOUT",
-        help="Seconds a connection has to send a complete request head (from when it opens, "
-        "or from the first byte of its next request) before it gets 408 and is closed; "
-        "0 for none.",
+        "--metrics-allow",
+        envvar="BLINK_METRICS_ALLOW",
+        metavar="ADDRESSES",
+        rich_help_panel=PROXY,
+        help="Addresses or networks besides loopback that may read /metrics ('*': any).",
     ),
 ]
 Countdown = Annotated[
-    float, typer.Option(envvar="BLINK_COUNTDOWN", help="Seconds from the deal to the reveal.")
+    float,
+    typer.Option(
+        envvar="BLINK_COUNTDOWN",
+        metavar="SECONDS",
+        rich_help_panel=TABLE,
+        help="Seconds from the deal to the reveal.",
+    ),
 ]
 StallPause = Annotated[
     float,
-    typer.Option(envvar="BLINK_STALL_PAUSE", help="Seconds a stall is shown before the flip."),
+    typer.Option(
+        envvar="BLINK_STALL_PAUSE",
+        metavar="SECONDS",
+        rich_help_panel=TABLE,
+        help="Seconds a stall is shown before the flip.",
+    ),
 ]
 ChoiceDeadline = Annotated[
     float,
     typer.Option(
-        envvar="BLINK_CHOICE_DEADLINE", help="Seconds players have to choose a card in a stall."
+        envvar="BLINK_CHOICE_DEADLINE",
+        metavar="SECONDS",
+        rich_help_panel=TABLE,
+        help="Seconds players have to choose a card in a stall.",
     ),
 ]
 BetweenGames = Annotated[
-    float, typer.Option(envvar="BLINK_BETWEEN_GAMES", help="Seconds between games of a series.")
+    float,
+    typer.Option(
+        envvar="BLINK_BETWEEN_GAMES",
+        metavar="SECONDS",
+        rich_help_panel=TABLE,
+        help="Seconds between games of a series.",
+    ),
 ]
 DealSeed = Annotated[
     int | None,
     typer.Option(
-        envvar="BLINK_DEAL_SEED", help="Shuffle game n with seed deal_seed+n (tests, demos)."
-    ),
-]
-DailyBots = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--daily-bot",
-        envvar="BLINK_DAILY_BOT",
-        help="A bot the daily challenge may be played against (repeat for several; each day "
-        "picks one). Default: casual, skilled, expert, champion.",
-    ),
-]
-DbWriter = Annotated[
-    str,
-    typer.Option(
-        envvar="BLINK_DB_WRITER",
-        help="auto: inline for SQLite, async for PostgreSQL; inline: commit on the "
-        "event loop; thread: a writer thread; async: PostgreSQL commits sent from the event "
-        "loop (psycopg's async connection).",
-    ),
-]
-QueueBotAfter = Annotated[
-    float,
-    typer.Option(
-        "--queue-bot-after",
-        min=0,
-        envvar="BLINK_QUEUE_BOT_AFTER",
-        help="Quick play against people: seconds in the queue before a bot is offered (0: never).",
-    ),
-]
-QueueGap = Annotated[
-    float,
-    typer.Option(
-        "--queue-gap",
-        min=0,
-        envvar="BLINK_QUEUE_GAP",
-        help="Quick play: the rating gap (OpenSkill ordinal points) accepted at once.",
-    ),
-]
-QueueWiden = Annotated[
-    float,
-    typer.Option(
-        "--queue-widen",
-        min=0,
-        envvar="BLINK_QUEUE_WIDEN",
-        help="Quick play: rating points a waiting player's accepted gap widens by each second.",
+        envvar="BLINK_DEAL_SEED",
+        metavar="SEED",
+        rich_help_panel=TABLE,
+        help="Shuffle game n with seed deal_seed+n (tests, demos).",
     ),
 ]
 TurnTime = Annotated[
@@ -160,7 +174,9 @@ TurnTime = Annotated[
         "--go-turn-time",
         min=0.05,
         envvar="BLINK_TURN_TIME",
-        help="Turn-based games (Go Blink): seconds for a turn before default actions play it.",
+        metavar="SECONDS",
+        rich_help_panel=TABLE,
+        help="Go Blink: seconds for a turn before default actions play it.",
     ),
 ]
 BotDelay = Annotated[
@@ -170,37 +186,9 @@ BotDelay = Annotated[
         "--go-bot-delay",
         min=0.0,
         envvar="BLINK_BOT_DELAY",
-        help="Turn-based games (Go Blink): seconds a bot waits before each of its actions.",
-    ),
-]
-CreationRate = Annotated[
-    str,
-    typer.Option(
-        "--creation-rate",
-        envvar="BLINK_CREATION_RATE",
-        help="Rooms, quick games, profiles or tournaments one client address may create, "
-        "each counted apart, in a moving window (60/minute, 5/second); 0 for no limit.",
-    ),
-]
-MessageRate = Annotated[
-    str,
-    typer.Option(
-        "--message-rate",
-        envvar="BLINK_MESSAGE_RATE",
-        help="Messages one game connection may send in a window opened by its first message "
-        "(80/2seconds: bursts of 80, 40 a second sustained); past it the connection is told "
-        "rate_limited and closed. 0 for no limit.",
-    ),
-]
-GcFullInterval = Annotated[
-    float,
-    typer.Option(
-        "--gc-full-interval",
-        min=0.0,
-        envvar="BLINK_GC_FULL_INTERVAL",
-        help="Seconds between full garbage collections (instead of Python's automatic "
-        "ones). A full collection walks every live object: about 0.25 s with 1,000 "
-        "live games, a few ms with tens; 0: Python's default collector.",
+        metavar="SECONDS",
+        rich_help_panel=TABLE,
+        help="Go Blink: seconds a bot waits before each of its actions.",
     ),
 ]
 TournamentIdleAfter = Annotated[
@@ -209,9 +197,9 @@ TournamentIdleAfter = Annotated[
         "--tournament-idle-after",
         min=0.0,
         envvar="BLINK_TOURNAMENT_IDLE_AFTER",
-        help="Seconds after which a tournament nobody has asked about or changed, with no "
-        "match room in memory, leaves memory (it is read back from the database when asked "
-        "for); 0 keeps every tournament in memory.",
+        metavar="SECONDS",
+        rich_help_panel=TABLE,
+        help="Seconds before an idle tournament leaves memory (0: never).",
     ),
 ]
 TournamentCheckInterval = Annotated[
@@ -220,9 +208,117 @@ TournamentCheckInterval = Annotated[
         "--tournament-check-interval",
         envvar="BLINK_TOURNAMENT_CHECK_INTERVAL",
         min=0.1,
-        help="Seconds between a node's checks of the running tournaments, the backstop of "
-        "their events: each is organised again and, with --cluster, a tournament whose "
-        "organising node is gone is taken over.",
+        metavar="SECONDS",
+        rich_help_panel=TABLE,
+        help="Seconds between checks of the running tournaments.",
+    ),
+]
+DailyBots = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--daily-bot",
+        envvar="BLINK_DAILY_BOT",
+        metavar="BOT",
+        rich_help_panel=PLAY,
+        help="A bot the daily challenge may pick (repeat). Default: casual, skilled, expert, "
+        "champion.",
+    ),
+]
+QueueBotAfter = Annotated[
+    float,
+    typer.Option(
+        "--queue-bot-after",
+        min=0,
+        envvar="BLINK_QUEUE_BOT_AFTER",
+        metavar="SECONDS",
+        rich_help_panel=PLAY,
+        help="Seconds in the queue before a bot is offered (0: never).",
+    ),
+]
+QueueGap = Annotated[
+    float,
+    typer.Option(
+        "--queue-gap",
+        min=0,
+        envvar="BLINK_QUEUE_GAP",
+        metavar="POINTS",
+        rich_help_panel=PLAY,
+        help="The rating gap accepted at once.",
+    ),
+]
+QueueWiden = Annotated[
+    float,
+    typer.Option(
+        "--queue-widen",
+        min=0,
+        envvar="BLINK_QUEUE_WIDEN",
+        metavar="POINTS",
+        rich_help_panel=PLAY,
+        help="Rating points the accepted gap widens by each second.",
+    ),
+]
+CreationRate = Annotated[
+    str,
+    typer.Option(
+        "--creation-rate",
+        envvar="BLINK_CREATION_RATE",
+        metavar="RATE",
+        rich_help_panel=LIMITS,
+        help="Rooms, quick games, profiles or tournaments one address may create (0: no limit).",
+    ),
+]
+MessageRate = Annotated[
+    str,
+    typer.Option(
+        "--message-rate",
+        envvar="BLINK_MESSAGE_RATE",
+        metavar="RATE",
+        rich_help_panel=LIMITS,
+        help="Messages one game connection may send (0: no limit).",
+    ),
+]
+MaxSpectators = Annotated[
+    int,
+    typer.Option(
+        "--max-spectators",
+        min=0,
+        envvar="BLINK_MAX_SPECTATORS",
+        metavar="N",
+        rich_help_panel=LIMITS,
+        help="Spectators one room takes.",
+    ),
+]
+MaxPerAddress = Annotated[
+    int,
+    typer.Option(
+        "--max-connections-per-address",
+        min=1,
+        envvar="BLINK_MAX_CONNECTIONS_PER_ADDRESS",
+        metavar="N",
+        rich_help_panel=LIMITS,
+        help="WebSockets one client address may hold.",
+    ),
+]
+MaxSockets = Annotated[
+    int,
+    typer.Option(
+        "--max-sockets-per-address",
+        min=0,
+        envvar="BLINK_MAX_SOCKETS_PER_ADDRESS",
+        metavar="N",
+        rich_help_panel=LIMITS,
+        help="TCP connections one address may hold (0: no cap; see --proxy-headers).",
+    ),
+]
+HeaderTimeout = Annotated[
+    float,
+    typer.Option(
+        "--header-timeout",
+        min=0.0,
+        envvar="BLINK_HEADER_TIMEOUT",
+        metavar="SECONDS",
+        rich_help_panel=LIMITS,
+        help="Seconds to send a request head before 408 (0: none).",
     ),
 ]
 RedisUrl = Annotated[
@@ -230,9 +326,9 @@ RedisUrl = Annotated[
     typer.Option(
         "--redis-url",
         envvar="BLINK_REDIS_URL",
-        help="Redis through which the nodes of one deployment push their changes to each "
-        "other's browsers (redis://host:6379/0; it needs pip install .\\[redis]); none: this "
-        "process only.",
+        metavar="URL",
+        rich_help_panel=CLUSTER,
+        help="Redis the nodes push their changes through (redis://host:6379/0).",
     ),
 ]
 Cluster = Annotated[
@@ -240,9 +336,8 @@ Cluster = Annotated[
     typer.Option(
         "--cluster",
         envvar="BLINK_CLUSTER",
-        help="One node of several on one PostgreSQL database (behind a router such as "
-        "HAProxy: blink cluster haproxy-config): each room is served by the node that holds "
-        "its lease, and taken over by another when that node is gone.",
+        rich_help_panel=CLUSTER,
+        help="One node of several on one PostgreSQL database (docs/cluster.md).",
     ),
 ]
 DrainWait = Annotated[
@@ -251,55 +346,39 @@ DrainWait = Annotated[
         "--drain-wait",
         envvar="BLINK_DRAIN_WAIT",
         min=0.0,
-        help="With --cluster: seconds a SIGTERM keeps serving with the health check failing "
-        "(503 draining), so the router stops sending traffic here, before the node hands its "
-        "rooms over to the other nodes and stops; at least the router's check interval times "
-        "its failures to mark a node down.",
+        metavar="SECONDS",
+        rich_help_panel=CLUSTER,
+        help="Seconds a SIGTERM keeps serving with the health check failing.",
     ),
 ]
 LogLevel = Annotated[
     str,
     typer.Option(
         envvar="BLINK_LOG_LEVEL",
-        help="Least level logged: critical, error, warning, info, debug or trace.",
+        metavar="LEVEL",
+        rich_help_panel=RUN,
+        help="critical, error, warning, info, debug or trace.",
     ),
 ]
-
 LogFormat = Annotated[
     str,
     typer.Option(
         "--log-format",
         envvar="BLINK_LOG_FORMAT",
-        help="text: lines for people; json: one JSON object a line (time, level, logger, "
-        "message and any extra fields), uvicorn's own lines too.",
+        metavar="FORMAT",
+        rich_help_panel=RUN,
+        help="text (for people) or json (one object a line).",
     ),
 ]
-MetricsAllow = Annotated[
-    list[str] | None,
+GcFullInterval = Annotated[
+    float,
     typer.Option(
-        "--metrics-allow",
-        envvar="BLINK_METRICS_ALLOW",
-        help="Addresses or networks (10.0.0.0/8) besides loopback that may read /metrics "
-        "(comma-separated or repeated; '*' for any).",
-    ),
-]
-ProxyHeaders = Annotated[
-    bool,
-    typer.Option(
-        "--proxy-headers/--no-proxy-headers",
-        envvar="BLINK_PROXY_HEADERS",
-        help="Take the client's address and scheme from X-Forwarded-For and "
-        "X-Forwarded-Proto when the connection comes from --forwarded-allow-ips (a reverse "
-        "proxy); its connections are then not capped by --max-sockets-per-address.",
-    ),
-]
-ForwardedAllowIps = Annotated[
-    str,
-    typer.Option(
-        "--forwarded-allow-ips",
-        envvar="BLINK_FORWARDED_ALLOW_IPS",
-        help="The proxies trusted with --proxy-headers: addresses or networks, "
-        "comma-separated; '*' for any.",
+        "--gc-full-interval",
+        min=0.0,
+        envvar="BLINK_GC_FULL_INTERVAL",
+        metavar="SECONDS",
+        rich_help_panel=RUN,
+        help="Seconds between full garbage collections (0: Python's own).",
     ),
 ]
 
@@ -309,7 +388,9 @@ SHUTDOWN_TIMEOUT = 30.0
 """Seconds a SIGTERM waits for connections to close before it cancels what is left (the
 database is flushed after that either way)."""
 
-EXAMPLES = """Examples:
+EXAMPLES = """An option's variable (env var) sets it too; docs/deploy.md tells more.
+
+Examples:
 
 blink serve --port 8080              listen on port 8080 (0: any free port)
 blink serve --host 0.0.0.0           for other machines too (every interface)
@@ -332,37 +413,37 @@ def serve(
     port: Port = 8000,
     db: DbFile = None,
     database_url: DatabaseUrl = None,
-    allow_origin: AllowOrigin = None,
-    allow_host: AllowHost = None,
+    db_writer: DbWriter = "auto",
     countdown: Countdown = 3.0,
     stall_pause: StallPause = 1.5,
     choice_deadline: ChoiceDeadline = 10.0,
     between_games: BetweenGames = 5.0,
     deal_seed: DealSeed = None,
-    daily_bot: DailyBots = None,
-    db_writer: DbWriter = "auto",
     turn_time: TurnTime = 60.0,
     bot_delay: BotDelay = 0.8,
+    tournament_idle_after: TournamentIdleAfter = 600.0,
+    tournament_check_interval: TournamentCheckInterval = 5.0,
+    daily_bot: DailyBots = None,
     queue_bot_after: QueueBotAfter = 20.0,
     queue_gap: QueueGap = 2.0,
     queue_widen: QueueWiden = 0.5,
-    gc_full_interval: GcFullInterval = 600.0,
     creation_rate: CreationRate = "60/minute",
     message_rate: MessageRate = "80/2seconds",
     max_spectators: MaxSpectators = 500,
     max_connections_per_address: MaxPerAddress = 256,
     max_sockets_per_address: MaxSockets = 512,
     header_timeout: HeaderTimeout = 10.0,
-    tournament_idle_after: TournamentIdleAfter = 600.0,
-    tournament_check_interval: TournamentCheckInterval = 5.0,
+    allow_origin: AllowOrigin = None,
+    allow_host: AllowHost = None,
+    metrics_allow: MetricsAllow = None,
+    proxy_headers: ProxyHeaders = False,
+    forwarded_allow_ips: ForwardedAllowIps = "127.0.0.1,::1",
     redis_url: RedisUrl = None,
     cluster: Cluster = False,
     drain_wait: DrainWait = 5.0,
     log_level: LogLevel = "warning",
     log_format: LogFormat = "text",
-    metrics_allow: MetricsAllow = None,
-    proxy_headers: ProxyHeaders = False,
-    forwarded_allow_ips: ForwardedAllowIps = "127.0.0.1,::1",
+    gc_full_interval: GcFullInterval = 600.0,
 ) -> None:
     """Start the game server; open the address it prints in a browser."""
     # The server (FastAPI, uvicorn, SQLAlchemy) is imported here, not at the top: the other
