@@ -44,7 +44,7 @@ from blink.server.metrics import CONTENT_TYPE, AddressFilter, Metrics
 from blink.server.protocol import MAX_ROOM
 from blink.server.quickplay import attach as attach_quickplay
 from blink.server.replays import install as install_replays
-from blink.server.routes import daily, games, meta, profiles, rooms, tournaments, web
+from blink.server.routes import apidocs, daily, games, meta, profiles, rooms, tournaments, web
 from blink.server.settings import Settings
 from blink.server.sse import Streams
 from blink.server.tournaments import attach as attach_extras
@@ -159,6 +159,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="Rooms, seats and records of the Blink game server. The live game is "
         "played over the WebSocket at /ws/CODE: see docs/protocol.md.",
         lifespan=lifespan,
+        docs_url=None,  # served from the package, not a CDN: routes/apidocs.py
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.metrics = Metrics()
@@ -177,6 +179,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for module in (meta, rooms, games, profiles, tournaments, daily):
         app.include_router(module.router)
     install_replays(app, games.record_loader(app))
+    apidocs.install(app)
     _install_metrics(app, AddressFilter(settings.metrics_allow))
     web.install(app, settings.web_dir)  # last: its files are mounted at "/"
     app.ws_handler = partial(session.endpoint, app.state)

@@ -2,8 +2,9 @@
 only the server's own scripts and talk only to the server, no framing, no content sniffing,
 no referrer.
 
-The API documentation pages (``/docs``, ``/redoc``) load FastAPI's viewer from its CDN, so
-they get the other headers but not the policy. The game's WebSocket never comes here (the app
+A response that brings its own policy keeps it: the API documentation pages (``/docs``,
+``/redoc``, :mod:`blink.server.routes.apidocs`) allow their one inline script by its hash and
+ReDoc's search worker. The game's WebSocket never comes here (the app
 takes it first, see :class:`blink.server.app.BlinkApp`).
 """
 
@@ -27,7 +28,7 @@ _COMMON: Final = [
     (b"x-frame-options", b"DENY"),
     (b"referrer-policy", b"no-referrer"),
 ]
-_DOCS: Final = ("/docs", "/redoc")
+_CSP_NAME: Final = b"content-security-policy"
 
 
 class SecurityHeaders:
@@ -40,13 +41,14 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        extra = list(_COMMON)
-        if not str(scope.get("path", "")).startswith(_DOCS):
-            extra.append((b"content-security-policy", CSP.encode()))
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *extra]
+                headers = list(message.get("headers", []))
+                extra = list(_COMMON)
+                if not any(name.lower() == _CSP_NAME for name, _ in headers):
+                    extra.append((_CSP_NAME, CSP.encode()))
+                message["headers"] = [*headers, *extra]
             await send(message)
 
         await self.app(scope, receive, with_headers)
