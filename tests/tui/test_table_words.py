@@ -77,10 +77,15 @@ async def test_a_refusal_names_cards_in_words_and_piles_from_one() -> None:
         await pilot.press("w")
         await pilot.pause()
         message = shown(app, "#message")
-        assert "shares no colour, shape or count" in message, message
+        # plain words, and both piles it fits neither of (it named pile 1 only, with "shares")
+        assert "has no colour, shape or count in common with" in message, message
+        assert "shares" not in message
         assert card.long_name.capitalize() in message
         assert str(card) not in message and all(str(t) not in message for t in tops if t)
-        assert "pile 1" in message or "pile 2" in message
+        for pile in app.router.sides(view.players, 0):
+            top = tops[pile]
+            assert top is not None
+            assert f"{top.long_name} on pile {pile + 1}" in message, message
         assert "pile 0" not in message
 
 

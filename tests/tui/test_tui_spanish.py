@@ -75,11 +75,18 @@ async def test_a_refusal_is_said_in_each_language_with_cards_in_words(lang: str)
         await pilot.press("w")
         await pilot.pause()
         message = shown(app, "#message")
-        expected = "shares no colour" if lang == "en" else "no comparten color, forma ni cantidad"
+        expected = (
+            "has no colour, shape or count in common with"
+            if lang == "en"
+            else "no tiene color, forma ni cantidad en común con"
+        )
         assert expected in message, message
         assert card_name(card).lower() in message.lower()
         assert CODE.search(message) is None, message
-        assert ("pile" if lang == "en" else "montón") in message
+        for pile in app.router.sides(view.players, 0):
+            top = view.tops[pile]
+            assert top is not None and card_name(top) in message, message
+            assert f"{'pile' if lang == 'en' else 'montón'} {pile + 1}" in message, message
 
 
 async def _refusing_server(refusal: dict[str, Any], sent: list[dict[str, Any]]) -> Any:
@@ -102,12 +109,13 @@ async def _refusing_server(refusal: dict[str, Any], sent: list[dict[str, Any]]) 
     [
         (
             "en",
-            "Three blue waters shares no colour, shape or count with two yellow pyramids on pile 2",
+            "Three blue waters has no colour, shape or count in common with two yellow "
+            "pyramids on pile 2",
         ),
         (
             "es",
-            "Tres aguas azules y dos pirámides amarillas (en el montón 2) no comparten color, "
-            "forma ni cantidad",
+            "Tres aguas azules no tiene color, forma ni cantidad en común con dos pirámides "
+            "amarillas (en el montón 2)",
         ),
     ],
 )
@@ -276,13 +284,13 @@ async def test_a_real_server_refusal_in_spanish(server_url: str) -> None:
             assert wrong, "the deal has no card that misses a pile"
             card, pile = wrong[0]
             table.play(1, card, pile)
-            await wait_for(pilot, lambda: "no comparten" in shown(app, "#message"))
+            await wait_for(pilot, lambda: "en común" in shown(app, "#message"))
             message = shown(app, "#message")
             top = view.tops[pile]
             assert top is not None
             assert message == (
-                f"{card_name(card).capitalize()} y {card_name(top)} (en el montón {pile + 1}) "
-                "no comparten color, forma ni cantidad"
+                f"{card_name(card).capitalize()} no tiene color, forma ni cantidad en común con "
+                f"{card_name(top)} (en el montón {pile + 1})"
             )
             assert CODE.search(message) is None
             assert "Sala " + code in table.status().info

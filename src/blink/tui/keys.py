@@ -2,7 +2,8 @@
 
 A card key plays that hand card at once when it fits exactly one of the player's two piles;
 when it fits both, it waits for a pile key (press the card key again to drop it); when it fits
-neither, the play is sent anyway so the engine's refusal (with its reason) reaches the screen.
+neither, it is refused on the spot in a sentence that names both piles (the engine's refusal
+of a play names only the pile it was played on).
 In a choosing stall a card key chooses that card. Keys that mean nothing at the moment are
 ignored. Which piles a card fits is asked of the engine (``PlayerView.legal_plays``).
 """
@@ -13,7 +14,8 @@ from dataclasses import dataclass, field
 
 from blink.cards import Card
 from blink.games.classic.engine import reach
-from blink.tui.table import Stage, Table
+from blink.tui.render import no_pile_sentence
+from blink.tui.table import Notice, Stage, Table
 
 __all__ = [
     "HOTSEAT_LEFT",
@@ -165,8 +167,21 @@ class KeyRouter:
             self.table.changed()
         else:
             self.pending.pop(seat, None)
-            self.table.play(seat, card, sides[0])
+            self._refuse_nowhere(seat, card, view.tops, sides)
         return True
+
+    def _refuse_nowhere(
+        self, seat: int, card: Card, tops: tuple[Card | None, ...], sides: tuple[int, int]
+    ) -> None:
+        """``card`` fits neither of the seat's piles: say so naming both (the engine's refusal
+        of one play names the one pile it was played on); sent as a play, for the engine's own
+        reason, if a top is missing."""
+        piles = [(p, tops[p]) for p in dict.fromkeys(sides)]
+        known = [(p, top) for p, top in piles if top is not None]
+        if len(known) < len(piles):
+            self.table.play(seat, card, sides[0])
+            return
+        self.table.notify_player(Notice(no_pile_sentence(card, known), seat, refused=True))
 
     def pending_card(self, seat: int) -> Card | None:
         """The card waiting for a pile key, if it is still in the hand and the game is on."""

@@ -38,6 +38,7 @@ __all__ = [
     "card_label",
     "card_lines",
     "join_columns",
+    "no_pile_sentence",
     "pile_name",
     "refusal_sentence",
     "refusal_text",
@@ -169,7 +170,7 @@ Subjects = Mapping[str, Card | int | tuple[int, ...]]
 
 REFUSALS: Final[dict[str, tuple[str, tuple[str, ...], str]]] = {
     "no_common_attribute": (
-        N_("{card} shares no colour, shape or count with {top} on {pile}"),
+        N_("{card} has no colour, shape or count in common with {top} on {pile}"),
         ("card", "top", "pile"),
         N_("No match: no shared colour, shape or count"),
     ),
@@ -235,6 +236,19 @@ def refusal_sentence(code: str, subjects: Subjects | None = None, message: str =
         else:
             names[key] = pile_name(value)
     text = _(template).format(**names)
+    return text[:1].upper() + text[1:]
+
+
+def no_pile_sentence(card: Card, piles: Sequence[tuple[int, Card]]) -> str:
+    """Why ``card`` fits none of a player's piles (each the engine's number and its top
+    card), naming every pile: "Two yellow moons has no colour, shape or count in common with
+    one red star on pile 1, nor with three blue waters on pile 2"."""
+    (first, top), *others = piles
+    text = _("{card} has no colour, shape or count in common with {top} on {pile}").format(
+        card=card_name(card), top=card_name(top), pile=pile_name(first)
+    )
+    for pile, other in others:
+        text += _(", nor with {top} on {pile}").format(top=card_name(other), pile=pile_name(pile))
     return text[:1].upper() + text[1:]
 
 
