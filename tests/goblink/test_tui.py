@@ -13,8 +13,15 @@ from textual.widgets import Input, RichLog, Static
 from blink.games.goblink.bots import GreedyBot
 from blink.games.goblink.engine import GoAction, GoView, Phase
 from blink.games.goblink.tui.app import GoBlinkApp, PassScreen, _command_for
-from blink.games.goblink.tui.driver import CommandError, GoTable, count_of, winners_text
+from blink.games.goblink.tui.driver import (
+    CommandError,
+    GoTable,
+    count_of,
+    hand_letter,
+    winners_text,
+)
 from blink.tui.app import QuitScreen
+from blink.tui.i18n import card_name, set_language
 
 from .helpers import run_with_a_stuck_bot
 
@@ -62,7 +69,7 @@ async def test_a_whole_game_against_bots() -> None:
             if game.over:
                 break
             hand = game.hand(0)
-            assert all(str(c) in shown(app, "#hand") for c in hand)
+            assert all(card_name(c) in flat(shown(app, "#hand")) for c in hand)
             await type_command(pilot, app, command(table, 0, table.hint(0)))
         assert game.over
         assert "Game over" in shown(app, "#status")
@@ -83,17 +90,20 @@ async def test_hotseat_hides_each_hand_behind_the_pass_screen() -> None:
             assert seat in (0, 1)
             # While the pass screen is up, no hand is drawn on the table underneath.
             assert app.viewer is None
-            hidden = shown(app, "#hand")
+            hidden = flat(shown(app, "#hand"))
             assert "hidden" in hidden
             for p in (0, 1):
-                assert not any(f":{c}" in hidden for c in game.hand(p))
+                assert not any(f": {card_name(c)}" in hidden for c in game.hand(p))
             assert table.names[seat] in str(app.screen.query_one("#pass-message", Static).render())
             await pilot.press("enter")
             await wait_for(pilot, lambda s=seat: app.viewer == s)  # type: ignore[misc]
             other = 1 - seat
-            text = shown(app, "#hand")
-            assert all(f":{c}" in text for c in game.hand(seat))
-            assert not any(f":{c}" in text for c in game.hand(other) if c not in game.hand(seat))
+            text = flat(shown(app, "#hand"))
+            assert all(f": {card_name(c)}" in text for c in game.hand(seat))
+            mine = {card_name(c) for c in game.hand(seat)}
+            assert not any(
+                f": {card_name(c)}" in text for c in game.hand(other) if card_name(c) not in mine
+            )
             # Play this person's whole turn.
             while not game.over and game.current == seat:
                 await type_command(pilot, app, command(table, seat, table.hint(seat)))
@@ -177,6 +187,45 @@ async def test_no_command_palette_and_ctrl_c_asks_before_quitting() -> None:
         await pilot.press("y")
         await pilot.pause()
         assert not app.is_running
+
+
+def flat(text: str) -> str:
+    """``text`` with its line breaks as spaces (a long line of words wraps)."""
+    return " ".join(text.split())
+
+
+async def test_an_unknown_command_is_cleared_with_the_commands_shown() -> None:
+    """It stayed in the input, to be deleted by hand; a known command with a mistake stays,
+    to be corrected."""
+    table = GoTable(players=2, humans=(0,), bots=("greedy",), seed=12)
+    app = GoBlinkApp(table, bot_delay=0)
+    async with app.run_test(size=(120, 50)) as pilot:
+        await wait_for(pilot, lambda: table.game.current == 0)
+        await type_command(pilot, app, "jump 2 yellow")
+        assert app.query_one("#command", Input).value == ""
+        prompt = shown(app, "#prompt")
+        assert "unknown command 'jump'" in prompt and "ask, lay, end" in prompt
+        await type_command(pilot, app, "ask 7 yellow")
+        assert app.query_one("#command", Input).value == "ask 7 yellow"
+        assert "there is no player 7" in shown(app, "#prompt")
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+async def test_the_hand_is_labelled_in_words(lang: str) -> None:
+    """Each card under its letter and in words ("a: four red stars"), not a code (a:4RS)."""
+    set_language(lang)
+    try:
+        table = GoTable(players=2, humans=(0,), bots=("greedy",), seed=12)
+        app = GoBlinkApp(table, bot_delay=0)
+        async with app.run_test(size=(120, 50)) as pilot:
+            await wait_for(pilot, lambda: table.game.current == 0)
+            text = flat(shown(app, "#hand"))
+            hand = table.game.hand(0)
+            for i, card in enumerate(hand):
+                assert f"{hand_letter(i)}: {card_name(card)}" in text, text
+                assert str(card) not in text, text
+    finally:
+        set_language("en")
 
 
 def test_counts_and_verbs_for_you() -> None:

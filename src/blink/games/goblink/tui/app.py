@@ -32,6 +32,7 @@ from blink.games.goblink.live import in_daemon_thread
 from blink.games.goblink.tui.driver import (
     CommandError,
     GoTable,
+    UnknownCommand,
     count_of,
     hand_letter,
     value_words,
@@ -229,6 +230,8 @@ class GoBlinkApp(App[None]):
             self.table.act(seat, text)
         except CommandError as exc:
             self.message = f"[!] {exc}"
+            if isinstance(exc, UnknownCommand):
+                box.value = ""  # nothing in it to correct: the next command starts afresh
             self._refresh()
             return
         box.value = ""
@@ -306,10 +309,15 @@ class GoBlinkApp(App[None]):
             columns = []
             for i, c in enumerate(view.hand):
                 lines = card_lines(c, self.style)
-                lines.append(Text(f" {hand_letter(i)}:{c} ".center(9)))
+                lines.append(Text(hand_letter(i).center(9)))
                 columns.append(lines)
             if columns:
                 hand.append_text(join_columns(columns, gap=1))
+                # each card in words under its letter's column: what "lay a b c" names
+                words = "  ·  ".join(
+                    f"{hand_letter(i)}: {card_name(c)}" for i, c in enumerate(view.hand)
+                )
+                hand.append("\n" + words)
             else:
                 hand.append(_("(no cards)"))
         self.query_one("#hand", Static).update(hand)

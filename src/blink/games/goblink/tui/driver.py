@@ -53,6 +53,7 @@ __all__ = [
     "YOU",
     "CommandError",
     "GoTable",
+    "UnknownCommand",
     "cards_words",
     "count_of",
     "describe_event",
@@ -66,6 +67,11 @@ __all__ = [
 
 class CommandError(ValueError):
     """A typed command that cannot be understood or is not allowed (the message says why)."""
+
+
+class UnknownCommand(CommandError):
+    """A typed command whose first word is no command: the screen clears it (there is nothing
+    in it to correct) and says which commands there are."""
 
 
 YOU = N_("You")
@@ -445,7 +451,7 @@ class GoTable:
             if not args:
                 raise CommandError(_("lay which cards? For example: lay a b c"))
             return LayDown(seat, tuple(self._card(w, view.hand) for w in args))
-        raise CommandError(
+        raise UnknownCommand(
             _("unknown command {verb}: use ask, lay, end, hint or help").format(verb=repr(verb))
         )
 
