@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from tests.tui.helpers import press_one_move
 from tests.tui.test_snapshots import STALL_DECK, idle
 from textual.widgets import Static
@@ -13,7 +14,7 @@ from blink.cli.play import local_app
 from blink.games.classic.bots import BotSpec
 from blink.games.classic.engine import Phase
 from blink.games.classic.rules import OFFICIAL
-from blink.tui.app import BlinkApp, QuitScreen
+from blink.tui.app import BlinkApp, PauseScreen, QuitScreen
 from blink.tui.online import room_title
 from blink.tui.table import LocalTable, ManualClock, Stage
 
@@ -131,6 +132,36 @@ async def test_ctrl_c_asks_in_mid_game_and_quits_on_yes() -> None:
         await pilot.press("y")
         await pilot.pause()
         assert not app.is_running
+
+
+@pytest.mark.parametrize("size", [SIZE, (80, 24)])
+async def test_the_quit_question_leaves_the_pause_text_in_view(size: tuple[int, int]) -> None:
+    """Ctrl+C's question covered the pause box (both drawn at the centre) and, in mid-game,
+    the status line that says the game waits, paused."""
+    app = _vs_bots(2, countdown=0.0)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+c")  # in mid-game: the game pauses for the answer
+        await pilot.pause()
+        assert isinstance(app.screen, QuitScreen)
+        question = app.screen.query_one("#quit-question").region
+        status = app.table_screen.query_one("#status")
+        assert "Paused" in str(status.render())
+        assert not question.overlaps(status.region), (question, status.region)
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("space")  # paused by hand: the pause box hides the table
+        await pilot.pause()
+        assert isinstance(app.screen, PauseScreen)
+        paused = app.screen.query_one("#paused").region
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert isinstance(app.screen, QuitScreen)
+        question = app.screen.query_one("#quit-question").region
+        assert not question.overlaps(paused), (question, paused)
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, PauseScreen) and app.table.status().paused
 
 
 async def test_ctrl_c_twice_quits_a_hotseat_game() -> None:

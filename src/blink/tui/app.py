@@ -197,10 +197,12 @@ class QuitScreen(ModalScreen[bool]):
     """Asks before leaving a game under way: Y or Enter quits (so does Ctrl+C again, through
     the app's binding); N or Escape goes back to the game."""
 
+    # Near the bottom, not at the centre: the pause box (the pause screen's, at the centre)
+    # and the status line that says the game waits, paused, stay in view above it.
     DEFAULT_CSS = """
-    QuitScreen { align: center middle; }
+    QuitScreen { align: center bottom; }
     QuitScreen > Static { width: 44; height: 5; border: round $warning; background: $surface;
-                          content-align: center middle; text-align: center; }
+                          content-align: center middle; text-align: center; margin-bottom: 1; }
     """
 
     def __init__(self, question: str | None = None) -> None:
