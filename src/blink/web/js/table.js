@@ -655,6 +655,7 @@ export function mountTable(root, { code, spectate }) {
     return `<p class="muted" id="players-away" role="status">${escapeXml(t("players_away"))}</p>`;
   }
 
+  let focusedEnd = null; // the game end whose screen has had the focus put on its first action
   function render() {
     if (!alive) return;
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focus : null;
@@ -693,9 +694,15 @@ export function mountTable(root, { code, spectate }) {
     S.landed.clear();
     S.newSlots.clear();
     startFlights();
-    if (focused) {
-      const el = root.querySelector(`[data-focus="${focused}"]`);
-      if (el) el.focus({ preventScroll: true });
+    const again = focused && root.querySelector(`[data-focus="${focused}"]`);
+    if (again) again.focus({ preventScroll: true });
+    else if (S.end && focusedEnd !== S.end) {
+      // The end screen takes the keyboard once: Enter plays its first action (Rematch).
+      const first = root.querySelector(".end .actions button:not([disabled]), .end .actions a");
+      if (first) {
+        first.focus({ preventScroll: true });
+        focusedEnd = S.end;
+      }
     }
     tick();
   }
