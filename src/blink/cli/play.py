@@ -137,7 +137,7 @@ RecordOpt = Annotated[
     typer.Option(
         "--record",
         help="Write the record of the game (or series) to FILE as it ends, and on quitting "
-        "the unfinished game so far (replay it with blink replay FILE).",
+        "the unfinished game so far (replay it with blink replay FILE; its folder must exist).",
         metavar="FILE",
     ),
 ]

@@ -138,7 +138,9 @@ def _check_fast(specs: Sequence[BotSpec]) -> None:
         _fail(str(exc))
 
 
-PlotOpt = Annotated[Path | None, typer.Option("--plot", help="Write a figure (PNG).")]
+PlotOpt = Annotated[
+    Path | None, typer.Option("--plot", help="Write a figure (PNG; its folder must exist).")
+]
 
 
 def _check_common(games: int, seed: int, workers: int | None) -> None:
@@ -272,7 +274,10 @@ def _print_summary(summary: Summary, elapsed: float, fast_plays_it: bool) -> Non
 
 
 RecordsOpt = Annotated[
-    Path | None, typer.Option("--records", help="Write every game's record to DIR.")
+    Path | None,
+    typer.Option(
+        "--records", help="Write every game's record to DIR (made in a folder that exists)."
+    ),
 ]
 BestOfOpt = Annotated[int, typer.Option("--best-of", help="Play best-of-N series.")]
 GameOpt = Annotated[GameKind, typer.Option("--game", help=f"{or_list(GameKind)}.")]

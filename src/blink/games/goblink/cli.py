@@ -108,7 +108,10 @@ def play(
         bool, typer.Option("--ascii", help="Draw shapes as letters instead of symbols.")
     ] = False,
     record: Annotated[
-        Path | None, typer.Option("--record", help="Write the game's record (JSON) here at exit.")
+        Path | None,
+        typer.Option(
+            "--record", help="Write the game's record (JSON) here at exit (its folder must exist)."
+        ),
     ] = None,
     lang: LangOpt = None,
 ) -> None:
@@ -170,9 +173,14 @@ def simulate(
         int | None, typer.Option("--workers", "-w", help="Processes (default: all cores).")
     ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
-    plot: Annotated[Path | None, typer.Option("--plot", help="Write a PNG figure.")] = None,
+    plot: Annotated[
+        Path | None, typer.Option("--plot", help="Write a PNG figure (its folder must exist).")
+    ] = None,
     records: Annotated[
-        Path | None, typer.Option("--records", help="Write every game's record to DIR.")
+        Path | None,
+        typer.Option(
+            "--records", help="Write every game's record to DIR (made in a folder that exists)."
+        ),
     ] = None,
     engine: Annotated[
         str | None,
