@@ -33,6 +33,7 @@ def _free_port() -> int:
 def serve(tmp: Path, *opts: str) -> Iterator[str]:
     """Run ``blink serve`` in a subprocess; yield its base URL; stop it at the end."""
     port = _free_port()
+    tmp.mkdir(parents=True, exist_ok=True)  # the folder of a --db file must exist
     env = {**os.environ, "COLUMNS": "120"}
     proc = subprocess.Popen(
         [
