@@ -240,15 +240,21 @@ def refusal_sentence(code: str, subjects: Subjects | None = None, message: str =
 
 
 def no_pile_sentence(card: Card, piles: Sequence[tuple[int, Card]]) -> str:
-    """Why ``card`` fits none of a player's piles (each the engine's number and its top
-    card), naming every pile: "Two yellow moons has no colour, shape or count in common with
-    one red star on pile 1, nor with three blue waters on pile 2"."""
+    """Why ``card`` fits none of a player's piles (one or two: each the engine's number and
+    its top card), naming each: "Two yellow moons has no colour, shape or count in common
+    with one red star on pile 1, nor with three blue waters on pile 2"."""
     (first, top), *others = piles
-    text = _("{card} has no colour, shape or count in common with {top} on {pile}").format(
-        card=card_name(card), top=card_name(top), pile=pile_name(first)
-    )
-    for pile, other in others:
-        text += _(", nor with {top} on {pile}").format(top=card_name(other), pile=pile_name(pile))
+    names = {"card": card_name(card), "top": card_name(top), "pile": pile_name(first)}
+    if not others:
+        text = _("{card} has no colour, shape or count in common with {top} on {pile}")
+    else:
+        second, top2 = others[0]
+        names |= {"top2": card_name(top2), "pile2": pile_name(second)}
+        text = _(
+            "{card} has no colour, shape or count in common with {top} on {pile}, nor with "
+            "{top2} on {pile2}"
+        )
+    text = text.format(**names)
     return text[:1].upper() + text[1:]
 
 
