@@ -162,7 +162,8 @@ async def test_the_leaderboard_shows_the_latest_five_results(server: ServerThrea
                 {"p": ann["id"], "g": 9000 + i, "at": 1.0 + i, "place": place},
             )
     eng.dispose()
-    lines = {q["id"]: q for q in server.get("/api/leaderboard").json()["players"]}
+    board = server.get("/api/leaderboard").json()
+    lines = {q["id"]: q for q in board["players"] + board["provisional"]}
     newest = ["win" if p == 1 else "loss" for p in reversed(places)][:FORM_GAMES]
     assert lines[ann["id"]]["form"] == newest == ["loss", "loss", "win", "win", "loss"]
     assert lines[bob["id"]]["form"] == []
@@ -244,3 +245,22 @@ async def test_a_second_profile_cannot_lift_the_first(make_server: Any) -> None:
     assert pa["games"] == PAIR_GAMES_RATED and pa["rating"]["mu"] == mus[-1]
     assert pb["games"] == PAIR_GAMES_RATED
     assert server.get(f"/api/games?room={code}").json()["games"][0]["id"] == end["game"]
+
+
+async def test_profiles_without_rated_games_are_listed_apart(server: ServerThread) -> None:
+    """A new profile's rating (0.0) is above a player's who lost some rated games: it is not
+    ranked among them but listed apart, provisional, until it has a rated game."""
+    fresh, loser = new_profile(server, "Newcomer"), new_profile(server, "Veteran")
+    eng = create_engine(server.settings.database_url)
+    with eng.begin() as conn:
+        conn.execute(
+            text("update profiles set mu = 20, sigma = 7, games = 4, wins = 1 where id = :p"),
+            {"p": loser["id"]},
+        )
+    eng.dispose()
+    board = server.get("/api/leaderboard").json()
+    ranked = [(q["rank"], q["id"]) for q in board["players"]]
+    assert ranked == [(1, loser["id"])]
+    (line,) = board["provisional"]
+    assert line["id"] == fresh["id"] and line["rank"] is None and line["games"] == 0
+    assert line["rating"]["ordinal"] > board["players"][0]["rating"]["ordinal"]

@@ -57,6 +57,7 @@ __all__ = [
     "BOT_GAMES_RATED",
     "FORM_GAMES",
     "PAIR_GAMES_RATED",
+    "RANKED_AFTER",
     "ProfileError",
     "add_profile",
     "leaderboard",
@@ -439,23 +440,42 @@ def profile_with_history(hub: Hub, pid: str) -> dict[str, Any]:
     return out
 
 
+RANKED_AFTER: Final = 1
+"""Rated games a profile needs to be ranked on the leaderboard. Before, it is provisional:
+its rating is the starting one (ordinal 0), above every player who has lost a few games, so it
+is listed apart, unranked."""
+
+
 def leaderboard(hub: Hub, limit: int, min_games: int) -> dict[str, Any]:
-    """Profiles by conservative rating (``mu - 3 sigma``), best first, each with its recent
-    form (:func:`_recent_form`), and the bots' fixed ratings (``GET /api/leaderboard``);
-    ``limit`` is kept between 1 and 1,000."""
+    """Profiles with :data:`RANKED_AFTER` rated games or more by conservative rating
+    (``mu - 3 sigma``), best first, ranked; the provisional ones (fewer games, with at least
+    ``min_games``) apart, unranked (``rank: null``), newest first; each with its recent form
+    (:func:`_recent_form`); and the bots' fixed ratings (``GET /api/leaderboard``). ``limit``
+    (kept between 1 and 1,000) applies to each list."""
     limit = max(1, min(limit, 1000))
     with hub.storage.engine.connect() as conn:
         rows = conn.execute(
             select(profiles)
-            .where(profiles.c.games >= min_games)
+            .where(profiles.c.games >= max(min_games, RANKED_AFTER))
             .order_by((profiles.c.mu - 3 * profiles.c.sigma).desc(), profiles.c.id)
             .limit(limit)
         ).all()
-        form = _recent_form(conn, [row.id for row in rows])
+        fresh = []
+        if min_games < RANKED_AFTER:
+            fresh = conn.execute(
+                select(profiles)
+                .where(profiles.c.games < RANKED_AFTER, profiles.c.games >= min_games)
+                .order_by(profiles.c.created_at.desc(), profiles.c.id)
+                .limit(limit)
+            ).all()
+        form = _recent_form(conn, [row.id for row in [*rows, *fresh]])
     return {
         "players": [
             {"rank": i + 1, **public_profile(row), "form": form.get(row.id, [])}
             for i, row in enumerate(rows)
+        ],
+        "provisional": [
+            {"rank": None, **public_profile(row), "form": form.get(row.id, [])} for row in fresh
         ],
         "bots": {level: rating.to_dict() for level, rating in BOT_RATINGS.items()},
     }
