@@ -29,6 +29,8 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, Final
 
+import msgspec
+
 from sqlalchemy import (
     Column,
     Connection,
@@ -50,6 +52,7 @@ from blink.server.errors import ProfileError
 from blink.server.hub import Hub
 from blink.server.jobs import insert_new
 from blink.server.names import NameError_, check_name, name_key
+from blink.server.protocol import RatingChange, Ratings, RatingValue, encode
 from blink.server.rooms import GameState, Room, hash_token
 from blink.server.schema import rooms
 
@@ -218,8 +221,11 @@ def _rate_job(
     winners: tuple[int, ...],
     at: float,
     game: str = "classic",
-) -> Callable[[Connection], None]:
-    def job(conn: Connection) -> None:
+) -> Callable[[Connection], list[RatingChange] | None]:
+    """The storage job that rates a finished game; its result is each rated seat's change
+    (``None``: the game is not rated)."""
+
+    def job(conn: Connection) -> list[RatingChange] | None:
         wanted = [h for h in hashes if h is not None]
         rows = {
             r.secret_hash: r
@@ -233,7 +239,7 @@ def _rate_job(
                 try:
                     ratings.append(_bot_rating(b, game))
                 except RatingError:
-                    return
+                    return None
                 fixed.append(True)
                 who.append(None)
             elif h is not None and h in rows:
@@ -242,22 +248,23 @@ def _rate_job(
                 fixed.append(False)
                 who.append(row)
             else:
-                return  # an anonymous person: the game is not rated
+                return None  # an anonymous person: the game is not rated
         info = get_game(game).info
         if all(w is None for w in who) or not info.min_players <= len(ratings) <= info.max_players:
-            return
+            return None
         if len({w.id for w in who if w is not None}) != sum(1 for w in who if w is not None):
-            return
+            return None
         names = [w.name if w is not None else f"bot:{b}" for w, b in zip(who, bots, strict=True)]
         if any(b is not None for b in bots):
             for i, row in enumerate(who):
                 others = json.dumps([n for j, n in enumerate(names) if j != i])
                 if row is not None and _farmed(conn, row, others, at):
-                    return
+                    return None
         ids = [w.id for w in who if w is not None]
         if any(_pair_farmed(conn, x, y, at) for x, y in itertools.combinations(ids, 2)):
-            return
+            return None
         new = rate_game(ratings, list(winners), fixed, info)
+        changes: list[RatingChange] = []
         for i, row in enumerate(who):
             if row is None:
                 continue
@@ -288,8 +295,37 @@ def _rate_job(
                     sigma_after=new[i].sigma,
                 )
             )
+            changes.append(_change(i, row.id, ratings[i], new[i]))
+        return changes
 
     return job
+
+
+def _value(r: Rating) -> RatingValue:
+    return RatingValue(mu=r.mu, sigma=r.sigma, ordinal=r.ordinal)
+
+
+def _change(seat: int, pid: str, before: Rating, after: Rating) -> RatingChange:
+    """A seat's rating change, as the game's end tells it."""
+    delta = after.ordinal - before.ordinal
+    return RatingChange(seat, pid, _value(before), _value(after), delta)
+
+
+def _tell_ratings(room: Room, g: GameState) -> Callable[[object], None]:
+    """The ``done`` of a game's rating job: once the ratings are stored, every connection of
+    the room is told (a :class:`~blink.server.protocol.Ratings` frame), and the game's end,
+    when it is sent again, carries them."""
+
+    def done(result: object) -> None:
+        if not isinstance(result, list) or not result:
+            return  # not rated, or the job failed (logged by the storage)
+        if g.end_msg is not None:
+            g.end_msg = msgspec.structs.replace(g.end_msg, ratings=result)
+        frame = encode(Ratings(game=g.id, ratings=result))
+        for c in room.conns:
+            c.send(frame)
+
+    return done
 
 
 def profile_hashes(hub: Hub) -> set[str]:
@@ -348,7 +384,8 @@ def on_game_end(room: Room, g: GameState) -> None:
     room.hub.store(
         _rate_job(
             room.code, g.id, hashes, bots, tuple(outcome.winners), time.time(), room.game_name
-        )
+        ),
+        _tell_ratings(room, g),
     )
 
 

@@ -127,6 +127,11 @@ export function mountTable(root, { code, spectate }) {
       case "chat":
         announce(`${nameOf(msg.seat)}: ${chat.heard(msg)}`);
         break;
+      case "ratings":
+        // The game was rated (after its end, once stored): its end screen shows each change.
+        if (!S.end || S.end.game !== msg.game) return;
+        S.end = { ...S.end, ratings: msg.ratings };
+        break;
       case "left":
         navigate("/");
         return;
@@ -572,6 +577,24 @@ export function mountTable(root, { code, spectate }) {
     return figs;
   }
 
+  /** Each rated player's rating before and after the game, and the change. */
+  function ratingsHTML(e) {
+    const list = e.ratings || [];
+    if (!list.length) return "";
+    // One decimal, as the leaderboard shows a rating; never "-0.0".
+    const num = (x) => (Math.round(x * 10) / 10 || 0).toFixed(1);
+    const rows = list.map((r) => {
+      const sign = r.delta >= 0 ? "+" : "−";
+      const text = t("rating_change", {
+        name: nameOf(r.seat), before: num(r.before.ordinal), after: num(r.after.ordinal),
+        delta: `${sign}${num(Math.abs(r.delta))}`,
+      });
+      const mine = !S.spectate && r.seat === S.seat;
+      return `<li data-seat="${r.seat}" class="${r.delta >= 0 ? "up" : "down"}${mine ? " mine" : ""}">${escapeXml(text)}</li>`;
+    }).join("");
+    return `<section class="rating-changes"><h2>${escapeXml(t("rating_changes"))}</h2><ul>${rows}</ul></section>`;
+  }
+
   /** Who has asked for a rematch: said only once you have asked too, or when a person has
    * (a bot always agrees, which is no news before you have decided). */
   function votesHTML() {
@@ -642,7 +665,7 @@ export function mountTable(root, { code, spectate }) {
       ? `${seriesEndHTML(s)}<p class="last-game">${escapeXml(t("last_game"))}: ${escapeXml(title)}</p>`
       : `<p class="blink${lost ? " lost" : ""}">${escapeXml(t("blink_win"))}</p><h1 style="margin:0">${escapeXml(title)}</h1>`;
     return `<section class="end${seriesDone ? " series-end" : ""}" aria-live="polite">
-      ${head}${after}${tops}${figuresHTML(e, w)}${seriesLine}${next}${votesHTML()}
+      ${head}${after}${tops}${figuresHTML(e, w)}${ratingsHTML(e)}${seriesLine}${next}${votesHTML()}
       <div class="actions">${buttons.join("")}</div></section>`;
   }
 
