@@ -80,3 +80,18 @@ def test_the_end_screen_shows_the_rating_change(context: BrowserContext, server:
     expect(line).to_have_text(f"Rita Rated (Tú): {change}")
     assert not errors, errors
 
+
+def test_a_profile_made_on_the_leaderboard_names_the_player(
+    context: BrowserContext, server: Server
+) -> None:
+    """After making a profile (on the leaderboard page), the lobby's name field has the
+    profile's name, so the table names the player, not just "You"."""
+    page = context.new_page()
+    errors = collect_errors(page)
+    page.goto(server.url + "/leaderboard.html")
+    page.fill('#me input[name="name"]', "Nora Named")
+    page.click('#me button[type="submit"]')
+    expect(page.locator("#me")).to_contain_text("Nora Named", timeout=15000)
+    page.goto(server.url + "/")
+    expect(page.locator("#q-name")).to_have_value("Nora Named", timeout=15000)
+    assert not errors, errors
