@@ -29,6 +29,27 @@ function showError(err) {
   status.className = "net terr bad";
 }
 
+/** A refusal shown where the user acted: under `form` (its first field marked invalid,
+ * described by the sentence, and focused); the top bar only when the form is gone. */
+function showErrorAt(form, err) {
+  if (!form || !form.isConnected) {
+    showError(err);
+    return;
+  }
+  let p = form.querySelector(".form-error");
+  if (!p) {
+    p = el("p", { class: "terr form-error", role: "alert", id: `${form.id || "form"}-error` });
+    form.append(p);
+  }
+  p.textContent = errorText(err);
+  const field = form.querySelector("input:not([type=hidden]), select");
+  if (field) {
+    field.setAttribute("aria-invalid", "true");
+    field.setAttribute("aria-describedby", p.id);
+    field.focus();
+  }
+}
+
 // --- the list ---------------------------------------------------------------------------------
 
 function kindWord(kind) {
@@ -78,7 +99,7 @@ async function onCreate(ev) {
     });
     saveOrgSecret(made.id, made.organiser_secret);
     location.href = `/tournament.html?id=${encodeURIComponent(made.id)}`;
-  } catch (err) { showError(err); }
+  } catch (err) { showErrorAt(ev.target, err); }
 }
 
 // --- one tournament ----------------------------------------------------------------------------
@@ -152,7 +173,7 @@ async function act(path, body, formId = null) {
       current = x;
       render(x);
     }
-  } catch (err) { showError(err); }
+  } catch (err) { showErrorAt(formId && document.getElementById(formId), err); }
 }
 
 /** A player's own request (check in, withdraw, claim) with this browser's profile. */
@@ -373,7 +394,7 @@ function claimPanel(x) {
           const p = await ensureProfile(new FormData(ev.target).get("name"));
           const done = await selfAct("claim", { claim: token, profile_secret: p.secret });
           if (done) history.replaceState(null, "", `/tournament.html?id=${encodeURIComponent(tid)}`);
-        } catch (err) { showError(err); }
+        } catch (err) { showErrorAt(ev.target, err); }
       },
     },
     me ? el("input", { type: "hidden", name: "name", value: me.name }) : el("label", {}, `${t("name")} `, el("input", { name: "name", maxlength: "24", required: true })),
@@ -419,7 +440,7 @@ function joinPanel(x) {
         const res = await api("POST", `/api/tournaments/${encodeURIComponent(tid)}/join`, { profile_secret: p.secret });
         current = res;
         render(res);
-      } catch (err) { showError(err); }
+      } catch (err) { showErrorAt(ev.target, err); }
     },
   },
   me ? el("span", {}, `${t("t_join_as", { name: me.name })} `) : el("label", {}, `${t("name")} `, el("input", { name: "name", maxlength: "24", required: true })),
