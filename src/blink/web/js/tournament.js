@@ -307,7 +307,7 @@ function checkInPart(x) {
     },
   },
   el("label", {}, `${t("t_check_in_minutes")} `, el("input", { name: "minutes", type: "number", min: "1", size: "5" })),
-  el("label", {}, el("input", { name: "draw", type: "checkbox", value: "1" }), ` ${t("t_draw_at_close")}`),
+  el("label", { class: "check" }, el("input", { name: "draw", type: "checkbox", value: "1" }), el("span", {}, t("t_draw_at_close"))),
   el("button", { type: "submit" }, t("t_check_in_open_btn")));
 }
 
@@ -470,6 +470,18 @@ function playerLine(p, x, org) {
 
 let resize = null;
 
+/** A finished tournament's result at the top of the page: the champion, then the next places
+ * (the whole standings stay at the bottom, linked). */
+function championPart(td) {
+  if (!td.finished || !td.champion) return null;
+  const next = (td.standings || []).filter((s) => s.place > 1 && s.place <= 3 && s.place === s.place_to);
+  return el("section", { class: "tpanel champion", id: "champion" },
+    el("h2", {}, t("t_champion_head")),
+    el("p", { class: "champion-name" }, td.champion),
+    next.length ? el("p", { class: "meta podium" }, next.map((s) => `${s.place}. ${s.name}`).join(" · ")) : null,
+    el("a", { href: "#standings" }, t("t_all_standings")));
+}
+
 /** A printable bracket's URL in the page's language (the server prints English or Spanish). */
 function inLang(url) {
   return `${url}${url.includes("?") ? "&" : "?"}lang=${getLang()}`;
@@ -488,6 +500,8 @@ function render(x) {
       el("a", { href: inLang(x.bracket_png), target: "_blank", id: "bracket-png", class: "btn" }, t("t_png")),
       el("a", { href: x.export_url, class: "btn" }, t("t_export"))),
   ];
+  const champ = championPart(td);
+  if (champ) parts.push(champ);
   if (org) parts.push(organiserPanel(x));
   const claim = claimPanel(x);
   if (claim) parts.push(claim);
