@@ -669,7 +669,7 @@ def _table_cols(n_fin: int, w: Words) -> list[tuple[str, float]]:
         return head, max(1.5, 0.45 + HEAD_CHAR_W * len(head))
 
     cols = [(w("finalist"), 5.5)] + [fit(w("against", n=i + 1)) for i in range(n_fin)]
-    return cols + [fit(w("wins")), fit(w("place"))]
+    return [*cols, fit(w("wins")), fit(w("place"))]
 
 
 def _png_final_table(ax: Axes, ft: dict[str, Any], w: Words, y: float, pt: float) -> float:

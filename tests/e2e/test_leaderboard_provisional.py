@@ -52,9 +52,7 @@ def test_a_new_profile_is_provisional_and_nothing_says_null(
         assert "Ranked Rita" in rows[0] and "Fresh Fay" in rows[1]
 
         page.select_option("#lang", "es")
-        expect(fresh.locator("tr.group")).to_have_text(
-            "Provisionales: aún sin partidas puntuadas"
-        )
+        expect(fresh.locator("tr.group")).to_have_text("Provisionales: aún sin partidas puntuadas")
         assert "null" not in page.locator("#me").inner_text()
         assert errors == []
     finally:

@@ -96,7 +96,7 @@ def test_a_finished_tournament_on_a_phone(server: Server, browser: Browser) -> N
         for i in range(5):
             cell = totals.nth(i)
             b = cell.bounding_box()
-            assert b is not None and 0 <= b["x"] and b["x"] + b["width"] <= PHONE["width"], (i, b)
+            assert b is not None and b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"], (i, b)
             on_top = page.evaluate(
                 "([x, y]) => document.elementFromPoint(x, y)?.closest('td, th')?.className ?? ''",
                 [b["x"] + b["width"] / 2, b["y"] + b["height"] / 2],

@@ -82,9 +82,8 @@ def test_a_final_set_ends_with_what_comes_next(server: Server, context: BrowserC
 
     page = context.new_page()
     errors = collect_errors(page)
-    page.add_init_script(
-        f"sessionStorage.setItem('blink.seat.{code}', JSON.stringify({{token: '{secret[me]}', seat: 0}}))"
-    )
+    seat = f"JSON.stringify({{token: '{secret[me]}', seat: 0}})"
+    page.add_init_script(f"sessionStorage.setItem('blink.seat.{code}', {seat})")
     page.goto(f"{server.url}/play/{code}")
     end = page.locator("section.end")
     expect(end.locator(".series-kicker")).to_have_text(
@@ -108,7 +107,9 @@ def test_a_final_set_ends_with_what_comes_next(server: Server, context: BrowserC
     expect(end.locator(".series-kicker")).to_have_text(
         "Enfrentamiento terminado · 3 partidas, cuenta cada una"
     )
-    expect(page.locator("#t-next")).to_contain_text(f"Tu próximo enfrentamiento: contra {opponent}.")
+    expect(page.locator("#t-next")).to_contain_text(
+        f"Tu próximo enfrentamiento: contra {opponent}."
+    )
     expect(page.locator("#t-next a#next-match")).to_have_text("Jugar tu próximo enfrentamiento")
     page.select_option("#lang", "en")
 

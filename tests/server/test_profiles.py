@@ -290,7 +290,9 @@ async def test_a_rated_game_end_tells_each_rated_players_rating(server: ServerTh
         assert change[when]["sigma"] == pytest.approx(h[when]["sigma"])
         ordinal = h[when]["mu"] - 3 * h[when]["sigma"]
         assert change[when]["ordinal"] == pytest.approx(ordinal)
-    assert change["delta"] == pytest.approx(change["after"]["ordinal"] - change["before"]["ordinal"])
+    assert change["delta"] == pytest.approx(
+        change["after"]["ordinal"] - change["before"]["ordinal"]
+    )
     # A reconnecting player is sent the game's end again, with the ratings in it.
     b = await Client("A again").connect(server.ws, room=body["code"], token=body["token"])
     again = await b.expect("game_end")
@@ -300,7 +302,7 @@ async def test_a_rated_game_end_tells_each_rated_players_rating(server: ServerTh
 
 async def test_an_unrated_game_end_has_no_ratings(server: ServerThread) -> None:
     """A game with an anonymous person is not rated: no ``ratings`` frame, none in its end."""
-    code, clients, _ = await seat_clients(server)
+    _code, clients, _ = await seat_clients(server)
     ends = await asyncio.wait_for(asyncio.gather(*(bot_loop(c, games=1) for c in clients)), 120)
     assert all("ratings" not in e[0] for e in ends)
     await clients[0].send({"type": "ping", "t": 1})  # a frame answered after the game's end

@@ -425,4 +425,6 @@ async def test_a_final_set_room_plays_the_tournaments_three_games(server: Server
     assert doc["play_all"] is True and len(SeriesRecord.from_dict(doc).verify()) == len(ends)
     after = await state(server, tid)
     f12 = next(x for x in after["tournament"]["matches"] if x["id"] == "F1-2")
-    assert f12["status"] == "decided" and len([g for g in f12["games"] if len(g["winners"]) == 1]) == 3
+    assert (
+        f12["status"] == "decided" and len([g for g in f12["games"] if len(g["winners"]) == 1]) == 3
+    )

@@ -131,9 +131,7 @@ def _texts_and_cells(t: Tournament, lang: str) -> tuple[list[tuple[str, Any]], l
     ax = fig.axes[0]
     to_data = ax.transData.inverted()
     texts = [
-        (x, x.get_window_extent(renderer).transformed(to_data))
-        for x in ax.texts
-        if x.get_text()
+        (x, x.get_window_extent(renderer).transformed(to_data)) for x in ax.texts if x.get_text()
     ]
     cells = [p for p in ax.patches if isinstance(p, Rectangle)]
     return texts, cells

@@ -30,7 +30,6 @@ from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 import msgspec
-
 from sqlalchemy import (
     Column,
     Connection,
@@ -497,14 +496,16 @@ def leaderboard(hub: Hub, limit: int, min_games: int) -> dict[str, Any]:
             .order_by((profiles.c.mu - 3 * profiles.c.sigma).desc(), profiles.c.id)
             .limit(limit)
         ).all()
-        fresh = []
+        fresh: list[Any] = []
         if min_games < RANKED_AFTER:
-            fresh = conn.execute(
-                select(profiles)
-                .where(profiles.c.games < RANKED_AFTER, profiles.c.games >= min_games)
-                .order_by(profiles.c.created_at.desc(), profiles.c.id)
-                .limit(limit)
-            ).all()
+            fresh = list(
+                conn.execute(
+                    select(profiles)
+                    .where(profiles.c.games < RANKED_AFTER, profiles.c.games >= min_games)
+                    .order_by(profiles.c.created_at.desc(), profiles.c.id)
+                    .limit(limit)
+                )
+            )
         form = _recent_form(conn, [row.id for row in [*rows, *fresh]])
     return {
         "players": [

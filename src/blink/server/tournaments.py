@@ -8,8 +8,9 @@ tournament in memory (:class:`Manager`), stores its JSON after every change (tab
 private room for each ready match, playing the match's set as the tournament has it
 (:attr:`Match.best_of <blink.tournament.Match.best_of>`: two out of three; a final-round set's
 three decided games, every one played, the room option ``play_all``; a three-player play-off
-as one game), so the room's series ends with the game that decides the match. Each seat's token is the player's profile secret, so players connect
-to their match with the secret they already hold. Results come back from the rooms' finished
+as one game), so the room's series ends with the game that decides the match. Each seat's
+token is the player's profile secret, so players connect to their match with the secret they
+already hold. Results come back from the rooms' finished
 games (:meth:`Manager.sync`, run by a game-end hook and at start), each game entered once
 (its reference is ``ROOM/game-id``).
 
