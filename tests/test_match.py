@@ -108,3 +108,28 @@ def test_series_properties(best_of: int, results: list[tuple[int, ...]]) -> None
     if s.winner is not None:
         assert s.score[s.winner] == s.target
         assert s.score[1 - s.winner] < s.target
+
+
+def test_a_set_of_three_plays_every_game_and_replays_ties() -> None:
+    s = Series(3, play_all=True)
+    assert s.first_to is None
+    s.record([0])
+    s.record([0])
+    assert s.score == (2, 0) and not s.over and s.winner is None  # a majority does not end it
+    s.record([0, 1])
+    assert not s.over  # a tied game is replayed
+    s.record([1])
+    assert s.over and s.winner == 0 and s.decided_games == 3 and s.games_played == 4
+    with pytest.raises(SeriesError, match="already decided"):
+        s.record([1])
+    d = s.to_dict()
+    assert d["best_of"] == 3 and d["play_all"] is True and d["first_to"] is None
+    assert d["over"] is True and d["winner"] == 0
+
+
+def test_a_best_of_three_ends_at_two_wins() -> None:
+    s = Series(3)
+    assert s.first_to == 2 and s.to_dict()["first_to"] == 2
+    s.record([1])
+    s.record([1])
+    assert s.over and s.to_dict()["over"] is True

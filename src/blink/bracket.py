@@ -20,6 +20,7 @@ from blink.tournament import Match, MatchKind, Tournament
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 __all__ = [
     "LANGS",
@@ -28,6 +29,7 @@ __all__ = [
     "Words",
     "final_table",
     "layout",
+    "png_figure",
     "render_html",
     "render_png",
     "write_png",
@@ -554,9 +556,16 @@ def _html_standings(t: Tournament, w: Words) -> list[str]:
 def render_png(t: Tournament, dpi: int = 150, lang: str = "en") -> bytes:
     """The bracket and the final round as a PNG image (matplotlib's Agg backend), in ``lang``
     (:data:`LANGS`)."""
-    w = Words(lang)
     import io
 
+    buf = io.BytesIO()
+    png_figure(t, dpi, lang).savefig(buf, format="png", dpi=dpi, facecolor="white")
+    return buf.getvalue()
+
+
+def png_figure(t: Tournament, dpi: int = 150, lang: str = "en") -> Figure:
+    """The matplotlib figure :func:`render_png` draws (its texts can be measured)."""
+    w = Words(lang)
     import matplotlib
 
     matplotlib.use("Agg", force=False)
@@ -565,7 +574,7 @@ def render_png(t: Tournament, dpi: int = 150, lang: str = "en") -> bytes:
     lay = layout(t, lang)
     ft = final_table(t, lang) if t.draw_record is not None else None
     n_fin = len(ft["names"]) if ft else 0
-    table_w = 5.5 + 1.5 * (n_fin + 2)
+    table_w = sum(width for _, width in _table_cols(n_fin, w))
     width = max(lay.width, table_w) + 0.6
     table_h = (n_fin + 1) * 0.6 + 1.6
     extra = _extra_matches(t)
@@ -587,9 +596,7 @@ def render_png(t: Tournament, dpi: int = 150, lang: str = "en") -> bytes:
         y = _png_final_table(ax, ft, w, y, pt)
     if extra:
         _png_tiebreaks(ax, extra, w, y, pt)
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi, facecolor="white")
-    return buf.getvalue()
+    return fig
 
 
 def _png_title(ax: Axes, t: Tournament, w: Words, pt: float) -> None:
@@ -650,6 +657,21 @@ def _png_box(ax: Axes, b: Box, by: float, pt: float) -> None:
             )
 
 
+HEAD_CHAR_W: Final = 0.2
+"""Layout units a character of a table heading takes at most (bold, 0.3 units high): a column
+is as wide as its heading needs in the page's language ("contra 4", "Victorias")."""
+
+
+def _table_cols(n_fin: int, w: Words) -> list[tuple[str, float]]:
+    """The final table's columns: each heading and its width in layout units."""
+
+    def fit(head: str) -> tuple[str, float]:
+        return head, max(1.5, 0.45 + HEAD_CHAR_W * len(head))
+
+    cols = [(w("finalist"), 5.5)] + [fit(w("against", n=i + 1)) for i in range(n_fin)]
+    return [*cols, fit(w("wins")), fit(w("place"))]
+
+
 def _png_final_table(ax: Axes, ft: dict[str, Any], w: Words, y: float, pt: float) -> float:
     """The final round's cross table from ``y`` down; returns the y below it."""
     from matplotlib.patches import Rectangle
@@ -665,8 +687,7 @@ def _png_final_table(ax: Axes, ft: dict[str, Any], w: Words, y: float, pt: float
         va="center",
     )
     y += 1.0
-    cols = [(w("finalist"), 5.5)] + [(w("against", n=i + 1), 1.5) for i in range(n_fin)]
-    cols += [(w("wins"), 1.5), (w("place"), 1.5)]
+    cols = _table_cols(n_fin, w)
     rows = [[head for head, _ in cols]]
     for i, name in enumerate(ft["names"]):
         rows.append([f"{i + 1}. {name}", *ft["cells"][i], ft["wins"][i], ft["places"][i]])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import time
 
 from blinkweb import Server, collect_errors, keyboard_step
@@ -50,3 +51,47 @@ def test_an_unknown_profile_still_gets_an_anonymous_seat(
     stale = {"id": "nobody", "name": "Old", "secret": "not-a-real-secret"}
     errors = _play_quick_game(context, server, stale)
     assert all(e.startswith(REFUSED_PROFILE) for e in errors), errors
+
+
+def one(x: float) -> str:
+    """A rating as the page shows it: one decimal, rounded half up, never "-0.0"."""
+    return f"{math.floor(x * 10 + 0.5) / 10 + 0.0:.1f}"
+
+
+def test_the_end_screen_shows_the_rating_change(context: BrowserContext, server: Server) -> None:
+    """A rated game's end screen shows the player's rating before and after and the change,
+    as the profile's history has it, in English and in Spanish."""
+    me = server.api("/api/profiles", {"name": "Rita Rated"})
+    errors = _play_quick_game(context, server, me)
+    page = context.pages[-1]
+    line = page.locator(".end .rating-changes li")
+    expect(line).to_have_count(1, timeout=30000)
+    profile = server.api(f"/api/profiles/{me['id']}")
+    (h,) = profile["history"]
+    before = h["before"]["mu"] - 3 * h["before"]["sigma"]
+    after = h["after"]["mu"] - 3 * h["after"]["sigma"]
+    delta = after - before
+    sign = "+" if delta >= 0 else "−"
+    change = f"{one(before)} → {one(after)} ({sign}{one(abs(delta))})"
+    expect(line).to_have_text(f"Rita Rated (You): {change}")
+    expect(page.locator(".end .rating-changes h2")).to_have_text("Rating")
+    page.select_option("#lang", "es")
+    expect(page.locator(".end .rating-changes h2")).to_have_text("Puntuación")
+    expect(line).to_have_text(f"Rita Rated (Tú): {change}")
+    assert not errors, errors
+
+
+def test_a_profile_made_on_the_leaderboard_names_the_player(
+    context: BrowserContext, server: Server
+) -> None:
+    """After making a profile (on the leaderboard page), the lobby's name field has the
+    profile's name, so the table names the player, not just "You"."""
+    page = context.new_page()
+    errors = collect_errors(page)
+    page.goto(server.url + "/leaderboard.html")
+    page.fill('#me input[name="name"]', "Nora Named")
+    page.click('#me button[type="submit"]')
+    expect(page.locator("#me")).to_contain_text("Nora Named", timeout=15000)
+    page.goto(server.url + "/")
+    expect(page.locator("#q-name")).to_have_value("Nora Named", timeout=15000)
+    assert not errors, errors

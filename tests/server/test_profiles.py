@@ -7,8 +7,9 @@ import asyncio
 import time
 from typing import Any
 
+import pytest
 from sqlalchemy import create_engine, text
-from srvkit import Client, ServerThread, bot_loop
+from srvkit import Client, ServerThread, bot_loop, seat_clients
 
 from blink.ratings import bot_rating
 from blink.server.profiles import BOT_GAMES_RATED, FORM_GAMES, PAIR_GAMES_RATED
@@ -162,7 +163,8 @@ async def test_the_leaderboard_shows_the_latest_five_results(server: ServerThrea
                 {"p": ann["id"], "g": 9000 + i, "at": 1.0 + i, "place": place},
             )
     eng.dispose()
-    lines = {q["id"]: q for q in server.get("/api/leaderboard").json()["players"]}
+    board = server.get("/api/leaderboard").json()
+    lines = {q["id"]: q for q in board["players"] + board["provisional"]}
     newest = ["win" if p == 1 else "loss" for p in reversed(places)][:FORM_GAMES]
     assert lines[ann["id"]]["form"] == newest == ["loss", "loss", "win", "win", "loss"]
     assert lines[bob["id"]]["form"] == []
@@ -244,3 +246,67 @@ async def test_a_second_profile_cannot_lift_the_first(make_server: Any) -> None:
     assert pa["games"] == PAIR_GAMES_RATED and pa["rating"]["mu"] == mus[-1]
     assert pb["games"] == PAIR_GAMES_RATED
     assert server.get(f"/api/games?room={code}").json()["games"][0]["id"] == end["game"]
+
+
+async def test_profiles_without_rated_games_are_listed_apart(server: ServerThread) -> None:
+    """A new profile's rating (0.0) is above a player's who lost some rated games: it is not
+    ranked among them but listed apart, provisional, until it has a rated game."""
+    fresh, loser = new_profile(server, "Newcomer"), new_profile(server, "Veteran")
+    eng = create_engine(server.settings.database_url)
+    with eng.begin() as conn:
+        conn.execute(
+            text("update profiles set mu = 20, sigma = 7, games = 4, wins = 1 where id = :p"),
+            {"p": loser["id"]},
+        )
+    eng.dispose()
+    board = server.get("/api/leaderboard").json()
+    ranked = [(q["rank"], q["id"]) for q in board["players"]]
+    assert ranked == [(1, loser["id"])]
+    (line,) = board["provisional"]
+    assert line["id"] == fresh["id"] and line["rank"] is None and line["games"] == 0
+    assert line["rating"]["ordinal"] > board["players"][0]["rating"]["ordinal"]
+
+
+async def test_a_rated_game_end_tells_each_rated_players_rating(server: ServerThread) -> None:
+    """Once a rated game's ratings are stored, every connection gets a ``ratings`` frame: each
+    rated seat's rating before and after (a bot's fixed rating is not there), as the profile's
+    history has it; a game end sent again carries them."""
+    ann = new_profile(server, "Rated Ann")
+    body = server.post(
+        "/api/quick",
+        {"bot": f"beginner:first{FAST}", "name": "Rated Ann", "profile_secret": ann["secret"]},
+    ).json()
+    a = await Client("A").connect(server.ws, room=body["code"], token=body["token"])
+    (end,) = await asyncio.wait_for(bot_loop(a, games=1), 120)
+    frame = await a.expect("ratings")
+    await a.close()
+    p = await asyncio.to_thread(wait_games, server, ann["id"], 1)
+    (h,) = p["history"]
+    assert frame["game"] == end["game"] == h["game"]
+    (change,) = frame["ratings"]
+    assert change["seat"] == body["seat"] and change["profile"] == ann["id"]
+    for when in ("before", "after"):
+        assert change[when]["mu"] == pytest.approx(h[when]["mu"])
+        assert change[when]["sigma"] == pytest.approx(h[when]["sigma"])
+        ordinal = h[when]["mu"] - 3 * h[when]["sigma"]
+        assert change[when]["ordinal"] == pytest.approx(ordinal)
+    assert change["delta"] == pytest.approx(
+        change["after"]["ordinal"] - change["before"]["ordinal"]
+    )
+    # A reconnecting player is sent the game's end again, with the ratings in it.
+    b = await Client("A again").connect(server.ws, room=body["code"], token=body["token"])
+    again = await b.expect("game_end")
+    await b.close()
+    assert again["again"] is True and again["ratings"] == frame["ratings"]
+
+
+async def test_an_unrated_game_end_has_no_ratings(server: ServerThread) -> None:
+    """A game with an anonymous person is not rated: no ``ratings`` frame, none in its end."""
+    _code, clients, _ = await seat_clients(server)
+    ends = await asyncio.wait_for(asyncio.gather(*(bot_loop(c, games=1) for c in clients)), 120)
+    assert all("ratings" not in e[0] for e in ends)
+    await clients[0].send({"type": "ping", "t": 1})  # a frame answered after the game's end
+    await clients[0].expect("pong")
+    assert not [m for c in clients for m in c.msgs if m["type"] == "ratings"]
+    for c in clients:
+        await c.close()

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from srvkit import Client, ServerThread
 
+from blink.model.records import SeriesRecord
 from blink.tournament import Tournament, TournamentError
 
 Json = dict[str, Any]
@@ -376,3 +377,54 @@ async def test_a_match_seat_cannot_be_hijacked(server: ServerThread) -> None:
     back = await Client("back").connect(server.ws, room=code, token=first["secret"])
     assert (await back.expect("welcome"))["seat"] == 0
     await back.close()
+
+
+async def test_a_final_set_room_plays_the_tournaments_three_games(server: ServerThread) -> None:
+    """A final-round set is three decided games, every one played (docs/rules.md): its room
+    says so (best of 3, every game counts), announces a next game after the first two and
+    none after the third, and is over with the set's winner as the tournament has it."""
+    players = [profile(server, n) for n in ("Ann", "Bo", "Cy")]
+    r = server.post("/api/tournaments", {"name": "Finals", "kind": "online"}).json()
+    tid, org = r["id"], r["organiser_secret"]
+    for p in players:
+        server.post(f"/api/tournaments/{tid}/join", {"profile_secret": p["secret"]})
+    s = server.post(f"/api/tournaments/{tid}/start", {"organiser_secret": org, "seed": 3}).json()
+    m = next(x for x in s["tournament"]["matches"] if x["id"] == "F1-2")
+    assert m["kind"] == "final-set"
+    code = s["rooms"]["F1-2"]["code"]
+    room = server.get(f"/api/rooms/{code}").json()
+    assert room["best_of"] == 3
+    assert room["series"]["play_all"] is True and room["series"]["first_to"] is None
+    secrets = {p["name"]: p["secret"] for p in players}
+    clients = [
+        await Client(n).connect(server.ws, room=code, token=secrets[n]) for n in m["players"]
+    ]
+    try:
+        await asyncio.wait_for(asyncio.gather(*(play_room(c) for c in clients)), 120)
+        ends = [x for x in clients[0].msgs if x["type"] == "game_end"]
+        # The match is played: no new series in its room (the tournament goes on elsewhere).
+        await clients[0].send({"type": "rematch", "id": "r1"})
+        refused = await clients[0].expect("error", id="r1")
+        assert refused["code"] == "rematch_unavailable"
+    finally:
+        for c in clients:
+            await c.close()
+    decided = 0
+    for end in ends:
+        decided += 0 if end["outcome"]["tie"] else 1
+        assert end["series"]["best_of"] == 3
+        assert (end["next_in_ms"] is None) == (decided == 3), end
+        assert end["series"]["over"] == (decided == 3)
+    assert decided == 3
+    room = server.get(f"/api/rooms/{code}").json()
+    score = room["series"]["score"]
+    assert room["status"] == "finished" and sum(score) == 3
+    assert room["series"]["winner"] == score.index(max(score))
+    # Its series record reads back as the set it was (a third game after 2-0 is no error).
+    doc = server.get(f"/api/rooms/{code}/record").json()
+    assert doc["play_all"] is True and len(SeriesRecord.from_dict(doc).verify()) == len(ends)
+    after = await state(server, tid)
+    f12 = next(x for x in after["tournament"]["matches"] if x["id"] == "F1-2")
+    assert (
+        f12["status"] == "decided" and len([g for g in f12["games"] if len(g["winners"]) == 1]) == 3
+    )

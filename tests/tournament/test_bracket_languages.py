@@ -3,13 +3,23 @@ page's words, the same layout in both, and `blink tournament bracket --lang`."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
-from blink.bracket import LANGS, Words, final_table, layout, render_html, render_png
+from blink.bracket import (
+    LANGS,
+    Words,
+    final_table,
+    layout,
+    png_figure,
+    render_html,
+    render_png,
+)
 from blink.cli import app
 from blink.organiser import save
 from blink.tournament import Tournament
@@ -107,3 +117,52 @@ def test_the_command_prints_either_language(tmp_path: Path) -> None:
     assert '<html lang="es">' in page.read_text() and "Posiciones" in page.read_text()
     r = runner.invoke(app, ["tournament", "bracket", str(f), "--html", str(page), "--lang", "fr"])
     assert r.exit_code == 2 and "--lang must be one of en, es" in r.stderr
+
+
+def _texts_and_cells(t: Tournament, lang: str) -> tuple[list[tuple[str, Any]], list[Any]]:
+    """Every text of the PNG's figure with its extent, and every rectangle (a bracket box or
+    a table cell), in layout units."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.patches import Rectangle
+
+    fig = png_figure(t, dpi=150, lang=lang)
+    FigureCanvasAgg(fig).draw()
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    ax = fig.axes[0]
+    to_data = ax.transData.inverted()
+    texts = [
+        (x, x.get_window_extent(renderer).transformed(to_data)) for x in ax.texts if x.get_text()
+    ]
+    cells = [p for p in ax.patches if isinstance(p, Rectangle)]
+    return texts, cells
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(("n", "games"), [(3, 20), (4, 0), (5, 40), (13, 10_000)])
+def test_the_png_texts_stay_in_their_cells_and_apart(lang: str, n: int, games: int) -> None:
+    """Measured on the drawn figure: no text of the PNG touches another (0.1 units apart at
+    least), and a text in a table cell or a bracket box stays inside it. The Spanish headers
+    ("contra 4", "Victorias") ran into each other and out of their cells."""
+    texts, cells = _texts_and_cells(played(n, games), lang)
+    pad = 0.05
+    for (a, ea), (b, eb) in itertools.combinations(texts, 2):
+        apart = (
+            ea.x1 + pad <= eb.x0 - pad
+            or eb.x1 + pad <= ea.x0 - pad
+            or max(ea.y0, ea.y1) + pad <= min(eb.y0, eb.y1) - pad
+            or max(eb.y0, eb.y1) + pad <= min(ea.y0, ea.y1) - pad
+        )
+        assert apart, (lang, a.get_text(), b.get_text(), ea, eb)
+    for x, e in texts:
+        px, py = x.get_position()
+        holding = [
+            c
+            for c in cells
+            if c.get_x() <= px <= c.get_x() + c.get_width()
+            and c.get_y() <= py <= c.get_y() + c.get_height()
+        ]
+        if not holding:
+            continue  # a heading or a line outside the table and the boxes
+        cell = min(holding, key=lambda c: c.get_width() * c.get_height())
+        left, right = cell.get_x(), cell.get_x() + cell.get_width()
+        assert left + pad <= e.x0 and e.x1 <= right - pad, (lang, x.get_text(), e, left, right)

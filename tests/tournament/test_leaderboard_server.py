@@ -59,19 +59,21 @@ def test_server_leaderboard_json_and_table(server: ServerThread) -> None:
     code, out, err = blink("leaderboard", "--server", server.http, "--json")
     assert code == 0, err
     rows = json.loads(out)
-    players = [r for r in rows if not r["bot"]]
+    players = [r for r in rows if not r["bot"] and not r["provisional"]]
     bots = [r for r in rows if r["bot"]]
     by_rank = sorted(players, key=lambda p: p["rank"])
     assert by_rank == sorted(players, key=lambda p: -p["rating"])
     (a,) = [p for p in players if p["name"] == "Ann"]
     assert a["id"] == ann["id"] and a["games"] == 1 and a["wins"] in (0, 1)
-    assert {p["rank"] for p in players} == {1, 2}
+    assert {p["rank"] for p in players} == {1}
     assert {b["name"] for b in bots} >= {"bot beginner", "bot inhuman"}
     assert all(b["rank"] is None for b in bots)
     inhuman = next(b for b in bots if b["name"] == "bot inhuman")
     assert inhuman["rating"] == round(bot_rating("inhuman").ordinal, 2)
-    # Best first, players and bots together.
-    assert [r["rating"] for r in rows] == sorted((r["rating"] for r in rows), reverse=True)
+    # Best first, players and bots together; then the profile with no rated game, unranked.
+    ranked = rows[:-1]
+    assert [r["rating"] for r in ranked] == sorted((r["rating"] for r in ranked), reverse=True)
+    assert rows[-1]["name"] == "[b]Newbie" and rows[-1]["provisional"] and rows[-1]["rank"] is None
 
     code, out, err = blink("leaderboard", "--server", server.http)
     assert code == 0, err

@@ -566,3 +566,43 @@ def test_a_version_1_file_reads_and_a_newer_version_is_refused_in_words() -> Non
     assert Tournament.from_dict(old).to_dict() == data
     with pytest.raises(TournamentError, match=r"unsupported version 3.*upgrade blink"):
         Tournament.from_dict({**data, "version": 3})
+
+
+# ----------------------------------------------------------------- a match's set in a room
+
+
+@pytest.mark.parametrize(
+    ("field", "results"),
+    [
+        (2, ["a", "a"]),
+        (2, ["a", "tie", "b", "b"]),
+        (3, ["a", "a", "b"]),
+        (3, ["a", "a", "a"]),
+        (3, ["tie", "b", "a", "tie", "a"]),
+        (6, ["b", "a", "a"]),
+    ],
+)
+def test_a_room_series_of_the_match_set_ends_when_the_match_is_decided(
+    field: int, results: list[str]
+) -> None:
+    """The series a match room plays (``Match.best_of``, ``Match.plays_all``) is over after
+    exactly the game that decides the match, and not before: a final set goes on at 2-0."""
+    from blink.match import Series
+
+    t = Tournament.create(ranked(field))
+    t.draw(seed=5)
+    m = t.ready_matches()[0]
+    players = [p for p in m.players if p is not None]
+    series = Series(m.best_of, len(players), play_all=m.plays_all)
+    assert series.to_dict()["first_to"] == (None if m.kind is MatchKind.FINAL_SET else 2)
+    for r in results:
+        seats = (0, 1) if r == "tie" else ((0,) if r == "a" else (1,))
+        if r == "tie":
+            t.record_tie(m.id)
+        else:
+            t.record_game(m.id, players[seats[0]])
+        series.record(seats)
+        assert series.over == t.match(m.id).decided
+    assert series.over
+    if m.kind is MatchKind.FINAL_SET:
+        assert m.best_of == 3 and sum(series.score) == 3

@@ -484,6 +484,7 @@ class _Series(msgspec.Struct):
     best_of: Annotated[int, msgspec.Meta(ge=1)]
     games: list[Any]
     meta: dict[str, Any] | None = None
+    play_all: bool = False
 
 
 def _legacy_series(data: Mapping[str, Any]) -> bool:
@@ -494,21 +495,26 @@ def _legacy_series(data: Mapping[str, Any]) -> bool:
 
 @dataclass(init=False)
 class SeriesRecord:
-    """A best-of-N series: its games' records in order, all of one game."""
+    """A best-of-N series: its games' records in order, all of one game. ``play_all``: a set
+    of N decided games, every one played (:attr:`blink.match.Series.play_all`; written only
+    when true)."""
 
     best_of: int
     games: list[AnyRecord]
     meta: dict[str, Any]
+    play_all: bool
 
     def __init__(
         self,
         best_of: int,
         games: Iterable[AnyRecord] = (),
         meta: Mapping[str, Any] | None = None,
+        play_all: bool = False,
     ) -> None:
         self.best_of = best_of
         self.games = list(games)
         self.meta = dict(meta or {})
+        self.play_all = play_all
 
     @property
     def game_name(self) -> str:
@@ -546,7 +552,7 @@ class SeriesRecord:
     def series_from(self, games: Sequence[Any]) -> Series:
         """The :class:`~blink.match.Series` state after the given (final) games."""
         players = self.games[0].players if self.games else 2
-        series = Series(self.best_of, players)
+        series = Series(self.best_of, players, play_all=self.play_all)
         codec = codec_for(self.game_name)
         for g in games:
             winners = codec.winners(g)
@@ -584,13 +590,16 @@ class SeriesRecord:
 
     def to_dict(self) -> dict[str, Any]:
         """The series as a JSON-ready dict."""
-        return {
+        doc = {
             "format": SERIES_FORMAT,
             "version": VERSION,
             "best_of": self.best_of,
             "games": [g.to_dict() for g in self.games],
             "meta": self.meta,
         }
+        if self.play_all:
+            doc["play_all"] = True
+        return doc
 
     def to_json(self, indent: int | None = None) -> str:
         """The series as JSON text."""
@@ -621,7 +630,7 @@ class SeriesRecord:
         game = data.get("game")
         if game is not None and games and game != games[0].game_name:
             raise RecordError(f"the series is of {game!r} but its games are not")
-        return cls(raw.best_of, games, raw.meta)
+        return cls(raw.best_of, games, raw.meta, raw.play_all)
 
 
 # --- any record -----------------------------------------------------------------------------

@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, Final
 
+import msgspec
 from sqlalchemy import (
     Column,
     Connection,
@@ -50,6 +51,7 @@ from blink.server.errors import ProfileError
 from blink.server.hub import Hub
 from blink.server.jobs import insert_new
 from blink.server.names import NameError_, check_name, name_key
+from blink.server.protocol import RatingChange, Ratings, RatingValue, encode
 from blink.server.rooms import GameState, Room, hash_token
 from blink.server.schema import rooms
 
@@ -57,6 +59,7 @@ __all__ = [
     "BOT_GAMES_RATED",
     "FORM_GAMES",
     "PAIR_GAMES_RATED",
+    "RANKED_AFTER",
     "ProfileError",
     "add_profile",
     "leaderboard",
@@ -217,8 +220,11 @@ def _rate_job(
     winners: tuple[int, ...],
     at: float,
     game: str = "classic",
-) -> Callable[[Connection], None]:
-    def job(conn: Connection) -> None:
+) -> Callable[[Connection], list[RatingChange] | None]:
+    """The storage job that rates a finished game; its result is each rated seat's change
+    (``None``: the game is not rated)."""
+
+    def job(conn: Connection) -> list[RatingChange] | None:
         wanted = [h for h in hashes if h is not None]
         rows = {
             r.secret_hash: r
@@ -232,7 +238,7 @@ def _rate_job(
                 try:
                     ratings.append(_bot_rating(b, game))
                 except RatingError:
-                    return
+                    return None
                 fixed.append(True)
                 who.append(None)
             elif h is not None and h in rows:
@@ -241,22 +247,23 @@ def _rate_job(
                 fixed.append(False)
                 who.append(row)
             else:
-                return  # an anonymous person: the game is not rated
+                return None  # an anonymous person: the game is not rated
         info = get_game(game).info
         if all(w is None for w in who) or not info.min_players <= len(ratings) <= info.max_players:
-            return
+            return None
         if len({w.id for w in who if w is not None}) != sum(1 for w in who if w is not None):
-            return
+            return None
         names = [w.name if w is not None else f"bot:{b}" for w, b in zip(who, bots, strict=True)]
         if any(b is not None for b in bots):
             for i, row in enumerate(who):
                 others = json.dumps([n for j, n in enumerate(names) if j != i])
                 if row is not None and _farmed(conn, row, others, at):
-                    return
+                    return None
         ids = [w.id for w in who if w is not None]
         if any(_pair_farmed(conn, x, y, at) for x, y in itertools.combinations(ids, 2)):
-            return
+            return None
         new = rate_game(ratings, list(winners), fixed, info)
+        changes: list[RatingChange] = []
         for i, row in enumerate(who):
             if row is None:
                 continue
@@ -287,8 +294,37 @@ def _rate_job(
                     sigma_after=new[i].sigma,
                 )
             )
+            changes.append(_change(i, row.id, ratings[i], new[i]))
+        return changes
 
     return job
+
+
+def _value(r: Rating) -> RatingValue:
+    return RatingValue(mu=r.mu, sigma=r.sigma, ordinal=r.ordinal)
+
+
+def _change(seat: int, pid: str, before: Rating, after: Rating) -> RatingChange:
+    """A seat's rating change, as the game's end tells it."""
+    delta = after.ordinal - before.ordinal
+    return RatingChange(seat, pid, _value(before), _value(after), delta)
+
+
+def _tell_ratings(room: Room, g: GameState) -> Callable[[object], None]:
+    """The ``done`` of a game's rating job: once the ratings are stored, every connection of
+    the room is told (a :class:`~blink.server.protocol.Ratings` frame), and the game's end,
+    when it is sent again, carries them."""
+
+    def done(result: object) -> None:
+        if not isinstance(result, list) or not result:
+            return  # not rated, or the job failed (logged by the storage)
+        if g.end_msg is not None:
+            g.end_msg = msgspec.structs.replace(g.end_msg, ratings=result)
+        frame = encode(Ratings(game=g.id, ratings=result))
+        for c in room.conns:
+            c.send(frame)
+
+    return done
 
 
 def profile_hashes(hub: Hub) -> set[str]:
@@ -347,7 +383,8 @@ def on_game_end(room: Room, g: GameState) -> None:
     room.hub.store(
         _rate_job(
             room.code, g.id, hashes, bots, tuple(outcome.winners), time.time(), room.game_name
-        )
+        ),
+        _tell_ratings(room, g),
     )
 
 
@@ -439,23 +476,44 @@ def profile_with_history(hub: Hub, pid: str) -> dict[str, Any]:
     return out
 
 
+RANKED_AFTER: Final = 1
+"""Rated games a profile needs to be ranked on the leaderboard. Before, it is provisional:
+its rating is the starting one (ordinal 0), above every player who has lost a few games, so it
+is listed apart, unranked."""
+
+
 def leaderboard(hub: Hub, limit: int, min_games: int) -> dict[str, Any]:
-    """Profiles by conservative rating (``mu - 3 sigma``), best first, each with its recent
-    form (:func:`_recent_form`), and the bots' fixed ratings (``GET /api/leaderboard``);
-    ``limit`` is kept between 1 and 1,000."""
+    """Profiles with :data:`RANKED_AFTER` rated games or more by conservative rating
+    (``mu - 3 sigma``), best first, ranked; the provisional ones (fewer games, with at least
+    ``min_games``) apart, unranked (``rank: null``), newest first; each with its recent form
+    (:func:`_recent_form`); and the bots' fixed ratings (``GET /api/leaderboard``). ``limit``
+    (kept between 1 and 1,000) applies to each list."""
     limit = max(1, min(limit, 1000))
     with hub.storage.engine.connect() as conn:
         rows = conn.execute(
             select(profiles)
-            .where(profiles.c.games >= min_games)
+            .where(profiles.c.games >= max(min_games, RANKED_AFTER))
             .order_by((profiles.c.mu - 3 * profiles.c.sigma).desc(), profiles.c.id)
             .limit(limit)
         ).all()
-        form = _recent_form(conn, [row.id for row in rows])
+        fresh: list[Any] = []
+        if min_games < RANKED_AFTER:
+            fresh = list(
+                conn.execute(
+                    select(profiles)
+                    .where(profiles.c.games < RANKED_AFTER, profiles.c.games >= min_games)
+                    .order_by(profiles.c.created_at.desc(), profiles.c.id)
+                    .limit(limit)
+                )
+            )
+        form = _recent_form(conn, [row.id for row in [*rows, *fresh]])
     return {
         "players": [
             {"rank": i + 1, **public_profile(row), "form": form.get(row.id, [])}
             for i, row in enumerate(rows)
+        ],
+        "provisional": [
+            {"rank": None, **public_profile(row), "form": form.get(row.id, [])} for row in fresh
         ],
         "bots": {level: rating.to_dict() for level, rating in BOT_RATINGS.items()},
     }

@@ -52,6 +52,9 @@ __all__ = [
     "QueuePaired",
     "QueueStatus",
     "Queued",
+    "RatingChange",
+    "RatingValue",
+    "Ratings",
     "Refused",
     "Rematch",
     "RematchFrame",
@@ -409,8 +412,37 @@ class ErrorFrame(msgspec.Struct, tag="error", tag_field="type", frozen=True):
     id: str | None = None
 
 
+class RatingValue(msgspec.Struct, frozen=True):
+    """A rating: skill ``mu``, uncertainty ``sigma`` and the one number shown, ``ordinal``
+    (``mu - 3 sigma``)."""
+
+    mu: float
+    sigma: float
+    ordinal: float
+
+
+class RatingChange(msgspec.Struct, frozen=True):
+    """A rated player's rating before and after a game (``delta``: of the ordinal)."""
+
+    seat: int
+    profile: str
+    before: RatingValue
+    after: RatingValue
+    delta: float
+
+
+class Ratings(msgspec.Struct, tag="ratings", tag_field="type", frozen=True):
+    """Game ``game`` was rated: each rated player's change (seats of people with a
+    profile; a bot keeps its fixed rating). Sent once the ratings are stored, after the
+    ``game_end``."""
+
+    game: int
+    ratings: list[RatingChange]
+
+
 class GameEnd(msgspec.Struct, tag="game_end", tag_field="type", frozen=True):
-    """A game is over (``again``, only when true: sent again on a resume or a resync)."""
+    """A game is over (``again``, only when true: sent again on a resume or a resync;
+    ``ratings``, only once the game is rated: the :class:`Ratings` sent meanwhile)."""
 
     game_kind: str
     game: int
@@ -422,6 +454,7 @@ class GameEnd(msgspec.Struct, tag="game_end", tag_field="type", frozen=True):
     record_url: str
     next_in_ms: int | None
     again: bool | msgspec.UnsetType = msgspec.UNSET
+    ratings: list[RatingChange] | msgspec.UnsetType = msgspec.UNSET
 
 
 class RematchFrame(msgspec.Struct, tag="rematch", tag_field="type", frozen=True):
@@ -474,6 +507,7 @@ FRAMES: Final = (
     ChatFrame,
     Left,
     Pong,
+    Ratings,
 )
 """Every server frame."""
 

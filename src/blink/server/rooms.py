@@ -68,6 +68,7 @@ from blink.server.updates import build_game_end, build_snapshot, build_update, u
 
 __all__ = [
     "ANSWERS_KEPT",
+    "PLAY_ALL",
     "GameState",
     "NoGame",
     "Pending",
@@ -78,6 +79,10 @@ __all__ = [
 ]
 
 log = logging.getLogger("blink.server")
+
+PLAY_ALL = "play_all"
+"""The room option of a set whose every game is played (a tournament's final-round set):
+the series is over when ``best_of`` games have a winner (:attr:`blink.match.Series.play_all`)."""
 
 
 class Room:
@@ -109,7 +114,7 @@ class Room:
         self.created_at = created_at
         self.status = "waiting"
         self.series_number = 1
-        self.series = Series(best_of, players)
+        self.series = self._new_series()
         self.game: GameState | None = None
         self.games: list[GameMeta] = []
         self.conns: set[Peer] = set()
@@ -123,6 +128,9 @@ class Room:
         """When the room was first seen idle by :meth:`Hub.evict_idle` (settings clock)."""
         limiter = MessageLimiter(self.settings.chat_rate, lambda: self.settings.clock())
         self.quick_chat = QuickChat(limiter)
+
+    def _new_series(self) -> Series:
+        return Series(self.best_of, self.players, play_all=bool(self.options.get(PLAY_ALL)))
 
     # -- descriptions --------------------------------------------------------------------
 
@@ -696,7 +704,10 @@ class Room:
         return encode(RematchFrame(votes=votes, available=self.rematch_available()))
 
     def rematch_available(self) -> bool:
-        """True when a new series may be voted for."""
+        """True when a new series may be voted for (never in a tournament's match room: its
+        match is played, and the tournament goes on in other rooms)."""
+        if self.options.get("tournament"):
+            return False
         return self.status == "finished" and not any(s.left for s in self.seats)
 
     def say(self, seat: int, phrase: str) -> tuple[str, str] | None:
@@ -714,7 +725,7 @@ class Room:
             for s in self.seats:
                 s.rematch = False
             self.series_number += 1
-            self.series = Series(self.best_of, self.players)
+            self.series = self._new_series()
             self.games = []
             self._store(st.job_update_room(self.code, series_number=self.series_number))
             self.start_game()

@@ -5,10 +5,12 @@ printable bracket (HTML and PNG from :mod:`blink.bracket`).
 The rules are :class:`blink.tournament.Tournament` (pure); this module keeps one per
 tournament in memory (:class:`Manager`), stores its JSON after every change (table
 ``tournaments``, migration 0002), and, for an online tournament that has started, opens a
-private room for each ready match (best of 3; the final round's three games in a best of 5
-that is closed as soon as the tournament has its three decided games; a three-player
-play-off as one game). Each seat's token is the player's profile secret, so players connect
-to their match with the secret they already hold. Results come back from the rooms' finished
+private room for each ready match, playing the match's set as the tournament has it
+(:attr:`Match.best_of <blink.tournament.Match.best_of>`: two out of three; a final-round set's
+three decided games, every one played, the room option ``play_all``; a three-player play-off
+as one game), so the room's series ends with the game that decides the match. Each seat's
+token is the player's profile secret, so players connect to their match with the secret they
+already hold. Results come back from the rooms' finished
 games (:meth:`Manager.sync`, run by a game-end hook and at start), each game entered once
 (its reference is ``ROOM/game-id``).
 
@@ -47,10 +49,10 @@ from blink.server.bus import TOURNAMENTS, Event, MatchFinished, TournamentChange
 from blink.server.hub import Hub
 from blink.server.lease import TOURNAMENT_NAMESPACE
 from blink.server.profiles import meta, on_game_end, profiles_by_id
-from blink.server.rooms import GameState, Room, Seat
+from blink.server.rooms import PLAY_ALL, GameState, Room, Seat
 from blink.server.schema import games, rooms
 from blink.server.tournament_absences import check_no_shows, no_shows
-from blink.tournament import MatchKind, Tournament, TournamentError
+from blink.tournament import Tournament, TournamentError
 
 __all__ = ["KINDS", "Entry", "Manager", "attach", "tournament_dict", "tournaments"]
 
@@ -71,14 +73,6 @@ tournaments = Table(
 )
 
 KINDS = ("online", "cards")
-
-
-def _best_of(kind: MatchKind) -> int:
-    if kind is MatchKind.PLAYOFF:
-        return 1
-    if kind is MatchKind.FINAL_SET:
-        return 5
-    return 3
 
 
 def tournament_dict(t: Tournament) -> dict[str, Any]:
@@ -551,14 +545,16 @@ class Manager:
             hc = dict(m.handicap)
             sizes = [hc[n] for n in names]
         h = self.hub
-        best_of = _best_of(m.kind)
+        best_of = m.best_of
         # The seats belong to their profiles for the whole match (leave does not free them).
-        options = {
+        options: dict[str, Any] = {
             "ruleset": get_ruleset("official").name,
             "sizes": sizes,
             "fixed_seats": True,
             "tournament": e.id,
         }
+        if m.plays_all:
+            options[PLAY_ALL] = True
         room = Room(
             h, "", DEFAULT_GAME, len(names), best_of, options, False, seat_list, time.time()
         )

@@ -219,6 +219,22 @@ class Match:
         return MATCH_TARGET
 
     @property
+    def best_of(self) -> int:
+        """The games of the match's set: three (two out of three, or a final set's three
+        decided games), one for a three-player play-off. Tied games are replayed on top."""
+        if self.kind is MatchKind.PLAYOFF:
+            return 1
+        if self.kind is MatchKind.FINAL_SET:
+            return FINAL_SET_GAMES
+        return 2 * MATCH_TARGET - 1
+
+    @property
+    def plays_all(self) -> bool:
+        """Every game of the set is played and counts (a final set), rather than the set
+        ending when a player has :attr:`target` wins."""
+        return self.kind is MatchKind.FINAL_SET
+
+    @property
     def decided(self) -> bool:
         """True once no more games are to be played."""
         if self.walkover:

@@ -113,25 +113,13 @@ def _server_get(server: str, path: str, params: dict[str, Any] | None = None) ->
 
 def server_board(data: dict[str, Any]) -> list[dict[str, Any]]:
     """A server's ``/api/leaderboard`` answer as rows, players and bots together by rating
-    (``ordinal``), best first; bot rows have ``bot: True`` and no rank."""
+    (``ordinal``), best first; bot rows have ``bot: True`` and no rank; then the provisional
+    players (no rated game yet: ``provisional: True``, no rank)."""
     from blink.ratings import Rating
 
     rows: list[dict[str, Any]] = []
     for p in data.get("players", []):
-        r = p.get("rating") or {}
-        rows.append(
-            {
-                "rank": int(p["rank"]),
-                "id": str(p["id"]),
-                "name": str(p["name"]),
-                "rating": round(float(r["ordinal"]), 2),
-                "mu": float(r["mu"]),
-                "sigma": float(r["sigma"]),
-                "games": int(p.get("games", 0)),
-                "wins": int(p.get("wins", 0)),
-                "bot": False,
-            }
-        )
+        rows.append(_player_row(p))
     for level, b in (data.get("bots") or {}).items():
         r = Rating(float(b["mu"]), float(b["sigma"]))
         rows.append(
@@ -145,12 +133,32 @@ def server_board(data: dict[str, Any]) -> list[dict[str, Any]]:
             }
         )
     rows.sort(key=lambda x: (-x["rating"], x["bot"]))
-    return rows
+    return rows + [_player_row(p) for p in data.get("provisional", [])]
+
+
+def _player_row(p: dict[str, Any]) -> dict[str, Any]:
+    """One profile of a server's leaderboard as a row (``rank`` ``None``: provisional)."""
+    r = p.get("rating") or {}
+    rank = p.get("rank")
+    return {
+        "rank": None if rank is None else int(rank),
+        "id": str(p["id"]),
+        "name": str(p["name"]),
+        "rating": round(float(r["ordinal"]), 2),
+        "mu": float(r["mu"]),
+        "sigma": float(r["sigma"]),
+        "games": int(p.get("games", 0)),
+        "wins": int(p.get("wins", 0)),
+        "bot": False,
+        "provisional": rank is None,
+    }
 
 
 def _server_leaderboard(server: str, top: int, as_json: bool) -> None:
     data = _server_get(server, "/api/leaderboard", {"limit": top})
-    rows = server_board(data)
+    # The server limits its ranked and its provisional players each: ``top`` players in all.
+    players = [x for x in server_board(data) if not x["bot"]][:top]
+    rows = [x for x in server_board(data) if x["bot"] or x in players]
     if as_json:
         typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
@@ -159,7 +167,10 @@ def _server_leaderboard(server: str, top: int, as_json: bool) -> None:
     from rich.table import Table
 
     host = server.strip().split("://", 1)[-1].rstrip("/")
-    tbl = Table(title=f"Leaderboard · {host}", caption="Rating = mu - 3 sigma; bots are fixed.")
+    tbl = Table(
+        title=f"Leaderboard · {host}",
+        caption="Rating = mu - 3 sigma; bots are fixed; new: no rated game yet, not ranked.",
+    )
     for col in ("#", "Player", "Rating", "mu", "sigma", "Games", "Wins"):
         tbl.add_column(col, justify="left" if col == "Player" else "right")
     for x in rows:
@@ -176,7 +187,7 @@ def _server_leaderboard(server: str, top: int, as_json: bool) -> None:
             )
         else:
             tbl.add_row(
-                str(x["rank"]),
+                "new" if x["rank"] is None else str(x["rank"]),
                 escape(x["name"]),
                 f"{x['rating']:.1f}",
                 f"{x['mu']:.1f}",

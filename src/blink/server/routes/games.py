@@ -112,6 +112,7 @@ async def series_record(h: HubDep, code: str, series: int | None = None) -> dict
     meta: dict[str, Any] = {"room": code.upper(), "series": number}
     if loaded and any(loaded[0].bots):  # one room's seats: the same bots in every game
         meta["bots"] = list(loaded[0].bots)
-    rec = SeriesRecord(best_of, [record_of(g) for g in loaded], meta)
+    play_all = room.series.play_all if room else False
+    rec = SeriesRecord(best_of, [record_of(g) for g in loaded], meta, play_all)
     series_doc: dict[str, Any] = rec.to_dict()
     return series_doc

@@ -242,7 +242,7 @@ function finalTable(td) {
   };
   const shown = names.map((n, i) => n || (vacant(sources[i]) ? t("t_vacant") : t("t_finalist", { n: i + 1 })));
   const head = el("tr", {}, el("th", { scope: "col" }, t("t_player")),
-    ...shown.map((n) => el("th", { scope: "col" }, `${t("versus")} ${n}`)), el("th", { scope: "col" }, t("t_total")));
+    ...shown.map((n) => el("th", { scope: "col" }, `${t("versus")} ${n}`)), el("th", { scope: "col", class: "total" }, t("t_total")));
   const body = names.map((a, i) => {
     let wins = 0;
     let losses = 0;

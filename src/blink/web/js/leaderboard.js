@@ -36,8 +36,9 @@ async function showMe() {
         return el("li", {}, t(h.place === 1 ? "lb_hist_won" : "lb_hist_lost", { who, a: before, b: after }));
       });
     } catch { /* the server may have been reset */ }
-    box.replaceChildren(el("p", {}, line),
-      recent.length ? el("h2", {}, t("lb_history")) : null, el("ul", { id: "history" }, ...recent));
+    // replaceChildren writes a null as the text "null": only the nodes there are.
+    const parts = [el("p", {}, line), recent.length ? el("h2", {}, t("lb_history")) : null, el("ul", { id: "history" }, ...recent)];
+    box.replaceChildren(...parts.filter(Boolean));
     return;
   }
   const refusal = el("p", { class: "terr", id: "me-error", role: "alert" });
@@ -81,14 +82,21 @@ function showBoard(data) {
   // Open disclosures stay open when the leaderboard is pushed again.
   const open = new Set([...document.querySelectorAll("#board tr[data-id] details[open]")]
     .map((d) => d.closest("tr").dataset.id));
-  document.querySelector("#board tbody").replaceChildren(...data.players.map((p) => {
+  const line = (p) => {
     const row = el("tr", { "data-id": p.id, class: p.id === (me && me.id) ? "me" : null },
-      el("td", {}, String(p.rank)), el("th", { scope: "row" }, p.name),
+      el("td", {}, p.rank == null ? "–" : String(p.rank)), el("th", { scope: "row" }, p.name),
       el("td", { class: "rating" }, p.rating.ordinal.toFixed(1)), el("td", {}, String(p.games)),
       formCell(p.form), detailsCell(p));
     if (open.has(p.id)) row.querySelector("details").open = true;
     return row;
-  }));
+  };
+  document.querySelector("#board tbody.ranked").replaceChildren(...data.players.map(line));
+  // Profiles with no rated game yet: apart and unranked (their starting rating would put
+  // them above players who have lost a few games).
+  const fresh = data.provisional || [];
+  document.querySelector("#board tbody.provisional").replaceChildren(
+    ...(fresh.length ? [el("tr", { class: "group" }, el("th", { scope: "rowgroup", colspan: "6" }, t("lb_provisional")))] : []),
+    ...fresh.map(line));
   document.querySelector("#bots tbody").replaceChildren(...Object.entries(data.bots).map(([lvl, r]) =>
     el("tr", {}, el("td", {}, t(`level_${lvl}`)), el("td", {}, r.mu.toFixed(0)))));
 }

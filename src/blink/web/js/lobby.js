@@ -17,8 +17,14 @@ function playerCounts(game) {
   return Array.from({ length: game.max_players - game.min_players + 1 }, (_, i) => game.min_players + i);
 }
 
+/** The name typed last, else this browser's profile's name (a profile made on another page). */
 function myName() {
-  try { return localStorage.getItem("blink.name") || ""; } catch { return ""; }
+  try {
+    const typed = localStorage.getItem("blink.name");
+    if (typed) return typed;
+    const profile = JSON.parse(localStorage.getItem("blink.profile") || "null");
+    return (profile && typeof profile.name === "string" && profile.name.slice(0, 24)) || "";
+  } catch { return ""; }
 }
 
 function seg(name, values, checked, label = (v) => v) {

@@ -7,6 +7,8 @@ import { backSVG, escapeXml } from "./cards.js";
 import { quickChat } from "./chat.js";
 import { cardName, t } from "./i18n.js";
 import { recordFileName, remember, TableSession } from "./net.js";
+import { savedSeat, saveSeat } from "./net.js";
+import { followTournament, nextHTML, tournamentId, whatNext } from "./tnext.js";
 import { sfx } from "./sound.js";
 import { announce, navigate } from "./page.js";
 import { playersAway, showNetStatus } from "./netbadge.js";
@@ -25,6 +27,7 @@ export function mountTable(root, { code, spectate }) {
     votes: null, voted: false, pending: new Map(), sel: null, msg: null, landed: new Set(),
     newSlots: new Set(), fatal: null, notice: null, nextAt: null,
     flights: [], playedBy: new Map(),
+    tnext: null, stopFollow: null,
   };
   const session = new TableSession({ code, spectate }, {
     message: onMessage,
@@ -123,6 +126,11 @@ export function mountTable(root, { code, spectate }) {
       }
       case "chat":
         announce(`${nameOf(msg.seat)}: ${chat.heard(msg)}`);
+        break;
+      case "ratings":
+        // The game was rated (after its end, once stored): its end screen shows each change.
+        if (!S.end || S.end.game !== msg.game) return;
+        S.end = { ...S.end, ratings: msg.ratings };
         break;
       case "left":
         navigate("/");
@@ -394,6 +402,14 @@ export function mountTable(root, { code, spectate }) {
       return;
     }
     if (chat.click(e.target)) return;
+    const nextMatch = e.target.closest("#next-match");
+    if (nextMatch) {
+      // The next match's seat is held by the same profile: its token is this seat's.
+      const mine = savedSeat(code);
+      const to = (nextMatch.getAttribute("href") || "").split("/").pop();
+      if (mine && to) saveSeat(to, { token: mine.token, seat: Number(nextMatch.dataset.seat) });
+      return;
+    }
     const act = e.target.closest("[data-act]");
     if (act) {
       doAction(act.dataset.act, act);
@@ -497,8 +513,34 @@ export function mountTable(root, { code, spectate }) {
     if (!s || (s.best_of <= 1 && !(s.results || []).length)) return "";
     const names = seatNames();
     const parts = (s.score || []).map((n, i) => `${escapeXml(names[i] || "")} <b>${n}</b>`);
-    const bo = s.best_of > 1 ? ` · ${escapeXml(t("best_of"))} ${s.best_of}` : "";
+    const bo = s.best_of > 1 ? ` · ${escapeXml(setSize(s))}` : "";
     return `<span class="score" aria-label="${escapeXml(t("series_score"))}">${parts.join(" · ")}${bo}</span>`;
+  }
+
+  /** How many games the series has: "Best of 3", or for a set whose every game is played
+   * (a tournament's final-round set) "3 games, every game counts". */
+  function setSize(s) {
+    return s.play_all ? t("set_games", { n: s.best_of }) : `${t("best_of")} ${s.best_of}`;
+  }
+
+  /** The room plays a tournament's match: its series is the match's set. */
+  function inTournament() {
+    return !!(S.room && S.room.tournament_url);
+  }
+
+  /** Once a match room's set is over: follow the tournament for what comes next. */
+  function followNext() {
+    if (S.stopFollow || !inTournament()) return;
+    const tid = tournamentId(S.room.tournament_url);
+    if (!tid) return;
+    const seat = S.room.seats && S.seat !== null && !S.spectate ? S.room.seats[S.seat] : null;
+    const me = seat ? seat.name : null;
+    S.stopFollow = followTournament(tid, (x) => {
+      const next = whatNext(x, me, code);
+      const was = S.tnext;
+      S.tnext = next;
+      if (!was || JSON.stringify(was) !== JSON.stringify(next)) render();
+    });
   }
 
   function shareHTML() {
@@ -535,6 +577,24 @@ export function mountTable(root, { code, spectate }) {
     return figs;
   }
 
+  /** Each rated player's rating before and after the game, and the change. */
+  function ratingsHTML(e) {
+    const list = e.ratings || [];
+    if (!list.length) return "";
+    // One decimal, as the leaderboard shows a rating; never "-0.0".
+    const num = (x) => (Math.round(x * 10) / 10 || 0).toFixed(1);
+    const rows = list.map((r) => {
+      const sign = r.delta >= 0 ? "+" : "−";
+      const text = t("rating_change", {
+        name: nameOf(r.seat), before: num(r.before.ordinal), after: num(r.after.ordinal),
+        delta: `${sign}${num(Math.abs(r.delta))}`,
+      });
+      const mine = !S.spectate && r.seat === S.seat;
+      return `<li data-seat="${r.seat}" class="${r.delta >= 0 ? "up" : "down"}${mine ? " mine" : ""}">${escapeXml(text)}</li>`;
+    }).join("");
+    return `<section class="rating-changes"><h2>${escapeXml(t("rating_changes"))}</h2><ul>${rows}</ul></section>`;
+  }
+
   /** Who has asked for a rematch: said only once you have asked too, or when a person has
    * (a bot always agrees, which is no news before you have decided). */
   function votesHTML() {
@@ -553,7 +613,12 @@ export function mountTable(root, { code, spectate }) {
   function seriesEndHTML(s) {
     const names = seatNames();
     const mine = !S.spectate && S.seat !== null && s.winner === S.seat;
-    const title = mine ? t("you_won_series") : t("series_won", { name: nameOf(s.winner) });
+    const match = inTournament();
+    let title = mine ? t("you_won_series") : t("series_won", { name: nameOf(s.winner) });
+    if (match) title = s.winner == null ? t("set_over") : mine ? t("you_won_set") : t("set_won", { name: nameOf(s.winner) });
+    const kicker = match
+      ? [t("set_over"), s.best_of > 1 ? setSize(s) : ""].filter(Boolean).join(" · ")
+      : `${t("series_over")} · ${t("best_of")} ${s.best_of}`;
     const rows = (s.score || []).map((n, i) =>
       `<li${i === s.winner ? ' class="won"' : ""}><span class="who">${escapeXml(names[i] || "")}</span><b>${n}</b></li>`).join("");
     const colours = ["red", "orange", "yellow", "green", "blue", "purple"];
@@ -561,7 +626,7 @@ export function mountTable(root, { code, spectate }) {
       `<i style="--x:${(i * 37) % 100}%;--d:${(i % 5) * 0.08}s;background:var(--card-${colours[i % 6]})"></i>`).join("") : "";
     return `<div class="series-win${mine ? " mine" : ""}" id="series-win">
       ${bits ? `<div class="confetti" aria-hidden="true">${bits}</div>` : ""}
-      <p class="series-kicker">${escapeXml(t("series_over"))} · ${escapeXml(t("best_of"))} ${s.best_of}</p>
+      <p class="series-kicker">${escapeXml(kicker)}</p>
       <h1>${escapeXml(title)}</h1>
       <ol class="series-final" aria-label="${escapeXml(t("final_score"))}">${rows}</ol></div>`;
   }
@@ -576,12 +641,16 @@ export function mountTable(root, { code, spectate }) {
     else if (iWon) title = t("you_won");
     else title = t("x_won", { name: nameOf(w[0]) });
     const s = S.series;
-    const seriesDone = s && s.best_of > 1 && s.winner != null;
+    const roomOver = !!(S.room && (S.room.status === "finished" || S.room.status === "closed"));
+    const setOver = inTournament() && !!s && (s.over || s.winner != null || roomOver || e.next_in_ms == null);
+    const seriesDone = (s && s.best_of > 1 && s.winner != null) || setOver;
     const seriesLine = s && s.best_of > 1 && !seriesDone ? `<p>${scoreHTML()}</p>` : "";
-    const seriesOver = !s || s.winner != null || e.next_in_ms == null;
+    const seriesOver = !s || s.winner != null || e.next_in_ms == null || roomOver;
+    if (setOver) followNext();
+    const after = setOver ? nextHTML(S.tnext) : "";
     const next = S.nextAt && !seriesOver ? `<p class="muted" id="next-in"></p>` : "";
     const buttons = [];
-    if (seriesOver && !S.spectate && S.seat !== null) {
+    if (seriesOver && !S.spectate && S.seat !== null && !inTournament()) {
       buttons.push(`<button type="button" class="primary" data-act="rematch" data-focus="rematch"${S.voted ? " disabled" : ""}>${escapeXml(t("rematch"))}</button>`);
     }
     if (e.record_url) buttons.push(`<button type="button" data-act="replay" data-url="${escapeXml(e.record_url)}" data-focus="replay">${escapeXml(t("replay"))}</button>`);
@@ -596,7 +665,7 @@ export function mountTable(root, { code, spectate }) {
       ? `${seriesEndHTML(s)}<p class="last-game">${escapeXml(t("last_game"))}: ${escapeXml(title)}</p>`
       : `<p class="blink${lost ? " lost" : ""}">${escapeXml(t("blink_win"))}</p><h1 style="margin:0">${escapeXml(title)}</h1>`;
     return `<section class="end${seriesDone ? " series-end" : ""}" aria-live="polite">
-      ${head}${tops}${figuresHTML(e, w)}${seriesLine}${next}${votesHTML()}
+      ${head}${after}${tops}${figuresHTML(e, w)}${ratingsHTML(e)}${seriesLine}${next}${votesHTML()}
       <div class="actions">${buttons.join("")}</div></section>`;
   }
 
@@ -763,6 +832,7 @@ export function mountTable(root, { code, spectate }) {
   const cleanup = () => {
     alive = false;
     clearInterval(timer);
+    if (S.stopFollow) S.stopFollow();
     document.removeEventListener("keydown", onKey);
     root.removeEventListener("click", onClick);
     root.removeEventListener("pointerdown", onPointerDown);

@@ -24,7 +24,11 @@ export async function ensureProfile(name) {
   const have = myProfile();
   if (have) return have;
   const p = await api("POST", "/api/profiles", { name });
-  try { localStorage.setItem("blink.profile", JSON.stringify(p)); } catch { /* ignore */ }
+  try {
+    localStorage.setItem("blink.profile", JSON.stringify(p));
+    // The name the lobby and a room's link seat the player with, unless one was typed there.
+    if (!localStorage.getItem("blink.name")) localStorage.setItem("blink.name", p.name);
+  } catch { /* ignore */ }
   return p;
 }
 

@@ -29,6 +29,27 @@ function showError(err) {
   status.className = "net terr bad";
 }
 
+/** A refusal shown where the user acted: under `form` (its first field marked invalid,
+ * described by the sentence, and focused); the top bar only when the form is gone. */
+function showErrorAt(form, err) {
+  if (!form || !form.isConnected) {
+    showError(err);
+    return;
+  }
+  let p = form.querySelector(".form-error");
+  if (!p) {
+    p = el("p", { class: "terr form-error", role: "alert", id: `${form.id || "form"}-error` });
+    form.append(p);
+  }
+  p.textContent = errorText(err);
+  const field = form.querySelector("input:not([type=hidden]), select");
+  if (field) {
+    field.setAttribute("aria-invalid", "true");
+    field.setAttribute("aria-describedby", p.id);
+    field.focus();
+  }
+}
+
 // --- the list ---------------------------------------------------------------------------------
 
 function kindWord(kind) {
@@ -78,7 +99,7 @@ async function onCreate(ev) {
     });
     saveOrgSecret(made.id, made.organiser_secret);
     location.href = `/tournament.html?id=${encodeURIComponent(made.id)}`;
-  } catch (err) { showError(err); }
+  } catch (err) { showErrorAt(ev.target, err); }
 }
 
 // --- one tournament ----------------------------------------------------------------------------
@@ -152,7 +173,7 @@ async function act(path, body, formId = null) {
       current = x;
       render(x);
     }
-  } catch (err) { showError(err); }
+  } catch (err) { showErrorAt(formId && document.getElementById(formId), err); }
 }
 
 /** A player's own request (check in, withdraw, claim) with this browser's profile. */
@@ -286,7 +307,7 @@ function checkInPart(x) {
     },
   },
   el("label", {}, `${t("t_check_in_minutes")} `, el("input", { name: "minutes", type: "number", min: "1", size: "5" })),
-  el("label", {}, el("input", { name: "draw", type: "checkbox", value: "1" }), ` ${t("t_draw_at_close")}`),
+  el("label", { class: "check" }, el("input", { name: "draw", type: "checkbox", value: "1" }), el("span", {}, t("t_draw_at_close"))),
   el("button", { type: "submit" }, t("t_check_in_open_btn")));
 }
 
@@ -373,7 +394,7 @@ function claimPanel(x) {
           const p = await ensureProfile(new FormData(ev.target).get("name"));
           const done = await selfAct("claim", { claim: token, profile_secret: p.secret });
           if (done) history.replaceState(null, "", `/tournament.html?id=${encodeURIComponent(tid)}`);
-        } catch (err) { showError(err); }
+        } catch (err) { showErrorAt(ev.target, err); }
       },
     },
     me ? el("input", { type: "hidden", name: "name", value: me.name }) : el("label", {}, `${t("name")} `, el("input", { name: "name", maxlength: "24", required: true })),
@@ -419,7 +440,7 @@ function joinPanel(x) {
         const res = await api("POST", `/api/tournaments/${encodeURIComponent(tid)}/join`, { profile_secret: p.secret });
         current = res;
         render(res);
-      } catch (err) { showError(err); }
+      } catch (err) { showErrorAt(ev.target, err); }
     },
   },
   me ? el("span", {}, `${t("t_join_as", { name: me.name })} `) : el("label", {}, `${t("name")} `, el("input", { name: "name", maxlength: "24", required: true })),
@@ -449,6 +470,18 @@ function playerLine(p, x, org) {
 
 let resize = null;
 
+/** A finished tournament's result at the top of the page: the champion, then the next places
+ * (the whole standings stay at the bottom, linked). */
+function championPart(td) {
+  if (!td.finished || !td.champion) return null;
+  const next = (td.standings || []).filter((s) => s.place > 1 && s.place <= 3 && s.place === s.place_to);
+  return el("section", { class: "tpanel champion", id: "champion" },
+    el("h2", {}, t("t_champion_head")),
+    el("p", { class: "champion-name" }, td.champion),
+    next.length ? el("p", { class: "meta podium" }, next.map((s) => `${s.place}. ${s.name}`).join(" · ")) : null,
+    el("a", { href: "#standings" }, t("t_all_standings")));
+}
+
 /** A printable bracket's URL in the page's language (the server prints English or Spanish). */
 function inLang(url) {
   return `${url}${url.includes("?") ? "&" : "?"}lang=${getLang()}`;
@@ -467,6 +500,8 @@ function render(x) {
       el("a", { href: inLang(x.bracket_png), target: "_blank", id: "bracket-png", class: "btn" }, t("t_png")),
       el("a", { href: x.export_url, class: "btn" }, t("t_export"))),
   ];
+  const champ = championPart(td);
+  if (champ) parts.push(champ);
   if (org) parts.push(organiserPanel(x));
   const claim = claimPanel(x);
   if (claim) parts.push(claim);
