@@ -5,7 +5,7 @@
 import { boardHTML, face, layout } from "./board.js";
 import { backSVG, escapeXml } from "./cards.js";
 import { quickChat } from "./chat.js";
-import { cardName, t } from "./i18n.js";
+import { cardName, t, tCount } from "./i18n.js";
 import { recordFileName, remember, TableSession } from "./net.js";
 import { sfx } from "./sound.js";
 import { announce, navigate } from "./page.js";
@@ -543,7 +543,7 @@ export function mountTable(root, { code, spectate }) {
       <div><dt>${escapeXml(mine != null ? t("your_avg_play") : t("avg_play"))}</dt><dd id="avg-play">${per}</dd></div></dl>`;
     if (Array.isArray(f.cards_left)) {
       figs += `<ul class="left-list">${f.cards_left.map((n, i) =>
-        `<li${w.includes(i) ? ' class="won"' : ""}>${escapeXml(nameOf(i))}: <b>${n}</b> ${escapeXml(t("cards_left"))}</li>`).join("")}</ul>`;
+        `<li${w.includes(i) ? ' class="won"' : ""}>${escapeXml(nameOf(i))}: ${escapeXml(tCount("cards_left", n, { n: "{n}" })).replace("{n}", `<b>${n}</b>`)}</li>`).join("")}</ul>`;
     }
     return figs;
   }
