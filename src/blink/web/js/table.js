@@ -27,7 +27,7 @@ export function mountTable(root, { code, spectate }) {
     depth: [], stall: null, countdownUntil: null, revealFlash: 0, series: null, end: null,
     votes: null, voted: false, pending: new Map(), sel: null, msg: null, landed: new Set(),
     newSlots: new Set(), fatal: null, notice: null, nextAt: null,
-    flights: [], playedBy: new Map(), endShownAt: null,
+    flights: [], playedBy: new Map(), endShownAt: null, defaulted: new Set(),
   };
   const session = new TableSession({ code, spectate }, {
     message: onMessage,
@@ -78,6 +78,7 @@ export function mountTable(root, { code, spectate }) {
         if (S.game !== msg.game) {
           S.end = null;
           S.endShownAt = null;
+          S.defaulted.clear();
           S.votes = null;
           S.voted = false;
         }
@@ -150,7 +151,12 @@ export function mountTable(root, { code, spectate }) {
   function applyUpdate(msg) {
     const me = S.seat;
     const said = [];
+    // The seats the server chose for at a choosing stall's deadline: said once their cards
+    // are placed (the choice itself stays secret until then).
+    if (msg.default_for != null) S.defaulted.add(msg.default_for);
+    const timeUp = [];
     for (const e of msg.events) {
+      if (e.type === "placed" && S.defaulted.has(e.seat)) timeUp.push(e);
       if (e.type === "played" || e.type === "flipped" || e.type === "placed") {
         said.push(`${pileName(e.pile)}: ${cardName(e.card)}`);
       }
@@ -182,6 +188,14 @@ export function mountTable(root, { code, spectate }) {
       }
     }
     if (said.length) announce(said.join(". "));
+    if (timeUp.length) {
+      S.defaulted.clear();
+      const text = timeUp.map((e) => (e.seat === me && !S.spectate
+        ? t("stall_placed_you", { card: cardName(e.card) })
+        : t("stall_placed_for", { card: cardName(e.card), name: nameOf(e.seat) }))).join(" ");
+      flash(text, "info", 6000);
+      announce(text, true);
+    }
     const prevHand = S.view ? S.view.hand : [];
     S.view = { ...S.view, ...msg.view };
     S.stall = msg.stall ? { ...msg.stall, deadline: session.deadline(msg.stall.at, msg.stall.in_ms) } : null;
