@@ -712,7 +712,8 @@ export function mountTable(root, { code, spectate }) {
         const board = boardHTML({
           players: S.players, seat: S.seat, names: seatNames(), tops: v.tops, depth: S.depth,
           hands: null, handCounts: v.hand_counts, drawCounts: v.draw_counts,
-          connected: S.room ? S.room.seats.map((s) => s.kind === "bot" || s.connected) : null,
+          // While this page is cut off it knows of nobody's connection: every dot is grey.
+          connected: S.room ? S.room.seats.map((s) => session.state === "open" && (s.kind === "bot" || s.connected)) : null,
           chosen: v.phase === "choosing" ? v.chosen : null, winners: v.outcome ? v.outcome.winners : [],
           fits, landed: S.landed, playedBy: recentPlays(), showKeys: !S.spectate && S.seat !== null, interactive: !S.spectate && S.seat !== null,
         });
