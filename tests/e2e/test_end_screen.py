@@ -62,4 +62,3 @@ def test_back_to_lobby_takes_no_tap_at_first(context: BrowserContext, server: Se
     back.click()
     expect(page).to_have_url(server.url + "/")
     assert not errors, errors
-

@@ -12,8 +12,9 @@ from playwright.sync_api import BrowserContext, expect
 CASES = [
     ("t", "cards_left", {}, {"en": ("1 card left", "2 cards left"),
                              "es": ("1 carta restante", "2 cartas restantes")}),
-    ("t", "t_score_set", {"name": "Ann"}, {"en": ("Ann: 1 game won", "Ann: 2 games won"),
-                                          "es": ("Ann: 1 partida ganada", "Ann: 2 partidas ganadas")}),
+    ("t", "t_score_set", {"name": "Ann"},
+     {"en": ("Ann: 1 game won", "Ann: 2 games won"),
+      "es": ("Ann: 1 partida ganada", "Ann: 2 partidas ganadas")}),
     ("t", "go_log_passed", {}, {"en": ("1 card passed", "2 cards passed"),
                                 "es": ("1 carta pasada", "2 cartas pasadas")}),
     ("t", "n_plays", {}, {"en": ("1 play", "2 plays"), "es": ("1 jugada", "2 jugadas")}),

@@ -36,7 +36,8 @@ OVERLAPS_JS = """async () => {
     for (const a of letters) for (const b of symbols) {
       if (a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b) out.push(n + c + s);
     }
-    if (letters.length !== 2 || letters.some((a) => a.r - a.l < 5)) out.push(`${n}${c}${s}: no letters`);
+    const none = letters.length !== 2 || letters.some((a) => a.r - a.l < 5);
+    if (none) out.push(`${n}${c}${s}: no letters`);
   }
   box.remove();
   return [...new Set(out)];

@@ -370,9 +370,7 @@ class Countdown(msgspec.Struct, tag="countdown", tag_field="type", frozen=True):
     at: int
 
 
-class Update(
-    msgspec.Struct, tag="update", tag_field="type", frozen=True, omit_defaults=True
-):
+class Update(msgspec.Struct, tag="update", tag_field="type", frozen=True, omit_defaults=True):
     """One accepted action: its events and the receiver's view after it. ``default_for``:
     the seat the table acted for at its deadline, because that seat did not act in time (a
     choosing stall's default choice, a turn's default action); absent otherwise."""
