@@ -42,3 +42,23 @@ def violations(page: Page, context: str = "document") -> list[dict[str, Any]]:
 def describe(found: list[dict[str, Any]]) -> str:
     """The violations, one line each, for an assertion's message."""
     return "\n".join(f"{v['impact']}: {v['id']} ({v['help']}) at {v['nodes']}" for v in found)
+
+
+def contrast_failures(page: Page) -> str:
+    """What axe-core's colour-contrast rule finds in ``page`` now, one line per element (its
+    selector, the colours and the ratio), or an empty string."""
+    if not AXE.exists():
+        raise AssertionError(f"axe-core is missing ({AXE}): run `npm ci` in the project's root")
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    found: list[str] = page.evaluate(
+        """async () => {
+            const result = await window.axe.run(document, { runOnly: ["color-contrast"] });
+            return result.violations.flatMap((v) => v.nodes.map((n) => {
+                const d = (n.any[0] || {}).data || {};
+                return `${n.target.join(" ")}: ${d.fgColor} on ${d.bgColor}, ${d.contrastRatio}:1`
+                    + ` (${JSON.stringify((n.html || "").slice(0, 80))})`;
+            }));
+        }"""
+    )
+    return "\n".join(found)

@@ -31,7 +31,10 @@ def check(page: Page) -> None:
 @pytest.mark.parametrize("locale", ["en-US", "es-ES"])
 def test_lobby(context: BrowserContext, server: Server, locale: str) -> None:
     page = context.new_page()
-    page.goto(server.url + f"/?lang={locale[:2]}")
+    # The page's language is the browser's, or the one chosen before (kept in localStorage).
+    page.add_init_script(f"localStorage.setItem('blink.lang', '{locale[:2]}')")
+    page.goto(server.url + "/")
+    expect(page.locator("html")).to_have_attribute("lang", locale[:2])
     expect(page.locator("#q-play")).to_be_enabled(timeout=15000)
     check(page)
 

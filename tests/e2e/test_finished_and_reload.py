@@ -78,14 +78,14 @@ def test_reload_after_the_end_keeps_the_figures(context: BrowserContext, server:
     while time.monotonic() < deadline and not page.locator(".end").count():
         keyboard_step(page)
     figures = page.locator(".end .figures")
-    expect(figures).to_contain_text("Average per play")
+    expect(figures).to_contain_text("Your average per play")
     before = figures.inner_text()
     title = page.locator(".end h1").inner_text()
 
     page.reload()
     expect(page.locator(".end")).to_be_visible(timeout=15000)
     expect(figures).to_contain_text("Time")
-    expect(figures).to_contain_text("Average per play")
+    expect(figures).to_contain_text("Your average per play")
     assert figures.inner_text() == before
     assert page.locator(".end h1").inner_text() == title
     expect(page.get_by_role("button", name="Replay")).to_be_visible()

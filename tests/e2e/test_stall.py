@@ -7,6 +7,7 @@ The e2e server deals game ``n`` with the seed ``11 + n``, so the test knows the 
 from __future__ import annotations
 
 import random
+import re
 
 from blinkweb import Server, collect_errors, play_card, state
 from playwright.sync_api import Browser, expect
@@ -85,6 +86,49 @@ def test_choosing_stall_prompt_and_choices(browser: Browser, server: Server) -> 
             expect(page.locator('.pile[data-pile="1"] .card-svg')).to_have_attribute(
                 "data-card", bob_choice
             )
+        assert not errors, errors
+    finally:
+        ann_ctx.close()
+        bob_ctx.close()
+
+
+def test_the_deadline_says_what_it_placed_for_whom(browser: Browser, server: Server) -> None:
+    """Ann chooses, Bob lets the deadline pass: the server places Bob's first card, and both
+    tables say so (Bob's: "for you"), in words."""
+    ann_ctx = browser.new_context(viewport={"width": 1200, "height": 800}, locale="en-US")
+    bob_ctx = browser.new_context(viewport={"width": 1200, "height": 800}, locale="es-ES")
+    try:
+        ann = ann_ctx.new_page()
+        bob = bob_ctx.new_page()
+        errors = collect_errors(ann) + collect_errors(bob)
+        ann.goto(server.url + "/")
+        ann.fill("#f-priv input[name=handicap]", "4:56")
+        ann.click("#p-create")
+        url = ann.locator("#share-link").input_value()
+        bob.goto(url)
+        for page in (ann, bob):
+            expect(page.locator('.table[data-phase="playing"]')).to_be_visible(timeout=15000)
+        deck = shuffled_deck(11 + ann.evaluate("window.blinkConnection.game"), STANDARD_DECK)
+        pages = {0: ann, 1: bob}
+        for play in path_to_choosing_stall(deck):
+            play_card(pages[play.player], str(play.card), play.pile)
+        for page in (ann, bob):
+            expect(page.locator('.table[data-phase="choosing"]')).to_be_visible()
+        bob_first = state(bob)["hand"][0]  # type: ignore[index]
+        ann.keyboard.press("1")
+        expect(ann.locator(".center-msg")).to_contain_text("Chosen. Waiting for the others")
+        # The deadline (4 s on the test server) passes: Bob's first card goes on his pile.
+        for page in (ann, bob):
+            expect(page.locator('.pile[data-pile="1"] .card-svg')).to_have_attribute(
+                "data-card", bob_first, timeout=15000
+            )
+        said = ann.locator(".center-msg .info")
+        expect(said).to_have_text(re.compile(r"^Time's up: \w+ .+ placed for (?!you).+\.$"))
+        mine = bob.locator(".center-msg .info")
+        expect(mine).to_have_text(re.compile(r"^Se acabó el tiempo: se puso \w+ .+ por ti\.$"))
+        # The card is named as the screen reader names it.
+        name = bob.evaluate("(c) => import('/js/i18n.js').then((m) => m.cardName(c))", bob_first)
+        assert name in mine.inner_text()
         assert not errors, errors
     finally:
         ann_ctx.close()

@@ -135,7 +135,7 @@ def test_full_game_against_inhuman_bot_by_keyboard(context: BrowserContext, serv
     assert title == "You won!" or title.endswith("won") or title == "A tie"
     figures = page.locator(".figures")
     expect(figures).to_contain_text("Time")
-    expect(figures).to_contain_text("Average per play")
+    expect(figures).to_contain_text("Your average per play")
     # The end screen is keyboard-usable: rematch, replay and back to the lobby are buttons.
     for name in ("Rematch", "Replay", "Back to lobby"):
         expect(page.get_by_role("button", name=name, exact=True)).to_be_visible()

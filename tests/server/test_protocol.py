@@ -192,6 +192,7 @@ async def test_choosing_stall_codes_and_choices(make_server: Callable[..., Serve
     # The other player sees that seat 0 chose, not what.
     ub = await b.expect("update", seq=2)
     assert ub["events"] == [{"type": "chose", "seat": 0, "card": None}]
+    assert "default_for" not in ub  # seat 0 chose itself
     assert ub["view"]["chosen"] == [True, False] and ub["stall"]["waiting"] == [1]
     assert a.view is not None and a.view["my_choice"] == mine
     vb = b.view
@@ -218,6 +219,10 @@ async def test_default_choice_after_the_deadline(make_server: Callable[..., Serv
     u3 = await b.expect("update", seq=3)
     placed = {e["seat"]: e["card"] for e in u3["events"] if e["type"] == "placed"}
     assert placed == {0: first_a, 1: vb["hand"][0]}
+    # Each update says whom the table chose for, so everyone can be told what was placed.
+    assert (u2["default_for"], u3["default_for"]) == (0, 1)
+    seen_by_b = [m.get("default_for") for m in b.msgs if m["type"] == "update"]
+    assert seen_by_b == [None, 0, 1]
     await a.close()
     await b.close()
 

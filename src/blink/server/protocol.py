@@ -373,8 +373,10 @@ class Countdown(msgspec.Struct, tag="countdown", tag_field="type", frozen=True):
     at: int
 
 
-class Update(msgspec.Struct, tag="update", tag_field="type", frozen=True):
-    """One accepted action: its events and the receiver's view after it."""
+class Update(msgspec.Struct, tag="update", tag_field="type", frozen=True, omit_defaults=True):
+    """One accepted action: its events and the receiver's view after it. ``default_for``:
+    the seat the table acted for at its deadline, because that seat did not act in time (a
+    choosing stall's default choice, a turn's default action); absent otherwise."""
 
     game_kind: str
     game: int
@@ -384,6 +386,7 @@ class Update(msgspec.Struct, tag="update", tag_field="type", frozen=True):
     view: dict[str, Any]
     stall: Stall | None
     turn: Turn | None
+    default_for: int | None = None
 
 
 class Ack(msgspec.Struct, tag="ack", tag_field="type", frozen=True):

@@ -462,7 +462,7 @@ class Room:
             if self.game is not g or g.game.over:
                 return
             try:
-                self.apply(action, seat, None)
+                self.apply(action, seat, None, default=True)
             except (IllegalAction, NoGame):
                 log.exception("the referee's action was refused in room %s", self.code)
                 return
@@ -554,8 +554,12 @@ class Room:
         won = None if g is None else self.table.lost_race(message, view, exc)
         return seating.Refusal(exc.code, exc.message) if won is None else seating.too_slow(won)
 
-    def apply(self, action: Any, seat: int | None, msg_id: str | None) -> int:
+    def apply(
+        self, action: Any, seat: int | None, msg_id: str | None, default: bool = False
+    ) -> int:
         """Judge and apply one action; queue it for storage; return its sequence number.
+        ``default``: the referee takes it at its deadline, for ``seat`` when it has one (its
+        update says so in ``default_for``).
 
         Raises the definition's ``IllegalAction`` or :class:`NoGame`; then nothing changed.
         """
@@ -574,7 +578,9 @@ class Room:
         t = max(g.last_t, int((now - t0) * 1000))
         events = self.definition.apply(g.game, action, t)
         try:
-            pending, job = self._outputs(g, action, events, seat, msg_id, t)
+            pending, job = self._outputs(
+                g, action, events, seat, msg_id, t, seat if default else None
+            )
         except Exception:
             self._rebuild(g)
             raise
@@ -603,6 +609,7 @@ class Room:
         seat: int | None,
         msg_id: str | None,
         t: int,
+        default_for: int | None = None,
     ) -> tuple[Pending, Callable[[Any], Any]]:
         """Every frame an applied action sends, its ack and its storage job."""
         receivers: list[int | None] = list(range(self.players))
@@ -610,7 +617,7 @@ class Room:
             receivers.append(None)
         return build_update(
             self.table, self.definition, self.game_name, g, receivers, action, events, seat,
-            msg_id, t, self.settings.clock(),
+            msg_id, t, self.settings.clock(), default_for,
         )  # fmt: skip
 
     def _rebuild(self, g: GameState) -> None:

@@ -82,9 +82,11 @@ def build_update(
     msg_id: str | None,
     t: int,
     now: float,
+    default_for: int | None = None,
 ) -> tuple[Pending, Callable[[Any], Any]]:
     """The frames for ``receivers`` (seats; ``None``: the spectators), the ack of ``msg_id``
-    and the storage job of ``action``, applied to ``g`` at ``t`` with ``events``."""
+    and the storage job of ``action``, applied to ``g`` at ``t`` with ``events``
+    (``default_for``: the seat the table took ``action`` for at its deadline)."""
     seq = g.seq + 1
     # The referee is asked without changing its clock: the room changes only once all is built.
     stall, turn = g.table.peek(g.game, now)
@@ -110,6 +112,7 @@ def build_update(
                 view=table.view_wire(definition.view(g.game, r), False),
                 stall=stall,
                 turn=turn,
+                default_for=default_for,
             )
         )
     ack = None

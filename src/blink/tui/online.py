@@ -547,6 +547,7 @@ class OnlineTable(Table):
             time_ms=int(f.get("duration_ms", 0)),
             plays=int(f.get("plays", 0)),
             plays_by_seat=tuple(int(n) for n in f.get("plays_by_seat", [])),
+            cards_left=tuple(int(n) for n in f.get("cards_left", [])),
         )
         if isinstance(msg.get("series"), dict):
             self.series = msg["series"]

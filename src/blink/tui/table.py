@@ -94,11 +94,12 @@ class Stage(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Figures:
-    """Figures of a finished game: its length, and plays per seat."""
+    """Figures of a finished game: its length, plays per seat and each seat's cards left."""
 
     time_ms: int
     plays: int
     plays_by_seat: tuple[int, ...]
+    cards_left: tuple[int, ...] = ()
 
     @property
     def ms_per_play(self) -> float:
@@ -385,7 +386,10 @@ class LocalTable(Table):
                 by_seat[action.player] += 1
             if t is not None:
                 last = max(last, t)
-        return Figures(time_ms=last, plays=game.plays, plays_by_seat=tuple(by_seat))
+        left = tuple(game.cards_left(p) for p in range(game.players))
+        return Figures(
+            time_ms=last, plays=game.plays, plays_by_seat=tuple(by_seat), cards_left=left
+        )
 
     # -- lifecycle --------------------------------------------------------------------------
 

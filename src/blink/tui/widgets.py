@@ -229,9 +229,20 @@ def _result(text: Text, status: Status, you: int | None) -> None:
                 pace=f"{f.ms_per_play / 1000:.2f}",
             )
         )
+        if f.cards_left:
+            text.append("\n " + cards_left_text(f.cards_left, names))
     if status.series_over and status.best_of > 1 and status.series_winner is not None:
         won = _("\n {name} takes the series!").format(name=names[status.series_winner])
         text.append(won, Style(bold=True))
+
+
+def cards_left_text(left: Sequence[int], names: Sequence[str]) -> str:
+    """Each seat's cards left at a game's end, in the plural form its count takes in the
+    language spoken now: "Ann: 1 card left · Ben: 2 cards left"."""
+    return " · ".join(
+        f"{names[i]}: " + ngettext("{n} card left", "{n} cards left", n).format(n=n)
+        for i, n in enumerate(left)
+    )
 
 
 class MessageLine(Static):

@@ -61,7 +61,7 @@ function opponentHTML(m, p, area) {
   let mini = "";
   if (hand) mini = hand.map((c) => face(c)).join("");
   else for (let i = 0; i < hc; i++) mini += backSVG();
-  const conn = m.connected ? `<span class="dot${m.connected[p] ? "" : " off"}" aria-hidden="true"></span>` : "";
+  const conn = m.connected ? `<span class="dot${m.connected[p] ? "" : " off"}" data-presence="${m.connected[p] ? "on" : "off"}" aria-hidden="true"></span>` : "";
   const chosen = m.chosen && m.chosen[p] ? `<span class="chosen-tag">✓ ${escapeXml(t("choose_card"))}</span>` : "";
   const won = m.winners && m.winners.includes(p) ? " won" : "";
   const played = m.playedBy && [...m.playedBy.values()].includes(p) ? " played" : "";

@@ -52,7 +52,7 @@ export function scoreWords(m) {
   const decided = m.games.filter((g) => g.winners.length === 1).length;
   if (!decided) return t("t_score_none");
   if (m.kind === "final-set" || known.length !== 2) {
-    return known.map((p) => t("t_score_set", { name: p, n: m.score[p] ?? 0 })).join(" · ");
+    return known.map((p) => tCount("t_score_set", m.score[p] ?? 0, { name: p })).join(" · ");
   }
   const [a, b] = known.map((p) => m.score[p] ?? 0);
   if (m.winner) {

@@ -98,6 +98,10 @@ const LAYOUTS = {
   5: [[28, 30], [72, 30], [50, 70], [28, 110], [72, 110]],
 };
 const SCALES = { 1: 2.3, 2: 1.75, 3: 1.5, 4: 1.5, 5: 1.3 };
+// Where the colour letters go: two opposite corners, except on a five, whose symbols fill the
+// corners; there the letters sit at the sides of the middle symbol.
+const LETTERS = { 5: [[4, 76, "start"], [96, 76, "end"]] };
+const CORNERS = [[9, 20, "start"], [91, 131, "end"]];
 
 /**
  * SVG markup for a card. `opts.letter` adds a colour letter (colour-blind mode);
@@ -116,7 +120,7 @@ export function cardSVG(code, opts = {}) {
     const l = escapeXml(opts.letter);
     letter =
       `<g class="cb-letter" font-family="system-ui,sans-serif" font-weight="800" font-size="17" fill="#1f1f24">` +
-      `<text x="9" y="20">${l}</text><text x="91" y="131" text-anchor="end">${l}</text></g>`;
+      (LETTERS[c.count] || CORNERS).map(([x, y, a]) => `<text x="${x}" y="${y}" text-anchor="${a}">${l}</text>`).join("") + `</g>`;
   }
   const label = opts.label ? ` role="img" aria-label="${escapeXml(opts.label)}"` : ' aria-hidden="true"';
   return (

@@ -6,6 +6,9 @@ import { t } from "./i18n.js";
 
 export const PHRASES = ["good_game", "rematch", "well_played", "oops"];
 const BUBBLE_MS = 4000;
+// A speech bubble drawn in the text's colour: an emoji would need an emoji font, and without
+// one it shows as an empty box.
+const CHAT_ICON = '<svg class="qc-icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linejoin="round"><path d="M2.5 3.5h11v7h-6l-3.5 3v-3h-1.5z"/><path d="M5 6.2h6M5 8.3h4" stroke-linecap="round"/></svg>';
 
 /** One table's quick chat: `send(type, fields)` sends a frame. */
 export function quickChat(send) {
@@ -18,7 +21,7 @@ export function quickChat(send) {
     barHTML(canSay) {
       if (!canSay) return "";
       const buttons = PHRASES.map((p) => `<button type="button" class="chip" data-chat="${p}">${escapeXml(t(`chat_${p}`))}</button>`);
-      return `<details class="quickchat"${open ? " open" : ""}><summary class="chip" data-focus="chat"><span aria-hidden="true">💬</span><span class="sr-only">${escapeXml(t("chat"))}</span></summary>` +
+      return `<details class="quickchat"${open ? " open" : ""}><summary class="chip" data-focus="chat">${CHAT_ICON}<span class="sr-only">${escapeXml(t("chat"))}</span></summary>` +
         `<div class="qc-menu" role="group" aria-label="${escapeXml(t("chat"))}">${buttons.join("")}</div></details>`;
     },
     /** A click on the table: true when it was a phrase (then sent). */

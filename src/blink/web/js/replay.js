@@ -6,7 +6,7 @@
 // gives (games.js: `replayRenderer`).
 
 import { boardHTML, face } from "./board.js";
-import { cardName, t } from "./i18n.js";
+import { cardName, t, tCount } from "./i18n.js";
 import { escapeXml } from "./cards.js";
 import { gameModule } from "./games.js";
 import { recordFileName } from "./net.js";
@@ -145,7 +145,7 @@ function classicBoard(g, f) {
     `<div class="rp-seat${winners.includes(p) ? " won" : ""}" data-seat="${p}">` +
     `<span class="name">${escapeXml(g.names[p])}</span>` +
     `<div class="minihand">${h.map((c) => face(c, f.chosen[p] === c ? t("choose_card") : "")).join("")}</div>` +
-    `<span class="counts">${escapeXml(t("draw"))} ${f.draws[p]} · ${escapeXml(t("n_plays", { n: f.plays[p] }))}</span></div>`,
+    `<span class="counts">${escapeXml(t("draw"))} ${f.draws[p]} · ${escapeXml(tCount("n_plays", f.plays[p]))}</span></div>`,
   ).join("");
   return board + seats;
 }

@@ -5,7 +5,7 @@
 import { boardHTML, face, layout } from "./board.js";
 import { backSVG, escapeXml } from "./cards.js";
 import { quickChat } from "./chat.js";
-import { cardName, t } from "./i18n.js";
+import { cardName, t, tCount } from "./i18n.js";
 import { recordFileName, remember, TableSession } from "./net.js";
 import { savedSeat, saveSeat } from "./net.js";
 import { followTournament, nextHTML, tournamentId, whatNext } from "./tnext.js";
@@ -19,6 +19,9 @@ const SLOT_KEYS = { 1: 0, 2: 1, 3: 2, j: 0, k: 1, l: 2 };
 const KEY_LABELS = ["1 · J", "2 · K", "3 · L"];
 const GO_FLASH_MS = 900;
 const PLAYED_BY_MS = 1200;
+// The end screen's buttons take no tap for this long after it appears: a tap meant for a card
+// in the last moment of the race must not leave the game (a key press is never carried over).
+export const END_GUARD_MS = 800;
 
 export function mountTable(root, { code, spectate }) {
   const S = {
@@ -26,7 +29,7 @@ export function mountTable(root, { code, spectate }) {
     depth: [], stall: null, countdownUntil: null, revealFlash: 0, series: null, end: null,
     votes: null, voted: false, pending: new Map(), sel: null, msg: null, landed: new Set(),
     newSlots: new Set(), fatal: null, notice: null, nextAt: null,
-    flights: [], playedBy: new Map(),
+    flights: [], playedBy: new Map(), endShownAt: null, defaulted: new Set(),
     tnext: null, stopFollow: null,
   };
   const session = new TableSession({ code, spectate }, {
@@ -77,6 +80,8 @@ export function mountTable(root, { code, spectate }) {
         const v = msg.view;
         if (S.game !== msg.game) {
           S.end = null;
+          S.endShownAt = null;
+          S.defaulted.clear();
           S.votes = null;
           S.voted = false;
         }
@@ -100,6 +105,7 @@ export function mountTable(root, { code, spectate }) {
         }
         S.number = msg.number;
         S.end = null;
+        S.endShownAt = null;
         S.voted = false;
         S.votes = null;
         S.countdownUntil = session.deadline(msg.at, msg.in_ms);
@@ -153,7 +159,12 @@ export function mountTable(root, { code, spectate }) {
   function applyUpdate(msg) {
     const me = S.seat;
     const said = [];
+    // The seats the server chose for at a choosing stall's deadline: said once their cards
+    // are placed (the choice itself stays secret until then).
+    if (msg.default_for != null) S.defaulted.add(msg.default_for);
+    const timeUp = [];
     for (const e of msg.events) {
+      if (e.type === "placed" && S.defaulted.has(e.seat)) timeUp.push(e);
       if (e.type === "played" || e.type === "flipped" || e.type === "placed") {
         said.push(`${pileName(e.pile)}: ${cardName(e.card)}`);
       }
@@ -185,6 +196,14 @@ export function mountTable(root, { code, spectate }) {
       }
     }
     if (said.length) announce(said.join(". "));
+    if (timeUp.length) {
+      S.defaulted.clear();
+      const text = timeUp.map((e) => (e.seat === me && !S.spectate
+        ? t("stall_placed_you", { card: cardName(e.card) })
+        : t("stall_placed_for", { card: cardName(e.card), name: nameOf(e.seat) }))).join(" ");
+      flash(text, "info", 6000);
+      announce(text, true);
+    }
     const prevHand = S.view ? S.view.hand : [];
     S.view = { ...S.view, ...msg.view };
     S.stall = msg.stall ? { ...msg.stall, deadline: session.deadline(msg.stall.at, msg.stall.in_ms) } : null;
@@ -402,6 +421,11 @@ export function mountTable(root, { code, spectate }) {
       return;
     }
     if (chat.click(e.target)) return;
+    // A pointer's tap (detail > 0; a key's activation has 0) on the end screen too soon.
+    if (e.detail > 0 && endArming() && e.target.closest(".end .actions")) {
+      e.preventDefault();
+      return;
+    }
     const nextMatch = e.target.closest("#next-match");
     if (nextMatch) {
       // The next match's seat is held by the same profile: its token is this seat's.
@@ -564,15 +588,18 @@ export function mountTable(root, { code, spectate }) {
     const f = e.figures;
     if (!f) return "";
     const secs = (f.duration_ms / 1000).toFixed(1);
-    const mine = S.seat !== null && f.plays_by_seat ? f.plays_by_seat[S.seat] : null;
-    const per = f.plays ? f.duration_ms / f.plays : 0;
+    const mine = S.seat !== null && !S.spectate && f.plays_by_seat ? f.plays_by_seat[S.seat] : null;
+    // Beside "Your plays" the average is the player's own (the game's time over their plays);
+    // a spectator sees the table's, over everyone's plays.
+    const plays = mine != null ? mine : f.plays;
+    const per = plays ? `${(f.duration_ms / plays / 1000).toFixed(2)} s` : "–";
     let figs = `<dl class="figures">
       <div><dt>${escapeXml(t("game_time"))}</dt><dd>${secs} s</dd></div>
       <div><dt>${escapeXml(mine != null ? t("your_plays") : t("plays"))}</dt><dd>${mine != null ? `${mine}<small class="muted">/${f.plays}</small>` : f.plays}</dd></div>
-      <div><dt>${escapeXml(t("avg_play"))}</dt><dd>${(per / 1000).toFixed(2)} s</dd></div></dl>`;
+      <div><dt>${escapeXml(mine != null ? t("your_avg_play") : t("avg_play"))}</dt><dd id="avg-play">${per}</dd></div></dl>`;
     if (Array.isArray(f.cards_left)) {
       figs += `<ul class="left-list">${f.cards_left.map((n, i) =>
-        `<li${w.includes(i) ? ' class="won"' : ""}>${escapeXml(nameOf(i))}: <b>${n}</b> ${escapeXml(t("cards_left"))}</li>`).join("")}</ul>`;
+        `<li${w.includes(i) ? ' class="won"' : ""}>${escapeXml(nameOf(i))}: ${escapeXml(tCount("cards_left", n, { n: "{n}" })).replace("{n}", `<b>${n}</b>`)}</li>`).join("")}</ul>`;
     }
     return figs;
   }
@@ -664,9 +691,16 @@ export function mountTable(root, { code, spectate }) {
     const head = seriesDone
       ? `${seriesEndHTML(s)}<p class="last-game">${escapeXml(t("last_game"))}: ${escapeXml(title)}</p>`
       : `<p class="blink${lost ? " lost" : ""}">${escapeXml(t("blink_win"))}</p><h1 style="margin:0">${escapeXml(title)}</h1>`;
+    if (S.endShownAt === null) S.endShownAt = performance.now();
+    const arming = endArming() ? ' data-arming=""' : "";
     return `<section class="end${seriesDone ? " series-end" : ""}" aria-live="polite">
       ${head}${after}${tops}${figuresHTML(e, w)}${ratingsHTML(e)}${seriesLine}${next}${votesHTML()}
-      <div class="actions">${buttons.join("")}</div></section>`;
+      <div class="actions" id="end-actions"${arming}>${buttons.join("")}</div></section>`;
+  }
+
+  /** Whether the end screen's buttons still refuse taps (see END_GUARD_MS). */
+  function endArming() {
+    return S.endShownAt !== null && performance.now() - S.endShownAt < END_GUARD_MS;
   }
 
   function meHTML(v) {
@@ -748,7 +782,8 @@ export function mountTable(root, { code, spectate }) {
         const board = boardHTML({
           players: S.players, seat: S.seat, names: seatNames(), tops: v.tops, depth: S.depth,
           hands: null, handCounts: v.hand_counts, drawCounts: v.draw_counts,
-          connected: S.room ? S.room.seats.map((s) => s.kind === "bot" || s.connected) : null,
+          // While this page is cut off it knows of nobody's connection: every dot is grey.
+          connected: S.room ? S.room.seats.map((s) => session.state === "open" && (s.kind === "bot" || s.connected)) : null,
           chosen: v.phase === "choosing" ? v.chosen : null, winners: v.outcome ? v.outcome.winners : [],
           fits, landed: S.landed, playedBy: recentPlays(), showKeys: !S.spectate && S.seat !== null, interactive: !S.spectate && S.seat !== null,
         });
@@ -817,6 +852,8 @@ export function mountTable(root, { code, spectate }) {
         if (opp) opp.classList.remove("played");
       }
     }
+    const arming = root.querySelector("#end-actions[data-arming]");
+    if (arming && !endArming()) arming.removeAttribute("data-arming");
     const nx = root.querySelector("#next-in");
     if (nx && S.nextAt) nx.textContent = `${t("next_game")}: ${Math.max(0, Math.ceil((S.nextAt - now) / 1000))} s`;
   }

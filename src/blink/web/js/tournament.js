@@ -8,7 +8,7 @@
 
 import { api, ensureProfile, errorText, myProfile } from "./tournament-api.js";
 import { drawConnectors, drawnParts, el } from "./bracket.js";
-import { getLang, t } from "./i18n.js";
+import { getLang, t, tCount } from "./i18n.js";
 import { setupTopbar } from "./topbar.js";
 
 const main = document.getElementById("tmain");
@@ -57,7 +57,7 @@ function kindWord(kind) {
 }
 
 function playersWord(n) {
-  return n === 1 ? t("t_players_1") : t("n_players", { n });
+  return tCount("t_players", n);
 }
 
 let listed = null;

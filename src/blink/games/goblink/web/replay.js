@@ -5,7 +5,7 @@
 import { face } from "/js/board.js";
 import { escapeXml } from "/js/cards.js";
 import { gt } from "./strings.js";
-import { t } from "/js/i18n.js";
+import { t, tCount } from "/js/i18n.js";
 
 function nameOf(g, seat) {
   return g.names[seat] || t("player_n", { n: seat + 1 });
@@ -17,7 +17,7 @@ function valueLabel(value) {
 }
 
 function cardsWord(n) {
-  return n === 1 ? t("go_card_1") : t("go_cards_n", { n });
+  return tCount("go_cards", n);
 }
 
 function endText(g, e) {
@@ -60,7 +60,7 @@ function board(g, f) {
 }
 
 function askText(g, a) {
-  const parts = [a.passed ? t("go_log_passed", { n: cardsWord(a.passed) }) : t("go_blink")];
+  const parts = [a.passed ? tCount("go_log_passed", a.passed) : t("go_blink")];
   if (a.drew) parts.push(t("go_log_drew"));
   if (a.target_drew) parts.push(t("go_log_target_drew", { name: nameOf(g, a.target) }));
   return `${nameOf(g, a.seat)} → ${nameOf(g, a.target)}: ${valueLabel(a.value)} · ${parts.join(", ")}`;

@@ -1,7 +1,7 @@
 // Go Blink's words, in English and Spanish: the Go table's, the lobby's Go panel and the Go
 // replay frames share them.
 
-import { getLang } from "/js/i18n.js";
+import { getLang, pluralCategory } from "/js/i18n.js";
 
 const STR = {
   en: {
@@ -19,8 +19,8 @@ const STR = {
     opening_of: "{name}'s opening",
     time_left: "{s} s",
     draw_pile: "Draw pile: {n}",
-    cards_n: "{n} cards",
-    card_1: "1 card",
+    cards_one: "{n} card",
+    cards_other: "{n} cards",
     your_hand: "Your hand",
     discard: "Matches laid down",
     no_matches: "No match yet.",
@@ -102,8 +102,8 @@ const STR = {
     err_card_not_in_hand: "That card is not in your hand.",
     err_not_started: "The game has not started yet: wait for the countdown.",
     starts_in: "The game starts in {s} s",
-    n_cards: "{n} cards",
-    n_card: "1 card",
+    n_cards_one: "{n} card",
+    n_cards_other: "{n} cards",
     color: "Colour", shape: "Shape", count: "Count",
     v_red: "reds", v_orange: "oranges", v_yellow: "yellows", v_green: "greens", v_blue: "blues", v_purple: "purples",
     v_moon: "moons", v_pyramid: "pyramids", v_star: "stars", v_water: "waters", v_flower: "flowers", v_lightning: "lightnings",
@@ -124,8 +124,8 @@ const STR = {
     opening_of: "Apertura de {name}",
     time_left: "{s} s",
     draw_pile: "Mazo: {n}",
-    cards_n: "{n} cartas",
-    card_1: "1 carta",
+    cards_one: "{n} carta",
+    cards_other: "{n} cartas",
     your_hand: "Tu mano",
     discard: "Combinaciones bajadas",
     no_matches: "Aún no hay combinaciones.",
@@ -207,8 +207,8 @@ const STR = {
     err_card_not_in_hand: "Esa carta no está en tu mano.",
     err_not_started: "La partida aún no ha empezado: espera la cuenta atrás.",
     starts_in: "La partida empieza en {s} s",
-    n_cards: "{n} cartas",
-    n_card: "1 carta",
+    n_cards_one: "{n} carta",
+    n_cards_other: "{n} cartas",
     color: "Color", shape: "Forma", count: "Cantidad",
     v_red: "rojos", v_orange: "naranjas", v_yellow: "amarillos", v_green: "verdes", v_blue: "azules", v_purple: "morados",
     v_moon: "lunas", v_pyramid: "pirámides", v_star: "estrellas", v_water: "aguas", v_flower: "flores", v_lightning: "rayos",
@@ -226,6 +226,13 @@ export function gt(key, vars = {}) {
   const table = STR[getLang()] || STR.en;
   const s = table[key] ?? STR.en[key] ?? key;
   return s.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? String(vars[k]) : `{${k}}`));
+}
+
+/** A count in Go Blink's words, as `tCount` in i18n.js: `{base}_{category}` (else
+ * `{base}_other`) for `n`'s plural category, with {n} and `vars` filled in. */
+export function gtCount(base, n, vars = {}) {
+  const key = `${base}_${pluralCategory(n)}`;
+  return gt(hasGt(key) ? key : `${base}_other`, { n, ...vars });
 }
 
 /** A Go Blink bot's name for people ("greedy": "Greedy" / "Codicioso"), its name when it has

@@ -14,7 +14,7 @@ import { backSVG, cardSVG, escapeXml } from "/js/cards.js";
 import { quickChat } from "/js/chat.js";
 import { cardName, colorLetter, onLangChange } from "/js/i18n.js";
 import { recordFileName, remember, TableSession } from "/js/net.js";
-import { botTitle, gt, hasGt } from "./strings.js";
+import { botTitle, gt, gtCount, hasGt } from "./strings.js";
 import { playersAway, showNetStatus } from "/js/netbadge.js";
 import { botSeatName, keptSeats, seatBots } from "/js/botnames.js";
 
@@ -186,7 +186,7 @@ export function mountGoTable(root, { code, spectate }) {
   function logLine(e) {
     switch (e.k) {
       case "asked":
-        return gt("asked", { a: nameOf(e.a), b: targetName(e.b), v: valueLabel(e.attribute, e.value), n: e.n === 1 ? gt("n_card") : gt("n_cards", { n: e.n }) });
+        return gt("asked", { a: nameOf(e.a), b: targetName(e.b), v: valueLabel(e.attribute, e.value), n: gtCount("n_cards", e.n) });
       case "asked_go":
         return gt("asked_go", { a: nameOf(e.a), b: targetName(e.b), v: valueLabel(e.attribute, e.value) });
       case "drew_you":
@@ -257,7 +257,7 @@ export function mountGoTable(root, { code, spectate }) {
     const chosen = canAsk && S.askTarget === p;
     const inner = `<span class="go-opp-name">${canAsk ? `<kbd class="go-key" aria-hidden="true">${i + 1}</kbd> ` : ""}${escapeXml(nameOf(p))}</span>
         <span class="go-backs" aria-hidden="true">${backSVG().repeat(Math.min(n, 8))}</span>
-        <span class="go-count" data-count="${n}">${escapeXml(n === 1 ? gt("card_1") : gt("cards_n", { n }))}</span>`;
+        <span class="go-count" data-count="${n}">${escapeXml(gtCount("cards", n))}</span>`;
     const cls = `go-opp${v.current === p ? " current" : ""}${chosen ? " chosen" : ""}`;
     if (S.spectate || S.seat === null) return `<li class="${cls}" data-seat="${p}"><div class="go-opp-box">${inner}</div></li>`;
     return `<li class="${cls}" data-seat="${p}"><button type="button" class="go-opp-btn" data-seat="${p}" data-focus="o:${p}"
