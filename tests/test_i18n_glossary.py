@@ -16,6 +16,7 @@ TABLES = {
     "i18n.js": (ROOT / "src/blink/web/js/i18n.js", "const STRINGS = {"),
     "strings.js": (ROOT / "src/blink/games/goblink/web/strings.js", "const STR = {"),
     "strings-daily.js": (ROOT / "src/blink/web/js/strings-daily.js", "const STRINGS = {"),
+    "strings-app.js": (ROOT / "src/blink/web/js/strings-app.js", "const STRINGS = {"),
 }
 GLOSSARY = ROOT / "docs/i18n.md"
 

@@ -19,9 +19,11 @@ __all__ = ["CSP", "SecurityHeaders"]
 CSP: Final = (
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
     "img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; media-src 'self'; "
-    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; "
+    "worker-src 'self'; manifest-src 'self'"
 )
-"""The pages' policy (inline style attributes are allowed: the client sets a few)."""
+"""The pages' policy (inline style attributes are allowed: the client sets a few; the
+service worker and the web manifest come from the server itself)."""
 
 _COMMON: Final = [
     (b"x-content-type-options", b"nosniff"),

@@ -52,6 +52,7 @@ from blink.server.hub import Hub
 from blink.server.jobs import insert_new
 from blink.server.names import NameError_, check_name, name_key
 from blink.server.protocol import RatingChange, Ratings, RatingValue, encode
+from blink.server.practice import is_practice
 from blink.server.rooms import GameState, Room, hash_token
 from blink.server.schema import rooms
 
@@ -373,6 +374,8 @@ def on_game_end(room: Room, g: GameState) -> None:
         return
     if room.sizes is not None and len(set(room.sizes)) > 1:
         return  # a handicapped game is not rated: the rating model has no handicap in it
+    if is_practice(room.options):
+        return  # a practice game (with its pause) is never rated
     hashes = [s.token_hash if s.kind == "human" else None for s in room.seats]
     bots = [s.bot if s.kind == "bot" else None for s in room.seats]
     hub = room.hub

@@ -44,6 +44,7 @@ __all__ = [
     "LagFigures",
     "Leave",
     "Left",
+    "Pause",
     "Ping",
     "Pong",
     "ProtocolError",
@@ -153,7 +154,22 @@ class Chat(msgspec.Struct, tag="chat", tag_field="type", frozen=True):
     phrase: Annotated[str, msgspec.Meta(min_length=1, max_length=32)]
 
 
-COMMON: Final[tuple[type[msgspec.Struct], ...]] = (Hello, Ping, Resync, Rematch, Leave, Chat)
+class Pause(msgspec.Struct, tag="pause", tag_field="type", frozen=True):
+    """Pause (``paused``) or resume a practice game: its clock and bots stop (players only)."""
+
+    paused: bool = True
+    id: MsgId | None = None
+
+
+COMMON: Final[tuple[type[msgspec.Struct], ...]] = (
+    Hello,
+    Ping,
+    Resync,
+    Rematch,
+    Leave,
+    Chat,
+    Pause,
+)
 """The messages every room understands."""
 
 
@@ -296,6 +312,8 @@ class RoomInfo(msgspec.Struct, frozen=True):
     turn_ms: int | None
     tournament_url: str | None = None
     """The page of the tournament whose match this room plays (``None``: not a match room)."""
+    paused: bool = False
+    """A practice game's player paused it (see ``pause``)."""
 
 
 class RoomSummary(msgspec.Struct, frozen=True):

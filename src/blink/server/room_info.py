@@ -55,6 +55,7 @@ def room_info(room: Room) -> RoomInfo:
         public=room.public,
         turn_ms=turn,
         tournament_url=_tournament_url(room.options.get("tournament")),
+        paused=room.game is not None and room.game.table.paused,
     )
 
 

@@ -24,7 +24,7 @@ from blink.model.registry import (
     get_table,
 )
 from blink.model.table import BadMessage
-from blink.server import lag
+from blink.server import lag, practice
 from blink.server.errors import ApiError, ProfileError
 from blink.server.hub import CODE_ATTEMPTS, Hub
 from blink.server.profiles import seat_token
@@ -78,6 +78,9 @@ class CreateRoom(BaseModel):
     profile_secret: str | None = Field(None, max_length=128)
     lag_allowance_ms: int = Field(0, ge=0, le=lag.MAX_CAP_MS)
     """The lag allowance's cap (0: off; see :mod:`blink.server.races`)."""
+    practice: bool = False
+    """A practice game against bots: never rated, with a pause
+    (:mod:`blink.server.practice`)."""
 
 
 async def create_room(
@@ -186,6 +189,11 @@ def _room_parts(
             status = 503 if exc.code == "bots_unavailable" else 400
             raise ApiError(status, exc.code, exc.message) from None
         seat_list.append(Seat(i, "bot", bot=norm, name=f"{title} {i + 1}"))
+    if body.practice:
+        refused = practice.check_practice(seat_list, bool(extra))
+        if refused is not None:
+            raise ApiError(400, *refused)
+        options = {**options, practice.OPTION: True}
     return players, options, seat_list
 
 

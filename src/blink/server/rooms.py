@@ -39,7 +39,7 @@ from blink.model.base import IllegalAction, Outcome, Timer
 from blink.model.registry import get_game, get_table
 from blink.model.table import BadMessage
 from blink.server import jobs as st
-from blink.server import links, races
+from blink.server import links, practice, races
 from blink.server import seats as seating
 from blink.server.chat import QuickChat
 from blink.server.creation_limits import MessageLimiter
@@ -568,6 +568,8 @@ class Room:
             raise NoGame()
         if g.table.holding:
             raise IllegalAction(NotStarted(), "the game has not started: wait for the countdown")
+        if g.table.paused:
+            raise IllegalAction(practice.Paused(), "the game is paused: resume it to play")
         failure = self.hub.write_failure()
         if failure is not None:
             raise IllegalAction(

@@ -38,6 +38,7 @@ from blink.server.direct import (
 )
 from blink.server.hub import Hub
 from blink.server.lease import RoomElsewhere
+from blink.server.practice import set_paused
 from blink.server.protocol import (
     PROTOCOL,
     Chat,
@@ -45,6 +46,7 @@ from blink.server.protocol import (
     Hello,
     Leave,
     Left,
+    Pause,
     Ping,
     ProtocolError,
     Refused,
@@ -269,6 +271,8 @@ class Session:
                 room.vote_rematch(self.conn.seat)
         elif isinstance(msg, Chat):
             self.on_chat(room, msg)
+        elif isinstance(msg, Pause):
+            self.on_pause(room, msg)
         elif isinstance(msg, Leave):
             seat = self.conn.seat
             room.detach(self.conn)
@@ -292,6 +296,20 @@ class Session:
             self.conn.send(encode(ErrorFrame(code=code, message=message)))
         else:
             self.error(code, message)
+
+    def on_pause(self, room: Room, msg: Pause) -> None:
+        """A practice game's player pauses or resumes it (:mod:`blink.server.practice`)."""
+        if self.conn.seat is None:
+            self.error("not_a_player", "spectators cannot pause the game", msg.id)
+            return
+        refused = set_paused(room, self.conn.seat, msg.paused)
+        if refused is None:
+            return
+        code, message = refused
+        if code == "no_game":  # the game ended as the button was pressed: not a bad message
+            self.conn.send(encode(ErrorFrame(code=code, message=message, id=msg.id)))
+        else:
+            self.error(code, message, msg.id)
 
     def on_hello(self, msg: Hello) -> None:
         """``hello``: check the protocol, the room and the token, then join the room."""

@@ -96,7 +96,7 @@ class TableClock:
     dropped when the timer fires or is cancelled.
     """
 
-    __slots__ = ("handle", "held_until", "hold", "pending", "referee")
+    __slots__ = ("handle", "held_until", "hold", "paused_at", "pending", "referee")
 
     def __init__(
         self,
@@ -114,6 +114,9 @@ class TableClock:
         have by itself); ``None``: no hold, or released."""
         self.held_until: float | None = None
         """When the hold ends (from the first :meth:`update`), while held."""
+        self.paused_at: float | None = None
+        """When a practice game was paused (``None``: not paused): no timer is armed and
+        :meth:`update` changes nothing until :meth:`unpause`."""
 
     @property
     def holding(self) -> bool:
@@ -158,6 +161,33 @@ class TableClock:
         self.cancel()
         deadline = self.referee.deadline
         return None if deadline is None else max(0.0, deadline - now)
+
+    @property
+    def paused(self) -> bool:
+        """True while a practice game is paused: nobody may act, and no deadline runs."""
+        return self.paused_at is not None
+
+    def pause(self, now: float) -> None:
+        """Stop the clock at ``now``: the armed timer is cancelled, and the wait under way
+        keeps the time it has left until :meth:`unpause`."""
+        if self.paused_at is None:
+            self.cancel()
+            self.paused_at = now
+
+    def unpause(self, now: float) -> float | None:
+        """Start the clock again at ``now``: every deadline moves later by the pause's length.
+        Returns the delay to arm the timer with for the wait that goes on (``None``: none is
+        pending, or the wait starts over at the next :meth:`update`)."""
+        if self.paused_at is None:
+            return None
+        length, self.paused_at = now - self.paused_at, None
+        self.referee.shift(length)
+        if self.held_until is not None:
+            self.held_until += length
+        deadline = self.held_until if self.hold is not None else self.referee.deadline
+        if self.pending is None or deadline is None:
+            return None
+        return max(0.0, deadline - now)
 
     def peek(self, state: Any, now: float) -> tuple[Stall | None, Turn | None]:
         """The ``stall`` and ``turn`` of a frame showing ``state`` after a change at ``now``,

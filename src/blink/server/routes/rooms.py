@@ -47,6 +47,8 @@ class QuickGame(BaseModel):
     ruleset: str = Field("official", max_length=32)
     handicap: str = Field("", max_length=32)
     profile_secret: str | None = Field(None, max_length=128)
+    practice: bool = False
+    """A practice game: never rated, with a pause (:mod:`blink.server.practice`)."""
 
 
 class JoinRoom(BaseModel):
@@ -87,6 +89,7 @@ async def quick_game(h: WritableHubDep, body: QuickGame) -> dict[str, Any]:
             take_seat=0,
             public=False,
             profile_secret=body.profile_secret,
+            practice=body.practice,
         ),
     )
 

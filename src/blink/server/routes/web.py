@@ -5,22 +5,41 @@
 
 Without the client's folder (``settings.web_dir``), ``/`` answers a short page that points at
 the API documentation.
+
+The installable app: ``/sw.js`` is the client's service worker (``web/sw.js``) with its app
+shell (every file of the client but its other pages) and the shell's version key (the
+package's version and a hash of the shell's contents) filled in, so a new release or any
+changed file replaces the cached shell (:func:`service_worker`).
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import importlib.util
+import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from fastapi import APIRouter, FastAPI
-from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from blink import __version__
 from blink.model.registry import UnknownGame, front_end, game_names
+from blink.server.errors import ApiError
 from blink.server.routes.deps import HubDep, SettingsDep
 
-__all__ = ["game_web_dir", "install", "page_of", "router", "web_module_url"]
+__all__ = [
+    "SHELL_SUFFIXES",
+    "game_web_dir",
+    "install",
+    "page_of",
+    "router",
+    "service_worker",
+    "shell",
+    "web_module_url",
+]
 
 router = APIRouter()
 
@@ -86,6 +105,46 @@ async def watch_link(h: HubDep, settings: SettingsDep, code: str) -> Any:
 async def favicon() -> RedirectResponse:
     """Where browsers look for a site's icon by default: the client's SVG icon."""
     return RedirectResponse("/favicon.svg", status_code=301)
+
+
+SHELL_SUFFIXES: Final = (".js", ".css", ".svg", ".png", ".webmanifest")
+"""The kinds of the client's files the service worker keeps (with the offline page)."""
+
+
+@functools.cache
+def shell(web: Path) -> tuple[list[str], str]:
+    """The app shell of the client in ``web``: the paths the service worker caches, and
+    their version key (the package's version and a hash of the files' contents)."""
+    files = sorted(
+        f
+        for f in web.rglob("*")
+        if f.is_file() and f.name != "sw.js" and f.suffix in SHELL_SUFFIXES
+    )
+    files.append(web / "offline.html")
+    digest = hashlib.sha256()
+    paths = []
+    for f in files:
+        path = "/" + f.relative_to(web).as_posix()
+        paths.append(path)
+        digest.update(path.encode() + b"\0" + f.read_bytes())
+    return paths, f"{__version__}-{digest.hexdigest()[:12]}"
+
+
+@router.get("/sw.js", include_in_schema=False)
+async def service_worker(settings: SettingsDep) -> Response:
+    """The client's service worker, with its shell and version key, for the whole site."""
+    web = settings.web_dir
+    if web is None or not (web / "sw.js").is_file():
+        raise ApiError(404, "no_client", "the browser client is not installed on this server")
+    paths, version = shell(web)
+    body = (web / "sw.js").read_text("utf-8")
+    body = body.replace('"__VERSION__"', json.dumps(version))
+    body = body.replace("__SHELL__", json.dumps(paths))
+    return Response(
+        body,
+        media_type="text/javascript; charset=utf-8",
+        headers={"Service-Worker-Allowed": "/", "Cache-Control": "no-cache"},
+    )
 
 
 async def root(settings: SettingsDep) -> Any:

@@ -2,6 +2,7 @@
 // Spanish game wording follows the official Spanish rules (seed 004). The daily challenge
 // page's strings are in strings-daily.js (added to these tables below).
 import { STRINGS as PAGE_STRINGS } from "./strings-daily.js";
+import { STRINGS as APP_STRINGS } from "./strings-app.js";
 
 const STRINGS = {
   en: {
@@ -879,6 +880,7 @@ const CARD_WORDS = {
 
 export const LANGS = ["en", "es"];
 for (const l of LANGS) Object.assign(STRINGS[l], PAGE_STRINGS[l]);
+for (const l of LANGS) Object.assign(STRINGS[l], APP_STRINGS[l]);
 let lang = pickLanguage();
 const listeners = new Set();
 

@@ -52,6 +52,7 @@ export function mountLobby(root) {
       <form id="f-quick">
         <label><span data-i18n="bot_level"></span><select name="level" id="q-level"></select></label>
         <fieldset style="border:0;padding:0;margin:0"><legend class="muted" style="font-size:.85rem" data-i18n="players"></legend><div id="q-players"></div></fieldset>
+        <label class="check"><input type="checkbox" name="practice" id="q-practice"> <span data-i18n="practice"></span></label>
         <div class="row">
           <button class="primary" type="submit" id="q-play" data-i18n="play" disabled></button>
           <button type="button" id="q-people" data-i18n="play_someone" disabled></button>
@@ -194,9 +195,10 @@ export function mountLobby(root) {
     $("#q-play").disabled = true;
     try {
       // POST /api/quick opens a two-seat room; more players get a private room of bots.
+      const practice = fd.get("practice") === "on"; // never rated: hints and a pause
       const res = players === 2
-        ? await api("/api/quick", { bot: level, name: name() })
-        : await api("/api/rooms", { players, seats: [null, ...Array(players - 1).fill(level)], name: name(), public: false, take_seat: 0 });
+        ? await api("/api/quick", { bot: level, name: name(), practice })
+        : await api("/api/rooms", { players, seats: [null, ...Array(players - 1).fill(level)], name: name(), public: false, take_seat: 0, practice });
       enter(res);
     } catch (err) {
       $("#q-err").textContent = t("error", { msg: err.message });

@@ -14,9 +14,8 @@ import { announce, navigate } from "./page.js";
 import { playersAway, showNetStatus } from "./netbadge.js";
 import { botSeatName, botTitle, keptSeats, seatBots } from "./botnames.js";
 import { fly, sourceRect, springBack } from "./motion.js";
+import { actionOf, bindings, keyHint, keyLabel, keyName, openKeys } from "./keys.js";
 
-const SLOT_KEYS = { 1: 0, 2: 1, 3: 2, j: 0, k: 1, l: 2 };
-const KEY_LABELS = ["1 · J", "2 · K", "3 · L"];
 const GO_FLASH_MS = 900;
 const PLAYED_BY_MS = 1200;
 // The end screen's buttons take no tap for this long after it appears: a tap meant for a card
@@ -303,6 +302,7 @@ export function mountTable(root, { code, spectate }) {
 
   function phaseRefusal() {
     const ph = S.view && S.view.phase;
+    if (practice() && S.room.paused) return t("r_paused");
     if (ph === "dealt") return t("r_not_revealed");
     if (ph === "stalled") return t("r_flip_awaited");
     if (ph === "over") return t("r_game_over");
@@ -400,17 +400,18 @@ export function mountTable(root, { code, spectate }) {
 
   function onKey(e) {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
-    if (e.target.closest && e.target.closest("input, select, textarea, .menu")) return;
-    const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
-    if (k in SLOT_KEYS && !(S.end && S.view && S.view.phase === "over")) {
+    if (e.target.closest && e.target.closest("input, select, textarea, .menu, dialog")) return;
+    const k = keyName(e);
+    const bound = actionOf(k); // the player's keys (keys.js)
+    if (bound && bound.startsWith("slot") && !(S.end && S.view && S.view.phase === "over")) {
       e.preventDefault();
-      pressSlot(SLOT_KEYS[k]);
+      pressSlot(Number(bound.slice(4)));
       return;
     }
     if (S.sel !== null) {
       const L = layout(S.players, S.seat);
-      if (k === "ArrowLeft" || k === "a") { e.preventDefault(); sendPlay(S.sel, L.left); }
-      else if (k === "ArrowRight" || k === "d") { e.preventDefault(); sendPlay(S.sel, L.right); }
+      if (bound === "left") { e.preventDefault(); sendPlay(S.sel, L.left); }
+      else if (bound === "right") { e.preventDefault(); sendPlay(S.sel, L.right); }
       else if (k === "Escape") { S.sel = null; S.msg = null; render(); }
     }
   }
@@ -511,6 +512,13 @@ export function mountTable(root, { code, spectate }) {
       render();
     } else if (act === "lobby") {
       navigate("/");
+    } else if (act === "keys") {
+      openKeys(() => render());
+    } else if (act === "pause") {
+      session.send("pause", { paused: !(S.room && S.room.paused), id: session.nextId() });
+    } else if (act === "hints") {
+      try { localStorage.setItem("blink.hints", hintsOn() ? "off" : "on"); } catch { /* ignore */ }
+      render();
     } else if (act === "replay") {
       navigate(`/#replay=${encodeURIComponent(el.dataset.url)}`);
     }
@@ -721,10 +729,11 @@ export function mountTable(root, { code, spectate }) {
       if (S.sel === i) cls.push("sel");
       if (pendingCards.has(c) || v.my_choice === c) cls.push("pending");
       if (S.newSlots.has(i)) cls.push("new");
+      if (practice() && hintsOn() && v.phase === "playing" && v.fits && (v.fits[i] || []).length) cls.push("playable");
       const label = `${choosing ? `${t("choose_card")}: ` : ""}${cardName(c)}`;
       // Named by its (visually hidden) text, not aria-label: the drawn card and the key hint
       // are decoration, hidden from assistive technology.
-      return `<button type="button" class="${cls.join(" ")}" data-slot="${i}" data-focus="slot-${i}" aria-keyshortcuts="${i + 1} ${"JKL"[i]}"${S.sel === i ? ' aria-pressed="true"' : ""}><span class="sr-only">${escapeXml(label)}</span>${face(c)}<span class="hkey" aria-hidden="true">${KEY_LABELS[i]}</span></button>`;
+      return `<button type="button" class="${cls.join(" ")}" data-slot="${i}" data-focus="slot-${i}" aria-keyshortcuts="${escapeXml(bindings()[`slot${i}`].join(" "))}"${S.sel === i ? ' aria-pressed="true"' : ""}><span class="sr-only">${escapeXml(label)}</span>${face(c)}<span class="hkey" aria-hidden="true">${escapeXml(bindings()[`slot${i}`].map(keyLabel).join(" · "))}</span></button>`;
     }).join("");
     const me = S.seat;
     return `<div class="me"><div class="hand" role="group" aria-label="${escapeXml(t("your_hand"))}">${cards}</div>
@@ -759,6 +768,25 @@ export function mountTable(root, { code, spectate }) {
   }
 
   let focusedEnd = null; // the game end whose screen has had the focus put on its first action
+  // --- practice games (against bots, never rated): hints and the pause ------------------------
+
+  function practice() {
+    return !!(S.room && S.room.options && S.room.options.practice) && !S.spectate && S.seat !== null;
+  }
+  function hintsOn() {
+    try { return localStorage.getItem("blink.hints") !== "off"; } catch { return true; }
+  }
+  function practiceHTML() {
+    if (!practice()) return "";
+    const paused = !!S.room.paused;
+    return `<span class="practice-bar"><span class="tag">${escapeXml(t("practice_tag"))}</span>
+      <button type="button" class="ghost small" data-act="hints" id="btn-hints" aria-pressed="${hintsOn()}">${escapeXml(t("hints"))}</button>
+      <button type="button" class="small" data-act="pause" id="btn-pause" aria-pressed="${paused}">${escapeXml(t(paused ? "resume" : "pause"))}</button></span>`;
+  }
+  function pausedHTML() {
+    return practice() && S.room.paused ? `<div class="banner paused-banner" id="paused" role="status">${escapeXml(t("paused"))}</div>` : "";
+  }
+
   function render() {
     if (!alive) return;
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focus : null;
@@ -771,7 +799,7 @@ export function mountTable(root, { code, spectate }) {
       const says = chat.barHTML(!S.spectate && S.seat !== null);
       const ended = S.end && (!S.view || S.view.phase === "over");
       // At a game's end the score is part of the end screen: the bar does not repeat it.
-      const bar = `<div class="tablebar"><span>${escapeXml(code)}${S.number ? ` · ${escapeXml(t("game_n", { n: S.number }))}` : ""}${S.spectate ? ` · ${escapeXml(t("spectating"))}` : ""}</span>${says}${ended ? "" : scoreHTML()}</div>`;
+      const bar = `<div class="tablebar"><span>${escapeXml(code)}${S.number ? ` · ${escapeXml(t("game_n", { n: S.number }))}` : ""}${S.spectate ? ` · ${escapeXml(t("spectating"))}` : ""}</span>${says}${ended ? "" : practiceHTML()}${ended ? "" : scoreHTML()}</div>`;
       if (ended) {
         html = `<div class="table">${bar}${banner}${notice}${endHTML()}</div>`;
       } else if (!S.view) {
@@ -787,9 +815,9 @@ export function mountTable(root, { code, spectate }) {
           chosen: v.phase === "choosing" ? v.chosen : null, winners: v.outcome ? v.outcome.winners : [],
           fits, landed: S.landed, playedBy: recentPlays(), showKeys: !S.spectate && S.seat !== null, interactive: !S.spectate && S.seat !== null,
         });
-        html = `<div class="table" data-phase="${escapeXml(v.phase)}">${bar}${banner}${notice}${awayHTML(v)}${board}
+        html = `<div class="table" data-phase="${escapeXml(v.phase)}">${bar}${banner}${pausedHTML()}${notice}${awayHTML(v)}${board}
           <div class="center-msg" id="center-msg">${centerMsgHTML(v)}</div>${meHTML(v)}
-          ${S.spectate ? "" : `<p class="keyhint">${escapeXml(t("key_hint"))}</p>`}</div>`;
+          ${S.spectate ? "" : `<p class="keyhint">${escapeXml(keyHint())} <button type="button" class="ghost small" data-act="keys" id="btn-keys">${escapeXml(t("keys"))}</button></p>`}</div>`;
       }
     }
     const overlay = `<div class="overlay" id="overlay" hidden><div class="count" id="count"></div></div>`;
