@@ -51,8 +51,8 @@ from blink.server.errors import ProfileError
 from blink.server.hub import Hub
 from blink.server.jobs import insert_new
 from blink.server.names import NameError_, check_name, name_key
-from blink.server.protocol import RatingChange, Ratings, RatingValue, encode
 from blink.server.practice import is_practice
+from blink.server.protocol import RatingChange, Ratings, RatingValue, encode
 from blink.server.rooms import GameState, Room, hash_token
 from blink.server.schema import rooms
 
