@@ -84,6 +84,9 @@ def test_to_dict() -> None:
     s.record([0, 1])
     assert s.to_dict() == {
         "best_of": 3,
+        "first_to": 2,
+        "play_all": False,
+        "over": False,
         "players": 2,
         "results": [[0], [0, 1]],
         "score": [1, 0],
