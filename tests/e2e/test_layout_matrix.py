@@ -73,6 +73,92 @@ SELECTORS = {
 COUNTED = {"classic": (".hcard", ".pile"), "goblink": ("#go-hand button", ".go-opp")}
 
 
+# Text cut by its box must end in an ellipsis (which a flex or grid box does not draw); the
+# latency badge keeps one line; nothing makes the page wider than the screen.
+TEXT_JS = """(sel) => {
+  const out = [];
+  for (const el of document.querySelectorAll(sel)) {
+    if (el.closest('.sr-only')) continue;  // a screen reader's words, hidden by design
+    const s = getComputedStyle(el);
+    if (s.display === 'none' || s.visibility === 'hidden' || !el.clientWidth) continue;
+    if (el.scrollWidth <= el.clientWidth + 1) continue;
+    if (s.textOverflow !== 'ellipsis' || /flex|grid/.test(s.display)) {
+      out.push(`"${el.textContent.trim()}" (${el.className}) is cut without an ellipsis`);
+    }
+  }
+  const net = document.querySelector('#net');
+  const line = net ? parseFloat(getComputedStyle(net).fontSize) * 1.8 : 0;
+  if (net && net.textContent && net.getBoundingClientRect().height > line) {
+    out.push(`the latency badge "${net.textContent}" takes several lines`);
+  }
+  const W = window.innerWidth;
+  const wide = document.scrollingElement.scrollWidth;
+  if (wide > W + 0.5) out.push(`the page is ${wide} px wide`);
+  return out;
+}"""
+NAMES = {
+    "classic": ".opp .name, .opp .name .nm, .by-tag, .mine, .tablebar span",
+    "goblink": ".go-opp-name, .go-match-who, .go-turn",
+}
+WIDE_GO = 1280
+"""From this width Go Blink's opponents' names are never cut (there is room for them)."""
+
+# Every pile's name tag at once (as when each was just played on), drawn by the board's own
+# code over the live table: a tag stays within its pile, over no other pile.
+TAGS_JS = """async () => {
+  const { boardHTML } = await import('/js/board.js');
+  const board = document.querySelector('.board');
+  const piles = [...board.querySelectorAll('.pile[data-pile]')];
+  const names = ['Annabelle Longname', 'Bartholomew Longname', 'Cornelius Longname'];
+  const players = piles.length;
+  const opp = (pile) => (pile === 0 ? 1 : pile);
+  const html = boardHTML({
+    players, seat: 0, names, tops: piles.map(() => '1RM'), depth: piles.map(() => 1),
+    hands: null, handCounts: piles.map(() => 3), drawCounts: piles.map(() => 9), connected: null,
+    playedBy: new Map(piles.map((_, i) => [i, opp(i)])), showKeys: true, interactive: true,
+  });
+  board.outerHTML = html;
+  const out = [];
+  const stacks = [...document.querySelectorAll('.board .pile[data-pile]')]
+    .map((p) => [p.dataset.pile, p.getBoundingClientRect()]);
+  for (const tag of document.querySelectorAll('.board .by-tag')) {
+    const own = tag.closest('.pile').dataset.pile;
+    const r = tag.getBoundingClientRect();
+    for (const [pile, b] of stacks) {
+      if (pile === own) {
+        if (r.left < b.left - 1 || r.right > b.right + 1) {
+          out.push(`the tag of pile ${own} is wider than its pile`);
+        }
+      } else if (r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom) {
+        out.push(`the tag of pile ${own} covers pile ${pile}`);
+      }
+    }
+  }
+  return out;
+}"""
+
+# A long log scrolled to its newest line: no line is drawn cut in half by its top edge.
+LOG_JS = """async () => {
+  const { showNewest } = await import('/games/goblink/table.js');
+  if (!showNewest) return ['the Go Blink table has no showNewest for its log'];
+  const list = document.querySelector('#go-log');
+  for (let i = 0; i < 60; i++) {
+    const li = document.createElement('li');
+    li.innerHTML = `<span class="go-log-n">${i + 2}.</span>`
+      + ` <span>Bot ${i % 5} asked for greens: 1 card</span>`;
+    list.appendChild(li);
+  }
+  showNewest(list);
+  const top = list.getBoundingClientRect().top;
+  const cut = [...list.children].filter((li) => {
+    const r = li.getBoundingClientRect();
+    const drawn = getComputedStyle(li).visibility !== 'hidden';
+    return r.top < top - 0.5 && r.bottom > top + 0.5 && drawn;
+  });
+  return cut.map((li) => li.textContent);
+}"""
+
+
 def open_table(page: Page, server: Server, game: str, players: int) -> None:
     """From the lobby, a game against bots; wait until the table is live."""
     page.goto(server.url + "/")
@@ -93,8 +179,15 @@ def open_table(page: Page, server: Server, game: str, players: int) -> None:
 
 
 def check(page: Page, game: str, players: int) -> list[str]:
-    """What lies outside the viewport (an empty list when the table fits)."""
+    """What lies outside the viewport or is cut (an empty list when the table fits)."""
     problems: list[str] = page.evaluate(MEASURE_JS, SELECTORS[game])
+    problems += page.evaluate(TEXT_JS, NAMES[game])
+    if game == "goblink" and page.viewport_size and page.viewport_size["width"] >= WIDE_GO:
+        cut = page.evaluate(
+            "() => [...document.querySelectorAll('.go-opp-name')]"
+            ".filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)"
+        )
+        problems += [f"the name {n!r} is cut on a wide screen" for n in cut]
     hand, others = COUNTED[game]
     if page.locator(hand).count() == 0:
         problems.append("no hand shown")
@@ -122,6 +215,15 @@ def test_every_table_fits_every_screen(browser: Browser, server: Server) -> None
                 open_table(page, server, game, players)
                 problems = check(page, game, players)
                 page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+                # The same table in Spanish (its words are longer), switched in place.
+                page.select_option("#lang", "es")
+                expect(page.locator("html")).to_have_attribute("lang", "es")
+                problems += [f"(es) {p}" for p in check(page, game, players)]
+                page.select_option("#lang", "en")
+                if game == "classic":
+                    problems += page.evaluate(TAGS_JS)
+                elif players == GO_INFO.max_players:
+                    problems += page.evaluate(LOG_JS)
                 if problems:
                     failures[name] = problems
             assert not errors, errors
@@ -130,4 +232,38 @@ def test_every_table_fits_every_screen(browser: Browser, server: Server) -> None
     if os.environ.get("BLINK_SCREENSHOTS") == "1":
         for src, dst in CHOSEN.items():
             shutil.copyfile(ARTIFACTS / f"{src}.png", README_SHOTS / dst)
+    assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())
+
+
+PAGES = ["/", "/#rules", "/#replay", "/tournament.html", "/leaderboard.html", "/daily.html"]
+
+
+def test_every_page_fits_every_screen(browser: Browser, server: Server) -> None:
+    """Every page besides the tables (the lobby, "How to play", the replay viewer, the
+    tournaments, one open for sign-up, the leaderboard, the daily challenge), at every size, in
+    English and Spanish: no text cut without an ellipsis, nothing wider than the screen."""
+    made = server.api("/api/tournaments", {"name": "Layout cup", "kind": "online"})
+    pages = [*PAGES, f"/tournament.html?id={made['id']}"]
+    failures: dict[str, list[str]] = {}
+    for w, h in SIZES:
+        touch = (w, h) in TOUCH
+        opts: dict[str, Any] = {"viewport": {"width": w, "height": h}, "locale": "en-US"}
+        if touch:
+            opts.update(has_touch=True, is_mobile=w < 700)
+        ctx = browser.new_context(**opts)
+        try:
+            page = ctx.new_page()
+            errors = collect_errors(page)
+            for lang in ("en", "es"):
+                page.add_init_script(f"localStorage.setItem('blink.lang', '{lang}')")
+                for path in pages:
+                    page.goto(server.url + path)
+                    page.wait_for_load_state("networkidle")
+                    expect(page.locator("html")).to_have_attribute("lang", lang)
+                    problems = page.evaluate(TEXT_JS, "h1, h2, .brand, .net, .tlinks a, .btn")
+                    if problems:
+                        failures[f"{path} {w}x{h} {lang}"] = problems
+            assert not errors, errors
+        finally:
+            ctx.close()
     assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())

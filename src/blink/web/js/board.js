@@ -67,7 +67,7 @@ function opponentHTML(m, p, area) {
   const played = m.playedBy && [...m.playedBy.values()].includes(p) ? " played" : "";
   return (
     `<section class="opp area-${area} tint-${area}${won}${played}" data-seat="${p}" aria-label="${name}: ${escapeXml(t("cards_in_hand", { n: hc }))}, ${escapeXml(t("cards_in_draw", { n: dc }))}">` +
-    `<div class="name">${conn}${name}</div>` +
+    `<div class="name">${conn}<span class="nm">${name}</span></div>` +
     `<div class="minihand" aria-hidden="true">${mini}</div>` +
     `<div class="counts" aria-hidden="true">${escapeXml(t("hand"))} ${hc} · ${escapeXml(t("draw"))} <b>${dc}</b></div>${chosen}</section>`
   );

@@ -360,7 +360,7 @@ export function mountGoTable(root, { code, spectate }) {
     </div>${countdownHTML()}`;
     chat.place(root, (seat) => root.querySelector(`.go-opp[data-seat="${seat}"] .go-opp-name`) || (seat === S.seat ? root.querySelector(".go-me h2") : null));
     const logEl = root.querySelector("#go-log");
-    if (logEl) logEl.scrollTop = logEl.scrollHeight;
+    if (logEl) showNewest(logEl);
     // A render replaces the table: the control that had the focus gets it back.
     const again = focused && root.querySelector(`[data-focus="${CSS.escape(focused)}"]`);
     if (again && !again.disabled) again.focus({ preventScroll: true });
@@ -470,4 +470,18 @@ export function mountGoTable(root, { code, spectate }) {
   };
   cleanup.relang = () => render();
   return cleanup;
+}
+
+/** Scroll the log `list` to its newest line; the oldest line shown, when the list's top edge
+ * would cut it in half, is not drawn (class "cut"). */
+export function showNewest(list) {
+  list.scrollTop = list.scrollHeight;
+  const top = list.getBoundingClientRect().top;
+  for (const li of list.children) {
+    li.classList.remove("cut");
+    const r = li.getBoundingClientRect();
+    if (r.bottom <= top) continue;
+    if (r.top < top - 0.5) li.classList.add("cut");
+    break;
+  }
 }
