@@ -347,7 +347,8 @@ def on_game_end(room: Room, g: GameState) -> None:
     room.hub.store(
         _rate_job(
             room.code, g.id, hashes, bots, tuple(outcome.winners), time.time(), room.game_name
-        )
+        ),
+        room=room.code,
     )
 
 
