@@ -20,9 +20,10 @@ from srvkit import TIMEOUT, Client, ServerThread, fast_settings, pg_create_db, p
 from test_leases import terminate_lease_connections
 
 from blink.cluster.local import LocalPostgres
+from blink.server.jobs import AppendJob, Fenced, FencedOut
 from blink.server.lease import PgLeases
 from blink.server.schema import actions
-from blink.server.storage import make_engine, migrate
+from blink.server.storage import Storage, make_engine, migrate
 from blink.server.stored import rebuild
 
 
@@ -133,6 +134,48 @@ def test_a_lease_is_not_taken_while_a_write_of_its_last_holder_is_open(db: str) 
         assert a.acquire("ROOM01") and a.fence("ROOM01") == 2
     finally:
         a.close()
+
+
+@pytest.mark.parametrize("writer", ["thread", "async"])
+async def test_a_batch_commits_the_writes_of_the_rooms_whose_leases_hold(
+    db: str, writer: str
+) -> None:
+    # One batch with writes of two rooms, one of whose leases moved: its writes are refused
+    # (FencedOut, the hub told), the other room's are committed. Again with a batch that
+    # fails on a job of its own (a duplicate key), committed one job at a time.
+    mine, other = PgLeases(db), PgLeases(db)
+    storage = Storage(db, writer=writer)
+    storage.start(asyncio.get_running_loop())
+    told: list[tuple[str, int]] = []
+    storage.on_fenced = lambda code, epoch: told.append((code, epoch))
+    try:
+        assert mine.acquire("ROOM01") and mine.acquire("ROOM02")
+        mine.release("ROOM01")
+        assert other.acquire("ROOM01")  # epoch 2 now
+
+        def append(room: str, game: int, seq: int) -> Any:
+            return storage.run(Fenced(AppendJob((game, seq, "{}", None, f"{room}-{seq}")), room, 1))
+
+        got = await asyncio.gather(
+            append("ROOM01", 1, 1), append("ROOM02", 2, 1), return_exceptions=True
+        )
+        assert isinstance(got[0], FencedOut) and got[0].now == 2 and got[1] is None
+        assert told == [("ROOM01", 1)]
+        got = await asyncio.gather(
+            append("ROOM02", 2, 2),
+            append("ROOM01", 1, 2),
+            append("ROOM02", 2, 1),  # stored already: this batch fails, then goes one by one
+            return_exceptions=True,
+        )
+        assert got[0] is None and isinstance(got[1], FencedOut)
+        assert isinstance(got[2], Exception) and not isinstance(got[2], FencedOut)
+        assert stored_log(db, 1) == []
+        assert stored_log(db, 2) == [(1, "ROOM02-1"), (2, "ROOM02-2")]
+        assert storage.failure is None
+    finally:
+        storage.stop()
+        mine.close()
+        other.close()
 
 
 @pytest.mark.parametrize("writer", ["thread", "async"])
