@@ -41,6 +41,7 @@ class _BotServer(AppThread):
         )
         self.code = ""
         """The room of the finished series."""
+        self.database_url = sqlite_url(tmp / "replays.db")
 
     def api(self, path: str, body: dict[str, Any] | None = None) -> Any:
         """Call the REST API (POST when a body is given); the JSON answer."""
@@ -322,3 +323,47 @@ def test_what_the_page_shows_is_the_engine_state(context: BrowserContext, server
     check()
     assert seen
     assert not errors, errors
+
+
+def test_a_stored_game_that_does_not_replay_says_so(
+    browser: Any, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    # A game whose stored log was damaged (an action stored after its end): the server
+    # answers 409 game_unreadable, and the viewer says so in one sentence of its language.
+    from sqlalchemy import create_engine, insert, select
+
+    from blink.server.schema import actions
+
+    s = _BotServer(tmp_path_factory.mktemp("e2e-unreadable"))
+    try:
+        room = s.api(
+            "/api/rooms",
+            {"players": 2, "seats": ["casual:first@40", "casual:first@40"], "take_seat": None},
+        )
+        deadline = time.monotonic() + 90
+        while s.api(f"/api/rooms/{room['code']}")["status"] != "finished":
+            assert time.monotonic() < deadline, "the bots' game did not finish"
+            time.sleep(0.2)
+        (game,) = s.api(f"/api/games?status=finished&room={room['code']}")["games"]
+        engine = create_engine(s.database_url)
+        with engine.begin() as conn:
+            q = select(actions).where(actions.c.game_id == game["id"])
+            last = conn.execute(q.order_by(actions.c.seq.desc()).limit(1)).one()
+            conn.execute(insert(actions).values(**{**last._asdict(), "seq": last.seq + 1}))
+        engine.dispose()
+        for locale, text in (
+            ("en-GB", "This game was stored damaged on the server: it cannot be replayed."),
+            ("es-ES", "Esta partida se guardó dañada en el servidor: no se puede repetir."),
+        ):
+            ctx = browser.new_context(viewport={"width": 1200, "height": 800}, locale=locale)
+            try:
+                page = ctx.new_page()
+                page.goto(s.url + f"/#replay={game['record_url']}")
+                alert = page.locator("main [role=alert]")
+                expect(alert).to_have_text(text, timeout=10000)
+                expect(alert).to_have_attribute("data-code", "game_unreadable")
+                expect(alert).to_have_attribute("title", re.compile("does not replay: action "))
+            finally:
+                ctx.close()
+    finally:
+        s.stop()

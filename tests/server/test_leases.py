@@ -21,6 +21,7 @@ from blink.server.app import begin_shutdown, ws_room
 from blink.server.bus import RoomWanted
 from blink.server.hub import MOVE_BACK_AFTER
 from blink.server.lease import TOURNAMENT_NAMESPACE, LocalLeases, PgLeases, lease_key
+from blink.server.storage import make_engine, migrate
 
 T = TypeVar("T")
 
@@ -38,9 +39,12 @@ def postgres() -> Iterator[LocalPostgres]:
 
 @pytest.fixture
 def db(postgres: LocalPostgres) -> Iterator[str]:
-    """A fresh database on that server."""
+    """A fresh database on that server, with the schema."""
     name = "lease_" + secrets.token_hex(5)
     url = pg_create_db(postgres.url, name)
+    engine = make_engine(url)
+    migrate(engine)  # the schema a node's storage makes (the leases' epochs are in it)
+    engine.dispose()
     try:
         yield url
     finally:

@@ -68,7 +68,9 @@ class FakeHost:
         self.next_id += 1
         return gid
 
-    def store(self, job: Any, done: Callable[[Any], None] | None = None) -> None:
+    def store(
+        self, job: Any, done: Callable[[Any], None] | None = None, room: str | None = None
+    ) -> None:
         self.jobs.append((job, done))
 
     def later(self, delay: float, fire: Callable[[], None]) -> _Timer:

@@ -269,7 +269,7 @@ def on_game_end(room: Room, g: GameState) -> None:
             .values(**values)
         )
 
-    room.hub.store(job)
+    room.hub.store(job, room=room.code)
 
 
 def board(hub: Hub, date: str, over: bool) -> list[dict[str, Any]]:

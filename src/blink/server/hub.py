@@ -152,6 +152,7 @@ class Hub:
         self.not_profiles: set[str] = set()
         """Seat token hashes found not to be any profile's (see blink.server.profiles)."""
         storage.on_health = self._health_changed
+        storage.on_fenced = self.fenced
         self._sweeper: asyncio.TimerHandle | None = None
         self.sweeps = 0
         """Sweeps done so far."""
@@ -176,9 +177,21 @@ class Hub:
         self._moves: set[asyncio.Task[bool]] = set()
         self.bus.listen(LEASES, self._heard)
 
-    def store(self, job: Callable[[Any], Any], done: Callable[[Any], None] | None = None) -> None:
+    def store(
+        self,
+        job: Callable[[Any], Any],
+        done: Callable[[Any], None] | None = None,
+        room: str | None = None,
+    ) -> None:
         """Queue a storage job (committed with the others queued meanwhile); the job of an
-        action being acked (:attr:`acking`) also measures its ack latency."""
+        action being acked (:attr:`acking`) also measures its ack latency. A write of room
+        ``room`` on a cluster node is fenced by the room's lease as this node holds it now
+        (:class:`~blink.server.jobs.Fenced`): it is committed only while no other node has
+        taken the lease since."""
+        if room is not None:
+            epoch = self.leases.fence(room)
+            if epoch is not None:
+                job = st.Fenced(job, room, epoch)
         received = self.acking
         if received is not None and done is not None and self.metrics is not None:
             self.acking = None
@@ -323,6 +336,17 @@ class Hub:
         if dropped:
             log.warning("lost the leases of %d rooms: dropped them from memory", len(dropped))
         return dropped
+
+    def fenced(self, code: str, epoch: int) -> None:
+        """Writes of room ``code`` made under lease epoch ``epoch`` were refused: another node
+        took the room's lease since. If this node still serves the room under that epoch (it
+        has not noticed losing the lease), it drops the room from memory and closes its
+        connections with 1013: the clients try again and find the room where it is served
+        now."""
+        if dict.get(self.rooms, code) is None or self.leases.fence(code) != epoch:
+            return
+        log.warning("room %s: its lease was taken by another node: dropped from memory", code)
+        self.drop(code, 1013, "the room moved: try again")
 
     def drop(self, code: str, close: int, reason: str) -> None:
         """Drop room ``code`` from memory (its timers, bots and connections) and give up its

@@ -5,6 +5,12 @@ commits everything queued meanwhile in one transaction. Appends to the action lo
 (:class:`AppendJob`) are recognised by the writer and batched into one ``executemany``; the
 other hot jobs are :class:`SqlJob`: cached driver SQL (:func:`_driver_sql`), not SQLAlchemy
 compilation, which the asynchronous PostgreSQL writer sends as is.
+
+On a cluster every write of a room is :class:`Fenced`: it carries the room's lease epoch it was
+made under, and the writer commits it only in a transaction that found that epoch still the
+stored one, with the lease's row locked (:func:`stale_fences`, or on the asynchronous writer
+the database function ``blink_fence``): a node that lost a room's lease never writes into it
+again. A write refused so has :class:`FencedOut` as its result.
 """
 
 from __future__ import annotations
@@ -21,7 +27,10 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from blink.server.schema import actions, games, rooms, seats
 
 __all__ = [
+    "FENCED_SQLSTATE",
     "AppendJob",
+    "Fenced",
+    "FencedOut",
     "SqlJob",
     "insert_new",
     "job_append_action",
@@ -30,6 +39,10 @@ __all__ = [
     "job_insert_room",
     "job_update_room",
     "job_update_seat",
+    "refusal",
+    "stale_fences",
+    "stale_in",
+    "unfenced",
 ]
 
 _ENCODE = msgspec.json.Encoder().encode
@@ -168,3 +181,86 @@ def job_finish_game(game_id: int, ended_at: float, result: dict[str, Any]) -> Sq
     """Mark a game finished with its result."""
     params = (ended_at, json.dumps(result), game_id)
     return SqlJob("update", games, ("ended_at", "result"), params, ("id",))
+
+
+FENCED_SQLSTATE = "BLF01"
+"""The SQLSTATE of the error ``blink_fence`` raises (migration ``0008_room_leases``): a write
+of a room whose lease another node took since."""
+
+
+class FencedOut(Exception):
+    """A write refused: room ``code``'s lease was taken by another node (``now``: the stored
+    epoch, ``None`` when there is none) since the write was made under ``epoch``."""
+
+    def __init__(self, code: str, epoch: int, now: int | None) -> None:
+        super().__init__(
+            f"room {code}: the write was made under lease epoch {epoch}, and another node "
+            f"holds the lease now (epoch {now})"
+        )
+        self.code, self.epoch, self.now = code, epoch, now
+
+
+class Fenced:
+    """A write of room ``code`` made under its lease epoch ``epoch``: committed only while that
+    is still the room's stored epoch (checked in the same transaction)."""
+
+    __slots__ = ("code", "epoch", "job")
+
+    def __init__(self, job: Callable[[Connection], Any], code: str, epoch: int) -> None:
+        self.job, self.code, self.epoch = job, code, epoch
+
+    def __call__(self, conn: Connection) -> Any:
+        """Run the write alone (in ``conn``'s transaction), after the fence: raises
+        :class:`FencedOut` when the lease moved."""
+        cur = conn.connection.cursor()
+        try:
+            stale = stale_fences(cur, conn.dialect, {(self.code, self.epoch)})
+        finally:
+            cur.close()
+        if stale:
+            raise FencedOut(self.code, self.epoch, stale[self.code, self.epoch])
+        return self.job(conn)
+
+
+def unfenced(job: Callable[[Connection], Any]) -> Callable[[Connection], Any]:
+    """The write itself, without its fence."""
+    return job.job if isinstance(job, Fenced) else job
+
+
+def stale_fences(
+    cur: Any, dialect: Dialect, fences: set[tuple[str, int]]
+) -> dict[tuple[str, int], int | None]:
+    """Of ``fences`` (room code, epoch), those whose room's stored epoch is another now, with
+    that epoch (``None``: none stored), read with a DB-API cursor inside the writer's
+    transaction. On PostgreSQL the rows are locked ``FOR SHARE`` until the transaction ends:
+    no node takes those leases meanwhile (taking one updates its row)."""
+    codes = sorted({code for code, _ in fences})
+    if dialect.name == "postgresql":
+        cur.execute(
+            "SELECT code, epoch FROM room_leases WHERE code = ANY(%s) ORDER BY code FOR SHARE",
+            (codes,),
+        )
+    else:
+        mark = "?" if dialect.paramstyle == "qmark" else "%s"
+        where = ", ".join(mark for _ in codes)
+        cur.execute(f"SELECT code, epoch FROM room_leases WHERE code IN ({where})", codes)
+    now = {str(code): int(epoch) for code, epoch in cur.fetchall()}
+    return {(c, e): now.get(c) for c, e in fences if now.get(c) != e}
+
+
+def stale_in(
+    cur: Any, dialect: Dialect, jobs: list[Callable[[Connection], Any]]
+) -> dict[tuple[str, int], int | None]:
+    """The fences of ``jobs`` (a cluster's room writes) that no longer hold, read and locked in
+    the cursor's transaction (nothing is read when no job is fenced)."""
+    fences = {(job.code, job.epoch) for job in jobs if isinstance(job, Fenced)}
+    return stale_fences(cur, dialect, fences) if fences else {}
+
+
+def refusal(
+    job: Callable[[Connection], Any], stale: dict[tuple[str, int], int | None]
+) -> FencedOut | None:
+    """The refusal of ``job`` when it is fenced by a lease that moved (``None``: it may run)."""
+    if stale and isinstance(job, Fenced) and (job.code, job.epoch) in stale:
+        return FencedOut(job.code, job.epoch, stale[job.code, job.epoch])
+    return None

@@ -16,6 +16,13 @@ Two implementations of one interface (:class:`Leases`):
 A tournament has a lease too (:data:`TOURNAMENT_NAMESPACE`): the node that holds it organises
 the tournament (:mod:`blink.server.tournaments`).
 
+Each room's lease has an *epoch*, its fencing token (the ``room_leases`` table): a node that
+takes the lease adds one to it in the same step, and remembers it (:meth:`PgLeases.fence`);
+every write of the room carries that epoch and is committed only while it is still the stored
+one (:class:`blink.server.jobs.Fenced`). A node whose lease went while it was cut off, and
+which took writes meanwhile, can then never write them into the room: its transactions are
+refused, and it drops the room (docs/cluster.md, "Fencing").
+
 A room whose lease another node holds is :class:`RoomElsewhere`: the WebSocket closes with 1013
 ("try again"), REST answers ``503 room_elsewhere``, and the client retries (through the router,
 which sends it to the node that holds it).
@@ -30,6 +37,7 @@ from typing import Any, Protocol
 
 __all__ = [
     "LEASE_NAMESPACE",
+    "LOCK_TIMEOUT_MS",
     "TOURNAMENT_NAMESPACE",
     "Leases",
     "LocalLeases",
@@ -46,6 +54,19 @@ locks on the same database do not collide with the rooms' keys)."""
 TOURNAMENT_NAMESPACE = b"blink-tournament-lease:"
 """What a tournament's id is hashed with: the node holding that lease organises the tournament
 (:mod:`blink.server.tournaments`)."""
+
+
+LOCK_TIMEOUT_MS = 500
+"""How long taking a lease waits for its epoch's row, in milliseconds: a write of the node
+that held the lease before keeps the row locked until it commits (a moment), or until the
+database ends that node's session when it was cut off in the middle of one. Past this the
+lease is given back and the room is elsewhere for now (the client tries again)."""
+
+_BUMP = (
+    "INSERT INTO room_leases (code, epoch) VALUES (:c, 1) "
+    "ON CONFLICT (code) DO UPDATE SET epoch = room_leases.epoch + 1 RETURNING epoch"
+)
+_LOCK_NOT_AVAILABLE = "55P03"
 
 
 class RoomElsewhere(Exception):
@@ -84,6 +105,12 @@ class Leases(Protocol):
         was lost, and with it every lease; it connects again for the next ones)."""
         ...
 
+    def fence(self, code: str) -> int | None:
+        """The epoch room ``code``'s writes are fenced with now: the one this node took the
+        lease at (0, which is never stored, when it does not hold the lease); ``None`` when
+        writes need no fence (a single node)."""
+        ...
+
     def close(self) -> None:
         """Give up every lease (the node stops)."""
         ...
@@ -104,6 +131,10 @@ class LocalLeases:
     def alive(self) -> bool:
         """Always held."""
         return True
+
+    def fence(self, code: str) -> int | None:
+        """No fence: no other node writes."""
+        return None
 
     def close(self) -> None:
         """Nothing to give up."""
@@ -126,6 +157,10 @@ class PgLeases:
         self._engine = create_engine(url, poolclass=NullPool)
         self._conn: Any = None
         self._held: set[tuple[bytes, str]] = set()
+        self._epochs: dict[str, int] = {}
+        """The lease epoch of each room held (:meth:`fence`)."""
+        self._timed: Any = None
+        """The lease connection its lock timeout was set on."""
         self._dropped = False
         """Leases were lost since :meth:`alive` last said so."""
         self._lock = threading.Lock()
@@ -160,6 +195,7 @@ class PgLeases:
             log.warning("the lease connection was lost: %d leases with it", len(self._held))
             self._dropped = True
         self._held.clear()
+        self._epochs.clear()
         conn, self._conn = self._conn, None
         if conn is not None:
             try:
@@ -169,14 +205,46 @@ class PgLeases:
                 log.debug("closing the lost lease connection failed", exc_info=True)
 
     def acquire(self, code: str, namespace: bytes = LEASE_NAMESPACE) -> bool:
-        """``pg_try_advisory_lock`` on the key (never waits)."""
+        """``pg_try_advisory_lock`` on the key (never waits), then, for a room, one more on
+        its lease epoch (:meth:`fence`)."""
         with self._lock:
             if (namespace, code) in self._held:
                 return True
-            if self._scalar("SELECT pg_try_advisory_lock(:k)", lease_key(code, namespace)):
-                self._held.add((namespace, code))
-                return True
-            return False
+            key = lease_key(code, namespace)
+            if not self._scalar("SELECT pg_try_advisory_lock(:k)", key):
+                return False
+            if namespace == LEASE_NAMESPACE:
+                epoch = self._bump(code, key)
+                if epoch is None:
+                    return False
+                self._epochs[code] = epoch
+            self._held.add((namespace, code))
+            return True
+
+    def _bump(self, code: str, key: int) -> int | None:
+        """Add one to room ``code``'s lease epoch (just locked, key ``key``) and return it;
+        ``None`` when its row stayed locked past :data:`LOCK_TIMEOUT_MS` (a write of the node
+        that held the lease before is still open): the lock is given back."""
+        from sqlalchemy import text
+
+        try:
+            conn = self._connection()
+            if self._timed is not conn:
+                conn.execute(text(f"SET lock_timeout = {LOCK_TIMEOUT_MS}"))
+                self._timed = conn
+            return int(conn.execute(text(_BUMP), {"c": code}).scalar_one())
+        except Exception as exc:
+            orig = getattr(exc, "orig", None)
+            if getattr(orig, "sqlstate", None) != _LOCK_NOT_AVAILABLE:
+                self._lost()
+                raise
+        log.warning("room %s: a write of its last holder is still open: not taken now", code)
+        self._scalar("SELECT pg_advisory_unlock(:k)", key)
+        return None
+
+    def fence(self, code: str) -> int | None:
+        """The epoch this node took room ``code``'s lease at (0 when it does not hold it)."""
+        return self._epochs.get(code, 0)
 
     def release(self, code: str, namespace: bytes = LEASE_NAMESPACE) -> None:
         """``pg_advisory_unlock`` on the key."""
@@ -184,6 +252,8 @@ class PgLeases:
             if (namespace, code) not in self._held:
                 return
             self._held.discard((namespace, code))
+            if namespace == LEASE_NAMESPACE:
+                self._epochs.pop(code, None)
             try:
                 self._scalar("SELECT pg_advisory_unlock(:k)", lease_key(code, namespace))
             except Exception:
@@ -210,6 +280,7 @@ class PgLeases:
 
         with self._lock:
             self._held.clear()
+            self._epochs.clear()
             if self._conn is not None:
                 try:
                     self._conn.execute(text("SELECT pg_advisory_unlock_all()"))

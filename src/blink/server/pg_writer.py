@@ -13,6 +13,11 @@ a third to a half of the thread's (docs/performance.md). Only batches of
 game being played) are sent this way; a batch with any other job (a room created, a rating,
 a tournament) is committed by the synchronous path in a worker thread, and batches are
 committed one after the other, in order, either way.
+
+A batch with writes of a cluster's rooms (:class:`~blink.server.jobs.Fenced`) calls
+``blink_fence`` first, in the same pipeline and transaction: when a room's lease moved it
+raises (SQLSTATE :data:`~blink.server.jobs.FENCED_SQLSTATE`), nothing of the batch is
+committed, and the synchronous path commits the batch again, without the refused writes.
 """
 
 from __future__ import annotations
@@ -24,14 +29,14 @@ from typing import Any
 from sqlalchemy import Dialect
 from sqlalchemy.engine import make_url
 
-from blink.server.jobs import AppendJob, SqlJob
+from blink.server.jobs import AppendJob, Fenced, SqlJob, unfenced
 
 __all__ = ["AsyncPgWriter", "sendable"]
 
 
 def sendable(jobs: list[Callable[..., Any]]) -> bool:
     """True when every job is plain driver SQL the asynchronous connection can send."""
-    return all(job.__class__ is AppendJob or job.__class__ is SqlJob for job in jobs)
+    return all(unfenced(job).__class__ in (AppendJob, SqlJob) for job in jobs)
 
 
 class AsyncPgWriter:
@@ -59,8 +64,14 @@ class AsyncPgWriter:
             conn = await self._connection()
             async with conn.pipeline():
                 async with conn.cursor() as cur:
+                    fences = sorted({(j.code, j.epoch) for j in jobs if isinstance(j, Fenced)})
+                    if fences:
+                        await cur.execute(
+                            "SELECT blink_fence(%s::text[], %s::bigint[])",
+                            ([c for c, _ in fences], [e for _, e in fences]),
+                        )
                     rows: list[tuple[Any, ...]] = []
-                    for job in jobs:
+                    for job in map(unfenced, jobs):
                         if isinstance(job, AppendJob):
                             rows.append(job.row)
                             continue

@@ -388,6 +388,7 @@ def on_game_end(room: Room, g: GameState) -> None:
             room.code, g.id, hashes, bots, tuple(outcome.winners), time.time(), room.game_name
         ),
         _tell_ratings(room, g),
+        room=room.code,
     )
 
 

@@ -53,8 +53,15 @@ class RoomHost(Protocol):
         """A new game id."""
         ...
 
-    def store(self, job: Callable[[Any], Any], done: Callable[[Any], None] | None = None) -> None:
-        """Queue a storage job; ``done(result or exception)`` is called after its commit."""
+    def store(
+        self,
+        job: Callable[[Any], Any],
+        done: Callable[[Any], None] | None = None,
+        room: str | None = None,
+    ) -> None:
+        """Queue a storage job; ``done(result or exception)`` is called after its commit. A
+        write of room ``room`` is fenced by the room's lease on a cluster node (committed
+        only while this node still holds it)."""
         ...
 
     def later(self, delay: float, fire: Callable[[], None]) -> Cancellable:

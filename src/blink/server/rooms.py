@@ -164,7 +164,7 @@ class Room:
         return insert_room_job(self)
 
     def _store(self, job: Callable[[Any], Any], done: Callable[[Any], None] | None = None) -> None:
-        self.hub.store(job, done)
+        self.hub.store(job, done, self.code)
 
     def set_status(self, status: str) -> None:
         """Change the status (stored) and tell everyone."""

@@ -11,9 +11,29 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sqlalchemy import Boolean, Column, Engine, Float, Integer, MetaData, String, Table, Text
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Engine,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
 
-__all__ = ["actions", "games", "id_blocks", "metadata", "migrate", "rooms", "seats"]
+__all__ = [
+    "actions",
+    "games",
+    "id_blocks",
+    "metadata",
+    "migrate",
+    "room_leases",
+    "rooms",
+    "seats",
+]
 
 metadata = MetaData()
 
@@ -82,6 +102,17 @@ id_blocks = Table(
 )
 """The next block of ids of each kind (``games``) on SQLite: see :mod:`blink.server.ids`
 (PostgreSQL takes game id blocks from the ``game_ids`` sequence instead)."""
+
+room_leases = Table(
+    "room_leases",
+    metadata,
+    Column("code", String(8), primary_key=True),
+    Column("epoch", BigInteger, nullable=False),
+)
+"""Each room's lease epoch, the fencing token of a cluster's room leases
+(:mod:`blink.server.lease`): one more each time a node takes the room's lease, and every
+write of the room is committed only while it is still the epoch the write was made under
+(:class:`blink.server.jobs.Fenced`). A single server never writes it."""
 
 
 def migrate(engine: Engine) -> None:

@@ -27,6 +27,7 @@ import queue
 import sqlite3
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -35,7 +36,10 @@ from sqlalchemy.engine import make_url
 
 from blink.model.registry import DEFAULT_GAME
 from blink.server.jobs import (
+    FENCED_SQLSTATE,
     AppendJob,
+    Fenced,
+    FencedOut,
     SqlJob,
     job_append_action,
     job_finish_game,
@@ -43,6 +47,9 @@ from blink.server.jobs import (
     job_insert_room,
     job_update_room,
     job_update_seat,
+    refusal,
+    stale_in,
+    unfenced,
 )
 from blink.server.links import record_url
 from blink.server.loaded import LoadedGame, LoadedRoom, LoadedSeat, game_from_row
@@ -53,6 +60,8 @@ from blink.server.wal import Checkpoints
 
 __all__ = [
     "AppendJob",
+    "Fenced",
+    "FencedOut",
     "LoadedGame",
     "LoadedRoom",
     "LoadedSeat",
@@ -102,7 +111,8 @@ def is_outage(exc: BaseException) -> bool:
     """True when ``exc`` says the database cannot be written at all (an operational error of
     the driver, an I/O error), not that one job is wrong (a constraint, bad SQL)."""
     names = {c.__name__ for c in type(exc).__mro__}
-    if names & _JOB_ERRORS:
+    orig = getattr(exc, "orig", None) or exc
+    if names & _JOB_ERRORS or getattr(orig, "sqlstate", None) == FENCED_SQLSTATE:
         return False
     return bool(names & {"OperationalError", "InterfaceError", "OSError", "DatabaseError"})
 
@@ -189,6 +199,10 @@ class Storage:
         """Called (on the writer's thread) with the seconds each group commit took."""
         self.on_health: Callable[[str | None], None] | None = None
         """Called on the loop when :attr:`failure` changes (the hub pauses and resumes)."""
+        self.on_fenced: Callable[[str, int], None] | None = None
+        """Called on the loop with a room's code and lease epoch when writes made under that
+        epoch were refused because another node took the lease (the hub drops the room),
+        before their callbacks run."""
         self._kept: list[tuple[Callable[[Connection], Any], Callable[[Any], None] | None]] = []
         self._permanent = False
         self._retrying = False
@@ -398,6 +412,7 @@ class Storage:
         down: StorageDown | None,
     ) -> None:
         """On the loop: deliver what was committed; keep the rest and go down on an outage."""
+        self._fenced(results)
         _deliver([d for _, d in box[: len(results)]], results)
         if down is None:
             return
@@ -415,6 +430,27 @@ class Storage:
             if self.on_health is not None:
                 self.on_health(self.failure)
         self._schedule_retry()
+
+    def _fenced(self, results: list[Any]) -> None:
+        """On the loop: say which rooms' writes were refused by their leases (each room and
+        how many of its writes were dropped), and tell :attr:`on_fenced`."""
+        refused: Counter[tuple[str, int, int | None]] = Counter(
+            (r.code, r.epoch, r.now) for r in results if isinstance(r, FencedOut)
+        )
+        for (code, epoch, now), count in refused.items():
+            log.warning(
+                "room %s: another node took its lease (epoch %s, this node's was %d): dropped "
+                "%d writes made under it",
+                code,
+                now,
+                epoch,
+                count,
+            )
+            if self.on_fenced is not None:
+                try:
+                    self.on_fenced(code, epoch)
+                except Exception:
+                    log.exception("the fenced room %s could not be dropped", code)
 
     def _schedule_retry(self) -> None:
         if self._permanent or self._retrying or self._loop is None:
@@ -435,13 +471,20 @@ class Storage:
             self._retrying = False
             results, down = f.result()
             del self._kept[: len(results)]
+            self._fenced(results)
             _deliver([d for _, d in batch[: len(results)]], results)
             if down is not None:
                 self._permanent = down.permanent
                 self._schedule_retry()
                 return
             self.failure = None
-            log.warning("the database can be written again: %d kept writes committed", len(batch))
+            fenced = sum(1 for r in results if isinstance(r, FencedOut))
+            log.warning(
+                "the database can be written again: %d kept writes committed, %d refused by "
+                "their rooms' leases",
+                len(batch) - fenced,
+                fenced,
+            )
             kept, self._kept = self._kept, []
             for job, cb in kept:
                 self.submit(job, cb)
@@ -511,16 +554,25 @@ class Storage:
     def _run_batch_locked(self, jobs: list[Callable[[Connection], Any]]) -> list[Any]:
         try:
             conn = self._writer_conn()
-            if all(job.__class__ is AppendJob or job.__class__ is SqlJob for job in jobs):
+            if all(unfenced(job).__class__ in _DRIVER_JOBS for job in jobs):
                 # The common case, appends and driver SQL only (plays, a game's start and end):
                 # run on the driver connection and commit once, without SQLAlchemy's
                 # transaction bookkeeping.
-                self._run_driver_batch(conn, jobs)  # type: ignore[arg-type]
-                return [None] * len(jobs)
+                return self._run_driver_batch(conn, jobs)
             with conn.begin():
+                cur = conn.connection.cursor()
+                try:
+                    stale = stale_in(cur, conn.dialect, jobs)
+                finally:
+                    cur.close()
                 out: list[Any] = []
                 rows: list[tuple[Any, ...]] = []
                 for job in jobs:
+                    refused = refusal(job, stale)
+                    if refused is not None:
+                        out.append(refused)
+                        continue
+                    job = unfenced(job)
                     if job.__class__ is AppendJob:
                         rows.append(job.row)
                         out.append(None)
@@ -545,7 +597,9 @@ class Storage:
                         self._append(conn, [job.row])
                         out.append(None)
                     else:
-                        out.append(job(conn))
+                        out.append(job(conn))  # a Fenced job checks its own fence
+            except FencedOut as exc:
+                out.append(exc)
             except Exception as exc:
                 if is_outage(exc):
                     raise StorageDown(_why(exc), out) from exc
@@ -553,28 +607,41 @@ class Storage:
                 out.append(exc)
         return out
 
-    def _run_driver_batch(self, conn: Connection, jobs: list[AppendJob | SqlJob]) -> None:
+    def _run_driver_batch(
+        self, conn: Connection, jobs: list[Callable[[Connection], Any]]
+    ) -> list[Any]:
         """Appends (consecutive ones in one ``executemany``) and driver SQL jobs, in order, in
-        one transaction of the driver connection under ``conn``."""
+        one transaction of the driver connection under ``conn``, after the fences of those of
+        a cluster's rooms (a job whose room's lease moved is not run: its result is
+        :class:`FencedOut`; every other result is ``None``)."""
         dbapi = conn.connection.dbapi_connection
         assert dbapi is not None
         dialect = conn.dialect
         cur = dbapi.cursor()
+        out: list[Any] = []
         try:
+            stale = stale_in(cur, dialect, jobs)
             rows: list[tuple[Any, ...]] = []
             for job in jobs:
+                refused = refusal(job, stale)
+                out.append(refused)
+                if refused is not None:
+                    continue
+                job = unfenced(job)
                 if isinstance(job, AppendJob):
                     rows.append(job.row)
                     continue
                 if rows:
                     cur.executemany(self._append_sql, rows)
                     rows = []
+                assert isinstance(job, SqlJob)
                 cur.execute(job.sql(dialect), job.params)
             if rows:
                 cur.executemany(self._append_sql, rows)
         finally:
             cur.close()
         dbapi.commit()  # on a failure the caller drops the connection, which undoes it all
+        return out
 
     def _append(self, conn: Connection, rows: list[tuple[Any, ...]]) -> None:
         """Append action rows with the driver's ``executemany`` and one cached SQL string,
@@ -667,6 +734,11 @@ class Storage:
                 )
             ]
         return g
+
+    def game_ids(self) -> list[int]:
+        """The id of every stored game, in order."""
+        with self.engine.connect() as conn:
+            return [int(r[0]) for r in conn.execute(select(games.c.id).order_by(games.c.id))]
 
     def series_games(self, room_code: str, series_number: int) -> list[LoadedGame]:
         """The finished games of one series of a room, with their logs."""
@@ -785,3 +857,7 @@ def _deliver(callbacks: list[Callable[[Any], None] | None], results: list[Any]) 
                 cb(res)
             except Exception:
                 log.exception("storage callback failed")
+
+
+_DRIVER_JOBS = (AppendJob, SqlJob)
+"""The jobs that are plain driver SQL (the common batch: see ``_run_driver_batch``)."""

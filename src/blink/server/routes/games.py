@@ -23,7 +23,7 @@ from blink.server.links import may_read
 from blink.server.loaded import LoadedGame
 from blink.server.replays import RecordLoader
 from blink.server.routes.deps import HubDep
-from blink.server.stored import record_of
+from blink.server.stored import Unreadable, record_of
 
 __all__ = ["load_record", "record_loader", "router"]
 
@@ -32,15 +32,25 @@ router = APIRouter()
 
 async def load_record(h: Hub, game_id: int, room: str | None = None) -> dict[str, Any]:
     """A finished game's record document; :class:`ApiError` ``404 no_such_game`` (also for a
-    private room's game when ``room`` does not name its room) or ``409 game_not_finished``."""
+    private room's game when ``room`` does not name its room), ``409 game_not_finished`` or
+    ``409 game_unreadable`` (its stored log does not replay)."""
     lg = await asyncio.to_thread(h.storage.load_game, game_id)
     if lg is None or not may_read(lg.room_code, lg.public, room):
         raise ApiError(404, "no_such_game", f"there is no game {game_id}")
     if lg.ended_at is None:
         raise ApiError(409, "game_not_finished", "the game is not finished yet")
     _check_day_over(h, lg)
-    record: dict[str, Any] = record_of(lg).to_dict()
+    record: dict[str, Any] = _record(lg).to_dict()
     return record
+
+
+def _record(lg: LoadedGame) -> Any:
+    """The stored game's record; ``409 game_unreadable`` when its log does not replay (a
+    corrupted database: ``blink db check`` lists such games)."""
+    try:
+        return record_of(lg)
+    except Unreadable as exc:
+        raise ApiError(409, "game_unreadable", str(exc)) from None
 
 
 def _check_day_over(h: Hub, lg: LoadedGame) -> None:
@@ -113,6 +123,6 @@ async def series_record(h: HubDep, code: str, series: int | None = None) -> dict
     if loaded and any(loaded[0].bots):  # one room's seats: the same bots in every game
         meta["bots"] = list(loaded[0].bots)
     play_all = room.series.play_all if room else False
-    rec = SeriesRecord(best_of, [record_of(g) for g in loaded], meta, play_all)
+    rec = SeriesRecord(best_of, [_record(g) for g in loaded], meta, play_all)
     series_doc: dict[str, Any] = rec.to_dict()
     return series_doc

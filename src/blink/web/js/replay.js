@@ -74,6 +74,7 @@ export async function fetchReplay(url) {
 function errorHTML(e) {
   const known = { 400: "bad_json", 413: "record_too_large", 422: "bad_record" };
   let key = e instanceof ReplayError && e.code !== "network" ? known[e.status] : null;
+  if (e instanceof ReplayError && e.code === "game_unreadable") key = "game_unreadable";
   if (key === "bad_record" && e.index !== null && e.index !== undefined) key = "bad_record_at";
   const msg = key ? t(key, { n: Number(e.index) + 1 }) : t("error", { msg: e.message });
   // The server's own words (English, for whoever debugs the file) stay out of the sentence.
