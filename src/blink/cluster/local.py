@@ -31,6 +31,7 @@ from typing import IO, Any
 import httpx
 
 from blink.cluster.haproxy import HaproxyConfig, render
+from blink.server.pg_liveness import server_flags
 
 __all__ = [
     "ClusterError",
@@ -247,6 +248,8 @@ class LocalPostgres:
                     *("-k", str(self.folder), "-c", "listen_addresses=127.0.0.1"),
                     *("-c", "fsync=off", "-c", "max_connections=200"),
                     *("-c", "max_locks_per_transaction=1024"),
+                    # A vanished node's session (and its leases) is dropped within seconds.
+                    *server_flags(),
                 ],
                 stdout=out,
                 stderr=subprocess.STDOUT,
