@@ -7,6 +7,15 @@ started again on its port before the next round, so each round kills the room's 
 
     python benchmarks/bench_failover.py --rounds 5 --check-interval-ms 500
     python benchmarks/bench_failover.py --rounds 5 --graceful    # SIGTERM: a rolling restart
+    python benchmarks/bench_failover.py --rounds 5 --partition   # a node cut off (root)
+
+With ``--partition`` the second node runs in a network namespace of its own (``ip netns``,
+root only), reached by HAProxy and reaching PostgreSQL and Redis over one veth link; each
+round plays a room that node serves, takes the link down (nothing is closed: packets stop),
+and measures the time from the cut to the next acknowledged play. The other node takes the
+room once PostgreSQL has found the cut-off node's sessions dead and dropped its lease
+(keepalives, :mod:`blink.server.pg_liveness`); the clients give a connection up after 3 s
+without a frame (they ping every half second). The link is healed before the next round.
 
 With ``--graceful`` the node is stopped with SIGTERM instead: its health check fails, it keeps
 serving for ``--drain-wait`` seconds (the game goes on), then hands its rooms over (last writes
@@ -33,22 +42,54 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import itertools
 import json
+import os
 import re
 import statistics
+import subprocess
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import websockets
 
-from blink.cluster.local import LocalCluster, Node
+from blink.cluster.local import LocalCluster, Node, Placement
 
 HANDOVER_MS: list[int] = []
 """What each stopping node said its hand-over took (``--graceful``)."""
 CLOSE_TO_ACK_MS: list[int] = []
 """Each round's longest wait of a player from the 1012 close to its next ack (``--graceful``)."""
+SILENT = 3.0
+"""Seconds without a frame after which a player gives its connection up (``--partition``)."""
+NS = f"blinkbench{os.getpid()}"
+LINK = f"bfo{os.getpid()}"
+HOST_ADDR, NODE_ADDR = "10.214.0.1", "10.214.0.2"
+
+
+def ip(*args: str) -> None:
+    """``ip ARGS`` (raises when it fails)."""
+    subprocess.run(["ip", *args], check=True, capture_output=True)
+
+
+@contextlib.contextmanager
+def namespace() -> Iterator[None]:
+    """The namespace :data:`NS` linked to this one by :data:`LINK` (removed at the end)."""
+    try:
+        ip("netns", "add", NS)
+        ip("link", "add", LINK, "type", "veth", "peer", "name", f"{LINK}n")
+        ip("link", "set", f"{LINK}n", "netns", NS)
+        ip("addr", "add", f"{HOST_ADDR}/24", "dev", LINK)
+        ip("link", "set", LINK, "up")
+        ip("netns", "exec", NS, "ip", "addr", "add", f"{NODE_ADDR}/24", "dev", f"{LINK}n")
+        ip("netns", "exec", NS, "ip", "link", "set", f"{LINK}n", "up")
+        ip("netns", "exec", NS, "ip", "link", "set", "lo", "up")
+        yield
+    finally:
+        subprocess.run(["ip", "netns", "del", NS], capture_output=True, check=False)
+        subprocess.run(["ip", "link", "del", LINK], capture_output=True, check=False)
 
 
 class Player:
@@ -85,9 +126,17 @@ class Player:
 
     async def _play(self, ws: Any, stop: asyncio.Event) -> None:
         waiting: str | None = None
+        heard = pinged = time.monotonic()
         while not stop.is_set():
+            now = time.monotonic()
+            if now - heard > SILENT:
+                return  # a silent link (a node cut off): give it up
+            if now - pinged > 0.5:
+                pinged = now
+                await ws.send(json.dumps({"type": "ping", "t": now}))
             try:
                 m = json.loads(await asyncio.wait_for(ws.recv(), 0.5))
+                heard = time.monotonic()
             except TimeoutError:
                 m = {"type": "idle"}
             kind = m["type"]
@@ -158,13 +207,54 @@ def holder(cluster: LocalCluster, code: str) -> Node:
     raise RuntimeError("no node serves the room")
 
 
+def open_room(cluster: LocalCluster) -> tuple[str, list[str]]:
+    """A two-seat room made and joined through the router: its code and tokens."""
+    while True:
+        r = httpx.post(f"{cluster.url}/api/rooms", json={"name": "A", "best_of": 15}, timeout=30)
+        if r.status_code == 201:
+            break
+        time.sleep(0.1)  # the router has no node up yet
+    code, tokens = r.json()["code"], [r.json()["token"]]
+    while True:
+        j = httpx.post(f"{cluster.url}/api/rooms/{code}/join", json={"name": "B"}, timeout=30)
+        if j.status_code == 200:
+            return code, [*tokens, j.json()["token"]]
+        time.sleep(0.1)  # 503 room_elsewhere while it is handed to the node it hashes to
+
+
+async def round_cut(cluster: LocalCluster) -> float:
+    """One room served by the namespaced node, its link cut: seconds from the cut to the next
+    ack. The link is healed and the node healthy again at the end."""
+    apart = cluster.running[1]
+    while True:
+        code, tokens = open_room(cluster)
+        if holder(cluster, code) is apart:
+            break
+    players = [Player(cluster.url, code, t) for t in tokens]
+    stop = asyncio.Event()
+    tasks = [asyncio.ensure_future(p.run(stop)) for p in players]
+    try:
+        while sum(len(p.acks) for p in players) < 20:
+            await asyncio.sleep(0.05)
+        cut = time.monotonic()
+        ip("link", "set", LINK, "down")
+        await acked_after(players, cut)
+        gap = min(t for p in players for t in p.acks if t > cut) - cut
+    finally:
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        ip("link", "set", LINK, "up")
+    while True:
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"{apart.http}/api/health", timeout=5).status_code == 200:
+                return gap
+        await asyncio.sleep(0.2)
+
+
 async def round_once(cluster: LocalCluster, graceful: bool = False) -> float:
     """One room, one kill (or graceful stop): seconds from the kill to the next ack (the
     longest time between two acks from the stop to the first ack after it)."""
-    r = httpx.post(f"{cluster.url}/api/rooms", json={"name": "A", "best_of": 15}, timeout=30)
-    code, tokens = r.json()["code"], [r.json()["token"]]
-    j = httpx.post(f"{cluster.url}/api/rooms/{code}/join", json={"name": "B"}, timeout=30)
-    tokens.append(j.json()["token"])
+    code, tokens = open_room(cluster)
     players = [Player(cluster.url, code, t) for t in tokens]
     stop = asyncio.Event()
     tasks = [asyncio.ensure_future(p.run(stop)) for p in players]
@@ -203,6 +293,9 @@ async def main() -> None:
     ap.add_argument("--fall", type=int, default=1)
     ap.add_argument("--graceful", action="store_true", help="stop the node with SIGTERM")
     ap.add_argument(
+        "--partition", action="store_true", help="cut a node off in a network namespace (root)"
+    )
+    ap.add_argument(
         "--drain-wait",
         type=float,
         default=None,
@@ -218,18 +311,23 @@ async def main() -> None:
     # would be closed as rate_limited, and the pause measured would be theirs.
     node_args += ("--message-rate", "0")
     node_args += ("--drain-wait", str(drain))
+    apart = Placement(("ip", "netns", "exec", NS), NODE_ADDR, HOST_ADDR)
     cluster = LocalCluster(
         nodes=2,
         node_args=node_args,
         check_interval_ms=args.check_interval_ms,
         fall=args.fall,
         rise=1,
+        placements=(Placement(), apart) if args.partition else (),
     )
-    with cluster:
+    with namespace() if args.partition else contextlib.nullcontext(), cluster:
         gaps = []
         for _ in range(args.rounds):
-            gaps.append(await round_once(cluster, args.graceful))
-            # The restarted node is up again before the next round.
+            if args.partition:
+                gaps.append(await round_cut(cluster))
+            else:
+                gaps.append(await round_once(cluster, args.graceful))
+            # The restarted (healed) node is up again before the next round.
             await asyncio.sleep(2 * args.check_interval_ms / 1000)
     ms = sorted(g * 1000 for g in gaps)
     print(
@@ -238,7 +336,7 @@ async def main() -> None:
                 "rounds": args.rounds,
                 "check_interval_ms": args.check_interval_ms,
                 "fall": args.fall,
-                "stop": "SIGTERM" if args.graceful else "SIGKILL",
+                "stop": "cut" if args.partition else "SIGTERM" if args.graceful else "SIGKILL",
                 "handover_ms": HANDOVER_MS,
                 "close_to_ack_ms": CLOSE_TO_ACK_MS,
                 "gap_ms": {

@@ -27,6 +27,9 @@ _blink_pg_main() {
     return 0
   fi
   _BLINK_PG_BIN="$bindir"
+  # The server drops a vanished client's session (and its advisory locks: a cluster node's
+  # room leases) within seconds, as blink.server.pg_liveness.SERVER_SETTINGS says.
+  _BLINK_PG_KEEPALIVES="-c tcp_keepalives_idle=2 -c tcp_keepalives_interval=1 -c tcp_keepalives_count=3 -c tcp_user_timeout=5000"
   _BLINK_PG_DIR="$(mktemp -d "${TMPDIR:-/tmp}/blink-pg.XXXXXX")"
   local port
   port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
@@ -57,7 +60,7 @@ _blink_pg_main() {
     return 1
   }
   _blink_pg "$_BLINK_PG_BIN/pg_ctl" -D "$_BLINK_PG_DIR/data" -l "$_BLINK_PG_DIR/server.log" -w \
-    -o "-p $port -k $_BLINK_PG_DIR -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" \
+    -o "-p $port -k $_BLINK_PG_DIR -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 $_BLINK_PG_KEEPALIVES" \
     start >/dev/null || {
     echo "postgres.sh: the server did not start:" >&2
     cat "$_BLINK_PG_DIR/server.log" >&2
@@ -70,7 +73,7 @@ _blink_pg_main() {
   # take the database away under a running server and bring it back.
   BLINK_TEST_PG_CTL="$(printf '%q ' "${_BLINK_PG_RUN[@]}" "$_BLINK_PG_BIN/pg_ctl" -D "$_BLINK_PG_DIR/data" \
     -l "$_BLINK_PG_DIR/server.log" -w -m fast \
-    -o "-p $port -k $_BLINK_PG_DIR -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200")"
+    -o "-p $port -k $_BLINK_PG_DIR -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 $_BLINK_PG_KEEPALIVES")"
   export BLINK_TEST_PG_CTL
   echo "postgres.sh: PostgreSQL on port $port (BLINK_TEST_DATABASE_URL exported)"
 }

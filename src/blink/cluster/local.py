@@ -31,6 +31,7 @@ from typing import IO, Any
 import httpx
 
 from blink.cluster.haproxy import HaproxyConfig, render
+from blink.server.pg_liveness import server_flags
 
 __all__ = [
     "ClusterError",
@@ -38,6 +39,7 @@ __all__ = [
     "LocalPostgres",
     "LocalRedis",
     "Node",
+    "Placement",
     "find_haproxy",
     "find_postgres",
     "find_redis",
@@ -103,9 +105,11 @@ class LocalRedis:
     """A throwaway Redis on a free loopback port, keeping nothing on disk (a child of this
     process that dies with it)."""
 
-    def __init__(self, program: str, folder: Path) -> None:
+    def __init__(self, program: str, folder: Path, listen: tuple[str, ...] = ()) -> None:
         self.program = program
         self.folder = folder
+        self.listen = listen
+        """More addresses it listens on, besides loopback."""
         self.port = 0
         self.proc: subprocess.Popen[bytes] | None = None
         self._log: IO[bytes] | None = None
@@ -113,7 +117,11 @@ class LocalRedis:
     @property
     def url(self) -> str:
         """The nodes' ``--redis-url``."""
-        return f"redis://127.0.0.1:{self.port}/0"
+        return self.url_at("127.0.0.1")
+
+    def url_at(self, host: str) -> str:
+        """The ``--redis-url`` of a node that reaches it at ``host`` (one of its addresses)."""
+        return f"redis://{host}:{self.port}/0"
 
     def start(self) -> None:
         """Start redis-server and wait until it answers a PING."""
@@ -121,7 +129,8 @@ class LocalRedis:
         self.port = free_port()
         log = self.folder / "redis.log"
         self._log = open(log, "wb")  # noqa: SIM115  # closed by stop()
-        args = ["--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.folder)]
+        args = ["--port", str(self.port), "--bind", "127.0.0.1", *self.listen]
+        args += ["--dir", str(self.folder)]
         args += ["--save", "", "--appendonly", "no"]
         self.proc = subprocess.Popen(
             [self.program, *args],
@@ -184,7 +193,7 @@ class LocalPostgres:
     removed by :meth:`stop`) on a free loopback port, fsync off. The folder's parents must be
     open to the ``postgres`` user when run as root."""
 
-    def __init__(self, folder: Path | None = None) -> None:
+    def __init__(self, folder: Path | None = None, listen: tuple[str, ...] = ()) -> None:
         bindir = find_postgres()
         if bindir is None:
             raise ClusterError(
@@ -194,6 +203,9 @@ class LocalPostgres:
             )
         self.bindir = bindir
         self.own = folder is None
+        self.listen = listen
+        """More addresses it listens on, besides loopback (clients on their networks are
+        trusted, as on loopback)."""
         self.folder = folder or Path(tempfile.mkdtemp(prefix="blink-pg-"))
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
@@ -212,7 +224,11 @@ class LocalPostgres:
     @property
     def url(self) -> str:
         """The SQLAlchemy URL of the ``blink`` database."""
-        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/blink"
+        return self.url_at("127.0.0.1")
+
+    def url_at(self, host: str) -> str:
+        """The URL of the ``blink`` database for a client that reaches it at ``host``."""
+        return f"postgresql+psycopg://postgres@{host}:{self.port}/blink"
 
     def _as_user(self) -> dict[str, Any]:
         if self.user is None:
@@ -239,14 +255,20 @@ class LocalPostgres:
             )
         if done.returncode != 0:
             raise ClusterError("start_failed", f"initdb failed: {log.read_text()[-1000:]}")
+        if self.listen:
+            with open(data / "pg_hba.conf", "a") as hba:
+                hba.write("host all all samenet trust\n")
         server_log = self.folder / "postgres.log"
         with open(server_log, "wb") as out:
             self.proc = subprocess.Popen(
                 [
                     *(str(self.bindir / "postgres"), "-D", str(data), "-p", str(self.port)),
-                    *("-k", str(self.folder), "-c", "listen_addresses=127.0.0.1"),
+                    *("-k", str(self.folder)),
+                    *("-c", "listen_addresses=" + ",".join(("127.0.0.1", *self.listen))),
                     *("-c", "fsync=off", "-c", "max_connections=200"),
                     *("-c", "max_locks_per_transaction=1024"),
+                    # A vanished node's session (and its leases) is dropped within seconds.
+                    *server_flags(),
                 ],
                 stdout=out,
                 stderr=subprocess.STDOUT,
@@ -287,11 +309,13 @@ class Node:
     port: int
     proc: subprocess.Popen[bytes]
     log: Path
+    host: str = "127.0.0.1"
+    """The address it listens on."""
 
     @property
     def address(self) -> str:
-        """``127.0.0.1:PORT``."""
-        return f"127.0.0.1:{self.port}"
+        """``HOST:PORT``."""
+        return f"{self.host}:{self.port}"
 
     @property
     def http(self) -> str:
@@ -316,12 +340,24 @@ class Node:
         self.proc.wait(timeout=30)
 
 
+@dataclass(frozen=True)
+class Placement:
+    """Where a node runs: its command's prefix (``ip netns exec NS``: another network
+    namespace), the address it listens on (HAProxy reaches it there), and the address at which
+    it reaches PostgreSQL and Redis (both listen there too)."""
+
+    prefix: tuple[str, ...] = ()
+    host: str = "127.0.0.1"
+    services: str = "127.0.0.1"
+
+
 @dataclass
 class LocalCluster:
     """PostgreSQL, ``nodes`` nodes and HAProxy on loopback (:meth:`start`, :meth:`stop`).
 
     ``node_args`` are more ``blink serve`` options for every node; ``check_interval_ms``,
-    ``fall`` and ``rise`` are HAProxy's health checks; ``port`` is HAProxy's (0: a free one).
+    ``fall`` and ``rise`` are HAProxy's health checks; ``port`` is HAProxy's (0: a free one);
+    ``placements[i]`` is where node ``i`` runs (by default on loopback, as the others).
     """
 
     nodes: int = 2
@@ -331,6 +367,7 @@ class LocalCluster:
     fall: int = 2
     rise: int = 2
     folder: Path | None = None
+    placements: tuple[Placement, ...] = ()
     running: list[Node] = field(default_factory=list)
     postgres: LocalPostgres | None = None
     redis: LocalRedis | None = None
@@ -371,28 +408,32 @@ class LocalCluster:
             self.folder = Path(self._tmp.name)
             os.chmod(self.folder, 0o755)  # PostgreSQL's user reaches its own folder inside
         try:
-            self.postgres = LocalPostgres(self.folder / "postgres")
+            listen = tuple(sorted({p.services for p in self.placements} - {"127.0.0.1"}))
+            self.postgres = LocalPostgres(self.folder / "postgres", listen)
             self.postgres.start()
-            self.redis = LocalRedis(redis, self.folder / "redis")
+            self.redis = LocalRedis(redis, self.folder / "redis", listen)
             self.redis.start()
-            for _ in range(self.nodes):
-                self.running.append(self.start_node())
+            for i in range(self.nodes):
+                placed = self.placements[i] if i < len(self.placements) else None
+                self.running.append(self.start_node(placement=placed))
             self._start_haproxy(haproxy)
         except BaseException:
             self.stop()
             raise
         return self
 
-    def start_node(self, port: int | None = None) -> Node:
-        """Start one more node on the cluster's database (on ``port``, else a free one)."""
+    def start_node(self, port: int | None = None, placement: Placement | None = None) -> Node:
+        """Start one more node on the cluster's database (on ``port``, else a free one;
+        where ``placement`` says, else on loopback)."""
         assert self.postgres is not None and self.redis is not None and self.folder is not None
+        place = placement or Placement()
         port = port or free_port()
         log = self.folder / f"node-{port}-{time.monotonic_ns()}.log"
         out = open(log, "wb")  # noqa: SIM115  # closed by stop()
         self._logs.append(out)
-        args = [sys.executable, "-m", "blink", "serve", "--host", "127.0.0.1"]
-        args += ["--port", str(port), "--database-url", self.postgres.url, "--cluster"]
-        args += ["--redis-url", self.redis.url]
+        args = [*place.prefix, sys.executable, "-m", "blink", "serve", "--host", place.host]
+        args += ["--port", str(port), "--database-url", self.postgres.url_at(place.services)]
+        args += ["--cluster", "--redis-url", self.redis.url_at(place.services)]
         if self._spawner is None:
             self._spawner = ThreadPoolExecutor(1, thread_name_prefix="blink-cluster-spawner")
         proc = self._spawner.submit(
@@ -402,7 +443,7 @@ class LocalCluster:
             stderr=subprocess.STDOUT,
             preexec_fn=lambda: _die_with_parent(signal.SIGINT),  # a fast stop: no hand-over
         ).result()
-        node = Node(port, proc, log)
+        node = Node(port, proc, log, place.host)
         _wait_health(f"{node.http}/api/health", proc, f"the node on port {port}", log)
         return node
 

@@ -29,6 +29,7 @@ from blink.model.registry import DEFAULT_GAME
 from blink.server import storage as st
 from blink.server.bus import LEASES, Bus, Event, LocalBus, RoomWanted
 from blink.server.conn import Conn
+from blink.server.db_probe import DbProbe
 from blink.server.ids import GameIds
 from blink.server.lease import Leases, LocalLeases, RoomElsewhere
 from blink.server.links import record_url
@@ -153,6 +154,8 @@ class Hub:
         """Seat token hashes found not to be any profile's (see blink.server.profiles)."""
         storage.on_health = self._health_changed
         storage.on_fenced = self.fenced
+        self.db_probe = DbProbe(storage, settings.health_db_timeout)
+        """Whether the database answers now (``/api/health``)."""
         self._sweeper: asyncio.TimerHandle | None = None
         self.sweeps = 0
         """Sweeps done so far."""

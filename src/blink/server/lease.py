@@ -154,7 +154,12 @@ class PgLeases:
         from sqlalchemy import create_engine
         from sqlalchemy.pool import NullPool
 
-        self._engine = create_engine(url, poolclass=NullPool)
+        from blink.server.pg_liveness import LEASE_STATEMENT_TIMEOUT_MS, libpq_options
+
+        # Keepalives both ends: a node cut off loses its session, and its leases, in seconds
+        # (blink.server.pg_liveness); a statement never holds the event loop for long.
+        args = libpq_options(url, LEASE_STATEMENT_TIMEOUT_MS)
+        self._engine = create_engine(url, poolclass=NullPool, connect_args=args)
         self._conn: Any = None
         self._held: set[tuple[bytes, str]] = set()
         self._epochs: dict[str, int] = {}

@@ -30,6 +30,7 @@ from sqlalchemy import Dialect
 from sqlalchemy.engine import make_url
 
 from blink.server.jobs import AppendJob, Fenced, SqlJob, unfenced
+from blink.server.pg_liveness import libpq_options
 
 __all__ = ["AsyncPgWriter", "sendable"]
 
@@ -45,6 +46,8 @@ class AsyncPgWriter:
 
     def __init__(self, url: str, dialect: Dialect, append_sql: str) -> None:
         self._conninfo = make_url(url).set(drivername="postgresql")
+        self._options = libpq_options(url)
+        """Keepalives and timeouts (:mod:`blink.server.pg_liveness`)."""
         self._dialect = dialect
         self._append_sql = append_sql
         self._conn: Any = None
@@ -54,7 +57,7 @@ class AsyncPgWriter:
 
         if self._conn is None or self._conn.closed:
             info = self._conninfo.render_as_string(hide_password=False)
-            self._conn = await psycopg.AsyncConnection.connect(info)
+            self._conn = await psycopg.AsyncConnection.connect(info, **self._options)
         return self._conn
 
     async def commit(self, jobs: list[Callable[..., Any]]) -> list[Any]:

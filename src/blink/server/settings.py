@@ -168,6 +168,10 @@ class Settings:
     """A node of a cluster: several nodes serve the rooms of one PostgreSQL database, each room
     by the node that holds its lease (:mod:`blink.server.lease`; ``blink serve --cluster``).
     ``False``: the only node, which holds every room's lease."""
+    health_db_timeout: float = 2.0
+    """Seconds the database has to answer ``/api/health``'s ``SELECT 1`` (PostgreSQL): past
+    it the node answers ``503 unhealthy`` (a frozen or unreachable database), so the router
+    sends its players elsewhere (:mod:`blink.server.db_probe`)."""
     release_after: float = 15.0
     """On a cluster node: a room nobody has been connected to for this many seconds, with
     nothing waiting to be stored, is dropped from memory and its lease given up, whatever its

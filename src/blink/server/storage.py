@@ -53,6 +53,7 @@ from blink.server.jobs import (
 )
 from blink.server.links import record_url
 from blink.server.loaded import LoadedGame, LoadedRoom, LoadedSeat, game_from_row
+from blink.server.pg_liveness import libpq_options
 from blink.server.pg_writer import AsyncPgWriter, sendable
 from blink.server.schema import actions, games, metadata, migrate, rooms, seats
 from blink.server.sqlite_file import DatabaseFile
@@ -141,7 +142,9 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    # Keepalives and a user timeout: a connection to a server that vanished fails in seconds
+    # (blink.server.pg_liveness) instead of hanging a commit or a read.
+    return create_engine(url, pool_pre_ping=True, connect_args=libpq_options(url))
 
 
 WRITERS = ("auto", "inline", "thread", "async")

@@ -24,9 +24,10 @@ router = APIRouter()
 @router.get("/api/health")
 async def health(h: HubDep) -> JSONResponse:
     """Server health: ``200 ok``; ``503 unhealthy`` with the ``reason`` while the database
-    cannot be written; ``503 draining`` once a cluster node is stopping (the router sends its
-    traffic to the other nodes)."""
-    failure = h.write_failure()
+    cannot be written, or (PostgreSQL) does not answer ``SELECT 1`` within
+    ``Settings.health_db_timeout`` seconds; ``503 draining`` once a cluster node is stopping
+    (the router sends its traffic to the other nodes)."""
+    failure = h.write_failure() or await h.db_probe.failure()
     status = "ok" if failure is None else "unhealthy"
     if h.draining and h.leases.shared:
         status, failure = "draining", "this node is stopping: its rooms move to the other nodes"
