@@ -178,8 +178,9 @@ CreationRate = Annotated[
     typer.Option(
         "--creation-rate",
         envvar="BLINK_CREATION_RATE",
-        help="Rooms, quick games, profiles or tournaments one client address may create, "
-        "each counted apart, in a moving window (60/minute, 5/second); 0 for no limit.",
+        help="Rooms (every path that makes one: rooms, quick games, daily rooms, tournaments, "
+        "queue joins) and profiles, counted apart, one client address may make in a moving "
+        "window (60/minute, 5/second); 0 for no limit.",
     ),
 ]
 MessageRate = Annotated[
