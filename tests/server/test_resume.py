@@ -26,10 +26,10 @@ async def play_until(c: Client, seq: int) -> None:
         if v is not None and c.legal():
             card, pile = c.legal()[0]
             mid = await c.play(card, pile)
-            await c.wait(lambda m: m.get("id") == mid and m["type"] in ("ack", "refused"))
+            await c.wait(lambda m, mid=mid: m.get("id") == mid and m["type"] in ("ack", "refused"))
         elif v is not None and v["phase"] == "choosing" and v["my_choice"] is None and v["hand"]:
             mid = await c.choose(v["hand"][-1])
-            await c.wait(lambda m: m.get("id") == mid and m["type"] in ("ack", "refused"))
+            await c.wait(lambda m, mid=mid: m.get("id") == mid and m["type"] in ("ack", "refused"))
         else:
             await c.wait(lambda m: True)  # the table moves by itself (a stall's flip)
 
