@@ -126,7 +126,10 @@ async def test_a_match_room_brings_its_tournament_back(
     make_server: Callable[..., ServerThread],
 ) -> None:
     clock = Clock()
-    server = make_server(clock=clock, tournament_idle_after=IDLE, sweep_interval=0.01)
+    # The match room, waiting for players who never came, outlasts the tournament's idle time.
+    server = make_server(
+        clock=clock, tournament_idle_after=IDLE, sweep_interval=0.01, abandon_after=2 * IDLE
+    )
     hub = _hub(server)
     players = [profile(server, n) for n in ("Ann", "Bob")]
     r = server.post("/api/tournaments", {"name": "Duel", "kind": "online"}).json()

@@ -127,7 +127,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     await attach_extras(hub)
     hub.game_end_hooks.append(daily_results)
     await attach_feeds(hub)
-    quickplay = attach_quickplay(hub)
+    quickplay = attach_quickplay(hub, app.state.creation_limiter)
     metrics.watch_queue(lambda: len(quickplay.waiting))
     tuning = _GcTuning(settings.gc_full_interval)
     tuning.start()

@@ -4,9 +4,16 @@ connection may send.
 
 Each client address gets a moving window per kind of thing (``Settings.creation_rate``, such
 as ``"60/minute"``), kept by the ``limits`` library in memory. Past it, the request is refused
-with ``429 rate_limited`` and a ``Retry-After`` header, before anything is created. Room codes
-cannot be guessed either: an address that asked for ``Settings.miss_rate`` codes that do not
-exist gets ``429`` for every room lookup, existing or not, until its window has room again.
+with ``429 rate_limited`` and a ``Retry-After`` header, before anything is created. Every path
+that makes a room counts in one window, :data:`ROOMS` (:func:`check_room_creation`):
+``POST /api/rooms``, ``/api/quick``, ``/api/daily`` and ``/api/tournaments`` (a tournament's
+match rooms are opened by the server for the players who entered, as its matches come, and
+are not counted again), and each ``join`` of quick play's queue
+(:mod:`blink.server.quickplay`: the room made for a group is asked for by each of its
+members). A rematch or the next game of a series is played in the same room: nothing is made.
+Room codes cannot be guessed either: an address that asked for ``Settings.miss_rate`` codes
+that do not exist gets ``429`` for every room lookup, existing or not, until its window has
+room again.
 
 Each WebSocket connection gets a fixed window of its messages (``Settings.message_rate``,
 ``"80 per 2 seconds"`` by default), counted by the same library's fixed-window strategy
@@ -25,6 +32,7 @@ import itertools
 import math
 import time
 from collections.abc import Callable
+from typing import Final
 
 from fastapi import Request
 from limits import RateLimitItem, parse
@@ -34,13 +42,20 @@ from limits.strategies import MovingWindowRateLimiter
 from blink.server.errors import ApiError
 
 __all__ = [
+    "ROOMS",
     "CreationLimiter",
     "LoopCounters",
     "MessageLimiter",
     "check_creation",
     "check_lookup",
+    "check_room_creation",
     "count_miss",
+    "too_many_rooms",
 ]
+
+
+ROOMS: Final = "rooms"
+"""The kind every path that makes a room counts in (see the module's documentation)."""
 
 
 class CreationLimiter:
@@ -172,6 +187,11 @@ def _parse(rate: str | None) -> RateLimitItem | None:
         raise ValueError(f"a rate is like 60/minute, not {rate!r}: {exc}") from None
 
 
+def too_many_rooms(wait: float) -> str:
+    """The sentence of a refused room: the address's window is full for ``wait`` seconds."""
+    return f"too many rooms from your address: try again in {math.ceil(wait)} s"
+
+
 def _too_many(wait: float, what: str) -> ApiError:
     seconds = math.ceil(wait)
     return ApiError(
@@ -204,3 +224,15 @@ async def check_creation(request: Request) -> None:
     wait = limiter.hit(address, request.url.path)
     if wait is not None:
         raise _too_many(wait, "of these")
+
+
+async def check_room_creation(request: Request) -> None:
+    """A FastAPI dependency of the endpoints that make a room: one window (:data:`ROOMS`)."""
+    limiter: CreationLimiter = request.app.state.creation_limiter
+    address = request.client.host if request.client is not None else ""
+    wait = limiter.hit(address, ROOMS)
+    if wait is not None:
+        seconds = math.ceil(wait)
+        raise ApiError(
+            429, "rate_limited", too_many_rooms(wait), headers={"Retry-After": str(seconds)}
+        )

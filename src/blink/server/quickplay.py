@@ -33,6 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from blink.model.registry import NoTable, UnknownGame, get_game, get_table
 from blink.ratings import Rating
+from blink.server import creation_limits
 from blink.server.bus import ROOMS, Presence
 from blink.server.errors import ApiError
 from blink.server.hub import Hub
@@ -99,6 +100,9 @@ class QuickPlay:
         self.others: dict[str, tuple[Presence, float]] = {}
         """The other nodes' latest counts, and when each was heard (``Settings.clock``)."""
         self.seating: set[asyncio.Task[None]] = set()
+        self.limiter: creation_limits.CreationLimiter | None = None
+        """The server's creation windows: each ``join`` counts as a room asked for by its
+        address (:data:`blink.server.creation_limits.ROOMS`); ``None``: not counted."""
 
     def presence(self) -> Presence:
         """This node's players online and waiting now."""
@@ -173,9 +177,11 @@ class QuickPlay:
             self.hub.bus.deliver(ROOMS, p)
         self._totals = self.totals()
 
-    def join(self, msg: QueueJoin, send: Send) -> tuple[str, asyncio.Event]:
-        """Put a connection in the queue: its player id and the event set once it is done
-        waiting. Raises :class:`QueueError` for a game or profile that cannot wait."""
+    def join(self, msg: QueueJoin, send: Send, address: str = "") -> tuple[str, asyncio.Event]:
+        """Put a connection from ``address`` in the queue: its player id and the event set
+        once it is done waiting. Raises :class:`QueueError` for a game or profile that cannot
+        wait, and (``rate_limited``) when ``address`` has asked for as many rooms as its
+        window allows: a join asks for a room, counted before it waits, paired or not."""
         try:
             definition = get_game(msg.game)
             get_table(msg.game)
@@ -195,6 +201,9 @@ class QuickPlay:
             if any(w.secret_hash == secret_hash for w in self.waiting.values()):
                 raise QueueError("already_queued", "this profile is waiting in the queue already")
             rating = float(found["rating"]["ordinal"])
+        wait = None if self.limiter is None else self.limiter.hit(address, creation_limits.ROOMS)
+        if wait is not None:
+            raise QueueError("rate_limited", creation_limits.too_many_rooms(wait))
         player = secrets.token_hex(8)
         done = asyncio.Event()
         self.waiting[player] = _Waiting(send, msg.name, msg.profile_secret, secret_hash, done)
@@ -297,7 +306,8 @@ async def _serve(ws: WebSocket, hub: Hub, settings: Settings) -> None:
                 raise QueueError(
                     "storage_unavailable", f"the server cannot save anything now ({failure})"
                 )
-            player, done = qp.join(msg, outbox.put_nowait)
+            address = ws.client.host if ws.client is not None else ""
+            player, done = qp.join(msg, outbox.put_nowait, address)
         except (ProtocolError, QueueError) as exc:
             outbox.put_nowait(ErrorFrame(exc.code, exc.message))
             outbox.put_nowait(None)
@@ -363,9 +373,11 @@ async def _send_all(ws: WebSocket, outbox: asyncio.Queue[msgspec.Struct | None])
             return
 
 
-def attach(hub: Hub) -> QuickPlay:
-    """At start: the server's queue (``hub.quickplay``), its timer running."""
+def attach(hub: Hub, limiter: creation_limits.CreationLimiter | None = None) -> QuickPlay:
+    """At start: the server's queue (``hub.quickplay``), its timer running, its joins counted
+    by ``limiter``."""
     qp = QuickPlay(hub)
+    qp.limiter = limiter
     hub.quickplay = qp  # type: ignore[attr-defined]
     qp.start()
     return qp

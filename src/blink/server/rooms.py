@@ -39,7 +39,7 @@ from blink.model.base import IllegalAction, Outcome, Timer
 from blink.model.registry import get_game, get_table
 from blink.model.table import BadMessage
 from blink.server import jobs as st
-from blink.server import links, practice, races
+from blink.server import links, practice, races, resume
 from blink.server import seats as seating
 from blink.server.chat import QuickChat
 from blink.server.creation_limits import MessageLimiter
@@ -281,15 +281,11 @@ class Room:
             return False
         if last_seq == g.persisted:
             return True
-        if not g.ring or g.ring[0][0] > last_seq + 1:
-            return False
-        key = conn.seat
-        frames = [f.get(key) for s, f in g.ring if s > last_seq]
-        if any(f is None for f in frames) or len(frames) != g.persisted - last_seq:
+        frames = resume.missed(self, g, conn.seat, last_seq)
+        if frames is None:
             return False
         for f in frames:
-            if f is not None:
-                conn.send(f)
+            conn.send(f)
         return True
 
     def send_in_order(self, conn: Peer, frame: str) -> None:

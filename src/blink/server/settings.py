@@ -56,9 +56,12 @@ class Settings:
     hello_timeout: float = 10.0
     """A connection that sends no ``hello`` in this time is closed (4008)."""
     creation_rate: str | None = None
-    """How many rooms, quick games, profiles or tournaments (each counted apart) one client
-    address may create in a moving window (``limits`` notation, ``"60/minute"``); past it,
-    429. ``None`` (the default here): no limit; ``blink serve`` sets 60 a minute."""
+    """How many rooms, or profiles (counted apart), one client address may create in a moving
+    window (``limits`` notation, ``"60/minute"``); past it, 429. Every path that makes a room
+    counts in the one window of rooms: ``POST /api/rooms``, ``/api/quick``, ``/api/daily``,
+    ``/api/tournaments`` and each ``join`` of quick play's queue (refused with ``error``
+    ``rate_limited``; :mod:`blink.server.creation_limits`). ``None`` (the default here): no
+    limit; ``blink serve`` sets 60 a minute."""
     miss_rate: str | None = None
     """How many room codes that do not exist one client address may ask for in a moving
     window; past it every room lookup of that address gets 429 (``None`` here: no limit;
@@ -139,9 +142,11 @@ class Settings:
     """A room whose series is over (or that is closed) and that nobody has been connected to
     for this many seconds is dropped from memory; it stays in the database and comes back when
     someone asks for it (its records stay downloadable)."""
-    abandon_after: float = 3600.0
+    abandon_after: float = 120.0
     """A room still waiting for players (no game started) that nobody has been connected to
-    for this many seconds is dropped from memory the same way."""
+    for this many seconds (two minutes; it was an hour, when one address could fill the
+    memory with empty rooms) is dropped from memory the same way; asking for it brings it
+    back as it was."""
     tournament_idle_after: float | None = 600.0
     """A tournament neither asked for nor changed for this many seconds, none of whose match
     rooms is in memory, is dropped from memory (finished or not); it stays in the database

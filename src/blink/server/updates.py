@@ -20,14 +20,14 @@ import msgspec
 from blink.model.base import GameDefinition, Outcome, Timer
 from blink.model.table import Table
 from blink.server import jobs as st
-from blink.server.protocol import Ack, GameEnd, Snapshot, Update, encode
+from blink.server.protocol import Ack, GameEnd, Snapshot, Stall, Turn, Update, encode
 from blink.server.seats import GameState, Pending
 from blink.server.table_clock import ms_left, server_ms
 
 if TYPE_CHECKING:
     from blink.server.rooms import Room
 
-__all__ = ["build_game_end", "build_snapshot", "build_update", "undo_last"]
+__all__ = ["build_game_end", "build_snapshot", "build_update", "undo_last", "update_frames"]
 
 
 def build_snapshot(room: Room, g: GameState, seat: int | None) -> str:
@@ -90,6 +90,34 @@ def build_update(
     seq = g.seq + 1
     # The referee is asked without changing its clock: the room changes only once all is built.
     stall, turn = g.table.peek(g.game, now)
+    frames = update_frames(
+        table, definition, game_name, g.id, seq, t, g.game, events, receivers, stall, turn
+    )
+    ack = None
+    if msg_id is not None and seat is not None:
+        ack = encode(Ack(id=msg_id, game=g.id, seq=seq))
+    job = st.job_append_action(
+        g.id, seq, definition.record_codec.encode_action(action, t), seat, msg_id
+    )
+    return Pending(seq, frames, seat, msg_id, ack, bool(g.game.over)), job
+
+
+def update_frames(
+    table: Table,
+    definition: GameDefinition[Any, Any, Any, Any],
+    game_name: str,
+    game: int,
+    seq: int,
+    t: int,
+    state: Any,
+    events: list[Any],
+    receivers: list[int | None],
+    stall: Stall | None,
+    turn: Turn | None,
+) -> dict[int | None, str]:
+    """Each receiver's ``update`` frame (``None``: the spectators) of action ``seq`` of game
+    ``game``, applied at ``t`` with ``events``, leaving ``state``: each from that receiver's
+    view and the events as redacted for it, with the referee's ``stall`` and ``turn``."""
     # Each event is turned into JSON once; a receiver gets that shared form only when the
     # redaction leaves the event as it is for them (nothing hidden), else its own form.
     shared = [(e, definition.event_to_wire(e)) for e in events]
@@ -105,23 +133,17 @@ def build_update(
         frames[r] = encode(
             Update(
                 game_kind=game_name,
-                game=g.id,
+                game=game,
                 seq=seq,
                 t=t,
                 events=wire,
-                view=table.view_wire(definition.view(g.game, r), False),
+                view=table.view_wire(definition.view(state, r), False),
                 stall=stall,
                 turn=turn,
                 default_for=default_for,
             )
         )
-    ack = None
-    if msg_id is not None and seat is not None:
-        ack = encode(Ack(id=msg_id, game=g.id, seq=seq))
-    job = st.job_append_action(
-        g.id, seq, definition.record_codec.encode_action(action, t), seat, msg_id
-    )
-    return Pending(seq, frames, seat, msg_id, ack, bool(g.game.over)), job
+    return frames
 
 
 def undo_last(definition: GameDefinition[Any, Any, Any, Any], players: int, state: Any) -> Any:

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from blink.model.registry import get_table
 from blink.model.table import BadMessage
 from blink.server import daily, room_setup
-from blink.server.creation_limits import check_creation
+from blink.server.creation_limits import check_room_creation
 from blink.server.errors import ApiError
 from blink.server.hub import Hub
 from blink.server.profiles import lookup_secret
@@ -128,7 +128,7 @@ async def _attempt(h: Hub, day: daily.Day, secret: str) -> str:
     return profile
 
 
-@router.post("/api/daily", status_code=201, dependencies=[Depends(check_creation)])
+@router.post("/api/daily", status_code=201, dependencies=[Depends(check_room_creation)])
 async def play_daily(h: WritableHubDep, body: PlayDaily) -> dict[str, Any]:
     """A private room of one game against the day's bot with the day's deal."""
     date = daily.today(h) if body.date is None else _date(body.date)

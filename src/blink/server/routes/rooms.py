@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 from blink.model.registry import DEFAULT_GAME, NoTable, UnknownGame, get_game, get_table
 from blink.server import bus, room_setup
 from blink.server import jobs as st
-from blink.server.creation_limits import check_creation, check_lookup, count_miss
+from blink.server.creation_limits import check_lookup, check_room_creation, count_miss
 from blink.server.errors import ApiError
 from blink.server.feeds import Feeds
 from blink.server.hub import Hub
@@ -59,13 +59,13 @@ class JoinRoom(BaseModel):
     profile_secret: str | None = Field(None, max_length=128)
 
 
-@router.post("/api/rooms", status_code=201, dependencies=[Depends(check_creation)])
+@router.post("/api/rooms", status_code=201, dependencies=[Depends(check_room_creation)])
 async def create_room(h: WritableHubDep, body: CreateRoom) -> dict[str, Any]:
     """Create a room; the creator takes a seat and gets its secret token."""
     return await room_setup.create_room(h, body)
 
 
-@router.post("/api/quick", status_code=201, dependencies=[Depends(check_creation)])
+@router.post("/api/quick", status_code=201, dependencies=[Depends(check_room_creation)])
 async def quick_game(h: WritableHubDep, body: QuickGame) -> dict[str, Any]:
     """A private room against bots, ready to play (two seats unless ``players`` says)."""
     try:

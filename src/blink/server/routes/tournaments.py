@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 from blink import bracket
 from blink.ratings import Rating, suggest_handicap
 from blink.server.bus import TOURNAMENTS, Event, Resync, TournamentChanged
-from blink.server.creation_limits import check_creation
+from blink.server.creation_limits import check_room_creation
 from blink.server.errors import ProfileError
 from blink.server.profiles import lookup_secret, profiles_by_id
 from blink.server.rooms import hash_token
@@ -129,7 +129,7 @@ def _engine_call(fn: Callable[[], Any]) -> Any:
         raise ProfileError(409, exc.code if hasattr(exc, "code") else "refused", str(exc)) from None
 
 
-@router.post("/api/tournaments", status_code=201, dependencies=[Depends(check_creation)])
+@router.post("/api/tournaments", status_code=201, dependencies=[Depends(check_room_creation)])
 async def create(mgr: WritableManagerDep, body: NewTournament) -> dict[str, Any]:
     """Create a tournament; the organiser's secret is returned this once."""
     if body.kind not in KINDS:

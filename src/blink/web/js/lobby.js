@@ -3,7 +3,7 @@
 // games to replay, how to play.
 
 import { api, extractCode, keepSeat, recent } from "./net.js";
-import { applyI18n, t } from "./i18n.js";
+import { applyI18n, hasT, t } from "./i18n.js";
 import { escapeXml } from "./cards.js";
 import { face } from "./board.js";
 import { announce, navigate, netStatus } from "./page.js";
@@ -247,7 +247,9 @@ export function mountLobby(root) {
     },
     failed: (m) => {
       stopWaiting();
-      $("#q-err").textContent = t("queue_failed", { msg: m.message || t("queue_lost") });
+      // A refusal the page knows by its code (rate_limited) is said in the page's language.
+      const known = m.code && hasT(`e_${m.code}`) ? t(`e_${m.code}`) : "";
+      $("#q-err").textContent = t("queue_failed", { msg: known || m.message || t("queue_lost") });
     },
   };
   $("#q-people").addEventListener("click", () => {
