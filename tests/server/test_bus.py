@@ -13,11 +13,13 @@ from rediskit import RedisServer, redis_url
 
 from blink.server.bus import (
     LEADERBOARD,
+    LEASES,
     ROOMS,
     TOURNAMENTS,
     Event,
     LeaderboardChanged,
     LocalBus,
+    Presence,
     RedisBus,
     Resync,
     Subscription,
@@ -176,3 +178,59 @@ async def test_a_frozen_redis_is_found_by_the_ping_and_met_again(
         await a.stop()
         await b.stop()
         server.close()
+
+
+async def test_forged_and_malformed_messages_from_redis_are_dropped(
+    redis_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Whoever can publish to Redis can send anything: what is not a sound event (made-up
+    counts, a room's summary no room could have, an event on another topic than its kind's,
+    a node named for another, not JSON at all) reaches no consumer, and the reader goes on."""
+    import redis.asyncio as aioredis
+
+    bus = RedisBus(redis_url, node="a")
+    await bus.start()
+    raw = aioredis.Redis.from_url(redis_url)
+    caplog.set_level(logging.DEBUG, logger="blink.server.bus")
+    presence = '{"type":"presence","node":"x","online":%d,"waiting":%d}'
+    forged = [
+        ("rooms", presence % (1_000_000_008, 0)),  # a million players and more
+        ("rooms", presence % (-1, 0)),
+        ("rooms", presence % (5, 9)),  # more waiting than online
+        ("leases", presence % (5, 0)),  # not the topic of its kind
+        ("leases", '{"type":"wanted","node":"x","code":"%41BCDEF"}'),  # not a code
+        ("leases", '{"type":"wanted","node":"y","code":"ABCDEF"}'),  # another node's name
+        (
+            "rooms",
+            '{"type":"rooms","node":"x","rooms":[{"type":"room","code":"AB","node":'
+            '"x","created_at":1e300,"room":null}]}',
+        ),  # a time after the year 5138
+        ("rooms", "not json"),
+        ("rooms", '{"type":"nonsense"}'),
+        ("tournaments", '{"type":"tournament","id":"' + "t" * 500 + '","version":1}'),
+    ]
+    try:
+        with bus.subscribe(ROOMS) as rooms, bus.subscribe(LEASES) as leases:
+            await _until(lambda: bus.connected)
+            for topic, event in forged:
+                await raw.publish(f"blink:{topic}", '{"node":"x","event":' + event + "}")
+            await raw.publish("blink:rooms", '{"node":"x","event":' + presence % (7, 2) + "}")
+            # In order: once the sound event is here, every forged one was read before it.
+            assert await next_event(rooms, Presence) == Presence("x", 7, 2)
+            assert rooms.pending() == 0 and leases.pending() == 0
+            assert bus.connected
+            dropped = [r for r in caplog.records if r.getMessage().startswith("dropped")]
+            assert len(dropped) >= len(forged) - 1  # the tournament's topic has no listener here
+    finally:
+        await raw.aclose()
+        await bus.stop()
+
+
+def test_a_forged_count_is_not_added_to_the_players_online() -> None:
+    """A node's count past the bus's bound is dropped as it is read."""
+    from blink.server.bus import MAX_ONLINE
+
+    bus = RedisBus("redis://127.0.0.1:1/0", node="me")
+    data = '{"node":"n%d","event":{"type":"presence","node":"n%d","online":%d,"waiting":0}}'
+    assert bus.check(ROOMS, (data % (1, 1, MAX_ONLINE + 1)).encode()) is None
+    assert bus.check(ROOMS, (data % (1, 1, MAX_ONLINE)).encode()) == Presence("n1", MAX_ONLINE, 0)

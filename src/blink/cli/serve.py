@@ -451,6 +451,7 @@ def serve(
     from blink.cli.serving import (
         ServeError,
         configure_logging,
+        forwarding,
         log_config,
         prepare,
         run,
@@ -519,7 +520,7 @@ def serve(
     app = create_app(settings)
     exempt = trusted(proxies) if proxy_headers else None
     started = run(
-        app,
+        forwarding(app, proxies, exempt),
         sockets,
         lambda: typer.echo(f"Open {shown_address(host, sockets)}"),
         lambda: begin_shutdown(app),
@@ -529,8 +530,7 @@ def serve(
         port=port,
         log_level=log_level.lower(),
         log_config=log_config(log_format, log_level.lower()),
-        proxy_headers=proxy_headers,
-        forwarded_allow_ips=",".join(proxies),
+        proxy_headers=False,  # forwarding(): uvicorn's middleware, inside the server's own
         timeout_graceful_shutdown=SHUTDOWN_TIMEOUT,
         ws=WS_IMPL,
         ws_max_size=64 * 1024,

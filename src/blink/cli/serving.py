@@ -38,6 +38,7 @@ __all__ = [
     "ServeError",
     "configure_logging",
     "database",
+    "forwarding",
     "listen",
     "log_config",
     "open_database",
@@ -374,6 +375,22 @@ def run(
         for sock in sockets:
             sock.close()
     return server.started
+
+
+def forwarding(app: Any, proxies: list[str], trusted: Callable[[str], bool] | None) -> Any:
+    """``app`` as the server serves it: with ``trusted`` (``--proxy-headers``), uvicorn's
+    ``ProxyHeadersMiddleware`` takes the client's address from the trusted ``proxies``'
+    ``X-Forwarded-For``; outside it :class:`blink.server.forwarded.Forwarded` reads, while the
+    scope's client is still the socket's peer, the room a trusted proxy pinned the request
+    to."""
+    from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+    from blink.server.forwarded import Forwarded
+
+    inner = app
+    if trusted is not None:
+        inner = ProxyHeadersMiddleware(app, trusted_hosts=",".join(proxies))
+    return Forwarded(inner, trusted)
 
 
 def trusted(proxies: list[str]) -> Callable[[str], bool]:

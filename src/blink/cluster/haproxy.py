@@ -18,7 +18,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["HaproxyConfig", "NodeAddressError", "parse_node", "render"]
+__all__ = [
+    "METRICS_ERROR",
+    "PATH_ERROR",
+    "PINNED_HEADER",
+    "HaproxyConfig",
+    "NodeAddressError",
+    "parse_node",
+    "render",
+]
 
 _NODE = re.compile(r"^(?P<host>[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:.]+\]):(?P<port>\d{1,5})$")
 
@@ -58,6 +66,31 @@ class HaproxyConfig:
     open-files limit allows)."""
 
 
+PINNED_HEADER = "X-Blink-Room"
+"""The header in which HAProxy names the room it pinned a request to (the room of its path,
+from which its node was chosen); a node believes it only from a trusted proxy
+(:mod:`blink.server.forwarded`)."""
+_FORWARDED = ("X-Forwarded-For", "X-Forwarded-Proto")
+_CODE = "[A-Za-z0-9]{1,16}"
+_METRICS = r"path,url_dec -m reg -i ^/+metrics([/;].*)?$"
+PATH_ERROR = (
+    "bad_room_path",
+    "the path of a room is /ws/CODE, /play/CODE, /watch/CODE or /api/rooms/CODE, in plain "
+    "letters and digits",
+)
+"""The answer (400) to a room's path in another form."""
+METRICS_ERROR = ("not_found", "the metrics are read on the address of each node")
+"""The answer (404) to ``/metrics`` through HAProxy."""
+
+
+def _json(error: tuple[str, str]) -> str:
+    """HAProxy's ``content-type ... string ...`` of an error body (one quoted word: the
+    messages hold no quote)."""
+    code, message = error
+    body = '{"error":{"code":"%s","message":"%s"}}' % (code, message)  # noqa: UP031
+    return f"content-type application/json string '{body}'"
+
+
 def _server_lines(cfg: HaproxyConfig, track: bool) -> list[str]:
     lines = []
     for i, node in enumerate(cfg.nodes, 1):
@@ -95,14 +128,27 @@ def render(cfg: HaproxyConfig) -> str:
         "",
         "frontend blink",
         f"    bind {cfg.bind}",
+        "    # The nodes believe these headers from HAProxy only: a client's own never pass.",
+        "    # X-Forwarded-For is then HAProxy's alone: the address the client connected from.",
+        *(f"    http-request del-header {h}" for h in (*_FORWARDED, PINNED_HEADER)),
+        "    # The metrics are each node's own, read on its own address.",
+        f"    http-request return status 404 {_json(METRICS_ERROR)} if {{ {_METRICS} }}",
         "    # A room's own requests carry its code: /ws/CODE, /play/CODE, /watch/CODE,",
-        "    # /api/rooms/CODE and below. The code (in capitals) picks the node.",
-        "    acl room_link path_reg ^/(ws|play|watch)/[A-Za-z0-9]+/?$",
-        "    acl room_api path_reg ^/api/rooms/[A-Za-z0-9]+(/.*)?$",
+        "    # /api/rooms/CODE and below. The code (in capitals) picks the node. A room's path",
+        "    # in any other form (percent-encoded, more after the code) is refused: it would",
+        "    # reach any node, not the room's.",
+        "    acl room_scope path_reg ^/(ws|play|watch|api/rooms)/",
+        f"    acl room_link path_reg ^/(ws|play|watch)/{_CODE}/?$",
+        f"    acl room_api path_reg ^/api/rooms/{_CODE}(/[A-Za-z0-9_-]+)*/?$",
+        f"    http-request return status 400 {_json(PATH_ERROR)} "
+        "if room_scope !room_link !room_api",
         "    http-request set-var(txn.room) path,field(3,/),upper if room_link",
         "    http-request set-var(txn.room) path,field(4,/),upper if room_api",
         "    # Quick play's queue: every waiting player on one node, so that all can be paired.",
         "    http-request set-var(txn.room) str(QUEUE) if { path /api/queue }",
+        "    # The room the request is pinned to, for the node (it asks for the room on it).",
+        f"    http-request set-header {PINNED_HEADER} %[var(txn.room)] "
+        "if { var(txn.room) -m found }",
         "    use_backend rooms if { var(txn.room) -m found }",
         "    default_backend any",
         "",

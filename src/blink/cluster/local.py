@@ -16,6 +16,7 @@ import contextlib
 import ctypes
 import os
 import pwd
+import secrets
 import shutil
 import signal
 import socket
@@ -47,6 +48,8 @@ __all__ = [
 ]
 
 PR_SET_PDEATHSIG = 1
+ROUTER_ADDRESS = "127.0.0.1"
+"""The address HAProxy connects to the nodes from: the only proxy they trust."""
 START_TIMEOUT = 60.0
 
 
@@ -101,9 +104,27 @@ def find_redis() -> str | None:
     return found
 
 
+REDIS_USER = "blink"
+"""The one Redis user of a local cluster (the default user is off)."""
+REDIS_RULES = "resetchannels &blink:* resetkeys -@all +@connection +@pubsub -@dangerous"
+"""What that user may do: connect, and publish and subscribe on the bus's channels only."""
+
+
+def _private_file(path: Path, text: str) -> None:
+    """Write ``text`` to ``path``, readable by this user only (mode 0600 from its creation)."""
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as out:
+        out.write(text)
+
+
 class LocalRedis:
     """A throwaway Redis on a free loopback port, keeping nothing on disk (a child of this
-    process that dies with it)."""
+    process that dies with it). Nobody reaches it without its password: the default user is
+    off, and the one user (:data:`REDIS_USER`, a password drawn by :mod:`secrets`) may only
+    publish and subscribe on the bus's channels. The password is in its configuration file
+    (mode 0600, in its folder) and in :attr:`url`, never on a command line."""
 
     def __init__(self, program: str, folder: Path, listen: tuple[str, ...] = ()) -> None:
         self.program = program
@@ -111,33 +132,41 @@ class LocalRedis:
         self.listen = listen
         """More addresses it listens on, besides loopback."""
         self.port = 0
+        self.password = secrets.token_urlsafe(24)
         self.proc: subprocess.Popen[bytes] | None = None
         self._log: IO[bytes] | None = None
 
     @property
     def url(self) -> str:
-        """The nodes' ``--redis-url``."""
+        """The nodes' ``--redis-url`` (with the password: keep it out of logs and command
+        lines)."""
         return self.url_at("127.0.0.1")
 
     def url_at(self, host: str) -> str:
         """The ``--redis-url`` of a node that reaches it at ``host`` (one of its addresses)."""
-        return f"redis://{host}:{self.port}/0"
+        return f"redis://{REDIS_USER}:{self.password}@{host}:{self.port}/0"
 
     def start(self) -> None:
-        """Start redis-server and wait until it answers a PING."""
+        """Start redis-server and wait until it answers a PING (as its user)."""
         self.folder.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
         log = self.folder / "redis.log"
         self._log = open(log, "wb")  # noqa: SIM115  # closed by stop()
-        args = ["--port", str(self.port), "--bind", "127.0.0.1", *self.listen]
-        args += ["--dir", str(self.folder)]
-        args += ["--save", "", "--appendonly", "no"]
+        conf = self.folder / "redis.conf"
+        bind = " ".join(("127.0.0.1", *self.listen))
+        _private_file(
+            conf,
+            f"port {self.port}\nbind {bind}\ndir {self.folder}\n"
+            'save ""\nappendonly no\nuser default off\n'
+            f"user {REDIS_USER} on >{self.password} {REDIS_RULES}\n",
+        )
         self.proc = subprocess.Popen(
-            [self.program, *args],
+            [self.program, str(conf)],
             stdout=self._log,
             stderr=subprocess.STDOUT,
             preexec_fn=_die_with_parent,
         )
+        hello = f"AUTH {REDIS_USER} {self.password}\r\nPING\r\n".encode()
         deadline = time.monotonic() + START_TIMEOUT
         while True:
             if self.proc.poll() is not None:
@@ -147,8 +176,8 @@ class LocalRedis:
                 contextlib.suppress(OSError),
                 socket.create_connection(("127.0.0.1", self.port), timeout=2) as sock,
             ):
-                sock.sendall(b"PING\r\n")
-                if sock.recv(16).startswith(b"+PONG"):
+                sock.sendall(hello)
+                if b"+PONG" in _read_two_lines(sock):
                     return
             if time.monotonic() > deadline:
                 raise ClusterError("start_failed", "Redis did not answer in time")
@@ -160,6 +189,17 @@ class LocalRedis:
         if self._log is not None:
             self._log.close()
             self._log = None
+
+
+def _read_two_lines(sock: socket.socket) -> bytes:
+    """What a Redis server answers to two commands (its first two lines, or less)."""
+    got = b""
+    while got.count(b"\r\n") < 2:
+        part = sock.recv(256)
+        if not part:
+            break
+        got += part
+    return got
 
 
 def _wait_health(url: str, proc: subprocess.Popen[bytes], what: str, log: Path) -> None:
@@ -433,12 +473,20 @@ class LocalCluster:
         self._logs.append(out)
         args = [*place.prefix, sys.executable, "-m", "blink", "serve", "--host", place.host]
         args += ["--port", str(port), "--database-url", self.postgres.url_at(place.services)]
-        args += ["--cluster", "--redis-url", self.redis.url_at(place.services)]
+        args += ["--cluster"]
+        # The players' addresses from the router's X-Forwarded-For, believed from the router
+        # alone: it connects to a node from the address the node reaches this machine at
+        # (127.0.0.1 on loopback, this end of the link for a node in another namespace).
+        args += ["--proxy-headers", "--forwarded-allow-ips", place.services]
+        # Redis's password goes in the environment, which only this user reads, not on the
+        # command line, which every user of the machine does.
+        env = {**os.environ, "BLINK_REDIS_URL": self.redis.url_at(place.services)}
         if self._spawner is None:
             self._spawner = ThreadPoolExecutor(1, thread_name_prefix="blink-cluster-spawner")
         proc = self._spawner.submit(
             subprocess.Popen,
             [*args, *self.node_args],
+            env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
             preexec_fn=lambda: _die_with_parent(signal.SIGINT),  # a fast stop: no hand-over

@@ -180,7 +180,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(module.router)
     install_replays(app, games.record_loader(app))
     apidocs.install(app)
-    _install_metrics(app, AddressFilter(settings.metrics_allow))
+    _install_metrics(app, AddressFilter(settings.metrics_allow), settings.cluster)
     web.install(app, settings.web_dir)  # last: its files are mounted at "/"
     app.ws_handler = partial(session.endpoint, app.state)
     return app
@@ -249,19 +249,26 @@ class Draining:
         await self.app(scope, receive, send)
 
 
-def _install_metrics(app: FastAPI, allowed: AddressFilter) -> None:
+def _install_metrics(app: FastAPI, allowed: AddressFilter, node: bool = False) -> None:
     """``GET /metrics``: the app's metrics in the Prometheus format, for loopback and the
-    ``metrics_allow`` networks; ``403 forbidden`` for any other client."""
+    ``metrics_allow`` networks; ``403 forbidden`` for any other client. A cluster ``node``
+    also refuses any request that came through a proxy (it carries ``X-Forwarded-For``, which
+    the router always adds): its metrics are read on its own address, never through the
+    router, whatever path reached it."""
 
     @app.get("/metrics", include_in_schema=False)
     async def metrics(request: Request) -> Response:
         host = request.client.host if request.client is not None else None
-        if not allowed.allows(host):
+        forwarded = node and "x-forwarded-for" in request.headers
+        if forwarded or not allowed.allows(host):
             return JSONResponse(
                 {
                     "error": {
                         "code": "forbidden",
-                        "message": "the metrics are served to this machine and the addresses "
+                        "message": "a cluster node serves its metrics on its own address, "
+                        "not through a proxy"
+                        if forwarded
+                        else "the metrics are served to this machine and the addresses "
                         "of --metrics-allow only",
                     }
                 },

@@ -35,7 +35,7 @@ import secrets
 from collections import deque
 from collections.abc import Callable
 from types import TracebackType
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -44,6 +44,10 @@ from blink.server.protocol import RoomSummary
 __all__ = [
     "LEADERBOARD",
     "LEASES",
+    "MAX_MESSAGE",
+    "MAX_ONLINE",
+    "MAX_ROOMS",
+    "MAX_SPECTATORS",
     "ROOMS",
     "TOPICS",
     "TOURNAMENTS",
@@ -63,6 +67,7 @@ __all__ = [
     "Subscription",
     "TournamentChanged",
     "make_bus",
+    "unsound",
 ]
 
 log = logging.getLogger("blink.server.bus")
@@ -80,11 +85,32 @@ TOPICS = (TOURNAMENTS, ROOMS, LEADERBOARD, LEASES)
 """Every topic."""
 
 
+MAX_ID = 128
+"""The longest id of a tournament or a match on the bus."""
+MAX_ONLINE = 1_000_000
+"""The most players one node may say it has online (far more than one process holds)."""
+MAX_ROOMS = 10_000
+"""The most rooms one node may announce at once."""
+MAX_SPECTATORS = 100_000
+"""The most spectators a room's summary may count."""
+MAX_MESSAGE = 8 * 1024 * 1024
+"""The largest message read from Redis (bytes); a larger one is dropped unread."""
+
+_Code = Annotated[str, msgspec.Meta(pattern=r"^[A-Z0-9]{1,16}$")]
+"""A room's code as the nodes write it (capitals and digits)."""
+_Node = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")]
+"""A node's name on the bus."""
+_Id = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_ID)]
+_Count = Annotated[int, msgspec.Meta(ge=0, le=MAX_ONLINE)]
+_Time = Annotated[float, msgspec.Meta(ge=0, le=1e11)]
+"""Seconds since 1970 (before the year 5138)."""
+
+
 class TournamentChanged(msgspec.Struct, frozen=True, tag="tournament"):
     """Tournament ``id`` was stored at ``version``."""
 
-    id: str
-    version: int
+    id: _Id
+    version: Annotated[int, msgspec.Meta(ge=0, le=2**62)]
 
 
 class MatchFinished(msgspec.Struct, frozen=True, tag="match"):
@@ -92,18 +118,18 @@ class MatchFinished(msgspec.Struct, frozen=True, tag="match"):
     the node organising the tournament enters it (reading the stored games, never this event
     alone)."""
 
-    id: str
-    match: str
-    room: str
+    id: _Id
+    match: _Id
+    room: _Code
 
 
 class RoomChanged(msgspec.Struct, frozen=True, tag="room"):
     """A public room of node ``node`` opened or changed (its seats, status, spectators);
     ``room`` is ``None`` once it is no longer open (finished, closed, out of memory)."""
 
-    code: str
-    node: str
-    created_at: float
+    code: _Code
+    node: _Node
+    created_at: _Time
     room: RoomSummary | None
 
 
@@ -111,15 +137,15 @@ class RoomsAnnounced(msgspec.Struct, frozen=True, tag="rooms"):
     """Every open public room of node ``node`` (at its start, after a reconnection to Redis,
     and in answer to :class:`RoomsAsked`)."""
 
-    node: str
-    rooms: list[RoomChanged]
+    node: _Node
+    rooms: Annotated[list[RoomChanged], msgspec.Meta(max_length=MAX_ROOMS)]
 
 
 class RoomsAsked(msgspec.Struct, frozen=True, tag="ask"):
     """Node ``node`` asks the others to announce their rooms (it has just started, or lost
     Redis for a while)."""
 
-    node: str
+    node: _Node
 
 
 class RoomWanted(msgspec.Struct, frozen=True, tag="wanted"):
@@ -128,8 +154,8 @@ class RoomWanted(msgspec.Struct, frozen=True, tag="wanted"):
     the room over (:meth:`blink.server.hub.Hub.move`), so that the room goes back to the node
     the router sends it to."""
 
-    code: str
-    node: str
+    code: _Code
+    node: _Node
 
 
 class GamesFinished(msgspec.Struct, frozen=True, tag="games"):
@@ -145,9 +171,9 @@ class Presence(msgspec.Struct, frozen=True, tag="presence"):
     play's queue) and how many wait in its queue: published when they change and every few
     seconds (:mod:`blink.server.quickplay`), and added up by every node for its lobby."""
 
-    node: str
-    online: int
-    waiting: int
+    node: _Node
+    online: _Count
+    waiting: _Count
 
 
 class Resync(msgspec.Struct, frozen=True, tag="resync"):
@@ -175,7 +201,7 @@ RESYNC = Resync()
 class Envelope(msgspec.Struct, frozen=True):
     """An event as it travels through Redis: the node that published it, and the event."""
 
-    node: str
+    node: _Node
     event: Event
 
 
@@ -523,17 +549,99 @@ class RedisBus(Bus):
                     await pubsub.aclose()
 
     def _received(self, msg: dict[str, Any]) -> None:
-        channel = msg["channel"]
-        channel = channel.decode() if isinstance(channel, bytes) else str(channel)
-        topic = channel.removeprefix(self.prefix + ":")
+        """One message from Redis: delivered here if it is a sound event of another node on
+        a topic it belongs to; anything else is dropped (logged at debug level)."""
         try:
-            env = _decoder.decode(msg["data"])
-        except (msgspec.DecodeError, TypeError):
-            log.warning("ignored a message on %s that is not a blink event", channel)
+            channel = msg["channel"]
+            channel = channel.decode() if isinstance(channel, bytes) else str(channel)
+            topic = channel.removeprefix(self.prefix + ":")
+            event = self.check(topic, msg["data"])
+        except Exception:  # whatever came, the reader goes on
+            log.debug("dropped a message from Redis that could not be read", exc_info=True)
             return
+        if event is not None:
+            self.deliver(topic, event)
+
+    def check(self, topic: str, data: object) -> Event | None:
+        """The event of a message ``data`` heard on ``topic``, or ``None`` (dropped, logged at
+        debug level) when it is not for this node's consumers: this node's own, or not sound
+        (:func:`unsound`). Whoever can publish to Redis can send anything: every field is
+        checked before a consumer sees it."""
+        if not isinstance(data, bytes | str) or len(data) > MAX_MESSAGE:
+            log.debug("dropped a message on %s: not text, or too long", topic)
+            return None
+        try:
+            env = _decoder.decode(data)
+        except msgspec.DecodeError as exc:
+            log.debug("dropped a message on %s that is not a blink event: %s", topic, exc)
+            return None
         if env.node == self.node or topic not in self._topics:
-            return
-        self.deliver(topic, env.event)
+            return None
+        why = unsound(topic, env)
+        if why is not None:
+            log.debug("dropped a %s event from %s: %s", type(env.event).__name__, env.node, why)
+            return None
+        return env.event
+
+
+_TOPIC_OF: dict[type[Any], str] = {
+    TournamentChanged: TOURNAMENTS,
+    MatchFinished: TOURNAMENTS,
+    RoomChanged: ROOMS,
+    RoomsAnnounced: ROOMS,
+    RoomsAsked: ROOMS,
+    GamesFinished: ROOMS,
+    Presence: ROOMS,
+    LeaderboardChanged: LEADERBOARD,
+    RoomWanted: LEASES,
+}
+"""The topic each kind of event travels on (:class:`Resync` on any)."""
+_STATUSES = frozenset({"waiting", "countdown", "playing", "between", "finished", "closed"})
+_MAX_TEXT = 64
+"""The longest name, game, ruleset or bot of a room's summary."""
+
+
+def unsound(topic: str, env: Envelope) -> str | None:
+    """Why an event heard from Redis cannot be believed (one phrase), or ``None``: on the
+    topic of its kind, naming the node that sent it, and a room's summary that a room could
+    have (its code, seats, counts and names within bounds)."""
+    event = env.event
+    if not isinstance(event, Resync) and _TOPIC_OF.get(type(event)) != topic:
+        return f"not an event of topic {topic}"
+    node = getattr(event, "node", env.node)
+    if node != env.node:
+        return f"it names node {node}, not its sender"
+    if isinstance(event, Presence) and event.waiting > event.online:
+        return "more players waiting than online"
+    rooms = event.rooms if isinstance(event, RoomsAnnounced) else [event]
+    for r in rooms:
+        if isinstance(r, RoomChanged):
+            if r.node != env.node:
+                return f"room {r.code} of node {r.node}, not its sender"
+            why = _unsound_room(r.code, r.room)
+            if why is not None:
+                return why
+    return None
+
+
+def _unsound_room(code: str, room: RoomSummary | None) -> str | None:
+    """Why a room's summary from another node cannot be believed, or ``None``."""
+    if room is None:
+        return None
+    seats = [s.seat for s in room.seats]
+    texts = [room.game, room.ruleset or "", *(s.name or "" for s in room.seats)]
+    texts += [s.bot or "" for s in room.seats]
+    if room.code != code:
+        return f"a summary of room {room.code} for room {code}"
+    if not 2 <= room.players <= 16 or seats != list(range(room.players)):
+        return f"room {code}'s seats are not its {room.players} players'"
+    if len(set(room.open_seats)) != len(room.open_seats) or not set(room.open_seats) <= set(seats):
+        return f"room {code}'s open seats are not among its seats"
+    if not 0 <= room.spectators <= MAX_SPECTATORS or not 1 <= room.best_of <= 99:
+        return f"room {code}'s counts are out of bounds"
+    if room.status not in _STATUSES or any(len(t) > _MAX_TEXT for t in texts):
+        return f"room {code}'s status or names are out of bounds"
+    return None
 
 
 def make_bus(redis_url: str | None) -> Bus:

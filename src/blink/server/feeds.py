@@ -40,13 +40,15 @@ from blink.server.profiles import leaderboard, profiles_among
 from blink.server.room_info import listed
 from blink.server.rooms import GameState, Room
 
-__all__ = ["LISTED", "Feeds", "attach"]
+__all__ = ["LISTED", "MAX_REMOTE", "Feeds", "attach"]
 
 log = logging.getLogger("blink.server.feeds")
 
 LISTED = 200
 """The most rooms the lobby lists (as ``GET /api/rooms``)."""
 
+MAX_REMOTE = 50_000
+"""The most rooms of other nodes kept for the lobby (what the bus brings is bounded)."""
 SILENT_SWEEPS = 3
 """Sweeps after which a node that said nothing has its rooms taken off the lobby."""
 
@@ -188,14 +190,14 @@ class Feeds:
             self._heard[event.node] = self.hub.settings.clock()
             if event.room is None:
                 self.remote.pop(event.code, None)
-            else:
+            elif event.code in self.remote or len(self.remote) < MAX_REMOTE:
                 self.remote[event.code] = event
         elif isinstance(event, RoomsAnnounced) and event.node != self.node:
             self._heard[event.node] = self.hub.settings.clock()
             for code in [c for c, e in self.remote.items() if e.node == event.node]:
                 del self.remote[code]
             for e in event.rooms:
-                if e.room is not None:
+                if e.room is not None and len(self.remote) < MAX_REMOTE:
                     self.remote[e.code] = e
         elif isinstance(event, RoomsAsked) and event.node != self.node:
             self.announce()

@@ -63,6 +63,8 @@ Send = Callable[[msgspec.Struct], None]
 
 REPUBLISH = 10.0
 """Seconds after which a node publishes its counts again though they did not change."""
+MAX_NODES = 64
+"""The most other nodes whose counts are added up (each within the bus's bounds)."""
 SILENT_AFTER = 3 * REPUBLISH
 """Seconds after which the counts of a node not heard from are no longer counted."""
 
@@ -126,6 +128,8 @@ class QuickPlay:
     def heard(self, event: object) -> None:
         """A bus listener: another node's counts."""
         if isinstance(event, Presence) and event.node != self.hub.bus.node:
+            if event.node not in self.others and len(self.others) >= MAX_NODES:
+                return  # more nodes than a deployment has: made-up names, not counted
             self.others[event.node] = (event, self.hub.settings.clock())
             self._totals = self.totals()
 

@@ -36,6 +36,7 @@ from blink.server.direct import (
     uvicorn_version,
     why_not_direct,
 )
+from blink.server.forwarded import pinned_room
 from blink.server.hub import Hub
 from blink.server.lease import RoomElsewhere
 from blink.server.practice import set_paused
@@ -342,7 +343,10 @@ class Session:
         try:
             room = self.hub.room(code)
         except RoomElsewhere as exc:
-            if self.url_room is not None:  # the router pinned the room here: bring it here
+            if self.url_room is not None and pinned_room(self.ws.scope) == code:
+                # The router pinned the room here (it said so, and it is trusted): bring it
+                # here. Any other request (a node reached some other way, a path the router
+                # did not hash) moves nothing.
                 self.hub.wanted(code)
             self.error("room_elsewhere", str(exc))
             self.close(1013, "try again")
