@@ -264,7 +264,8 @@ CreationRate = Annotated[
         envvar="BLINK_CREATION_RATE",
         metavar="RATE",
         rich_help_panel=LIMITS,
-        help="Rooms (by any path, queue joins too) and profiles one address may create (0: no limit).",
+        help="Rooms (by any path, queue joins too) or profiles one address may create "
+        "(0: no limit).",
     ),
 ]
 MessageRate = Annotated[

@@ -48,8 +48,6 @@ __all__ = [
 ]
 
 PR_SET_PDEATHSIG = 1
-ROUTER_ADDRESS = "127.0.0.1"
-"""The address HAProxy connects to the nodes from: the only proxy they trust."""
 START_TIMEOUT = 60.0
 
 

@@ -91,7 +91,18 @@ def build_update(
     # The referee is asked without changing its clock: the room changes only once all is built.
     stall, turn = g.table.peek(g.game, now)
     frames = update_frames(
-        table, definition, game_name, g.id, seq, t, g.game, events, receivers, stall, turn
+        table,
+        definition,
+        game_name,
+        g.id,
+        seq,
+        t,
+        g.game,
+        events,
+        receivers,
+        stall,
+        turn,
+        default_for,
     )
     ack = None
     if msg_id is not None and seat is not None:
@@ -114,10 +125,12 @@ def update_frames(
     receivers: list[int | None],
     stall: Stall | None,
     turn: Turn | None,
+    default_for: int | None = None,
 ) -> dict[int | None, str]:
     """Each receiver's ``update`` frame (``None``: the spectators) of action ``seq`` of game
     ``game``, applied at ``t`` with ``events``, leaving ``state``: each from that receiver's
-    view and the events as redacted for it, with the referee's ``stall`` and ``turn``."""
+    view and the events as redacted for it, with the referee's ``stall`` and ``turn``
+    (``default_for``: the seat the table took the action for at its deadline)."""
     # Each event is turned into JSON once; a receiver gets that shared form only when the
     # redaction leaves the event as it is for them (nothing hidden), else its own form.
     shared = [(e, definition.event_to_wire(e)) for e in events]
