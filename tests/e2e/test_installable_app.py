@@ -64,10 +64,21 @@ def test_the_service_worker_controls_the_page_and_offline_shows_the_offline_page
         page.reload()
         expect(page.locator("#offline-title")).to_have_text("Sin conexión")
         expect(page.locator("#offline-text")).to_contain_text("No se puede contactar")
+        expect(page.locator("#offline-retry")).to_be_visible()
         page.evaluate("localStorage.setItem('blink.lang', 'en')")
     finally:
         context.set_offline(False)
-    # Back online, trying again reaches the lobby.
-    page.get_by_role("button", name="Try again").click()
-    expect(page.get_by_role("heading", name="Quick game")).to_be_visible(timeout=20_000)
-    assert errors == [], errors
+    # Back online, the offline page tries again by itself and reaches the lobby; if its own
+    # try came before the network was back in the service worker too, "Try again" does.
+    lobby = page.get_by_role("heading", name="Quick game")
+    for _ in range(10):
+        try:
+            expect(lobby).to_be_visible(timeout=5_000)
+            break
+        except AssertionError:
+            page.get_by_role("button", name="Try again").click()
+    expect(lobby).to_be_visible()
+    # A request under way when the network went fails (net::ERR_INTERNET_DISCONNECTED, or
+    # net::ERR_FAILED through the service worker): the only console errors allowed.
+    unexpected = [e for e in errors if "Failed to load resource: net::ERR_" not in e]
+    assert unexpected == [], unexpected

@@ -40,7 +40,9 @@ def docs_policy(html: str) -> str:
         for s in _INLINE.findall(html)
     ]
     script = " ".join(["script-src 'self'", *hashes])
-    return CSP.replace("script-src 'self'", script) + "; worker-src 'self' blob:"
+    return CSP.replace("script-src 'self'", script).replace(
+        "worker-src 'self'", "worker-src 'self' blob:"
+    )
 
 
 def _page(html: HTMLResponse) -> tuple[str, dict[str, str]]:
