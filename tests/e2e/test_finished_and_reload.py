@@ -73,7 +73,7 @@ def test_reload_after_the_end_keeps_the_figures(context: BrowserContext, server:
     page.select_option("#q-level", "inhuman")
     page.click("#q-play")
     expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]{6}$"))
-    expect(page.locator('.table[data-phase="playing"]')).to_be_visible(timeout=15000)
+    expect(page.locator('.table[data-phase="playing"], .end').first).to_be_visible(timeout=15000)
     deadline = time.monotonic() + 300  # generous: the loop ends at the end screen
     while time.monotonic() < deadline and not page.locator(".end").count():
         keyboard_step(page)

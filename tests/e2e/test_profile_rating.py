@@ -22,7 +22,7 @@ def _play_quick_game(context: BrowserContext, server: Server, profile: object) -
     page.reload()
     page.select_option("#q-level", "inhuman")
     page.click("#q-play")
-    expect(page.locator('.table[data-phase="playing"]')).to_be_visible(timeout=15000)
+    expect(page.locator('.table[data-phase="playing"], .end').first).to_be_visible(timeout=15000)
     deadline = time.monotonic() + 300  # generous: the loop ends at the end screen
     while time.monotonic() < deadline and not page.locator(".end").count():
         keyboard_step(page)
