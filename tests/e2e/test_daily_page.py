@@ -101,7 +101,8 @@ def test_a_ranked_game_ends_on_the_board(context: BrowserContext, tmp_path: Path
         page.reload()
         expect(page.locator("#streak")).to_contain_text("You play as Ann")
         page.get_by_role("button", name="Play today's deal").click()
-        expect(page.locator('.table[data-phase="playing"], .end').first).to_be_visible(timeout=15000)
+        race = page.locator('.table[data-phase="playing"], .end').first
+        expect(race).to_be_visible(timeout=15000)
         deadline = time.monotonic() + 300  # generous: the loop ends at the end screen
         while time.monotonic() < deadline and not page.locator(".end").count():
             keyboard_step(page)
