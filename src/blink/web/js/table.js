@@ -552,7 +552,7 @@ export function mountTable(root, { code, spectate }) {
   /** How many games the series has: "Best of 3", or for a set whose every game is played
    * (a tournament's final-round set) "3 games, every game counts". */
   function setSize(s) {
-    return s.play_all ? t("set_games", { n: s.best_of }) : `${t("best_of")} ${s.best_of}`;
+    return s.play_all ? tCount("set_games", s.best_of) : `${t("best_of")} ${s.best_of}`;
   }
 
   /** The room plays a tournament's match: its series is the match's set. */

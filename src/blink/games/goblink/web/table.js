@@ -192,7 +192,7 @@ export function mountGoTable(root, { code, spectate }) {
       case "drew_you":
         return gt("drew_you", { card: cardName(e.card) });
       case "laid":
-        return gt("laid", { name: nameOf(e.seat), v: valueLabel(e.attribute, e.value), n: e.n });
+        return gtCount("laid", e.n, { name: nameOf(e.seat), v: valueLabel(e.attribute, e.value) });
       default:
         return gt(e.k, { name: nameOf(e.seat) });
     }
