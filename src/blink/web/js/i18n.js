@@ -3,6 +3,7 @@
 // page's strings are in strings-daily.js (added to these tables below).
 import { STRINGS as PAGE_STRINGS } from "./strings-daily.js";
 import { STRINGS as APP_STRINGS } from "./strings-app.js";
+import { STRINGS as ERROR_STRINGS } from "./strings-errors.js";
 
 const STRINGS = {
   en: {
@@ -902,7 +903,7 @@ const CARD_WORDS = {
 
 export const LANGS = ["en", "es"];
 for (const l of LANGS) Object.assign(STRINGS[l], PAGE_STRINGS[l]);
-for (const l of LANGS) Object.assign(STRINGS[l], APP_STRINGS[l]);
+for (const l of LANGS) Object.assign(STRINGS[l], APP_STRINGS[l], ERROR_STRINGS[l]);
 let lang = pickLanguage();
 const listeners = new Set();
 

@@ -12,7 +12,7 @@
 
 import { backSVG, cardSVG, escapeXml } from "/js/cards.js";
 import { quickChat } from "/js/chat.js";
-import { cardName, colorLetter, onLangChange } from "/js/i18n.js";
+import { cardName, colorLetter, hasT, onLangChange, t } from "/js/i18n.js";
 import { recordFileName, remember, TableSession } from "/js/net.js";
 import { botTitle, gt, gtCount, hasGt } from "./strings.js";
 import { playersAway, showNetStatus } from "/js/netbadge.js";
@@ -27,6 +27,13 @@ function valueLabel(attribute, value) {
 }
 
 /** Mount the Go Blink table for room `code`; returns a cleanup function (with `.relang`). */
+/** A server's error code in words: Go Blink's own (`err_<code>`), else the words every
+ * room's codes have in i18n.js (`r_<code>`); null for a code without words. */
+function codeWords(code) {
+  if (hasGt(`err_${code}`)) return gt(`err_${code}`);
+  return hasT(`r_${code}`) ? t(`r_${code}`) : null;
+}
+
 export function mountGoTable(root, { code, spectate }) {
   const S = {
     code, spectate, seat: null, room: null, game: null, view: null, turn: null, log: [],
@@ -138,10 +145,10 @@ export function mountGoTable(root, { code, spectate }) {
         break;
       case "refused":
         S.pending.delete(msg.id);
-        S.msg = gt("refused", { msg: hasGt(`err_${msg.code}`) ? gt(`err_${msg.code}`) : msg.message });
+        S.msg = gt("refused", { msg: codeWords(msg.code) ?? msg.message });
         break;
       case "error":
-        S.msg = hasGt(`err_${msg.code}`) ? gt(`err_${msg.code}`) : gt("error", { msg: msg.message });
+        S.msg = codeWords(msg.code) ?? gt("error", { msg: msg.message });
         break;
       case "game_end":
         S.end = msg;
