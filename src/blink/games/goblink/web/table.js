@@ -12,6 +12,7 @@
 
 import { backSVG, cardSVG, escapeXml } from "/js/cards.js";
 import { quickChat } from "/js/chat.js";
+import { ratingsHTML } from "/js/ratings.js";
 import { cardName, colorLetter, hasT, onLangChange, t } from "/js/i18n.js";
 import { recordFileName, remember, TableSession } from "/js/net.js";
 import { botTitle, gt, gtCount, hasGt } from "./strings.js";
@@ -157,6 +158,11 @@ export function mountGoTable(root, { code, spectate }) {
           code, game: msg.game, number: msg.number, record_url: msg.record_url, kind: "goblink",
           seats: keptSeats(S.room && S.room.seats), me: S.spectate ? null : S.seat,
         });
+        break;
+      case "ratings":
+        // The game was rated (after its end, once stored): the end panel shows each change.
+        if (!S.end || S.end.game !== msg.game) return;
+        S.end = { ...S.end, ratings: msg.ratings };
         break;
       case "rematch":
         S.votes = msg;
@@ -326,6 +332,7 @@ export function mountGoTable(root, { code, spectate }) {
       const why = gt(`why_${o.reason}`);
       endPanel = `<section class="panel go-end" id="go-end-panel" role="status">
         <h2>${escapeXml(o.tie ? gt("tie", { names, why }) : gt("won", { names, why }))}</h2>
+        ${ratingsHTML(S.end.ratings, nameOf, S.spectate ? null : S.seat)}
         <p><a class="btn primary" id="go-replay" href="/#replay=${escapeXml(encodeURIComponent(S.end.record_url))}" data-link>${escapeXml(gt("replay"))}</a>
         <a class="btn" id="go-download" href="${escapeXml(S.end.record_url)}" download="${escapeXml(recordFileName(S.end.record_url, code, S.end.number))}">${escapeXml(gt("record"))}</a>
         ${mine && S.votes && S.votes.available ? `<button type="button" id="go-rematch">${escapeXml(gt("rematch"))}</button>` : ""}
