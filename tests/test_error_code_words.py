@@ -139,3 +139,10 @@ def test_the_terminal_words_every_code() -> None:
             assert code not in said["es"][code] and said["es"][code] != said["en"][code], code
     finally:
         i18n.set_language(previous)
+
+
+def test_the_error_words_repeat_no_key() -> None:
+    """strings-errors.js is merged over i18n.js's tables: a key in both would change a word."""
+    errors = set(_browser("strings-errors.js")["en"])
+    for name in ("i18n.js", "strings-daily.js", "strings-app.js"):
+        assert errors & set(_browser(name)["en"]) == set(), name
