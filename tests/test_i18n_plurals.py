@@ -44,3 +44,29 @@ def test_no_count_chosen_by_hand() -> None:
     for src in SOURCES:
         found = re.findall(r"\bg?t\(\s*[\"`]\w+_1[\"`]", src.read_text())
         assert not found, f"{src.name} picks a count's form by hand: use tCount"
+
+
+# The nouns (and Spanish's agreeing adjectives) whose form follows a number: a string that
+# puts one right after a placeholder is a count in words, and must be a `_one`/`_other` key.
+COUNT_WORDS = {
+    "en": r"cards?|games?|plays?|wins?|loss(?:es)?|days?|players?|points?|moves?|rounds?|"
+    r"matches|seconds?|minutes?|bots?|turns?",
+    "es": r"cartas?|partidas?|jugadas?|victorias?|derrotas?|días?|jugador(?:es)?|puntos?|"
+    r"rondas?|segundos?|minutos?|bots?|turnos?|conectad[oa]s?|restantes?|pasadas?|ganadas?",
+}
+FORM = re.compile(r"_(zero|one|two|few|many|other)$")
+# Placeholders that stand for people or things, not numbers ("{name} wins", "{slots} play").
+NOT_COUNTS = r"(?!(?:name|names|who|player|receiver|slots|level|card|a|b)\})"
+
+
+def test_no_count_in_words_without_plural_forms() -> None:
+    found = []
+    for name in TABLES:
+        for lang, strings in _table(*TABLES[name]).items():
+            count = re.compile(rf"\{{{NOT_COUNTS}\w+\}} (?:{COUNT_WORDS[lang]})\b", re.IGNORECASE)
+            found += [
+                f"{name} {lang} {key}: {s!r}"
+                for key, s in strings.items()
+                if not FORM.search(key) and count.search(s)
+            ]
+    assert found == [], "counts in words without plural forms:\n" + "\n".join(found)

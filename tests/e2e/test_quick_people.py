@@ -61,7 +61,7 @@ def test_a_lone_browser_is_offered_a_bot_in_spanish(browser: Browser, offering: 
         page.goto(offering.url + "/")
         page.get_by_role("button", name="Jugar contra alguien").click()
         expect(page.locator("#q-waited")).to_contain_text("Buscando rival")
-        expect(page.locator("#q-counts")).to_have_text("1 conectados · 1 esperando")
+        expect(page.locator("#q-counts")).to_have_text("1 conectado · 1 esperando")
         # A change of language rebuilds the lobby: the wait goes on in the other language.
         page.select_option("#lang", "en")
         expect(page.locator("#q-waited")).to_contain_text("Looking for an opponent")

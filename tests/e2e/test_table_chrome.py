@@ -128,3 +128,57 @@ def test_chat_button_and_a_lost_connection(desktop: BrowserContext, server: Serv
     expect(banner).to_have_count(0, timeout=TIMEOUT)
     expect(dot).to_have_attribute("data-presence", "on")
     assert not errors, errors
+
+
+def test_a_silent_connection_is_found_lost(desktop: BrowserContext, server: Server) -> None:
+    """A connection that goes silent (no close, nothing answered: a network that dropped
+    every packet) is lost once its pings have gone unanswered for 8 s: the banner says so,
+    every presence dot turns grey, and the page connects again. The page's clock is driven."""
+    made = server.api("/api/rooms", {"players": 2, "public": False, "seats": [None, None]})
+    code, token = str(made["code"]), str(made["token"])
+    ann = desktop.new_page()
+    errors = collect_errors(ann)
+    ann.add_init_script(
+        f"sessionStorage.setItem('blink.seat.{code}', "
+        f"JSON.stringify({{token: '{token}', seat: 0}}))"
+    )
+    ann.clock.install()
+    # Every socket passes through here: the live one can be made silent (nothing passes either
+    # way, and it is not closed), and new ones refused until the test allows them.
+    sockets: list[dict[str, bool]] = []
+    blocked = {"on": False}
+
+    def handle(ws: WebSocketRoute) -> None:
+        if blocked["on"]:
+            ws.close()
+            return
+        server_ws = ws.connect_to_server()
+        state = {"silent": False}
+        sockets.append(state)
+        ws.on_message(lambda m: None if state["silent"] else server_ws.send(m))
+        server_ws.on_message(lambda m: None if state["silent"] else ws.send(m))
+
+    ann.route_web_socket("**/ws/**", handle)
+    ann.goto(f"{server.url}/play/{code}")
+    bob = desktop.new_page()
+    bob.goto(f"{server.url}/play/{code}")
+    expect(ann.locator('.table[data-phase="playing"]')).to_be_visible(timeout=TIMEOUT)
+    dot = ann.locator(".opp .dot")
+    expect(dot).to_have_attribute("data-presence", "on")
+    banner = ann.locator(".table > .banner")
+
+    sockets[-1]["silent"] = True
+    blocked["on"] = True
+    ann.clock.run_for(6000)  # pings unanswered for a little less than 8 s: still connected
+    expect(banner).to_have_count(0)
+    expect(dot).to_have_attribute("data-presence", "on")
+    ann.clock.run_for(4500)
+    expect(banner).to_have_text("Connection lost, reconnecting…", timeout=TIMEOUT)
+    expect(dot).to_have_attribute("data-presence", "off")
+
+    blocked["on"] = False
+    ann.clock.run_for(5000)  # past the reconnection's backoff
+    expect(banner).to_have_count(0, timeout=TIMEOUT)
+    expect(dot).to_have_attribute("data-presence", "on")
+    assert len(sockets) == 2
+    assert not errors, errors

@@ -12,12 +12,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import create_engine, select
 from srvkit import Client, ServerThread, bot_loop
 from test_profiles import new_profile, wait_games
 from test_room_core import FakeHost, _host, _seated
 
 from blink.games.classic.engine import Phase
 from blink.games.classic.table import ClassicTable, PlayMsg
+from blink.server import schema
 from blink.server.practice import set_paused
 from blink.server.rooms import Room, Seat, hash_token
 
@@ -167,3 +169,52 @@ async def test_practice_is_for_bots_only_and_never_rated(server: ServerThread) -
     await c.close()
     p = await asyncio.to_thread(wait_games, server, ann["id"], 1)
     assert [h["game"] for h in p["history"]] == [rated["game"]] != [practiced["game"]]
+
+
+def _stored_paused(db_url: str, code: str) -> bool:
+    """Whether the room's game is stored paused."""
+    engine = create_engine(db_url)
+    try:
+        with engine.connect() as conn:
+            return bool(
+                conn.execute(
+                    select(schema.games.c.paused).where(schema.games.c.room_code == code)
+                ).scalar_one()
+            )
+    finally:
+        engine.dispose()
+
+
+async def test_a_paused_practice_game_is_still_paused_after_a_restart(
+    make_server: Callable[..., ServerThread], db_url: str
+) -> None:
+    """The pause is stored with the game: a server started again on the same database
+    restores the game paused (no bot running, plays refused with ``paused``), and it runs
+    again when its player resumes it."""
+    first = make_server()
+    r = first.post("/api/quick", {"bot": "beginner:first", "name": "Ann", "practice": True})
+    assert r.status_code == 201, r.text
+    code, token = r.json()["code"], r.json()["token"]
+    a = await Client("A").connect(first.ws, room=code, token=token)
+    await a.expect("snapshot")
+    await a.send({"type": "pause", "paused": True})
+    await a.wait(lambda m: m["type"] == "room" and m["room"]["paused"])
+    await a.close()
+    first.stop()
+    assert _stored_paused(db_url, code)
+
+    again = make_server()
+    room = again.app.state.hub.rooms[code]  # type: ignore[attr-defined]
+    assert room.game is not None and room.game.table.paused and room.game.bots == []
+    b = await Client("B").connect(again.ws, room=code, token=token)
+    snap = await b.expect("snapshot")
+    assert room.info().paused
+    card = snap["view"]["hand"][0]
+    await b.send({"type": "play", "id": "p1", "card": card, "pile": 0, "version": 0})
+    await b.expect("refused", id="p1", code="paused")
+    await b.send({"type": "pause", "paused": False})
+    await b.wait(lambda m: m["type"] == "room" and not m["room"]["paused"])
+    assert not room.game.table.paused and len(room.game.bots) == 1
+    await b.close()
+    again.stop()
+    assert not _stored_paused(db_url, code)

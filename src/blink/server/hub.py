@@ -518,6 +518,7 @@ class Hub:
                     state,
                     list(steps),
                     unfinished.bot_seeds,
+                    paused=unfinished.paused,
                 )
             elif room.series.over:
                 room.status = "finished"

@@ -37,6 +37,7 @@ __all__ = [
     "job_finish_game",
     "job_insert_game",
     "job_insert_room",
+    "job_pause_game",
     "job_update_room",
     "job_update_seat",
     "refusal",
@@ -181,6 +182,11 @@ def job_finish_game(game_id: int, ended_at: float, result: dict[str, Any]) -> Sq
     """Mark a game finished with its result."""
     params = (ended_at, json.dumps(result), game_id)
     return SqlJob("update", games, ("ended_at", "result"), params, ("id",))
+
+
+def job_pause_game(game_id: int, paused: bool) -> SqlJob:
+    """Keep whether a practice game is paused (a restart restores it paused)."""
+    return SqlJob("update", games, ("paused",), (paused, game_id), ("id",))
 
 
 FENCED_SQLSTATE = "BLF01"

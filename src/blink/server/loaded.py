@@ -47,6 +47,8 @@ class LoadedGame:
     (Storage.load_game tells): the record's ``meta.bots``, so clients name bots themselves."""
     room_options: dict[str, Any] = field(default_factory=dict)
     """Its room's options (Storage.load_game tells: a daily room's day)."""
+    paused: bool = False
+    """A practice game paused by its player (it is restored paused)."""
 
 
 @dataclass
@@ -85,4 +87,5 @@ def game_from_row(r: Any) -> LoadedGame:
         ended_at=r.ended_at,
         result=json.loads(r.result) if r.result else None,
         bot_seeds=json.loads(r.bot_seeds) if r.bot_seeds else None,
+        paused=bool(r.paused),
     )

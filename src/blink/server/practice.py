@@ -10,14 +10,17 @@ In such a room a client may show its player which cards fit which piles (every v
 (:func:`set_paused`): the table's clock stops
 (:meth:`blink.server.table_clock.TableClock.pause`), the bots are stopped, and every action
 is refused with ``paused``; resuming moves every deadline later by the pause's length, shifts the
-game's own time the same way, and starts the bots again. A paused game is not stored as
-paused: a game restored after a restart runs.
+game's own time the same way, and starts the bots again. The pause is stored with the game
+(``games.paused``): a game restored after a restart (or on another node of a cluster) is still
+paused, and its wait under way starts over, in full, when it is resumed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
+
+from blink.server import jobs as st
 
 if TYPE_CHECKING:
     from blink.server.rooms import Room
@@ -84,6 +87,7 @@ def set_paused(room: Room, seat: int, paused: bool) -> tuple[str, str] | None:
         else:
             room._referee_update(g, now)
         room._start_bots(g)
+    room._store(st.job_pause_game(g.id, paused))
     room.broadcast_room()
     for c in room.conns:
         room.send_snapshot(c)

@@ -773,9 +773,12 @@ class Room:
         state: Any,
         steps: list[tuple[int, Any, int | None, int | None, str | None]],
         bot_seeds: list[int | None] | None = None,
+        paused: bool = False,
     ) -> None:
         """Take back an unfinished game, rebuilt from its stored deal, action log (``steps``:
-        each action's ``(seq, action, t, seat, client id)``) and bot seeds (or ``None``)."""
+        each action's ``(seq, action, t, seat, client id)``) and bot seeds (or ``None``); a
+        practice game its player had paused (``paused``) stays paused, its wait starting over
+        when it is resumed."""
         g = GameState(
             id=gid,
             number=number,
@@ -808,6 +811,9 @@ class Room:
         else:
             g.t0 = now - g.last_t / 1000
             self.status = "playing"
+        if paused and practice.is_practice(self.options):
+            g.table.pause(now)
+            return
         self._start_bots(g)
         for b in g.bots:
             b.notify()

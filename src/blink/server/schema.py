@@ -22,6 +22,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    false,
 )
 
 __all__ = [
@@ -81,6 +82,7 @@ games = Table(
     Column("ended_at", Float, nullable=True),
     Column("result", Text, nullable=True),
     Column("bot_seeds", Text, nullable=True),
+    Column("paused", Boolean, nullable=False, server_default=false()),
 )
 
 actions = Table(

@@ -57,11 +57,11 @@ export function scoreWords(m) {
   const [a, b] = known.map((p) => m.score[p] ?? 0);
   if (m.winner) {
     const other = known.find((p) => p !== m.winner);
-    return t("t_score_won", { name: m.winner, a: m.score[m.winner], b: m.score[other] ?? 0 });
+    return tCount("t_score_won", m.score[m.winner], { name: m.winner, b: m.score[other] ?? 0 });
   }
-  if (a === b) return t("t_score_level", { a });
+  if (a === b) return tCount("t_score_level", a);
   const lead = a > b ? known[0] : known[1];
-  return t("t_score_leads", { name: lead, a: Math.max(a, b), b: Math.min(a, b) });
+  return tCount("t_score_leads", Math.max(a, b), { name: lead, b: Math.min(a, b) });
 }
 
 /** A walkover in words: who goes through (or gets the games left), or a double forfeit. */

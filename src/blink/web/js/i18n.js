@@ -3,6 +3,7 @@
 // page's strings are in strings-daily.js (added to these tables below).
 import { STRINGS as PAGE_STRINGS } from "./strings-daily.js";
 import { STRINGS as APP_STRINGS } from "./strings-app.js";
+import { STRINGS as ERROR_STRINGS } from "./strings-errors.js";
 
 const STRINGS = {
   en: {
@@ -13,7 +14,11 @@ const STRINGS = {
     quick_help: "Play a bot now, or someone near your rating.",
     play_someone: "Play someone",
     queue_waiting: "Looking for an opponent… {s} s",
-    queue_counts: "{online} online · {waiting} waiting",
+    queue_counts: "{online} · {waiting}",
+    queue_online_one: "{n} online",
+    queue_online_other: "{n} online",
+    queue_waiting_n_one: "{n} waiting",
+    queue_waiting_n_other: "{n} waiting",
     queue_cancel: "Cancel",
     queue_offer: "Nobody yet. Play a bot instead, or keep waiting.",
     queue_accept: "Play a bot",
@@ -129,7 +134,8 @@ const STRINGS = {
     set_over: "Set over",
     set_won: "{name} wins the set",
     you_won_set: "You won the set!",
-    set_games: "{n} games, every game counts",
+    set_games_one: "{n} game, and it counts",
+    set_games_other: "{n} games, every game counts",
     t_next_match: "Your next match: against {names}.",
     t_next_play: "Play your next match",
     t_next_wait: "Waiting for the other matches to finish.",
@@ -196,7 +202,8 @@ const STRINGS = {
     go_blink: "Go Blink!",
     go_drew: "{name} draws a card.",
     go_emptied: "{name} has no cards left and draws one.",
-    go_laid: "{name} lays down {n} cards ({v}).",
+    go_laid_one: "{name} lays down {n} card ({v}).",
+    go_laid_other: "{name} lays down {n} cards ({v}).",
     go_skipped: "{name} has no cards: turn skipped.",
     go_end: "{name} ends the turn.",
     go_end_opening: "{name} ends the opening.",
@@ -282,9 +289,12 @@ const STRINGS = {
     t_ties_other: "{n} tied games",
     t_winner_of: "winner of {m}",
     t_score_none: "No game played yet",
-    t_score_won: "{name} won {a} games to {b}",
-    t_score_leads: "{name} leads {a} games to {b}",
-    t_score_level: "Level at {a} games each",
+    t_score_won_one: "{name} won {n} game to {b}",
+    t_score_won_other: "{name} won {n} games to {b}",
+    t_score_leads_one: "{name} leads {n} game to {b}",
+    t_score_leads_other: "{name} leads {n} games to {b}",
+    t_score_level_one: "Level at {n} game each",
+    t_score_level_other: "Level at {n} games each",
     t_score_set_one: "{name}: {n} game won",
     t_score_set_other: "{name}: {n} games won",
     t_watch: "Watch the match",
@@ -439,7 +449,11 @@ const STRINGS = {
     quick_help: "Juega ahora contra un bot, o contra alguien de tu nivel.",
     play_someone: "Jugar contra alguien",
     queue_waiting: "Buscando rival… {s} s",
-    queue_counts: "{online} conectados · {waiting} esperando",
+    queue_counts: "{online} · {waiting}",
+    queue_online_one: "{n} conectado",
+    queue_online_other: "{n} conectados",
+    queue_waiting_n_one: "{n} esperando",
+    queue_waiting_n_other: "{n} esperando",
     queue_cancel: "Cancelar",
     queue_offer: "Nadie todavía. Juega contra un bot, o sigue esperando.",
     queue_accept: "Jugar contra un bot",
@@ -555,7 +569,8 @@ const STRINGS = {
     set_over: "Enfrentamiento terminado",
     set_won: "{name} gana el enfrentamiento",
     you_won_set: "¡Ganaste el enfrentamiento!",
-    set_games: "{n} partidas, cuenta cada una",
+    set_games_one: "{n} partida, y cuenta",
+    set_games_other: "{n} partidas, cuenta cada una",
     t_next_match: "Tu próximo enfrentamiento: contra {names}.",
     t_next_play: "Jugar tu próximo enfrentamiento",
     t_next_wait: "Esperando a que terminen los otros enfrentamientos.",
@@ -620,7 +635,8 @@ const STRINGS = {
     go_blink: "¡Go Blink!",
     go_drew: "{name} roba una carta.",
     go_emptied: "{name} se quedó sin cartas y roba una.",
-    go_laid: "{name} baja {n} cartas ({v}).",
+    go_laid_one: "{name} baja {n} carta ({v}).",
+    go_laid_other: "{name} baja {n} cartas ({v}).",
     go_skipped: "{name} no tiene cartas: pierde el turno.",
     go_end: "{name} termina el turno.",
     go_end_opening: "{name} termina la apertura.",
@@ -705,9 +721,12 @@ const STRINGS = {
     t_ties_other: "{n} partidas empatadas",
     t_winner_of: "ganador de {m}",
     t_score_none: "Sin partidas jugadas",
-    t_score_won: "{name} ganó {a} partidas a {b}",
-    t_score_leads: "{name} gana {a} partidas a {b}",
-    t_score_level: "Empate a {a} partidas",
+    t_score_won_one: "{name} ganó {n} partida a {b}",
+    t_score_won_other: "{name} ganó {n} partidas a {b}",
+    t_score_leads_one: "{name} gana {n} partida a {b}",
+    t_score_leads_other: "{name} gana {n} partidas a {b}",
+    t_score_level_one: "Empate a {n} partida",
+    t_score_level_other: "Empate a {n} partidas",
     t_score_set_one: "{name}: {n} partida ganada",
     t_score_set_other: "{name}: {n} partidas ganadas",
     t_watch: "Mirar el enfrentamiento",
@@ -884,7 +903,7 @@ const CARD_WORDS = {
 
 export const LANGS = ["en", "es"];
 for (const l of LANGS) Object.assign(STRINGS[l], PAGE_STRINGS[l]);
-for (const l of LANGS) Object.assign(STRINGS[l], APP_STRINGS[l]);
+for (const l of LANGS) Object.assign(STRINGS[l], APP_STRINGS[l], ERROR_STRINGS[l]);
 let lang = pickLanguage();
 const listeners = new Set();
 

@@ -3,7 +3,7 @@
 // games to replay, how to play.
 
 import { api, extractCode, keepSeat, recent } from "./net.js";
-import { applyI18n, hasT, t } from "./i18n.js";
+import { applyI18n, hasT, t, tCount } from "./i18n.js";
 import { escapeXml } from "./cards.js";
 import { face } from "./board.js";
 import { announce, navigate, netStatus } from "./page.js";
@@ -269,7 +269,7 @@ export function mountLobby(root) {
     quickBot();
   });
   function showCounts(c) {
-    $("#q-counts").textContent = t("queue_counts", { online: c.online, waiting: c.waiting });
+    $("#q-counts").textContent = t("queue_counts", { online: tCount("queue_online", c.online), waiting: tCount("queue_waiting_n", c.waiting) });
   }
 
   $("#f-priv").addEventListener("submit", async (e) => {

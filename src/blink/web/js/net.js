@@ -138,6 +138,12 @@ export class ClockOffset {
 // another node of a cluster, 1012 a restart) reconnects with backoff.
 const FATAL = new Set([1000, 4000, 4003, 4004, 4010]);
 
+/** The heartbeat: a ping every PING_MS; a connection that has answered nothing for LOST_MS
+ * after a frame that the server answers (its hello, a ping) is lost, though no close came (a
+ * network gone silent, a server that stopped answering): it is dropped and made again. */
+export const PING_MS = 2000;
+export const LOST_MS = 8000;
+
 /**
  * A WebSocket session for one room. `handlers.message(msg)` gets every in-order message;
  * `handlers.status({state, rtt, code})` hears about connecting/open/reconnecting/closed/latency.
@@ -158,6 +164,8 @@ export class Connection {
     this.clock = new ClockOffset();
     this.pingTimer = null;
     this.retryTimer = null;
+    this.welcomed = false;
+    this.unansweredSince = null; // when a frame the server answers went unanswered, else null
     this.outbox = [];
   }
 
@@ -184,15 +192,21 @@ export class Connection {
     this.ws = ws;
     ws.onopen = () => {
       ws.send(JSON.stringify(helloFrame({ room: this.room, token: this.token, game: this.game, seq: this.seq })));
+      this.welcomed = false;
+      this.unansweredSince = performance.now();
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.beat(), PING_MS);
     };
     ws.onmessage = (ev) => {
+      if (this.ws !== ws) return;
+      this.unansweredSince = null;
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
       this.receive(msg);
     };
     ws.onclose = (ev) => {
-      clearInterval(this.pingTimer);
       if (this.ws !== ws) return;
+      clearInterval(this.pingTimer);
       this.ws = null;
       if (this.stopped) return;
       if (FATAL.has(ev.code)) {
@@ -202,6 +216,30 @@ export class Connection {
       this.retry();
     };
     ws.onerror = () => { /* onclose follows */ };
+  }
+
+  /** One heartbeat: a lost connection is dropped; an open one is pinged. */
+  beat() {
+    if (this.unansweredSince !== null && performance.now() - this.unansweredSince >= LOST_MS) {
+      this.lost();
+      return;
+    }
+    if (this.welcomed) this.ping();
+  }
+
+  /** The connection answered nothing for LOST_MS: stop listening to it, close it (its close
+   * may never come) and connect again, as after a drop. */
+  lost() {
+    const ws = this.ws;
+    clearInterval(this.pingTimer);
+    this.ws = null;
+    this.unansweredSince = null;
+    if (ws) {
+      ws.onmessage = null;
+      ws.onclose = null;
+      try { ws.close(4998, "no answer"); } catch { /* closing already */ }
+    }
+    this.retry();
   }
 
   retry() {
@@ -216,10 +254,9 @@ export class Connection {
     switch (msg.type) {
       case "welcome":
         this.attempt = 0;
+        this.welcomed = true;
         this.h.status({ state: "open" });
         this.ping();
-        clearInterval(this.pingTimer);
-        this.pingTimer = setInterval(() => this.ping(), 2000);
         for (const m of this.outbox.splice(0)) this.send(m);
         break;
       case "snapshot":
@@ -266,7 +303,9 @@ export class Connection {
   }
 
   ping() {
-    this.send(frame("ping", { t: performance.now() }), false);
+    if (this.send(frame("ping", { t: performance.now() }), false) && this.unansweredSince === null) {
+      this.unansweredSince = performance.now();
+    }
   }
 
   /** Send a message; queued while disconnected when `queue` is true. */

@@ -5,6 +5,7 @@
 import { boardHTML, face, layout } from "./board.js";
 import { backSVG, escapeXml } from "./cards.js";
 import { quickChat } from "./chat.js";
+import { ratingsHTML } from "./ratings.js";
 import { cardName, t, tCount } from "./i18n.js";
 import { recordFileName, remember, TableSession } from "./net.js";
 import { savedSeat, saveSeat } from "./net.js";
@@ -552,7 +553,7 @@ export function mountTable(root, { code, spectate }) {
   /** How many games the series has: "Best of 3", or for a set whose every game is played
    * (a tournament's final-round set) "3 games, every game counts". */
   function setSize(s) {
-    return s.play_all ? t("set_games", { n: s.best_of }) : `${t("best_of")} ${s.best_of}`;
+    return s.play_all ? tCount("set_games", s.best_of) : `${t("best_of")} ${s.best_of}`;
   }
 
   /** The room plays a tournament's match: its series is the match's set. */
@@ -610,24 +611,6 @@ export function mountTable(root, { code, spectate }) {
         `<li${w.includes(i) ? ' class="won"' : ""}>${escapeXml(nameOf(i))}: ${escapeXml(tCount("cards_left", n, { n: "{n}" })).replace("{n}", `<b>${n}</b>`)}</li>`).join("")}</ul>`;
     }
     return figs;
-  }
-
-  /** Each rated player's rating before and after the game, and the change. */
-  function ratingsHTML(e) {
-    const list = e.ratings || [];
-    if (!list.length) return "";
-    // One decimal, as the leaderboard shows a rating; never "-0.0".
-    const num = (x) => (Math.round(x * 10) / 10 || 0).toFixed(1);
-    const rows = list.map((r) => {
-      const sign = r.delta >= 0 ? "+" : "−";
-      const text = t("rating_change", {
-        name: nameOf(r.seat), before: num(r.before.ordinal), after: num(r.after.ordinal),
-        delta: `${sign}${num(Math.abs(r.delta))}`,
-      });
-      const mine = !S.spectate && r.seat === S.seat;
-      return `<li data-seat="${r.seat}" class="${r.delta >= 0 ? "up" : "down"}${mine ? " mine" : ""}">${escapeXml(text)}</li>`;
-    }).join("");
-    return `<section class="rating-changes"><h2>${escapeXml(t("rating_changes"))}</h2><ul>${rows}</ul></section>`;
   }
 
   /** Who has asked for a rematch: said only once you have asked too, or when a person has
@@ -702,7 +685,7 @@ export function mountTable(root, { code, spectate }) {
     if (S.endShownAt === null) S.endShownAt = performance.now();
     const arming = endArming() ? ' data-arming=""' : "";
     return `<section class="end${seriesDone ? " series-end" : ""}" aria-live="polite">
-      ${head}${after}${tops}${figuresHTML(e, w)}${ratingsHTML(e)}${seriesLine}${next}${votesHTML()}
+      ${head}${after}${tops}${figuresHTML(e, w)}${ratingsHTML(e.ratings, nameOf, S.spectate ? null : S.seat)}${seriesLine}${next}${votesHTML()}
       <div class="actions" id="end-actions"${arming}>${buttons.join("")}</div></section>`;
   }
 

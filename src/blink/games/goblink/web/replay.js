@@ -36,7 +36,7 @@ function log(g, f, k) {
     else if (e.type === "passed") out.push(t("go_passed", { name: nameOf(g, e.giver), n: cardsWord(e.number) }));
     else if (e.type === "go_blink") out.push(t("go_blink"));
     else if (e.type === "drew") out.push(t(e.cause === "emptied" ? "go_emptied" : "go_drew", { name: nameOf(g, e.seat) }));
-    else if (e.type === "laid_down") out.push(t("go_laid", { name: nameOf(g, e.seat), n: e.cards.length, v: valueLabel(e.value) }));
+    else if (e.type === "laid_down") out.push(tCount("go_laid", e.cards.length, { name: nameOf(g, e.seat), v: valueLabel(e.value) }));
     else if (e.type === "skipped") out.push(t("go_skipped", { name: nameOf(g, e.seat) }));
     else if (e.type === "ended") out.push(endText(g, e));
   }

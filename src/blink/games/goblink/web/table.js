@@ -12,7 +12,8 @@
 
 import { backSVG, cardSVG, escapeXml } from "/js/cards.js";
 import { quickChat } from "/js/chat.js";
-import { cardName, colorLetter, onLangChange } from "/js/i18n.js";
+import { ratingsHTML } from "/js/ratings.js";
+import { cardName, colorLetter, hasT, onLangChange, t } from "/js/i18n.js";
 import { recordFileName, remember, TableSession } from "/js/net.js";
 import { botTitle, gt, gtCount, hasGt } from "./strings.js";
 import { playersAway, showNetStatus } from "/js/netbadge.js";
@@ -27,6 +28,13 @@ function valueLabel(attribute, value) {
 }
 
 /** Mount the Go Blink table for room `code`; returns a cleanup function (with `.relang`). */
+/** A server's error code in words: Go Blink's own (`err_<code>`), else the words every
+ * room's codes have in i18n.js (`r_<code>`); null for a code without words. */
+function codeWords(code) {
+  if (hasGt(`err_${code}`)) return gt(`err_${code}`);
+  return hasT(`r_${code}`) ? t(`r_${code}`) : null;
+}
+
 export function mountGoTable(root, { code, spectate }) {
   const S = {
     code, spectate, seat: null, room: null, game: null, view: null, turn: null, log: [],
@@ -138,10 +146,10 @@ export function mountGoTable(root, { code, spectate }) {
         break;
       case "refused":
         S.pending.delete(msg.id);
-        S.msg = gt("refused", { msg: hasGt(`err_${msg.code}`) ? gt(`err_${msg.code}`) : msg.message });
+        S.msg = gt("refused", { msg: codeWords(msg.code) ?? msg.message });
         break;
       case "error":
-        S.msg = hasGt(`err_${msg.code}`) ? gt(`err_${msg.code}`) : gt("error", { msg: msg.message });
+        S.msg = codeWords(msg.code) ?? gt("error", { msg: msg.message });
         break;
       case "game_end":
         S.end = msg;
@@ -150,6 +158,11 @@ export function mountGoTable(root, { code, spectate }) {
           code, game: msg.game, number: msg.number, record_url: msg.record_url, kind: "goblink",
           seats: keptSeats(S.room && S.room.seats), me: S.spectate ? null : S.seat,
         });
+        break;
+      case "ratings":
+        // The game was rated (after its end, once stored): the end panel shows each change.
+        if (!S.end || S.end.game !== msg.game) return;
+        S.end = { ...S.end, ratings: msg.ratings };
         break;
       case "rematch":
         S.votes = msg;
@@ -192,7 +205,7 @@ export function mountGoTable(root, { code, spectate }) {
       case "drew_you":
         return gt("drew_you", { card: cardName(e.card) });
       case "laid":
-        return gt("laid", { name: nameOf(e.seat), v: valueLabel(e.attribute, e.value), n: e.n });
+        return gtCount("laid", e.n, { name: nameOf(e.seat), v: valueLabel(e.attribute, e.value) });
       default:
         return gt(e.k, { name: nameOf(e.seat) });
     }
@@ -319,6 +332,7 @@ export function mountGoTable(root, { code, spectate }) {
       const why = gt(`why_${o.reason}`);
       endPanel = `<section class="panel go-end" id="go-end-panel" role="status">
         <h2>${escapeXml(o.tie ? gt("tie", { names, why }) : gt("won", { names, why }))}</h2>
+        ${ratingsHTML(S.end.ratings, nameOf, S.spectate ? null : S.seat)}
         <p><a class="btn primary" id="go-replay" href="/#replay=${escapeXml(encodeURIComponent(S.end.record_url))}" data-link>${escapeXml(gt("replay"))}</a>
         <a class="btn" id="go-download" href="${escapeXml(S.end.record_url)}" download="${escapeXml(recordFileName(S.end.record_url, code, S.end.number))}">${escapeXml(gt("record"))}</a>
         ${mine && S.votes && S.votes.available ? `<button type="button" id="go-rematch">${escapeXml(gt("rematch"))}</button>` : ""}
