@@ -17,6 +17,7 @@ TABLES = {
     "strings.js": (ROOT / "src/blink/games/goblink/web/strings.js", "const STR = {"),
     "strings-daily.js": (ROOT / "src/blink/web/js/strings-daily.js", "const STRINGS = {"),
     "strings-app.js": (ROOT / "src/blink/web/js/strings-app.js", "const STRINGS = {"),
+    "strings-study.js": (ROOT / "src/blink/web/js/strings-study.js", "const STRINGS = {"),
 }
 GLOSSARY = ROOT / "docs/i18n.md"
 
