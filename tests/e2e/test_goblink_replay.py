@@ -176,6 +176,13 @@ def test_end_screen_replay_link_opens_the_go_viewer(
     # Ann never acts: the turn timer plays for her, so the game ends on its own.
     end = page.locator("#go-end-panel")
     expect(end).to_be_visible(timeout=60_000)
+    # The player's own line of the game's study, and a link to it.
+    expect(end.locator("#study-line")).to_have_text(
+        re.compile(r"You missed \d+ plays?, median reaction (\d[\d,]* ms|—)"), timeout=15_000
+    )
+    study = end.locator("#go-study")
+    expect(study).to_have_text("Study this game")
+    assert (study.get_attribute("href") or "").startswith("/#study=")
     link = end.locator("#go-replay")
     href = link.get_attribute("href")
     assert href and href.startswith("/#replay=")
