@@ -85,7 +85,7 @@ def test_a_chance_covered_by_another_seat_is_missed_and_one_taken_is_not() -> No
         step(1500, chances=((A,), ())),
     ]
     study = analyse(steps, 2, [])
-    (missed,) = [m for m in study.missed if m.end < 5]
+    (missed,) = study.missed
     assert (missed.seat, missed.start, missed.end, missed.pile) == (0, 1, 2, 0)
     assert (missed.start_t, missed.end_t, missed.duration_ms, missed.cards) == (
         100,
