@@ -18,6 +18,7 @@ TABLES = {
     "strings-daily.js": (ROOT / "src/blink/web/js/strings-daily.js", "const STRINGS = {"),
     "strings-app.js": (ROOT / "src/blink/web/js/strings-app.js", "const STRINGS = {"),
     "strings-errors.js": (ROOT / "src/blink/web/js/strings-errors.js", "const STRINGS = {"),
+    "strings-study.js": (ROOT / "src/blink/web/js/strings-study.js", "const STRINGS = {"),
 }
 GLOSSARY = ROOT / "docs/i18n.md"
 

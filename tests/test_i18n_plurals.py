@@ -24,7 +24,10 @@ def _keys(name: str) -> dict[str, set[str]]:
 
 def test_every_count_has_both_forms_in_both_languages() -> None:
     classic = {
-        lang: _keys("i18n.js")[lang] | _keys("strings-daily.js")[lang] for lang in ("en", "es")
+        lang: _keys("i18n.js")[lang]
+        | _keys("strings-daily.js")[lang]
+        | _keys("strings-study.js")[lang]
+        for lang in ("en", "es")
     }
     go = _keys("strings.js")
     calls = [(m[1], m[2], src.name) for src in SOURCES for m in CALL.finditer(src.read_text())]

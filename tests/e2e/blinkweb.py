@@ -198,6 +198,20 @@ def keyboard_step(page: Page, keys: str = "123") -> str | None:
     return pressed
 
 
+def finished_game(server: Server, seats: tuple[str, str] = ("casual:first@40",) * 2) -> int:
+    """The id of a finished game of two quick server bots, stored on ``server``."""
+    code = server.api("/api/rooms", {"players": 2, "seats": list(seats), "take_seat": None})
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        games = server.api(f"/api/rooms/{code['code']}")["games"]
+        assert isinstance(games, list)
+        done = [g for g in games if g["status"] == "finished"]
+        if done:
+            return int(done[0]["id"])
+        time.sleep(0.2)
+    raise AssertionError("the bots did not finish a game")
+
+
 def collect_errors(page: Page) -> list[str]:
     """Record JavaScript errors on the page (console errors and uncaught exceptions)."""
     errors: list[str] = []

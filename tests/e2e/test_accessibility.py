@@ -1,6 +1,6 @@
 """Every page of the browser client passes axe-core's checks (WCAG 2.2 A and AA, and axe's best
 practices) with no serious or critical violation, in both languages and both colour themes
-where the page has them."""
+where the page has them (a finished game's study too)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 from axe import describe, violations
-from blinkweb import Server
+from blinkweb import Server, finished_game
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 
@@ -92,4 +92,14 @@ def test_go_blink_table(context: BrowserContext, server: Server) -> None:
     expect(play).to_be_enabled(timeout=15000)
     play.click()
     expect(page.locator(".go-table[data-phase]")).to_be_visible(timeout=20000)
+    check(page)
+
+
+@pytest.mark.parametrize("locale", ["en-US", "es-ES"])
+def test_study_of_a_finished_game(context: BrowserContext, server: Server, locale: str) -> None:
+    game = finished_game(server)
+    page = context.new_page()
+    page.add_init_script(f"localStorage.setItem('blink.lang', '{locale[:2]}')")
+    page.goto(server.url + f"/#study=/api/games/{game}/record")
+    expect(page.locator("#st-moves li").first).to_be_visible(timeout=20000)
     check(page)

@@ -155,7 +155,8 @@ def test_tournament_states(ctx: BrowserContext, server: Server) -> None:
 
 def test_tables_end_screens_and_replays(ctx: BrowserContext, server: Server) -> None:
     """Classic Blink: a table in play (a player's and a spectator's), the end screen, the
-    game's replay, the lobby listing it; Go Blink: a table in play, a replay at its end."""
+    game's replay with its study, the lobby listing it; Go Blink: a table in play, a replay at
+    its end."""
     failures: dict[str, str] = {}
     # Two people at a table, neither playing: it stays as it is while the checker runs.
     ann, code = seated(ctx, server, {"seats": [None, None]})
@@ -175,10 +176,13 @@ def test_tables_end_screens_and_replays(ctx: BrowserContext, server: Server) -> 
     while time.monotonic() < deadline and not page.locator(".end").count():
         keyboard_step(page)
     expect(page.locator(".end #end-actions")).not_to_have_attribute("data-arming", "")
+    expect(page.locator("#study-line")).to_be_visible(timeout=TIMEOUT)
     check_all(page, "classic end screen", failures)
     page.get_by_role("button", name="Replay").click()
     expect(page.locator("#rp-range")).to_be_visible(timeout=TIMEOUT)
-    check_all(page, "classic replay", failures)
+    # A stored game's replay has its study beside it (reaction times, missed plays).
+    expect(page.locator("#st-moves li").first).to_be_visible(timeout=TIMEOUT)
+    check_all(page, "classic replay and its study", failures)
 
     page.goto(server.url + "/")
     expect(page.locator("#l-done li[data-game]").first).to_be_visible(timeout=TIMEOUT)

@@ -1,7 +1,7 @@
 """The Go Blink replay viewer (js/replay.js with Go Blink's /games/goblink/replay.js drawing the
 frames the server's engine computes): a record file stepped through, in English and Spanish,
 what the page shows checked against the Python engine, and the end screen's replay link (one
-request)."""
+request, and one for the game's study)."""
 
 from __future__ import annotations
 
@@ -176,6 +176,13 @@ def test_end_screen_replay_link_opens_the_go_viewer(
     # Ann never acts: the turn timer plays for her, so the game ends on its own.
     end = page.locator("#go-end-panel")
     expect(end).to_be_visible(timeout=60_000)
+    # The player's own line of the game's study, and a link to it.
+    expect(end.locator("#study-line")).to_have_text(
+        re.compile(r"You missed \d+ plays?, median reaction (\d[\d,]* ms|—)"), timeout=15_000
+    )
+    study = end.locator("#go-study")
+    expect(study).to_have_text("Study this game")
+    assert (study.get_attribute("href") or "").startswith("/#study=")
     link = end.locator("#go-replay")
     href = link.get_attribute("href")
     assert href and href.startswith("/#replay=")
@@ -184,9 +191,13 @@ def test_end_screen_replay_link_opens_the_go_viewer(
     link.click()
     expect(page.locator(".go-replay")).to_be_visible(timeout=15_000)
     expect(page.locator("#rp-step")).to_contain_text("Step 0 of ")
-    # One request; a quick game's room is private, so the replay names it.
-    assert [u.rsplit("/", 1)[-1].split("?room=")[0] for u in calls] == ["replay"]
-    assert "?room=" in calls[0]
+    # One request for the frames, one for the game's study (js/study.js); a quick game's room
+    # is private, so both name it.
+    assert sorted(u.rsplit("/", 1)[-1].split("?room=")[0] for u in calls) == ["replay", "study"]
+    assert all("?room=" in u for u in calls)
+    # Go Blink's study: each seat's summary, its asks and lay-downs as moves.
+    expect(page.locator("#st-summary li")).to_have_count(2)
+    expect(page.locator("#st-moves li").first).to_be_visible()
     page.keyboard.press("End")
     expect(page.locator("#rp-log")).to_contain_text(" (")
     assert not errors, errors

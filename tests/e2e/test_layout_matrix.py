@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from blinkweb import Server, collect_errors
+from blinkweb import Server, collect_errors, finished_game
 from playwright.sync_api import Browser, Page, expect
 
 from blink.model.registry import get_game
@@ -240,10 +240,12 @@ PAGES = ["/", "/#rules", "/#replay", "/tournament.html", "/leaderboard.html", "/
 
 def test_every_page_fits_every_screen(browser: Browser, server: Server) -> None:
     """Every page besides the tables (the lobby, "How to play", the replay viewer, the
-    tournaments, one open for sign-up, the leaderboard, the daily challenge), at every size, in
-    English and Spanish: no text cut without an ellipsis, nothing wider than the screen."""
+    tournaments, one open for sign-up, the leaderboard, the daily challenge, a game's study),
+    at every size, in English and Spanish: no text cut without an ellipsis, nothing wider than
+    the screen."""
     made = server.api("/api/tournaments", {"name": "Layout cup", "kind": "online"})
-    pages = [*PAGES, f"/tournament.html?id={made['id']}"]
+    study = f"/#study=/api/games/{finished_game(server)}/record"  # a finished game's study
+    pages = [*PAGES, f"/tournament.html?id={made['id']}", study]
     failures: dict[str, list[str]] = {}
     for w, h in SIZES:
         touch = (w, h) in TOUCH

@@ -113,6 +113,10 @@ def test_a_game_the_server_never_heard_of_is_played_restored_and_recorded(
         assert record.status_code == 200, record.text
         loaded = load_game(record.json())
         assert loaded.game_name == "highcard"
+        # Its replay's frames are the generic ones; a study it has none of (its own words).
+        study = server.get(f"/api/games/{end['game']}/study")
+        assert study.status_code == 422 and study.json()["error"]["code"] == "no_study"
+        assert study.json()["error"]["message"] == "the game 'highcard' cannot be studied"
         final = loaded.verify()
         assert (
             final.outcome is not None and list(final.outcome.winners) == end["outcome"]["winners"]

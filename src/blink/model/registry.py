@@ -11,28 +11,36 @@ registry stays cheap. :func:`register` adds another game (a plug-in, or a test's
 
 A game's own front-end parts (its ``blink <game>`` commands, its browser module and pages, its
 reinforcement-learning environments) are found with :func:`front_end` (every game's at once:
-:func:`front_ends`): module names and paths only, imported by whoever needs them.
+:func:`front_ends`): module names and paths only, imported by whoever needs them. A game's
+study (:mod:`blink.model.study`: reaction times, missed plays) is found with :func:`get_study`.
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from blink.model.base import GameDefinition
 from blink.model.table import Table
 
+if TYPE_CHECKING:
+    from blink.model.study import GameStudy
+
 __all__ = [
     "DEFAULT_GAME",
     "FrontEnd",
+    "NoStudy",
     "NoTable",
+    "Study",
     "UnknownGame",
     "front_end",
     "front_ends",
     "game_names",
     "games",
     "get_game",
+    "get_study",
     "get_table",
     "register",
 ]
@@ -90,6 +98,15 @@ class FrontEnd:
     ``None`` exactly when :attr:`spiel` is."""
 
 
+# name -> (module, attribute) of each built-in game's study (blink.model.study).
+_BUILT_IN_STUDIES: Final = {
+    "classic": ("blink.games.classic.study", "study"),
+    "goblink": ("blink.games.goblink.study", "study"),
+}
+
+Study = Callable[[Any], "GameStudy"]
+"""A game's study: its record (verified by it) studied (:func:`blink.model.study.analyse`)."""
+
 # name -> each built-in game's front-end parts.
 _BUILT_IN_FRONT_ENDS: Final = {
     "classic": FrontEnd(
@@ -116,6 +133,7 @@ _BUILT_IN_FRONT_ENDS: Final = {
 _GAMES: dict[str, GameDefinition[Any, Any, Any, Any]] = {}
 _TABLES: dict[str, Table] = {}
 _FRONT_ENDS: dict[str, FrontEnd] = {}
+_STUDIES: dict[str, Study] = {}
 
 
 class UnknownGame(ValueError):
@@ -138,13 +156,25 @@ class NoTable(ValueError):
         self.name = name
 
 
+class NoStudy(ValueError):
+    """A registered game with no study (its records can be replayed, not studied):
+    ``no_study``."""
+
+    code: Final = "no_study"
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"the game {name!r} cannot be studied")
+        self.name = name
+
+
 def register(
     definition: GameDefinition[Any, Any, Any, Any],
     table: Table | None = None,
     front: FrontEnd | None = None,
+    study: Study | None = None,
 ) -> None:
-    """Add a game under ``definition.info.name``, with its live ``table`` and its own front-end
-    parts when it has them; a second game of the same name is refused."""
+    """Add a game under ``definition.info.name``, with its live ``table``, its own front-end
+    parts and its study when it has them; a second game of the same name is refused."""
     name = definition.info.name
     if name in _GAMES or name in _BUILT_IN:
         raise ValueError(f"a game named {name!r} is already registered")
@@ -153,6 +183,8 @@ def register(
         _TABLES[name] = table
     if front is not None:
         _FRONT_ENDS[name] = front
+    if study is not None:
+        _STUDIES[name] = study
 
 
 def unregister(name: str) -> None:
@@ -162,6 +194,7 @@ def unregister(name: str) -> None:
     _GAMES.pop(name, None)
     _TABLES.pop(name, None)
     _FRONT_ENDS.pop(name, None)
+    _STUDIES.pop(name, None)
 
 
 def get_game(name: str | None = None) -> GameDefinition[Any, Any, Any, Any]:
@@ -194,6 +227,22 @@ def get_table(name: str | None = None) -> Table:
     table: Table = getattr(importlib.import_module(spot[0]), spot[1])
     _TABLES[key] = table
     return table
+
+
+def get_study(name: str | None = None) -> Study:
+    """The study of the game ``name`` (:data:`DEFAULT_GAME` if ``None``): a function of one of
+    its records. :class:`UnknownGame`, or :class:`NoStudy` for a game without one."""
+    key = DEFAULT_GAME if name is None else name
+    found = _STUDIES.get(key) if isinstance(key, str) else None
+    if found is not None:
+        return found
+    get_game(name)  # UnknownGame for a name that is not registered
+    spot = _BUILT_IN_STUDIES.get(key)
+    if spot is None:
+        raise NoStudy(key)
+    study: Study = getattr(importlib.import_module(spot[0]), spot[1])
+    _STUDIES[key] = study
+    return study
 
 
 def front_end(name: str | None = None) -> FrontEnd:

@@ -9,6 +9,9 @@
 - ``GET /api/games/{id}/replay``: the same for a finished game stored on the server, in one
   request. The stored record is the one ``GET /api/games/{id}/record`` serves (its errors too:
   ``404 no_such_game``, ``409 game_not_finished``).
+- ``GET /api/games/{id}/study``: that game studied (:func:`blink.model.study.study_document`:
+  each play's reaction time, the plays each player missed, both hands over time, a summary
+  per seat), with the same rules and errors, and ``422 no_study`` for a game without a study.
 
 See docs/protocol.md, `POST /api/replays`.
 """
@@ -20,11 +23,13 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
+import msgspec
 from fastapi import APIRouter, FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from blink.model.records import RecordError
 from blink.model.replays import replay_document
+from blink.model.study import study_document
 
 __all__ = ["MAX_BODY", "MAX_GAMES", "WORKERS", "RecordLoader", "install", "router"]
 
@@ -94,6 +99,21 @@ async def game_replay(game_id: int, request: Request, room: str | None = None) -
     load: RecordLoader = request.app.state.replay_record
     # The app's own record loader: its errors (404, 409) reach the app's error handlers.
     return await _replay(request, await load(request, game_id, room))
+
+
+@router.get("/api/games/{game_id}/study", tags=["replays"])
+async def game_study(game_id: int, request: Request, room: str | None = None) -> Response:
+    """A finished game stored on the server, studied: each play's reaction time, the plays
+    each player missed, both hands over time and a summary per seat (docs/replay.md); a
+    private room's game only with its room's code (``?room=CODE``), as its record."""
+    load: RecordLoader = request.app.state.replay_record
+    data = await load(request, game_id, room)
+    try:
+        async with _slots(request):
+            doc = await asyncio.to_thread(study_document, data)
+    except RecordError as exc:
+        return _invalid(exc)
+    return Response(msgspec.json.encode(doc), media_type="application/json")
 
 
 RecordLoader = Callable[[Request, int, str | None], Awaitable[Any]]

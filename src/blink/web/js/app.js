@@ -5,7 +5,8 @@
 // "/?watch=CODE" a spectator; a game's own pages (GET /api/options: `pages`, such as "/?x=CODE")
 // the same at that game's table; "#rules" how to play (classic Blink), "#rules=NAME" how to play
 // another game (its module's `rules`); "#replay" open a file;
-// "#replay=<record url>" replay a finished game.
+// "#replay=<record url>" replay a finished game; "#study=<record url>" the same, opened on its
+// study (reaction times, missed plays).
 
 import { applyI18n, cardName, colorLetter, t } from "./i18n.js";
 import { setupTopbar } from "./topbar.js";
@@ -36,6 +37,8 @@ function route() {
     cleanup = mountRules(view, hash.slice("rules=".length));
   } else if (hash.startsWith("replay")) {
     cleanup = mountReplayRoute(view, hash.slice("replay=".length));
+  } else if (hash.startsWith("study=")) {
+    cleanup = mountReplayRoute(view, hash.slice("study=".length), true);
   } else if (location.search) {
     cleanup = mountGamePage(q);
   } else {

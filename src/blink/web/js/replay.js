@@ -2,7 +2,8 @@
 // frames (docs/protocol.md): POST /api/replays for a record file (or any other record URL),
 // GET /api/games/{id}/replay for a finished game of the server. This file holds no rule: it
 // shows the frames step by step or at speed, with a timeline, a series' game picker and the
-// keyboard. Classic frames are drawn here; another game's by the renderer its browser module
+// keyboard; a stored game's replay has its study beside it (study.js: "#study=<record url>"
+// opens on it). Classic frames are drawn here; another game's by the renderer its browser module
 // gives (games.js: `replayRenderer`).
 
 import { boardHTML, face } from "./board.js";
@@ -11,6 +12,7 @@ import { escapeXml } from "./cards.js";
 import { gameModule } from "./games.js";
 import { recordFileName } from "./net.js";
 import { botSeatName, botTitle } from "./botnames.js";
+import { fetchStudy, markStep, studyErrorHTML, studyPanelHTML, studyUrl } from "./study.js";
 
 const svg = (d) => `<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" fill="currentColor">${d}</svg>`;
 const ICON = {
@@ -167,7 +169,8 @@ async function rendererOf(doc) {
  * `R` (classic's unless told); `title` is a string or a function giving it in the current
  * language (asked again on every switch); `download` ({ href, name }) offers the record as a
  * file. Returns a cleanup function with `.relang()` (re-render in the current language,
- * keeping the step).
+ * keeping the step) and `.setStudy(study)`: the game's study document (study.js) shown beside
+ * the replay, a refusal (an Error) said in its place, or `"loading"`.
  */
 export function mountReplayView(root, doc, title = "", R = classicRenderer, download = null) {
   const games = doc.games;
@@ -175,6 +178,7 @@ export function mountReplayView(root, doc, title = "", R = classicRenderer, down
   let step = 0;
   let timer = null;
   let speed = "1";
+  let study = null; // the study document, an Error, "loading", or null (none: no panel)
   const frames = () => games[gi].frames;
   const last = () => frames().length - 1;
 
@@ -205,6 +209,7 @@ export function mountReplayView(root, doc, title = "", R = classicRenderer, down
       <span class="rp-step" id="rp-step"></span>
     </div>
     ${R.extra ? `<div id="rp-extra" class="rp-extra"></div>` : ""}
+    <div id="rp-study-mount"></div>
   </section>`;
     $("#rp-range").addEventListener("input", (e) => go(Number(e.target.value)));
     $("#rp-back").addEventListener("click", () => go(step - 1));
@@ -212,7 +217,20 @@ export function mountReplayView(root, doc, title = "", R = classicRenderer, down
     $("#rp-play").addEventListener("click", toggle);
     $("#rp-speed").addEventListener("change", (e) => { speed = e.target.value; });
     const sel = $("#rp-game");
-    if (sel) sel.addEventListener("change", () => { gi = Number(sel.value); go(0); });
+    if (sel) sel.addEventListener("change", () => { gi = Number(sel.value); drawStudy(); go(0); });
+    drawStudy();
+  }
+
+  /** The study panel of the game shown (its moves jump to their step: see the click below). */
+  function drawStudy() {
+    const mount = $("#rp-study-mount");
+    if (!mount) return;
+    if (study === "loading") mount.innerHTML = `<p class="muted study-loading">${escapeXml(t("st_loading"))}</p>`;
+    else if (study instanceof Error) mount.innerHTML = `<section class="study" id="rp-study">${studyErrorHTML(study)}</section>`;
+    else if (study && study.games && study.games[gi]) {
+      const g = named(doc, games[gi]);
+      mount.innerHTML = studyPanelHTML(study.games[gi], g, (k) => R.log(g, g.frames[k], k));
+    } else mount.innerHTML = "";
   }
 
   function render() {
@@ -226,6 +244,7 @@ export function mountReplayView(root, doc, title = "", R = classicRenderer, down
     range.max = String(last());
     range.value = String(step);
     $("#rp-play").innerHTML = timer ? ICON.pause : ICON.play;
+    markStep(root, step, last());
   }
 
   function go(k) {
@@ -278,14 +297,25 @@ export function mountReplayView(root, doc, title = "", R = classicRenderer, down
     else if (e.key === " " && e.target === document.body) { toggle(); e.preventDefault(); }
   };
   document.addEventListener("keydown", onKey);
+  // A move of the study panel jumps the replay to its step (the panel is drawn again and
+  // again: one listener on the root, which stays).
+  const onMove = (e) => {
+    const b = e.target.closest && e.target.closest("#rp-study button[data-step]");
+    if (!b) return;
+    if (timer) toggle();
+    go(Number(b.dataset.step));
+  };
+  root.addEventListener("click", onMove);
   shell();
   go(0);
   const cleanup = () => {
     clearTimeout(timer);
     timer = null;
     document.removeEventListener("keydown", onKey);
+    root.removeEventListener("click", onMove);
   };
   cleanup.relang = () => { shell(); render(); };
+  cleanup.setStudy = (next) => { study = next; drawStudy(); markStep(root, step, last()); };
   return cleanup;
 }
 
@@ -317,10 +347,11 @@ export function mountReplay(root, record, title = "") {
 
 /**
  * The "#replay" route: with a record URL, the replay of that record (one request for a stored
- * game); without, a file picker whose record is sent to the server. Returns a cleanup function
- * with `.relang()`.
+ * game, and its study beside it); without, a file picker whose record is sent to the server.
+ * The "#study" route (`focusStudy`) is the same replay, opened on its study panel. Returns a
+ * cleanup function with `.relang()`.
  */
-export function mountReplayRoute(root, url) {
+export function mountReplayRoute(root, url, focusStudy = false) {
   let stop = () => {};
   let gone = false;
   let failed = null; // the refusal shown, drawn again in another language
@@ -329,10 +360,24 @@ export function mountReplayRoute(root, url) {
   };
   if (url) {
     root.innerHTML = `<p class="muted">…</p>`;
+    // A stored game's study is asked for at once, beside its replay.
+    const studied = studyUrl(url) ? fetchStudy(url).catch((e) => e) : null;
     fetchReplay(url).then(async (doc) => {
       const R = await rendererOf(doc);
       const meta = doc.meta || {};
-      if (!gone) stop = mountReplayView(root, doc, () => titleOf(doc), R, { href: url, name: recordFileName(url, meta.room, meta.number) });
+      if (gone) return;
+      stop = mountReplayView(root, doc, () => titleOf(doc), R, { href: url, name: recordFileName(url, meta.room, meta.number) });
+      if (!studied) return;
+      stop.setStudy("loading");
+      const study = await studied;
+      if (gone) return;
+      // A replay without its study stays a replay; the study's own route says why not.
+      if (study instanceof Error && !focusStudy) stop.setStudy(null);
+      else stop.setStudy(study);
+      if (focusStudy) {
+        const h = root.querySelector("#st-title") || root.querySelector("#rp-study");
+        if (h) { h.scrollIntoView({ block: "start" }); if (h.focus) h.focus({ preventScroll: true }); }
+      }
     }).catch((e) => {
       failed = e;
       if (!gone) drawFailure();

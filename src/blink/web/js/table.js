@@ -16,6 +16,7 @@ import { playersAway, showNetStatus } from "./netbadge.js";
 import { botSeatName, botTitle, keptSeats, seatBots } from "./botnames.js";
 import { fly, sourceRect, springBack } from "./motion.js";
 import { actionOf, bindings, keyHint, keyLabel, keyName, openKeys } from "./keys.js";
+import { fetchStudy, ownSummary, studyUrl } from "./study.js";
 
 const GO_FLASH_MS = 900;
 const PLAYED_BY_MS = 1200;
@@ -26,7 +27,7 @@ export const END_GUARD_MS = 800;
 export function mountTable(root, { code, spectate }) {
   const S = {
     code, spectate, seat: null, room: null, game: null, number: null, view: null, players: 2,
-    depth: [], stall: null, countdownUntil: null, revealFlash: 0, series: null, end: null,
+    depth: [], stall: null, countdownUntil: null, revealFlash: 0, series: null, end: null, study: null,
     votes: null, voted: false, pending: new Map(), sel: null, msg: null, landed: new Set(),
     newSlots: new Set(), fatal: null, notice: null, nextAt: null,
     flights: [], playedBy: new Map(), endShownAt: null, defaulted: new Set(),
@@ -262,12 +263,26 @@ export function mountTable(root, { code, spectate }) {
       code, game: msg.game, number: msg.number, record_url: msg.record_url,
       seats: keptSeats(S.room && S.room.seats), me: S.spectate ? null : S.seat,
     });
+    studyOf(msg);
     // Sent again (again: true) after a reload, resume or resync of an ended game: show the
     // figures, but do not celebrate or announce the end a second time.
     if (msg.again) return;
     if (S.seat !== null && winners.includes(S.seat) && winners.length === 1) sfx.win();
     else sfx.lose();
     announce(winners.length === 1 ? `${t("blink_win")} ${S.seat === winners[0] ? t("you_won") : t("x_won", { name: names })}` : t("tie"), true);
+  }
+
+  /** The finished game's study, for the end screen's line of the player's own figures (asked
+   * again a few times: the game may be stored a moment after its end is announced). */
+  function studyOf(msg) {
+    if (S.spectate || S.seat === null || !studyUrl(msg.record_url)) return;
+    if (S.study && S.study.game === msg.game) return;
+    S.study = { game: msg.game, doc: null };
+    fetchStudy(msg.record_url, 5).then((doc) => {
+      if (!S.study || S.study.game !== msg.game) return;
+      S.study = { game: msg.game, doc };
+      render();
+    }, () => { /* no line: the button still opens the study, which says why */ });
   }
 
   // --- acting ---------------------------------------------------------------------------------
@@ -522,6 +537,8 @@ export function mountTable(root, { code, spectate }) {
       render();
     } else if (act === "replay") {
       navigate(`/#replay=${encodeURIComponent(el.dataset.url)}`);
+    } else if (act === "study") {
+      navigate(`/#study=${encodeURIComponent(el.dataset.url)}`);
     }
   }
 
@@ -672,6 +689,7 @@ export function mountTable(root, { code, spectate }) {
       buttons.push(`<button type="button" class="primary" data-act="rematch" data-focus="rematch"${S.voted ? " disabled" : ""}>${escapeXml(t("rematch"))}</button>`);
     }
     if (e.record_url) buttons.push(`<button type="button" data-act="replay" data-url="${escapeXml(e.record_url)}" data-focus="replay">${escapeXml(t("replay"))}</button>`);
+    if (studyUrl(e.record_url)) buttons.push(`<button type="button" data-act="study" data-url="${escapeXml(e.record_url)}" data-focus="study">${escapeXml(t("study"))}</button>`);
     if (e.record_url) buttons.push(`<a class="btn" id="download-record" href="${escapeXml(e.record_url)}" download="${escapeXml(recordFileName(e.record_url, code, e.number))}" data-focus="download">${escapeXml(t("download_record"))}</a>`);
     if (S.room && S.room.tournament_url) buttons.push(`<a class="btn" id="to-tournament" href="${escapeXml(S.room.tournament_url)}">${escapeXml(t("end_tournament"))}</a>`);
     if (S.room && S.room.options && S.room.options.daily) buttons.push(`<a class="btn" id="to-daily" href="/daily.html">${escapeXml(t("end_daily"))}</a>`);
@@ -685,8 +703,16 @@ export function mountTable(root, { code, spectate }) {
     if (S.endShownAt === null) S.endShownAt = performance.now();
     const arming = endArming() ? ' data-arming=""' : "";
     return `<section class="end${seriesDone ? " series-end" : ""}" aria-live="polite">
-      ${head}${after}${tops}${figuresHTML(e, w)}${ratingsHTML(e.ratings, nameOf, S.spectate ? null : S.seat)}${seriesLine}${next}${votesHTML()}
+      ${head}${after}${tops}${figuresHTML(e, w)}${studyLineHTML(e)}${ratingsHTML(e.ratings, nameOf, S.spectate ? null : S.seat)}${seriesLine}${next}${votesHTML()}
       <div class="actions" id="end-actions"${arming}>${buttons.join("")}</div></section>`;
+  }
+
+  /** The player's own line of the game's study: "You missed 7 plays, median reaction 640 ms". */
+  function studyLineHTML(e) {
+    const st = S.study;
+    if (!st || st.game !== e.game || !st.doc || !st.doc.games || S.seat === null || S.spectate) return "";
+    const line = ownSummary(st.doc.games[0], S.seat);
+    return line ? `<p class="study-line" id="study-line">${escapeXml(line)}</p>` : "";
   }
 
   /** Whether the end screen's buttons still refuse taps (see END_GUARD_MS). */

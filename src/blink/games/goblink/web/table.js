@@ -14,6 +14,7 @@ import { backSVG, cardSVG, escapeXml } from "/js/cards.js";
 import { quickChat } from "/js/chat.js";
 import { ratingsHTML } from "/js/ratings.js";
 import { cardName, colorLetter, hasT, onLangChange, t } from "/js/i18n.js";
+import { fetchStudy, ownSummary, studyUrl } from "/js/study.js";
 import { recordFileName, remember, TableSession } from "/js/net.js";
 import { botTitle, gt, gtCount, hasGt } from "./strings.js";
 import { playersAway, showNetStatus } from "/js/netbadge.js";
@@ -158,6 +159,7 @@ export function mountGoTable(root, { code, spectate }) {
           code, game: msg.game, number: msg.number, record_url: msg.record_url, kind: "goblink",
           seats: keptSeats(S.room && S.room.seats), me: S.spectate ? null : S.seat,
         });
+        studyOf(msg);
         break;
       case "ratings":
         // The game was rated (after its end, once stored): the end panel shows each change.
@@ -299,6 +301,19 @@ export function mountGoTable(root, { code, spectate }) {
     ].join(" · ")}</p>`;
   }
 
+  /** The finished game's study, for the end panel's line of the player's own figures (asked
+   * again a few times: the game may be stored a moment after its end is announced). */
+  function studyOf(msg) {
+    if (S.spectate || S.seat === null || !studyUrl(msg.record_url)) return;
+    if (S.study && S.study.game === msg.game) return;
+    S.study = { game: msg.game, doc: null };
+    fetchStudy(msg.record_url, 5).then((doc) => {
+      if (!S.study || S.study.game !== msg.game) return;
+      S.study = { game: msg.game, doc };
+      render();
+    }, () => { /* no line: the link still opens the study, which says why */ });
+  }
+
   function render() {
     if (!alive) return;
     if (S.fatal) {
@@ -326,6 +341,8 @@ export function mountGoTable(root, { code, spectate }) {
       `<li class="go-match"><span class="go-match-who">${escapeXml(nameOf(m.seat))}</span>${m.cards.map((c) => card(c, "small")).join("")}</li>`,
     ).join("");
     let endPanel = "";
+    const st = S.study && S.end && S.study.game === S.end.game && S.study.doc;
+    const studyLine = st && mine ? ownSummary(st.games[0], S.seat) : "";
     if (S.end) {
       const o = S.end.outcome;
       const names = o.winners.map(nameOf).join(", ");
@@ -333,7 +350,9 @@ export function mountGoTable(root, { code, spectate }) {
       endPanel = `<section class="panel go-end" id="go-end-panel" role="status">
         <h2>${escapeXml(o.tie ? gt("tie", { names, why }) : gt("won", { names, why }))}</h2>
         ${ratingsHTML(S.end.ratings, nameOf, S.spectate ? null : S.seat)}
+        ${studyLine ? `<p class="study-line" id="study-line">${escapeXml(studyLine)}</p>` : ""}
         <p><a class="btn primary" id="go-replay" href="/#replay=${escapeXml(encodeURIComponent(S.end.record_url))}" data-link>${escapeXml(gt("replay"))}</a>
+        ${studyUrl(S.end.record_url) ? `<a class="btn" id="go-study" href="/#study=${escapeXml(encodeURIComponent(S.end.record_url))}" data-link>${escapeXml(t("study"))}</a>` : ""}
         <a class="btn" id="go-download" href="${escapeXml(S.end.record_url)}" download="${escapeXml(recordFileName(S.end.record_url, code, S.end.number))}">${escapeXml(gt("record"))}</a>
         ${mine && S.votes && S.votes.available ? `<button type="button" id="go-rematch">${escapeXml(gt("rematch"))}</button>` : ""}
         ${S.room && S.room.tournament_url ? `<a class="btn" id="to-tournament" href="${escapeXml(S.room.tournament_url)}">${escapeXml(gt("back_tournament"))}</a>` : ""}
