@@ -75,6 +75,8 @@ class ServeProcess:
         self.stderr_path = db.with_suffix(f".{os.getpid()}.{id(self)}.stderr")
         self._stderr: IO[str] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
+        self.printed: list[str] = []
+        """Every line it printed on stdout so far."""
 
     def start(self) -> ServeProcess:
         """Start it; return once it answers (``RuntimeError`` with its stderr if it stops)."""
@@ -102,6 +104,7 @@ class ServeProcess:
     def _read(self) -> None:
         assert self.proc is not None and self.proc.stdout is not None
         for line in self.proc.stdout:
+            self.printed.append(line)
             self._lines.put(line)
         self._lines.put(None)
 

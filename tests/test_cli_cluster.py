@@ -85,9 +85,9 @@ def test_run_names_the_missing_package(
     assert result.exception is None or isinstance(result.exception, SystemExit)
 
 
-def _start_run() -> tuple[subprocess.Popen[str], str, list[str], Path]:
+def _start_run(printed: list[str]) -> tuple[subprocess.Popen[str], str, list[str], Path]:
     """``blink cluster run --nodes 2 --port 0``; its process, router and nodes' URLs, and its
-    folder."""
+    folder (the lines it printed until then go in ``printed``)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "blink", "cluster", "run", "--nodes", "2", "--port", "0"],
         stdout=subprocess.PIPE,
@@ -102,6 +102,7 @@ def _start_run() -> tuple[subprocess.Popen[str], str, list[str], Path]:
         while True:
             line = proc.stdout.readline()
             assert line, f"blink cluster run stopped ({proc.wait()})"
+            printed.append(line)
             if line.startswith("Node: "):
                 nodes.append(line.split()[1])
                 folder = Path(line.split("(log ")[1].rstrip(")\n")).parent
@@ -130,11 +131,25 @@ def _all_gone(urls: list[str]) -> None:
         time.sleep(0.05)
 
 
+def _the_redis_password_is_not_shown(printed: list[str], folder: Path) -> None:
+    """The lines ``blink cluster run`` printed, and its nodes' logs, name Redis's URL without
+    its password (which only Redis's own file, mode 0600, holds)."""
+    conf = (folder / "redis" / "redis.conf").read_text()
+    password = next(w[1:] for w in conf.split() if w.startswith(">"))
+    assert [line for line in printed if line.startswith("Redis: redis://blink:***@127.0.0.1:")]
+    logs = [p.read_text(errors="replace") for p in folder.glob("node-*.log")]
+    assert logs
+    for line in [*printed, *(x for text in logs for x in text.splitlines())]:
+        assert password not in line, line
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
 def test_run_starts_a_cluster_and_stops_it_all(sig: int) -> None:
-    proc, router, nodes, folder = _start_run()
+    printed: list[str] = []
+    proc, router, nodes, folder = _start_run(printed)
     try:
         assert len(nodes) == 2
+        _the_redis_password_is_not_shown(printed, folder)
         health = httpx.get(router + "/api/health", timeout=TIMEOUT).json()
         assert health["status"] == "ok" and health["database"] == "postgresql"
         for n in nodes:

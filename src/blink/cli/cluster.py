@@ -98,6 +98,12 @@ def run(
             _fail(str(exc))
         for n in cluster.running:
             typer.echo(f"Node: {n.http} (log {n.log})")
+        if cluster.redis is not None:
+            from blink.server.redis_url import shown_redis_url
+
+            # The password is in the nodes' environment and Redis's own file, never shown.
+            conf = cluster.redis.folder / "redis.conf"
+            typer.echo(f"Redis: {shown_redis_url(cluster.redis.url)} (password in {conf})")
         typer.echo(f"Open {cluster.url}/")
         while not stop.wait(0.5):
             dead = [n for n in cluster.running if n.proc.poll() is not None]

@@ -518,6 +518,10 @@ def serve(
         cluster=cluster,
     )
     typer.echo(f"Database: {shown}")
+    if redis_url:
+        from blink.server.redis_url import shown_redis_url
+
+        typer.echo(f"Redis: {shown_redis_url(redis_url)}")
     app = create_app(settings)
     exempt = trusted(proxies) if proxy_headers else None
     started = run(
@@ -608,19 +612,29 @@ def _networks(ctx: typer.Context, values: list[str], option: str) -> list[str]:
 
 
 def _check_redis_url(ctx: typer.Context, url: str | None) -> None:
-    """Exit 2 when ``--redis-url`` is not a Redis URL, or redis-py is not installed."""
+    """Exit 2 when ``--redis-url`` is not a Redis URL redis-py reads, or redis-py is not
+    installed. The error shows the URL without its password."""
     if not url:
         return
-    if not url.startswith(("redis://", "rediss://", "unix://")):
-        raise typer.BadParameter(
-            f"{url!r} is not a Redis URL: write one such as redis://127.0.0.1:6379/0",
-            param_hint=_hint(ctx, "--redis-url"),
-        )
+    from blink.server.redis_url import UNREADABLE, shown_redis_url
+
     try:
-        import redis.asyncio  # noqa: F401
+        from redis.connection import parse_url
     except ImportError:
         raise typer.BadParameter(
             'the Redis client is not installed: pip install ".[redis]"',
+            param_hint=_hint(ctx, "--redis-url"),
+        ) from None
+    shown = shown_redis_url(url)
+    try:
+        if shown == UNREADABLE:
+            raise ValueError(shown)
+        parse_url(url)  # type: ignore[no-untyped-call]
+    except ValueError:
+        value = "the value" if shown == UNREADABLE else repr(shown)
+        raise typer.BadParameter(
+            f"{value} is not a Redis URL: write one such as redis://127.0.0.1:6379/0 "
+            "(a password is never shown)",
             param_hint=_hint(ctx, "--redis-url"),
         ) from None
 

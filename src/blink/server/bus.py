@@ -40,6 +40,7 @@ from typing import Annotated, Any
 import msgspec
 
 from blink.server.protocol import RoomSummary
+from blink.server.redis_url import shown_redis_url, without_password
 
 __all__ = [
     "LEADERBOARD",
@@ -339,16 +340,6 @@ class LocalBus(Bus):
     """The bus of one process: events are delivered here only."""
 
 
-def redacted(url: str) -> str:
-    """``url`` without its password (for the logs)."""
-    with contextlib.suppress(Exception):
-        from redis.asyncio.connection import parse_url
-
-        kw = parse_url(url)
-        return f"redis://{kw.get('host', '?')}:{kw.get('port', 6379)}/{kw.get('db', 0)}"
-    return "redis"
-
-
 class RedisBus(Bus):
     """The bus of a deployment of several nodes, through Redis pub/sub (redis-py's asyncio
     client). Local consumers get every event at once, whatever Redis does."""
@@ -459,8 +450,8 @@ class RedisBus(Bus):
             self._down = True
             log.warning(
                 "lost Redis at %s (%s): this node serves its own events and reconnects",
-                redacted(self.url),
-                error or type(error).__name__,
+                shown_redis_url(self.url),
+                without_password(str(error), self.url) or type(error).__name__,
             )
 
     def _back(self) -> None:
@@ -468,7 +459,8 @@ class RedisBus(Bus):
         if self._down:
             self._down = False
             log.warning(
-                "Redis at %s is back: events flow between the nodes again", redacted(self.url)
+                "Redis at %s is back: events flow between the nodes again",
+                shown_redis_url(self.url),
             )
         if self._ever:
             # Whatever came or went meanwhile was not heard: resync here and on the other

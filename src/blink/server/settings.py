@@ -166,7 +166,7 @@ class Settings:
     """Quick play: how much a waiting player's accepted rating gap widens each second."""
     queue_tick: float = 1.0
     """Quick play: seconds between two looks at the queue (and status frames to the waiting)."""
-    redis_url: str | None = None
+    redis_url: str | None = field(default=None, repr=False)
     """The Redis server through which the nodes of one deployment tell each other their
     changes (``redis://host:port/db``; :mod:`blink.server.bus`). ``None``: this process only."""
     cluster: bool = False

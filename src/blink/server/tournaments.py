@@ -52,6 +52,7 @@ from blink.server.profiles import meta, on_game_end, profiles_by_id
 from blink.server.rooms import PLAY_ALL, GameState, Room, Seat
 from blink.server.schema import games, rooms
 from blink.server.tournament_absences import check_no_shows, no_shows
+from blink.server.tournament_fences import TournamentFenced, fenced_job, refused, room_fences
 from blink.tournament import Tournament, TournamentError
 
 __all__ = ["KINDS", "Entry", "Manager", "attach", "tournament_dict", "tournaments"]
@@ -374,16 +375,24 @@ class Manager:
                 return self.items.get(e.id) or self.add(e)
         return None
 
-    def save(self, e: Entry, insert_row: bool = False) -> Callable[[Connection], bool]:
+    def save(
+        self, e: Entry, insert_row: bool = False
+    ) -> Callable[[Connection], bool | TournamentFenced]:
         """Bump the version and return the job that stores the tournament. On a cluster the
         row is updated only if it is still at the version ``e`` was read at (the job's result
-        is ``False`` when another node stored a newer one meanwhile)."""
+        is ``False`` when another node stored a newer one meanwhile), and only while this
+        node still holds the leases of the match rooms it has in memory, at the epochs it
+        holds them now (:mod:`blink.server.tournament_fences`; else the result is
+        :class:`~blink.server.tournament_fences.TournamentFenced`). Call it in the same step
+        as the :meth:`sync` whose rooms it stores."""
         expected = e.version
         e.version += 1
         e.updated_at = time.time()
         e.touched = self.hub.settings.clock()
         row = _row(e)
         checked = self.hub.leases.shared
+        codes = [c for cs in e.rooms.values() for c in cs]
+        fences = room_fences(self.hub, codes) if checked else set()
 
         def job(conn: Connection) -> bool:
             if insert_row:
@@ -394,7 +403,7 @@ class Manager:
                 q = q.where(tournaments.c.version == expected)
             return bool(conn.execute(q.values(**row)).rowcount) or not checked
 
-        return job
+        return fenced_job(e.id, fences, job)
 
     def forget(self, tid: str) -> None:
         """Drop tournament ``tid`` from memory (it is read back from its row when asked for)."""
@@ -666,7 +675,8 @@ class Manager:
         as stored, enter the stored results of its match rooms and the no-show forfeits due
         in the rooms it serves, open the rooms of the matches that are ready, store it and
         publish the change. A store refused because another
-        node stored a newer version meanwhile starts over from that one."""
+        node stored a newer version meanwhile starts over from that one, and so does one
+        refused by the leases of match rooms (which leave memory first)."""
         async with self._locks.setdefault(tid, asyncio.Lock()):
             if self.stopped:
                 return
@@ -704,6 +714,10 @@ class Manager:
             except Exception:
                 self.forget(tid)  # not stored: what it holds is ahead of the row
                 raise
+            if isinstance(stored_now, TournamentFenced):
+                refused(self.hub, stored_now)  # its stale rooms leave memory: read again
+                self.forget(tid)
+                continue
             if stored_now:
                 self.published(e)(None)
                 return

@@ -27,6 +27,7 @@ from blink.server.profiles import lookup_secret, profiles_by_id
 from blink.server.rooms import hash_token
 from blink.server.routes.deps import ManagerDep, WritableManagerDep
 from blink.server.sse import event_stream, frame, last_event_id
+from blink.server.tournament_fences import TournamentFenced, refused
 from blink.server.tournaments import KINDS, Entry, Manager, tournament_dict
 from blink.tournament import Entrant, Tournament, TournamentError
 
@@ -101,7 +102,9 @@ class OrgAction(BaseModel):
 async def _store(mgr: Manager, e: Entry, insert_row: bool = False) -> dict[str, Any]:
     """Sync the tournament's rooms (if this node organises it: on a cluster, the node that
     holds its lease; the change's event tells that node otherwise), store it and answer its
-    view. On a cluster, ``409 tournament_changed`` when another node stored it meanwhile."""
+    view. On a cluster, ``409 tournament_changed`` when another node stored it meanwhile, or
+    when a match room this node has in memory is served by another node now (its lease
+    moved: :mod:`blink.server.tournament_fences`)."""
     if mgr.organises(e.id):
         shared = mgr.hub.leases.shared
         mgr.sync(e, await asyncio.to_thread(mgr.stored_rooms, e) if shared else None)
@@ -112,6 +115,14 @@ async def _store(mgr: Manager, e: Entry, insert_row: bool = False) -> dict[str, 
         if mgr.hub.leases.shared:
             mgr.forget(e.id)  # not stored: read it back from its row next time
         raise
+    if isinstance(stored, TournamentFenced):
+        refused(mgr.hub, stored)  # the rooms whose leases moved leave this node's memory
+        mgr.forget(e.id)
+        raise ProfileError(
+            409,
+            "tournament_changed",
+            "a match room of the tournament moved to another server meanwhile: please try again",
+        )
     if not stored:
         mgr.forget(e.id)
         raise ProfileError(
