@@ -186,3 +186,32 @@ def test_the_sdist_holds_the_package_and_its_licence(dist: Path) -> None:
         assert needed in names, needed
     missing = [n for n in _tracked_package_files() if f"src/{n}" not in names]
     assert not missing, f"not in the sdist: {missing}"
+
+
+# The lowest versions scripts/lowest proved blink needs (uv's lowest-direct resolution, then
+# scripts/smoke.py): a lower bound below one of them lets an install break.
+NEEDED = {
+    "typer": "0.29",  # TyperOption.display_type_rich, which blink.cli replaces
+    "rich": "13.8",  # what typer 0.29 needs
+    "textual": "0.80",  # App.no_color, BindingsMap.key_to_bindings
+    "websockets": "13",  # websockets.asyncio.client
+    "msgspec": "0.18.6",  # msgspec.json.encode(order=...)
+    "matplotlib": "3.8.4",  # the first built for numpy 2
+    "platformdirs": "4.11.8",  # a relative XDG_DATA_HOME is ignored
+}
+
+
+def test_no_lower_bound_is_below_what_the_code_needs() -> None:
+    from packaging.requirements import Requirement
+    from packaging.version import Version
+
+    floors: dict[str, Version] = {}
+    for line in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]:
+        req = Requirement(line)
+        lows = [Version(s.version) for s in req.specifier if s.operator in (">=", "==")]
+        assert lows, f"{req.name} has no lower bound"
+        floors[req.name.lower()] = lows[0]
+    for name, needed in NEEDED.items():
+        assert floors[name] >= Version(needed), f"{name}>={floors[name]}: it needs {needed}"
+    lowest = (ROOT / "scripts" / "lowest").read_text()
+    assert "--resolution lowest-direct" in lowest and "scripts/smoke.py" in lowest
