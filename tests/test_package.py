@@ -215,3 +215,24 @@ def test_no_lower_bound_is_below_what_the_code_needs() -> None:
         assert floors[name] >= Version(needed), f"{name}>={floors[name]}: it needs {needed}"
     lowest = (ROOT / "scripts" / "lowest").read_text()
     assert "--resolution lowest-direct" in lowest and "scripts/smoke.py" in lowest
+
+
+def test_the_torch_pin_accepts_the_cpu_build() -> None:
+    # docs/envs.md installs PyTorch's CPU-only build (2.13.0+cpu, from its own index) before
+    # the extras: their pin must accept it, or pip would fetch the CUDA build from PyPI.
+    from packaging.requirements import Requirement
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    for extra in ("train", "test"):
+        pins = [
+            Requirement(r)
+            for r in extras["optional-dependencies"][extra]
+            if Requirement(r).name == "torch"
+        ]
+        assert len(pins) == 1, extra
+        (pin,) = pins
+        version = str(next(iter(pin.specifier)).version)
+        assert pin.specifier.contains(f"{version}+cpu"), (extra, pin)
+        assert (
+            f"pip install torch=={version} --index-url" in (ROOT / "docs" / "envs.md").read_text()
+        )
