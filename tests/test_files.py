@@ -139,3 +139,17 @@ def test_one_wilson_interval() -> None:
     low, high = wilson(50, 100)
     assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
     assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_replacing_moves_a_filled_file_over_the_path_or_leaves_it(tmp_path: Path) -> None:
+    target = tmp_path / "backup.db"
+    target.write_text("old")
+    with pytest.raises(RuntimeError), files.replacing(target) as tmp:
+        tmp.write_text("half")
+        raise RuntimeError("the writer failed")
+    assert target.read_text() == "old"
+    with files.replacing(target) as tmp:
+        assert tmp.parent == tmp_path and tmp.read_bytes() == b""
+        tmp.write_text("new")
+    assert target.read_text() == "new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["backup.db"]

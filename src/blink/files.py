@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import platformdirs
@@ -86,6 +87,25 @@ def write_atomic(
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+@contextlib.contextmanager
+def replacing(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """A new, empty temporary file beside ``path`` for another writer to fill (SQLite's
+    online backup, ``pg_dump``): when the block ends, the file is flushed to disk and moved over
+    ``path`` (:func:`replace_durably`); when it raises, the file is removed and ``path`` left as
+    it was. Raises ``OSError``."""
+    p = Path(path)
+    fd, name = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=_folder_of(p))
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        yield tmp
+        with tmp.open("rb") as f:
+            os.fsync(f.fileno())
+        replace_durably(tmp, p)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def _folder_of(p: Path) -> Path:

@@ -12,16 +12,14 @@ Every failure is a :class:`DbCopyError`: a code, and one sentence saying what to
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 import sqlite3
 import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from blink.files import fsync_folder, replace_durably
+from blink.files import replacing
 
 __all__ = [
     "DbCopyError",
@@ -129,26 +127,21 @@ def _open_sqlite(path: Path, what: str) -> sqlite3.Connection:
 def _copy_sqlite(source: sqlite3.Connection, target: Path) -> int:
     """Copy the database open on ``source`` to ``target`` (a consistent snapshot, made in a
     temporary file beside it, checked, flushed and moved there whole); the number of games."""
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    os.close(fd)
-    tmp = Path(tmp_name)
     try:
-        dest = sqlite3.connect(tmp)
-        try:
-            source.backup(dest)  # all pages in one step: one snapshot of the source
-            (check,) = dest.execute("PRAGMA quick_check").fetchone()
-            if check != "ok":
-                raise DbCopyError("damaged", f"the copy of the database is damaged ({check})")
-            (games,) = dest.execute("SELECT count(*) FROM games").fetchone()
-            # One file, whole: the copy needs no -wal beside it.
-            dest.execute("PRAGMA journal_mode=DELETE")
-        finally:
-            dest.close()
-        with tmp.open("rb") as f:
-            os.fsync(f.fileno())
-        for suffix in ("-wal", "-shm", "-journal"):
-            Path(f"{target}{suffix}").unlink(missing_ok=True)
-        replace_durably(tmp, target)
+        with replacing(target) as tmp:
+            dest = sqlite3.connect(tmp)
+            try:
+                source.backup(dest)  # all pages in one step: one snapshot of the source
+                (check,) = dest.execute("PRAGMA quick_check").fetchone()
+                if check != "ok":
+                    raise DbCopyError("damaged", f"the copy of the database is damaged ({check})")
+                (games,) = dest.execute("SELECT count(*) FROM games").fetchone()
+                # One file, whole: the copy needs no -wal beside it.
+                dest.execute("PRAGMA journal_mode=DELETE")
+            finally:
+                dest.close()
+            for suffix in ("-wal", "-shm", "-journal"):
+                Path(f"{target}{suffix}").unlink(missing_ok=True)
         return int(games)
     except sqlite3.Error as exc:
         raise DbCopyError(
@@ -156,8 +149,6 @@ def _copy_sqlite(source: sqlite3.Connection, target: Path) -> int:
         ) from None
     except OSError as exc:
         raise DbCopyError("copy_failed", f"cannot write {target} ({exc.strerror or exc})") from None
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def backup_sqlite(database: Path, target: Path) -> int:
@@ -245,24 +236,15 @@ def backup_postgres(url: str, shown: str, target: Path) -> None:
     _check_target_folder(target, "the backup")
     pg_dump = _tool("pg_dump")
     conninfo, env = _libpq(url)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    os.close(fd)
-    tmp = Path(tmp_name)
     try:
-        _run(
-            [pg_dump, "--format=custom", "--no-owner", f"--file={tmp}", f"--dbname={conninfo}"],
-            env,
-            f"pg_dump of {shown}",
-        )
-        with tmp.open("rb") as f:
-            os.fsync(f.fileno())
-        replace_durably(tmp, target)
+        with replacing(target) as tmp:
+            _run(
+                [pg_dump, "--format=custom", "--no-owner", f"--file={tmp}", f"--dbname={conninfo}"],
+                env,
+                f"pg_dump of {shown}",
+            )
     except OSError as exc:
         raise DbCopyError("copy_failed", f"cannot write {target} ({exc.strerror or exc})") from None
-    finally:
-        tmp.unlink(missing_ok=True)
-        with contextlib.suppress(OSError):
-            fsync_folder(target.parent)
 
 
 def _postgres_games(url: str) -> int | None:
