@@ -2,7 +2,8 @@
 
 A tournament is kept as one JSON file (the form of :meth:`blink.tournament.Tournament.to_dict`:
 players, draw and results, plus the derived matches and standings for readers). Every change is
-written atomically (a temporary file in the same folder, flushed to disk, then ``os.replace``),
+written atomically (:func:`blink.files.write_atomic`: a temporary file in the same folder,
+flushed to disk, ``os.replace``, the folder flushed),
 so a crash or a full disk never leaves a half-written file: the old state or the new one.
 Changes hold an exclusive lock (a hidden ``.<name>.lock`` file next to it), so two people
 entering results at once both count.
@@ -16,11 +17,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+from blink import files
 from blink.tournament import Entrant, FieldError, Tournament, TournamentError
 
 __all__ = [
@@ -105,34 +106,14 @@ def save(tournament: Tournament, path: str | os.PathLike[str]) -> None:
 
 
 def write_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` to ``path`` so that the file is always the old or the new content."""
+    """Write ``text`` to ``path`` so that the file is always the old or the new content
+    (:func:`blink.files.write_atomic`, keeping the mode of the file it replaces); raise
+    :class:`OrganiserError` when the folder takes no file."""
     p = Path(path)
-    folder = p.parent if str(p.parent) else Path(".")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
+        files.write_atomic(p, text)
     except OSError as e:
         raise OrganiserError(f"{p}: cannot write here ({e.strerror})", "unwritable") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, _file_mode(p))
-        os.replace(tmp, p)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-def _file_mode(p: Path) -> int:
-    """The existing file's mode, or the usual mode for a new file under the current umask."""
-    try:
-        return p.stat().st_mode & 0o777
-    except OSError:
-        mask = os.umask(0)
-        os.umask(mask)
-        return 0o666 & ~mask
 
 
 def create(

@@ -1,9 +1,10 @@
 """The terminal's player profile: the id, name and secret a server gave, kept in a JSON file.
 
 A profile belongs to one server, so there is one file per server (``host:port``):
-``$BLINK_HOME/profile-<host>_<port>.json``, or ``$XDG_CONFIG_HOME/blink/...``, or
-``~/.config/blink/...``. The secret is the only credential (there are no passwords), so the file
-is written atomically (a temporary file in the same folder, then a rename) with mode 0600.
+``$BLINK_HOME/profile-<host>_<port>.json``, or the user's settings folder
+(``$XDG_CONFIG_HOME/blink/...`` when absolute, or ``~/.config/blink/...``). The secret is the
+only credential (there are no passwords), so the file is written atomically
+(:func:`blink.files.write_atomic`) with mode 0600.
 """
 
 from __future__ import annotations
@@ -11,10 +12,11 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
+
+from blink.files import user_config_folder, write_atomic
 
 __all__ = [
     "ProfileStoreError",
@@ -80,13 +82,13 @@ def server_key(server: str) -> str:
 
 
 def profile_home() -> Path:
-    """The folder of the profile files: ``$BLINK_HOME``, else ``$XDG_CONFIG_HOME/blink``, else
-    ``~/.config/blink``."""
+    """The folder of the profile files: ``$BLINK_HOME``, else the user's settings folder
+    (:func:`blink.files.user_config_folder`: ``$XDG_CONFIG_HOME/blink`` when that is an
+    absolute path, else ``~/.config/blink`` on Linux)."""
     home = os.environ.get("BLINK_HOME")
     if home:
         return Path(home)
-    xdg = os.environ.get("XDG_CONFIG_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".config") / "blink"
+    return user_config_folder()
 
 
 def profile_path(server: str, home: Path | None = None) -> Path:
@@ -121,21 +123,11 @@ def load(server: str, home: Path | None = None) -> StoredProfile | None:
 def save(profile: StoredProfile, home: Path | None = None) -> Path:
     """Write the profile file for its server atomically, readable by its owner only."""
     path = profile_path(profile.server, home)
+    text = json.dumps(profile.to_dict(), indent=2) + "\n"
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(prefix=".profile-", suffix=".tmp", dir=path.parent)
+        write_atomic(path, text, mode=0o600)
     except OSError as exc:
-        raise ProfileStoreError("unwritable", f"cannot write {path} ({exc.strerror})") from None
-    try:
-        os.fchmod(fd, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(profile.to_dict(), f, indent=2)
-            f.write("\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
         raise ProfileStoreError("unwritable", f"cannot write {path} ({exc.strerror})") from None
     return path
 

@@ -1,5 +1,10 @@
 """``blink db``: the server's database.
 
+- ``blink db migrate``: bring the schema to this version's newest migration (Alembic), as
+  ``blink serve`` does when it starts; for an upgrade done before the servers start.
+- ``blink db backup FILE``: a consistent copy while servers run (SQLite's online backup, or
+  ``pg_dump``); ``blink db restore FILE``: put one back (into a new or empty database, or over
+  one with ``--force`` once its servers are stopped). :mod:`blink.cli.dbcopy` does the work.
 - ``blink db check [--db FILE | --database-url URL]`` replays every stored game with its game's
   engine, as a restart or a record download would, and lists each one that does not replay
   (its id, its room, the action and why). Exit status 0 when every game replays, 1 when some
@@ -11,7 +16,8 @@ server answers ``409 game_unreadable`` for its record and replay (docs/protocol.
 
 from __future__ import annotations
 
-from typing import NoReturn
+from pathlib import Path
+from typing import Annotated, NoReturn
 
 import typer
 
@@ -21,7 +27,7 @@ __all__ = ["register"]
 
 db_app = typer.Typer(
     name="db",
-    help="The server's database: check that every stored game replays.",
+    help="The server's database: migrate, back up, restore, check that every stored game replays.",
     no_args_is_help=True,
 )
 
@@ -33,11 +39,138 @@ blink db check --db ~/games/blink.db
 blink db check --database-url postgresql+psycopg://user@host/db
 """
 
+COPY_EXAMPLES = """\
+Examples:
 
-def _fail(message: str) -> NoReturn:
+blink db backup backup.db                        the default SQLite file, while it serves
+blink db backup nightly.db --db /srv/blink/blink.db
+blink db restore nightly.db --db /srv/blink/new.db
+blink db backup blink.dump --database-url postgresql+psycopg://blink@db/blink
+blink db restore blink.dump --database-url postgresql+psycopg://blink@db/blink2
+"""
+
+BackupFile = Annotated[Path, typer.Argument(metavar="FILE", help="The backup file.")]
+Force = Annotated[
+    bool,
+    typer.Option("--force", help="Replace a database that holds games (stop its servers first)."),
+]
+
+
+def _fail(message: str, command: str = "check") -> NoReturn:
     """One clear line on stderr and exit status 2."""
-    typer.echo(f"blink db check: {message}", err=True)
+    typer.echo(f"blink db {command}: {message}", err=True)
     raise typer.Exit(2)
+
+
+def _url(db: Path | None, database_url: str | None, command: str) -> tuple[str, str]:
+    """The database's URL and how to show it, as blink serve reads --db and --database-url."""
+    from blink.cli.serving import ServeError, database
+
+    try:
+        return database(db, database_url)
+    except ServeError as exc:
+        _fail(str(exc), command)
+
+
+def _is_sqlite(url: str) -> bool:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).get_backend_name() == "sqlite"
+
+
+def _sqlite_path(url: str) -> Path:
+    from sqlalchemy.engine import make_url
+
+    return Path(str(make_url(url).database))
+
+
+@db_app.command("migrate")
+def migrate_cmd(db: DbFile = None, database_url: DatabaseUrl = None) -> None:
+    """Bring the database's schema to this version's newest migration (Alembic).
+
+    blink serve does the same when it starts; run this before starting the servers of an
+    upgrade, so none of them migrates while others serve. A new SQLite file is made.
+    """
+    from blink.cli.dbcopy import head_revision, revision_of
+    from blink.cli.serving import ServeError, open_database
+
+    url, shown = _url(db, database_url, "migrate")
+    try:
+        before = revision_of(url) if not _is_sqlite(url) or _sqlite_path(url).exists() else None
+    except Exception:
+        before = None  # open_database says why in one sentence
+    try:
+        open_database(url, shown)
+    except ServeError as exc:
+        _fail(str(exc), "migrate")
+    head = head_revision()
+    if before == head:
+        typer.echo(f"{shown} is at the newest migration ({head}): nothing to do")
+    else:
+        typer.echo(f"{shown} migrated from {before or 'an empty database'} to {head}")
+
+
+@db_app.command("backup", epilog=COPY_EXAMPLES)
+def backup_cmd(file: BackupFile, db: DbFile = None, database_url: DatabaseUrl = None) -> None:
+    """Back up the database to FILE, while servers go on using it.
+
+    SQLite: SQLite's online backup, one consistent copy (a file blink serve --db can open).
+    PostgreSQL: pg_dump's custom format (PostgreSQL's client programs must be installed).
+    FILE is written beside its place and moved there whole; an existing FILE is replaced.
+    """
+    from blink.cli.dbcopy import DbCopyError, backup_postgres, backup_sqlite
+
+    if not database_url:
+        path = (db or default_path()).expanduser()
+        if not path.exists():
+            _fail(
+                f"there is no database file {path}: give --db the file blink serve uses", "backup"
+            )
+    url, shown = _url(db, database_url, "backup")
+    target = file.expanduser()
+    try:
+        if _is_sqlite(url):
+            games = backup_sqlite(_sqlite_path(url), target)
+            typer.echo(f"Backed up {shown} to {target} ({games} game{'' if games == 1 else 's'})")
+        else:
+            backup_postgres(url, shown, target)
+            typer.echo(f"Backed up {shown} to {target} (pg_dump)")
+    except DbCopyError as exc:
+        _fail(str(exc), "backup")
+
+
+@db_app.command("restore", epilog=COPY_EXAMPLES)
+def restore_cmd(
+    file: BackupFile, db: DbFile = None, database_url: DatabaseUrl = None, force: Force = False
+) -> None:
+    """Restore the backup FILE (made by blink db backup) into the database.
+
+    Into a new SQLite file, or an empty PostgreSQL database; a database that holds games is
+    replaced only with --force, once every server using it has stopped. blink serve brings a
+    restored backup of an older version up to date when it starts (or blink db migrate).
+    """
+    from blink.cli.dbcopy import DbCopyError, restore_postgres, restore_sqlite
+
+    source = file.expanduser()
+    if not source.is_file():
+        _fail(f"there is no backup file {source}", "restore")
+    url, shown = _url(db, database_url, "restore")
+    try:
+        if _is_sqlite(url):
+            games = restore_sqlite(source, _sqlite_path(url), force)
+            typer.echo(f"Restored {source} to {shown} ({games} game{'' if games == 1 else 's'})")
+        else:
+            restore_postgres(source, url, shown, force)
+            typer.echo(f"Restored {source} to {shown} (pg_restore)")
+    except DbCopyError as exc:
+        _fail(str(exc), "restore")
+
+
+def default_path() -> Path:
+    """The SQLite file blink serve uses without --db."""
+    from blink.server.settings import default_database_path
+
+    return default_database_path()
 
 
 @db_app.command("check", epilog=EXAMPLES)

@@ -6,21 +6,22 @@ one from its options. Nothing in the server reads the clock or a delay from anyw
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from blink.files import user_data_folder
+
 __all__ = ["Settings", "default_database_path", "sqlite_url"]
 
 
 def default_database_path() -> Path:
-    """Where ``blink serve`` keeps its SQLite file: the user data folder, else ./blink.db."""
-    base = os.environ.get("XDG_DATA_HOME")
-    root = Path(base) if base else Path.home() / ".local" / "share"
+    """Where ``blink serve`` keeps its SQLite file: the user's data folder
+    (:func:`blink.files.user_data_folder`: ``$XDG_DATA_HOME/blink`` when that is an absolute
+    path, else ``~/.local/share/blink`` on Linux), else ./blink.db."""
     try:
-        folder = root / "blink"
+        folder = user_data_folder()
         folder.mkdir(parents=True, exist_ok=True)
         probe = folder / ".write-test"
         probe.write_text("")

@@ -16,6 +16,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from blink.files import replace_durably
+
 __all__ = ["DatabaseFile"]
 
 
@@ -59,7 +61,7 @@ class DatabaseFile:
         for suffix in ("-wal", "-shm"):
             with contextlib.suppress(FileNotFoundError):
                 Path(f"{self.path}{suffix}").unlink()
-        os.replace(self._tmp(), self.path)
+        replace_durably(self._tmp(), self.path)
         self.ident = self._ident()
 
     def _tmp(self) -> Path:

@@ -11,7 +11,9 @@ __all__ = ["Distribution", "percentile", "wilson"]
 
 
 def wilson(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """The Wilson score interval (95 % by default) for a proportion ``successes / n``."""
+    """The Wilson score interval (95 % by default) for a proportion ``successes / n`` (0 to 1
+    when ``n`` is 0): the one every win rate of the project uses (simulations, a trained
+    policy's evaluation)."""
     if n <= 0:
         return (0.0, 1.0)
     p = successes / n

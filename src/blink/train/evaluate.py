@@ -7,7 +7,6 @@ A uniformly random legal policy can be measured the same way, as a baseline.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -15,6 +14,7 @@ import numpy as np
 import torch
 
 from blink.envs.single import Observation
+from blink.sim.statistics import wilson
 from blink.train.policy import MaskedPolicy, PolicyInfo, legal_batch
 from blink.train.setup import TrainError, get_setup, make_env
 
@@ -22,20 +22,6 @@ __all__ = ["EvalResult", "evaluate", "wilson"]
 
 Chooser = Callable[[Observation], int]
 """Picks an action index from an observation."""
-
-Z95 = 1.959963984540054
-"""The standard normal quantile of a two-sided 95% interval."""
-
-
-def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion of ``wins`` in ``games`` (0 to 1 for none)."""
-    if games == 0:
-        return 0.0, 1.0
-    p = wins / games
-    centre = p + z * z / (2 * games)
-    spread = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games))
-    scale = 1 + z * z / games
-    return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,6 @@ A saved policy is two files: ``PATH`` (the torch state dict) and ``PATH.json``
 from __future__ import annotations
 
 import io
-import os
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ import torch
 from numpy.typing import NDArray
 from torch import nn
 
+from blink.files import write_atomic
 from blink.train.setup import TrainError
 
 __all__ = ["MaskedPolicy", "PolicyInfo", "info_path", "legal_batch", "load_policy", "save_policy"]
@@ -104,21 +104,12 @@ def info_path(path: Path) -> Path:
 def save_policy(path: Path, policy: MaskedPolicy, info: PolicyInfo) -> None:
     """Write the state dict to ``path`` and the description to ``PATH.json``."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    # Each file is written beside its place and moved there whole: a full disk or a crash
-    # leaves the policy saved before (if any), never half a file.
-    weights = path.with_name(path.name + ".part")
-    meta = info_path(path)
-    meta_part = meta.with_name(meta.name + ".part")
-    try:
-        buffer = io.BytesIO()  # in memory first: a failed write is then an OSError
-        torch.save(policy.state_dict(), buffer)
-        weights.write_bytes(buffer.getvalue())
-        meta_part.write_bytes(msgspec.json.format(msgspec.json.encode(info)) + b"\n")
-        os.replace(weights, path)
-        os.replace(meta_part, meta)
-    finally:
-        weights.unlink(missing_ok=True)
-        meta_part.unlink(missing_ok=True)
+    # Each file is written beside its place and moved there whole (blink.files.write_atomic):
+    # a full disk or a crash leaves the policy saved before (if any), never half a file.
+    buffer = io.BytesIO()  # in memory first: a failed write is then an OSError
+    torch.save(policy.state_dict(), buffer)
+    write_atomic(path, buffer.getvalue())
+    write_atomic(info_path(path), msgspec.json.format(msgspec.json.encode(info)) + b"\n")
 
 
 def load_policy(path: Path) -> tuple[MaskedPolicy, PolicyInfo]:

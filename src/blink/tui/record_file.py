@@ -1,19 +1,19 @@
 """``blink play --record FILE``: the record of the game (or series) played, kept in a file.
 
 The path is checked before the game starts (:func:`check_path`); the file is written
-atomically (a temporary file in the same folder, flushed to disk, then ``os.replace``) after
+atomically (:func:`blink.files.write_atomic`: a temporary file in the same folder, flushed to
+disk, ``os.replace``, the folder flushed) after
 each game and once more on leaving, so a quit mid-game keeps the unfinished game too (the
 record format allows a last game without a result; see docs/record-format.md).
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from blink import files
 from blink.games.classic.record import GameRecord
 from blink.model.records import SeriesRecord
 from blink.tui.i18n import _
@@ -62,23 +62,12 @@ def write_record(table: LocalTable, path: str | os.PathLike[str]) -> bool:
 
 def write_atomic(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` to ``path`` so that the file is always the old or the new content
-    (a temporary file in the same folder, flushed to disk, then ``os.replace``); raise
-    :class:`RecordFileError` (one sentence) when it cannot be written."""
+    (:func:`blink.files.write_atomic`); raise :class:`RecordFileError` (one sentence) when it
+    cannot be written."""
     p = Path(path)
-    folder = p.parent if str(p.parent) else Path(".")
-    tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, p)
+        files.write_atomic(p, text)
     except OSError as e:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
         raise RecordFileError(
             _("could not write the record to {path}: {reason}").format(
                 path=p, reason=e.strerror or _("write failed")
