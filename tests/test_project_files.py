@@ -63,3 +63,24 @@ def test_pre_commit_runs_what_the_test_command_runs() -> None:
         assert command in entries, command
         assert command.replace("python -m", "python3 -m") in script, command
     assert "python -m ruff format --check" in entries
+
+
+def test_the_cpu_only_training_install_uses_the_extras_pin() -> None:
+    import subprocess
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
+    script = ROOT / "scripts" / "install-train-cpu"
+    for extra in ("train", "test"):
+        pin = next(d for d in extras[extra] if d.startswith("torch"))
+        out = subprocess.run(
+            ["bash", str(script), "--dry-run", extra], capture_output=True, text=True, check=True
+        ).stdout.splitlines()
+        assert out == [
+            f"python3 -m pip install {pin} --index-url https://download.pytorch.org/whl/cpu",
+            f"python3 -m pip install -e .[{extra}]",
+        ]
+    bad = subprocess.run(["bash", str(script), "--dry-run", "gpu"], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "gpu" in bad.stderr
