@@ -21,6 +21,13 @@ meanwhile (``blink_plays_applied_total``: each is acknowledged after its commit)
 - Redis's ``INFO commandstats`` (commands executed; the nodes' Redis user may read ``INFO``
   in this benchmark's clusters only).
 
+Before the load, with the rooms made and nobody playing, it measures each node's CPU for
+``--idle`` seconds: what a node costs whatever its share of the plays (its timers, the leases'
+checks, presence on the bus), shown as a share of each play at the load's rate.
+
+``--code A,B`` runs the nodes of two checkouts in turn (each run's nodes import ``blink``
+from that folder's ``src``), for a change's before and after in the same run.
+
 It prints, per node count, the medians over the repeats and their ratio to the first count,
 with the load average at each run's end (the machine's other work shows there). Exits 2 with
 one sentence on bad arguments.
@@ -232,8 +239,11 @@ def _loadgen(args: tuple[Any, ...], out: Any) -> None:
     out.put(bench_load._worker(*args))
 
 
-def run_once(nodes: int, opts: argparse.Namespace) -> dict[str, Any]:
-    """One cluster of ``nodes`` nodes under the load: its figures."""
+def run_once(nodes: int, opts: argparse.Namespace, code: str | None = None) -> dict[str, Any]:
+    """One cluster of ``nodes`` nodes under the load: its figures. ``code``: the nodes run
+    the ``blink`` of that checkout (its ``src`` folder), not this one."""
+    if code is not None:
+        os.environ["PYTHONPATH"] = str(Path(code).resolve() / "src")
     cluster = LocalCluster(
         nodes=nodes,
         node_args=tuple(bench_load._node_args()),
@@ -247,6 +257,13 @@ def run_once(nodes: int, opts: argparse.Namespace) -> dict[str, Any]:
         with psycopg.connect(info, autocommit=True) as conn:
             conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
         rooms = asyncio.run(bench_load._make_rooms(cluster.port, opts.games))
+        # The nodes' own cost with nobody playing (timers, the leases' checks, presence):
+        # what each node costs whatever its share of the plays.
+        idle0 = [proc_cpu(n.proc.pid, True) for n in cluster.running]
+        t_idle = time.monotonic()
+        time.sleep(opts.idle)
+        idle_s = time.monotonic() - t_idle
+        idle = [proc_cpu(n.proc.pid, True) - c for n, c in zip(cluster.running, idle0, strict=True)]
         begin = time.time() + 1.0
         job = (cluster.port, rooms, begin, opts.warmup, opts.duration, opts.rate, opts.seed)
         ctx = multiprocessing.get_context("spawn")
@@ -265,6 +282,8 @@ def run_once(nodes: int, opts: argparse.Namespace) -> dict[str, Any]:
             if gen.is_alive():
                 gen.kill()
         res = figures(first, last, nodes)
+        res["idle_cpu_ms_per_s"] = [round(1000 * c / idle_s, 2) for c in idle]
+        res["idle_share_ms_per_play"] = round(sum(res["idle_cpu_ms_per_s"]) / res["plays_per_s"], 4)
         lat = sorted(client["latencies"])
         res["client_plays"] = client["plays"]
         res["client_p99_ms"] = round(lat[int(0.99 * (len(lat) - 1))] * 1000, 2) if lat else None
@@ -278,6 +297,8 @@ COLUMNS: list[tuple[str, str, Callable[[Any], str]]] = [
     ("PG CPU ms/play", "pg_cpu_ms_per_play", lambda v: f"{v:.3f}"),
     ("Redis CPU ms/play", "redis_cpu_ms_per_play", lambda v: f"{v:.3f}"),
     ("HAProxy CPU ms/play", "haproxy_cpu_ms_per_play", lambda v: f"{v:.3f}"),
+    ("load generator CPU ms/play", "loadgen_cpu_ms_per_play", lambda v: f"{v:.3f}"),
+    ("nodes' idle CPU ms/play", "idle_share_ms_per_play", lambda v: f"{v:.3f}"),
     ("writer commits/play", "writer_commits_per_play", lambda v: f"{v:.3f}"),
     ("writes/commit", "writes_per_commit", lambda v: f"{v:.1f}"),
     ("writer stmts/play", "writer_statements_per_play", lambda v: f"{v:.3f}"),
@@ -290,10 +311,10 @@ COLUMNS: list[tuple[str, str, Callable[[Any], str]]] = [
 ]
 
 
-def report(runs: dict[int, list[dict[str, Any]]]) -> Table:
+def report(runs: dict[int, list[dict[str, Any]]], title: str = "") -> Table:
     """Medians per node count, and their ratio to the first count."""
     counts = list(runs)
-    table = Table(title="Medians per node count (ratio to the first count)")
+    table = Table(title=f"{title}Medians per node count (ratio to the first count)")
     table.add_column("figure")
     for n in counts:
         table.add_column(f"{n} node{'s' if n > 1 else ''}", justify="right")
@@ -326,8 +347,18 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--warmup", type=float, default=4.0, help="seconds before measuring")
     ap.add_argument("--rate", type=float, default=1.5, help="plays a second per player")
     ap.add_argument("--repeat", type=int, default=3, help="runs per node count")
+    ap.add_argument(
+        "--idle", type=float, default=3.0, help="seconds the idle nodes' CPU is measured first"
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true", help="also print each run as a JSON line")
+    ap.add_argument(
+        "--code",
+        default="",
+        metavar="DIR[,DIR]",
+        help="run the nodes of each checkout in turn (its src folder), in the same run: "
+        "before and after a change",
+    )
     opts = ap.parse_args(argv)
     problem = None
     try:
@@ -340,12 +371,16 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     if problem is None:
         if opts.games < 1:
             problem = "--games must be at least 1."
-        elif opts.duration <= 0 or opts.warmup < 0:
-            problem = "--duration must be positive and --warmup not negative."
+        elif opts.duration <= 0 or opts.warmup < 0 or opts.idle <= 0:
+            problem = "--duration and --idle must be positive and --warmup not negative."
         elif opts.rate <= 0:
             problem = "--rate must be positive."
         elif opts.repeat < 1:
             problem = "--repeat must be at least 1."
+    opts.codes = [c for c in opts.code.split(",") if c] or [None]
+    bad = [c for c in opts.codes if c is not None and not (Path(c) / "src" / "blink").is_dir()]
+    if problem is None and bad:
+        problem = f"--code takes checkouts of blink (a folder with src/blink), not {bad[0]!r}."
     if problem is not None:
         print(problem, file=sys.stderr)
         sys.exit(2)
@@ -359,8 +394,10 @@ def main(argv: list[str] | None = None) -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     # The nodes' Redis user may also read INFO (commandstats), in these clusters only.
     local.REDIS_RULES += " +info"
-    runs: dict[int, list[dict[str, Any]]] = {n: [] for n in opts.node_counts}
-    total = opts.repeat * len(opts.node_counts)
+    runs: dict[str | None, dict[int, list[dict[str, Any]]]] = {
+        c: {n: [] for n in opts.node_counts} for c in opts.codes
+    }
+    total = opts.repeat * len(opts.node_counts) * len(opts.codes)
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -371,13 +408,17 @@ def main(argv: list[str] | None = None) -> None:
         task = progress.add_task("measuring", total=total)
         for i in range(opts.repeat):
             for n in opts.node_counts:
-                progress.update(task, description=f"run {i + 1}: {n} node(s)")
-                res = run_once(n, opts)
-                runs[n].append(res)
-                if opts.json:
-                    print(json.dumps(res), flush=True)
-                progress.advance(task)
-    Console().print(report(runs))
+                for code in opts.codes:
+                    where = f" of {code}" if code else ""
+                    progress.update(task, description=f"run {i + 1}: {n} node(s){where}")
+                    res = run_once(n, opts, code)
+                    res["code"] = code
+                    runs[code][n].append(res)
+                    if opts.json:
+                        print(json.dumps(res), flush=True)
+                    progress.advance(task)
+    for code, by_count in runs.items():
+        Console().print(report(by_count, f"{code}: " if code else ""))
     print(
         f"{opts.games} games at {opts.rate:g} plays/s per player, {opts.duration:g} s measured "
         f"after {opts.warmup:g} s, {opts.repeat} runs per count; {os.cpu_count()} CPUs"
