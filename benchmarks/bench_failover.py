@@ -9,9 +9,9 @@ on its way at the kill arrives just after it, and the pause follows it). The kil
 started again on its port before the next round, so each round kills a holder anew. It
 prints the pauses' p50, p90, p99 and max over every room of every round (nearest rank:
 with fewer than 100 pauses, the p99 is the max), and the load average at the end. A room
-counts only if the node stopped still served it just before the stop (the router may have sent its players to
-another node meanwhile, while the node restarted or healed was still marked down):
-``rooms_skipped`` says how many did not.
+counts only if the node stopped still served it just before the stop (the router may have
+sent its players to another node meanwhile, while the node restarted or healed was still
+marked down): ``rooms_skipped`` says how many did not.
 
     python benchmarks/bench_failover.py --rounds 5 --check-interval-ms 500
     python benchmarks/bench_failover.py --rounds 5 --graceful    # SIGTERM: a rolling restart
