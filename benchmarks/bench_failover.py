@@ -1,18 +1,27 @@
-"""How long a game stops when the node serving it is killed: a cluster on loopback (PostgreSQL,
-two ``blink serve --cluster`` nodes, HAProxy; :class:`blink.cluster.local.LocalCluster`), two
-WebSocket clients playing a room through the router as fast as acks come back; the node that
-holds the room is killed with SIGKILL, the clients reconnect through the router (every 20 ms),
-and the time from the kill to the first ack of a play after it is measured. The killed node is
-started again on its port before the next round, so each round kills the room's holder anew.
+"""How long games stop when the node serving them is killed or cut off: a cluster on loopback
+(PostgreSQL, ``--nodes`` ``blink serve --cluster`` nodes, HAProxy;
+:class:`blink.cluster.local.LocalCluster`); each round opens ``--rooms`` rooms that one node
+serves, two WebSocket clients playing each through the router as fast as acks come back; that
+node is killed with SIGKILL, the clients reconnect through the router (every 20 ms), and each
+room's pause is measured: the longest gap between two acknowledged plays (either player's)
+from the last before the kill to the tenth after it, the wait the players see (an ack already
+on its way at the kill arrives just after it, and the pause follows it). The killed node is
+started again on its port before the next round, so each round kills a holder anew. It
+prints the pauses' p50, p90, p99 and max over every room of every round (nearest rank:
+with fewer than 100 pauses, the p99 is the max), and the load average at the end. A room
+counts only if the node stopped still served it just before the stop (the router may have
+sent its players to another node meanwhile, while the node restarted or healed was still
+marked down): ``rooms_skipped`` says how many did not.
 
     python benchmarks/bench_failover.py --rounds 5 --check-interval-ms 500
     python benchmarks/bench_failover.py --rounds 5 --graceful    # SIGTERM: a rolling restart
     python benchmarks/bench_failover.py --rounds 5 --partition   # a node cut off (root)
+    python benchmarks/bench_failover.py --rounds 10 --rooms 4 --nodes 3 --partition
 
 With ``--partition`` the second node runs in a network namespace of its own (``ip netns``,
 root only), reached by HAProxy and reaching PostgreSQL and Redis over one veth link; each
-round plays a room that node serves, takes the link down (nothing is closed: packets stop),
-and measures the time from the cut to the next acknowledged play. The other node takes the
+round plays ``--rooms`` rooms that node serves, takes the link down (nothing is closed:
+packets stop), and measures each room's pause around the cut. The other node takes the
 room once PostgreSQL has found the cut-off node's sessions dead and dropped its lease
 (keepalives, :mod:`blink.server.pg_liveness`); the clients give a connection up after 3 s
 without a frame (they ping every half second). The link is healed before the next round.
@@ -45,10 +54,11 @@ import asyncio
 import contextlib
 import itertools
 import json
+import math
 import os
 import re
-import statistics
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -222,73 +232,151 @@ def open_room(cluster: LocalCluster) -> tuple[str, list[str]]:
         time.sleep(0.1)  # 503 room_elsewhere while it is handed to the node it hashes to
 
 
-async def round_cut(cluster: LocalCluster) -> float:
-    """One room served by the namespaced node, its link cut: seconds from the cut to the next
-    ack. The link is healed and the node healthy again at the end."""
-    apart = cluster.running[1]
-    while True:
+def open_rooms_on(cluster: LocalCluster, node: Node | None, count: int) -> list[Any]:
+    """``count`` rooms served by ``node`` (``None``: by the node the first room lands on):
+    their codes and tokens, and the node."""
+    rooms: list[tuple[str, list[str]]] = []
+    for _ in range(50 * count):
         code, tokens = open_room(cluster)
-        if holder(cluster, code) is apart:
-            break
-    players = [Player(cluster.url, code, t) for t in tokens]
+        served = holder(cluster, code)
+        node = node or served
+        if served is node:
+            rooms.append((code, tokens))
+            if len(rooms) == count:
+                return [rooms, node]
+    raise RuntimeError(f"fewer than {count} rooms landed on the node in {50 * count} tries")
+
+
+AFTER = 10
+"""Acks of a room after the stop before its pause is measured (play has resumed)."""
+
+
+def pause(players: list[Player], since: float) -> float:
+    """The pause a room's players saw around ``since``: the longest time between two acks
+    (either player's) from the last before it to the :data:`AFTER`-th after it. An ack on
+    its way when the node stopped arrives just after it: the pause is the gap that follows."""
+    acks = sorted(t for p in players for t in p.acks)
+    before = max((t for t in acks if t <= since), default=since)
+    after = [t for t in acks if t > since][:AFTER]
+    return max(b - a for a, b in itertools.pairwise([before, *after]))
+
+
+async def resumed(players: list[Player], since: float, limit: float = 120.0) -> None:
+    """Wait until each player has an ack after ``since`` and the room :data:`AFTER` of them."""
+    await acked_after(players, since, limit)
+    deadline = time.monotonic() + limit
+    while sum(1 for p in players for t in p.acks if t > since) < AFTER:
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"fewer than {AFTER} acks in the {limit:.0f} s after the stop")
+        await asyncio.sleep(0.01)
+
+
+SKIPPED: list[int] = []
+"""Rooms left out of the figures: served by another node than the one stopped by the time of
+the stop (the router sent their players elsewhere: the node was still marked down after the
+previous round)."""
+
+
+async def play_and_stop(
+    cluster: LocalCluster, rooms: list[tuple[str, list[str]]], node: Node, stop_node: Any
+) -> list[float]:
+    """Play every room, then ``await stop_node()`` once each has 20 acks; the pause
+    (:func:`pause`) around the stop of each room ``node`` served just before it."""
+    tables = [[Player(cluster.url, code, t) for t in tokens] for code, tokens in rooms]
     stop = asyncio.Event()
-    tasks = [asyncio.ensure_future(p.run(stop)) for p in players]
+    tasks = [asyncio.ensure_future(p.run(stop)) for players in tables for p in players]
     try:
-        while sum(len(p.acks) for p in players) < 20:
+        while any(sum(len(p.acks) for p in players) < 20 for players in tables):
             await asyncio.sleep(0.05)
-        cut = time.monotonic()
-        ip("link", "set", LINK, "down")
-        await acked_after(players, cut)
-        gap = min(t for p in players for t in p.acks if t > cut) - cut
+        served = [
+            players
+            for (code, _), players in zip(rooms, tables, strict=True)
+            if await asyncio.to_thread(holder, cluster, code) is node
+        ]
+        SKIPPED.append(len(tables) - len(served))
+        at = await stop_node()
+        for players in served:
+            await resumed(players, at)
+        return [pause(players, at) for players in served]
     finally:
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def round_cut(cluster: LocalCluster, count: int) -> list[float]:
+    """``count`` rooms served by the namespaced node, its link cut: each room's pause. The
+    link is healed and the node healthy again at the end."""
+    apart = cluster.running[1]
+    rooms, _ = open_rooms_on(cluster, apart, count)
+
+    async def cut() -> float:
+        at = time.monotonic()
+        ip("link", "set", LINK, "down")
+        return at
+
+    try:
+        gaps = await play_and_stop(cluster, rooms, apart, cut)
+    finally:
         ip("link", "set", LINK, "up")
     while True:
         with contextlib.suppress(httpx.HTTPError):
             if httpx.get(f"{apart.http}/api/health", timeout=5).status_code == 200:
-                return gap
+                return gaps
         await asyncio.sleep(0.2)
 
 
-async def round_once(cluster: LocalCluster, graceful: bool = False) -> float:
-    """One room, one kill (or graceful stop): seconds from the kill to the next ack (the
-    longest time between two acks from the stop to the first ack after it)."""
-    code, tokens = open_room(cluster)
-    players = [Player(cluster.url, code, t) for t in tokens]
-    stop = asyncio.Event()
-    tasks = [asyncio.ensure_future(p.run(stop)) for p in players]
-    try:
-        while sum(len(p.acks) for p in players) < 20:
-            await asyncio.sleep(0.05)
-        dead = holder(cluster, code)
-        killed = time.monotonic()
-        if graceful:
+async def round_once(cluster: LocalCluster, count: int, graceful: bool = False) -> list[float]:
+    """``count`` rooms of one node, the node killed (or stopped gracefully): each room's
+    pause, the longest time between two acks from the stop to the first ack after it. The
+    node is started again on its port at the end."""
+    rooms, dead = open_rooms_on(cluster, None, count)
+    if graceful:
+        tables = [[Player(cluster.url, code, t) for t in tokens] for code, tokens in rooms]
+        stop = asyncio.Event()
+        tasks = [asyncio.ensure_future(p.run(stop)) for players in tables for p in players]
+        gaps = []
+        try:
+            while any(sum(len(p.acks) for p in players) < 20 for players in tables):
+                await asyncio.sleep(0.05)
+            killed = time.monotonic()
             await asyncio.to_thread(dead.stop_gracefully)
             gone = time.monotonic()
             said = re.findall(r"handed \d+ rooms over .* in (\d+) ms", dead.log.read_text())
             HANDOVER_MS.extend(int(x) for x in said)
-            await acked_after(players, gone)
-            times = sorted(t for p in players for t in p.acks if t > killed)
-            before = max(t for p in players for t in p.acks if t <= killed)
-            times = [before, *(t for t in times if t <= min(x for x in times if x > gone))]
-            gap = max(b - a for a, b in itertools.pairwise(times))
-            CLOSE_TO_ACK_MS.append(round(1000 * close_to_ack(players, killed)))
-        else:
+            for players in tables:
+                await acked_after(players, gone)
+                times = sorted(t for p in players for t in p.acks if t > killed)
+                before = max(t for p in players for t in p.acks if t <= killed)
+                times = [before, *(t for t in times if t <= min(x for x in times if x > gone))]
+                gaps.append(max(b - a for a, b in itertools.pairwise(times)))
+                CLOSE_TO_ACK_MS.append(round(1000 * close_to_ack(players, killed)))
+        finally:
+            stop.set()
+            await asyncio.gather(*tasks, return_exceptions=True)
+    else:
+
+        async def kill() -> float:
+            at = time.monotonic()
             dead.kill9()
-            await acked_after(players, killed)
-            gap = min(t for p in players for t in p.acks if t > killed) - killed
-    finally:
-        stop.set()
-        await asyncio.gather(*tasks, return_exceptions=True)
+            return at
+
+        gaps = await play_and_stop(cluster, rooms, dead, kill)
     i = cluster.running.index(dead)
     cluster.running[i] = cluster.start_node(dead.port)
-    return gap
+    return gaps
+
+
+def percentile(xs: list[float], q: float) -> float:
+    """The nearest-rank ``q`` quantile of ``xs`` (0 < q <= 1)."""
+    ordered = sorted(xs)
+    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
 
 
 async def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--rooms", type=int, default=4, help="rooms of the stopped node per round")
+    ap.add_argument("--nodes", type=int, default=2, help="nodes in the cluster (2 or more)")
     ap.add_argument("--check-interval-ms", type=int, default=500)
     ap.add_argument("--fall", type=int, default=1)
     ap.add_argument("--graceful", action="store_true", help="stop the node with SIGTERM")
@@ -302,6 +390,9 @@ async def main() -> None:
         help="the nodes' --drain-wait (default: two check intervals times --fall)",
     )
     args = ap.parse_args()
+    if args.rounds < 1 or args.rooms < 1 or args.nodes < 2:
+        print("--rounds and --rooms must be at least 1, and --nodes at least 2.", file=sys.stderr)
+        sys.exit(2)
     drain = args.drain_wait
     if drain is None:
         drain = 2 * args.fall * args.check_interval_ms / 1000
@@ -312,37 +403,56 @@ async def main() -> None:
     node_args += ("--message-rate", "0")
     node_args += ("--drain-wait", str(drain))
     apart = Placement(("ip", "netns", "exec", NS), NODE_ADDR, HOST_ADDR)
+    placements = (Placement(), apart, *[Placement()] * (args.nodes - 2))
     cluster = LocalCluster(
-        nodes=2,
+        nodes=args.nodes,
         node_args=node_args,
         check_interval_ms=args.check_interval_ms,
         fall=args.fall,
         rise=1,
-        placements=(Placement(), apart) if args.partition else (),
+        placements=placements if args.partition else (),
     )
     with namespace() if args.partition else contextlib.nullcontext(), cluster:
-        gaps = []
-        for _ in range(args.rounds):
+        gaps: list[float] = []
+        for i in range(args.rounds):
             if args.partition:
-                gaps.append(await round_cut(cluster))
+                got = await round_cut(cluster, args.rooms)
             else:
-                gaps.append(await round_once(cluster, args.graceful))
+                got = await round_once(cluster, args.rooms, args.graceful)
+            gaps.extend(got)
+            print(
+                f"round {i + 1}/{args.rounds}: pauses "
+                + ", ".join(f"{g:.2f}" for g in sorted(got))
+                + f" s (load {os.getloadavg()[0]:.1f})",
+                file=sys.stderr,
+                flush=True,
+            )
             # The restarted (healed) node is up again before the next round.
             await asyncio.sleep(2 * args.check_interval_ms / 1000)
+    if not gaps:
+        print("no room was served by the stopped node at any stop: nothing measured")
+        sys.exit(1)
     ms = sorted(g * 1000 for g in gaps)
     print(
         json.dumps(
             {
                 "rounds": args.rounds,
+                "rooms_per_round": args.rooms,
+                "nodes": args.nodes,
+                "load_avg": round(os.getloadavg()[0], 2),
                 "check_interval_ms": args.check_interval_ms,
                 "fall": args.fall,
                 "stop": "cut" if args.partition else "SIGTERM" if args.graceful else "SIGKILL",
                 "handover_ms": HANDOVER_MS,
                 "close_to_ack_ms": CLOSE_TO_ACK_MS,
+                "rooms_skipped": sum(SKIPPED),
                 "gap_ms": {
                     "min": round(ms[0]),
-                    "median": round(statistics.median(ms)),
+                    "p50": round(percentile(ms, 0.50)),
+                    "p90": round(percentile(ms, 0.90)),
+                    "p99": round(percentile(ms, 0.99)),
                     "max": round(ms[-1]),
+                    "samples": len(ms),
                 },
             }
         )

@@ -92,6 +92,19 @@ async def test_a_game_moves_the_metrics(servers: list[ServerThread]) -> None:
     assert value(after, "blink_ack_latency_seconds_bucket", le="+Inf") == acks
     commits = value(after, "blink_commit_latency_seconds_count")
     assert commits >= 1 and value(after, "blink_commit_latency_seconds_sum") > 0
+    # The writer's own counts: every commit timed is a transaction counted (whichever path
+    # committed it: PostgreSQL's async pipeline is timed too), each holding writes, and each
+    # acknowledged play is one write at least (its action row).
+    paths = ("sync", "async")
+    committed = sum(value(after, "blink_db_commits_total", path=p) for p in paths)
+    writes = sum(value(after, "blink_db_writes_total", path=p) for p in paths)
+    statements = sum(value(after, "blink_db_statements_total", path=p) for p in paths)
+    assert committed == commits
+    assert writes >= acks and statements >= writes
+    if server.settings.database_url.startswith("postgresql"):
+        assert value(after, "blink_db_commits_total", path="async") >= 1
+    # A single node's bus hands nothing to other nodes.
+    assert value(after, "blink_bus_ignored_total") == 0
 
     # The other app, in the same process, has counted nothing of it.
     theirs = other.get("/metrics").text

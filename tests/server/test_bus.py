@@ -133,6 +133,30 @@ async def test_redis_stopped_and_started_again(caplog: pytest.LogCaptureFixture)
         server.close()
 
 
+async def test_the_redis_bus_counts_what_it_sends_and_hears_by_kind(redis_url: str) -> None:
+    """``/metrics`` reads these: each message handed to Redis counts on its sender, by kind;
+    the other node counts it heard; the sender's own echo is read and ignored."""
+    a, b = RedisBus(redis_url, node="a"), RedisBus(redis_url, node="b")
+    await a.start()
+    await b.start()
+    try:
+        with b.subscribe(ROOMS) as bt:
+            await _until(lambda: a.connected and b.connected)
+            for n in range(3):
+                a.publish(ROOMS, Presence("a", n + 1, 0))
+            a.publish(LEADERBOARD, LeaderboardChanged())
+            for _ in range(3):
+                await next_event(bt, Presence)
+            await _until(lambda: b.heard.get("leaderboard") == 1 and a.ignored >= 4)
+            assert a.sent == {"presence": 3, "leaderboard": 1}
+            assert b.heard == {"presence": 3, "leaderboard": 1}
+            assert b.sent == {} and a.heard == {}
+            assert a.ignored == 4  # its own four, echoed by Redis
+    finally:
+        await a.stop()
+        await b.stop()
+
+
 async def _until(cond: object) -> None:
     assert callable(cond)
     loop = asyncio.get_running_loop()

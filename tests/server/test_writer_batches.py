@@ -5,6 +5,7 @@ the asynchronous connection, whose failed pipeline is redone job by job)."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -67,3 +68,54 @@ async def test_the_queued_jobs_are_committed_by_stop(db_url: str, kind: str) -> 
             assert sorted(seqs) == list(range(1, 51))
     finally:
         again.stop()
+
+
+async def test_an_async_batch_is_one_round_trip_and_one_implicit_transaction(
+    db_url: str, tmp_path: Path
+) -> None:
+    """PostgreSQL's async writer sends a batch as one pipeline ended by one Sync: no BEGIN,
+    no COMMIT, one round trip (read from libpq's own trace of the connection's messages). The
+    statements before the Sync are one transaction: a batch whose last statement fails leaves
+    nothing of its earlier ones."""
+    if not db_url.startswith("postgresql"):
+        pytest.skip("the async writer is PostgreSQL's")
+    import psycopg
+
+    storage = Storage(db_url, writer="async")
+    storage.start(asyncio.get_running_loop())
+    writer = storage._pg
+    assert writer is not None
+    try:
+        conn = await writer._connection()
+        trace = tmp_path / "libpq.trace"
+        with open(trace, "w") as out:
+            conn.pgconn.trace(out.fileno())
+            conn.pgconn.set_trace_flags(psycopg.pq.Trace.SUPPRESS_TIMESTAMPS)
+            good = [
+                jobs.job_append_action(11, 1, {"type": "play"}, 0, "a"),
+                jobs.job_append_action(11, 2, {"type": "play"}, 1, "b"),
+                jobs.job_update_room("NOROOM", status="playing"),  # an UPDATE of no row
+            ]
+            assert await writer.commit(good) == [None, None, None]
+            conn.pgconn.untrace()
+        sent = [line.split("\t") for line in trace.read_text().splitlines()]
+        frontend = [f[2] for f in sent if len(f) > 2 and f[0] == "F"]
+        text = trace.read_text()
+        assert frontend.count("Sync") == 1, frontend
+        assert "BEGIN" not in text and "COMMIT" not in text
+        # Committed: another connection sees both rows.
+        with storage.engine.connect() as other:
+            seqs = other.execute(select(actions.c.seq).where(actions.c.game_id == 11)).all()
+        assert sorted(r[0] for r in seqs) == [1, 2]
+
+        bad = [
+            jobs.job_append_action(12, 1, {"type": "play"}, 0, "c"),
+            jobs.job_append_action(11, 2, {"type": "play"}, 1, "taken"),  # (11, 2) is taken
+        ]
+        with pytest.raises(psycopg.errors.UniqueViolation):
+            await writer.commit(bad)
+        with storage.engine.connect() as other:
+            left = other.execute(select(actions.c.seq).where(actions.c.game_id == 12)).all()
+        assert left == []
+    finally:
+        storage.stop()

@@ -231,7 +231,12 @@ class LocalPostgres:
     removed by :meth:`stop`) on a free loopback port, fsync off. The folder's parents must be
     open to the ``postgres`` user when run as root."""
 
-    def __init__(self, folder: Path | None = None, listen: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        folder: Path | None = None,
+        listen: tuple[str, ...] = (),
+        settings: tuple[str, ...] = (),
+    ) -> None:
         bindir = find_postgres()
         if bindir is None:
             raise ClusterError(
@@ -244,6 +249,9 @@ class LocalPostgres:
         self.listen = listen
         """More addresses it listens on, besides loopback (clients on their networks are
         trusted, as on loopback)."""
+        self.settings = settings
+        """More server settings, ``name=value`` each (a benchmark's
+        ``shared_preload_libraries=pg_stat_statements``)."""
         self.folder = folder or Path(tempfile.mkdtemp(prefix="blink-pg-"))
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
@@ -307,6 +315,7 @@ class LocalPostgres:
                     *("-c", "max_locks_per_transaction=1024"),
                     # A vanished node's session (and its leases) is dropped within seconds.
                     *server_flags(),
+                    *(arg for setting in self.settings for arg in ("-c", setting)),
                 ],
                 stdout=out,
                 stderr=subprocess.STDOUT,
@@ -395,7 +404,8 @@ class LocalCluster:
 
     ``node_args`` are more ``blink serve`` options for every node; ``check_interval_ms``,
     ``fall`` and ``rise`` are HAProxy's health checks; ``port`` is HAProxy's (0: a free one);
-    ``placements[i]`` is where node ``i`` runs (by default on loopback, as the others).
+    ``placements[i]`` is where node ``i`` runs (by default on loopback, as the others);
+    ``postgres_settings`` are more PostgreSQL settings (``name=value``).
     """
 
     nodes: int = 2
@@ -406,6 +416,7 @@ class LocalCluster:
     rise: int = 2
     folder: Path | None = None
     placements: tuple[Placement, ...] = ()
+    postgres_settings: tuple[str, ...] = ()
     running: list[Node] = field(default_factory=list)
     postgres: LocalPostgres | None = None
     redis: LocalRedis | None = None
@@ -447,7 +458,9 @@ class LocalCluster:
             os.chmod(self.folder, 0o755)  # PostgreSQL's user reaches its own folder inside
         try:
             listen = tuple(sorted({p.services for p in self.placements} - {"127.0.0.1"}))
-            self.postgres = LocalPostgres(self.folder / "postgres", listen)
+            self.postgres = LocalPostgres(
+                self.folder / "postgres", listen, self.postgres_settings
+            )
             self.postgres.start()
             self.redis = LocalRedis(redis, self.folder / "redis", listen)
             self.redis.start()

@@ -123,6 +123,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     metrics: Metrics = app.state.metrics
     hub.metrics = metrics
     storage.on_commit = metrics.observe_commit
+    metrics.watch_writer(storage.counts)
+    metrics.watch_bus(bus)
     metrics.watch(lambda: len(hub.rooms), lambda: hub.live_games, lambda: hub.connections)
     await attach_extras(hub)
     hub.game_end_hooks.append(daily_results)

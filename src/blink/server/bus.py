@@ -67,6 +67,7 @@ __all__ = [
     "RoomsAsked",
     "Subscription",
     "TournamentChanged",
+    "kind",
     "make_bus",
     "unsound",
 ]
@@ -292,6 +293,13 @@ class Bus:
         self.node = node or secrets.token_hex(4)
         """This node's name on the bus (random unless given)."""
         self._topics: dict[str, _Fanout] = {t: _Fanout() for t in TOPICS}
+        self.sent: dict[str, int] = {}
+        """Messages handed to the other nodes (Redis) so far, by their event's :func:`kind`."""
+        self.heard: dict[str, int] = {}
+        """Messages of the other nodes read from Redis and delivered here, by kind."""
+        self.ignored = 0
+        """Messages read from Redis and not delivered: this node's own (Redis sends every
+        subscriber what it publishes) and those that could not be believed."""
 
     def _fanout(self, topic: str) -> _Fanout:
         try:
@@ -363,7 +371,8 @@ class RedisBus(Bus):
         is gone without closing it (a host that died, a network cut) is found within about
         this long, where a read that waits for ever would never end."""
         self.prefix = prefix
-        self._outbox: deque[tuple[str, bytes]] = deque()
+        self._outbox: deque[tuple[str, bytes, str]] = deque()
+        """(channel, message, the event's kind) waiting for Redis."""
         self._queue_limit = queue_limit
         self._overflowed = False
         self._wake = asyncio.Event()
@@ -393,7 +402,9 @@ class RedisBus(Bus):
         if len(self._outbox) >= self._queue_limit:
             self._outbox.popleft()
             self._overflowed = True
-        self._outbox.append((self.channel(topic), _encoder.encode(Envelope(self.node, event))))
+        self._outbox.append(
+            (self.channel(topic), _encoder.encode(Envelope(self.node, event)), kind(event))
+        )
         self._wake.set()
 
     def _retry(self) -> Any:
@@ -469,7 +480,7 @@ class RedisBus(Bus):
             self.resync_all()
             for topic in TOPICS:
                 self._outbox.appendleft(
-                    (self.channel(topic), _encoder.encode(Envelope(self.node, RESYNC)))
+                    (self.channel(topic), _encoder.encode(Envelope(self.node, RESYNC)), "resync")
                 )
             self._wake.set()
         self._ever = True
@@ -492,9 +503,13 @@ class RedisBus(Bus):
                 self._overflowed = False
                 for topic in TOPICS:
                     self._outbox.appendleft(
-                        (self.channel(topic), _encoder.encode(Envelope(self.node, RESYNC)))
+                        (
+                            self.channel(topic),
+                            _encoder.encode(Envelope(self.node, RESYNC)),
+                            "resync",
+                        )
                     )
-            channel, data = self._outbox[0]
+            channel, data, what = self._outbox[0]
             try:
                 await self._retry().call_with_retry(
                     lambda c=channel, d=data: self._client.publish(c, d), self._publish_failed
@@ -504,6 +519,7 @@ class RedisBus(Bus):
             if self._outbox and self._outbox[0][1] is data:
                 self._outbox.popleft()
             self.published += 1
+            self.sent[what] = self.sent.get(what, 0) + 1
 
     async def _reader(self) -> None:
         from redis.exceptions import ConnectionError, TimeoutError
@@ -550,9 +566,13 @@ class RedisBus(Bus):
             event = self.check(topic, msg["data"])
         except Exception:  # whatever came, the reader goes on
             log.debug("dropped a message from Redis that could not be read", exc_info=True)
+            event = None
+        if event is None:
+            self.ignored += 1
             return
-        if event is not None:
-            self.deliver(topic, event)
+        what = kind(event)
+        self.heard[what] = self.heard.get(what, 0) + 1
+        self.deliver(topic, event)
 
     def check(self, topic: str, data: object) -> Event | None:
         """The event of a message ``data`` heard on ``topic``, or ``None`` (dropped, logged at
@@ -574,6 +594,11 @@ class RedisBus(Bus):
             log.debug("dropped a %s event from %s: %s", type(env.event).__name__, env.node, why)
             return None
         return env.event
+
+
+def kind(event: Event) -> str:
+    """The kind of ``event``: its tag on the wire (``room``, ``presence``, ``wanted``...)."""
+    return str(event.__struct_config__.tag)
 
 
 _TOPIC_OF: dict[type[Any], str] = {

@@ -11,7 +11,11 @@ What is measured, and where (docs/deploy.md lists the names):
 - ack latency: a histogram of the seconds from an action message received by the session to
   its ``ack`` queued for the player (after its commit), measured inside the server;
 - commit latency: a histogram of the seconds one group commit of the storage writer takes
-  (every job queued meanwhile, in one transaction).
+  (every job queued meanwhile, in one transaction);
+- the storage writer's transactions, writes and statements, and the bus's messages sent to
+  and heard from the other nodes by kind: counters kept as plain integers by the writer and
+  the bus and read at each scrape (:meth:`Metrics.watch_writer`, :meth:`Metrics.watch_bus`),
+  what ``benchmarks/bench_cluster_scale.py`` divides by the plays.
 
 Each app has its own :class:`~prometheus_client.CollectorRegistry`, not the library's global
 one: several apps in one process (the tests) each count their own. A metric update costs about
@@ -24,11 +28,13 @@ a microsecond (the library's lock and a float add), against about 0.3 ms of CPU 
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Callable, Iterable
-from typing import Final
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Final, Protocol
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, Metric
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from prometheus_client.registry import Collector
 
 __all__ = ["CONTENT_TYPE", "LATENCY_BUCKETS", "AddressFilter", "Metrics"]
 
@@ -52,6 +58,75 @@ LATENCY_BUCKETS: Final = (
 )
 """Histogram buckets (seconds) for the ack and commit latencies: a commit takes a fraction of
 a millisecond on SQLite, an ack a few; the top buckets catch a slow disk or database."""
+
+
+class WriterCounting(Protocol):
+    """What the storage writer counts (:class:`blink.server.storage.WriterCounts`), by
+    path."""
+
+    @property
+    def commits(self) -> Mapping[str, int]: ...
+    @property
+    def jobs(self) -> Mapping[str, int]: ...
+    @property
+    def statements(self) -> Mapping[str, int]: ...
+
+
+class BusCounting(Protocol):
+    """What the bus counts (:class:`blink.server.bus.Bus`)."""
+
+    @property
+    def sent(self) -> Mapping[str, int]: ...
+    @property
+    def heard(self) -> Mapping[str, int]: ...
+    @property
+    def ignored(self) -> int: ...
+
+
+class _Counted(Collector):
+    """Counters kept elsewhere as plain integers, read at each scrape."""
+
+    def __init__(self) -> None:
+        self.writer: WriterCounting | None = None
+        self.bus: BusCounting | None = None
+
+    def describe(self) -> Iterable[Metric]:
+        return []  # read at each scrape only: nothing to check at registration
+
+    def collect(self) -> Iterator[Metric]:
+        w = self.writer
+        if w is not None:
+            for name, what, counts in (
+                ("blink_db_commits", "Transactions the storage writer committed", w.commits),
+                ("blink_db_writes", "Writes (jobs) the storage writer committed", w.jobs),
+                (
+                    "blink_db_statements",
+                    "Statements the storage writer sent in committed transactions (a write "
+                    "is one; a batch with a cluster's fenced writes adds its fence check)",
+                    w.statements,
+                ),
+            ):
+                family = CounterMetricFamily(
+                    name, f"{what}, by path (sync: a thread; async: the pipeline).", labels=["path"]
+                )
+                for path, n in sorted(dict(counts).items()):
+                    family.add_metric([path], n)
+                yield family
+        b = self.bus
+        if b is not None:
+            for name, what, counts in (
+                ("blink_bus_sent", "Bus messages sent to the other nodes (Redis)", b.sent),
+                ("blink_bus_heard", "Bus messages of the other nodes heard and delivered", b.heard),
+            ):
+                family = CounterMetricFamily(name, f"{what}, by kind of event.", labels=["kind"])
+                for k, n in sorted(dict(counts).items()):
+                    family.add_metric([k], n)
+                yield family
+            yield CounterMetricFamily(
+                "blink_bus_ignored",
+                "Bus messages read from Redis and not delivered (this node's own, or unsound).",
+                value=b.ignored,
+            )
 
 
 class Metrics:
@@ -87,6 +162,8 @@ class Metrics:
             buckets=LATENCY_BUCKETS,
             registry=r,
         )
+        self._counted = _Counted()
+        r.register(self._counted)
         self._by_game: dict[str, Callable[[], None]] = {}
         self.observe_ack: Callable[[float], None] = self.ack_seconds.observe
         """Record one ack latency (seconds): bound once, called per action."""
@@ -114,6 +191,14 @@ class Metrics:
     def watch_queue(self, waiting: Callable[[], float]) -> None:
         """Read the quick play queue's gauge from this function at each scrape."""
         self.queue_waiting.set_function(waiting)
+
+    def watch_writer(self, counts: WriterCounting) -> None:
+        """Serve the storage writer's counts (``blink_db_*_total``)."""
+        self._counted.writer = counts
+
+    def watch_bus(self, bus: BusCounting) -> None:
+        """Serve the bus's counts (``blink_bus_*_total``)."""
+        self._counted.bus = bus
 
     def render(self) -> bytes:
         """Every metric, in the Prometheus text format (:data:`CONTENT_TYPE`)."""

@@ -5,8 +5,14 @@ writer thread.
 With a writer thread, each round trip of a commit ends with the thread waiting for the
 interpreter lock, which a busy event loop hands over only at each switch interval (5 ms).
 Here the loop itself sends the batch and goes on serving while the database answers: every
-statement of the batch and the commit go out in one pipeline, the action log's rows in one
-``executemany``; each step of it waits for a turn of the loop. On a machine shared with much
+statement of the batch goes out in one pipeline, the action log's rows in one ``executemany``,
+and the pipeline's one Sync ends it. The connection is in autocommit mode, so no ``BEGIN`` or
+``COMMIT`` is sent: PostgreSQL runs the statements before a Sync as one implicit transaction,
+committed at the Sync if every one succeeded and rolled back whole otherwise (the protocol's
+"Pipelining" section). A batch is one round trip and its own statements only; with a
+``BEGIN`` and a separate ``COMMIT`` it was two round trips and two more statements, which
+cost most where batches are small: a cluster's nodes each see a share of the plays
+(docs/performance.md, "Cluster: CPU, bus and database per play"). On a machine shared with much
 other work that measured slower than the thread; on a quiet one, at 1,000 games, its p99 was
 a third to a half of the thread's (docs/performance.md). Only batches of
 :class:`~blink.server.jobs.AppendJob` and :class:`~blink.server.jobs.SqlJob` (the jobs of a
@@ -57,7 +63,12 @@ class AsyncPgWriter:
 
         if self._conn is None or self._conn.closed:
             info = self._conninfo.render_as_string(hide_password=False)
-            self._conn = await psycopg.AsyncConnection.connect(info, **self._options)
+            # Autocommit: no BEGIN nor COMMIT of psycopg's. A batch is one pipeline ended by
+            # one Sync, which PostgreSQL runs as one implicit transaction (committed at the
+            # Sync, or rolled back whole when a statement fails).
+            self._conn = await psycopg.AsyncConnection.connect(
+                info, autocommit=True, **self._options
+            )
         return self._conn
 
     async def commit(self, jobs: list[Callable[..., Any]]) -> list[Any]:
@@ -65,27 +76,26 @@ class AsyncPgWriter:
         the driver's error (the connection is dropped: the transaction is undone)."""
         try:
             conn = await self._connection()
-            async with conn.pipeline():
-                async with conn.cursor() as cur:
-                    fences = sorted({(j.code, j.epoch) for j in jobs if isinstance(j, Fenced)})
-                    if fences:
-                        await cur.execute(
-                            "SELECT blink_fence(%s::text[], %s::bigint[])",
-                            ([c for c, _ in fences], [e for _, e in fences]),
-                        )
-                    rows: list[tuple[Any, ...]] = []
-                    for job in map(unfenced, jobs):
-                        if isinstance(job, AppendJob):
-                            rows.append(job.row)
-                            continue
-                        if rows:
-                            await cur.executemany(self._append_sql, rows)
-                            rows = []
-                        assert isinstance(job, SqlJob)
-                        await cur.execute(job.sql(self._dialect), job.params)
+            async with conn.pipeline(), conn.cursor() as cur:
+                fences = sorted({(j.code, j.epoch) for j in jobs if isinstance(j, Fenced)})
+                if fences:
+                    await cur.execute(
+                        "SELECT blink_fence(%s::text[], %s::bigint[])",
+                        ([c for c, _ in fences], [e for _, e in fences]),
+                    )
+                rows: list[tuple[Any, ...]] = []
+                for job in map(unfenced, jobs):
+                    if isinstance(job, AppendJob):
+                        rows.append(job.row)
+                        continue
                     if rows:
                         await cur.executemany(self._append_sql, rows)
-                await conn.commit()
+                        rows = []
+                    assert isinstance(job, SqlJob)
+                    await cur.execute(job.sql(self._dialect), job.params)
+                if rows:
+                    await cur.executemany(self._append_sql, rows)
+            # Leaving the pipeline sent its one Sync and read every result: committed.
         except BaseException:
             await self.close()
             raise

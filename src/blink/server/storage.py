@@ -69,6 +69,7 @@ __all__ = [
     "Storage",
     "StorageDown",
     "StorageError",
+    "WriterCounts",
     "actions",
     "games",
     "job_append_action",
@@ -168,6 +169,28 @@ def resolve_writer(writer: str, url: str) -> str:
     return writer
 
 
+class WriterCounts:
+    """What the writer committed, by path (``sync``: the thread, inline or worker-thread
+    commit; ``async``: the ``async`` writer's pipeline): transactions, writes (jobs) and
+    statements (a write is one statement, an action row's ``INSERT`` included; a batch with
+    writes of a cluster's rooms adds its fence check). Plain integers, added to once per
+    batch; read (any thread) by ``/metrics``."""
+
+    def __init__(self) -> None:
+        self.commits: dict[str, int] = {"sync": 0, "async": 0}
+        self.jobs: dict[str, int] = {"sync": 0, "async": 0}
+        self.statements: dict[str, int] = {"sync": 0, "async": 0}
+
+    def add(self, path: str, jobs: list[Callable[[Connection], Any]]) -> None:
+        """One transaction of ``jobs`` committed by ``path``."""
+        if not jobs:
+            return
+        fenced = any(isinstance(j, Fenced) for j in jobs)
+        self.commits[path] += 1
+        self.jobs[path] += len(jobs)
+        self.statements[path] += len(jobs) + fenced
+
+
 class Storage:
     """The database: migrations at open, one writer with group commit, plain reads."""
 
@@ -199,7 +222,10 @@ class Storage:
         self.failure: str | None = None
         """Why the database cannot be written now (``None``: it can). Read on the loop."""
         self.on_commit: Callable[[float], None] | None = None
-        """Called (on the writer's thread) with the seconds each group commit took."""
+        """Called (on the writer's thread, or the loop for the ``async`` writer) with the
+        seconds each group commit took."""
+        self.counts = WriterCounts()
+        """What the writer committed so far (read by ``/metrics``)."""
         self.on_health: Callable[[str | None], None] | None = None
         """Called on the loop when :attr:`failure` changes (the hub pauses and resumes)."""
         self.on_fenced: Callable[[str, int], None] | None = None
@@ -310,7 +336,11 @@ class Storage:
                     outcome = [], StorageDown(self.failure or "the database cannot be written")
                 elif sendable(jobs):
                     try:
+                        started = time.perf_counter()
                         outcome = await pg.commit(jobs), None
+                        self.counts.add("async", jobs)
+                        if self.on_commit is not None:
+                            self.on_commit(time.perf_counter() - started)
                     except Exception as exc:
                         if is_outage(exc):
                             self._down.set()
@@ -400,7 +430,9 @@ class Storage:
             return [], StorageDown(self.failure or "the database cannot be written")
         try:
             started = time.perf_counter()
-            results = self._run_batch([job for job, _ in box])
+            jobs = [job for job, _ in box]
+            results = self._run_batch(jobs)
+            self.counts.add("sync", jobs[: len(results)])
             if self.on_commit is not None:
                 self.on_commit(time.perf_counter() - started)
             return results, None
