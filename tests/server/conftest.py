@@ -34,6 +34,34 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         pg_drop_db(PG_URL, name)
 
 
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[str]:
+    """A PostgreSQL server's URL: ``BLINK_TEST_DATABASE_URL``'s, else a throwaway server of the
+    session's own (so a PostgreSQL-only test always runs, never skips)."""
+    if PG_URL:
+        yield PG_URL
+        return
+    from blink.cluster.local import LocalPostgres
+
+    pg = LocalPostgres()
+    pg.start()
+    try:
+        yield pg.url
+    finally:
+        pg.stop()
+
+
+@pytest.fixture
+def pg_url(pg_server: str) -> Iterator[str]:
+    """A fresh, empty PostgreSQL database, for what only PostgreSQL has."""
+    name = "blink_t_" + secrets.token_hex(6)
+    url = pg_create_db(pg_server, name)
+    try:
+        yield url
+    finally:
+        pg_drop_db(pg_server, name)
+
+
 @pytest.fixture
 def make_server(db_url: str) -> Iterator[Callable[..., ServerThread]]:
     """Start servers on free ports (stopped at the end of the test)."""

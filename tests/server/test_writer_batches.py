@@ -71,17 +71,15 @@ async def test_the_queued_jobs_are_committed_by_stop(db_url: str, kind: str) -> 
 
 
 async def test_an_async_batch_is_one_round_trip_and_one_implicit_transaction(
-    db_url: str, tmp_path: Path
+    pg_url: str, tmp_path: Path
 ) -> None:
     """PostgreSQL's async writer sends a batch as one pipeline ended by one Sync: no BEGIN,
     no COMMIT, one round trip (read from libpq's own trace of the connection's messages). The
     statements before the Sync are one transaction: a batch whose last statement fails leaves
     nothing of its earlier ones."""
-    if not db_url.startswith("postgresql"):
-        pytest.skip("the async writer is PostgreSQL's")
     import psycopg
 
-    storage = Storage(db_url, writer="async")
+    storage = Storage(pg_url, writer="async")
     storage.start(asyncio.get_running_loop())
     writer = storage._pg
     assert writer is not None
