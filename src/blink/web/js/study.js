@@ -48,6 +48,20 @@ export async function fetchStudy(recordUrl, retries = 0, waitMs = 700) {
   }
 }
 
+/** Ask for the finished game of ``msg`` (an end frame) its study into ``S.study``, then
+ * ``render``: for the end screen's line of the player's own figures (asked again a few times:
+ * the game may be stored a moment after its end is announced). Spectators get no line. */
+export function loadOwnStudy(S, msg, render) {
+  if (S.spectate || S.seat === null || !studyUrl(msg.record_url)) return;
+  if (S.study && S.study.game === msg.game) return;
+  S.study = { game: msg.game, doc: null };
+  fetchStudy(msg.record_url, 5).then((doc) => {
+    if (!S.study || S.study.game !== msg.game) return;
+    S.study = { game: msg.game, doc };
+    render();
+  }, () => { /* no line: the end screen's link still opens the study, which says why */ });
+}
+
 /** A duration in milliseconds, in the page's language ("640 ms", "1.240 ms"); "—" for none. */
 export function msText(ms) {
   if (ms === null || ms === undefined) return "—";

@@ -16,7 +16,7 @@ import { playersAway, showNetStatus } from "./netbadge.js";
 import { botSeatName, botTitle, keptSeats, seatBots } from "./botnames.js";
 import { fly, sourceRect, springBack } from "./motion.js";
 import { actionOf, bindings, keyHint, keyLabel, keyName, openKeys } from "./keys.js";
-import { fetchStudy, ownSummary, studyUrl } from "./study.js";
+import { loadOwnStudy, ownSummary, studyUrl } from "./study.js";
 
 const GO_FLASH_MS = 900;
 const PLAYED_BY_MS = 1200;
@@ -263,7 +263,7 @@ export function mountTable(root, { code, spectate }) {
       code, game: msg.game, number: msg.number, record_url: msg.record_url,
       seats: keptSeats(S.room && S.room.seats), me: S.spectate ? null : S.seat,
     });
-    studyOf(msg);
+    loadOwnStudy(S, msg, render);
     // Sent again (again: true) after a reload, resume or resync of an ended game: show the
     // figures, but do not celebrate or announce the end a second time.
     if (msg.again) return;
@@ -272,18 +272,6 @@ export function mountTable(root, { code, spectate }) {
     announce(winners.length === 1 ? `${t("blink_win")} ${S.seat === winners[0] ? t("you_won") : t("x_won", { name: names })}` : t("tie"), true);
   }
 
-  /** The finished game's study, for the end screen's line of the player's own figures (asked
-   * again a few times: the game may be stored a moment after its end is announced). */
-  function studyOf(msg) {
-    if (S.spectate || S.seat === null || !studyUrl(msg.record_url)) return;
-    if (S.study && S.study.game === msg.game) return;
-    S.study = { game: msg.game, doc: null };
-    fetchStudy(msg.record_url, 5).then((doc) => {
-      if (!S.study || S.study.game !== msg.game) return;
-      S.study = { game: msg.game, doc };
-      render();
-    }, () => { /* no line: the button still opens the study, which says why */ });
-  }
 
   // --- acting ---------------------------------------------------------------------------------
 

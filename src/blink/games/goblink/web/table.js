@@ -14,7 +14,7 @@ import { backSVG, cardSVG, escapeXml } from "/js/cards.js";
 import { quickChat } from "/js/chat.js";
 import { ratingsHTML } from "/js/ratings.js";
 import { cardName, colorLetter, hasT, onLangChange, t } from "/js/i18n.js";
-import { fetchStudy, ownSummary, studyUrl } from "/js/study.js";
+import { loadOwnStudy, ownSummary, studyUrl } from "/js/study.js";
 import { recordFileName, remember, TableSession } from "/js/net.js";
 import { botTitle, gt, gtCount, hasGt } from "./strings.js";
 import { playersAway, showNetStatus } from "/js/netbadge.js";
@@ -159,7 +159,7 @@ export function mountGoTable(root, { code, spectate }) {
           code, game: msg.game, number: msg.number, record_url: msg.record_url, kind: "goblink",
           seats: keptSeats(S.room && S.room.seats), me: S.spectate ? null : S.seat,
         });
-        studyOf(msg);
+        loadOwnStudy(S, msg, render);
         break;
       case "ratings":
         // The game was rated (after its end, once stored): the end panel shows each change.
@@ -301,18 +301,6 @@ export function mountGoTable(root, { code, spectate }) {
     ].join(" · ")}</p>`;
   }
 
-  /** The finished game's study, for the end panel's line of the player's own figures (asked
-   * again a few times: the game may be stored a moment after its end is announced). */
-  function studyOf(msg) {
-    if (S.spectate || S.seat === null || !studyUrl(msg.record_url)) return;
-    if (S.study && S.study.game === msg.game) return;
-    S.study = { game: msg.game, doc: null };
-    fetchStudy(msg.record_url, 5).then((doc) => {
-      if (!S.study || S.study.game !== msg.game) return;
-      S.study = { game: msg.game, doc };
-      render();
-    }, () => { /* no line: the link still opens the study, which says why */ });
-  }
 
   function render() {
     if (!alive) return;
