@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import uvicorn
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from blink.cards import parse_card
@@ -210,6 +210,15 @@ def finished_game(server: Server, seats: tuple[str, str] = ("casual:first@40",) 
             return int(done[0]["id"])
         time.sleep(0.2)
     raise AssertionError("the bots did not finish a game")
+
+
+def end_buttons_armed(page: Page, timeout: float = 15000) -> None:
+    """Wait until the end screen's buttons take taps: for a moment after the end screen appears
+    they refuse a pointer's tap (one meant for a card must not leave the game), so a test's
+    click right after the end would be refused too."""
+    expect(page.locator(".end #end-actions")).not_to_have_attribute(
+        "data-arming", "", timeout=timeout
+    )
 
 
 def collect_errors(page: Page) -> list[str]:

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import httpx
-from blinkweb import AppThread, Server, collect_errors, keyboard_step
+from blinkweb import AppThread, Server, collect_errors, end_buttons_armed, keyboard_step
 from playwright.sync_api import Browser, BrowserContext, expect
 
 from blink.server.settings import Settings, sqlite_url
@@ -106,6 +106,7 @@ def test_a_ranked_game_ends_on_the_board(context: BrowserContext, tmp_path: Path
         deadline = time.monotonic() + 300  # generous: the loop ends at the end screen
         while time.monotonic() < deadline and not page.locator(".end").count():
             keyboard_step(page)
+        end_buttons_armed(page)
         page.locator("#to-daily").click()
         page.wait_for_url("**/daily.html")
         row = page.locator("#today-board tbody tr", has_text="Ann")

@@ -10,7 +10,16 @@ from __future__ import annotations
 import re
 import time
 
-from blinkweb import RECORD_JS, Server, anims, collect_errors, keyboard_step, matches, state
+from blinkweb import (
+    RECORD_JS,
+    Server,
+    anims,
+    collect_errors,
+    end_buttons_armed,
+    keyboard_step,
+    matches,
+    state,
+)
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 # Every running animation (Web Animations and CSS) whose keyframes move something.
@@ -168,6 +177,7 @@ def test_a_series_win_has_its_own_moment(context: BrowserContext, server: Server
     # No word of others waiting before you have asked for a rematch (the bot always agrees).
     expect(page.locator(".rematch-votes")).to_have_count(0)
     expect(page.get_by_text("Waiting for the others")).to_have_count(0)
+    end_buttons_armed(page)
     page.get_by_role("button", name="Rematch", exact=True).click()
     deadline = time.monotonic() + 30
     while server.api(f"/api/rooms/{code}")["series_number"] != 2:

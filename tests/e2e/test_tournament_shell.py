@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from blinkweb import Server, collect_errors
+from blinkweb import Server, collect_errors, end_buttons_armed
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from tests.server.srvkit import Client, bot_loop
 
@@ -298,6 +298,7 @@ def test_a_finished_match_links_both_ways(
     (m,) = state["tournament"]["matches"]
     link = watcher.locator("section.end a#to-tournament")
     expect(link).to_have_text("Back to the tournament bracket", timeout=TIMEOUT)
+    end_buttons_armed(watcher)
     link.click()
     watcher.wait_for_url(f"**/tournament.html?id={tid}", timeout=TIMEOUT)
     box = watcher.locator(f'.match[data-match="{m["id"]}"]')

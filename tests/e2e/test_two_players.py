@@ -5,7 +5,17 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from blinkweb import RECORD_JS, SIG_JS, Server, anims, collect_errors, keyboard_step, matches, state
+from blinkweb import (
+    RECORD_JS,
+    SIG_JS,
+    Server,
+    anims,
+    collect_errors,
+    end_buttons_armed,
+    keyboard_step,
+    matches,
+    state,
+)
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -84,11 +94,13 @@ def test_two_players_through_a_shared_link(
         # A rematch: no one is said to be waiting before anyone asks; then each is told who has.
         for page in (ann, bob):
             expect(page.locator(".rematch-votes")).to_have_count(0)
+        end_buttons_armed(bob)
         bob.get_by_role("button", name="Rematch", exact=True).click()
         expect(ann.locator(".rematch-votes")).to_have_text("Player 2 asked for a rematch")
         expect(bob.locator(".rematch-votes")).to_have_text(
             "Waiting for the others to accept… Ann … · You ✓"
         )
+        end_buttons_armed(ann)
         ann.get_by_role("button", name="Rematch", exact=True).click()
         for page in (ann, bob):
             expect(page.locator(".table[data-phase]")).to_be_visible(timeout=15000)

@@ -6,7 +6,7 @@ import re
 import time
 from pathlib import Path
 
-from blinkweb import Server, collect_errors, keyboard_step, state
+from blinkweb import Server, collect_errors, end_buttons_armed, keyboard_step, state
 from playwright.sync_api import BrowserContext, expect
 
 from blink.cards import Color
@@ -142,6 +142,7 @@ def test_full_game_against_inhuman_bot_by_keyboard(context: BrowserContext, serv
 
     # Rematch: a new series starts in the same room (the bot always agrees).
     code = page.url.rsplit("/", 1)[1]
+    end_buttons_armed(page)
     page.get_by_role("button", name="Rematch", exact=True).click()
     deadline = time.monotonic() + 30
     while server.api(f"/api/rooms/{code}")["series_number"] != 2:

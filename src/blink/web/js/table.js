@@ -263,7 +263,8 @@ export function mountTable(root, { code, spectate }) {
       code, game: msg.game, number: msg.number, record_url: msg.record_url,
       seats: keptSeats(S.room && S.room.seats), me: S.spectate ? null : S.seat,
     });
-    loadOwnStudy(S, msg, render);
+    // A daily challenge's records (and so its study) are served only once its day is over.
+    if (!(S.room && S.room.options && S.room.options.daily)) loadOwnStudy(S, msg, render);
     // Sent again (again: true) after a reload, resume or resync of an ended game: show the
     // figures, but do not celebrate or announce the end a second time.
     if (msg.again) return;
