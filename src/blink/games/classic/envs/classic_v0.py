@@ -18,8 +18,9 @@ The order is shuffled by the episode's seed (``order="shuffle"``, the default), 
 reaction time drawn for each action from the bots' model of a level (``order="reaction"``,
 ``reaction_level="expert"`` or one level per agent), the fastest first. Then the clock runs
 to the end of the step and the definition's referee acts at its deadlines: the reveal (at
-once, at the reset), a stall's flip, the default choices of a choosing stall. See
-docs/envs.md.
+once, at the reset), a stall's flip, the default choices of a choosing stall. A game whose
+racing table has not changed for ``idle_seconds`` (10 s) ends there, won by the fewest cards
+(:mod:`~blink.games.classic.envs.idle`). See docs/envs.md.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from blink.games.classic.actions import Choose, Play
 from blink.games.classic.bots.reaction import DEFAULT_LEVEL, Level, get_level
 from blink.games.classic.bots.tables import CMP, NO_MATCH
 from blink.games.classic.envs.codec import WAIT, ClassicCodec
+from blink.games.classic.envs.idle import DEFAULT_IDLE_SECONDS, IdleRule, check_idle_seconds
 from blink.games.classic.envs.text import classic_text
 from blink.model.base import IllegalAction, RefereeClock, Timings
 from blink.model.registry import get_game
@@ -97,7 +99,8 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
     ``order`` (of several actions in one step: ``"shuffle"`` or ``"reaction"``, see
     :data:`ORDERS`), ``reaction_level`` (with ``"reaction"``: a bot level's name for every
     agent, or one per agent; the bots' default level when not given), ``render_mode``
-    (``"ansi"`` or ``"human"``).
+    (``"ansi"`` or ``"human"``), ``idle_seconds`` (the game ends, won by the fewest cards, when
+    the racing table has not changed for that long; ``None``: never).
     """
 
     metadata: Final[dict[str, Any]] = {"name": "classic_v0", "render_modes": ["human", "ansi"]}
@@ -115,6 +118,7 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
         order: str = "shuffle",
         reaction_level: str | Sequence[str] | None = None,
         render_mode: str | None = None,
+        idle_seconds: float | None = DEFAULT_IDLE_SECONDS,
     ) -> None:
         self.game = get_game(GAME)
         self.players = self.game.info.check_players(players)
@@ -123,6 +127,8 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
         if not step_seconds > 0:
             raise ValueError(f"a step lasts a positive time, not {step_seconds!r}")
         self.order = order
+        self.idle = IdleRule(check_idle_seconds(idle_seconds))
+        """The inactivity rule: ends a game no one plays in (:mod:`.idle`)."""
         self.levels = reaction_levels(order, reaction_level, self.players)
         """Each seat's level of the reaction-time model (``None``: the order is shuffled)."""
         self.options = deal_options(ruleset, handicap)
@@ -190,6 +196,7 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
         self._views: list[Any] = [None] * self.players
         self.clock = RefereeClock(self.game, self.timings)
         self._referee(0.0)
+        self.idle.start(state, 0.0)
         self.agents = self.possible_agents[:]
 
     def seat_view(self, agent: str) -> Any:
@@ -272,6 +279,8 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
         if over:
             for a in agents:
                 infos[a]["outcome"] = state.outcome.reason.value
+                if self.idle.ended:
+                    infos[a]["idle"] = True
         terminations = dict.fromkeys(agents, over)
         truncations = dict.fromkeys(agents, truncated)
         if over or truncated:
@@ -322,6 +331,10 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
         self.steps += 1
         if not state.over:
             self._referee(self.now)
+        if not state.over:
+            ended = self.idle.check(state, self.now)
+            if self.events is not None:
+                self.events.extend(ended)
         return infos
 
     def render(self) -> str | None:

@@ -17,7 +17,9 @@ them (every order equally likely), where the environment shuffles them by its se
 
 Parameters: ``players`` (2 or 3), ``ruleset``, ``handicap`` (draw-pile sizes as text such as
 ``"35:25"``; empty: none), ``step_ms`` (virtual time per step) and ``max_steps`` (OpenSpiel
-needs a bounded game: after that many steps the game ends with no winner, every return 0).
+needs a bounded game: after that many steps the game ends with no winner, every return 0),
+``idle_ms`` (the environment's inactivity rule: a racing table unchanged that long ends the
+game, won by the fewest cards; 0: never).
 Observations (string and tensor) are a seat's view. A seat's information state is what it has
 seen: its view at the reveal, then step by step its own action (and its refusal) and the
 engine's events of the step in their order, redacted for the seat (another seat's drawn card
@@ -54,6 +56,7 @@ _DEFAULTS: Final[dict[str, Any]] = {
     "handicap": "",
     "step_ms": 100,
     "max_steps": 3000,
+    "idle_ms": 10_000,
 }
 
 GAME_TYPE: Final = game_type(
@@ -79,6 +82,7 @@ class ClassicSpielGame(pyspiel.Game):
             "handicap": str(opts["handicap"]) or None,
             "step_seconds": int(opts["step_ms"]) / 1000,
             "max_cycles": self.max_steps,
+            "idle_seconds": int(opts["idle_ms"]) / 1000 or None,
         }
         env = raw_env(**self.env_options)  # checks the options
         self.players = env.players
