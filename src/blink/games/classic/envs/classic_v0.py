@@ -35,7 +35,8 @@ from numpy.typing import NDArray
 from pettingzoo import ParallelEnv
 from pettingzoo.utils.conversions import parallel_to_aec
 
-from blink.envs.encoding import Refusal, episode_rng, refusal, rewards_of
+from blink.cards import STANDARD_DECK
+from blink.envs.encoding import Refusal, cards_vector, episode_rng, refusal, rewards_of
 from blink.games.classic.actions import Choose, Play
 from blink.games.classic.bots.reaction import DEFAULT_LEVEL, Level, get_level
 from blink.games.classic.bots.tables import CMP, NO_MATCH
@@ -149,6 +150,9 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
             a: spaces.Dict({"observation": box, "action_mask": mask}) for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(self.codec.actions) for a in self.possible_agents}
+        size = self.players * (self.codec.size + len(STANDARD_DECK))
+        self.state_space = spaces.Box(0.0, 1.0, (size,), dtype=np.float32)
+        """The space of :meth:`state`."""
         self.agents: list[str] = []
         self._rng: random.Random | None = None
         self._order = random.Random(0)
@@ -212,6 +216,18 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
             "observation": self._encoders[seat].observe(view),
             "action_mask": self.codec.mask(legal, view),
         }
+
+    def state(self) -> NDArray[np.float32]:
+        """The whole game, for a centralised critic (PettingZoo's global state): every seat's
+        observation (seat 0 first), then the cards of each seat's draw pile (60 numbers each,
+        standard-deck order). It holds what no seat may see: not for a seat's policy."""
+        state = self.state_
+        if state is None:
+            raise RuntimeError("call reset() before state()")
+        seats = range(self.players)
+        parts = [self._encoders[s].observe(self.game.view(state, s)) for s in seats]
+        parts.append(cards_vector([state.draw_pile(s) for s in seats]))
+        return np.concatenate(parts)
 
     def _referee(self, until: float) -> None:
         """Let the referee act at each of its deadlines up to ``until``."""

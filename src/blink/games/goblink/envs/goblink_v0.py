@@ -26,7 +26,8 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
-from blink.envs.encoding import Refusal, episode_rng, refusal, rewards_of
+from blink.cards import STANDARD_DECK
+from blink.envs.encoding import Refusal, cards_vector, episode_rng, refusal, rewards_of
 from blink.games.goblink.envs.codec import GoCodec, codec
 from blink.games.goblink.envs.text import goblink_text
 from blink.model.base import IllegalAction
@@ -85,6 +86,9 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped environment class raw_e
             a: spaces.Dict({"observation": box, "action_mask": mask}) for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(self.codec.actions) for a in self.possible_agents}
+        size = self.players * self.codec.size + len(STANDARD_DECK)
+        self.state_space = spaces.Box(0.0, 1.0, (size,), dtype=np.float32)
+        """The space of :meth:`state`."""
         self._rng: random.Random | None = None
         self.state_: Any = None
         self.steps = 0
@@ -135,6 +139,17 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped environment class raw_e
             "observation": self._encoders[seat].observe(self.game.view(self.state_, seat)),
             "action_mask": self.codec.mask(self.game.legal_actions(self.state_, seat)),
         }
+
+    def state(self) -> NDArray[np.float32]:
+        """The whole game, for a centralised critic (PettingZoo's global state): every seat's
+        observation (seat 0 first; each holds its own hand), then the cards of the draw pile
+        (60 numbers, standard-deck order). It holds what no seat may see: not for a policy."""
+        if self.state_ is None:
+            self._started()
+        state = self.state_
+        parts = [self._encoders[s].observe(self.game.view(state, s)) for s in range(self.players)]
+        parts.append(cards_vector([state.draw_pile()]))
+        return np.concatenate(parts)
 
     def step(self, action: Any) -> None:
         """The current agent takes ``action`` (an index of the action space)."""
