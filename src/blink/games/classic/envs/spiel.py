@@ -40,7 +40,7 @@ import pyspiel
 
 from blink.cards import STANDARD_DECK
 from blink.envs.encoding import DECK_INDEX, rewards_of
-from blink.envs.spiel_types import game_type
+from blink.envs.spiel_types import for_players, game_type, utility_sum
 from blink.games.classic.actions import Flipped, Placed, Played, Revealed
 from blink.games.classic.envs.classic_v0 import raw_env
 from blink.games.classic.envs.codec import WAIT
@@ -94,9 +94,10 @@ class ClassicSpielGame(pyspiel.Game):
             num_players=self.players,
             min_utility=-1.0,
             max_utility=1.0,
+            utility_sum=utility_sum(self.players),
             max_game_length=len(STANDARD_DECK) + 2 * self.max_steps,  # a step, and its order
         )
-        super().__init__(GAME_TYPE, info, opts)
+        super().__init__(for_players(GAME_TYPE, self.players), info, opts)
 
     def new_initial_state(self) -> ClassicSpielState:
         """A game before the deal: chance deals the first card."""

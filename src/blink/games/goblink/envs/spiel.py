@@ -38,7 +38,7 @@ import pyspiel
 
 from blink.cards import STANDARD_DECK, Card
 from blink.envs.encoding import DECK_INDEX, rewards_of
-from blink.envs.spiel_types import game_type
+from blink.envs.spiel_types import for_players, game_type, utility_sum
 from blink.games.goblink.envs.codec import GoCodec, codec
 from blink.games.goblink.envs.text import goblink_text
 from blink.model.registry import get_game
@@ -78,11 +78,12 @@ class GoBlinkSpielGame(pyspiel.Game):
             num_players=self.players,
             min_utility=-1.0,
             max_utility=1.0,
+            utility_sum=utility_sum(self.players),
             # every card dealt or drawn, every lay-down, the opening decisions, an ask and an
             # end a turn
             max_game_length=len(STANDARD_DECK) + _MAX_LAYS + self.players + 2 * limit,
         )
-        super().__init__(GAME_TYPE, info, opts)
+        super().__init__(for_players(GAME_TYPE, self.players), info, opts)
 
     def new_initial_state(self) -> GoBlinkSpielState:
         """A game before the deal: chance deals the first card."""
