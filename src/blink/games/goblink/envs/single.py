@@ -63,11 +63,16 @@ class GoBlinkSingle(SingleSeat):
         self.steps = 0
 
     def observe(self) -> Observation:
-        """The agent's view as an array, and the mask of its legal actions."""
-        view = self.game.view(self.state_, self.seat)
+        """The agent's view as an array, and the mask of its legal actions. Once the game is
+        over, action 0 is unmasked: a masked policy acting on a terminal observation (a vector
+        environment's auto-reset) has an action, which changes nothing (refused, game_over)."""
+        state = self.state_
+        mask = self.codec.mask(self.game.legal_actions(state, self.seat))
+        if state.over:
+            mask[0] = 1
         return {
-            "observation": self._encoder.observe(view),
-            "action_mask": self.codec.mask(self.game.legal_actions(self.state_, self.seat)),
+            "observation": self._encoder.observe(self.game.view(state, self.seat)),
+            "action_mask": mask,
         }
 
     def _bots_play(self) -> None:
