@@ -28,7 +28,7 @@ from pettingzoo import AECEnv
 
 from blink.cards import STANDARD_DECK
 from blink.envs.encoding import Refusal, cards_vector, episode_rng, refusal, rewards_of
-from blink.games.goblink.envs.codec import GoCodec, codec
+from blink.games.goblink.envs.codec import DEFAULT_TURN_LIMIT, GoCodec, codec
 from blink.games.goblink.envs.text import goblink_text
 from blink.model.base import IllegalAction
 from blink.model.registry import get_game
@@ -45,8 +45,9 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped environment class raw_e
 
     Options: ``dealer`` (a seat; default: drawn by the episode's seed, so the first player
     varies), ``turn_limit`` (the game's own option: after that many turns the fewest cards
-    win), ``max_cycles`` (truncate after ``max_cycles * players`` actions, refused ones too),
-    ``ask_window`` (how many of the latest asks an observation holds), ``render_mode``
+    win; 200 by default, ``DEFAULT_TURN_LIMIT``: deterministic players can loop; ``None``
+    for none), ``max_cycles`` (truncate after ``max_cycles * players`` actions, refused ones
+    too), ``ask_window`` (how many of the latest asks an observation holds), ``render_mode``
     (``"ansi"`` or ``"human"``).
     """
 
@@ -61,7 +62,7 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped environment class raw_e
         players: int = 4,
         *,
         dealer: int | None = None,
-        turn_limit: int | None = None,
+        turn_limit: int | None = DEFAULT_TURN_LIMIT,
         max_cycles: int = 2_000,
         ask_window: int = 16,
         render_mode: str | None = None,

@@ -16,7 +16,7 @@ from typing import Any
 from blink.envs.encoding import Refusal, episode_rng, refusal
 from blink.envs.single import Observation, SingleSeat, Training, opponent_names, seat_spaces
 from blink.games.goblink.bots import GoBot, get_gobot_kind, make_gobot
-from blink.games.goblink.envs.codec import codec
+from blink.games.goblink.envs.codec import DEFAULT_TURN_LIMIT, codec
 from blink.games.goblink.envs.text import goblink_text
 from blink.model.base import IllegalAction
 from blink.model.registry import get_game
@@ -41,7 +41,7 @@ class GoBlinkSingle(SingleSeat):
         seat: int = 0,
         opponents: str | Sequence[str] = "memory",
         *,
-        turn_limit: int | None = None,
+        turn_limit: int | None = DEFAULT_TURN_LIMIT,
         max_steps: int = 2_000,
         ask_window: int = 16,
         render_mode: str | None = None,

@@ -39,7 +39,7 @@ import pyspiel
 from blink.cards import STANDARD_DECK, Card
 from blink.envs.encoding import DECK_INDEX, rewards_of
 from blink.envs.spiel_types import for_players, game_type, utility_sum
-from blink.games.goblink.envs.codec import GoCodec, codec
+from blink.games.goblink.envs.codec import DEFAULT_TURN_LIMIT, GoCodec, codec
 from blink.games.goblink.envs.text import goblink_text
 from blink.model.registry import get_game
 
@@ -51,7 +51,12 @@ SHORT_NAME: Final = "python_go_blink"
 _HAND: Final = 4  # the deal: four cards a seat (the engine's HAND_SIZE; checked on building)
 _MAX_LAYS: Final = len(STANDARD_DECK) // 3  # a match holds three cards or more
 
-_DEFAULTS: Final[dict[str, int]] = {"players": 2, "dealer": 0, "turn_limit": 200, "ask_window": 16}
+_DEFAULTS: Final[dict[str, int]] = {
+    "players": 2,
+    "dealer": 0,
+    "turn_limit": DEFAULT_TURN_LIMIT,
+    "ask_window": 16,
+}
 
 GAME_TYPE: Final = game_type(
     GAME, SHORT_NAME, "Python Go Blink", _DEFAULTS, sequential=True, information_state=True
