@@ -42,7 +42,7 @@ from blink.games.classic.bots.reaction import DEFAULT_LEVEL, Level, get_level
 from blink.games.classic.bots.tables import CMP, NO_MATCH
 from blink.games.classic.envs.codec import WAIT, ClassicCodec
 from blink.games.classic.envs.idle import DEFAULT_IDLE_SECONDS, IdleRule, check_idle_seconds
-from blink.games.classic.envs.text import classic_text
+from blink.games.classic.envs.text import classic_picture, classic_text
 from blink.model.base import IllegalAction, RefereeClock, Timings
 from blink.model.registry import get_game
 
@@ -100,11 +100,14 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
     ``order`` (of several actions in one step: ``"shuffle"`` or ``"reaction"``, see
     :data:`ORDERS`), ``reaction_level`` (with ``"reaction"``: a bot level's name for every
     agent, or one per agent; the bots' default level when not given), ``render_mode``
-    (``"ansi"`` or ``"human"``), ``idle_seconds`` (the game ends, won by the fewest cards, when
-    the racing table has not changed for that long; ``None``: never).
+    (``"ansi"``, ``"human"`` or ``"rgb_array"``), ``idle_seconds`` (the game ends, won by the
+    fewest cards, when the racing table has not changed for that long; ``None``: never).
     """
 
-    metadata: Final[dict[str, Any]] = {"name": "classic_v0", "render_modes": ["human", "ansi"]}
+    metadata: Final[dict[str, Any]] = {
+        "name": "classic_v0",
+        "render_modes": ["human", "ansi", "rgb_array"],
+    }
 
     def __init__(
         self,
@@ -353,10 +356,13 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
                 self.events.extend(ended)
         return infos
 
-    def render(self) -> str | None:
-        """Seat 0's view as text: returned (``"ansi"``) or printed (``"human"``)."""
+    def render(self) -> Any:
+        """Seat 0's view as text: returned (``"ansi"``) or printed (``"human"``); or as a
+        picture of its cards (``"rgb_array"``: an RGB array, the same size every time)."""
         if self.render_mode is None or self.state_ is None:
             return None
+        if self.render_mode == "rgb_array":
+            return classic_picture(self.game.view(self.state_, 0))
         text = classic_text(self.game.view(self.state_, 0), self.now)
         if self.render_mode == "human":
             print(text)

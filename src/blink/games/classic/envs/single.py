@@ -14,6 +14,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from blink.envs.encoding import Refusal, episode_rng, refusal
 from blink.envs.single import Observation, SingleSeat, Training, opponent_names, seat_spaces
 from blink.games.classic.actions import Choose, Play
@@ -21,7 +24,7 @@ from blink.games.classic.bots import BotSpec
 from blink.games.classic.envs.classic_v0 import deal_options
 from blink.games.classic.envs.codec import WAIT, ClassicCodec
 from blink.games.classic.envs.idle import DEFAULT_IDLE_SECONDS, IdleRule, check_idle_seconds
-from blink.games.classic.envs.text import classic_text
+from blink.games.classic.envs.text import classic_picture, classic_text
 from blink.games.classic.sim.core import BotRace, SimConfig
 from blink.model.base import IllegalAction
 from blink.model.registry import get_game
@@ -140,6 +143,10 @@ class ClassicSingle(SingleSeat):
         if not state.over and self.idle.check(state, until):
             info["idle"] = True
         return self.finish_step(info)
+
+    def picture(self) -> NDArray[np.uint8]:
+        """The agent's view as a picture of its cards."""
+        return classic_picture(self.game.view(self.state_, self.seat))
 
     def text(self) -> str:
         """The agent's view as text, at the episode's virtual time."""

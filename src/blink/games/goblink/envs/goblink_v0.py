@@ -29,7 +29,7 @@ from pettingzoo import AECEnv
 from blink.cards import STANDARD_DECK
 from blink.envs.encoding import Refusal, cards_vector, episode_rng, refusal, rewards_of
 from blink.games.goblink.envs.codec import DEFAULT_TURN_LIMIT, GoCodec, codec
-from blink.games.goblink.envs.text import goblink_text
+from blink.games.goblink.envs.text import goblink_picture, goblink_text
 from blink.model.base import IllegalAction
 from blink.model.registry import get_game
 
@@ -48,12 +48,12 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped environment class raw_e
     win; 200 by default, ``DEFAULT_TURN_LIMIT``: deterministic players can loop; ``None``
     for none), ``max_cycles`` (truncate after ``max_cycles * players`` actions, refused ones
     too), ``ask_window`` (how many of the latest asks an observation holds), ``render_mode``
-    (``"ansi"`` or ``"human"``).
+    (``"ansi"``, ``"human"`` or ``"rgb_array"``).
     """
 
     metadata: Final[dict[str, Any]] = {
         "name": "goblink_v0",
-        "render_modes": ["human", "ansi"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "is_parallelizable": False,
     }
 
@@ -198,10 +198,13 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped environment class raw_e
         # No reward before the end: AECEnv._accumulate_rewards would add 0 to every float
         # total, which changes none of them (no total is ever -0.0).
 
-    def render(self) -> str | None:
-        """The acting seat's view as text: returned (``"ansi"``) or printed (``"human"``)."""
+    def render(self) -> Any:
+        """The acting seat's view as text: returned (``"ansi"``) or printed (``"human"``); or
+        as a picture of its cards (``"rgb_array"``: an RGB array, the same size every time)."""
         if self.render_mode is None or self.state_ is None:
             return None
+        if self.render_mode == "rgb_array":
+            return goblink_picture(self.seat_view(self.agent_selection))
         text = goblink_text(self.seat_view(self.agent_selection))
         if self.render_mode == "human":
             print(text)

@@ -13,11 +13,14 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from blink.envs.encoding import Refusal, episode_rng, refusal
 from blink.envs.single import Observation, SingleSeat, Training, opponent_names, seat_spaces
 from blink.games.goblink.bots import GoBot, get_gobot_kind, make_gobot
 from blink.games.goblink.envs.codec import DEFAULT_TURN_LIMIT, codec
-from blink.games.goblink.envs.text import goblink_text
+from blink.games.goblink.envs.text import goblink_picture, goblink_text
 from blink.model.base import IllegalAction
 from blink.model.registry import get_game
 
@@ -114,6 +117,10 @@ class GoBlinkSingle(SingleSeat):
         else:
             self._bots_play()
         return self.finish_step(info)
+
+    def picture(self) -> NDArray[np.uint8]:
+        """The agent's view as a picture of its cards."""
+        return goblink_picture(self.game.view(self.state_, self.seat))
 
     def text(self) -> str:
         """The agent's view as text."""
