@@ -52,6 +52,26 @@ def test_random_sim_test(players: int) -> None:
     pyspiel.random_sim_test(_load(players), num_sims=2, serialize=True, verbose=False)
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_heads_up_is_zero_sum_and_more_players_general_sum(players: int) -> None:
+    game = _load(players, turn_limit=12)  # short games: the turn limit decides some, ties too
+    utility = pyspiel.GameType.Utility
+    sums = set()
+    rng = random.Random(players)
+    for _ in range(30):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            _step(state, rng)
+        sums.add(sum(state.returns()))
+    if players == 2:
+        assert game.get_type().utility == utility.ZERO_SUM
+        assert game.utility_sum() == 0.0
+        assert sums == {0.0}
+    else:
+        assert game.get_type().utility == utility.GENERAL_SUM
+        assert sums != {0.0}  # one +1 and several -1
+
+
 def test_the_deal_is_chance_card_by_card() -> None:
     state = _load(3).new_initial_state()
     for dealt in range(12):  # four cards to each of three seats

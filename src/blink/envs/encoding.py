@@ -2,12 +2,18 @@
 
 Every observation is built from a seat's view (the definition's ``view``), never from the
 state; these helpers only turn the cards and numbers of a view into positions of an array.
+(A PettingZoo environment's global ``state()``, for centralised critics, adds the hidden cards
+with :func:`cards_vector`.)
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 from typing import Final, NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
 
 from blink.cards import STANDARD_DECK, Card, Color, Shape
 from blink.model.base import IllegalAction, Outcome
@@ -17,6 +23,7 @@ __all__ = [
     "DECK_INDEX",
     "FEATURES",
     "Refusal",
+    "cards_vector",
     "episode_rng",
     "refusal",
     "rewards_of",
@@ -62,6 +69,16 @@ def rewards_of(outcome: Outcome | None, players: int) -> list[float]:
         return [0.0] * players
     shared = 0.0 if outcome.is_tie else 1.0
     return [shared if s in outcome.winners else -1.0 for s in range(players)]
+
+
+def cards_vector(groups: Sequence[Iterable[Card]]) -> NDArray[np.float32]:
+    """Each group of cards as 60 numbers (1 for a card in it, standard-deck order), one after
+    the other: the hidden parts of a global :meth:`state`."""
+    out = np.zeros((len(groups), len(STANDARD_DECK)), dtype=np.float32)
+    for i, cards in enumerate(groups):
+        for card in cards:
+            out[i, DECK_INDEX[card]] = 1.0
+    return out.ravel()
 
 
 def episode_rng(rng: random.Random | None, seed: int | None) -> random.Random:

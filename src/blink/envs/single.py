@@ -56,9 +56,9 @@ class Training:
 
 class SingleSeat(gymnasium.Env[dict[str, Any], np.int64]):
     """The agent's ``seat`` of a game against bots; a subclass sets the attributes below and
-    gives :meth:`observe` and :meth:`text`."""
+    gives :meth:`observe`, :meth:`text` and :meth:`picture`."""
 
-    metadata = {"render_modes": ["human", "ansi"], "render_fps": 10}  # noqa: RUF012
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 10}  # noqa: RUF012
     training: ClassVar[Training | None] = None
     """How ``blink train`` trains on the game (``None``: it does not)."""
 
@@ -88,6 +88,10 @@ class SingleSeat(gymnasium.Env[dict[str, Any], np.int64]):
         """The agent's view as text (an episode has started)."""
         raise NotImplementedError
 
+    def picture(self) -> NDArray[np.uint8]:
+        """The agent's view as a picture of its cards, an RGB array (an episode has started)."""
+        raise NotImplementedError
+
     def finish_step(
         self, info: dict[str, Any]
     ) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
@@ -103,10 +107,13 @@ class SingleSeat(gymnasium.Env[dict[str, Any], np.int64]):
             info["outcome"] = state.outcome.reason.value
         return self.observe(), reward, over, truncated, info
 
-    def render(self) -> str | None:
-        """The agent's view as text: returned (``"ansi"``) or printed (``"human"``)."""
+    def render(self) -> Any:
+        """The agent's view as text: returned (``"ansi"``) or printed (``"human"``); or as a
+        picture of its cards (``"rgb_array"``: an RGB array, the same size every time)."""
         if self.render_mode is None or self.state_ is None:
             return None
+        if self.render_mode == "rgb_array":
+            return self.picture()
         text = self.text()
         if self.render_mode == "human":
             print(text)

@@ -1,8 +1,11 @@
 """The OpenSpiel game type of a registered game: what every game's OpenSpiel module shares.
 
-Both games are games of chance dealt explicitly, with hidden hands, general-sum and rewarded
-at the end, and their player counts are their definitions' (``get_game(name).info``), never
-restated here.
+Both games are games of chance dealt explicitly, with hidden hands, rewarded at the end
+(+1 for a sole winner, 0 for winners who share, -1 for the others), and their player counts are
+their definitions' (``get_game(name).info``), never restated here. Those rewards sum to 0 with
+two players (a win and a loss, or a shared result) and not with more (one +1, several -1): a
+game made for two players is ``ZERO_SUM`` (:func:`for_players`), else ``GENERAL_SUM``, the
+registered type's.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import pyspiel
 
 from blink.model.registry import get_game
 
-__all__ = ["game_type"]
+__all__ = ["for_players", "game_type", "utility_sum"]
 
 
 def game_type(
@@ -47,3 +50,32 @@ def game_type(
         provides_observation_tensor=True,
         parameter_specification=dict(parameters),
     )
+
+
+def for_players(registered: Any, players: int) -> Any:
+    """The type of a game made for ``players``: ``registered`` (``GENERAL_SUM``), or the same
+    type with ``ZERO_SUM`` utility for two players (their rewards always sum to 0)."""
+    if players != 2:
+        return registered
+    t = registered
+    return pyspiel.GameType(
+        short_name=t.short_name,
+        long_name=t.long_name,
+        dynamics=t.dynamics,
+        chance_mode=t.chance_mode,
+        information=t.information,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=t.reward_model,
+        max_num_players=t.max_num_players,
+        min_num_players=t.min_num_players,
+        provides_information_state_string=t.provides_information_state_string,
+        provides_information_state_tensor=t.provides_information_state_tensor,
+        provides_observation_string=t.provides_observation_string,
+        provides_observation_tensor=t.provides_observation_tensor,
+        parameter_specification=t.parameter_specification,
+    )
+
+
+def utility_sum(players: int) -> float | None:
+    """The sum of every player's returns of a game for ``players``: 0 for two, else none."""
+    return 0.0 if players == 2 else None

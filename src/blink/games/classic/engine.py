@@ -678,6 +678,21 @@ class ClassicGame:
             self.phase = _CHOOSING
             out.append(Stalled(StallKind.CHOOSE))
 
+    def end_by_fewest_cards(self) -> list[Event]:
+        """End the game now: the fewest cards left (hand and draw pile) win, shared on a tie.
+
+        No rule of the table calls it: a driver's own limit does (the environments end a game
+        no one has played in for a while this way, docs/envs.md). Nothing once it is over."""
+        out: list[Event] = []
+        if self.phase is _OVER:
+            return out
+        left = [self.cards_left(p) for p in range(self.players)]
+        fewest = min(left)
+        winners = tuple(p for p in range(self.players) if left[p] == fewest)
+        self._end(out, Outcome(winners, Termination.FEWEST_CARDS))
+        self.events += out
+        return out
+
     def _end(self, out: list[Event], outcome: Outcome) -> None:
         self.phase = _OVER
         self.outcome = outcome

@@ -18,8 +18,9 @@ The order is shuffled by the episode's seed (``order="shuffle"``, the default), 
 reaction time drawn for each action from the bots' model of a level (``order="reaction"``,
 ``reaction_level="expert"`` or one level per agent), the fastest first. Then the clock runs
 to the end of the step and the definition's referee acts at its deadlines: the reveal (at
-once, at the reset), a stall's flip, the default choices of a choosing stall. See
-docs/envs.md.
+once, at the reset), a stall's flip, the default choices of a choosing stall. A game whose
+racing table has not changed for ``idle_seconds`` (10 s) ends there, won by the fewest cards
+(:mod:`~blink.games.classic.envs.idle`). See docs/envs.md.
 """
 
 from __future__ import annotations
@@ -34,12 +35,14 @@ from numpy.typing import NDArray
 from pettingzoo import ParallelEnv
 from pettingzoo.utils.conversions import parallel_to_aec
 
-from blink.envs.encoding import Refusal, episode_rng, refusal, rewards_of
+from blink.cards import STANDARD_DECK
+from blink.envs.encoding import Refusal, cards_vector, episode_rng, refusal, rewards_of
 from blink.games.classic.actions import Choose, Play
 from blink.games.classic.bots.reaction import DEFAULT_LEVEL, Level, get_level
 from blink.games.classic.bots.tables import CMP, NO_MATCH
 from blink.games.classic.envs.codec import WAIT, ClassicCodec
-from blink.games.classic.envs.text import classic_text
+from blink.games.classic.envs.idle import DEFAULT_IDLE_SECONDS, IdleRule, check_idle_seconds
+from blink.games.classic.envs.text import classic_picture, classic_text
 from blink.model.base import IllegalAction, RefereeClock, Timings
 from blink.model.registry import get_game
 
@@ -97,10 +100,14 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
     ``order`` (of several actions in one step: ``"shuffle"`` or ``"reaction"``, see
     :data:`ORDERS`), ``reaction_level`` (with ``"reaction"``: a bot level's name for every
     agent, or one per agent; the bots' default level when not given), ``render_mode``
-    (``"ansi"`` or ``"human"``).
+    (``"ansi"``, ``"human"`` or ``"rgb_array"``), ``idle_seconds`` (the game ends, won by the
+    fewest cards, when the racing table has not changed for that long; ``None``: never).
     """
 
-    metadata: Final[dict[str, Any]] = {"name": "classic_v0", "render_modes": ["human", "ansi"]}
+    metadata: Final[dict[str, Any]] = {
+        "name": "classic_v0",
+        "render_modes": ["human", "ansi", "rgb_array"],
+    }
 
     def __init__(
         self,
@@ -115,6 +122,7 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
         order: str = "shuffle",
         reaction_level: str | Sequence[str] | None = None,
         render_mode: str | None = None,
+        idle_seconds: float | None = DEFAULT_IDLE_SECONDS,
     ) -> None:
         self.game = get_game(GAME)
         self.players = self.game.info.check_players(players)
@@ -123,6 +131,8 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
         if not step_seconds > 0:
             raise ValueError(f"a step lasts a positive time, not {step_seconds!r}")
         self.order = order
+        self.idle = IdleRule(check_idle_seconds(idle_seconds))
+        """The inactivity rule: ends a game no one plays in (:mod:`.idle`)."""
         self.levels = reaction_levels(order, reaction_level, self.players)
         """Each seat's level of the reaction-time model (``None``: the order is shuffled)."""
         self.options = deal_options(ruleset, handicap)
@@ -143,6 +153,9 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
             a: spaces.Dict({"observation": box, "action_mask": mask}) for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(self.codec.actions) for a in self.possible_agents}
+        size = self.players * (self.codec.size + len(STANDARD_DECK))
+        self.state_space = spaces.Box(0.0, 1.0, (size,), dtype=np.float32)
+        """The space of :meth:`state`."""
         self.agents: list[str] = []
         self._rng: random.Random | None = None
         self._order = random.Random(0)
@@ -190,6 +203,7 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
         self._views: list[Any] = [None] * self.players
         self.clock = RefereeClock(self.game, self.timings)
         self._referee(0.0)
+        self.idle.start(state, 0.0)
         self.agents = self.possible_agents[:]
 
     def seat_view(self, agent: str) -> Any:
@@ -205,6 +219,18 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
             "observation": self._encoders[seat].observe(view),
             "action_mask": self.codec.mask(legal, view),
         }
+
+    def state(self) -> NDArray[np.float32]:
+        """The whole game, for a centralised critic (PettingZoo's global state): every seat's
+        observation (seat 0 first), then the cards of each seat's draw pile (60 numbers each,
+        standard-deck order). It holds what no seat may see: not for a seat's policy."""
+        state = self.state_
+        if state is None:
+            raise RuntimeError("call reset() before state()")
+        seats = range(self.players)
+        parts = [self._encoders[s].observe(self.game.view(state, s)) for s in seats]
+        parts.append(cards_vector([state.draw_pile(s) for s in seats]))
+        return np.concatenate(parts)
 
     def _referee(self, until: float) -> None:
         """Let the referee act at each of its deadlines up to ``until``."""
@@ -272,6 +298,8 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
         if over:
             for a in agents:
                 infos[a]["outcome"] = state.outcome.reason.value
+                if self.idle.ended:
+                    infos[a]["idle"] = True
         terminations = dict.fromkeys(agents, over)
         truncations = dict.fromkeys(agents, truncated)
         if over or truncated:
@@ -322,12 +350,19 @@ class raw_env(ParallelEnv):  # PettingZoo names the environment class raw_env
         self.steps += 1
         if not state.over:
             self._referee(self.now)
+        if not state.over:
+            ended = self.idle.check(state, self.now)
+            if self.events is not None:
+                self.events.extend(ended)
         return infos
 
-    def render(self) -> str | None:
-        """Seat 0's view as text: returned (``"ansi"``) or printed (``"human"``)."""
+    def render(self) -> Any:
+        """Seat 0's view as text: returned (``"ansi"``) or printed (``"human"``); or as a
+        picture of its cards (``"rgb_array"``: an RGB array, the same size every time)."""
         if self.render_mode is None or self.state_ is None:
             return None
+        if self.render_mode == "rgb_array":
+            return classic_picture(self.game.view(self.state_, 0))
         text = classic_text(self.game.view(self.state_, 0), self.now)
         if self.render_mode == "human":
             print(text)

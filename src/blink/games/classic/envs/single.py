@@ -14,13 +14,17 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from blink.envs.encoding import Refusal, episode_rng, refusal
 from blink.envs.single import Observation, SingleSeat, Training, opponent_names, seat_spaces
 from blink.games.classic.actions import Choose, Play
 from blink.games.classic.bots import BotSpec
 from blink.games.classic.envs.classic_v0 import deal_options
 from blink.games.classic.envs.codec import WAIT, ClassicCodec
-from blink.games.classic.envs.text import classic_text
+from blink.games.classic.envs.idle import DEFAULT_IDLE_SECONDS, IdleRule, check_idle_seconds
+from blink.games.classic.envs.text import classic_picture, classic_text
 from blink.games.classic.sim.core import BotRace, SimConfig
 from blink.model.base import IllegalAction
 from blink.model.registry import get_game
@@ -36,7 +40,9 @@ class ClassicSingle(SingleSeat):
     model of its level) and the referee act at their due times until its end, exactly as in
     the simulator. Options: ``players``, ``seat``, ``bots``, ``ruleset``, ``handicap``,
     ``deck_seed``, ``step_seconds``, ``max_steps``, ``config`` (the simulator's flip pause and
-    choice timeout), ``render_mode``.
+    choice timeout), ``render_mode``, ``idle_seconds`` (the game ends, won by the fewest cards,
+    when the racing table has not changed for that long: an agent that never plays while the
+    bots cannot; ``None``: never).
     """
 
     # The agent acts once a virtual second: with 0.1 s steps it could play ten cards a second
@@ -62,6 +68,7 @@ class ClassicSingle(SingleSeat):
         max_steps: int = 10_000,
         config: SimConfig | None = None,
         render_mode: str | None = None,
+        idle_seconds: float | None = DEFAULT_IDLE_SECONDS,
     ) -> None:
         self.game = get_game("classic")
         self.players = self.game.info.check_players(players)
@@ -78,6 +85,7 @@ class ClassicSingle(SingleSeat):
         self.max_steps = max_steps
         self.config = config or SimConfig()
         self.render_mode = render_mode
+        self.idle = IdleRule(check_idle_seconds(idle_seconds))
         self.observation_space, self.action_space = seat_spaces(self.codec.size, self.codec.actions)
         self._rng: random.Random | None = None
         self.state_ = None
@@ -111,6 +119,7 @@ class ClassicSingle(SingleSeat):
         self.race = BotRace(self.state_, bots, rng.getrandbits(63), config=self.config)
         self._encoder = self.codec.encoder(self.seat)
         self.steps = 0
+        self.idle.start(self.state_, 0.0)
         return self.observe(), {}
 
     def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
@@ -129,8 +138,15 @@ class ClassicSingle(SingleSeat):
                     race.act(move)
                 except IllegalAction as exc:
                     info["refused"] = refusal(exc)._asdict()
-        race.advance((self.steps + 1) * self.step_seconds)
+        until = (self.steps + 1) * self.step_seconds
+        race.advance(until)
+        if not state.over and self.idle.check(state, until):
+            info["idle"] = True
         return self.finish_step(info)
+
+    def picture(self) -> NDArray[np.uint8]:
+        """The agent's view as a picture of its cards."""
+        return classic_picture(self.game.view(self.state_, self.seat))
 
     def text(self) -> str:
         """The agent's view as text, at the episode's virtual time."""

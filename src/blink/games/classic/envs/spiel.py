@@ -17,7 +17,9 @@ them (every order equally likely), where the environment shuffles them by its se
 
 Parameters: ``players`` (2 or 3), ``ruleset``, ``handicap`` (draw-pile sizes as text such as
 ``"35:25"``; empty: none), ``step_ms`` (virtual time per step) and ``max_steps`` (OpenSpiel
-needs a bounded game: after that many steps the game ends with no winner, every return 0).
+needs a bounded game: after that many steps the game ends with no winner, every return 0),
+``idle_ms`` (the environment's inactivity rule: a racing table unchanged that long ends the
+game, won by the fewest cards; 0: never).
 Observations (string and tensor) are a seat's view. A seat's information state is what it has
 seen: its view at the reveal, then step by step its own action (and its refusal) and the
 engine's events of the step in their order, redacted for the seat (another seat's drawn card
@@ -38,7 +40,7 @@ import pyspiel
 
 from blink.cards import STANDARD_DECK
 from blink.envs.encoding import DECK_INDEX, rewards_of
-from blink.envs.spiel_types import game_type
+from blink.envs.spiel_types import for_players, game_type, utility_sum
 from blink.games.classic.actions import Flipped, Placed, Played, Revealed
 from blink.games.classic.envs.classic_v0 import raw_env
 from blink.games.classic.envs.codec import WAIT
@@ -54,6 +56,7 @@ _DEFAULTS: Final[dict[str, Any]] = {
     "handicap": "",
     "step_ms": 100,
     "max_steps": 3000,
+    "idle_ms": 10_000,
 }
 
 GAME_TYPE: Final = game_type(
@@ -79,6 +82,7 @@ class ClassicSpielGame(pyspiel.Game):
             "handicap": str(opts["handicap"]) or None,
             "step_seconds": int(opts["step_ms"]) / 1000,
             "max_cycles": self.max_steps,
+            "idle_seconds": int(opts["idle_ms"]) / 1000 or None,
         }
         env = raw_env(**self.env_options)  # checks the options
         self.players = env.players
@@ -90,9 +94,10 @@ class ClassicSpielGame(pyspiel.Game):
             num_players=self.players,
             min_utility=-1.0,
             max_utility=1.0,
+            utility_sum=utility_sum(self.players),
             max_game_length=len(STANDARD_DECK) + 2 * self.max_steps,  # a step, and its order
         )
-        super().__init__(GAME_TYPE, info, opts)
+        super().__init__(for_players(GAME_TYPE, self.players), info, opts)
 
     def new_initial_state(self) -> ClassicSpielState:
         """A game before the deal: chance deals the first card."""

@@ -1,11 +1,14 @@
-"""Classic Blink's text rendering (``render_mode="ansi"``): one seat's view, in plain text."""
+"""Classic Blink's renderings of one seat's view: text (``render_mode="ansi"``) and a picture
+of its cards (``"rgb_array"``)."""
 
 from __future__ import annotations
 
+from blink.cards import Card
+from blink.envs.pictures import Image, table
 from blink.envs.text import cards_text, outcome_line
 from blink.games.classic.view import PlayerView
 
-__all__ = ["classic_text"]
+__all__ = ["classic_picture", "classic_text"]
 
 
 def classic_text(view: PlayerView, now: float) -> str:
@@ -23,3 +26,14 @@ def classic_text(view: PlayerView, now: float) -> str:
     if over is not None:
         lines.append(over)
     return "\n".join(lines) + "\n"
+
+
+def classic_picture(view: PlayerView) -> Image:
+    """A classic view as a picture: the piles' top cards (pile order; an empty place before the
+    reveal), under them the seat's hand (slot order), then a bar per seat (the seat first, then
+    clockwise) for its draw pile out of 30 cards. The same size for every view of a game."""
+    slots = view.ruleset.hand_size
+    hand: list[Card | None] = [*view.hand, *[None] * (slots - len(view.hand))]
+    seats = [(view.seat or 0) + k for k in range(view.players)]
+    bars = [view.draw_counts[s % view.players] / 30 for s in seats]
+    return table([list(view.tops), hand], max(slots, len(view.tops)), bars)

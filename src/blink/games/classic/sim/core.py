@@ -503,12 +503,25 @@ def _takes_now(plan: Callable[..., Intent | None]) -> bool:
     return timed
 
 
+class _Untimed:
+    """A bot's ``plan(view)`` called as ``plan(view, now)`` (a class, not a closure: a race
+    in progress can be pickled, and an environment with it)."""
+
+    __slots__ = ("plan",)
+
+    def __init__(self, plan: Callable[..., Intent | None]) -> None:
+        self.plan = plan
+
+    def __call__(self, view: PlayerView, now: float) -> Intent | None:
+        return self.plan(view)
+
+
 def _timed_plan(bot: Bot) -> Callable[[PlayerView, float], Intent | None]:
     plan: Callable[..., Intent | None] = bot.plan
     timed = _takes_now(plan)
     if timed:
         return plan
-    return lambda view, now: plan(view)
+    return _Untimed(plan)
 
 
 @dataclass

@@ -32,7 +32,15 @@ from blink.games.goblink.actions import Ask, EndTurn, GoAction, LayDown, Phase
 from blink.games.goblink.values import Value, matches_in
 from blink.games.goblink.view import GoView
 
-__all__ = ["VALUES", "GoCodec", "codec"]
+__all__ = ["DEFAULT_TURN_LIMIT", "VALUES", "GoCodec", "codec"]
+
+DEFAULT_TURN_LIMIT: Final = 200
+"""The environments' default ``turn_limit``: after that many turns the fewest cards win.
+
+Go Blink need not end: while the draw pile is not empty no quiet round comes, and two
+deterministic players can ask for the same card and pass it back and forth for ever (a fixed
+policy against the remembering bot does). Random two-player games last 34 turns (median),
+at most about 100; the limit ends a loop with a winner instead of a truncation."""
 
 VALUES: Final[tuple[Value, ...]] = (*Color, *Shape, *COUNTS)
 """The 17 attribute values a player may ask for, in the order of the ask actions."""

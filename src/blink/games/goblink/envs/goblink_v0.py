@@ -26,9 +26,10 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
-from blink.envs.encoding import Refusal, episode_rng, refusal, rewards_of
-from blink.games.goblink.envs.codec import GoCodec, codec
-from blink.games.goblink.envs.text import goblink_text
+from blink.cards import STANDARD_DECK
+from blink.envs.encoding import Refusal, cards_vector, episode_rng, refusal, rewards_of
+from blink.games.goblink.envs.codec import DEFAULT_TURN_LIMIT, GoCodec, codec
+from blink.games.goblink.envs.text import goblink_picture, goblink_text
 from blink.model.base import IllegalAction
 from blink.model.registry import get_game
 
@@ -44,14 +45,15 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped environment class raw_e
 
     Options: ``dealer`` (a seat; default: drawn by the episode's seed, so the first player
     varies), ``turn_limit`` (the game's own option: after that many turns the fewest cards
-    win), ``max_cycles`` (truncate after ``max_cycles * players`` actions, refused ones too),
-    ``ask_window`` (how many of the latest asks an observation holds), ``render_mode``
-    (``"ansi"`` or ``"human"``).
+    win; 200 by default, ``DEFAULT_TURN_LIMIT``: deterministic players can loop; ``None``
+    for none), ``max_cycles`` (truncate after ``max_cycles * players`` actions, refused ones
+    too), ``ask_window`` (how many of the latest asks an observation holds), ``render_mode``
+    (``"ansi"``, ``"human"`` or ``"rgb_array"``).
     """
 
     metadata: Final[dict[str, Any]] = {
         "name": "goblink_v0",
-        "render_modes": ["human", "ansi"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "is_parallelizable": False,
     }
 
@@ -60,7 +62,7 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped environment class raw_e
         players: int = 4,
         *,
         dealer: int | None = None,
-        turn_limit: int | None = None,
+        turn_limit: int | None = DEFAULT_TURN_LIMIT,
         max_cycles: int = 2_000,
         ask_window: int = 16,
         render_mode: str | None = None,
@@ -85,6 +87,9 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped environment class raw_e
             a: spaces.Dict({"observation": box, "action_mask": mask}) for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(self.codec.actions) for a in self.possible_agents}
+        size = self.players * self.codec.size + len(STANDARD_DECK)
+        self.state_space = spaces.Box(0.0, 1.0, (size,), dtype=np.float32)
+        """The space of :meth:`state`."""
         self._rng: random.Random | None = None
         self.state_: Any = None
         self.steps = 0
@@ -136,6 +141,17 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped environment class raw_e
             "action_mask": self.codec.mask(self.game.legal_actions(self.state_, seat)),
         }
 
+    def state(self) -> NDArray[np.float32]:
+        """The whole game, for a centralised critic (PettingZoo's global state): every seat's
+        observation (seat 0 first; each holds its own hand), then the cards of the draw pile
+        (60 numbers, standard-deck order). It holds what no seat may see: not for a policy."""
+        if self.state_ is None:
+            self._started()
+        state = self.state_
+        parts = [self._encoders[s].observe(self.game.view(state, s)) for s in range(self.players)]
+        parts.append(cards_vector([state.draw_pile()]))
+        return np.concatenate(parts)
+
     def step(self, action: Any) -> None:
         """The current agent takes ``action`` (an index of the action space)."""
         if self.state_ is None:
@@ -182,10 +198,13 @@ class raw_env(AECEnv):  # PettingZoo names the unwrapped environment class raw_e
         # No reward before the end: AECEnv._accumulate_rewards would add 0 to every float
         # total, which changes none of them (no total is ever -0.0).
 
-    def render(self) -> str | None:
-        """The acting seat's view as text: returned (``"ansi"``) or printed (``"human"``)."""
+    def render(self) -> Any:
+        """The acting seat's view as text: returned (``"ansi"``) or printed (``"human"``); or
+        as a picture of its cards (``"rgb_array"``: an RGB array, the same size every time)."""
         if self.render_mode is None or self.state_ is None:
             return None
+        if self.render_mode == "rgb_array":
+            return goblink_picture(self.seat_view(self.agent_selection))
         text = goblink_text(self.seat_view(self.agent_selection))
         if self.render_mode == "human":
             print(text)

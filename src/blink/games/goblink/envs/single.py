@@ -13,11 +13,14 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from blink.envs.encoding import Refusal, episode_rng, refusal
 from blink.envs.single import Observation, SingleSeat, Training, opponent_names, seat_spaces
 from blink.games.goblink.bots import GoBot, get_gobot_kind, make_gobot
-from blink.games.goblink.envs.codec import codec
-from blink.games.goblink.envs.text import goblink_text
+from blink.games.goblink.envs.codec import DEFAULT_TURN_LIMIT, codec
+from blink.games.goblink.envs.text import goblink_picture, goblink_text
 from blink.model.base import IllegalAction
 from blink.model.registry import get_game
 
@@ -41,7 +44,7 @@ class GoBlinkSingle(SingleSeat):
         seat: int = 0,
         opponents: str | Sequence[str] = "memory",
         *,
-        turn_limit: int | None = None,
+        turn_limit: int | None = DEFAULT_TURN_LIMIT,
         max_steps: int = 2_000,
         ask_window: int = 16,
         render_mode: str | None = None,
@@ -63,11 +66,16 @@ class GoBlinkSingle(SingleSeat):
         self.steps = 0
 
     def observe(self) -> Observation:
-        """The agent's view as an array, and the mask of its legal actions."""
-        view = self.game.view(self.state_, self.seat)
+        """The agent's view as an array, and the mask of its legal actions. Once the game is
+        over, action 0 is unmasked: a masked policy acting on a terminal observation (a vector
+        environment's auto-reset) has an action, which changes nothing (refused, game_over)."""
+        state = self.state_
+        mask = self.codec.mask(self.game.legal_actions(state, self.seat))
+        if state.over:
+            mask[0] = 1
         return {
-            "observation": self._encoder.observe(view),
-            "action_mask": self.codec.mask(self.game.legal_actions(self.state_, self.seat)),
+            "observation": self._encoder.observe(self.game.view(state, self.seat)),
+            "action_mask": mask,
         }
 
     def _bots_play(self) -> None:
@@ -109,6 +117,10 @@ class GoBlinkSingle(SingleSeat):
         else:
             self._bots_play()
         return self.finish_step(info)
+
+    def picture(self) -> NDArray[np.uint8]:
+        """The agent's view as a picture of its cards."""
+        return goblink_picture(self.game.view(self.state_, self.seat))
 
     def text(self) -> str:
         """The agent's view as text."""

@@ -38,9 +38,11 @@ import pyspiel
 
 from blink.cards import STANDARD_DECK, Card
 from blink.envs.encoding import DECK_INDEX, rewards_of
-from blink.envs.spiel_types import game_type
-from blink.games.goblink.envs.codec import GoCodec, codec
+from blink.envs.spiel_types import for_players, game_type, utility_sum
+from blink.games.goblink.envs.codec import DEFAULT_TURN_LIMIT, GoCodec, codec
+from blink.games.goblink.envs.resample import FALLBACKS, TRIES, hidden_indices, resample_cards
 from blink.games.goblink.envs.text import goblink_text
+from blink.model.base import IllegalAction
 from blink.model.registry import get_game
 
 __all__ = ["GAME_CLASS", "GAME_TYPE", "GoBlinkObserver", "GoBlinkSpielGame", "GoBlinkSpielState"]
@@ -51,7 +53,12 @@ SHORT_NAME: Final = "python_go_blink"
 _HAND: Final = 4  # the deal: four cards a seat (the engine's HAND_SIZE; checked on building)
 _MAX_LAYS: Final = len(STANDARD_DECK) // 3  # a match holds three cards or more
 
-_DEFAULTS: Final[dict[str, int]] = {"players": 2, "dealer": 0, "turn_limit": 200, "ask_window": 16}
+_DEFAULTS: Final[dict[str, int]] = {
+    "players": 2,
+    "dealer": 0,
+    "turn_limit": DEFAULT_TURN_LIMIT,
+    "ask_window": 16,
+}
 
 GAME_TYPE: Final = game_type(
     GAME, SHORT_NAME, "Python Go Blink", _DEFAULTS, sequential=True, information_state=True
@@ -78,11 +85,12 @@ class GoBlinkSpielGame(pyspiel.Game):
             num_players=self.players,
             min_utility=-1.0,
             max_utility=1.0,
+            utility_sum=utility_sum(self.players),
             # every card dealt or drawn, every lay-down, the opening decisions, an ask and an
             # end a turn
             max_game_length=len(STANDARD_DECK) + _MAX_LAYS + self.players + 2 * limit,
         )
-        super().__init__(GAME_TYPE, info, opts)
+        super().__init__(for_players(GAME_TYPE, self.players), info, opts)
 
     def new_initial_state(self) -> GoBlinkSpielState:
         """A game before the deal: chance deals the first card."""
@@ -270,39 +278,92 @@ class GoBlinkSpielState(pyspiel.State):
         return lines
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
-        """A state ``player_id`` cannot tell from this one: the cards hidden from the seat
-        dealt again at random, the same moves replayed, kept when the seat's information
-        state is the same (up to 1,000 tries; ``pyspiel.SpielError`` if none fits)."""
+        """A state ``player_id`` cannot tell from this one: the cards hidden from the seat dealt
+        again, each drawn among the hidden cards the seat's information allows in its place
+        (:mod:`~blink.games.goblink.envs.resample`), the same actions replayed, kept when the
+        seat's information state is the same; the state itself when no draw fits. Never
+        raises at a player's decision."""
         game = self.game_
         if game is None or self.pending is not None:
             raise pyspiel.SpielError("resample at a player's decision, not during chance")
         rng = random.Random(int(probability_sampler() * 2**53))
-        hidden = {DECK_INDEX[c] for c in self.definition.hidden_cards(game, player_id)}
-        hidden |= set(range(len(STANDARD_DECK))) - set(self.cards)
-        slots = [i for i, c in enumerate(self.cards) if c in hidden]
-        pool = sorted(hidden)
-        target = self.information_state_string(player_id)
-        for _ in range(1000):
-            cards = list(self.cards)
-            for i, card in zip(slots, rng.sample(pool, len(slots)), strict=True):
-                cards[i] = card
+        hidden = hidden_indices(self.definition, game, player_id, self.cards)
+        lines = self.seat_history(player_id)
+        target = "\n".join(lines)
+        events = self.events
+        for _ in range(TRIES):
+            cards = resample_cards(
+                self.cards, hidden, self.players, self.options["dealer"], events, player_id, rng
+            )
+            if cards is None:
+                continue
+            if not self._fits(cards, player_id, lines):
+                continue
             found = self._replayed(cards)
             if found is not None and found.information_state_string(player_id) == target:
                 return found
-        raise pyspiel.SpielError("no deal consistent with the information state was found")
+        FALLBACKS[0] += 1
+        return self.clone()
 
-    def _replayed(self, cards: list[int]) -> GoBlinkSpielState | None:
-        """This game's actions again with ``cards`` as chance's outcomes (``None``: an action
-        is illegal there)."""
+    def _fits(self, cards: list[int], seat: int, lines: list[str]) -> bool:
+        """True when the accepted actions, replayed on the engine with ``cards`` as the deal
+        and the draws, tell ``seat`` exactly its history ``lines`` (fast: one replay, no
+        chance nodes; the state itself is then made by :meth:`_replayed`)."""
+        definition = self.definition
+        dealt = set(cards)
+        deck = [STANDARD_DECK[i] for i in cards]
+        deck += [c for i, c in enumerate(STANDARD_DECK) if i not in dealt]
+        game = definition.new(self.players, deck=deck, options=self.options)
+        action = self.codec.action
+        line = 1
+        for player, index in self.moves:
+            try:
+                events = definition.apply(game, action(index, player))
+            except IllegalAction:
+                return False
+            for event in events:
+                wire = definition.event_to_wire(definition.redact(event, seat))
+                if wire is None:
+                    continue
+                if line >= len(lines) or lines[line] != json.dumps(wire, sort_keys=True):
+                    return False
+                line += 1
+        taken = len(STANDARD_DECK) - int(definition.view(game, None).draw_count)
+        return line == len(lines) and taken == len(cards)
+
+    def _replayed(
+        self, cards: list[int], seat: int | None = None, lines: list[str] | None = None
+    ) -> GoBlinkSpielState | None:
+        """This game's actions again with ``cards`` as chance's outcomes (``None`` when they
+        do not fit: a chance node where a player acted, or the reverse, or an illegal
+        action; or, given ``seat`` and its history ``lines``, as soon as an event reads
+        differently for the seat)."""
         state: GoBlinkSpielState = self.get_game().new_initial_state()
         chance = iter(cards)
-        for action in self.history():
-            if state.is_chance_node():
-                state.apply_action(next(chance))
-            elif action in state.legal_actions():
-                state.apply_action(action)
-            else:
+        checked = 0
+        line = 1  # the seat's history: its deal, then one line per event it is told of
+        definition = self.definition
+        for item in self.full_history():
+            if item.player == pyspiel.PlayerId.CHANCE:
+                card = next(chance, None)
+                if card is None or not state.is_chance_node():
+                    return None
+                state.apply_action(card)
+            elif state.current_player() != item.player or item.action not in state.legal_actions():
                 return None
+            else:
+                state.apply_action(item.action)
+            if seat is None or lines is None or state.game_ is None:
+                continue
+            events = state.events
+            for event in events[checked:]:
+                wire = definition.event_to_wire(definition.redact(event, seat))
+                if wire is None:
+                    continue
+                if line >= len(lines) or lines[line] != json.dumps(wire, sort_keys=True):
+                    return None
+                line += 1
+            checked = len(events)
         return state
 
     def __str__(self) -> str:
