@@ -543,3 +543,20 @@ def test_every_game_of_one_fixed_deal_meets_the_same_bot() -> None:
     assert bot_seeds({**day, "deal_seed": 987654321}) != first
     plain = {"ruleset": "official", "sizes": None}
     assert bot_seeds(plain) != bot_seeds(plain)
+
+
+def test_the_room_core_loads_no_web_framework() -> None:
+    """Importing the room core (in a fresh interpreter) loads neither FastAPI, Starlette nor
+    uvicorn: the endpoints' rate checks are FastAPI dependencies of ``routes.deps``, and the
+    room uses only the limiter of its messages. (SQLAlchemy is still loaded, by the storage
+    jobs the room builds.)"""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, blink.server.rooms; "
+        "print(sorted({m.split('.')[0] for m in sys.modules} & "
+        "{'fastapi', 'starlette', 'uvicorn'}))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout

@@ -4,8 +4,10 @@ connection may send.
 
 Each client address gets a moving window per kind of thing (``Settings.creation_rate``, such
 as ``"60/minute"``), kept by the ``limits`` library in memory. Past it, the request is refused
-with ``429 rate_limited`` and a ``Retry-After`` header, before anything is created. Every path
-that makes a room counts in one window, :data:`ROOMS` (:func:`check_room_creation`):
+with ``429 rate_limited`` and a ``Retry-After`` header, before anything is created (the
+endpoints' checks are FastAPI dependencies in :mod:`blink.server.routes.deps`, so this module
+loads no web framework: the room core uses its :class:`MessageLimiter`). Every path that makes
+a room counts in one window, :data:`ROOMS` (``check_room_creation``):
 ``POST /api/rooms``, ``/api/quick``, ``/api/daily`` and ``/api/tournaments`` (a tournament's
 match rooms are opened by the server for the players who entered, as its matches come, and
 are not counted again), and each ``join`` of quick play's queue
@@ -34,22 +36,15 @@ import time
 from collections.abc import Callable
 from typing import Final
 
-from fastapi import Request
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage, Storage
 from limits.strategies import MovingWindowRateLimiter
-
-from blink.server.errors import ApiError
 
 __all__ = [
     "ROOMS",
     "CreationLimiter",
     "LoopCounters",
     "MessageLimiter",
-    "check_creation",
-    "check_lookup",
-    "check_room_creation",
-    "count_miss",
     "too_many_rooms",
 ]
 
@@ -190,49 +185,3 @@ def _parse(rate: str | None) -> RateLimitItem | None:
 def too_many_rooms(wait: float) -> str:
     """The sentence of a refused room: the address's window is full for ``wait`` seconds."""
     return f"too many rooms from your address: try again in {math.ceil(wait)} s"
-
-
-def _too_many(wait: float, what: str) -> ApiError:
-    seconds = math.ceil(wait)
-    return ApiError(
-        429,
-        "rate_limited",
-        f"too many {what} from your address: try again in {seconds} s",
-        headers={"Retry-After": str(seconds)},
-    )
-
-
-async def check_lookup(request: Request) -> None:
-    """A FastAPI dependency of the endpoints that look a room up by its code."""
-    limiter: CreationLimiter = request.app.state.creation_limiter
-    address = request.client.host if request.client is not None else ""
-    wait = limiter.looked_up_too_much(address)
-    if wait is not None:
-        raise _too_many(wait, "unknown room codes")
-
-
-def count_miss(request: Request) -> None:
-    """Count a lookup of a room code that does not exist."""
-    limiter: CreationLimiter = request.app.state.creation_limiter
-    limiter.missed(request.client.host if request.client is not None else "")
-
-
-async def check_creation(request: Request) -> None:
-    """A FastAPI dependency of the endpoints that create something (their path is the kind)."""
-    limiter: CreationLimiter = request.app.state.creation_limiter
-    address = request.client.host if request.client is not None else ""
-    wait = limiter.hit(address, request.url.path)
-    if wait is not None:
-        raise _too_many(wait, "of these")
-
-
-async def check_room_creation(request: Request) -> None:
-    """A FastAPI dependency of the endpoints that make a room: one window (:data:`ROOMS`)."""
-    limiter: CreationLimiter = request.app.state.creation_limiter
-    address = request.client.host if request.client is not None else ""
-    wait = limiter.hit(address, ROOMS)
-    if wait is not None:
-        seconds = math.ceil(wait)
-        raise ApiError(
-            429, "rate_limited", too_many_rooms(wait), headers={"Retry-After": str(seconds)}
-        )

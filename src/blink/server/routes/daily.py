@@ -15,12 +15,11 @@ from pydantic import BaseModel, Field
 from blink.model.registry import get_table
 from blink.model.table import BadMessage
 from blink.server import daily, room_setup
-from blink.server.creation_limits import check_room_creation
 from blink.server.errors import ApiError
 from blink.server.hub import Hub
 from blink.server.profiles import lookup_secret
 from blink.server.room_setup import CreateRoom
-from blink.server.routes.deps import HubDep, WritableHubDep
+from blink.server.routes.deps import HubDep, WritableHubDep, check_room_creation
 
 __all__ = ["PlayDaily", "ProfileQuery", "router"]
 

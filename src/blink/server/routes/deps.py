@@ -8,10 +8,12 @@ lifespan opens the database); the hub carries the tournament manager
 
 from __future__ import annotations
 
+import math
 from typing import Annotated
 
 from fastapi import Depends, Request
 
+from blink.server.creation_limits import ROOMS, CreationLimiter, too_many_rooms
 from blink.server.errors import ApiError
 from blink.server.hub import Hub
 from blink.server.settings import Settings
@@ -23,6 +25,10 @@ __all__ = [
     "SettingsDep",
     "WritableHubDep",
     "WritableManagerDep",
+    "check_creation",
+    "check_lookup",
+    "check_room_creation",
+    "count_miss",
     "get_hub",
     "get_manager",
     "get_settings",
@@ -77,3 +83,49 @@ WritableManagerDep = Annotated[Manager, Depends(writable_manager)]
 """The tournament manager, refused with 503 while nothing can be stored."""
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 """An endpoint parameter given the settings."""
+
+
+def _too_many(wait: float, what: str) -> ApiError:
+    seconds = math.ceil(wait)
+    return ApiError(
+        429,
+        "rate_limited",
+        f"too many {what} from your address: try again in {seconds} s",
+        headers={"Retry-After": str(seconds)},
+    )
+
+
+async def check_lookup(request: Request) -> None:
+    """A FastAPI dependency of the endpoints that look a room up by its code."""
+    limiter: CreationLimiter = request.app.state.creation_limiter
+    address = request.client.host if request.client is not None else ""
+    wait = limiter.looked_up_too_much(address)
+    if wait is not None:
+        raise _too_many(wait, "unknown room codes")
+
+
+def count_miss(request: Request) -> None:
+    """Count a lookup of a room code that does not exist."""
+    limiter: CreationLimiter = request.app.state.creation_limiter
+    limiter.missed(request.client.host if request.client is not None else "")
+
+
+async def check_creation(request: Request) -> None:
+    """A FastAPI dependency of the endpoints that create something (their path is the kind)."""
+    limiter: CreationLimiter = request.app.state.creation_limiter
+    address = request.client.host if request.client is not None else ""
+    wait = limiter.hit(address, request.url.path)
+    if wait is not None:
+        raise _too_many(wait, "of these")
+
+
+async def check_room_creation(request: Request) -> None:
+    """A FastAPI dependency of the endpoints that make a room: one window (:data:`ROOMS`)."""
+    limiter: CreationLimiter = request.app.state.creation_limiter
+    address = request.client.host if request.client is not None else ""
+    wait = limiter.hit(address, ROOMS)
+    if wait is not None:
+        seconds = math.ceil(wait)
+        raise ApiError(
+            429, "rate_limited", too_many_rooms(wait), headers={"Retry-After": str(seconds)}
+        )

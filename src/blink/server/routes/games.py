@@ -16,13 +16,12 @@ from fastapi import APIRouter, FastAPI, Request
 
 from blink.model.records import SeriesRecord
 from blink.server import daily
-from blink.server.creation_limits import check_lookup, count_miss
 from blink.server.errors import ApiError
 from blink.server.hub import Hub
 from blink.server.links import may_read
 from blink.server.loaded import LoadedGame
 from blink.server.replays import RecordLoader
-from blink.server.routes.deps import HubDep
+from blink.server.routes.deps import HubDep, check_lookup, count_miss
 from blink.server.stored import Unreadable, record_of
 
 __all__ = ["load_record", "record_loader", "router"]

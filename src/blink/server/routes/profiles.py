@@ -13,9 +13,8 @@ from pydantic import BaseModel, Field
 
 from blink.server import daily, profiles
 from blink.server.bus import LEADERBOARD, Event
-from blink.server.creation_limits import check_creation
 from blink.server.feeds import Feeds
-from blink.server.routes.deps import HubDep, WritableHubDep
+from blink.server.routes.deps import HubDep, WritableHubDep, check_creation
 from blink.server.sse import event_stream, frame
 
 __all__ = ["NewProfile", "router"]

@@ -16,7 +16,6 @@ from pydantic import BaseModel, Field
 from blink.model.registry import DEFAULT_GAME, NoTable, UnknownGame, get_game, get_table
 from blink.server import bus, room_setup
 from blink.server import jobs as st
-from blink.server.creation_limits import check_lookup, check_room_creation, count_miss
 from blink.server.errors import ApiError
 from blink.server.feeds import Feeds
 from blink.server.hub import Hub
@@ -24,7 +23,13 @@ from blink.server.profiles import seat_token
 from blink.server.quickplay import QuickPlay, serve_queue
 from blink.server.room_setup import CreateRoom
 from blink.server.rooms import Room, hash_token
-from blink.server.routes.deps import HubDep, WritableHubDep
+from blink.server.routes.deps import (
+    HubDep,
+    WritableHubDep,
+    check_lookup,
+    check_room_creation,
+    count_miss,
+)
 from blink.server.sse import event_stream, frame
 
 __all__ = ["JoinRoom", "QuickGame", "router"]

@@ -21,11 +21,10 @@ from pydantic import BaseModel, Field
 from blink import bracket
 from blink.ratings import Rating, suggest_handicap
 from blink.server.bus import TOURNAMENTS, Event, Resync, TournamentChanged
-from blink.server.creation_limits import check_room_creation
 from blink.server.errors import ProfileError
 from blink.server.profiles import lookup_secret, profiles_by_id
 from blink.server.rooms import hash_token
-from blink.server.routes.deps import ManagerDep, WritableManagerDep
+from blink.server.routes.deps import ManagerDep, WritableManagerDep, check_room_creation
 from blink.server.sse import event_stream, frame, last_event_id
 from blink.server.tournament_fences import TournamentFenced, refused
 from blink.server.tournaments import KINDS, Entry, Manager, tournament_dict
