@@ -216,33 +216,37 @@ def get_game(name: str | None = None) -> GameDefinition[Any, Any, Any, Any]:
 def get_table(name: str | None = None) -> Table:
     """The live table of the game ``name`` (:data:`DEFAULT_GAME` if ``None``): what a room
     needs to run it. :class:`UnknownGame`, or :class:`NoTable` for a game without one."""
-    key = DEFAULT_GAME if name is None else name
-    found = _TABLES.get(key) if isinstance(key, str) else None
-    if found is not None:
-        return found
-    get_game(name)  # UnknownGame for a name that is not registered
-    spot = _BUILT_IN_TABLES.get(key)
-    if spot is None:
-        raise NoTable(key)
-    table: Table = getattr(importlib.import_module(spot[0]), spot[1])
-    _TABLES[key] = table
+    table: Table = _part(name, _TABLES, _BUILT_IN_TABLES, NoTable)
     return table
 
 
 def get_study(name: str | None = None) -> Study:
     """The study of the game ``name`` (:data:`DEFAULT_GAME` if ``None``): a function of one of
     its records. :class:`UnknownGame`, or :class:`NoStudy` for a game without one."""
-    key = DEFAULT_GAME if name is None else name
-    found = _STUDIES.get(key) if isinstance(key, str) else None
-    if found is not None:
-        return found
-    get_game(name)  # UnknownGame for a name that is not registered
-    spot = _BUILT_IN_STUDIES.get(key)
-    if spot is None:
-        raise NoStudy(key)
-    study: Study = getattr(importlib.import_module(spot[0]), spot[1])
-    _STUDIES[key] = study
+    study: Study = _part(name, _STUDIES, _BUILT_IN_STUDIES, NoStudy)
     return study
+
+
+def _part(
+    name: str | None,
+    found: dict[str, Any],
+    built_in: dict[str, tuple[str, str]],
+    missing: Callable[[str], Exception],
+) -> Any:
+    """A game's part (its table, its study) from ``found``, else imported once from its
+    ``built_in`` module and attribute; ``UnknownGame`` for a name that is not registered,
+    ``missing(name)`` for a game without that part."""
+    key = DEFAULT_GAME if name is None else name
+    part = found.get(key) if isinstance(key, str) else None
+    if part is not None:
+        return part
+    get_game(name)  # UnknownGame for a name that is not registered
+    spot = built_in.get(key)
+    if spot is None:
+        raise missing(key)
+    part = getattr(importlib.import_module(spot[0]), spot[1])
+    found[key] = part
+    return part
 
 
 def front_end(name: str | None = None) -> FrontEnd:
