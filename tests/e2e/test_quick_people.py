@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from axe import describe, violations
 from blinkweb import Server, collect_errors
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute, expect
 
 
 def test_two_browsers_are_paired_at_one_table(browser: Browser, server: Server) -> None:
@@ -84,5 +84,98 @@ def test_a_lone_browser_is_offered_a_bot_in_spanish(browser: Browser, offering: 
         expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]+$"), timeout=15000)
         expect(page.locator('.table[data-phase="playing"]')).to_be_visible(timeout=15000)
         assert not errors, errors
+    finally:
+        ctx.close()
+
+
+
+def _queue_sockets(page: Page, silent: set[int]) -> list[list[str]]:
+    """Route the page's queue sockets through the test: the ``silent`` ones (counting from 0)
+    pass nothing either way and are never closed (a network that dropped every packet); the
+    others pass everything. Per socket, in order, the frames the server sent on it."""
+    heard: list[list[str]] = []
+
+    def handle(ws: WebSocketRoute) -> None:
+        frames: list[str] = []
+        heard.append(frames)
+        if len(heard) - 1 in silent:
+            ws.on_message(lambda m: None)
+            return
+        server_ws = ws.connect_to_server()
+        ws.on_message(server_ws.send)
+
+        def down(m: str | bytes) -> None:
+            frames.append(str(m))
+            ws.send(m)
+
+        server_ws.on_message(down)
+
+    page.route_web_socket("**/api/queue", handle)
+    return heard
+
+
+
+def _sockets_made(page: Page, heard: list[list[str]], n: int) -> None:
+    """Wait until the page has made ``n`` queue sockets (their routes reach the test as the
+    page's events are read), then check it made no more."""
+    for _ in range(200):
+        if len(heard) >= n:
+            break
+        page.wait_for_timeout(50)
+    assert len(heard) == n
+
+
+def test_a_silent_queue_socket_is_joined_again(browser: Browser, server: Server) -> None:
+    """The server speaks every second to a waiting player: a queue socket silent for 8 s is
+    dropped and the wait joined again on a new one, and the wait goes on. The page's clock is
+    driven."""
+    ctx = browser.new_context(viewport={"width": 1200, "height": 800}, locale="en-US")
+    try:
+        page = ctx.new_page()
+        errors = collect_errors(page)
+        heard = _queue_sockets(page, silent={0})
+        page.clock.install()
+        page.goto(server.url + "/")
+        page.get_by_role("button", name="Play someone").click()
+        expect(page.locator("#q-waited")).to_contain_text("Looking for an opponent")
+        page.clock.run_for(7000)  # silent a little less than 8 s: the same socket
+        _sockets_made(page, heard, 1)
+        page.clock.run_for(1500)
+        _sockets_made(page, heard, 2)
+        # The new socket joins for real: the server answers it, and the wait goes on.
+        for _ in range(200):
+            if any('"queued"' in f for f in heard[1]):
+                break
+            page.wait_for_timeout(50)
+        assert any('"queued"' in f for f in heard[1]), heard[1]
+        expect(page.locator("#q-wait")).to_be_visible()
+        expect(page.locator("#q-err")).to_be_empty()
+        page.get_by_role("button", name="Cancel").click()
+        expect(page.locator("#q-wait")).to_be_hidden()
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def test_a_queue_that_stays_silent_fails_the_wait(browser: Browser, server: Server) -> None:
+    """Three silent queue sockets in a row: the server cannot be reached, and the lobby says
+    so, in the page's language."""
+    ctx = browser.new_context(viewport={"width": 1200, "height": 800}, locale="es-ES")
+    try:
+        page = ctx.new_page()
+        heard = _queue_sockets(page, silent={0, 1, 2})
+        page.clock.install()
+        page.goto(server.url + "/")
+        page.get_by_role("button", name="Jugar contra alguien").click()
+        expect(page.locator("#q-waited")).to_contain_text("Buscando rival")
+        for n in (2, 3):
+            page.clock.run_for(8100)
+            _sockets_made(page, heard, n)
+            expect(page.locator("#q-err")).to_be_empty()
+        page.clock.run_for(8100)
+        expect(page.locator("#q-err")).to_have_text(
+            "No se pudo buscar rival: se perdió la conexión con el servidor."
+        )
+        _sockets_made(page, heard, 3)
     finally:
         ctx.close()

@@ -3,8 +3,13 @@
 // the time waited and the counts ("queue"), offers a bot once after its wait ("bot_offer"),
 // and names the room and seat once paired ("paired"); closing the socket leaves the queue.
 // A lobby rebuilt at once (a change of language) takes the wait over (handOver, takeOver).
+// The server speaks every second while one waits: a socket silent for LOST_MS (a network that
+// dropped every packet, with no close) is dropped and the wait joined again.
 
-import { profileSecret } from "./net.js";
+import { LOST_MS, profileSecret } from "./net.js";
+
+// Silent sockets in a row after which the wait fails (the server cannot be reached).
+const MOST_LOST = 3;
 
 const PROFILE_REFUSED = new Set(["no_such_profile", "already_queued"]);
 
@@ -19,13 +24,33 @@ export function waitInQueue({ players, name, ...handlers }) {
   let ws = null;
   let stopped = false;
   let done = false;
+  let lost = 0; // silent sockets in a row
+  let watchdog = null;
   const wait = { handlers, state: { waited: 0, offered: false }, stop: null, timer: null };
   const h = (kind, msg) => { if (wait.handlers) wait.handlers[kind](msg); };
+
+  function watch(socket, secret) {
+    clearTimeout(watchdog);
+    watchdog = setTimeout(() => {
+      if (stopped || done || ws !== socket) return;
+      ws = null;
+      socket.close();
+      lost += 1;
+      if (lost >= MOST_LOST) {
+        done = true;
+        current = null;
+        h("failed", { code: "unreachable", message: "" });
+        return;
+      }
+      open(secret);
+    }, LOST_MS);
+  }
 
   function open(secret) {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const socket = new WebSocket(`${proto}//${location.host}/api/queue`);
     ws = socket;
+    watch(socket, secret);
     socket.onopen = () => {
       const join = { type: "join", players };
       if (name) join.name = name;
@@ -36,6 +61,8 @@ export function waitInQueue({ players, name, ...handlers }) {
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
       if (stopped || ws !== socket) return;
+      lost = 0;
+      watch(socket, secret);
       if (msg.type === "queue") {
         wait.state.waited = msg.waited;
         h("status", msg);
@@ -71,6 +98,7 @@ export function waitInQueue({ players, name, ...handlers }) {
   open(profileSecret());
   wait.stop = () => {
     stopped = true;
+    clearTimeout(watchdog);
     if (current === wait) current = null;
     if (ws && ws.readyState <= WebSocket.OPEN) ws.close(1000);
     ws = null;
