@@ -19,6 +19,7 @@ TABLES = {
     "strings-app.js": (ROOT / "src/blink/web/js/strings-app.js", "const STRINGS = {"),
     "strings-errors.js": (ROOT / "src/blink/web/js/strings-errors.js", "const STRINGS = {"),
     "strings-study.js": (ROOT / "src/blink/web/js/strings-study.js", "const STRINGS = {"),
+    "strings-account.js": (ROOT / "src/blink/web/js/strings-account.js", "const STRINGS = {"),
 }
 GLOSSARY = ROOT / "docs/i18n.md"
 
