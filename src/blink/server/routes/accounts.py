@@ -113,6 +113,23 @@ class EndedOthers(BaseModel):
     ended: int
 
 
+class AccountFacts(BaseModel):
+    """The account's own facts."""
+
+    name: str
+    created_at: float
+    recovery_codes_left: int
+
+
+class Export(BaseModel):
+    """Everything the server keeps about an account (nothing kept only hashed or sealed)."""
+
+    account: AccountFacts
+    sessions: list[SessionInfo]
+    profile: dict[str, Any]
+    exported_at: float
+
+
 def _address(request: Request) -> str:
     return request.client.host if request.client is not None else ""
 
@@ -247,7 +264,7 @@ async def end_others(h: WritableHubDep, cur: CurrentDep) -> dict[str, Any]:
     return await service.log_out_everywhere(h, cur)
 
 
-@router.get("/api/me/export")
+@router.get("/api/me/export", response_model=Export)
 async def export(h: HubDep, cur: CurrentDep, response: Response) -> dict[str, Any]:
     """Everything the server keeps about the account, as JSON (a download)."""
     out = service.export(h, cur)
