@@ -63,3 +63,25 @@ def test_upgrade_and_downgrade(db_url: str) -> None:
     assert keys == {"p1": "pepe", "p2": "рере", "p3": "bill"}
     assert "accounts" not in tables
     engine.dispose()
+
+
+def test_two_names_keyed_alike_by_the_migration_both_log_in(tmp_path: Path) -> None:
+    """After 0010 two old look-alike profiles keep their names ("Pepe" holds the key, "Рере"
+    the key and its id): each account is found by its own name as written."""
+    from blink.server.accounts import store
+
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 'a.db'}")
+    with engine.begin() as conn:
+        command.upgrade(_config(conn), "head")
+    account = {"password_hash": "x", "password_box": "x", "vault": "x", "created_at": 1.0}
+    with engine.begin() as conn:
+        for pid, name, key in (("p1", "Pepe", "pepe"), ("p2", "Рере", "pepe#p2")):
+            conn.execute(
+                sa.insert(store.profiles).values(**{**_profile(pid, name, 1.0), "name_key": key})
+            )
+            conn.execute(sa.insert(store.accounts).values(id=f"a{pid}", profile_id=pid, **account))
+    with engine.connect() as conn:
+        assert store.by_name(conn, "PEPE").id == "ap1"
+        assert store.by_name(conn, "рере").id == "ap2"
+        assert store.by_name(conn, "Pepé") is None
+    engine.dispose()

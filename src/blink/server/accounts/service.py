@@ -163,7 +163,7 @@ async def sign_up(
 
 def _find(hub: Hub, name: str) -> Any | None:
     with hub.storage.engine.connect() as conn:
-        return store.by_name_key(conn, name_key(name))
+        return store.by_name(conn, name)
 
 
 def _limit(limiter: LoginLimiter, address: str, account: str) -> None:

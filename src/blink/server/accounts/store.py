@@ -30,17 +30,19 @@ from sqlalchemy import (
     delete,
     func,
     insert,
+    or_,
     select,
     update,
 )
 
 from blink.server.jobs import insert_new
+from blink.server.names import name_key, plain_key
 from blink.server.profiles import profile_games, profiles
 
 __all__ = [
     "account_sessions",
     "accounts",
-    "by_name_key",
+    "by_name",
     "by_profile",
     "by_session",
     "codes_left",
@@ -90,11 +92,27 @@ _COLUMNS = (
 )
 
 
-def by_name_key(conn: Connection, key: str) -> Any | None:
-    """The account (with its profile's name) whose profile's name has this key."""
-    return conn.execute(
-        select(*_COLUMNS).select_from(_JOINED).where(profiles.c.name_key == key)
-    ).first()
+def by_name(conn: Connection, name: str) -> Any | None:
+    """The account (with its profile's name) called ``name``: the one whose profile's name has
+    its key (:func:`blink.server.names.name_key`). Two profiles whose names came to share a key
+    by migration 0010 (the later one's key is the key, ``#`` and its id) are told apart by the
+    name as written (NFKC, case folded)."""
+    key = name_key(name)
+    rows = conn.execute(
+        select(*_COLUMNS)
+        .select_from(_JOINED)
+        .where(
+            or_(
+                profiles.c.name_key == key,
+                profiles.c.name_key.startswith(key + "#", autoescape=True),
+            )
+        )
+    ).all()
+    plain = plain_key(name)
+    for row in rows:
+        if plain_key(row.name) == plain:
+            return row
+    return next((row for row in rows if row.name_key == key), None)
 
 
 def by_profile(conn: Connection, pid: str) -> Any | None:
