@@ -127,3 +127,45 @@ def test_a_browser_profile_is_kept_in_a_new_account(
         assert _stored(page2)["id"] == profile["id"]
     finally:
         other.close()
+
+
+def _log_in(page: Page, server: Server, name: str) -> None:
+    _open_account(page, server)
+    page.click("#acc-tab-login")
+    page.fill("#acc-login #acc-name", name)
+    page.fill("#acc-login #acc-password", PASSWORD)
+    page.click("#acc-login button[type=submit]")
+    expect(page.locator("#btn-account[data-ready]")).to_have_text(name, timeout=LOGIN)
+
+
+def test_logging_out_everywhere_else(browser: Browser, server: Server) -> None:
+    """The sessions list shows both browsers; "log out everywhere else" ends the other one,
+    whose next page forgets the account's profile, and gives this one a new secret."""
+    name = _name()
+    made = server.api("/api/accounts", {"name": name, "password": PASSWORD})
+    here = browser.new_context(viewport={"width": 1200, "height": 800}, locale="en-US")
+    there = browser.new_context(viewport={"width": 1200, "height": 800}, locale="en-US")
+    try:
+        page, other = here.new_page(), there.new_page()
+        errors = collect_errors(page)
+        _log_in(page, server, name)
+        _log_in(other, server, name)
+        page.click("#btn-account")
+        # Three: the sign-up's own (made over the API), the other browser's and this one.
+        expect(page.locator("#acc-sessions li")).to_have_count(3)
+        expect(page.locator("#acc-sessions .acc-end")).to_have_count(2)
+        page.click("#acc-end-others")
+        expect(page.locator("#acc-note")).to_have_text(
+            "Logged out everywhere else: the other devices must log in again."
+        )
+        expect(page.locator("#acc-sessions li")).to_have_count(1)
+        mine = _stored(page)
+        assert mine["id"] == made["profile"]["id"]  # type: ignore[index]
+        assert mine["secret"] != made["profile"]["secret"]  # type: ignore[index]
+        other.reload()
+        expect(other.locator("#btn-account[data-ready]")).to_have_text("Log in", timeout=LOGIN)
+        assert _stored(other) is None
+        assert errors == []
+    finally:
+        here.close()
+        there.close()

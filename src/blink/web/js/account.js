@@ -93,9 +93,9 @@ function dialog() {
 }
 
 /** A form whose submit calls `act(FormData)`; a refusal is said in its status line. */
-function form(id, children, submit, act) {
+function form(id, children, submit, act, kind = "primary") {
   const status = el("p", { class: "error-msg", role: "status" });
-  const f = el("form", { id }, ...children, status, el("button", { type: "submit", class: "primary", text: submit }));
+  const f = el("form", { id }, ...children, status, el("button", { type: "submit", class: kind, text: submit }));
   f.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     status.textContent = "";
@@ -214,7 +214,7 @@ async function showLoggedIn() {
     await call("DELETE", "/api/me", { password: data.get("password") });
     forget();
     location.reload();
-  });
+  }, "danger");
   dlg.replaceChildren(
     el("h2", { id: "acc-title", text: t("acc_title") }),
     el("p", { id: "acc-who", text: t("acc_logged_in", { name: me.name }) }),
@@ -235,6 +235,7 @@ async function open() {
 
 function label(button) {
   button.textContent = me ? me.name : t("acc_button");
+  button.title = me ? t("acc_logged_in", { name: me.name }) : t("acc_title");
 }
 
 /** Add the account button to the top bar, and find out whether this browser is logged in. */
