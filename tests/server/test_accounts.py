@@ -4,10 +4,12 @@ rate-limited logins, the account's data and its deletion."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterator
 
 import httpx
 import pytest
+import sqlalchemy as sa
 from srvkit import ServerThread
 
 PASSWORD = "correct horse battery"
@@ -202,3 +204,35 @@ def test_the_account_data_and_its_deletion(
     assert login.status_code == 401
     # The name is free again.
     assert browsers().post("/api/accounts", json={"name": "Gina", "password": PASSWORD}).is_success
+
+
+def test_the_database_keeps_only_hashes_and_sealed_boxes(
+    server: ServerThread, browsers: Callable[[], httpx.Client]
+) -> None:
+    """The password as Argon2id, the session's token and the recovery codes as SHA-256, the
+    profile's secret sealed: none of them is anywhere in the database as it was given."""
+    c = browsers()
+    made = _sign_up(c, "Hugo")
+    token = c.cookies["blink_session"]
+    engine = sa.create_engine(server.settings.database_url)
+    try:
+        with engine.connect() as conn:
+            account = conn.execute(sa.text("SELECT * FROM accounts")).mappings().one()
+            sessions = conn.execute(sa.text("SELECT * FROM account_sessions")).mappings().all()
+            codes = conn.execute(sa.text("SELECT * FROM recovery_codes")).mappings().all()
+            dump = " ".join(
+                str(v)
+                for table in ("accounts", "account_sessions", "recovery_codes", "profiles")
+                for row in conn.execute(sa.text(f"SELECT * FROM {table}")).all()
+                for v in row
+            )
+    finally:
+        engine.dispose()
+    assert account["password_hash"].startswith("$argon2id$")
+    assert [s["token_hash"] for s in sessions] == [hashlib.sha256(token.encode()).hexdigest()]
+    normal = {c.replace("-", "") for c in made["recovery_codes"]}
+    assert {r["code_hash"] for r in codes} == {
+        hashlib.sha256(n.encode()).hexdigest() for n in normal
+    }
+    for secret in (PASSWORD, token, made["profile"]["secret"], *made["recovery_codes"], *normal):
+        assert secret not in dump
