@@ -78,7 +78,13 @@ def _browser(name: str) -> dict[str, dict[str, str]]:
 
 
 def _classic() -> dict[str, dict[str, str]]:
-    names = ("i18n.js", "strings-daily.js", "strings-app.js", "strings-errors.js")
+    names = (
+        "i18n.js",
+        "strings-daily.js",
+        "strings-app.js",
+        "strings-errors.js",
+        "strings-account.js",
+    )
     tables = [_browser(n) for n in names]
     return {lang: {k: v for t in tables for k, v in t[lang].items()} for lang in ("en", "es")}
 
@@ -144,5 +150,5 @@ def test_the_terminal_words_every_code() -> None:
 def test_the_error_words_repeat_no_key() -> None:
     """strings-errors.js is merged over i18n.js's tables: a key in both would change a word."""
     errors = set(_browser("strings-errors.js")["en"])
-    for name in ("i18n.js", "strings-daily.js", "strings-app.js"):
+    for name in ("i18n.js", "strings-daily.js", "strings-app.js", "strings-account.js"):
         assert errors & set(_browser(name)["en"]) == set(), name

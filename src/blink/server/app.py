@@ -44,7 +44,17 @@ from blink.server.metrics import CONTENT_TYPE, AddressFilter, Metrics
 from blink.server.protocol import MAX_ROOM
 from blink.server.quickplay import attach as attach_quickplay
 from blink.server.replays import install as install_replays
-from blink.server.routes import apidocs, daily, games, meta, profiles, rooms, tournaments, web
+from blink.server.routes import (
+    accounts,
+    apidocs,
+    daily,
+    games,
+    meta,
+    profiles,
+    rooms,
+    tournaments,
+    web,
+)
 from blink.server.settings import Settings
 from blink.server.sse import Streams
 from blink.server.tournaments import attach as attach_extras
@@ -178,7 +188,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         BodyLimit, limit=settings.max_body_bytes, larger={"/api/replays": replays.MAX_BODY}
     )
     errors.install(app)
-    for module in (meta, rooms, games, profiles, tournaments, daily):
+    for module in (meta, rooms, games, profiles, accounts, tournaments, daily):
         app.include_router(module.router)
     install_replays(app, games.record_loader(app))
     apidocs.install(app)

@@ -50,7 +50,7 @@ from blink.ratings import BOT_RATINGS, Rating, RatingError, game_bot_rating, rat
 from blink.server.errors import ProfileError
 from blink.server.hub import Hub
 from blink.server.jobs import insert_new
-from blink.server.names import NameError_, check_name, name_key
+from blink.server.names import NameError_, check_name, name_key, plain_key
 from blink.server.practice import is_practice
 from blink.server.protocol import RatingChange, Ratings, RatingValue, encode
 from blink.server.rooms import GameState, Room, hash_token
@@ -395,8 +395,9 @@ def on_game_end(room: Room, g: GameState) -> None:
 async def add_profile(hub: Hub, name: str) -> dict[str, Any]:
     """Create a profile named ``name`` (``POST /api/profiles``): its id, name and secret (the
     secret is answered this once). Raises :class:`ProfileError` for a name that cannot be
-    used (:func:`blink.server.names.check_name`) or that another profile has (``name_taken``:
-    names are compared by :func:`blink.server.names.name_key`)."""
+    used (:func:`blink.server.names.check_name`) or that another profile has (``name_taken``,
+    or ``name_lookalike`` for one that only looks like it: names are compared by
+    :func:`blink.server.names.name_key`)."""
     try:
         name = check_name(name)
     except NameError_ as exc:
@@ -404,7 +405,7 @@ async def add_profile(hub: Hub, name: str) -> dict[str, Any]:
     key = name_key(name)
     taken = profile_names(hub)
     if key in taken:
-        raise ProfileError(409, "name_taken", f"a profile is already called {name!r} (or alike)")
+        raise _name_refused(hub, name, key)
     taken.add(key)  # at once, on the loop: a second request for the name now waits for none
     secret = secrets.token_urlsafe(24)
     secret_hash = hash_token(secret)
@@ -431,9 +432,23 @@ async def add_profile(hub: Hub, name: str) -> dict[str, Any]:
         taken.discard(key)
         raise
     if not inserted:  # another server gave the name out meanwhile (taken stays: it is)
-        raise ProfileError(409, "name_taken", f"a profile is already called {name!r} (or alike)")
+        raise _name_refused(hub, name, key)
     profile_hashes(hub).add(secret_hash)
     return {"id": pid, "name": name, "secret": secret}
+
+
+def _name_refused(hub: Hub, name: str, key: str) -> ProfileError:
+    """Why ``name`` (whose key is ``key``) is refused: another profile has it, written alike
+    (``name_taken``), or one that looks like it (``name_lookalike``, naming it)."""
+    with hub.storage.engine.connect() as conn:
+        holder = conn.execute(select(profiles.c.name).where(profiles.c.name_key == key)).first()
+    if holder is not None and plain_key(holder[0]) != plain_key(name):
+        return ProfileError(
+            409,
+            "name_lookalike",
+            f"{name!r} looks too much like {holder[0]!r}, another player's name",
+        )
+    return ProfileError(409, "name_taken", f"a profile is already called {name!r} (or alike)")
 
 
 def profile_names(hub: Hub) -> set[str]:

@@ -4,6 +4,7 @@
 - :mod:`~blink.server.routes.rooms`: creating, listing, joining rooms (and quick games);
 - :mod:`~blink.server.routes.games`: finished games and their records;
 - :mod:`~blink.server.routes.profiles`: profiles and the leaderboard;
+- :mod:`~blink.server.routes.accounts`: accounts, their sessions and data;
 - :mod:`~blink.server.routes.tournaments`: tournaments;
 - :mod:`~blink.server.routes.web`: the browser client's pages and files.
 

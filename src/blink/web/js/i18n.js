@@ -6,6 +6,7 @@ import { STRINGS as PAGE_STRINGS } from "./strings-daily.js";
 import { STRINGS as APP_STRINGS } from "./strings-app.js";
 import { STRINGS as ERROR_STRINGS } from "./strings-errors.js";
 import { STRINGS as STUDY_STRINGS } from "./strings-study.js";
+import { STRINGS as ACCOUNT_STRINGS } from "./strings-account.js";
 
 const STRINGS = {
   en: {
@@ -905,7 +906,7 @@ const CARD_WORDS = {
 
 export const LANGS = ["en", "es"];
 for (const l of LANGS) Object.assign(STRINGS[l], PAGE_STRINGS[l]);
-for (const l of LANGS) Object.assign(STRINGS[l], APP_STRINGS[l], ERROR_STRINGS[l]);
+for (const l of LANGS) Object.assign(STRINGS[l], APP_STRINGS[l], ERROR_STRINGS[l], ACCOUNT_STRINGS[l]);
 for (const l of LANGS) Object.assign(STRINGS[l], STUDY_STRINGS[l]);
 let lang = pickLanguage();
 const listeners = new Set();

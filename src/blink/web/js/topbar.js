@@ -1,9 +1,11 @@
 // The top bar every page shares (index.html, tournament.html, leaderboard.html): the language
-// switch, sound, colour letters, "How to play" and the phone's menu. It imports no view, so a
+// switch, sound, colour letters, "How to play", the phone's menu and the account button
+// (account.js). It imports no view, so a
 // page outside the app's router (the tournament and leaderboard pages) uses it as the app does.
 
 import { applyI18n, getLang, onLangChange, setLang, t } from "./i18n.js";
 import { isMuted, setMuted } from "./sound.js";
+import { relabelAccount, setupAccount } from "./account.js";
 
 const SPEAKER = '<path d="M2 6h3l4-3v10l-4-3H2z"/>';
 const SPEAKER_ON = `<svg viewBox="0 0 16 16" width="18" height="18" aria-hidden="true" fill="currentColor">${SPEAKER}<path d="M11 5.5a3.5 3.5 0 0 1 0 5M12.5 3.5a6 6 0 0 1 0 9" fill="none" stroke="currentColor" stroke-width="1.4" stroke-linecap="round"/></svg>`;
@@ -39,9 +41,11 @@ export function setupTopbar({ onRules, onLang }) {
   applyI18n(document);
   drawSound();
   drawCb();
+  setupAccount();
   onLangChange(() => {
     langSel.value = getLang();
     drawSound();
+    relabelAccount();
     onLang();
   });
   setupMenu();
