@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from axe import describe, violations
 from blinkweb import Server, collect_errors
-from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute, expect
+from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
 
 def test_two_browsers_are_paired_at_one_table(browser: Browser, server: Server) -> None:
