@@ -124,6 +124,23 @@ async def test_archive_lists_filters_and_pages(server: ServerThread) -> None:
             break
         cursor = f"&cursor={page['next']}"
     assert seen == [g["id"] for g in games]
+    # The player's figures: rating history from the start, games by kind and player count.
+    fig = server.get("/api/profiles/Ann/figures").json()
+    assert fig["id"] == ann["id"] and fig["tournaments"] == []
+    points = fig["rating_history"]
+    assert points[0]["ordinal"] == quick["rating"]["before"]["ordinal"]
+    assert [p["game"] for p in points[1:]] == [quick["id"], versus["id"]]
+    assert points[-1]["ordinal"] == fig["rating"]["ordinal"] == versus["rating"]["after"]["ordinal"]
+    (row,) = fig["by_kind"]
+    won = sum(1 for g in games if g["outcome"] == "win")
+    tied = sum(1 for g in games if g["outcome"] == "tie")
+    assert row == {"kind": "classic", "players": 2, "played": 3, "won": won, "tied": tied}
+    # Head-to-head, from either side.
+    vs = server.get("/api/profiles/Ann/versus/bob").json()
+    assert vs["games"] == 1 and [g["id"] for g in vs["recent"]] == [versus["id"]]
+    back = server.get("/api/profiles/Bob/versus/Ann").json()
+    assert (vs["won"], vs["lost"], vs["tied"]) == (back["lost"], back["won"], back["tied"])
+    assert vs["won"] + vs["lost"] + vs["tied"] == 1
 
 
 async def test_archive_refusals(server: ServerThread) -> None:
@@ -142,6 +159,11 @@ async def test_archive_refusals(server: ServerThread) -> None:
     assert refusal("?limit=0") == (400, "bad_filter")
     assert refusal(f"?limit={MAX_LIMIT + 1}") == (400, "bad_filter")
     assert refusal("?cursor=nonsense") == (400, "bad_filter")
+    for path in ("/figures", "/versus/Ann"):
+        r = server.get(f"/api/profiles/Nobody{path}")
+        assert (r.status_code, r.json()["error"]["code"]) == (404, "no_such_player")
+    r = server.get("/api/profiles/Ann/versus/ANN")
+    assert (r.status_code, r.json()["error"]["code"]) == (400, "bad_filter")
     assert archive(server, "Ann") == {
         "player": archive(server, "Ann")["player"],
         "games": [],

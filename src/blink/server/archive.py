@@ -33,7 +33,9 @@ from sqlalchemy import (
     String,
     Table,
     and_,
+    case,
     exists,
+    func,
     or_,
     select,
 )
@@ -45,9 +47,10 @@ from blink.server.hub import Hub
 from blink.server.jobs import insert_new
 from blink.server.links import record_url
 from blink.server.names import name_key, plain_key
-from blink.server.profiles import meta, profile_games, profiles, profiles_among
+from blink.server.profiles import meta, profile_games, profiles, profiles_among, public_profile
 from blink.server.rooms import GameState, Room
 from blink.server.schema import games, rooms
+from blink.server.tournaments import tournaments
 
 __all__ = [
     "MAX_LIMIT",
@@ -56,10 +59,12 @@ __all__ = [
     "find_profile",
     "on_game_end",
     "parse_filters",
+    "player_figures",
     "player_games",
     "profile_by_name",
     "rating_of",
     "replay_url",
+    "versus",
 ]
 
 player_games = Table(
@@ -365,4 +370,115 @@ def archive_page(conn: Connection, name: str, f: Filters) -> dict[str, Any]:
         "player": {"id": row.id, "name": row.name},
         "games": [_entry(r, names) for r in rows],
         "next": f"{last.at!r}_{last.game_id}" if more and last is not None else None,
+    }
+
+
+# -- a player's figures ----------------------------------------------------------------------
+
+HISTORY_POINTS: Final = 500
+"""The most rated games a player's rating history gives (the latest)."""
+
+
+def _counts(conn: Connection, pid: str) -> list[dict[str, Any]]:
+    """Games played and won by game kind and number of players."""
+    pg = player_games
+    won = func.sum(case((and_(pg.c.won, ~pg.c.tie), 1), else_=0))
+    tied = func.sum(case((pg.c.tie, 1), else_=0))
+    rows = conn.execute(
+        select(pg.c.kind, pg.c.players, func.count(), won, tied)
+        .where(pg.c.profile_id == pid)
+        .group_by(pg.c.kind, pg.c.players)
+        .order_by(pg.c.kind, pg.c.players)
+    ).all()
+    return [
+        {"kind": k, "players": n, "played": int(c), "won": int(w or 0), "tied": int(t or 0)}
+        for k, n, c, w, t in rows
+    ]
+
+
+def _history(conn: Connection, pid: str) -> list[dict[str, Any]]:
+    """The player's rating after each rated game, oldest first (the latest
+    :data:`HISTORY_POINTS`), starting from the rating before the first of them."""
+    pg = profile_games
+    rows = conn.execute(
+        select(
+            pg.c.game_id,
+            pg.c.at,
+            pg.c.mu_before,
+            pg.c.sigma_before,
+            pg.c.mu_after,
+            pg.c.sigma_after,
+        )
+        .where(pg.c.profile_id == pid)
+        .order_by(pg.c.at.desc(), pg.c.game_id.desc())
+        .limit(HISTORY_POINTS)
+    ).all()[::-1]
+    points = [
+        {"game": r.game_id, "at": r.at, "ordinal": Rating(r.mu_after, r.sigma_after).ordinal}
+        for r in rows
+    ]
+    if rows:
+        first = rows[0]
+        start = Rating(first.mu_before, first.sigma_before).ordinal
+        points.insert(0, {"game": None, "at": first.at, "ordinal": start})
+    return points
+
+
+def _tournaments(conn: Connection, pid: str) -> list[dict[str, Any]]:
+    """The tournaments the player entered with their profile (newest first, at most 50)."""
+    t = tournaments
+    rows = conn.execute(
+        select(t.c.id, t.c.name, t.c.kind, t.c.status, t.c.created_at, t.c.state)
+        .where(t.c.state.contains(f'"{pid}"', autoescape=True))
+        .order_by(t.c.created_at.desc())
+        .limit(50)
+    ).all()
+    out = []
+    for r in rows:
+        try:
+            entered = pid in (json.loads(r.state).get("profiles") or {}).values()
+        except (ValueError, AttributeError):
+            entered = False
+        if entered:
+            out.append(
+                {"id": r.id, "name": r.name, "kind": r.kind, "status": r.status, "at": r.created_at}
+            )
+    return out
+
+
+def player_figures(conn: Connection, name: str) -> dict[str, Any]:
+    """What a player's page shows besides the games (``GET /api/profiles/{name}/figures``):
+    the profile (rating, games, wins), its rating history, its games by kind and number of
+    players, and the tournaments it entered. :class:`ApiError` ``404 no_such_player``."""
+    row = find_profile(conn, name)
+    return {
+        **public_profile(row),
+        "rating_history": _history(conn, row.id),
+        "by_kind": _counts(conn, row.id),
+        "tournaments": _tournaments(conn, row.id),
+    }
+
+
+def versus(conn: Connection, name: str, other: str) -> dict[str, Any]:
+    """Two players' head-to-head (``GET /api/profiles/{name}/versus/{other}``): the games both
+    sat in, counted from ``name``'s side (won, lost, tied), and the latest ten.
+    :class:`ApiError` ``404 no_such_player`` for either, ``400 bad_filter`` for oneself."""
+    a, b = find_profile(conn, name), find_profile(conn, other)
+    if a.id == b.id:
+        raise _bad("a player's head-to-head needs another player")
+    mine, theirs = player_games.alias("mine"), player_games.alias("theirs")
+    rows = conn.execute(
+        select(mine.c.won, mine.c.tie)
+        .join(theirs, theirs.c.game_id == mine.c.game_id)
+        .where(mine.c.profile_id == a.id, theirs.c.profile_id == b.id)
+    ).all()
+    recent = archive_page(conn, a.name, Filters(opponent=b.name, limit=10))["games"]
+    return {
+        "player": {"id": a.id, "name": a.name},
+        "opponent": {"id": b.id, "name": b.name},
+        "games": len(rows),
+        "won": sum(1 for r in rows if r.won and not r.tie),
+        "tied": sum(1 for r in rows if r.tie),
+        "lost": sum(1 for r in rows if not r.won),
+        "recent": recent,
     }

@@ -7,6 +7,7 @@ The archive itself is :mod:`blink.server.archive`.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
@@ -18,6 +19,11 @@ from blink.server.routes.deps import HubDep
 __all__ = ["router"]
 
 router = APIRouter()
+
+
+def _read(h: Hub, read: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
+    with h.storage.engine.connect() as conn:
+        return read(conn, *args)
 
 
 def _page(h: Hub, name: str, f: archive.Filters) -> dict[str, Any]:
@@ -50,3 +56,20 @@ async def player_games(
     no_such_player`` for an unknown player or opponent."""
     f = archive.parse_filters(game, rated, opponent, since, until, limit, cursor)
     return await asyncio.to_thread(_page, h, name, f)
+
+
+@router.get("/api/profiles/{name}/figures")
+async def player_figures(h: HubDep, name: str) -> dict[str, Any]:
+    """What a player's page shows besides the games: the profile's rating, games and wins,
+    its rating history (``rating_history``: the ordinal after each rated game, oldest first,
+    from the rating before the first), its games played, won and tied by game kind and number
+    of players (``by_kind``) and the tournaments it entered. ``404 no_such_player``."""
+    return await asyncio.to_thread(_read, h, archive.player_figures, name)
+
+
+@router.get("/api/profiles/{name}/versus/{other}")
+async def versus(h: HubDep, name: str, other: str) -> dict[str, Any]:
+    """Two players' head-to-head: the games both sat in, won, lost and tied by ``name``, and
+    the latest ten (as the archive gives them). ``404 no_such_player`` for either, ``400
+    bad_filter`` for a player against themself."""
+    return await asyncio.to_thread(_read, h, archive.versus, name, other)
