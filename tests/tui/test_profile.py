@@ -19,6 +19,7 @@ from blink.profile_store import ProfileStoreError, StoredProfile
 from blink.tui.app import BlinkApp
 from blink.tui.online import OnlineTable, fetch_profile, prepare, resolve_profile
 from blink.tui.table import Stage
+from blink.tui.widgets import StatusLine
 
 
 def test_store_round_trip_mode_and_one_file_per_server(tmp_path: Path) -> None:
@@ -74,11 +75,22 @@ async def test_a_terminal_game_with_a_stored_profile_is_rated(
     async with app.run_test() as pilot:
         await wait_for(pilot, lambda: stage(app) in (Stage.COUNTDOWN, Stage.PLAYING, Stage.OVER))
         await play_until_over(pilot, app, 0)
+        # The end screen shows the rating change once the server has stored it.
+        await wait_for(pilot, lambda: bool(table.status().ratings))
+        shown = str(app.table_screen.query_one(StatusLine).render())
     deadline = time.monotonic() + 30
     while (prof := fetch_profile(server_url, stored.id))["games"] < 1:
         assert time.monotonic() < deadline, prof
         time.sleep(0.1)
     assert prof["games"] == 1 and prof["name"] == "Ann"
+    (line,) = table.status().ratings
+    after = prof["rating"]["ordinal"]
+    assert line.seat == 0 and abs(line.after - after) < 1e-9
+    assert line.before == 0.0 and abs(line.delta - after) < 1e-9
+    sign = "+" if after >= 0 else "−"
+    assert (
+        f"Rating: You 0.0 → {round(after, 1) + 0.0:.1f} ({sign}{abs(round(after, 1)):.1f})" in shown
+    )
     # The terminal's room is private (no --public): a profile's history never publishes its code.
     assert prof["history"][0]["room"] is None
     assert prof["history"][0]["opponents"] == ["bot:expert:first"]

@@ -364,3 +364,16 @@ async def test_colour_letters_in_each_language(lang: str) -> None:
             assert view is not None
             for card in view.hand:
                 assert f"{card.count} {letters[card.color.letter]}" in hands, (card, hands)
+
+
+@pytest.mark.parametrize(("lang", "word"), [("en", "Rating"), ("es", "Puntuación")])
+def test_rating_changes_in_each_language(lang: str, word: str) -> None:
+    from blink.tui.table import RatingLine
+    from blink.tui.widgets import ratings_text
+
+    set_language(lang)
+    lines = (RatingLine(0, 0.0, 1.26, 1.26), RatingLine(1, 3.0, -0.04, -3.04))
+    assert (
+        ratings_text(lines, ["Ana", "Bea"])
+        == f"{word}: Ana 0.0 → 1.3 (+1.3) · Bea 3.0 → 0.0 (−3.0)"
+    )

@@ -30,7 +30,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from blink import __version__
-from blink.server import direct, errors, replays, session
+from blink.server import archive, direct, errors, replays, session
 from blink.server import storage as st
 from blink.server.body_limit import BodyLimit
 from blink.server.bus import make_bus
@@ -50,6 +50,7 @@ from blink.server.routes import (
     daily,
     games,
     meta,
+    players,
     profiles,
     rooms,
     tournaments,
@@ -138,6 +139,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     metrics.watch(lambda: len(hub.rooms), lambda: hub.live_games, lambda: hub.connections)
     await attach_extras(hub)
     hub.game_end_hooks.append(daily_results)
+    hub.game_end_hooks.append(archive.on_game_end)
     await attach_feeds(hub)
     quickplay = attach_quickplay(hub, app.state.creation_limiter)
     metrics.watch_queue(lambda: len(quickplay.waiting))
@@ -188,7 +190,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         BodyLimit, limit=settings.max_body_bytes, larger={"/api/replays": replays.MAX_BODY}
     )
     errors.install(app)
-    for module in (meta, rooms, games, profiles, accounts, tournaments, daily):
+    for module in (meta, rooms, games, profiles, players, accounts, tournaments, daily):
         app.include_router(module.router)
     install_replays(app, games.record_loader(app))
     apidocs.install(app)

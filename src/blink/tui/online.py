@@ -37,7 +37,17 @@ from blink.tui.seats import (
     prepare,
     resolve_profile,
 )
-from blink.tui.table import PHRASES, Clock, Figures, Notice, Stage, Status, Table, phrase_words
+from blink.tui.table import (
+    PHRASES,
+    Clock,
+    Figures,
+    Notice,
+    RatingLine,
+    Stage,
+    Status,
+    Table,
+    phrase_words,
+)
 
 __all__ = [
     "PROFILE_REFUSALS",
@@ -111,6 +121,7 @@ class OnlineTable(Table):
         self._stall_until: float | None = None
         self._stall_kind: str | None = None
         self._figures: Figures | None = None
+        self._ratings: tuple[RatingLine, ...] = ()
         self._ended = False
         self._votes: list[bool] = []
         self._ids = 0
@@ -163,6 +174,7 @@ class OnlineTable(Table):
                 stage=Stage.OVER,
                 outcome=v.outcome,
                 figures=self._figures,
+                ratings=self._ratings,
                 can_rematch=series_over and bool(self.local_seats),
                 **base,
             )
@@ -448,6 +460,7 @@ class OnlineTable(Table):
         if game is not None and game != self.game_id:
             self.game_id = int(game)
             self._figures = None
+            self._ratings = ()
             self._ended = False
             self._piles = [[] for _ in range(self.players)]
             self._view = None
@@ -551,11 +564,31 @@ class OnlineTable(Table):
         )
         if isinstance(msg.get("series"), dict):
             self.series = msg["series"]
+        self._take_ratings(msg.get("ratings"))
         self._ended = True
         nxt = msg.get("next_in_ms")
         if nxt is not None:
             line = _("next game in {s} s").format(s=f"{int(nxt) / 1000:.0f}")
             self.notify_player(Notice(line))
+
+    def _on_ratings(self, msg: dict[str, Any]) -> None:
+        if msg.get("game") in (None, self.game_id):
+            self._take_ratings(msg.get("ratings"))
+
+    def _take_ratings(self, ratings: object) -> None:
+        """Keep a rated game's rating changes (the ``ratings`` frame, or a ``game_end`` sent
+        again with them) for the end screen."""
+        if not isinstance(ratings, list) or not ratings:
+            return
+        lines = []
+        for r in ratings:
+            try:
+                before = float(r["before"]["ordinal"])
+                after = float(r["after"]["ordinal"])
+                lines.append(RatingLine(int(r["seat"]), before, after, float(r["delta"])))
+            except (KeyError, TypeError, ValueError):
+                continue
+        self._ratings = tuple(lines)
 
     def _on_rematch(self, msg: dict[str, Any]) -> None:
         self._votes = [bool(v) for v in msg.get("votes", [])]

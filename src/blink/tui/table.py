@@ -52,6 +52,7 @@ __all__ = [
     "LocalTable",
     "ManualClock",
     "Notice",
+    "RatingLine",
     "Stage",
     "Status",
     "Table",
@@ -93,6 +94,17 @@ class Stage(Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class RatingLine:
+    """A rated seat's rating change at a game's end (the server's ``ratings``): its
+    conservative rating (``ordinal``) before and after, and the change."""
+
+    seat: int
+    before: float
+    after: float
+    delta: float
+
+
+@dataclass(frozen=True, slots=True)
 class Figures:
     """Figures of a finished game: its length, plays per seat and each seat's cards left."""
 
@@ -124,6 +136,8 @@ class Status:
     can_pause: bool = False
     outcome: Outcome | None = None
     figures: Figures | None = None
+    ratings: tuple[RatingLine, ...] = ()
+    """Each rated seat's rating change (an online rated game's end, once stored)."""
     series_winner: int | None = None
     series_over: bool = False
     can_rematch: bool = False

@@ -22,7 +22,7 @@ from blink.tui.render import (
     join_columns,
     pile_name,
 )
-from blink.tui.table import Notice, Stage, Status
+from blink.tui.table import Notice, RatingLine, Stage, Status
 
 __all__ = [
     "HandInfo",
@@ -231,9 +231,28 @@ def _result(text: Text, status: Status, you: int | None) -> None:
         )
         if f.cards_left:
             text.append("\n " + cards_left_text(f.cards_left, names))
+    if status.ratings:
+        text.append("\n " + ratings_text(status.ratings, names))
     if status.series_over and status.best_of > 1 and status.series_winner is not None:
         won = _("\n {name} takes the series!").format(name=names[status.series_winner])
         text.append(won, Style(bold=True))
+
+
+def _rating_number(x: float) -> str:
+    """A rating as the leaderboard shows one: one decimal, never "-0.0"."""
+    return f"{round(x, 1) + 0.0:.1f}"
+
+
+def ratings_text(ratings: Sequence[RatingLine], names: Sequence[str]) -> str:
+    """Each rated seat's rating change at a game's end: "Rating: Ann 0.0 → 1.3 (+1.3)"."""
+    parts = []
+    for r in ratings:
+        sign = "+" if r.delta >= 0 else "−"
+        name = names[r.seat] if 0 <= r.seat < len(names) else str(r.seat + 1)
+        before, after = _rating_number(r.before), _rating_number(r.after)
+        # Numbers and arrows only: the same in every language.
+        parts.append(f"{name} {before} → {after} ({sign}{_rating_number(abs(r.delta))})")
+    return _("Rating: {changes}").format(changes=" · ".join(parts))
 
 
 def cards_left_text(left: Sequence[int], names: Sequence[str]) -> str:

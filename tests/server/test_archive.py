@@ -1,0 +1,174 @@
+"""A player's archive on a real server: ``GET /api/profiles/NAME/games`` lists every finished
+game of the profile (rated or not, against people and bots), newest first, paged by cursor,
+filtered by game, rating, opponent and dates, with each rated game's rating change as the
+profile's history has it; a private room's game without its record; clear refusals."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import time
+from typing import Any
+
+from srvkit import Client, ServerThread, bot_loop
+
+from blink.server.archive import MAX_LIMIT
+
+FAST = "@40"
+
+
+def new_profile(server: ServerThread, name: str) -> dict[str, Any]:
+    r = server.post("/api/profiles", {"name": name})
+    assert r.status_code == 201, r.text
+    body: dict[str, Any] = r.json()
+    return body
+
+
+def archive(server: ServerThread, name: str, query: str = "") -> dict[str, Any]:
+    r = server.get(f"/api/profiles/{name}/games{query}")
+    assert r.status_code == 200, r.text
+    body: dict[str, Any] = r.json()
+    return body
+
+
+def wait_archive(server: ServerThread, name: str, n: int, timeout: float = 30.0) -> list[Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        got: list[Any] = archive(server, name, f"?limit={MAX_LIMIT}")["games"]
+        if len(got) >= n:
+            return got
+        assert time.monotonic() < deadline, f"{name} has {len(got)} games archived"
+        time.sleep(0.05)
+
+
+async def _play(server: ServerThread, code: str, tokens: list[str]) -> dict[str, Any]:
+    clients = [
+        await Client(f"P{i}").connect(server.ws, room=code, token=t) for i, t in enumerate(tokens)
+    ]
+    ends = await asyncio.wait_for(asyncio.gather(*(bot_loop(c, games=1) for c in clients)), 120)
+    for c in clients:
+        await c.close()
+    end: dict[str, Any] = ends[0][0]
+    return end
+
+
+async def _three_games(server: ServerThread) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Ann plays a rated quick game against a bot (a private room), a rated public game
+    against Bob, and an unrated public game against an anonymous person."""
+    ann, bob = new_profile(server, "Ann"), new_profile(server, "Bob")
+    body = {"bot": f"beginner:first{FAST}", "name": "Ann", "profile_secret": ann["secret"]}
+    r = server.post("/api/quick", body)
+    assert r.status_code == 201, r.text
+    await _play(server, r.json()["code"], [ann["secret"]])
+    await asyncio.to_thread(wait_archive, server, "Ann", 1)
+    code = server.post("/api/rooms", {"name": "Ann", "profile_secret": ann["secret"]}).json()[
+        "code"
+    ]
+    server.post(f"/api/rooms/{code}/join", {"name": "Bob", "profile_secret": bob["secret"]})
+    await _play(server, code, [ann["secret"], bob["secret"]])
+    await asyncio.to_thread(wait_archive, server, "Ann", 2)
+    code = server.post("/api/rooms", {"name": "Ann", "profile_secret": ann["secret"]}).json()[
+        "code"
+    ]
+    tok = server.post(f"/api/rooms/{code}/join", {"name": "Anon"}).json()["token"]
+    await _play(server, code, [ann["secret"], tok])
+    await asyncio.to_thread(wait_archive, server, "Ann", 3)
+    return ann, bob
+
+
+async def test_archive_lists_filters_and_pages(server: ServerThread) -> None:
+    ann, _bob = await _three_games(server)
+    games = archive(server, "ann")["games"]  # a name is found as names compare
+    assert [len(g["players"]) for g in games] == [2, 2, 2]
+    anon, versus, quick = games
+    assert anon["ended"] >= versus["ended"] >= quick["ended"]
+    assert [g["rated"] for g in games] == [False, True, True]
+    assert anon["rating"] is None and anon["players"][1] == {"name": "Anon", "profile": None}
+    assert versus["players"] == [
+        {"name": "Ann", "profile": "Ann"},
+        {"name": "Bob", "profile": "Bob"},
+    ]
+    # The rating change is the one the profile's history has.
+    history = {h["game"]: h for h in server.get(f"/api/profiles/{ann['id']}").json()["history"]}
+    for g in (versus, quick):
+        h = history[g["id"]]
+        assert g["rating"]["before"]["mu"] == h["before"]["mu"]
+        assert g["rating"]["after"]["sigma"] == h["after"]["sigma"]
+        delta = g["rating"]["after"]["ordinal"] - g["rating"]["before"]["ordinal"]
+        assert abs(g["rating"]["delta"] - delta) < 1e-9
+        assert g["outcome"] == ("win" if h["place"] == 1 else "loss")
+    # A private room's game: listed, but neither its room, record nor replay.
+    assert quick["room"] is None and quick["record_url"] is None and quick["replay_url"] is None
+    assert server.get(versus["record_url"]).status_code == 200
+    assert versus["replay_url"].startswith("/#replay=%2Fapi%2Fgames%2F")
+    # Bob's archive holds the game from his seat.
+    (bobs,) = archive(server, "Bob")["games"]
+    assert bobs["id"] == versus["id"] and bobs["seat"] == 1
+    # Filters.
+    ids = lambda q: [g["id"] for g in archive(server, "Ann", q)["games"]]  # noqa: E731
+    assert ids("?rated=true") == [versus["id"], quick["id"]]
+    assert ids("?rated=false") == [anon["id"]]
+    assert ids("?opponent=BOB") == [versus["id"]]
+    assert ids("?game=classic") == [g["id"] for g in games]
+    assert ids("?game=goblink") == []
+    today = dt.datetime.now(dt.UTC).date()
+    assert len(ids(f"?since={today}&until={today}")) == 3
+    assert ids(f"?since={today + dt.timedelta(days=1)}") == []
+    assert ids(f"?until={today - dt.timedelta(days=1)}") == []
+    # Paging: one game a page, each once, newest first, then no next page.
+    seen, cursor = [], ""
+    while True:
+        page = archive(server, "Ann", f"?limit=1{cursor}")
+        seen += [g["id"] for g in page["games"]]
+        if page["next"] is None:
+            break
+        cursor = f"&cursor={page['next']}"
+    assert seen == [g["id"] for g in games]
+    # The player's figures: rating history from the start, games by kind and player count.
+    fig = server.get("/api/profiles/Ann/figures").json()
+    assert fig["id"] == ann["id"] and fig["tournaments"] == []
+    points = fig["rating_history"]
+    assert points[0]["ordinal"] == quick["rating"]["before"]["ordinal"]
+    assert [p["game"] for p in points[1:]] == [quick["id"], versus["id"]]
+    assert points[-1]["ordinal"] == fig["rating"]["ordinal"] == versus["rating"]["after"]["ordinal"]
+    (row,) = fig["by_kind"]
+    won = sum(1 for g in games if g["outcome"] == "win")
+    tied = sum(1 for g in games if g["outcome"] == "tie")
+    assert row == {"kind": "classic", "players": 2, "played": 3, "won": won, "tied": tied}
+    # Head-to-head, from either side.
+    vs = server.get("/api/profiles/Ann/versus/bob").json()
+    assert vs["games"] == 1 and [g["id"] for g in vs["recent"]] == [versus["id"]]
+    back = server.get("/api/profiles/Bob/versus/Ann").json()
+    assert (vs["won"], vs["lost"], vs["tied"]) == (back["lost"], back["won"], back["tied"])
+    assert vs["won"] + vs["lost"] + vs["tied"] == 1
+
+
+async def test_archive_refusals(server: ServerThread) -> None:
+    new_profile(server, "Ann")
+
+    def refusal(query: str, name: str = "Ann") -> tuple[int, str]:
+        r = server.get(f"/api/profiles/{name}/games{query}")
+        return r.status_code, r.json()["error"]["code"]
+
+    assert refusal("", "Nobody") == (404, "no_such_player")
+    assert refusal("?opponent=Nobody") == (404, "no_such_player")
+    assert refusal("?game=chess") == (400, "unknown_game")
+    assert refusal("?rated=maybe") == (400, "bad_filter")
+    assert refusal("?since=yesterday") == (400, "bad_filter")
+    assert refusal("?since=2026-02-02&until=2026-02-01") == (400, "bad_filter")
+    assert refusal("?limit=0") == (400, "bad_filter")
+    assert refusal(f"?limit={MAX_LIMIT + 1}") == (400, "bad_filter")
+    assert refusal("?cursor=nonsense") == (400, "bad_filter")
+    for path in ("/figures", "/versus/Ann"):
+        r = server.get(f"/api/profiles/Nobody{path}")
+        assert (r.status_code, r.json()["error"]["code"]) == (404, "no_such_player")
+    r = server.get("/api/profiles/Ann/versus/ANN")
+    assert (r.status_code, r.json()["error"]["code"]) == (400, "bad_filter")
+    assert archive(server, "Ann") == {
+        "player": archive(server, "Ann")["player"],
+        "games": [],
+        "next": None,
+    }
+    doc = server.get("/openapi.json").json()
+    params = {p["name"] for p in doc["paths"]["/api/profiles/{name}/games"]["get"]["parameters"]}
+    assert {"game", "rated", "opponent", "since", "until", "limit", "cursor"} <= params
