@@ -44,6 +44,10 @@ class Server:
             "--between-games", "1",
             "--deal-seed", "11",
             "--creation-rate", "0",  # the tests open many rooms from one address
+            # The browser is driven faster than a person reacts; its games are rated as a
+            # person's are, and ranked after one (the leaderboard's test sets its own).
+            "--reaction-floor", "0",
+            "--provisional-games", "1",
             *extra,
         ]  # fmt: skip
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}

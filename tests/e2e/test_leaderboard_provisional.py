@@ -1,6 +1,7 @@
 """The leaderboard page in headless Chromium against a real `blink serve`: making a profile
 there shows the profile and nothing else ("null" was printed after it), and profiles without
-a rated game are listed apart, unranked, below the ranked players, in English and Spanish."""
+ten rated games (the server's --provisional-games) are listed apart, unranked, below the ranked
+players, in English and Spanish."""
 
 from __future__ import annotations
 
@@ -17,13 +18,13 @@ def test_a_new_profile_is_provisional_and_nothing_says_null(
     tmp_path: Path, context: BrowserContext
 ) -> None:
     # A server of its own: the ranks below are of these profiles only.
-    server = Server(tmp_path)
+    server = Server(tmp_path, "--provisional-games", "10")
     try:
         rated = server.api("/api/profiles", {"name": "Ranked Rita"})
         db = sqlite3.connect(tmp_path / "blink.db")
-        with db:  # four rated games, a loss or three: a rating below a new profile's 0.0
+        with db:  # twelve rated games, many lost: a rating below a new profile's 0.0
             db.execute(
-                "update profiles set mu = 20, sigma = 7, games = 4, wins = 1 where id = ?",
+                "update profiles set mu = 20, sigma = 7, games = 12, wins = 1 where id = ?",
                 (rated["id"],),
             )
         db.close()
@@ -42,7 +43,9 @@ def test_a_new_profile_is_provisional_and_nothing_says_null(
         expect(ranked.first.locator("td").first).to_have_text("1")
         expect(ranked.first).to_contain_text("Ranked Rita")
         fresh = page.locator("#board tbody.provisional")
-        expect(fresh.locator("tr.group")).to_have_text("Provisional: no rated game yet")
+        expect(fresh.locator("tr.group")).to_have_text(
+            "Provisional: fewer than 10 rated games, not ranked yet"
+        )
         line = fresh.locator("tr[data-id]")
         expect(line).to_have_count(1)
         expect(line).to_contain_text("Fresh Fay")
@@ -52,7 +55,9 @@ def test_a_new_profile_is_provisional_and_nothing_says_null(
         assert "Ranked Rita" in rows[0] and "Fresh Fay" in rows[1]
 
         page.select_option("#lang", "es")
-        expect(fresh.locator("tr.group")).to_have_text("Provisionales: aún sin partidas puntuadas")
+        expect(fresh.locator("tr.group")).to_have_text(
+            "Provisionales: menos de 10 partidas puntuadas, aún sin puesto"
+        )
         assert "null" not in page.locator("#me").inner_text()
         assert errors == []
     finally:

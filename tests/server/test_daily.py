@@ -11,6 +11,7 @@ from typing import Any
 from srvkit import Client, ServerThread, bot_loop
 
 from blink.cards import STANDARD_DECK, shuffled_deck
+from blink.server import daily
 
 DAY = 86_400.0
 START = 1_796_040_000.0
@@ -35,10 +36,11 @@ def settings(clock: WallClock) -> dict[str, Any]:
 
 
 def new_profile(server: ServerThread, name: str) -> dict[str, Any]:
-    r = server.post("/api/profiles", {"name": name})
+    """An account's profile (daily ranks need an account): its id, name and secret."""
+    r = server.post("/api/accounts", {"name": name, "password": f"{name} plays blink daily"})
     assert r.status_code == 201, r.text
-    body: dict[str, Any] = r.json()
-    return body
+    profile: dict[str, Any] = r.json()["profile"]
+    return profile
 
 
 def play_daily(server: ServerThread, **body: Any) -> dict[str, Any]:
@@ -90,11 +92,15 @@ async def test_one_deal_a_day_hidden_until_the_day_is_over(make_server: Any) -> 
     assert today["yesterday"] is None  # nobody played the day before
     assert today["bot"]["spec"].startswith("beginner") and today["bot"]["name"]
     a, b = play_daily(server, name="Ann"), play_daily(server, name="Bob")
-    assert a["ranked"] is False and a["date"] == today["date"]
+    assert a["ranked"] is False and a["date"] == today["date"] and a["unranked"] == "guest"
     assert "deal_seed" not in a["room"]["options"] and a["room"]["options"]["daily"]
     ca, hand_a = await first_hand(server, a)
     cb, hand_b = await first_hand(server, b)
-    assert hand_a == hand_b
+    assert hand_a == hand_b  # the day's practice deal, the same for every guest
+    ranked = play_daily(server, name="Di", profile_secret=new_profile(server, "Di")["secret"])
+    cd, hand_ranked = await first_hand(server, ranked)
+    await cd.close()
+    assert ranked["ranked"] is True and hand_ranked != hand_a
     # A quick game is not dealt from the day's seed.
     q = server.post("/api/quick", {"name": "Q"}).json()
     cq, hand_q = await first_hand(server, q)
@@ -118,7 +124,10 @@ async def test_one_deal_a_day_hidden_until_the_day_is_over(make_server: Any) -> 
     past = server.get(f"/api/daily/{a['date']}").json()
     assert past["over"] is True and past["replay"] == {"date": a["date"]}
     record = server.get(ends[0]["record_url"]).json()
-    assert record["deck"] == [str(card) for card in shuffled_deck(past["seed"], STANDARD_DECK)]
+    day = daily.Day(a["date"], past["seed"], past["bot"]["spec"])
+    practice = shuffled_deck(daily.practice_seed(day), STANDARD_DECK)
+    assert record["deck"] == [str(card) for card in practice]
+    assert record["deck"] != [str(card) for card in shuffled_deck(past["seed"], STANDARD_DECK)]
     now = server.get("/api/daily").json()
     assert now["seed"] is None and now["yesterday"]["seed"] == past["seed"]
     # Yesterday's deal played again: unranked practice, the same deal.
@@ -126,7 +135,7 @@ async def test_one_deal_a_day_hidden_until_the_day_is_over(make_server: Any) -> 
     assert again["ranked"] is False and again["date"] == a["date"]
     cr, hand_r = await first_hand(server, again)
     await cr.close()
-    assert hand_r == hand_a
+    assert hand_r == hand_ranked
     # A day to come, a day nobody asked for, and a bad date are refused.
     ahead = server.get(f"/api/daily/{'2099-01-01'}")
     assert ahead.status_code == 404 and ahead.json()["error"]["code"] == "no_such_day"
@@ -202,10 +211,12 @@ async def test_the_board_one_ranked_attempt_and_the_streak(make_server: Any) -> 
 async def test_a_restart_restores_a_daily_room_with_its_deal(make_server: Any) -> None:
     clock = WallClock()
     first = make_server(**settings(clock))
-    played = play_daily(first, name="Ann")
+    ann, bob = new_profile(first, "Ann"), new_profile(first, "Bob")
+    played = play_daily(first, name="Ann", profile_secret=ann["secret"])
     c, hand = await first_hand(first, played)
     await c.close()
-    waiting = play_daily(first, name="Bob")  # made, nobody connected: no game dealt yet
+    # Made, nobody connected: no game dealt yet.
+    waiting = play_daily(first, name="Bob", profile_secret=bob["secret"])
     first.stop()
     second = make_server(**settings(clock))
     info = second.get(f"/api/rooms/{waiting['code']}").json()
@@ -268,3 +279,60 @@ async def test_the_last_games_of_a_day_and_its_grace(make_server: Any) -> None:
     assert over["over"] is True and isinstance(over["seed"], int)
     assert [e["name"] for e in over["board"]] == ["Ann"]
     assert server.post("/api/daily", {"name": "Di", "date": day}).status_code == 201
+
+
+async def test_the_ranked_deal_cannot_be_rehearsed(make_server: Any) -> None:
+    """Issue 36's rehearsal: a player plays today's challenge unranked first (as a guest, and
+    with a profile no account owns), then takes the ranked attempt. The unranked games are
+    another deal (another first hand, other centre cards); the ranked attempt is the ranked
+    deal, the same as everyone else's."""
+    clock = WallClock()
+    server = make_server(**settings(clock))
+
+    async def deal(made: dict[str, Any]) -> tuple[list[str], list[Any]]:
+        c = await Client("P").connect(server.ws, room=made["code"], token=made["token"])
+        # The first view of the game under way (the reveal's): the first hand, the centre.
+        m = await c.wait(lambda m: m.get("view", {}).get("phase") == "playing")
+        await c.close()
+        return list(m["view"]["hand"]), list(m["view"]["tops"])
+
+    as_guest = play_daily(server, name="Eve")
+    fresh = server.post("/api/profiles", {"name": "Eve's browser"}).json()
+    no_account = play_daily(server, name="Eve", profile_secret=fresh["secret"])
+    assert (as_guest["ranked"], no_account["ranked"]) == (False, False)
+    assert no_account["unranked"] == "account_needed"
+    eve, other = new_profile(server, "Eve"), new_profile(server, "Other")
+    ranked = play_daily(server, name="Eve", profile_secret=eve["secret"])
+    theirs = play_daily(server, name="Other", profile_secret=other["secret"])
+    assert ranked["ranked"] and theirs["ranked"]
+    practice = [await deal(as_guest), await deal(no_account)]
+    real = [await deal(ranked), await deal(theirs)]
+    assert real[0] == real[1]  # the same ranked deal for everyone
+    for hand, centre in practice:
+        assert hand != real[0][0] and centre != real[0][1]
+    # No unranked game of the day is on its board.
+    board = wait_board(server, "/api/daily", 0)["board"]
+    assert {e["name"] for e in board} <= {"Eve", "Other"}
+
+
+async def test_a_guest_result_is_not_ranked(make_server: Any) -> None:
+    """A guest (and a profile without an account) plays today's challenge and wins: nothing
+    goes on the board; an account's ranked game does."""
+    clock = WallClock()
+    server = make_server(**settings(clock))
+    fresh = server.post("/api/profiles", {"name": "Browser"}).json()
+    for made in (
+        play_daily(server, name="Guest"),
+        play_daily(server, name="Browser", profile_secret=fresh["secret"]),
+    ):
+        c = await Client("G").connect(server.ws, room=made["code"], token=made["token"])
+        await bot_loop(c)
+        await c.close()
+    ann = new_profile(server, "Ann")
+    m = play_daily(server, name="Ann", profile_secret=ann["secret"])
+    c = await Client("A").connect(server.ws, room=m["code"], token=m["token"])
+    await bot_loop(c)
+    await c.close()
+    board = wait_board(server, "/api/daily", 1)["board"]
+    assert [e["name"] for e in board] == ["Ann"]
+    assert server.get(f"/api/profiles/{fresh['id']}").json()["games"] == 0

@@ -40,6 +40,9 @@ def server(tmp_path: Path) -> Iterator[ServerThread]:
             message_rate="4000 per 2 seconds",
             turn_time=0.02,
             bot_delay=0.0,
+            # The turn timer acts for the people at once: no person's reaction to judge.
+            reaction_floor_ms=0,
+            provisional_games=1,
         )
     )
     s.start()

@@ -95,7 +95,10 @@ async def test_two_profiles_rated_and_anonymous_games_not(server: ServerThread) 
     winners = end["outcome"]["winners"]
     if len(winners) == 1:
         win, lose = (pa, pb) if winners == [0] else (pb, pa)
-        assert win["rating"]["mu"] > 25.0 > lose["rating"]["mu"]
+        # The loser was provisional (no rated game yet): the win gains nothing, the loss is
+        # the loser's whole.
+        assert win["rating"] == {"mu": 25.0, "sigma": 25.0 / 3.0, "ordinal": 0.0}
+        assert lose["rating"]["mu"] < 25.0
         assert win["wins"] == 1 and lose["wins"] == 0
         board = [p["id"] for p in server.get("/api/leaderboard").json()["players"]]
         assert board == [win["id"], lose["id"]]
@@ -231,7 +234,10 @@ async def test_a_second_profile_cannot_lift_the_first(make_server: Any) -> None:
             mus.append(p["rating"]["mu"])
     await a.close()
     await b.close()
-    assert mus == sorted(mus) and mus[0] > 25.0  # the three rated wins lifted her
+    # The first win, over Bob still provisional, gained nothing; the next two gained a half
+    # and a third of a win.
+    assert mus[0] == 25.0 < mus[1] < mus[2]
+    assert mus[2] - mus[1] < mus[1] - mus[0]
     # Every game so far has been handled: a later rated game of another pair is rated.
     cy = new_profile(server, "Cy")
     r = server.post("/api/quick", {"bot": f"beginner:first{FAST}", "profile_secret": cy["secret"]})

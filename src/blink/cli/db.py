@@ -9,6 +9,9 @@
   engine, as a restart or a record download would, and lists each one that does not replay
   (its id, its room, the action and why). Exit status 0 when every game replays, 1 when some
   do not, 2 when the database cannot be opened (one sentence saying why).
+- ``blink db flagged [--db FILE | --database-url URL]`` lists the profiles flagged for playing
+  faster than a person can react (their games were not rated; :mod:`blink.server.fairness`):
+  one line each, most flags first. Exit status 0, 2 when the database cannot be opened.
 
 A game that does not replay comes from a database written outside blink or damaged; the
 server answers ``409 game_unreadable`` for its record and replay (docs/protocol.md).
@@ -27,7 +30,10 @@ __all__ = ["register"]
 
 db_app = typer.Typer(
     name="db",
-    help="The server's database: migrate, back up, restore, check that every stored game replays.",
+    help=(
+        "The server's database: migrate, back up, restore, check that every stored game "
+        "replays, list the profiles flagged for inhuman reactions."
+    ),
     no_args_is_help=True,
 )
 
@@ -223,6 +229,65 @@ def check(db: DbFile = None, database_url: DatabaseUrl = None) -> None:
         typer.echo(f"{bad} of {games} in {shown} do not replay", err=True)
         raise typer.Exit(1)
     typer.echo(f"{games} in {shown}: every one replays", err=True)
+
+
+FLAGGED_EXAMPLES = """\
+Examples:
+
+blink db flagged                      the database blink serve uses by default
+blink db flagged --database-url postgresql+psycopg://user@host/db
+"""
+
+
+@db_app.command("flagged", epilog=FLAGGED_EXAMPLES)
+def flagged_cmd(db: DbFile = None, database_url: DatabaseUrl = None) -> None:
+    """List the profiles flagged for playing faster than a person can react.
+
+    A game where a person's seat acted, for a sustained share of its actions, under the
+    reaction floor (100 ms by default) is not rated, and its profile is flagged: one line a
+    profile, most flags first (its name and id, the flags, the latest game flagged, the
+    lowest median reaction seen). What to do about one is the operator's call.
+    """
+    import datetime as dt
+
+    from sqlalchemy import create_engine
+
+    from blink.cli.serving import ServeError, open_database
+    from blink.server.fairness import flagged
+    from blink.server.profiles import profiles
+
+    if not database_url:
+        path = (db or default_path()).expanduser()
+        if not path.exists():
+            _fail(
+                f"there is no database file {path}: give --db the file blink serve uses", "flagged"
+            )
+    url, shown = _url(db, database_url, "flagged")
+    try:
+        open_database(url, shown)
+    except ServeError as exc:
+        _fail(str(exc), "flagged")
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            rows = flagged(conn, profiles)
+    except Exception as exc:
+        orig = getattr(exc, "orig", None) or exc
+        _fail(
+            f"reading the flags of {shown} failed: {str(orig).strip().splitlines()[0]}", "flagged"
+        )
+    finally:
+        engine.dispose()
+    for r in rows:
+        when = dt.datetime.fromtimestamp(r.last_at, dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+        median = "?" if r.median_ms is None else f"{r.median_ms} ms"
+        flags = f"{r.flags} game{'' if r.flags == 1 else 's'}"
+        typer.echo(
+            f"{r.name or '(deleted)'} ({r.profile_id}): {flags} flagged, latest game "
+            f"{r.last_game} at {when}, median reaction {median}"
+        )
+    count = len(rows)
+    typer.echo(f"{count} profile{'' if count == 1 else 's'} flagged in {shown}", err=True)
 
 
 def register(app: typer.Typer) -> None:

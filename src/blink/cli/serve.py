@@ -224,6 +224,28 @@ DailyBots = Annotated[
         "champion.",
     ),
 ]
+ReactionFloor = Annotated[
+    int,
+    typer.Option(
+        "--reaction-floor",
+        min=0,
+        metavar="MS",
+        rich_help_panel=PLAY,
+        help="A game where a person acted faster than this (milliseconds) for half their "
+        "actions or more is not rated, and the profile is flagged (blink db flagged); 0: off.",
+    ),
+]
+ProvisionalGames = Annotated[
+    int,
+    typer.Option(
+        "--provisional-games",
+        min=1,
+        metavar="N",
+        rich_help_panel=PLAY,
+        help="Rated games a profile needs to be ranked; before, it is listed apart and "
+        "beating it gains nothing.",
+    ),
+]
 QueueBotAfter = Annotated[
     float,
     typer.Option(
@@ -425,6 +447,8 @@ def serve(
     tournament_idle_after: TournamentIdleAfter = 600.0,
     tournament_check_interval: TournamentCheckInterval = 5.0,
     daily_bot: DailyBots = None,
+    reaction_floor: ReactionFloor = 100,
+    provisional_games: ProvisionalGames = 10,
     queue_bot_after: QueueBotAfter = 20.0,
     queue_gap: QueueGap = 2.0,
     queue_widen: QueueWiden = 0.5,
@@ -497,6 +521,8 @@ def serve(
         allowed_hosts=served_hosts(host, allow_host or []),
         deal_seed=deal_seed,
         daily_bots=tuple(daily_bot) if daily_bot else Settings.daily_bots,
+        reaction_floor_ms=reaction_floor,
+        provisional_games=provisional_games,
         db_writer=db_writer,
         gc_full_interval=gc_full_interval or None,
         creation_rate=rate,

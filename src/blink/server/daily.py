@@ -14,12 +14,18 @@ carry the deal's seed (``deal_seed``, which :meth:`blink.server.rooms.Room.start
 from and the room's stored options keep across a restart) and the day (``daily``). A profile
 has one ranked attempt a day: its entry in ``daily_entries`` (primary key: date and profile)
 is inserted before its room is made, so a second attempt is refused, and filled in when the
-room's first game ends (:func:`on_game_end`). Guests and past days' deals are played unranked.
+room's first game ends (:func:`on_game_end`). A ranked attempt needs an account (the routes
+check it). Today's deal cannot be rehearsed: an unranked game of today (a guest's, or a
+profile's without an account) is dealt from another seed, the day's practice seed
+(:func:`practice_seed`, the same for every practice game of the day and drawn from the secret
+seed, so it tells nothing of it), so the ranked deal is never seen before the ranked attempt.
+A past day's deal, known by then, is played again as is, unranked.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import logging
 import secrets
 from collections.abc import Callable
@@ -61,6 +67,7 @@ __all__ = [
     "known_day",
     "on_game_end",
     "parse_date",
+    "practice_seed",
     "previous",
     "revealed",
     "streak",
@@ -116,6 +123,15 @@ class Day:
     date: str
     seed: int
     bot: str
+
+
+def practice_seed(day: Day) -> int:
+    """The seed of ``day``'s practice deal (an unranked game of the day while it runs):
+    another deal than the ranked one, the same for everyone, derived from the day's secret
+    seed by SHA-256 (so it tells nothing of the ranked deal, nor is known before the day)."""
+    digest = hashlib.sha256(f"blink-daily-practice:{day.seed}".encode()).digest()
+    seed = int.from_bytes(digest[:8], "big") >> 1  # 63 bits, as a day's seed
+    return seed if seed != day.seed else seed ^ 1
 
 
 def today_of(wall: float) -> str:

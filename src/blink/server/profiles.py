@@ -13,20 +13,23 @@ rating, :func:`blink.ratings.game_bot_rating`) and at least one seat is a
 profile, the number of seats within the game's range (its
 :class:`~blink.model.base.GameInfo`). Go Blink games are rated the same way: each winner beat
 each loser, and several winners share first place. A game with an
-anonymous person in it is not rated, nor is a game past the caps against farming: three rated
-games a day of one profile against one bot (:data:`BOT_GAMES_RATED`) and between the same two
-profiles (:data:`PAIR_GAMES_RATED`). The update runs as one database job on the writer, so
+anonymous person in it is not rated, nor is a game past the caps against farming
+(:mod:`blink.fair_play`): one budget a day of rated games against the house bots, all bots
+together (:data:`BOT_GAMES_RATED`), three rated games a day between the same two profiles
+(:data:`PAIR_GAMES_RATED`), and a game where a seat played faster than a person can react
+(:mod:`blink.server.fairness`, which flags the profile). What a win over a provisional opponent,
+or over the same opponent again that day, gains is scaled down
+(:func:`blink.fair_play.capped`). The update runs as one database job on the writer, so
 ratings of concurrent games never overwrite each other.
 """
 
 from __future__ import annotations
 
-import itertools
 import json
 import logging
 import secrets
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
 import msgspec
@@ -45,9 +48,19 @@ from sqlalchemy import (
     update,
 )
 
+from blink.fair_play import (
+    BOT_GAMES_A_DAY,
+    PAIR_GAMES_A_DAY,
+    PROVISIONAL_GAMES,
+    SeatReactions,
+    capped,
+    opponent_weight,
+    repeat_weight,
+)
 from blink.model.registry import get_game
 from blink.ratings import BOT_RATINGS, Rating, RatingError, game_bot_rating, rate_game
 from blink.server.errors import ProfileError
+from blink.server.fairness import fast_seats, flag
 from blink.server.hub import Hub
 from blink.server.jobs import insert_new
 from blink.server.names import NameError_, check_name, name_key, plain_key
@@ -177,40 +190,66 @@ def _bot_rating(name: str, game: str) -> Rating:
     return game_bot_rating(name, game)
 
 
-BOT_GAMES_RATED: Final = 3
-"""Rated games of one profile against one bot (the same spec) in any 24 hours: more are played
-but not rated, so that beating the same bot again and again cannot farm a rating."""
+BOT_GAMES_RATED: Final = BOT_GAMES_A_DAY
+"""Rated games of one profile against the house bots in any 24 hours, whatever the bot's
+level, strategy or speed: more are played but not rated, so that beating one bot after
+another cannot farm a rating."""
+
+BOT_OPPONENT: Final = '%"bot:%'
+"""How a bot shows in a rated game's ``opponents`` (a JSON list of names: a bot is
+``bot:SPEC``), for ``LIKE``."""
 
 
-def _farmed(conn: Connection, row: Any, opponents: str, at: float) -> bool:
-    """True when ``row``'s profile has had its rated games against these bots today."""
+def _farmed(conn: Connection, row: Any, at: float) -> bool:
+    """True when ``row``'s profile has had its rated games against the house bots today."""
     count = conn.execute(
         select(func.count())
         .select_from(profile_games)
         .where(
             profile_games.c.profile_id == row.id,
-            profile_games.c.opponents == opponents,
+            profile_games.c.opponents.like(BOT_OPPONENT),
             profile_games.c.at > at - 86_400,
         )
     ).scalar_one()
     return bool(int(count) >= BOT_GAMES_RATED)
 
 
-PAIR_GAMES_RATED: Final = 3
+PAIR_GAMES_RATED: Final = PAIR_GAMES_A_DAY
 """Rated games between the same two profiles in any 24 hours: more are played and recorded but
-not rated, so that a second profile of the same person losing on purpose cannot lift the
-first (nothing else tells two profiles of one person apart)."""
+not rated, and each one after the first gains less (:func:`blink.fair_play.repeat_weight`), so
+that a second profile of the same person losing on purpose cannot lift the first (nothing else
+tells two profiles of one person apart)."""
 
 
-def _pair_farmed(conn: Connection, first: str, second: str, at: float) -> bool:
-    """True when profiles ``first`` and ``second`` have had their rated games together today."""
+def _pair_games(conn: Connection, first: str, second: str, at: float) -> int:
+    """The rated games profiles ``first`` and ``second`` played together in the last 24 hours."""
     a, b = profile_games.alias("a"), profile_games.alias("b")
     count = conn.execute(
         select(func.count())
         .select_from(a.join(b, a.c.game_id == b.c.game_id))
         .where(a.c.profile_id == first, b.c.profile_id == second, a.c.at > at - 86_400)
     ).scalar_one()
-    return bool(int(count) >= PAIR_GAMES_RATED)
+    return int(count)
+
+
+def _weights(conn: Connection, who: list[Any], at: float, provisional: int) -> list[float] | None:
+    """The share of its gain each seat keeps (:func:`blink.fair_play.capped`): the least, over
+    the other profiles in the game, of that opponent's weight (provisional: its games) times
+    the pair's repeat weight today. ``None`` when a pair has had its rated games today."""
+    earlier: dict[tuple[str, str], int] = {}
+    weights = [1.0] * len(who)
+    for i, x in enumerate(who):
+        for y in who:
+            if x is None or y is None or x.id == y.id:
+                continue
+            key = (min(x.id, y.id), max(x.id, y.id))
+            if key not in earlier:
+                earlier[key] = _pair_games(conn, key[0], key[1], at)
+                if earlier[key] >= PAIR_GAMES_RATED:
+                    return None
+            w = opponent_weight(y.games, provisional) * repeat_weight(earlier[key])
+            weights[i] = min(weights[i], w)
+    return weights
 
 
 def _rate_job(
@@ -221,9 +260,13 @@ def _rate_job(
     winners: tuple[int, ...],
     at: float,
     game: str = "classic",
+    fast: Sequence[SeatReactions] = (),
+    provisional: int = PROVISIONAL_GAMES,
 ) -> Callable[[Connection], list[RatingChange] | None]:
     """The storage job that rates a finished game; its result is each rated seat's change
-    (``None``: the game is not rated)."""
+    (``None``: the game is not rated). ``fast``: the seats that played faster than a person
+    (the game is not rated and their profiles are flagged); ``provisional``: the rated games
+    after which a profile is established (what beating it gains is scaled until then)."""
 
     def job(conn: Connection) -> list[RatingChange] | None:
         wanted = [h for h in hashes if h is not None]
@@ -255,15 +298,20 @@ def _rate_job(
         if len({w.id for w in who if w is not None}) != sum(1 for w in who if w is not None):
             return None
         names = [w.name if w is not None else f"bot:{b}" for w, b in zip(who, bots, strict=True)]
-        if any(b is not None for b in bots):
-            for i, row in enumerate(who):
-                others = json.dumps([n for j, n in enumerate(names) if j != i])
-                if row is not None and _farmed(conn, row, others, at):
-                    return None
-        ids = [w.id for w in who if w is not None]
-        if any(_pair_farmed(conn, x, y, at) for x, y in itertools.combinations(ids, 2)):
+        flagged = [f for f in fast if 0 <= f.seat < len(who) and who[f.seat] is not None]
+        for f in flagged:
+            flag(conn, who[f.seat], game_id, room_code, at, f)
+        if fast:
             return None
-        new = rate_game(ratings, list(winners), fixed, info)
+        if any(b is not None for b in bots) and any(
+            row is not None and _farmed(conn, row, at) for row in who
+        ):
+            return None
+        weights = _weights(conn, who, at, provisional)
+        if weights is None:
+            return None
+        rated = rate_game(ratings, list(winners), fixed, info)
+        new = [capped(ratings[i], r, weights[i]) for i, r in enumerate(rated)]
         changes: list[RatingChange] = []
         for i, row in enumerate(who):
             if row is None:
@@ -383,9 +431,23 @@ def on_game_end(room: Room, g: GameState) -> None:
         return
     if not profiles_among(hub, hashes):
         return
+    names = [s.name or "" for s in room.seats]
+    fast = [
+        f
+        for f in fast_seats(room.definition, g, names, hub.settings.reaction_floor_ms)
+        if room.seats[f.seat].kind == "human"
+    ]
     room.hub.store(
         _rate_job(
-            room.code, g.id, hashes, bots, tuple(outcome.winners), time.time(), room.game_name
+            room.code,
+            g.id,
+            hashes,
+            bots,
+            tuple(outcome.winners),
+            time.time(),
+            room.game_name,
+            fast,
+            hub.settings.provisional_games,
         ),
         _tell_ratings(room, g),
         room=room.code,
@@ -495,32 +557,36 @@ def profile_with_history(hub: Hub, pid: str) -> dict[str, Any]:
     return out
 
 
-RANKED_AFTER: Final = 1
-"""Rated games a profile needs to be ranked on the leaderboard. Before, it is provisional:
-its rating is the starting one (ordinal 0), above every player who has lost a few games, so it
-is listed apart, unranked."""
+RANKED_AFTER: Final = PROVISIONAL_GAMES
+"""Rated games a profile needs to be ranked on the leaderboard (by default; a server's
+``Settings.provisional_games``). Before, it is provisional: its rating says little yet (and a
+fresh one's, ordinal 0, is above every player who has lost a few games), so it is listed apart,
+unranked."""
 
 
 def leaderboard(hub: Hub, limit: int, min_games: int) -> dict[str, Any]:
-    """Profiles with :data:`RANKED_AFTER` rated games or more by conservative rating
-    (``mu - 3 sigma``), best first, ranked; the provisional ones (fewer games, with at least
-    ``min_games``) apart, unranked (``rank: null``), newest first; each with its recent form
-    (:func:`_recent_form`); and the bots' fixed ratings (``GET /api/leaderboard``). ``limit``
-    (kept between 1 and 1,000) applies to each list."""
+    """Profiles with ``Settings.provisional_games`` rated games or more (:data:`RANKED_AFTER`
+    by default) by conservative rating (``mu - 3 sigma``), best first, ranked; the provisional
+    ones (fewer games, with at least ``min_games``) apart, unranked (``rank: null``,
+    ``provisional: true``), newest first; each with its recent form (:func:`_recent_form`); the
+    threshold (``provisional_games``); and the bots' fixed ratings (``GET /api/leaderboard``).
+    ``limit`` (kept between 1 and 1,000) applies to each list."""
     limit = max(1, min(limit, 1000))
+    ranked_after = max(1, hub.settings.provisional_games)
+    ordinal = (profiles.c.mu - 3 * profiles.c.sigma).desc()
     with hub.storage.engine.connect() as conn:
         rows = conn.execute(
             select(profiles)
-            .where(profiles.c.games >= max(min_games, RANKED_AFTER))
-            .order_by((profiles.c.mu - 3 * profiles.c.sigma).desc(), profiles.c.id)
+            .where(profiles.c.games >= max(min_games, ranked_after))
+            .order_by(ordinal, profiles.c.id)
             .limit(limit)
         ).all()
         fresh: list[Any] = []
-        if min_games < RANKED_AFTER:
+        if min_games < ranked_after:
             fresh = list(
                 conn.execute(
                     select(profiles)
-                    .where(profiles.c.games < RANKED_AFTER, profiles.c.games >= min_games)
+                    .where(profiles.c.games < ranked_after, profiles.c.games >= min_games)
                     .order_by(profiles.c.created_at.desc(), profiles.c.id)
                     .limit(limit)
                 )
@@ -528,12 +594,19 @@ def leaderboard(hub: Hub, limit: int, min_games: int) -> dict[str, Any]:
         form = _recent_form(conn, [row.id for row in [*rows, *fresh]])
     return {
         "players": [
-            {"rank": i + 1, **public_profile(row), "form": form.get(row.id, [])}
+            {
+                "rank": i + 1,
+                **public_profile(row),
+                "provisional": False,
+                "form": form.get(row.id, []),
+            }
             for i, row in enumerate(rows)
         ],
         "provisional": [
-            {"rank": None, **public_profile(row), "form": form.get(row.id, [])} for row in fresh
+            {"rank": None, **public_profile(row), "provisional": True, "form": form.get(row.id, [])}
+            for row in fresh
         ],
+        "provisional_games": ranked_after,
         "bots": {level: rating.to_dict() for level, rating in BOT_RATINGS.items()},
     }
 

@@ -120,6 +120,14 @@ class Settings:
     daily_bots: tuple[str, ...] = ("casual", "skilled", "expert", "champion")
     """The bots a day of the daily challenge may be played against (classic bot specs,
     checked by its table); each day's seed picks one (:mod:`blink.server.daily`)."""
+    reaction_floor_ms: int = 100
+    """Milliseconds: a game where a person's seat acted faster than this for a sustained share
+    of its actions is not rated, and the profile is flagged (:mod:`blink.fair_play`,
+    ``REACTION_FLOOR_MS``; 0: no game is judged)."""
+    provisional_games: int = 10
+    """Rated games after which a profile is established: before, it is listed apart on the
+    leaderboard and a win over it gains nothing (:mod:`blink.fair_play`,
+    ``PROVISIONAL_GAMES``)."""
     web_dir: Path | None = field(
         default_factory=lambda: Path(__file__).resolve().parent.parent / "web"
     )

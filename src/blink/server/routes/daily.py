@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 from blink.model.registry import get_table
 from blink.model.table import BadMessage
 from blink.server import daily, room_setup
+from blink.server.accounts import store
 from blink.server.errors import ApiError
 from blink.server.hub import Hub
 from blink.server.profiles import lookup_secret
@@ -30,7 +31,8 @@ ProfileQuery = Annotated[str | None, Query(max_length=16)]
 
 
 class PlayDaily(BaseModel):
-    """A daily room to make: today's (ranked with a profile) or a past day's (practice)."""
+    """A daily room to make: today's (ranked with an account's profile, else practice on
+    another deal) or a past day's (practice)."""
 
     name: str = Field("Player", min_length=1, max_length=24)
     profile_secret: str | None = Field(None, max_length=128)
@@ -109,13 +111,22 @@ async def daily_day(h: HubDep, date: str, profile: ProfileQuery = None) -> dict[
     return await _answer(h, _date(date), profile)
 
 
-async def _attempt(h: Hub, day: daily.Day, secret: str) -> str:
-    """Spend the ranked attempt of the profile whose secret this is; its id. Raises
+def _has_account(h: Hub, profile: str) -> bool:
+    """Whether an account owns the profile ``profile``."""
+    with h.storage.engine.connect() as conn:
+        return store.by_profile(conn, profile) is not None
+
+
+async def _attempt(h: Hub, day: daily.Day, secret: str) -> str | None:
+    """Spend the ranked attempt of the profile whose secret this is; its id, or ``None`` when
+    no account owns the profile (daily ranks need an account: it plays unranked). Raises
     :class:`ApiError` for an unknown secret or an attempt spent already."""
     found = lookup_secret(h, secret)
     if found is None:
         raise ApiError(400, "no_such_profile", "no profile has this secret")
     profile = str(found["id"])
+    if not _has_account(h, profile):
+        return None
     # The board shows the profile's own name, whatever the seat is called.
     if not await daily.take_attempt(h, day.date, profile, str(found["name"])):
         raise ApiError(
@@ -127,9 +138,21 @@ async def _attempt(h: Hub, day: daily.Day, secret: str) -> str:
     return profile
 
 
+def _unranked(ranked: bool, over: bool, secret: str | None) -> str | None:
+    """Why a daily room is not ranked (``None``: it is)."""
+    if ranked:
+        return None
+    if over:
+        return "past_day"
+    return "account_needed" if secret else "guest"
+
+
 @router.post("/api/daily", status_code=201, dependencies=[Depends(check_room_creation)])
 async def play_daily(h: WritableHubDep, body: PlayDaily) -> dict[str, Any]:
-    """A private room of one game against the day's bot with the day's deal."""
+    """A private room of one game against the day's bot: the day's deal for a ranked attempt
+    (a profile owned by an account; its one attempt of the day) or a past day's; today's
+    practice deal, unranked, for anyone else (``unranked`` says why: ``guest``,
+    ``account_needed``, ``past_day``)."""
     date = daily.today(h) if body.date is None else _date(body.date)
     day, state = await _day(h, date)
     if state == "closing":
@@ -140,13 +163,17 @@ async def play_daily(h: WritableHubDep, body: PlayDaily) -> dict[str, Any]:
             f"{round(daily.GRACE / 60)} minutes after the day",
         )
     over = state == "over"
-    extra: dict[str, Any] = {daily.OPTION_DAY: day.date, daily.OPTION_SEED: day.seed}
     profile = (
         None if over or not body.profile_secret else await _attempt(h, day, body.profile_secret)
     )
     ranked = profile is not None
+    # Only the ranked attempt, or a past day's deal (known by then), is dealt the day's deal:
+    # an unranked game of today is the day's practice deal, so nobody rehearses the ranked one.
+    seed = day.seed if ranked or over else daily.practice_seed(day)
+    extra: dict[str, Any] = {daily.OPTION_DAY: day.date, daily.OPTION_SEED: seed}
     if profile is not None:
         extra[daily.OPTION_PROFILE] = profile
+    unranked = _unranked(ranked, over, body.profile_secret)
     room = CreateRoom(
         game=daily.DAILY_GAME,
         players=2,
@@ -155,9 +182,9 @@ async def play_daily(h: WritableHubDep, body: PlayDaily) -> dict[str, Any]:
         name=body.name,
         take_seat=0,
         public=False,
-        # Practice (a past day's deal, known by now) seats a guest: it is neither ranked nor
-        # rated.
-        profile_secret=None if over else body.profile_secret or None,
+        # Practice (a past day's deal, known by now, or today's practice deal) seats a guest:
+        # it is neither ranked nor rated.
+        profile_secret=body.profile_secret if ranked else None,
     )
     try:
         made = await room_setup.create_room(h, room, extra)
@@ -165,4 +192,10 @@ async def play_daily(h: WritableHubDep, body: PlayDaily) -> dict[str, Any]:
         if profile is not None:
             await daily.forget_attempt(h, day.date, profile)
         raise
-    return {**made, "date": day.date, "ranked": ranked, "bot": _bot(day.bot)}
+    return {
+        **made,
+        "date": day.date,
+        "ranked": ranked,
+        "unranked": unranked,
+        "bot": _bot(day.bot),
+    }

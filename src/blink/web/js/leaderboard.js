@@ -91,11 +91,13 @@ function showBoard(data) {
     return row;
   };
   document.querySelector("#board tbody.ranked").replaceChildren(...data.players.map(line));
-  // Profiles with no rated game yet: apart and unranked (their starting rating would put
-  // them above players who have lost a few games).
+  // Provisional profiles (fewer rated games than the server's threshold): apart and
+  // unranked (a fresh profile's starting rating would put it above players who have lost a
+  // few games, and beating one gains nothing).
   const fresh = data.provisional || [];
+  const heading = tCount("lb_provisional", data.provisional_games || 1);
   document.querySelector("#board tbody.provisional").replaceChildren(
-    ...(fresh.length ? [el("tr", { class: "group" }, el("th", { scope: "rowgroup", colspan: "6" }, t("lb_provisional")))] : []),
+    ...(fresh.length ? [el("tr", { class: "group" }, el("th", { scope: "rowgroup", colspan: "6" }, heading))] : []),
     ...fresh.map(line));
   document.querySelector("#bots tbody").replaceChildren(...Object.entries(data.bots).map(([lvl, r]) =>
     el("tr", {}, el("td", {}, t(`level_${lvl}`)), el("td", {}, r.mu.toFixed(0)))));
