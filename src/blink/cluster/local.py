@@ -104,8 +104,14 @@ def find_redis() -> str | None:
 
 REDIS_USER = "blink"
 """The one Redis user of a local cluster (the default user is off)."""
-REDIS_RULES = "resetchannels &blink:* resetkeys -@all +@connection +@pubsub -@dangerous"
-"""What that user may do: connect, and publish and subscribe on the bus's channels only."""
+REDIS_RULES = (
+    "resetchannels &blink:* resetkeys ~blink:limits:* -@all +@connection +@pubsub -@dangerous"
+    " +evalsha +script|load +lindex +lpush +ltrim +expire"
+)
+"""What that user may do: connect, publish and subscribe on the bus's channels, and keep the
+per-address windows (:mod:`blink.server.shared_limits`: the ``limits`` library's moving-window
+scripts, run by their digest, loaded when Redis does not know them, which read and write lists
+under ``blink:limits:`` with ``LINDEX``, ``LPUSH``, ``LTRIM`` and ``EXPIRE``); no other key."""
 
 
 def _private_file(path: Path, text: str) -> None:
@@ -121,8 +127,9 @@ class LocalRedis:
     """A throwaway Redis on a free loopback port, keeping nothing on disk (a child of this
     process that dies with it). Nobody reaches it without its password: the default user is
     off, and the one user (:data:`REDIS_USER`, a password drawn by :mod:`secrets`) may only
-    publish and subscribe on the bus's channels. The password is in its configuration file
-    (mode 0600, in its folder) and in :attr:`url`, never on a command line."""
+    publish and subscribe on the bus's channels and keep the per-address windows. The password
+    is in its configuration file (mode 0600, in its folder) and in :attr:`url`, never on a
+    command line."""
 
     def __init__(self, program: str, folder: Path, listen: tuple[str, ...] = ()) -> None:
         self.program = program
@@ -458,9 +465,7 @@ class LocalCluster:
             os.chmod(self.folder, 0o755)  # PostgreSQL's user reaches its own folder inside
         try:
             listen = tuple(sorted({p.services for p in self.placements} - {"127.0.0.1"}))
-            self.postgres = LocalPostgres(
-                self.folder / "postgres", listen, self.postgres_settings
-            )
+            self.postgres = LocalPostgres(self.folder / "postgres", listen, self.postgres_settings)
             self.postgres.start()
             self.redis = LocalRedis(redis, self.folder / "redis", listen)
             self.redis.start()
