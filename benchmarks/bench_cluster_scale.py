@@ -101,8 +101,9 @@ def pg_counts(cluster: LocalCluster) -> dict[str, Any]:
     import psycopg
 
     assert cluster.postgres is not None
-    info = f"host=127.0.0.1 port={cluster.postgres.port} user=postgres dbname=blink"
-    with psycopg.connect(info, autocommit=True) as conn:
+    pg = cluster.postgres
+    where = {"host": "127.0.0.1", "port": pg.port, "user": "postgres", "dbname": "blink"}
+    with psycopg.connect(**where, password=pg.password, autocommit=True) as conn:
         row = conn.execute(
             "SELECT xact_commit, xact_rollback, tup_inserted, tup_updated, tup_fetched "
             "FROM pg_stat_database WHERE datname = 'blink'"
@@ -253,8 +254,9 @@ def run_once(nodes: int, opts: argparse.Namespace, code: str | None = None) -> d
         import psycopg
 
         assert cluster.postgres is not None
-        info = f"host=127.0.0.1 port={cluster.postgres.port} user=postgres dbname=blink"
-        with psycopg.connect(info, autocommit=True) as conn:
+        pg = cluster.postgres
+        where = {"host": "127.0.0.1", "port": pg.port, "user": "postgres", "dbname": "blink"}
+        with psycopg.connect(**where, password=pg.password, autocommit=True) as conn:
             conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
         rooms = asyncio.run(bench_load._make_rooms(cluster.port, opts.games))
         # The nodes' own cost with nobody playing (timers, the leases' checks, presence):

@@ -1,6 +1,8 @@
 """``blink cluster``: the HAProxy configuration it writes (checked by HAProxy itself), its
 errors (one sentence, exit status 2), and ``blink cluster run`` for real: it prints the address,
-the router answers, and everything it started stops with it, on SIGTERM and on SIGKILL."""
+the router answers, and everything it started stops with it, on SIGTERM and on SIGKILL. Its
+Redis and its PostgreSQL refuse whoever lacks their passwords, which are in files of mode 0600
+and the nodes' environment, never printed, logged or on a command line."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import time
 from pathlib import Path
 
 import httpx
+import psycopg
 import pytest
 from typer.testing import CliRunner
 
@@ -143,6 +146,54 @@ def _the_redis_password_is_not_shown(printed: list[str], folder: Path) -> None:
         assert password not in line, line
 
 
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:  # it ended meanwhile
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _postgres_needs_its_password(printed: list[str], run: int, router: str) -> None:
+    """The cluster's PostgreSQL refuses a connection without its password (or with a wrong
+    one); the password is in a file of mode 0600 only, not printed, not in the nodes' logs nor
+    on their command lines (their database URL is in their environment); and the cluster plays
+    on it (a room made and joined through the router)."""
+    line = next(x for x in printed if x.startswith("PostgreSQL: "))
+    shown, file = line.split()[1], Path(line.split("(password in ")[1].rstrip(")\n"))
+    assert shown.startswith("postgresql+psycopg://postgres:***@127.0.0.1:"), shown
+    assert file.stat().st_mode & 0o777 == 0o600
+    password = file.read_text().strip()
+    assert len(password) >= 24
+    port = int(shown.rsplit(":", 1)[1].split("/")[0])
+    where = {"host": "127.0.0.1", "port": port, "user": "postgres", "dbname": "blink"}
+    for given in ({}, {"password": "not-the-password"}):
+        with pytest.raises(psycopg.OperationalError, match="password"):
+            psycopg.connect(**where, **given, connect_timeout=10).close()
+    with psycopg.connect(**where, password=password, connect_timeout=10) as conn:
+        assert conn.execute("SELECT count(*) FROM rooms").fetchone() is not None
+    logs = [p.read_text(errors="replace") for p in file.parent.parent.glob("node-*.log")]
+    assert logs
+    for text in [*printed, *logs]:
+        assert password not in text
+    nodes = [c for c in _children(run) if b"\0serve\0" in Path(f"/proc/{c}/cmdline").read_bytes()]
+    assert len(nodes) == 2
+    for pid in nodes:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        assert password.encode() not in cmdline and b"--database-url" not in cmdline
+    made = httpx.post(router + "/api/rooms", json={"name": "Ann"}, timeout=TIMEOUT)
+    assert made.status_code == 201, made.text
+    code = made.json()["code"]
+    joined = httpx.post(f"{router}/api/rooms/{code}/join", json={"name": "Bob"}, timeout=TIMEOUT)
+    assert joined.status_code == 200, joined.text
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
 def test_run_starts_a_cluster_and_stops_it_all(sig: int) -> None:
     printed: list[str] = []
@@ -150,6 +201,7 @@ def test_run_starts_a_cluster_and_stops_it_all(sig: int) -> None:
     try:
         assert len(nodes) == 2
         _the_redis_password_is_not_shown(printed, folder)
+        _postgres_needs_its_password(printed, proc.pid, router)
         health = httpx.get(router + "/api/health", timeout=TIMEOUT).json()
         assert health["status"] == "ok" and health["database"] == "postgresql"
         for n in nodes:

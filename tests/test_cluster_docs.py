@@ -9,7 +9,7 @@ from pathlib import Path
 
 from blink.cluster.haproxy import HaproxyConfig, render
 from blink.cluster.local import REDIS_RULES, REDIS_USER
-from blink.server import bus, feeds, hub, quickplay
+from blink.server import bus, feeds, hub, quickplay, shared_limits
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,7 +33,12 @@ def test_the_cluster_sections_name_what_is_fenced_authenticated_and_private() ->
             assert words in text.lower(), words
         for thing in ("tournament", "Redis", "PostgreSQL", "--forwarded-allow-ips", "/metrics"):
             assert thing in text, thing
-        assert "N times the window" in text  # the creation limit is each node's
+        # The windows are the cluster's (in Redis), each node's own while Redis does not answer.
+        assert "one window per address" in text and "Redis does not answer" in text
+    limits = _section(_text("cluster.md"), "Per-address limits")
+    assert f"under `{shared_limits.PREFIX}:`" in limits
+    assert f"at most {shared_limits.WAIT:g} s" in limits
+    assert f"at most {shared_limits.WAIT:g} s" in security
 
 
 def test_the_bounds_said_are_the_codes() -> None:
@@ -53,6 +58,8 @@ def test_the_redis_user_said_is_the_local_clusters() -> None:
     cluster = _text("cluster.md")
     assert f"user {REDIS_USER} on >REDIS_PASSWORD {REDIS_RULES}" in cluster
     assert "user default off" in cluster
+    # The keys it may touch are the shared windows' only.
+    assert [r for r in REDIS_RULES.split() if r.startswith("~")] == [f"~{shared_limits.PREFIX}:*"]
 
 
 def test_the_router_removes_the_headers_the_nodes_believe() -> None:

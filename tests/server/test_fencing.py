@@ -14,6 +14,7 @@ from typing import Any
 
 import psycopg
 import pytest
+from psycopg import sql
 from sqlalchemy import select
 from sqlalchemy.engine import make_url
 from srvkit import TIMEOUT, Client, ServerThread, fast_settings, pg_create_db, pg_drop_db
@@ -244,8 +245,15 @@ async def test_writes_held_through_a_cut_are_dropped_when_it_heals(
     # next action) and the stored game replays.
     caplog.set_level(logging.WARNING, logger="blink.server")
     role = "node_" + secrets.token_hex(4)
+    password = make_url(db).password  # the cluster's PostgreSQL asks every role for one
     with psycopg.connect(_conninfo(db), autocommit=True) as admin:
         admin.execute(f"CREATE ROLE {role} LOGIN SUPERUSER")
+        if password is not None:
+            admin.execute(
+                sql.SQL("ALTER ROLE {} PASSWORD {}").format(
+                    sql.Identifier(role), sql.Literal(str(password))
+                )
+            )
     a_url = make_url(db).set(username=role).render_as_string(hide_password=False)
     b = ServerThread(fast_settings(db, cluster=True, release_after=3600.0))
     b.start()  # first: the schema is the admin's

@@ -98,6 +98,12 @@ def run(
             _fail(str(exc))
         for n in cluster.running:
             typer.echo(f"Node: {n.http} (log {n.log})")
+        if cluster.postgres is not None:
+            from sqlalchemy.engine import make_url
+
+            # As Redis's: in the nodes' environment and a file of mode 0600, never shown.
+            shown = make_url(cluster.postgres.url).render_as_string(hide_password=True)
+            typer.echo(f"PostgreSQL: {shown} (password in {cluster.postgres.password_file})")
         if cluster.redis is not None:
             from blink.server.redis_url import shown_redis_url
 

@@ -35,6 +35,7 @@ from blink.cluster.haproxy import HaproxyConfig, render
 from blink.server.pg_liveness import server_flags
 
 __all__ = [
+    "PG_USER",
     "ClusterError",
     "LocalCluster",
     "LocalPostgres",
@@ -104,8 +105,14 @@ def find_redis() -> str | None:
 
 REDIS_USER = "blink"
 """The one Redis user of a local cluster (the default user is off)."""
-REDIS_RULES = "resetchannels &blink:* resetkeys -@all +@connection +@pubsub -@dangerous"
-"""What that user may do: connect, and publish and subscribe on the bus's channels only."""
+REDIS_RULES = (
+    "resetchannels &blink:* resetkeys ~blink:limits:* -@all +@connection +@pubsub -@dangerous"
+    " +evalsha +script|load +lindex +lpush +ltrim +expire"
+)
+"""What that user may do: connect, publish and subscribe on the bus's channels, and keep the
+per-address windows (:mod:`blink.server.shared_limits`: the ``limits`` library's moving-window
+scripts, run by their digest, loaded when Redis does not know them, which read and write lists
+under ``blink:limits:`` with ``LINDEX``, ``LPUSH``, ``LTRIM`` and ``EXPIRE``); no other key."""
 
 
 def _private_file(path: Path, text: str) -> None:
@@ -121,8 +128,9 @@ class LocalRedis:
     """A throwaway Redis on a free loopback port, keeping nothing on disk (a child of this
     process that dies with it). Nobody reaches it without its password: the default user is
     off, and the one user (:data:`REDIS_USER`, a password drawn by :mod:`secrets`) may only
-    publish and subscribe on the bus's channels. The password is in its configuration file
-    (mode 0600, in its folder) and in :attr:`url`, never on a command line."""
+    publish and subscribe on the bus's channels and keep the per-address windows. The password
+    is in its configuration file (mode 0600, in its folder) and in :attr:`url`, never on a
+    command line."""
 
     def __init__(self, program: str, folder: Path, listen: tuple[str, ...] = ()) -> None:
         self.program = program
@@ -226,10 +234,20 @@ def _stop(proc: subprocess.Popen[bytes] | None, sig: int = signal.SIGTERM) -> No
         proc.wait(timeout=20)
 
 
+PG_USER = "postgres"
+"""The one database user of a local cluster's PostgreSQL (its superuser)."""
+
+
 class LocalPostgres:
     """A throwaway PostgreSQL server in ``folder`` (``None``: a temporary folder of its own,
     removed by :meth:`stop`) on a free loopback port, fsync off. The folder's parents must be
-    open to the ``postgres`` user when run as root."""
+    open to the ``postgres`` user when run as root.
+
+    Nobody connects without its password: one user (:data:`PG_USER`) with a password drawn
+    by :mod:`secrets`, checked by SCRAM-SHA-256 on every connection, TCP or its Unix socket
+    (``initdb --auth=scram-sha-256``; the networks of ``listen`` the same). The password is in
+    :attr:`password_file` (mode 0600, in its folder) and in :attr:`url`, never on a command
+    line: give the URL to a program in its environment."""
 
     def __init__(
         self,
@@ -247,14 +265,17 @@ class LocalPostgres:
         self.bindir = bindir
         self.own = folder is None
         self.listen = listen
-        """More addresses it listens on, besides loopback (clients on their networks are
-        trusted, as on loopback)."""
+        """More addresses it listens on, besides loopback (clients on their networks give the
+        password, as on loopback)."""
         self.settings = settings
         """More server settings, ``name=value`` each (a benchmark's
         ``shared_preload_libraries=pg_stat_statements``)."""
         self.folder = folder or Path(tempfile.mkdtemp(prefix="blink-pg-"))
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
+        self.password = secrets.token_urlsafe(24)
+        self.password_file = self.folder / "password"
+        """Where the password is kept (mode 0600; ``initdb`` reads it from there)."""
         self.user: str | None = None
         if os.geteuid() == 0:
             try:
@@ -269,12 +290,13 @@ class LocalPostgres:
 
     @property
     def url(self) -> str:
-        """The SQLAlchemy URL of the ``blink`` database."""
+        """The SQLAlchemy URL of the ``blink`` database (with the password: keep it out of
+        logs and command lines)."""
         return self.url_at("127.0.0.1")
 
     def url_at(self, host: str) -> str:
         """The URL of the ``blink`` database for a client that reaches it at ``host``."""
-        return f"postgresql+psycopg://postgres@{host}:{self.port}/blink"
+        return f"postgresql+psycopg://{PG_USER}:{self.password}@{host}:{self.port}/blink"
 
     def _as_user(self) -> dict[str, Any]:
         if self.user is None:
@@ -287,12 +309,16 @@ class LocalPostgres:
         self.folder.mkdir(parents=True, exist_ok=True)
         if self.user is not None:
             shutil.chown(self.folder, self.user, self.user)
+        _private_file(self.password_file, self.password + "\n")
+        if self.user is not None:
+            shutil.chown(self.password_file, self.user, self.user)
         log = self.folder / "initdb.log"
         with open(log, "wb") as out:
             done = subprocess.run(
                 [
-                    *(str(self.bindir / "initdb"), "-D", str(data), "-U", "postgres"),
-                    *("--auth=trust", "-E", "UTF8", "--no-locale"),
+                    *(str(self.bindir / "initdb"), "-D", str(data), "-U", PG_USER),
+                    *("--pwfile", str(self.password_file), "--auth=scram-sha-256"),
+                    *("-E", "UTF8", "--no-locale"),
                 ],
                 stdout=out,
                 stderr=subprocess.STDOUT,
@@ -303,7 +329,7 @@ class LocalPostgres:
             raise ClusterError("start_failed", f"initdb failed: {log.read_text()[-1000:]}")
         if self.listen:
             with open(data / "pg_hba.conf", "a") as hba:
-                hba.write("host all all samenet trust\n")
+                hba.write("host all all samenet scram-sha-256\n")
         server_log = self.folder / "postgres.log"
         with open(server_log, "wb") as out:
             self.proc = subprocess.Popen(
@@ -328,13 +354,20 @@ class LocalPostgres:
         import psycopg
 
         deadline = time.monotonic() + START_TIMEOUT
-        conninfo = f"host=127.0.0.1 port={self.port} user=postgres dbname=postgres"
         while True:
             assert self.proc is not None
             if self.proc.poll() is not None:
                 raise ClusterError("start_failed", f"PostgreSQL stopped: {log.read_text()[-1000:]}")
             try:
-                with psycopg.connect(conninfo, autocommit=True, connect_timeout=2) as conn:
+                with psycopg.connect(
+                    host="127.0.0.1",
+                    port=self.port,
+                    user=PG_USER,
+                    password=self.password,
+                    dbname="postgres",
+                    autocommit=True,
+                    connect_timeout=2,
+                ) as conn:
                     conn.execute("CREATE DATABASE blink")
                 return
             except psycopg.OperationalError:
@@ -458,9 +491,7 @@ class LocalCluster:
             os.chmod(self.folder, 0o755)  # PostgreSQL's user reaches its own folder inside
         try:
             listen = tuple(sorted({p.services for p in self.placements} - {"127.0.0.1"}))
-            self.postgres = LocalPostgres(
-                self.folder / "postgres", listen, self.postgres_settings
-            )
+            self.postgres = LocalPostgres(self.folder / "postgres", listen, self.postgres_settings)
             self.postgres.start()
             self.redis = LocalRedis(redis, self.folder / "redis", listen)
             self.redis.start()
@@ -483,15 +514,18 @@ class LocalCluster:
         out = open(log, "wb")  # noqa: SIM115  # closed by stop()
         self._logs.append(out)
         args = [*place.prefix, sys.executable, "-m", "blink", "serve", "--host", place.host]
-        args += ["--port", str(port), "--database-url", self.postgres.url_at(place.services)]
-        args += ["--cluster"]
+        args += ["--port", str(port), "--cluster"]
         # The players' addresses from the router's X-Forwarded-For, believed from the router
         # alone: it connects to a node from the address the node reaches this machine at
         # (127.0.0.1 on loopback, this end of the link for a node in another namespace).
         args += ["--proxy-headers", "--forwarded-allow-ips", place.services]
-        # Redis's password goes in the environment, which only this user reads, not on the
-        # command line, which every user of the machine does.
-        env = {**os.environ, "BLINK_REDIS_URL": self.redis.url_at(place.services)}
+        # The passwords of Redis and PostgreSQL go in the environment, which only this user
+        # reads, not on the command line, which every user of the machine does.
+        env = {
+            **os.environ,
+            "BLINK_REDIS_URL": self.redis.url_at(place.services),
+            "BLINK_DATABASE_URL": self.postgres.url_at(place.services),
+        }
         if self._spawner is None:
             self._spawner = ThreadPoolExecutor(1, thread_name_prefix="blink-cluster-spawner")
         proc = self._spawner.submit(

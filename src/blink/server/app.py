@@ -57,6 +57,7 @@ from blink.server.routes import (
     web,
 )
 from blink.server.settings import Settings
+from blink.server.shared_limits import SharedWindows
 from blink.server.sse import Streams
 from blink.server.tournaments import attach as attach_extras
 
@@ -127,6 +128,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     storage.start(asyncio.get_running_loop())
     bus = make_bus(settings.redis_url)
     await bus.start()
+    shared = SharedWindows(settings.redis_url) if settings.redis_url else None
+    app.state.shared_windows = app.state.creation_limiter.shared = shared
     leases = PgLeases(settings.database_url) if settings.cluster else LocalLeases()
     hub = Hub(settings, storage, VERSION, bus, leases)
     hub.restore()
@@ -136,6 +139,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     storage.on_commit = metrics.observe_commit
     metrics.watch_writer(storage.counts)
     metrics.watch_bus(bus)
+    if shared is not None:
+        metrics.watch_limits(shared)
     metrics.watch(lambda: len(hub.rooms), lambda: hub.live_games, lambda: hub.connections)
     await attach_extras(hub)
     hub.game_end_hooks.append(daily_results)
@@ -160,6 +165,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
                     room.game.timer.cancel()
                 room._stop_bots(room.game)
         await bus.stop()
+        if shared is not None:
+            app.state.shared_windows = app.state.creation_limiter.shared = None
+            await shared.close()
         await asyncio.to_thread(storage.stop)
         await asyncio.to_thread(leases.close)
 

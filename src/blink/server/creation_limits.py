@@ -3,11 +3,13 @@ often it may ask for a room code that does not exist, and how many messages one 
 connection may send.
 
 Each client address gets a moving window per kind of thing (``Settings.creation_rate``, such
-as ``"60/minute"``), kept by the ``limits`` library in memory. Past it, the request is refused
-with ``429 rate_limited`` and a ``Retry-After`` header, before anything is created (the
-endpoints' checks are FastAPI dependencies in :mod:`blink.server.routes.deps`, so this module
-loads no web framework: the room core uses its :class:`MessageLimiter`). Every path that makes
-a room counts in one window, :data:`ROOMS` (``check_room_creation``):
+as ``"60/minute"``), kept by the ``limits`` library in memory, or in Redis for the whole
+cluster when the node has one (:mod:`blink.server.shared_limits`: the asynchronous methods,
+``check_*``/``count_*``, ask Redis and fall back on the node's own window). Past it, the
+request is refused with ``429 rate_limited`` and a ``Retry-After`` header, before anything
+is created (the endpoints' checks are FastAPI dependencies in :mod:`blink.server.routes.deps`,
+so this module loads no web framework: the room core uses its :class:`MessageLimiter`).
+Every path that makes a room counts in one window, :data:`ROOMS` (``check_room_creation``):
 ``POST /api/rooms``, ``/api/quick``, ``/api/daily`` and ``/api/tournaments`` (a tournament's
 match rooms are opened by the server for the players who entered, as its matches come, and
 are not counted again), and each ``join`` of quick play's queue
@@ -34,11 +36,14 @@ import itertools
 import math
 import time
 from collections.abc import Callable
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage, Storage
 from limits.strategies import MovingWindowRateLimiter
+
+if TYPE_CHECKING:  # the room core loads this module: Redis only where it is used
+    from blink.server.shared_limits import SharedWindows
 
 __all__ = [
     "ROOMS",
@@ -54,12 +59,47 @@ ROOMS: Final = "rooms"
 
 
 class CreationLimiter:
-    """The moving windows of every client address, for one server."""
+    """The moving windows of every client address: the node's own (the synchronous methods),
+    and the cluster's in Redis when :attr:`shared` is set (the asynchronous ones, which fall
+    back on the node's own when Redis does not answer)."""
 
-    def __init__(self, rate: str | None, miss_rate: str | None = None) -> None:
+    def __init__(
+        self, rate: str | None, miss_rate: str | None = None, shared: SharedWindows | None = None
+    ) -> None:
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
         self.rate = _parse(rate)
         self.miss_rate = _parse(miss_rate)
+        self.shared = shared
+        """The cluster's windows (``None``: this node's own only)."""
+
+    async def check_lookups(self, address: str) -> float | None:
+        """As :meth:`looked_up_too_much`, in the cluster's window when there is one."""
+        rate, shared = self.miss_rate, self.shared
+        if rate is not None and shared is not None:
+            ok = await shared.test(rate, address, "miss")
+            if ok is not None:
+                return None if ok else await shared.wait_for_room(rate, address, "miss")
+        return self.looked_up_too_much(address)
+
+    async def count_miss(self, address: str) -> None:
+        """As :meth:`missed`, in the cluster's window too when there is one."""
+        rate, shared = self.miss_rate, self.shared
+        if rate is not None and shared is not None:
+            await shared.hit(rate, address, "miss")
+        self.missed(address)
+
+    async def count(self, address: str, kind: str) -> float | None:
+        """As :meth:`hit`, in the cluster's window when there is one (what it allows is
+        counted in the node's own window too, for when Redis does not answer)."""
+        rate, shared = self.rate, self.shared
+        if rate is not None and shared is not None:
+            ok = await shared.hit(rate, address, kind)
+            if ok:
+                self._limiter.hit(rate, address, kind)
+                return None
+            if ok is not None:
+                return await shared.wait_for_room(rate, address, kind)
+        return self.hit(address, kind)
 
     def looked_up_too_much(self, address: str) -> float | None:
         """``None`` while ``address`` may look rooms up, else the seconds until it may."""

@@ -15,7 +15,9 @@ What is measured, and where (docs/deploy.md lists the names):
 - the storage writer's transactions, writes and statements, and the bus's messages sent to
   and heard from the other nodes by kind: counters kept as plain integers by the writer and
   the bus and read at each scrape (:meth:`Metrics.watch_writer`, :meth:`Metrics.watch_bus`),
-  what ``benchmarks/bench_cluster_scale.py`` divides by the plays.
+  what ``benchmarks/bench_cluster_scale.py`` divides by the plays;
+- the checks of the per-address windows shared in Redis that Redis did not answer in time
+  (:mod:`blink.server.shared_limits`), each counted in the node's own window instead.
 
 Each app has its own :class:`~prometheus_client.CollectorRegistry`, not the library's global
 one: several apps in one process (the tests) each count their own. A metric update costs about
@@ -83,12 +85,21 @@ class BusCounting(Protocol):
     def ignored(self) -> int: ...
 
 
+class LimitsCounting(Protocol):
+    """What the cluster's shared windows count
+    (:class:`blink.server.shared_limits.SharedWindows`)."""
+
+    @property
+    def fallbacks(self) -> int: ...
+
+
 class _Counted(Collector):
     """Counters kept elsewhere as plain integers, read at each scrape."""
 
     def __init__(self) -> None:
         self.writer: WriterCounting | None = None
         self.bus: BusCounting | None = None
+        self.limits: LimitsCounting | None = None
 
     def describe(self) -> Iterable[Metric]:
         return []  # read at each scrape only: nothing to check at registration
@@ -126,6 +137,13 @@ class _Counted(Collector):
                 "blink_bus_ignored",
                 "Bus messages read from Redis and not delivered (this node's own, or unsound).",
                 value=b.ignored,
+            )
+        if self.limits is not None:
+            yield CounterMetricFamily(
+                "blink_limits_fallbacks",
+                "Checks of the per-address windows shared in Redis that Redis did not answer in "
+                "time: each was counted in this node's own window.",
+                value=self.limits.fallbacks,
             )
 
 
@@ -199,6 +217,10 @@ class Metrics:
     def watch_bus(self, bus: BusCounting) -> None:
         """Serve the bus's counts (``blink_bus_*_total``)."""
         self._counted.bus = bus
+
+    def watch_limits(self, limits: LimitsCounting) -> None:
+        """Serve the shared windows' fallbacks (``blink_limits_fallbacks_total``)."""
+        self._counted.limits = limits
 
     def render(self) -> bytes:
         """Every metric, in the Prometheus text format (:data:`CONTENT_TYPE`)."""

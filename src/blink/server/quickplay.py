@@ -80,6 +80,15 @@ class _Waiting:
     done: asyncio.Event
 
 
+@dataclass(frozen=True)
+class _Entry:
+    """A ``join`` checked: the room's number of players, the player's rating and profile."""
+
+    players: int
+    rating: float
+    secret_hash: str | None
+
+
 class QuickPlay:
     """The queue of one server (``hub.quickplay``)."""
 
@@ -185,7 +194,28 @@ class QuickPlay:
         """Put a connection from ``address`` in the queue: its player id and the event set
         once it is done waiting. Raises :class:`QueueError` for a game or profile that cannot
         wait, and (``rate_limited``) when ``address`` has asked for as many rooms as its
-        window allows: a join asks for a room, counted before it waits, paired or not."""
+        window allows: a join asks for a room, counted before it waits, paired or not. This
+        counts in the node's own window; the WebSocket's driver uses :meth:`join_counted`."""
+        entry = self.check(msg)
+        wait = None if self.limiter is None else self.limiter.hit(address, creation_limits.ROOMS)
+        if wait is not None:
+            raise QueueError("rate_limited", creation_limits.too_many_rooms(wait))
+        return self.enter(msg, entry, send)
+
+    async def join_counted(
+        self, msg: QueueJoin, send: Send, address: str = ""
+    ) -> tuple[str, asyncio.Event]:
+        """As :meth:`join`, the room counted in the cluster's window when the node shares one
+        (:meth:`blink.server.creation_limits.CreationLimiter.count`: a Redis round trip)."""
+        entry = self.check(msg)
+        limiter = self.limiter
+        wait = None if limiter is None else await limiter.count(address, creation_limits.ROOMS)
+        if wait is not None:
+            raise QueueError("rate_limited", creation_limits.too_many_rooms(wait))
+        return self.enter(msg, entry, send)
+
+    def check(self, msg: QueueJoin) -> _Entry:
+        """What a ``join`` asks for, checked (:class:`QueueError` when it cannot wait)."""
         try:
             definition = get_game(msg.game)
             get_table(msg.game)
@@ -202,18 +232,26 @@ class QuickPlay:
             if found is None:
                 raise QueueError("no_such_profile", "no profile has this secret")
             secret_hash = found["secret_hash"]
-            if any(w.secret_hash == secret_hash for w in self.waiting.values()):
-                raise QueueError("already_queued", "this profile is waiting in the queue already")
+            self._not_queued(secret_hash)
             rating = float(found["rating"]["ordinal"])
-        wait = None if self.limiter is None else self.limiter.hit(address, creation_limits.ROOMS)
-        if wait is not None:
-            raise QueueError("rate_limited", creation_limits.too_many_rooms(wait))
+        return _Entry(players, rating, secret_hash)
+
+    def _not_queued(self, secret_hash: str | None) -> None:
+        if secret_hash is not None and any(
+            w.secret_hash == secret_hash for w in self.waiting.values()
+        ):
+            raise QueueError("already_queued", "this profile is waiting in the queue already")
+
+    def enter(self, msg: QueueJoin, entry: _Entry, send: Send) -> tuple[str, asyncio.Event]:
+        """Put a checked ``join`` (:meth:`check`) in the queue."""
+        self._not_queued(entry.secret_hash)  # again: the same profile may have joined meanwhile
         player = secrets.token_hex(8)
         done = asyncio.Event()
-        self.waiting[player] = _Waiting(send, msg.name, msg.profile_secret, secret_hash, done)
+        self.waiting[player] = _Waiting(send, msg.name, msg.profile_secret, entry.secret_hash, done)
         bot_after = self.core.rules.bot_after
-        send(Queued(msg.game, players, rating, bot_after))
-        self._handle(self.core.join(player, rating, msg.game, players, self.hub.settings.clock()))
+        send(Queued(msg.game, entry.players, entry.rating, bot_after))
+        clock = self.hub.settings.clock()
+        self._handle(self.core.join(player, entry.rating, msg.game, entry.players, clock))
         self._show()
         return player, done
 
@@ -311,7 +349,7 @@ async def _serve(ws: WebSocket, hub: Hub, settings: Settings) -> None:
                     "storage_unavailable", f"the server cannot save anything now ({failure})"
                 )
             address = ws.client.host if ws.client is not None else ""
-            player, done = qp.join(msg, outbox.put_nowait, address)
+            player, done = await qp.join_counted(msg, outbox.put_nowait, address)
         except (ProtocolError, QueueError) as exc:
             outbox.put_nowait(ErrorFrame(exc.code, exc.message))
             outbox.put_nowait(None)

@@ -105,6 +105,12 @@ class Session:
         ``/ws``, where ``hello`` alone names the room."""
         self.limiter = limiter
         """Counts this address's lookups of room codes that do not exist (``None``: none)."""
+        self.lookups_wait: float | None = None
+        """Seconds until this address may look rooms up again (``None``: it may), asked of
+        :attr:`limiter` by the driver (:func:`serve`) before the connection's first message:
+        a connection says hello once."""
+        self.counting: asyncio.Task[None] | None = None
+        """The count of a missed room code in the cluster's window, the close waiting on it."""
         self.ws = ws
         self.hub = hub
         self.settings = settings
@@ -298,6 +304,24 @@ class Session:
         else:
             self.error(code, message)
 
+    def _missed(self) -> None:
+        """The hello named a room that does not exist: count it for the address, then close
+        (once the cluster's window, a Redis round trip, has counted it)."""
+        limiter = self.limiter
+        address = self.ws.client.host if self.ws.client is not None else ""
+        if limiter is None or limiter.shared is None:
+            if limiter is not None:
+                limiter.missed(address)
+            self.close(4004, "no such room")
+            return
+        self.closing = True  # nothing more is read meanwhile
+
+        async def count_then_close() -> None:
+            await limiter.count_miss(address)
+            self.conn.close(4004, "no such room")
+
+        self.counting = asyncio.get_running_loop().create_task(count_then_close())
+
     def on_pause(self, room: Room, msg: Pause) -> None:
         """A practice game's player pauses or resumes it (:mod:`blink.server.practice`)."""
         if self.conn.seat is None:
@@ -324,9 +348,7 @@ class Session:
             )
             self.close(4000, "unsupported protocol")
             return
-        limiter = self.limiter
-        address = self.ws.client.host if self.ws.client is not None else ""
-        if limiter is not None and limiter.looked_up_too_much(address) is not None:
+        if self.lookups_wait is not None:
             self.error("rate_limited", "too many unknown room codes from your address")
             self.close(1008, "rate limit")
             return
@@ -352,10 +374,8 @@ class Session:
             self.close(1013, "try again")
             return
         if room is None:
-            if limiter is not None:
-                limiter.missed(address)
             self.error("no_such_room", f"there is no room {msg.room!r}")
-            self.close(4004, "no such room")
+            self._missed()
             return
         seat = None
         if msg.token is not None:
@@ -441,6 +461,9 @@ async def serve(
     """Run one accepted WebSocket connection until it ends (``url_room``: the room code of
     its path, ``None`` on ``/ws``)."""
     s = Session(ws, hub, settings, send, limiter, messages, url_room)
+    if limiter is not None:
+        address = ws.client.host if ws.client is not None else ""
+        s.lookups_wait = await limiter.check_lookups(address)
     hub.connections += 1
     sender = None if s.direct is not None else asyncio.get_running_loop().create_task(s.sender())
 
@@ -475,6 +498,9 @@ async def serve(
         log.debug("websocket ended", exc_info=True)
     finally:
         timer.cancel()
+        if s.counting is not None:
+            with contextlib.suppress(Exception):
+                await s.counting  # bounded: each Redis call waits at most its WAIT
         s.messages.close(s.key)
         hub.connections -= 1
         room = s.conn.room

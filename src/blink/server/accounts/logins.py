@@ -2,8 +2,10 @@
 
 Every attempt to log in or to use a recovery code counts for the client's address
 (:data:`ADDRESS_RATE`), and every failed one for the account it named (:data:`ACCOUNT_RATE`),
-in moving windows kept by the ``limits`` library in memory (as the creation windows of
-:mod:`blink.server.creation_limits`). Past either, the attempt is refused before the password
+in moving windows kept by the ``limits`` library in memory, or in Redis for the whole cluster
+when the node has one (:mod:`blink.server.shared_limits`, falling back on the node's own
+windows when Redis does not answer), as the creation windows of
+:mod:`blink.server.creation_limits`. Past either, the attempt is refused before the password
 is even checked (``429 too_many_logins``, with ``Retry-After``): guessing one account's
 password from many addresses, or many accounts' from one, is slow either way.
 """
@@ -11,11 +13,14 @@ password from many addresses, or many accounts' from one, is slow either way.
 from __future__ import annotations
 
 import time
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from limits import parse
+from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
+
+if TYPE_CHECKING:
+    from blink.server.shared_limits import SharedWindows
 
 __all__ = ["ACCOUNT_RATE", "ADDRESS_RATE", "LoginLimiter"]
 
@@ -26,29 +31,52 @@ ACCOUNT_RATE: Final = "10/10 minutes"
 
 
 class LoginLimiter:
-    """The windows of one server: per address (every attempt) and per account (failures)."""
+    """The windows of one server: per address (every attempt) and per account (failures);
+    the cluster's in Redis when ``shared`` is given, the node's own otherwise (and when Redis
+    does not answer)."""
 
-    def __init__(self, address_rate: str = ADDRESS_RATE, account_rate: str = ACCOUNT_RATE) -> None:
+    def __init__(
+        self,
+        address_rate: str = ADDRESS_RATE,
+        account_rate: str = ACCOUNT_RATE,
+        shared: SharedWindows | None = None,
+    ) -> None:
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
         self.address_rate = parse(address_rate)
         self.account_rate = parse(account_rate)
+        self.shared = shared
 
-    def _wait(self, rate: object, key: str, kind: str) -> float:
-        reset = self._limiter.get_window_stats(rate, key, kind).reset_time  # type: ignore[arg-type]
+    def _wait(self, rate: RateLimitItem, key: str, kind: str) -> float:
+        reset = self._limiter.get_window_stats(rate, key, kind).reset_time
         return max(1.0, reset - time.time())
 
-    def attempt(self, address: str) -> float | None:
+    async def attempt(self, address: str) -> float | None:
         """Count an attempt from ``address``: ``None`` when allowed, else the seconds to wait."""
-        if self._limiter.hit(self.address_rate, address, "login"):
+        rate = self.address_rate
+        if self.shared is not None:
+            ok = await self.shared.hit(rate, address, "login")
+            if ok:
+                self._limiter.hit(rate, address, "login")
+                return None
+            if ok is not None:
+                return await self.shared.wait_for_room(rate, address, "login")
+        if self._limiter.hit(rate, address, "login"):
             return None
-        return self._wait(self.address_rate, address, "login")
+        return self._wait(rate, address, "login")
 
-    def account_blocked(self, account: str) -> float | None:
+    async def account_blocked(self, account: str) -> float | None:
         """``None`` while ``account`` may be tried, else the seconds until it may."""
-        if self._limiter.test(self.account_rate, account, "failed"):
+        rate = self.account_rate
+        if self.shared is not None:
+            ok = await self.shared.test(rate, account, "failed")
+            if ok is not None:
+                return None if ok else await self.shared.wait_for_room(rate, account, "failed")
+        if self._limiter.test(rate, account, "failed"):
             return None
-        return self._wait(self.account_rate, account, "failed")
+        return self._wait(rate, account, "failed")
 
-    def failed(self, account: str) -> None:
+    async def failed(self, account: str) -> None:
         """An attempt on ``account`` failed."""
+        if self.shared is not None:
+            await self.shared.hit(self.account_rate, account, "failed")
         self._limiter.hit(self.account_rate, account, "failed")

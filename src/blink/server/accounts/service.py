@@ -166,10 +166,10 @@ def _find(hub: Hub, name: str) -> Any | None:
         return store.by_name(conn, name)
 
 
-def _limit(limiter: LoginLimiter, address: str, account: str) -> None:
-    wait = limiter.attempt(address)
+async def _limit(limiter: LoginLimiter, address: str, account: str) -> None:
+    wait = await limiter.attempt(address)
     if wait is None:
-        wait = limiter.account_blocked(account)
+        wait = await limiter.account_blocked(account)
     if wait is not None:
         raise _too_many(wait)
 
@@ -178,15 +178,15 @@ async def log_in(
     hub: Hub, limiter: LoginLimiter, address: str, name: str, password: str, agent: str
 ) -> Opened:
     """Log in with a name and a password (``POST /api/session``)."""
-    _limit(limiter, address, name_key(name))
+    await _limit(limiter, address, name_key(name))
     row = _find(hub, name)
     if row is None:
-        limiter.failed(name_key(name))
+        await limiter.failed(name_key(name))
         raise ApiError(401, "bad_login", "the name or the password is wrong")
     try:
         key = await asyncio.to_thread(_open_with_password, row, password)
     except pw.BoxError:
-        limiter.failed(name_key(name))
+        await limiter.failed(name_key(name))
         raise ApiError(401, "bad_login", "the name or the password is wrong") from None
     token, session = _new_session(row.id, key, agent)
     await hub.storage.run(store.job_new_session(session))
@@ -214,7 +214,7 @@ async def recover(
     """Log in with a recovery code and set a new password (``POST /api/session/recover``):
     the code is spent."""
     _weak(password)
-    _limit(limiter, address, name_key(name))
+    await _limit(limiter, address, name_key(name))
     row = _find(hub, name)
     code = pw.normal_code(code)
     found = None
@@ -227,7 +227,7 @@ async def recover(
                 )
             ).first()
     if row is None or found is None:
-        limiter.failed(name_key(name))
+        await limiter.failed(name_key(name))
         raise ApiError(401, "bad_code", "this is not an unused recovery code of this account")
     key = pw.open_box(pw.code_key(code), found.key_box, "recovery")
     phash, pbox = await asyncio.to_thread(
@@ -353,9 +353,9 @@ async def delete_account(
 ) -> None:
     """Delete the account (``DELETE /api/me``, with its password): its sessions and codes
     go, its profile stays with its games, named :data:`DELETED_NAME`, its secret unusable."""
-    _limit(limiter, address, cur.account.name_key or cur.account.id)
+    await _limit(limiter, address, cur.account.name_key or cur.account.id)
     if not await asyncio.to_thread(pw.verify_password, cur.account.password_hash, password):
-        limiter.failed(cur.account.name_key or cur.account.id)
+        await limiter.failed(cur.account.name_key or cur.account.id)
         raise ApiError(403, "wrong_password", "the password is wrong")
     unusable = hash_token(secrets.token_urlsafe(32))
     await hub.storage.run(

@@ -143,6 +143,7 @@ def _limiter(request: Request) -> LoginLimiter:
     limiter: LoginLimiter | None = getattr(state, "login_limiter", None)
     if limiter is None:
         limiter = state.login_limiter = LoginLimiter()
+    limiter.shared = getattr(state, "shared_windows", None)  # the cluster's, while it runs
     return limiter
 
 

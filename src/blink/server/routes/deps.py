@@ -99,22 +99,22 @@ async def check_lookup(request: Request) -> None:
     """A FastAPI dependency of the endpoints that look a room up by its code."""
     limiter: CreationLimiter = request.app.state.creation_limiter
     address = request.client.host if request.client is not None else ""
-    wait = limiter.looked_up_too_much(address)
+    wait = await limiter.check_lookups(address)
     if wait is not None:
         raise _too_many(wait, "unknown room codes")
 
 
-def count_miss(request: Request) -> None:
+async def count_miss(request: Request) -> None:
     """Count a lookup of a room code that does not exist."""
     limiter: CreationLimiter = request.app.state.creation_limiter
-    limiter.missed(request.client.host if request.client is not None else "")
+    await limiter.count_miss(request.client.host if request.client is not None else "")
 
 
 async def check_creation(request: Request) -> None:
     """A FastAPI dependency of the endpoints that create something (their path is the kind)."""
     limiter: CreationLimiter = request.app.state.creation_limiter
     address = request.client.host if request.client is not None else ""
-    wait = limiter.hit(address, request.url.path)
+    wait = await limiter.count(address, request.url.path)
     if wait is not None:
         raise _too_many(wait, "of these")
 
@@ -123,7 +123,7 @@ async def check_room_creation(request: Request) -> None:
     """A FastAPI dependency of the endpoints that make a room: one window (:data:`ROOMS`)."""
     limiter: CreationLimiter = request.app.state.creation_limiter
     address = request.client.host if request.client is not None else ""
-    wait = limiter.hit(address, ROOMS)
+    wait = await limiter.count(address, ROOMS)
     if wait is not None:
         seconds = math.ceil(wait)
         raise ApiError(

@@ -93,7 +93,7 @@ async def _guarded(h: Hub, request: Request, game_id: int, room: str | None) -> 
         return await load_record(h, game_id, room)
     except ApiError as exc:
         if exc.status == 404:
-            count_miss(request)
+            await count_miss(request)
         raise
 
 

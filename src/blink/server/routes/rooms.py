@@ -162,10 +162,10 @@ async def queue(ws: WebSocket) -> None:
     await serve_queue(ws)
 
 
-def _room(h: Hub, code: str, request: Request) -> Room:
+async def _room(h: Hub, code: str, request: Request) -> Room:
     room = h.room(code.upper())
     if room is None:
-        count_miss(request)
+        await count_miss(request)
         raise ApiError(404, "no_such_room", f"there is no room {code!r}")
     return room
 
@@ -173,7 +173,7 @@ def _room(h: Hub, code: str, request: Request) -> Room:
 @router.get("/api/rooms/{code}", dependencies=[Depends(check_lookup)])
 async def room_info(h: HubDep, code: str, request: Request) -> dict[str, Any]:
     """A room's seats, status, series and games."""
-    info: dict[str, Any] = msgspec.to_builtins(_room(h, code, request).info())
+    info: dict[str, Any] = msgspec.to_builtins((await _room(h, code, request)).info())
     return info
 
 
@@ -182,7 +182,7 @@ async def join_room(
     h: WritableHubDep, code: str, body: JoinRoom, request: Request
 ) -> dict[str, Any]:
     """Take a free seat; returns its secret token."""
-    room = _room(h, code, request)
+    room = await _room(h, code, request)
     if room.status in ("finished", "closed"):
         raise ApiError(409, "room_closed", "this room's series is over")
     if body.seat is not None:
