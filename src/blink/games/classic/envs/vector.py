@@ -188,7 +188,8 @@ class ClassicVector(gymnasium.vector.VectorEnv[dict[str, Any], NDArray[np.int64]
         if options and "reset_mask" in options:
             which = np.asarray(options["reset_mask"], dtype=np.bool_)
         self._k.reset_games(self._state, which, *self._args(), self._obs, self._mask)
-        return self._out(), {"action_mask": self._mask.copy()}
+        out = self._out()
+        return out, {"action_mask": out["action_mask"]}
 
     def step(
         self, actions: Any
@@ -201,8 +202,9 @@ class ClassicVector(gymnasium.vector.VectorEnv[dict[str, Any], NDArray[np.int64]
             self._state, acts, *self._args(), self.step_seconds, idle_s, self.max_steps,
             self._obs, self._mask, self._rewards, term, trunc, refused, idle,
         )  # fmt: skip
-        infos = {"action_mask": self._mask.copy(), "refused": refused.copy(), "idle": idle.copy()}
-        return self._out(), self._rewards.copy(), term.copy(), trunc.copy(), infos
+        out = self._out()
+        infos = {"action_mask": out["action_mask"], "refused": refused.copy(), "idle": idle.copy()}
+        return out, self._rewards.copy(), term.copy(), trunc.copy(), infos
 
     def _out(self) -> dict[str, Any]:
         return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}

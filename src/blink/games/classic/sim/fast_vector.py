@@ -60,6 +60,7 @@ from blink.games.classic.sim.fast_rules import (
     ends_in_dead_end,
     flip_all,
     hot,
+    hot_inline,
     kernel,
     log_action,
     mix,
@@ -126,7 +127,7 @@ def new_games(n: int, players: int, h: int, dmax: int, nlog: int) -> tuple[Arr, 
     )
 
 
-@hot
+@hot_inline
 def _replan(g: int, s_: tuple[Arr, ...], seats: tuple[Arr, ...], scratch: tuple[Arr, ...],
             agent: int) -> None:  # fmt: skip
     """Every bot of game ``g`` looks at the table (the simulator's re-planning; the learner's
@@ -169,7 +170,7 @@ def _replan(g: int, s_: tuple[Arr, ...], seats: tuple[Arr, ...], scratch: tuple[
                         ok, lv, strat, reach)  # fmt: skip
 
 
-@hot
+@hot_inline
 def _bots(g: int, s_: tuple[Arr, ...]) -> tuple[Arr, ...]:
     return (s_[14][g], s_[15][g], s_[16][g], s_[17][g], s_[18][g], s_[19][g])
 
@@ -210,7 +211,7 @@ def _on_stall(g: int, s_: tuple[Arr, ...], seats: tuple[Arr, ...], scratch: tupl
             ch_due[s] = clock[0] + sample(lv, s, 3 * n, options, u)
 
 
-@hot
+@hot_inline
 def _play(g: int, s_: tuple[Arr, ...], seat: int, card: int, pile: int, t: float) -> None:
     """``seat`` plays ``card`` on ``pile`` at ``t`` in game ``g`` (a legal play)."""
     hand, hcount, draw, dptr, dleft, tops, hm = (s_[0][g], s_[1][g], s_[2][g], s_[3][g],
@@ -248,7 +249,7 @@ def _place(g: int, s_: tuple[Arr, ...]) -> None:
     ex[X_CHANGED] = 1
 
 
-@hot
+@hot_inline
 def _choose(g: int, s_: tuple[Arr, ...], seat: int, card: int, t: float) -> bool:
     """``seat`` chooses ``card`` at ``t``; True when every seat has chosen."""
     cnt, clock, log, ch_card, ex = s_[9][g], s_[11][g], s_[12][g], s_[20][g], s_[22][g]
@@ -260,7 +261,7 @@ def _choose(g: int, s_: tuple[Arr, ...], seat: int, card: int, t: float) -> bool
     return ex[X_CHOSEN] == (1 << s_[1][g].size) - 1  # type: ignore[no-any-return]
 
 
-@hot
+@hot_inline
 def _advance(g: int, s_: tuple[Arr, ...], seats: tuple[Arr, ...], scratch: tuple[Arr, ...],
              until: float, dead_end_scope: int, flip_pause: float, choice_timeout: float,
              agent: int) -> None:  # fmt: skip
@@ -370,14 +371,14 @@ def _act(g: int, s_: tuple[Arr, ...], seats: tuple[Arr, ...], scratch: tuple[Arr
     return True
 
 
-@hot
+@hot_inline
 def _put(row: Arr, at: int, feat: Arr, card: int) -> None:
     """The card's 18 features at ``row[at:]``."""
     for f in range(_F):
         row[at + f] = feat[card, f]
 
 
-@hot
+@hot_inline
 def _observe(g: int, s_: tuple[Arr, ...], feat: Arr, order: Arr, agent: int, h: int,
              aside: float, obs: Arr, mask: Arr) -> None:  # fmt: skip
     """The learner's observation and mask of game ``g`` (the codec's layout, docs/envs.md)."""
@@ -462,8 +463,8 @@ def _reset_one(g: int, s_: tuple[Arr, ...], keys: Arr, sizes: Arr, h: int,
     ex[X_CHANGED] = 0
 
 
-@kernel
-def reset_games(s_: tuple[Arr, ...], which: Arr, keys: Arr, sizes: Arr, h: int,
+@hot
+def _reset_all(s_: tuple[Arr, ...], which: Arr, keys: Arr, sizes: Arr, h: int,
                 seats: tuple[Arr, ...], scratch: tuple[Arr, ...], dead_end_scope: int,
                 flip_pause: float, choice_timeout: float, agent: int, feat: Arr, order: Arr,
                 obs: Arr, mask: Arr) -> None:  # fmt: skip
@@ -478,7 +479,19 @@ def reset_games(s_: tuple[Arr, ...], which: Arr, keys: Arr, sizes: Arr, h: int,
 
 
 @kernel
-def step_games(s_: tuple[Arr, ...], actions: Arr, keys: Arr, sizes: Arr, h: int,
+def reset_games(s_: tuple[Arr, ...], which: Arr, keys: Arr, sizes: Arr, h: int,
+                seats: tuple[Arr, ...], scratch: tuple[Arr, ...], dead_end_scope: int,
+                flip_pause: float, choice_timeout: float, agent: int, feat: Arr, order: Arr,
+                obs: Arr, mask: Arr) -> None:  # fmt: skip
+    """Deal a new episode in each game ``g`` with ``which[g]``: episode ``ex[g, X_EPISODES]``
+    of the key sequence ``keys[g]`` (a seed sets the key and that count to 0). The work is
+    :func:`_reset_all`'s, compiled without reference counting (the games' rows are views)."""
+    _reset_all(s_, which, keys, sizes, h, seats, scratch, dead_end_scope, flip_pause,
+               choice_timeout, agent, feat, order, obs, mask)  # fmt: skip
+
+
+@hot
+def _step_all(s_: tuple[Arr, ...], actions: Arr, keys: Arr, sizes: Arr, h: int,
                seats: tuple[Arr, ...], scratch: tuple[Arr, ...], dead_end_scope: int,
                flip_pause: float, choice_timeout: float, agent: int, feat: Arr, order: Arr,
                step_seconds: float, idle_seconds: float, max_steps: int, obs: Arr, mask: Arr,
@@ -530,3 +543,20 @@ def step_games(s_: tuple[Arr, ...], actions: Arr, keys: Arr, sizes: Arr, h: int,
             truncated[g] = True
         ex[X_DONE] = terminated[g] or truncated[g]
         _observe(g, s_, feat, order, agent, h, aside, obs, mask)
+
+
+@kernel
+def step_games(s_: tuple[Arr, ...], actions: Arr, keys: Arr, sizes: Arr, h: int,
+               seats: tuple[Arr, ...], scratch: tuple[Arr, ...], dead_end_scope: int,
+               flip_pause: float, choice_timeout: float, agent: int, feat: Arr, order: Arr,
+               step_seconds: float, idle_seconds: float, max_steps: int, obs: Arr, mask: Arr,
+               rewards: Arr, terminated: Arr, truncated: Arr, refused: Arr,
+               idle: Arr) -> None:  # fmt: skip
+    """One step of every game: a game that ended in the previous step is dealt again (its
+    action ignored, Gymnasium's next-step auto-reset); any other takes the learner's action at
+    the step's start and runs to its end. Writes each game's observation, mask, reward, end,
+    truncation, refusal and whether the inactivity rule ended it (``idle_seconds`` 0: never).
+    The work is :func:`_step_all`'s, compiled without reference counting."""
+    _step_all(s_, actions, keys, sizes, h, seats, scratch, dead_end_scope, flip_pause,
+              choice_timeout, agent, feat, order, step_seconds, idle_seconds, max_steps, obs,
+              mask, rewards, terminated, truncated, refused, idle)  # fmt: skip
