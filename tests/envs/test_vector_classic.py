@@ -10,6 +10,7 @@ learners that play at random, that try illegal actions and that never act."""
 
 from __future__ import annotations
 
+import pickle
 from typing import Any
 
 import numpy as np
@@ -172,6 +173,50 @@ def test_make_vec_builds_it_and_its_spaces_hold_its_data() -> None:
         assert np.array_equal(infos["action_mask"], obs["action_mask"])
         assert rewards.shape == terminated.shape == truncated.shape == (4,)
     env.close()
+
+
+def test_returned_arrays_are_never_reused_and_a_pickled_copy_continues_identically() -> None:
+    env = ClassicVector(8, players=3, bots="champion:flexible")
+    obs, _ = env.reset(seed=4)
+    rng = np.random.default_rng(2)
+
+    def run(e: ClassicVector, o: Any, r: np.random.Generator, steps: int) -> list[bytes]:
+        out = []
+        for _ in range(steps):
+            actions = np.argmax(r.random(o["action_mask"].shape) * o["action_mask"], axis=1)
+            kept = {k: v.copy() for k, v in o.items()}
+            step = e.step(actions)
+            for k, v in kept.items():  # Gymnasium's checker: returned data is not reused
+                assert np.array_equal(o[k], v)
+                assert not np.shares_memory(o[k], step[0][k])
+            o = step[0]
+            out += [o["observation"].tobytes(), o["action_mask"].tobytes()]
+            out += [a.tobytes() for a in step[1:4]]
+        return out
+
+    run(env, obs, rng, 150)
+    obs = env._out()
+    copy = pickle.loads(pickle.dumps(env))
+    state = rng.bit_generator.state
+    ahead = run(env, obs, rng, 600)
+    rng.bit_generator.state = state
+    assert run(copy, copy._out(), rng, 600) == ahead
+
+
+def test_gymnasiums_vector_wrappers_count_its_episodes() -> None:
+    env = gymnasium.wrappers.vector.RecordEpisodeStatistics(
+        gymnasium.make_vec("blink/Classic-v0", num_envs=4, vectorization_mode="vector_entry_point")
+    )
+    env.reset(seed=1)
+    finished = 0
+    for _ in range(1500):
+        *_, infos = env.step(np.zeros(4, dtype=np.int64))  # never acting
+        if "episode" in infos:
+            ended = infos["_episode"]
+            finished += int(ended.sum())
+            assert set(infos["episode"]["r"][ended].tolist()) <= {-1.0, 0.0, 1.0}
+            assert (infos["episode"]["l"][ended] > 1).all()
+    assert finished >= 4  # the inactivity rule or the bots end every game
 
 
 @pytest.mark.parametrize(

@@ -209,6 +209,17 @@ class ClassicVector(gymnasium.vector.VectorEnv[dict[str, Any], NDArray[np.int64]
     def _out(self) -> dict[str, Any]:
         return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Everything but the kernels' module (pickled mid-episode: a checkpoint, a copy)."""
+        state = self.__dict__.copy()
+        del state["_k"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """The pickled environment, its kernels loaded again."""
+        self.__dict__.update(state)
+        self._k = compiled.load_kernels(_KERNELS)
+
     def episode(self, index: int) -> tuple[list[int], list[tuple[int, int, int, int, int]]]:
         """Sub-environment ``index``'s current episode so far: its deal (card numbers of the
         standard deck, top first) and its actions (kind 0 play, 1 flip, 2 choose; seat, card,
