@@ -40,13 +40,18 @@ def environments() -> dict[str, str]:
 def register_gym_ids() -> list[str]:
     """Register the Gymnasium id of every registered game's single-seat environment not yet
     registered (done on import; again after registering a game); the ids, registered or not.
-    Registering names the entry point only: no environment module is imported."""
+    Registering names the entry points only (the single-seat environment's, and the vector
+    environment's where the game has one): no environment module is imported."""
     ids: list[str] = []
     for front in front_ends().values():
         if front.gym_id is None or front.gym_entry_point is None:
             continue
         if front.gym_id not in gymnasium.registry:
-            gymnasium.register(front.gym_id, entry_point=front.gym_entry_point)
+            gymnasium.register(
+                front.gym_id,
+                entry_point=front.gym_entry_point,
+                vector_entry_point=front.gym_vector_entry_point,
+            )
         ids.append(front.gym_id)
     return ids
 

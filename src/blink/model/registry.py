@@ -90,6 +90,10 @@ class FrontEnd:
     gym_entry_point: str | None = None
     """That environment's class, as Gymnasium's ``module:Class``; ``None`` exactly when
     :attr:`gym_id` is."""
+    gym_vector_entry_point: str | None = None
+    """The game's vector environment (many games stepped at once), as Gymnasium's
+    ``module:Class``, registered with :attr:`gym_id` for ``gymnasium.make_vec(...,
+    vectorization_mode="vector_entry_point")``; ``None``: the game has none."""
     spiel: str | None = None
     """The module of the game's OpenSpiel game: it offers ``GAME_TYPE`` (a ``pyspiel.GameType``)
     and ``GAME_CLASS`` (its ``pyspiel.Game``), which :mod:`blink.envs.spiel` registers."""
@@ -114,6 +118,7 @@ _BUILT_IN_FRONT_ENDS: Final = {
         env_name="classic_v0",
         gym_id="blink/Classic-v0",
         gym_entry_point="blink.games.classic.envs.single:ClassicSingle",
+        gym_vector_entry_point="blink.games.classic.envs.vector:ClassicVector",
         spiel="blink.games.classic.envs.spiel",
         spiel_name="python_blink_classic",
     ),

@@ -1,0 +1,117 @@
+"""Agent-steps per second of classic Blink's vector environment against its single-seat one.
+
+Usage: python benchmarks/bench_vector_env.py [--sizes 1 64 1024] [--steps N] [--repeat R]
+       [--cpu K] [--json]
+
+In one run: ``blink/Classic-v0`` (one game, Python, against ``expert:first``) and
+:class:`~blink.games.classic.envs.vector.ClassicVector` (``gymnasium.make_vec(...,
+vectorization_mode="vector_entry_point")``, the same bots, compiled) with ``N`` games for each
+``--sizes`` value. The learner picks uniformly among the actions its mask allows (waiting
+included), in numpy for the vector environment (one array operation for every game); games
+are reset as they end (the vector environment's auto-reset). An agent-step is one game's step:
+a vector step of ``N`` games counts ``N``. Each run plays at least ``--steps`` agent-steps
+(the single environment a tenth of them) after a warm-up step (the kernels are compiled, or
+loaded from numba's cache, before timing); prints the median over ``--repeat`` runs in CPU
+time (the machine may be shared) and in wall-clock time, and each size's ratio to the single
+environment. ``--cpu K`` pins the process to core K.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import time
+from typing import Any
+
+import numpy as np
+
+
+def _pick(masks: Any, rng: np.random.Generator) -> Any:
+    """One uniformly random allowed action per row of ``masks``."""
+    return np.argmax(rng.random(masks.shape) * masks, axis=1)
+
+
+def run_single(steps: int, seed: int) -> tuple[float, float]:
+    """The single-seat environment for ``steps`` agent-steps: CPU and wall seconds."""
+    import gymnasium
+
+    env = gymnasium.make("blink/Classic-v0").unwrapped
+    rng = np.random.default_rng(seed)
+    obs, _ = env.reset(seed=seed)
+    cpu, wall = time.process_time(), time.perf_counter()
+    for _ in range(steps):
+        action = int(_pick(obs["action_mask"][None, :], rng)[0])
+        obs, _, terminated, truncated, _ = env.step(action)
+        if terminated or truncated:
+            obs, _ = env.reset()
+    return time.process_time() - cpu, time.perf_counter() - wall
+
+
+def run_vector(n: int, steps: int, seed: int) -> tuple[float, float]:
+    """The vector environment of ``n`` games for at least ``steps`` agent-steps."""
+    import gymnasium
+
+    env = gymnasium.make_vec(
+        "blink/Classic-v0", num_envs=n, vectorization_mode="vector_entry_point"
+    )
+    rng = np.random.default_rng(seed)
+    obs, _ = env.reset(seed=seed)
+    obs, *_ = env.step(_pick(obs["action_mask"], rng))  # warm-up
+    rounds = max(1, steps // n)
+    cpu, wall = time.process_time(), time.perf_counter()
+    for _ in range(rounds):
+        obs, *_ = env.step(_pick(obs["action_mask"], rng))
+    return time.process_time() - cpu, time.perf_counter() - wall
+
+
+def main() -> None:
+    """Measure and print (or ``--json``) the agent-steps per second."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1, 64, 1024, 4096])
+    parser.add_argument("--steps", type=int, default=400_000)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--cpu", type=int, default=None)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    if args.cpu is not None:
+        os.sched_setaffinity(0, {args.cpu})
+    import blink.envs  # noqa: F401 - registers the ids
+
+    rows: dict[str, dict[str, Any]] = {}
+    single_steps = max(1, args.steps // 10)
+    runs: dict[str, list[tuple[float, float, int]]] = {}
+    for r in range(args.repeat):
+        cpu, wall = run_single(single_steps, r)
+        runs.setdefault("single", []).append((cpu, wall, single_steps))
+        for n in args.sizes:
+            rounds = max(1, args.steps // n)
+            cpu, wall = run_vector(n, args.steps, r)
+            runs.setdefault(f"vector-{n}", []).append((cpu, wall, rounds * n))
+    for name, found in runs.items():
+        rows[name] = {
+            "cpu": statistics.median(s / c for c, _, s in found),
+            "wall": statistics.median(s / w for _, w, s in found),
+            "min": min(s / c for c, _, s in found),
+            "max": max(s / c for c, _, s in found),
+        }
+    base = rows["single"]["cpu"]
+    for row in rows.values():
+        row["ratio"] = row["cpu"] / base
+    if args.json:
+        print(json.dumps({"python": platform.python_version(), "rows": rows}, indent=2))
+        return
+    print(f"Python {platform.python_version()}, medians of {args.repeat} runs")
+    head = ("environment", "CPU steps/s", "range", "wall steps/s", "x single")
+    print(f"{head[0]:<14} {head[1]:>14} {head[2]:>24} {head[3]:>14} {head[4]:>9}")
+    for name, row in rows.items():
+        rng = f"{row['min']:,.0f}-{row['max']:,.0f}"
+        print(
+            f"{name:<14} {row['cpu']:>14,.0f} {rng:>24} {row['wall']:>14,.0f} {row['ratio']:>9.1f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

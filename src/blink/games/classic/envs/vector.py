@@ -1,0 +1,230 @@
+"""Classic Blink as a Gymnasium vector environment on the compiled kernels
+(``gymnasium.make_vec("blink/Classic-v0", num_envs=N, vectorization_mode="vector_entry_point")``,
+:class:`ClassicVector`).
+
+``N`` games at once, stepped together in numba (:mod:`blink.games.classic.sim.fast_vector`):
+in each, the learner plays ``seat`` and the other seats are the fast simulator's bots
+(``level:strategy`` specs, as :class:`~blink.games.classic.envs.single.ClassicSingle`'s
+``bots``), racing in virtual time. A step, the observation and its mask, the rewards, the
+inactivity rule and the truncation are the single-seat environment's (docs/envs.md); the
+deals and the bots' random numbers are the fast simulator's own streams (keyed by each
+sub-environment's seed), so a seed gives the same episodes on every run, but not the games
+the single-seat environment deals for that seed.
+
+Auto-reset is Gymnasium's ``AutoresetMode.NEXT_STEP``: the step that ends a game returns its
+last observation (its mask is never all zeros: waiting is always legal), and the next step
+ignores that sub-environment's action and returns the first observation of a new game, with
+reward 0 and neither terminated nor truncated.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+from numpy.typing import NDArray
+
+from blink.envs.encoding import FEATURES
+from blink.envs.single import opponent_names, seat_spaces
+from blink.games.classic.bots import BotSpec, get_level, get_strategy
+from blink.games.classic.envs.classic_v0 import deal_options
+from blink.games.classic.envs.codec import ClassicCodec
+from blink.games.classic.envs.idle import DEFAULT_IDLE_SECONDS, check_idle_seconds
+from blink.games.classic.sim.core import SimConfig
+from blink.model.registry import get_game
+from blink.sim import compiled
+from blink.sim.seeds import derive_seeds_of
+
+__all__ = ["ClassicVector"]
+
+_KERNELS = "blink.games.classic.sim.fast_vector"
+
+
+class ClassicVector(gymnasium.vector.VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]]):
+    """``num_envs`` classic games, the learner in ``seat`` of each against ``bots``.
+
+    Options as :class:`~blink.games.classic.envs.single.ClassicSingle`'s: ``players``,
+    ``seat``, ``bots`` (specs whose strategy has a kernel form: random, first, blocker,
+    flexible), ``ruleset``, ``handicap``, ``step_seconds``, ``max_steps``, ``config``,
+    ``idle_seconds``. Observations are the single environment's, batched: ``{"observation":
+    (N, n) float32, "action_mask": (N, k) int8}``; the masks are also in ``infos``
+    (``"action_mask"``), beside ``"refused"`` (the action was refused: it changed nothing) and
+    ``"idle"`` (the inactivity rule ended the game).
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        players: int = 2,
+        seat: int = 0,
+        bots: str | Sequence[str] = "expert:first",
+        *,
+        ruleset: str = "official",
+        handicap: str | list[int] | None = None,
+        step_seconds: float = 0.1,
+        max_steps: int = 10_000,
+        config: SimConfig | None = None,
+        idle_seconds: float | None = DEFAULT_IDLE_SECONDS,
+    ) -> None:
+        if num_envs < 1:
+            raise ValueError(f"num_envs is at least 1, not {num_envs}")
+        if not step_seconds > 0:
+            raise ValueError(f"a step lasts a positive time, not {step_seconds!r}")
+        game = get_game("classic")
+        self.players = game.info.check_players(players)
+        if not 0 <= seat < players:
+            raise ValueError(f"the agent's seat must be 0 to {players - 1}, not {seat}")
+        self.seat = seat
+        self.num_envs = num_envs
+        self.specs = [BotSpec.parse(s) for s in opponent_names(bots, players - 1)]
+        probe = game.new(players, 0, options=deal_options(ruleset, handicap))
+        self.ruleset = probe.ruleset
+        self.sizes = np.array(probe.sizes, dtype=np.int64)
+        h = self.ruleset.hand_size
+        reach = [game.reach(players, s) for s in range(players)]
+        codec = ClassicCodec(players, h, reach)
+        self.step_seconds = float(step_seconds)
+        self.max_steps = int(max_steps)
+        self.config = config or SimConfig()
+        self.idle_seconds = check_idle_seconds(idle_seconds)
+        self.single_observation_space, self.single_action_space = seat_spaces(
+            codec.size, codec.actions
+        )
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._k = compiled.load_kernels(_KERNELS)
+        self._setting(reach, codec)
+        self._keys = np.zeros(num_envs, dtype=np.uint64)
+        self._seeded = False
+        self._obs = np.zeros((num_envs, codec.size), dtype=np.float32)
+        self._mask = np.zeros((num_envs, codec.actions), dtype=np.int8)
+        self._rewards = np.zeros(num_envs, dtype=np.float64)
+        self._flags = np.zeros((4, num_envs), dtype=np.bool_)
+
+    def _setting(self, reach: list[tuple[int, ...]], codec: ClassicCodec) -> None:
+        fast = importlib.import_module("blink.games.classic.sim.fast")
+        fr = importlib.import_module("blink.games.classic.sim.fast_rules")
+        players, h, seat = self.players, self.ruleset.hand_size, self.seat
+        specs = fast.check_specs(self.specs)
+        rows = [[0.0] * 6 for _ in range(players)]
+        strat = [0] * players
+        others = [s for s in range(players) if s != seat]
+        for s, spec in zip(others, specs, strict=True):
+            x = get_level(spec.level).scaled(spec.speed)
+            rows[s] = [x.floor, x.encode, x.per_comparison, x.per_bit, x.sigma, x.tau]
+            strat[s] = fast.KERNEL_FORMS[get_strategy(spec.strategy)]
+        self._seats = (
+            np.array(rows, dtype=np.float64),
+            np.array(strat, dtype=np.int64),
+            np.array(reach, dtype=np.int64),
+        )
+        self._dead_end = int(fr.DEAD_END_SCOPES[self.ruleset.dead_end])
+        self._scratch = (
+            np.zeros(2 * h + 3),
+            np.zeros(2 * h, dtype=np.int64),
+            np.zeros(players, dtype=np.int64),
+            np.zeros(players),
+            np.zeros(players, dtype=np.int64),
+            np.zeros(players, dtype=np.bool_),
+            np.zeros(h),
+            np.zeros(2 * fr.N_CARDS, dtype=np.uint64),
+            np.zeros(fr._BUCKETS, dtype=np.int64),
+        )
+        feat = np.zeros((fr.N_CARDS + 1, 18), dtype=np.float32)
+        for j, card in enumerate(fast.DECK):
+            feat[j, list(FEATURES[card])] = 1.0
+        self._feat = feat
+        self._order = np.array(codec.piles[seat], dtype=np.int64)
+        dmax = max(int(n) - 1 - h for n in self.sizes)
+        nlog = fr.N_CARDS + 8 * int(self.sizes.max()) + 64
+        self._state = self._k.new_games(self.num_envs, players, h, dmax, nlog)
+
+    def _args(self) -> tuple[Any, ...]:
+        c = self.config
+        return (
+            self._keys, self.sizes, self.ruleset.hand_size, self._seats, self._scratch,
+            self._dead_end, float(c.flip_pause), float(c.choice_timeout), self.seat,
+            self._feat, self._order,
+        )  # fmt: skip
+
+    def _seed(self, seed: int | Sequence[int | None] | None) -> None:
+        seeds: list[int | None]
+        if seed is None:
+            seeds = [None] * self.num_envs
+        elif isinstance(seed, int):
+            seeds = [seed + i for i in range(self.num_envs)]
+        else:
+            seeds = list(seed)
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"{len(seeds)} seeds given for {self.num_envs} environments")
+        fresh = np.random.SeedSequence().generate_state(self.num_envs, dtype=np.uint64)
+        ex = self._state[22]
+        for i, s in enumerate(seeds):
+            if s is None and self._seeded:
+                continue
+            key = derive_seeds_of([s], "vector")[0] if s is not None else int(fresh[i])
+            self._keys[i] = np.uint64(key)
+            ex[i, 5] = 0  # the episode count of the key
+        self._seeded = True
+
+    def reset(
+        self,
+        *,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Deal a new game in every sub-environment (``seed``: an int seeds sub-environment
+        ``i`` with ``seed + i``, a list gives each its own; ``None`` continues each one's
+        sequence of deals). ``options={"reset_mask": m}`` deals only where ``m`` is true."""
+        self._seed(seed)
+        which = np.ones(self.num_envs, dtype=np.bool_)
+        if options and "reset_mask" in options:
+            which = np.asarray(options["reset_mask"], dtype=np.bool_)
+        self._k.reset_games(self._state, which, *self._args(), self._obs, self._mask)
+        out = self._out()
+        return out, {"action_mask": out["action_mask"]}
+
+    def step(
+        self, actions: Any
+    ) -> tuple[dict[str, Any], NDArray[Any], NDArray[Any], NDArray[Any], dict[str, Any]]:
+        """Every sub-environment's step (one action each; see the module's auto-reset)."""
+        acts = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        term, trunc, refused, idle = self._flags
+        idle_s = 0.0 if self.idle_seconds is None else float(self.idle_seconds)
+        self._k.step_games(
+            self._state, acts, *self._args(), self.step_seconds, idle_s, self.max_steps,
+            self._obs, self._mask, self._rewards, term, trunc, refused, idle,
+        )  # fmt: skip
+        out = self._out()
+        infos = {"action_mask": out["action_mask"], "refused": refused.copy(), "idle": idle.copy()}
+        return out, self._rewards.copy(), term.copy(), trunc.copy(), infos
+
+    def _out(self) -> dict[str, Any]:
+        return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Everything but the kernels' module (pickled mid-episode: a checkpoint, a copy)."""
+        state = self.__dict__.copy()
+        del state["_k"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """The pickled environment, its kernels loaded again."""
+        self.__dict__.update(state)
+        self._k = compiled.load_kernels(_KERNELS)
+
+    def episode(self, index: int) -> tuple[list[int], list[tuple[int, int, int, int, int]]]:
+        """Sub-environment ``index``'s current episode so far: its deal (card numbers of the
+        standard deck, top first) and its actions (kind 0 play, 1 flip, 2 choose; seat, card,
+        pile, ms), the learner's included: enough to replay it through the rules engine."""
+        fr = importlib.import_module("blink.games.classic.sim.fast_rules")
+        count = min(int(self._state[9][index, fr.C_NLOG]), self._state[12].shape[1])
+        log = self._state[12][index, :count]
+        return self._state[13][index].tolist(), [tuple(r) for r in log.tolist()]
