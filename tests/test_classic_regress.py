@@ -19,9 +19,8 @@ import hashlib
 
 import pytest
 
-from blink.games.classic.engine import ClassicGame, Phase
+from blink.games.classic.engine import ClassicEnd, ClassicGame, Phase
 from blink.games.classic.rules import DEAD_END, DeadEnd, Ruleset, get_ruleset
-from blink.model.base import Termination
 
 LEGACY_DEAD_END = Ruleset("dead-end", DeadEnd.FEWEST_CARDS_ANY_EMPTY, 3, DEAD_END.description)
 """The dead-end ruleset as records written before the ruling changed store it."""
@@ -100,7 +99,7 @@ def playthrough(seed: int, players: int, ruleset: str, sizes: tuple[int, ...] | 
     assert game.outcome is not None
     # The digests were taken when an outcome's reason was a plain string: print it as one.
     text = repr(game.events[1:])
-    for t in Termination:
+    for t in ClassicEnd:
         text = text.replace(repr(t), repr(t.value))
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
     return (

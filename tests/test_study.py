@@ -29,7 +29,7 @@ from blink.model.study import (
     median,
     study_document,
 )
-from games.highcard import HIGH_CARD
+from games.highcard import HIGH_CARD, high_card_game
 from randomgames import play_randomly, random_game, random_go_game
 
 
@@ -253,7 +253,7 @@ def test_a_record_that_does_not_verify_is_refused_with_its_action() -> None:
 
 
 def test_a_game_without_a_study_says_so() -> None:
-    register(HIGH_CARD)
+    register(high_card_game())
     try:
         with pytest.raises(NoStudy) as caught:
             get_study("highcard")

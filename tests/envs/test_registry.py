@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import importlib
 import subprocess
 import sys
@@ -16,7 +17,7 @@ import blink.envs  # noqa: E402
 from blink.model.registry import FrontEnd, front_end, front_ends, register, unregister  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games"))
-from highcard import HIGH_CARD  # noqa: E402
+from highcard import high_card_game  # noqa: E402
 
 
 def test_both_games_have_environments() -> None:
@@ -63,7 +64,16 @@ def test_importing_registers_the_ids_and_imports_no_environment() -> None:
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
     ).stdout.splitlines()
-    assert out == ["['blink/Classic-v0', 'blink/GoBlink-v0']", "[]"]
+    assert out[0] == "['blink/Classic-v0', 'blink/GoBlink-v0']"
+    # Only each game's entry (its Game, which names its parts by module) is imported.
+    loaded = set(ast.literal_eval(out[1]))
+    assert loaded == {
+        "blink.games",
+        "blink.games.classic",
+        "blink.games.classic.game",
+        "blink.games.goblink",
+        "blink.games.goblink.game",
+    }
 
 
 def test_a_registered_game_s_environments_are_found() -> None:
@@ -73,7 +83,7 @@ def test_a_registered_game_s_environments_are_found() -> None:
         gym_id="blink/HighCardTest-v0",
         gym_entry_point="blink.games.classic.envs.single:ClassicSingle",
     )
-    register(HIGH_CARD, front=front)
+    register(high_card_game(front=front))
     try:
         assert front_ends()["highcard"] == front
         assert blink.envs.environments()["highcard_v0"] == front.env

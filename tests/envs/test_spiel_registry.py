@@ -14,7 +14,7 @@ import blink.envs.spiel  # noqa: E402
 from blink.model.registry import FrontEnd, front_ends, register, unregister  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games"))
-from highcard import HIGH_CARD  # noqa: E402
+from highcard import high_card_game  # noqa: E402
 
 
 def test_every_game_with_one() -> None:
@@ -40,7 +40,7 @@ def test_importing_registers_them() -> None:
 
 def test_a_module_must_register_the_name_the_registry_gives() -> None:
     front = FrontEnd(spiel="blink.games.goblink.envs.spiel", spiel_name="python_high_card")
-    register(HIGH_CARD, front=front)
+    register(high_card_game(front=front))
     try:
         assert front_ends()["highcard"] == front
         with pytest.raises(ValueError, match="registers 'python_go_blink'"):

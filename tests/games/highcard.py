@@ -20,10 +20,18 @@ import msgspec
 from blink.cards import STANDARD_DECK, Card, CardError, parse_card, shuffled_deck
 from blink.model.base import GameInfo, IllegalAction, Outcome, Pending, Termination, Timer
 from blink.model.codec import DefinitionCodec
+from blink.model.game import FrontEnd, Game
 from blink.model.replays import definition_replay
 from blink.model.table import BadMessage, CardText, MsgId, PileTop
 
 HAND: Final = 3
+
+
+class HighCardEnd(Termination):
+    """Why a High Card game ends: High Card's own end reasons."""
+
+    HIGHEST_TOTAL = "highest_total"
+    """Every card is down: the highest total count wins."""
 
 
 class Reason(Enum):
@@ -117,7 +125,7 @@ class HighCardGame:
             totals = [sum(c.count for c in row) for row in self.laid]
             best = max(totals)
             winners = tuple(p for p, n in enumerate(totals) if n == best)
-            self.outcome = Outcome(winners, Termination.HIGHEST_TOTAL)
+            self.outcome = Outcome(winners, HighCardEnd.HIGHEST_TOTAL)
             self.current = None
             out.append(Ended(self.outcome))
         self.events += out
@@ -136,6 +144,7 @@ class HighCard:
         max_players=4,
         default_players=2,
         real_time=False,
+        ends=HighCardEnd,
     )
 
     def new(
@@ -216,7 +225,7 @@ class HighCard:
             return {"type": "ended", "winners": list(event.outcome.winners)}
         return None
 
-    def view_to_wire(self, view: View) -> dict[str, Any]:
+    def view_to_wire(self, view: View, full: bool = True) -> dict[str, Any]:
         """The view as JSON."""
         return {
             "seat": view.seat,
@@ -290,14 +299,6 @@ class HighCardTable:
         """No countdown: the first turn starts at the deal."""
         return None
 
-    def view_wire(self, view: View, full: bool) -> dict[str, Any]:
-        """The definition's form, always whole."""
-        return HIGH_CARD.view_to_wire(view)
-
-    def hide(self, event: Event, viewer: int | None) -> Event:
-        """The definition's redaction."""
-        return HIGH_CARD.redact(event, viewer)
-
     def figures(
         self, state: HighCardGame, actions_by_seat: list[int], duration_ms: int
     ) -> dict[str, Any]:
@@ -335,3 +336,13 @@ class HighCardTable:
 
 
 HIGH_CARD_TABLE: Final = HighCardTable()
+
+
+def high_card_game(table: Any = None, front: FrontEnd | None = None) -> Game:
+    """High Card's :class:`~blink.model.game.Game`: its rules, with ``table`` (``None``: it
+    cannot be played in a room) and ``front``."""
+    return Game("highcard", HIGH_CARD, table=table, front=front, titles={"en": "High Card"})
+
+
+HIGH_CARD_GAME: Final = high_card_game(HIGH_CARD_TABLE)
+"""High Card with its live table."""

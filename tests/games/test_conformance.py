@@ -30,7 +30,7 @@ from blink.model.registry import games, get_game, register, unregister
 from blink.model.replays import replay_document
 from blink.sim.generic import RandomAgent, Stuck, play_out
 
-from .highcard import HIGH_CARD
+from .highcard import HIGH_CARD, high_card_game
 
 MAX_STEPS = 5_000
 
@@ -43,13 +43,13 @@ OPTIONS: dict[str, list[dict[str, Any]]] = {
 
 @pytest.fixture(autouse=True, scope="module")
 def _high_card_registered() -> Iterator[None]:
-    register(HIGH_CARD)
+    register(high_card_game())
     yield
     unregister(HIGH_CARD.info.name)
 
 
 def _all_games() -> list[str]:
-    register(HIGH_CARD)
+    register(high_card_game())
     try:
         return [g.info.name for g in games()]
     finally:

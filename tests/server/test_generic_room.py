@@ -20,7 +20,7 @@ from blink.model.registry import register, unregister
 from blink.server.protocol import protocol_schema
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games"))
-from highcard import HIGH_CARD, HIGH_CARD_TABLE
+from highcard import HIGH_CARD, HIGH_CARD_GAME
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.timeout(120)
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.timeout(120)
 @pytest.fixture
 def high_card() -> Iterator[None]:
     """High Card registered, with its live table, for the test."""
-    register(HIGH_CARD, HIGH_CARD_TABLE)
+    register(HIGH_CARD_GAME)
     yield
     unregister(HIGH_CARD.info.name)
 

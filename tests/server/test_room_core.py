@@ -31,7 +31,7 @@ from blink.server.seats import Peer, Refusal
 from blink.server.settings import Settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games"))
-from highcard import HIGH_CARD, HIGH_CARD_TABLE, HighCardTable, LayMsg
+from highcard import HIGH_CARD, HIGH_CARD_GAME, HighCardTable, LayMsg, high_card_game
 
 
 @dataclass
@@ -186,7 +186,7 @@ def test_an_input_that_fails_while_building_changes_nothing(
     def broken(view: Any, full: bool) -> dict[str, Any]:
         raise RuntimeError("a frame could not be built")
 
-    monkeypatch.setattr(room.table, "view_wire", broken)
+    monkeypatch.setattr(room.definition, "view_to_wire", broken)
     with pytest.raises(RuntimeError):
         room.act(play.player, PlayMsg(id="m1", card=str(play.card), pile=play.pile), "m1")
     monkeypatch.undo()
@@ -263,7 +263,7 @@ def test_a_crowd_of_spectators_costs_the_players_one_room_frame_a_second() -> No
 
 @pytest.fixture
 def high_card() -> Iterator[None]:
-    register(HIGH_CARD, HIGH_CARD_TABLE)
+    register(HIGH_CARD_GAME)
     yield
     unregister(HIGH_CARD.info.name)
 
@@ -380,7 +380,7 @@ def test_any_game_whose_table_asks_for_it_is_held_and_its_bots_wait() -> None:
     countdown starts over after the database could not be written, and a game restored with
     no action yet counts down again."""
     table = _HeldHighCard()
-    register(HIGH_CARD, table)
+    register(high_card_game(table))
     try:
         host = _host()
         room = Room(host, "HELDGM", "highcard", 2, 1, {}, False, _human_and_bot(), 0.0)

@@ -91,20 +91,13 @@ class IllegalAction(ValueError):
 
 
 class Termination(StrEnum):
-    """Why a game ended. The values are stable codes, used on the wire and in records."""
+    """Why a game ended: the base of every game's own enum of end reasons.
 
-    OUT_OF_CARDS = "out_of_cards"
-    """Classic: a player played their last card."""
-    STALL_PLACEMENT = "stall_placement"
-    """Classic: a player placed their last card in a choosing stall."""
-    FEWEST_CARDS = "fewest_cards"
-    """The fewest cards left wins (classic's dead-end ruleset; Go Blink's quiet round)."""
-    BLUNK = "blunk"
-    """Go Blink: a player laid down a match of all their remaining cards."""
-    TURN_LIMIT = "turn_limit"
-    """Go Blink: the optional turn limit of simulations was reached (fewest cards wins)."""
-    HIGHEST_TOTAL = "highest_total"
-    """A game decided by the highest score once every card is played."""
+    A game declares its reasons as a subclass (classic Blink's ``ClassicEnd``, Go Blink's
+    ``GoEnd``), named in its :attr:`GameInfo.ends`; the values are stable codes, used on the
+    wire and in records. Two games may share a code (``fewest_cards``): members compare equal
+    to their codes, so a driver compares a reason with a code and never needs the enum.
+    """
 
 
 class Outcome(NamedTuple):
@@ -124,12 +117,13 @@ class Outcome(NamedTuple):
         return self.winners[0] if len(self.winners) == 1 else None
 
     @classmethod
-    def of(cls, winners: Sequence[int], reason: str) -> Outcome:
-        """An outcome from plain data (a record, the wire); raises ``ValueError`` if unknown."""
+    def of(cls, winners: Sequence[int], reason: str, ends: type[Termination]) -> Outcome:
+        """An outcome from plain data (a record, the wire), its ``reason`` one of the game's
+        ``ends``; raises ``ValueError`` if unknown."""
         try:
-            termination = Termination(reason)
+            termination = ends(reason)
         except ValueError:
-            known = ", ".join(t.value for t in Termination)
+            known = ", ".join(t.value for t in ends)
             raise ValueError(f"unknown end of game {reason!r} (known: {known})") from None
         return cls(tuple(int(w) for w in winners), termination)
 
@@ -238,6 +232,8 @@ class GameInfo:
     """True for a race (any seat may act at any time), False for a turn-based game."""
     options: Mapping[str, str] = field(default_factory=dict)
     """Option names this game's :meth:`GameDefinition.new` accepts, with one line each."""
+    ends: type[Termination] = Termination
+    """The game's own end reasons (an enum subclassing :class:`Termination`)."""
 
     def check_players(self, players: object) -> int:
         """``players`` if this game can be played by that many, else ``ValueError``."""
@@ -345,7 +341,8 @@ class GameDefinition(Protocol, Generic[S, A, E, V]):
         ...
 
     def redact(self, event: E, viewer: int | None) -> E:
-        """``event`` as ``viewer`` may see it: what they may not know is removed."""
+        """``event`` as ``viewer`` may see it: what they may not know is removed (every
+        driver sends a receiver only what this leaves)."""
         ...
 
     def seat_of(self, action: A) -> int | None:
@@ -364,8 +361,9 @@ class GameDefinition(Protocol, Generic[S, A, E, V]):
         """A JSON-ready form of ``event`` (``None``: not sent)."""
         ...
 
-    def view_to_wire(self, view: V) -> dict[str, Any]:
-        """A JSON-ready form of ``view``."""
+    def view_to_wire(self, view: V, full: bool = True) -> dict[str, Any]:
+        """A JSON-ready form of ``view`` (``full``: with everything a snapshot needs; else
+        what an update needs, which may be the same)."""
         ...
 
     def hidden_cards(self, state: S, viewer: int | None) -> frozenset[Card]:

@@ -193,9 +193,9 @@ def codecs() -> Mapping[str, AnyCodec]:
     ``record_codec``), so a newly registered game's records load too. Imported on first use:
     the games' record modules import this one.
     """
-    from blink.model.registry import games
+    from blink.model.registry import all_games
 
-    return MappingProxyType({g.info.name: g.record_codec for g in games()})
+    return MappingProxyType({g.name: g.rules.record_codec for g in all_games()})
 
 
 def codec_for(game: object) -> AnyCodec:

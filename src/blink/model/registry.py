@@ -1,144 +1,71 @@
-"""The registry of games: the one place that knows every game's name.
+"""The registry of games: one :class:`~blink.model.game.Game` per game, found by its name.
 
 Everything above the engines gets a game here, by the name stored in a record or a room::
 
-    from blink.model.registry import get_game
-    game = get_game("classic")
-    state = game.new(players=2, seed=7)
+    from blink.model.registry import game
+    classic = game("classic")
+    state = classic.rules.new(players=2, seed=7)
 
-The built-in games are imported the first time they are asked for, so that importing the
-registry stays cheap. :func:`register` adds another game (a plug-in, or a test's own game).
+Games are found through the ``blink.games`` entry-point group: each entry point is named by
+the game and names its :class:`~blink.model.game.Game` (``classic =
+"blink.games.classic.game:GAME"``). Classic Blink and Go Blink are registered in blink's own
+pyproject.toml exactly as a game in a distribution of its own registers in its own. The entry
+points are read the first time a game is asked for; a game's :class:`Game` names its parts by
+module, so that reading them imports no engine. When blink runs from a source tree without
+being installed (no package metadata), its own entry points are read from that tree's
+pyproject.toml.
 
-A game's own front-end parts (its ``blink <game>`` commands, its browser module and pages, its
-reinforcement-learning environments) are found with :func:`front_end` (every game's at once:
-:func:`front_ends`): module names and paths only, imported by whoever needs them. A game's
-study (:mod:`blink.model.study`: reaction times, missed plays) is found with :func:`get_study`.
+:func:`register` adds a game at run time (a test's own game); :func:`unregister` removes it.
+The accessors :func:`get_game` (the rules), :func:`get_table`, :func:`get_study` and
+:func:`front_end` are the parts of :func:`game`.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+import importlib.metadata
+import tomllib
+from pathlib import Path
+from typing import Any, Final
 
 from blink.model.base import GameDefinition
+from blink.model.game import FrontEnd, Game, NoStudy, NoTable, Study
 from blink.model.table import Table
-
-if TYPE_CHECKING:
-    from blink.model.study import GameStudy
 
 __all__ = [
     "DEFAULT_GAME",
+    "ENTRY_POINTS",
+    "BadEntryPoint",
     "FrontEnd",
+    "Game",
     "NoStudy",
     "NoTable",
     "Study",
     "UnknownGame",
+    "all_games",
     "front_end",
     "front_ends",
+    "game",
     "game_names",
     "games",
     "get_game",
     "get_study",
     "get_table",
     "register",
+    "unregister",
 ]
 
 DEFAULT_GAME: Final = "classic"
 """The game a room, a record or a command means when it names none."""
 
-# name -> (module, attribute) of each built-in definition.
-_BUILT_IN: Final = {
-    "classic": ("blink.games.classic.definition", "CLASSIC"),
-    "goblink": ("blink.games.goblink.definition", "GOBLINK"),
-}
+ENTRY_POINTS: Final = "blink.games"
+"""The entry-point group games are registered in."""
 
-# name -> (module, attribute) of each built-in game's live table (blink.model.table).
-_BUILT_IN_TABLES: Final = {
-    "classic": ("blink.games.classic.table", "TABLE"),
-    "goblink": ("blink.games.goblink.table", "TABLE"),
-}
-
-
-@dataclass(frozen=True)
-class FrontEnd:
-    """Where a game's own front-end parts are; each is optional (``None``: the game has none,
-    and the generic front ends play it as they play any game)."""
-
-    commands: str | None = None
-    """The module of the game's ``blink <name>`` command group: it offers ``register(app)``
-    (adds the group to the ``blink`` Typer app) and ``run_simulation(options)`` (``blink
-    simulate --game <name>``, options a ``blink.cli.simrun.SimulationOptions``), and imports
-    nothing heavy at the top."""
-    web: str | None = None
-    """The package whose ``web/`` folder holds the game's browser module (``main.js``, served
-    at ``/games/<name>/``; docs/architecture.md, "The browser client")."""
-    pages: tuple[str, str] | None = None
-    """The browser client's page of a room of the game, for its players and its spectators
-    (the room code follows); ``None``: the client's main page (``/play/CODE``)."""
-    env: str | None = None
-    """The module of the game's PettingZoo environment (``blink.envs.<env_name>``): it offers
-    ``env(**options)`` and ``raw_env``, and ``parallel_env(**options)`` when the environment
-    is a ParallelEnv (a race) rather than an AEC one (turn by turn)."""
-    env_name: str | None = None
-    """The environment's PettingZoo name (``<game>_v0``), by which :mod:`blink.envs` offers
-    :attr:`env`; ``None`` exactly when :attr:`env` is."""
-    gym_id: str | None = None
-    """The Gymnasium id of the game's single-seat environment (one seat against the game's
-    bots), which importing :mod:`blink.envs` registers."""
-    gym_entry_point: str | None = None
-    """That environment's class, as Gymnasium's ``module:Class``; ``None`` exactly when
-    :attr:`gym_id` is."""
-    gym_vector_entry_point: str | None = None
-    """The game's vector environment (many games stepped at once), as Gymnasium's
-    ``module:Class``, registered with :attr:`gym_id` for ``gymnasium.make_vec(...,
-    vectorization_mode="vector_entry_point")``; ``None``: the game has none."""
-    spiel: str | None = None
-    """The module of the game's OpenSpiel game: it offers ``GAME_TYPE`` (a ``pyspiel.GameType``)
-    and ``GAME_CLASS`` (its ``pyspiel.Game``), which :mod:`blink.envs.spiel` registers."""
-    spiel_name: str | None = None
-    """The OpenSpiel short name of that game (``python_<game>``), for ``pyspiel.load_game``;
-    ``None`` exactly when :attr:`spiel` is."""
-
-
-# name -> (module, attribute) of each built-in game's study (blink.model.study).
-_BUILT_IN_STUDIES: Final = {
-    "classic": ("blink.games.classic.study", "study"),
-    "goblink": ("blink.games.goblink.study", "study"),
-}
-
-Study = Callable[[Any], "GameStudy"]
-"""A game's study: its record (verified by it) studied (:func:`blink.model.study.analyse`)."""
-
-# name -> each built-in game's front-end parts.
-_BUILT_IN_FRONT_ENDS: Final = {
-    "classic": FrontEnd(
-        env="blink.games.classic.envs.classic_v0",
-        env_name="classic_v0",
-        gym_id="blink/Classic-v0",
-        gym_entry_point="blink.games.classic.envs.single:ClassicSingle",
-        gym_vector_entry_point="blink.games.classic.envs.vector:ClassicVector",
-        spiel="blink.games.classic.envs.spiel",
-        spiel_name="python_blink_classic",
-    ),
-    "goblink": FrontEnd(
-        commands="blink.games.goblink.cli",
-        web="blink.games.goblink",
-        pages=("/?go=", "/?gowatch="),
-        env="blink.games.goblink.envs.goblink_v0",
-        env_name="goblink_v0",
-        gym_id="blink/GoBlink-v0",
-        gym_entry_point="blink.games.goblink.envs.single:GoBlinkSingle",
-        spiel="blink.games.goblink.envs.spiel",
-        spiel_name="python_go_blink",
-    ),
-}
-
-_GAMES: dict[str, GameDefinition[Any, Any, Any, Any]] = {}
-_TABLES: dict[str, Table] = {}
-_FRONT_ENDS: dict[str, FrontEnd] = {}
-_STUDIES: dict[str, Study] = {}
+_FOUND: dict[str, Game] = {}
+"""The games of the entry points, once read (in :func:`game_names` order)."""
+_READ: list[bool] = []
+"""Not empty once the entry points were read."""
+_ADDED: dict[str, Game] = {}
+"""The games added with :func:`register`."""
 
 
 class UnknownGame(ValueError):
@@ -151,131 +78,122 @@ class UnknownGame(ValueError):
         self.name = name
 
 
-class NoTable(ValueError):
-    """A registered game with no live table (it cannot be played in a room): ``no_table``."""
+class BadEntryPoint(ValueError):
+    """A ``blink.games`` entry point that does not name a game of its name: ``bad_game``."""
 
-    code: Final = "no_table"
-
-    def __init__(self, name: str) -> None:
-        super().__init__(f"the game {name!r} cannot be played at a live table")
-        self.name = name
+    code: Final = "bad_game"
 
 
-class NoStudy(ValueError):
-    """A registered game with no study (its records can be replayed, not studied):
-    ``no_study``."""
+def _source_tree_entry_points() -> list[importlib.metadata.EntryPoint]:
+    """blink's own ``blink.games`` entry points from its source tree's pyproject.toml (when
+    blink is imported from a checkout without being installed); none elsewhere."""
+    pyproject = Path(__file__).resolve().parents[3] / "pyproject.toml"
+    try:
+        project = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project", {})
+    except (OSError, tomllib.TOMLDecodeError):
+        return []
+    if project.get("name") != "blink":
+        return []
+    group = project.get("entry-points", {}).get(ENTRY_POINTS, {})
+    return [importlib.metadata.EntryPoint(n, v, ENTRY_POINTS) for n, v in group.items()]
 
-    code: Final = "no_study"
 
-    def __init__(self, name: str) -> None:
-        super().__init__(f"the game {name!r} cannot be studied")
-        self.name = name
+def _entry_points() -> list[importlib.metadata.EntryPoint]:
+    """Every ``blink.games`` entry point of the installed distributions (and blink's own from
+    its source tree when it is not installed)."""
+    found = list(importlib.metadata.entry_points(group=ENTRY_POINTS))
+    try:
+        importlib.metadata.distribution("blink")
+    except importlib.metadata.PackageNotFoundError:
+        known = {ep.name for ep in found}
+        found += [ep for ep in _source_tree_entry_points() if ep.name not in known]
+    return found
 
 
-def register(
-    definition: GameDefinition[Any, Any, Any, Any],
-    table: Table | None = None,
-    front: FrontEnd | None = None,
-    study: Study | None = None,
-) -> None:
-    """Add a game under ``definition.info.name``, with its live ``table``, its own front-end
-    parts and its study when it has them; a second game of the same name is refused."""
-    name = definition.info.name
-    if name in _GAMES or name in _BUILT_IN:
-        raise ValueError(f"a game named {name!r} is already registered")
-    _GAMES[name] = definition
-    if table is not None:
-        _TABLES[name] = table
-    if front is not None:
-        _FRONT_ENDS[name] = front
-    if study is not None:
-        _STUDIES[name] = study
+def _read() -> dict[str, Game]:
+    """The entry points' games, read once: :data:`DEFAULT_GAME` first, then by name."""
+    if _READ:
+        return _FOUND
+    loaded: dict[str, Game] = {}
+    for ep in sorted(_entry_points(), key=lambda e: (e.name != DEFAULT_GAME, e.name)):
+        if ep.name in loaded:
+            raise BadEntryPoint(f"two {ENTRY_POINTS} entry points are named {ep.name!r}")
+        found = ep.load()
+        if not isinstance(found, Game) or found.name != ep.name:
+            raise BadEntryPoint(
+                f"the {ENTRY_POINTS} entry point {ep.name!r} ({ep.value}) "
+                f"does not name the Game {ep.name!r}"
+            )
+        loaded[ep.name] = found
+    _FOUND.update(loaded)
+    _READ.append(True)
+    return _FOUND
+
+
+def register(new: Game) -> None:
+    """Add ``new`` at run time (a test's own game); a second game of its name is refused."""
+    if new.name in _read() or new.name in _ADDED:
+        raise ValueError(f"a game named {new.name!r} is already registered")
+    _ADDED[new.name] = new
 
 
 def unregister(name: str) -> None:
-    """Remove a game added with :func:`register` (for tests); built-in games stay."""
-    if name in _BUILT_IN:
-        raise ValueError(f"{name!r} is a built-in game")
-    _GAMES.pop(name, None)
-    _TABLES.pop(name, None)
-    _FRONT_ENDS.pop(name, None)
-    _STUDIES.pop(name, None)
+    """Remove a game added with :func:`register` (for tests); entry points' games stay."""
+    if name in _read():
+        raise ValueError(f"{name!r} is registered through its entry point")
+    _ADDED.pop(name, None)
+
+
+def game(name: str | None = None) -> Game:
+    """The game called ``name`` (:data:`DEFAULT_GAME` if ``None``); :class:`UnknownGame`."""
+    key = DEFAULT_GAME if name is None else name
+    if isinstance(key, str):
+        found = _read().get(key) or _ADDED.get(key)
+        if found is not None:
+            return found
+    raise UnknownGame(name)
 
 
 def get_game(name: str | None = None) -> GameDefinition[Any, Any, Any, Any]:
-    """The game called ``name`` (:data:`DEFAULT_GAME` if ``None``); :class:`UnknownGame`."""
-    key = DEFAULT_GAME if name is None else name
-    found = _GAMES.get(key) if isinstance(key, str) else None
-    if found is not None:
-        return found
-    spot = _BUILT_IN.get(key) if isinstance(key, str) else None
-    if spot is None:
-        raise UnknownGame(name)
-    definition: GameDefinition[Any, Any, Any, Any] = getattr(
-        importlib.import_module(spot[0]), spot[1]
-    )
-    _GAMES[key] = definition
-    return definition
+    """The rules (definition) of the game ``name``: ``game(name).rules``."""
+    return game(name).rules
 
 
 def get_table(name: str | None = None) -> Table:
-    """The live table of the game ``name`` (:data:`DEFAULT_GAME` if ``None``): what a room
-    needs to run it. :class:`UnknownGame`, or :class:`NoTable` for a game without one."""
-    table: Table = _part(name, _TABLES, _BUILT_IN_TABLES, NoTable)
-    return table
+    """The live table of the game ``name``: what a room needs to run it. :class:`UnknownGame`,
+    or :class:`NoTable` for a game without one."""
+    return game(name).table
 
 
 def get_study(name: str | None = None) -> Study:
-    """The study of the game ``name`` (:data:`DEFAULT_GAME` if ``None``): a function of one of
-    its records. :class:`UnknownGame`, or :class:`NoStudy` for a game without one."""
-    study: Study = _part(name, _STUDIES, _BUILT_IN_STUDIES, NoStudy)
-    return study
-
-
-def _part(
-    name: str | None,
-    found: dict[str, Any],
-    built_in: dict[str, tuple[str, str]],
-    missing: Callable[[str], Exception],
-) -> Any:
-    """A game's part (its table, its study) from ``found``, else imported once from its
-    ``built_in`` module and attribute; ``UnknownGame`` for a name that is not registered,
-    ``missing(name)`` for a game without that part."""
-    key = DEFAULT_GAME if name is None else name
-    part = found.get(key) if isinstance(key, str) else None
-    if part is not None:
-        return part
-    get_game(name)  # UnknownGame for a name that is not registered
-    spot = built_in.get(key)
-    if spot is None:
-        raise missing(key)
-    part = getattr(importlib.import_module(spot[0]), spot[1])
-    found[key] = part
-    return part
+    """The study of the game ``name``: a function of one of its records. :class:`UnknownGame`,
+    or :class:`NoStudy` for a game without one."""
+    return game(name).study
 
 
 def front_end(name: str | None = None) -> FrontEnd:
-    """The front-end parts of the game ``name`` (:data:`DEFAULT_GAME` if ``None``): an empty
-    :class:`FrontEnd` for a game without its own; :class:`UnknownGame`."""
-    key = DEFAULT_GAME if name is None else name
-    get_game(name)  # UnknownGame for a name that is not registered
-    return _FRONT_ENDS.get(key) or _BUILT_IN_FRONT_ENDS.get(key) or FrontEnd()
+    """The front-end parts of the game ``name`` (an empty :class:`FrontEnd` for a game without
+    its own); :class:`UnknownGame`."""
+    return game(name).front
 
 
 def front_ends() -> dict[str, FrontEnd]:
     """Every registered game's front-end parts by name, in :func:`game_names` order, without
-    importing any game (what :mod:`blink.envs` registers its environments from)."""
-    return {
-        name: _FRONT_ENDS.get(name) or _BUILT_IN_FRONT_ENDS.get(name) or FrontEnd()
-        for name in game_names()
-    }
+    importing any game's engine (what :mod:`blink.envs` registers its environments from)."""
+    return {g.name: g.front for g in all_games()}
 
 
 def game_names() -> tuple[str, ...]:
-    """Every registered game's name: the built-in ones first."""
-    return (*_BUILT_IN, *(n for n in _GAMES if n not in _BUILT_IN))
+    """Every registered game's name: the entry points' (the default game first), then the
+    ones added at run time."""
+    return (*_read(), *(n for n in _ADDED if n not in _FOUND))
+
+
+def all_games() -> tuple[Game, ...]:
+    """Every registered game, in :func:`game_names` order."""
+    return tuple(game(n) for n in game_names())
 
 
 def games() -> tuple[GameDefinition[Any, Any, Any, Any], ...]:
-    """Every registered game's definition, in :func:`game_names` order."""
-    return tuple(get_game(n) for n in game_names())
+    """Every registered game's rules (definition), in :func:`game_names` order."""
+    return tuple(g.rules for g in all_games())

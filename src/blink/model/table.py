@@ -3,9 +3,10 @@
 A game's :class:`Table` is how a server room (or any other live driver) runs the game without
 knowing which game it is: the messages a player sends to act, declared once as msgspec Structs
 with their limits; how one becomes an action of the game; the room options it is opened with;
-the wire forms of its views and events for each receiver; whether a new game is held for a
-countdown; the figures shown when a game ends; and its bots. Every definition offers one as
-``definition.table``.
+whether a new game is held for a countdown; the figures shown when a game ends; and its bots.
+What a receiver may see of a view or an event is the rules' (the definition's ``view``,
+``redact`` and ``view_to_wire``), never restated here. A game's :class:`~blink.model.game.Game`
+names its table.
 
 Nothing here does I/O. A live bot (:meth:`Table.live_bot`) runs on the driver's event loop: it
 is a driver part the game provides, as its engine is the rules part.
@@ -105,14 +106,6 @@ class Table(Protocol):
         driver's countdown of ``seconds``. ``None``: no hold, because the game counts down by
         itself (its referee waits on :attr:`~blink.model.base.Timer.COUNTDOWN` before its
         first action, as classic Blink's reveal) or starts at once."""
-        ...
-
-    def view_wire(self, view: Any, full: bool) -> dict[str, Any]:
-        """A view as JSON (``full``: with everything a snapshot needs; else what changes)."""
-        ...
-
-    def hide(self, event: Any, viewer: int | None) -> Any:
-        """``event`` as ``viewer`` may see it: the definition's redaction, guarded again."""
         ...
 
     def figures(self, state: Any, actions_by_seat: list[int], duration_ms: int) -> dict[str, Any]:

@@ -85,7 +85,7 @@ def rebuild_ring(room: Room, g: GameState) -> None:
         if seq >= first:
             stall, turn = _waits(room, g, referee, state, at, now)
             frames = update_frames(
-                room.table, definition, room.game_name, g.id, seq, t or 0, state, events,
+                definition, room.game_name, g.id, seq, t or 0, state, events,
                 receivers, stall, turn,
             )  # fmt: skip
             ring.append((seq, frames))

@@ -18,7 +18,7 @@ from blink.model.registry import (
     DEFAULT_GAME,
     NoTable,
     UnknownGame,
-    game_names,
+    all_games,
     games,
     get_game,
     get_table,
@@ -45,14 +45,7 @@ __all__ = [
 
 def room_games() -> tuple[str, ...]:
     """The games rooms are opened for: every registered game with a live table."""
-    out = []
-    for name in game_names():
-        try:
-            get_table(name)
-        except NoTable:
-            continue
-        out.append(name)
-    return tuple(out)
+    return tuple(g.name for g in all_games() if g.has_table)
 
 
 FEWEST_PLAYERS: Final = min(g.info.min_players for g in games())

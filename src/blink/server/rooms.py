@@ -614,7 +614,7 @@ class Room:
         if self.spectators:
             receivers.append(None)
         return build_update(
-            self.table, self.definition, self.game_name, g, receivers, action, events, seat,
+            self.definition, self.game_name, g, receivers, action, events, seat,
             msg_id, t, self.settings.clock(), default_for,
         )  # fmt: skip
 

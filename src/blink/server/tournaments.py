@@ -43,8 +43,7 @@ from typing import Any
 
 from sqlalchemy import Column, Connection, Float, Integer, String, Table, Text, select, update
 
-from blink.games.classic.rules import get_ruleset
-from blink.model.registry import DEFAULT_GAME
+from blink.model.registry import game
 from blink.server.bus import TOURNAMENTS, Event, MatchFinished, TournamentChanged
 from blink.server.hub import Hub
 from blink.server.lease import TOURNAMENT_NAMESPACE
@@ -54,6 +53,7 @@ from blink.server.schema import games, rooms
 from blink.server.tournament_absences import check_no_shows, no_shows
 from blink.server.tournament_fences import TournamentFenced, fenced_job, refused, room_fences
 from blink.tournament import Tournament, TournamentError
+from blink.tournament.state import GAME as TOURNAMENT_GAME
 
 __all__ = ["KINDS", "Entry", "Manager", "attach", "tournament_dict", "tournaments"]
 
@@ -556,16 +556,19 @@ class Manager:
         h = self.hub
         best_of = m.best_of
         # The seats belong to their profiles for the whole match (leave does not free them).
+        # The game's own room options as a room asking for none gets them (classic's official
+        # ruleset), with the match's handicap.
         options: dict[str, Any] = {
-            "ruleset": get_ruleset("official").name,
-            "sizes": sizes,
+            **game(TOURNAMENT_GAME).table.room_options({}, len(names)),
             "fixed_seats": True,
             "tournament": e.id,
         }
+        if sizes is not None:
+            options["sizes"] = sizes
         if m.plays_all:
             options[PLAY_ALL] = True
         room = Room(
-            h, "", DEFAULT_GAME, len(names), best_of, options, False, seat_list, time.time()
+            h, "", TOURNAMENT_GAME, len(names), best_of, options, False, seat_list, time.time()
         )
         # The room's row is committed before its code goes into the tournament: the database
         # refuses a code another server's room has (and a new one is drawn).
@@ -583,8 +586,8 @@ class Manager:
         """A game ended: if it belongs to a tournament, bring the tournament up to date (on a
         cluster: :meth:`_match_game_ended`).
 
-        Rooms of other games are ignored: tournaments are of the default game."""
-        if room.game_name != DEFAULT_GAME:
+        Rooms of other games are ignored: tournaments are of one game (``TOURNAMENT_GAME``)."""
+        if room.game_name != TOURNAMENT_GAME:
             return
         e = self.of_room(room.code, search=bool(room.options.get("fixed_seats")))
         if e is None:

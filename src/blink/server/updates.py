@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from blink.model.base import GameDefinition, Outcome, Timer
-from blink.model.table import Table
 from blink.server import jobs as st
 from blink.server.protocol import Ack, GameEnd, Snapshot, Stall, Turn, Update, encode
 from blink.server.seats import GameState, Pending
@@ -34,7 +33,7 @@ def build_snapshot(room: Room, g: GameState, seat: int | None) -> str:
     """The ``snapshot`` frame of ``room``'s game ``g`` for ``seat`` (``None``: a spectator),
     now: the whole view with the room's seats, the referee's wait (a stall, a turn, a
     countdown) and the series."""
-    view = room.table.view_wire(room.definition.view(g.game, seat), True)
+    view = room.definition.view_to_wire(room.definition.view(g.game, seat), True)
     view["seats"] = msgspec.to_builtins([s.info() for s in room.seats])
     now = room.settings.clock()
     deadline = g.table.deadline_of(Timer.COUNTDOWN)
@@ -71,7 +70,6 @@ def build_game_end(room: Room, g: GameState, outcome: Outcome, record_url: str) 
 
 
 def build_update(
-    table: Table,
     definition: GameDefinition[Any, Any, Any, Any],
     game_name: str,
     g: GameState,
@@ -91,7 +89,6 @@ def build_update(
     # The referee is asked without changing its clock: the room changes only once all is built.
     stall, turn = g.table.peek(g.game, now)
     frames = update_frames(
-        table,
         definition,
         game_name,
         g.id,
@@ -114,7 +111,6 @@ def build_update(
 
 
 def update_frames(
-    table: Table,
     definition: GameDefinition[Any, Any, Any, Any],
     game_name: str,
     game: int,
@@ -138,7 +134,7 @@ def update_frames(
     for r in receivers:
         wire: list[dict[str, Any]] = []
         for e, w in shared:
-            h = table.hide(e, r)
+            h = definition.redact(e, r)
             if h is not e:
                 w = definition.event_to_wire(h)
             if w is not None:
@@ -150,7 +146,7 @@ def update_frames(
                 seq=seq,
                 t=t,
                 events=wire,
-                view=table.view_wire(definition.view(state, r), False),
+                view=definition.view_to_wire(definition.view(state, r), False),
                 stall=stall,
                 turn=turn,
                 default_for=default_for,

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
-from blink.games.classic.rules import DealError, deal_sizes
+from blink.model.registry import DEFAULT_GAME, game
 from blink.tournament.derive import Derived, Walkover, derive
 from blink.tournament.errors import (
     AbsenceError,
@@ -40,7 +40,10 @@ from blink.tournament.values import (
     check_entrant,
 )
 
-__all__ = ["FORMAT", "VERSION", "Tournament"]
+__all__ = ["FORMAT", "GAME", "VERSION", "Tournament"]
+
+GAME: Final = DEFAULT_GAME
+"""The game tournaments are of: its :class:`~blink.model.game.Game` gives their deal rules."""
 
 FORMAT: Final = "blink-tournament"
 VERSION: Final = 2
@@ -355,8 +358,8 @@ class Tournament:
                 "bad-handicap",
             )
         try:
-            deal_sizes(len(players), deck_size, [canon[pl] for pl in players])
-        except DealError as e:
+            game(GAME).deals.check_sizes(len(players), deck_size, [canon[pl] for pl in players])
+        except ValueError as e:
             raise ResultError(f"match {m.id}: {e}", "bad-handicap") from None
         self._handicaps[m.id] = canon
         self._cache = None
@@ -682,8 +685,8 @@ class Tournament:
                     f"the stored handicap of {k} does not fit its players", "bad-file"
                 )
             try:
-                deal_sizes(len(sizes), 60, [sizes[pl] for pl in m.players])
-            except DealError as e:
+                game(GAME).deals.check_sizes(len(sizes), 60, [sizes[pl] for pl in m.players])
+            except ValueError as e:
                 raise ResultError(f"match {k}: {e}", "bad-handicap") from None
             t._handicaps[m.id] = {str(n): int(v) for n, v in sizes.items()}
         t._cache = None

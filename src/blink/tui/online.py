@@ -22,7 +22,7 @@ import time
 from typing import Any
 
 from blink.cards import Card, CardError, parse_card
-from blink.games.classic.engine import Outcome, Phase, PlayerView, reach
+from blink.games.classic.engine import ClassicEnd, Outcome, Phase, PlayerView, reach
 from blink.games.classic.rules import OFFICIAL, Ruleset, RulesetError, get_ruleset
 from blink.model.netclock import ClockOffset
 from blink.tui.i18n import _, bot_title, card_name
@@ -89,7 +89,7 @@ def _outcome(data: Any) -> Outcome | None:
     if not isinstance(data, dict):
         return None
     try:
-        return Outcome.of(data.get("winners", ()), str(data.get("reason", "")))
+        return Outcome.of(data.get("winners", ()), str(data.get("reason", "")), ClassicEnd)
     except (TypeError, ValueError):
         return None
 

@@ -12,12 +12,13 @@ from typing import NamedTuple
 
 from blink.cards import Card
 from blink.games.classic.rules import Ruleset
-from blink.model.base import Outcome
+from blink.model.base import Outcome, Termination
 
 __all__ = [
     "Action",
     "ChoiceMade",
     "Choose",
+    "ClassicEnd",
     "Dealt",
     "Ended",
     "Event",
@@ -38,6 +39,17 @@ __all__ = [
 
 
 # --- phases and reasons --------------------------------------------------------------------
+
+
+class ClassicEnd(Termination):
+    """Why a classic game ended (the ``reason`` of its :class:`~blink.model.base.Outcome`)."""
+
+    OUT_OF_CARDS = "out_of_cards"
+    """A player played their last card."""
+    STALL_PLACEMENT = "stall_placement"
+    """A player placed their last card in a choosing stall."""
+    FEWEST_CARDS = "fewest_cards"
+    """The fewest cards left wins (the dead-end ruleset's stall)."""
 
 
 class Phase(Enum):

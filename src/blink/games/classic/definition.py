@@ -14,13 +14,16 @@ from typing import Any, Final
 from blink.cards import Card
 from blink.games.classic.engine import (
     Action,
+    ChoiceMade,
     Choose,
+    ClassicEnd,
     ClassicGame,
     Event,
     Flip,
     Phase,
     Play,
     PlayerView,
+    Refilled,
     Reveal,
     reach,
     redact,
@@ -39,13 +42,14 @@ from blink.games.classic.rules import (
     MIN_PLAYERS,
     OFFICIAL,
     Ruleset,
+    deal_sizes,
     get_ruleset,
     parse_handicap,
 )
 from blink.games.classic.wire import event_to_wire, view_to_wire
 from blink.model.base import GameInfo, Pending, Timer
 
-__all__ = ["CLASSIC", "ClassicDefinition"]
+__all__ = ["CLASSIC", "DEALS", "ClassicDeals", "ClassicDefinition"]
 
 _INFO: Final = GameInfo(
     name="classic",
@@ -55,6 +59,7 @@ _INFO: Final = GameInfo(
     max_players=MAX_PLAYERS,
     default_players=2,
     real_time=True,
+    ends=ClassicEnd,
     options={
         "ruleset": "the ruleset's name (official, dead-end) or a Ruleset",
         "sizes": "each seat's draw-pile size (a handicap), or a handicap text such as 35:25",
@@ -132,8 +137,13 @@ class ClassicDefinition:
         return state.view(seat)
 
     def redact(self, event: Event, viewer: int | None) -> Event:
-        """``event`` with the cards ``viewer`` may not see removed."""
-        return redact(event, viewer)
+        """``event`` with the cards ``viewer`` may not see removed: the engine's redaction,
+        and a second guard: another seat's drawn or chosen card is never sent, whatever the
+        redaction does."""
+        e = redact(event, viewer)
+        if isinstance(e, (Refilled, ChoiceMade)) and e.player != viewer and e.card is not None:
+            return e._replace(card=None)
+        return e
 
     def seat_of(self, action: Action) -> int | None:
         """The player of a play or a choice; ``None`` for the reveal and the flip."""
@@ -156,9 +166,10 @@ class ClassicDefinition:
         """The wire form of an event (``None`` for the deal, which is never sent)."""
         return event_to_wire(event)
 
-    def view_to_wire(self, view: PlayerView) -> dict[str, Any]:
-        """The wire form of a view, with the piles, the player count and the ruleset."""
-        return view_to_wire(view, full=True)
+    def view_to_wire(self, view: PlayerView, full: bool = True) -> dict[str, Any]:
+        """The wire form of a view: with the piles, the player count and the ruleset when
+        ``full`` (a snapshot); an update's is compact."""
+        return view_to_wire(view, full=full)
 
     def hidden_cards(self, state: ClassicGame, viewer: int | None) -> frozenset[Card]:
         """Other hands, every draw pile, the set-aside cards, and face-down center cards."""
@@ -192,3 +203,16 @@ class ClassicDefinition:
 
 CLASSIC: Final = ClassicDefinition()
 """The classic Blink definition (get it through :func:`blink.model.registry.get_game`)."""
+
+
+class ClassicDeals:
+    """Classic Blink's deal rules for tournaments (:class:`blink.model.game.DealRules`)."""
+
+    def check_sizes(self, players: int, deck_size: int, sizes: Sequence[int]) -> None:
+        """Every draw pile at least the minimum, together within the deck (``DealError``, a
+        ``ValueError``, otherwise)."""
+        deal_sizes(players, deck_size, sizes)
+
+
+DEALS: Final = ClassicDeals()
+"""Classic Blink's deal rules (get them through its :class:`~blink.model.game.Game`)."""

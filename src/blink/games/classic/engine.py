@@ -36,6 +36,7 @@ from blink.games.classic.actions import (
     Action,
     ChoiceMade,
     Choose,
+    ClassicEnd,
     Dealt,
     Ended,
     Event,
@@ -56,7 +57,7 @@ from blink.games.classic.actions import (
 from blink.games.classic.rebuild import apply_event
 from blink.games.classic.rules import OFFICIAL, Ruleset, deal_sizes
 from blink.games.classic.view import _REACH, PlayerView, legal_plays_in_view, own_pile, reach
-from blink.model.base import IllegalAction, Outcome, Termination
+from blink.model.base import IllegalAction, Outcome
 
 if TYPE_CHECKING:
     from random import Random
@@ -65,6 +66,7 @@ __all__ = [
     "Action",
     "ChoiceMade",
     "Choose",
+    "ClassicEnd",
     "ClassicGame",
     "Dealt",
     "Ended",
@@ -85,7 +87,6 @@ __all__ = [
     "Revealed",
     "StallKind",
     "Stalled",
-    "Termination",
     "legal_plays_in_view",
     "own_pile",
     "reach",
@@ -523,7 +524,7 @@ class ClassicGame:
             hm[player] ^= card._bit
             out = [_tuple_new(Played, (player, card, pile, slot, top))]
             if not hand:
-                self._end(out, Outcome((player,), Termination.OUT_OF_CARDS))
+                self._end(out, Outcome((player,), ClassicEnd.OUT_OF_CARDS))
                 self._times.append(t)
                 self.events += out
                 return out
@@ -648,7 +649,7 @@ class ClassicGame:
         self.choices = {}
         empty = tuple(p for p in range(self.players) if not self._hands[p])
         if empty:
-            self._end(out, Outcome(empty, Termination.STALL_PLACEMENT))
+            self._end(out, Outcome(empty, ClassicEnd.STALL_PLACEMENT))
             return
         self.phase = _PLAYING
         self._after_change(out)
@@ -673,7 +674,7 @@ class ClassicGame:
             left = [self.cards_left(p) for p in range(self.players)]
             fewest = min(left)
             winners = tuple(p for p in range(self.players) if left[p] == fewest)
-            self._end(out, Outcome(winners, Termination.FEWEST_CARDS))
+            self._end(out, Outcome(winners, ClassicEnd.FEWEST_CARDS))
         else:
             self.phase = _CHOOSING
             out.append(Stalled(StallKind.CHOOSE))
@@ -689,7 +690,7 @@ class ClassicGame:
         left = [self.cards_left(p) for p in range(self.players)]
         fewest = min(left)
         winners = tuple(p for p in range(self.players) if left[p] == fewest)
-        self._end(out, Outcome(winners, Termination.FEWEST_CARDS))
+        self._end(out, Outcome(winners, ClassicEnd.FEWEST_CARDS))
         self.events += out
         return out
 

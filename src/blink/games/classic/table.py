@@ -12,10 +12,10 @@ from typing import Annotated, Any, Final
 import msgspec
 
 from blink.cards import STANDARD_DECK, CardError, parse_card
-from blink.games.classic.actions import ChoiceMade, Event, Played, Reason, Refilled, redact
+from blink.games.classic.actions import Played, Reason
 from blink.games.classic.engine import Choose, ClassicGame, Play, PlayerView
 from blink.games.classic.rules import MAX_PLAYERS, DealError, get_ruleset, parse_handicap
-from blink.games.classic.wire import card_text, view_to_wire
+from blink.games.classic.wire import card_text
 from blink.model.base import IllegalAction
 from blink.model.table import BadMessage, CardText, LiveBot, MsgId, PileTop
 
@@ -108,18 +108,6 @@ class ClassicTable:
         """No hold: the game counts down by itself (its referee reveals the center cards
         after the countdown)."""
         return None
-
-    def view_wire(self, view: Any, full: bool) -> dict[str, Any]:
-        """The view as JSON (an update's is compact: no piles, player count or ruleset)."""
-        return view_to_wire(view, full=full)
-
-    def hide(self, event: Event, viewer: int | None) -> Event:
-        """The engine's redaction, and a second guard: another seat's drawn or chosen card is
-        never sent, whatever the redaction does."""
-        e = redact(event, viewer)
-        if isinstance(e, (Refilled, ChoiceMade)) and e.player != viewer and e.card is not None:
-            return e._replace(card=None)
-        return e
 
     def figures(
         self, state: ClassicGame, actions_by_seat: list[int], duration_ms: int

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from blink.cards import Attribute, Card
 from blink.games.goblink.values import Value, attribute_of, value_to_wire
-from blink.model.base import Outcome
+from blink.model.base import Outcome, Termination
 
 __all__ = [
     "Ask",
@@ -24,6 +24,7 @@ __all__ = [
     "Ended",
     "GoAction",
     "GoBlinked",
+    "GoEnd",
     "GoEvent",
     "LaidDown",
     "LayDown",
@@ -38,6 +39,17 @@ __all__ = [
 
 
 # --- phases, reasons, errors ---------------------------------------------------------------
+
+
+class GoEnd(Termination):
+    """Why a Go Blink game ended (the ``reason`` of its :class:`~blink.model.base.Outcome`)."""
+
+    BLUNK = "blunk"
+    """A player laid down a match of all their remaining cards."""
+    FEWEST_CARDS = "fewest_cards"
+    """A quiet round: the fewest cards in hand wins."""
+    TURN_LIMIT = "turn_limit"
+    """The optional turn limit of simulations was reached (fewest cards wins)."""
 
 
 class Phase(Enum):

@@ -14,10 +14,13 @@ from blink.cards import Card
 from blink.games.goblink.engine import (
     MAX_PLAYERS,
     MIN_PLAYERS,
+    Drew,
     GoAction,
+    GoEnd,
     GoEvent,
     GoGame,
     GoView,
+    Passed,
     event_to_dict,
     redact,
     view_to_dict,
@@ -43,6 +46,7 @@ _INFO: Final = GameInfo(
     max_players=MAX_PLAYERS,
     default_players=4,
     real_time=False,
+    ends=GoEnd,
     options={
         "dealer": "the dealer's seat (the player after the dealer starts)",
         "turn_limit": "end by fewest cards after this many turns (a safety net for simulations)",
@@ -109,8 +113,15 @@ class GoBlinkDefinition:
         return state.view(seat)
 
     def redact(self, event: GoEvent, viewer: int | None) -> GoEvent:
-        """``event`` with the cards ``viewer`` may not see removed."""
-        return redact(event, viewer)
+        """``event`` with the cards ``viewer`` may not see removed: the engine's redaction
+        and a second guard: never another seat's drawn card, nor the cards passed between two
+        others."""
+        e = redact(event, viewer)
+        if isinstance(e, Drew) and e.player != viewer and e.card is not None:
+            return e._replace(card=None)
+        if isinstance(e, Passed) and viewer not in (e.giver, e.receiver) and e.cards is not None:
+            return e._replace(cards=None)
+        return e
 
     def seat_of(self, action: GoAction) -> int | None:
         """Every Go Blink action is a player's."""
@@ -131,8 +142,8 @@ class GoBlinkDefinition:
         """The wire form of an event."""
         return event_to_dict(event)
 
-    def view_to_wire(self, view: GoView) -> dict[str, Any]:
-        """The wire form of a view."""
+    def view_to_wire(self, view: GoView, full: bool = True) -> dict[str, Any]:
+        """The wire form of a view: the whole view, in updates as in snapshots."""
         return view_to_dict(view)
 
     def hidden_cards(self, state: GoGame, viewer: int | None) -> frozenset[Card]:

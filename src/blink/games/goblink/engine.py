@@ -56,6 +56,7 @@ from blink.games.goblink.actions import (
     EndTurn,
     GoAction,
     GoBlinked,
+    GoEnd,
     GoEvent,
     LaidDown,
     LayDown,
@@ -80,7 +81,7 @@ from blink.games.goblink.values import (
     values_of,
 )
 from blink.games.goblink.view import AskLog, GoView, _legal, view_to_dict
-from blink.model.base import IllegalAction, Outcome, Termination
+from blink.model.base import IllegalAction, Outcome
 
 __all__ = [
     "HAND_SIZE",
@@ -95,6 +96,7 @@ __all__ = [
     "Ended",
     "GoAction",
     "GoBlinked",
+    "GoEnd",
     "GoEvent",
     "GoGame",
     "GoView",
@@ -106,7 +108,6 @@ __all__ = [
     "Phase",
     "Reason",
     "Skipped",
-    "Termination",
     "TurnBegan",
     "Value",
     "attribute_of",
@@ -481,7 +482,7 @@ class GoGame:
         self._laid_this_turn += 1
         out: list[GoEvent] = [_new_tuple(LaidDown, (player, cards, value))]
         if not self._hands[player]:
-            self._end(out, Outcome((player,), Termination.BLUNK))
+            self._end(out, Outcome((player,), GoEnd.BLUNK))
         self._history.append((_new_tuple(LayDown, (player, cards)), t))
         self.events.extend(out)
         return out
@@ -518,9 +519,9 @@ class GoGame:
             self.quiet_turns = 0
         self._laid_this_turn = 0
         if self.quiet_turns >= self.players:
-            self._end_by_count(out, Termination.FEWEST_CARDS)
+            self._end_by_count(out, GoEnd.FEWEST_CARDS)
         elif self.turn_limit is not None and self.turns >= self.turn_limit:
-            self._end_by_count(out, Termination.TURN_LIMIT)
+            self._end_by_count(out, GoEnd.TURN_LIMIT)
 
     def _begin_turn(self, seat: int, out: list[GoEvent]) -> None:
         """Give the turn to ``seat``, skipping players who hold nothing (empty draw pile)."""
@@ -537,7 +538,7 @@ class GoGame:
                 return
             seat = (seat + 1) % self.players
 
-    def _end_by_count(self, out: list[GoEvent], reason: Termination) -> None:
+    def _end_by_count(self, out: list[GoEvent], reason: GoEnd) -> None:
         counts = [len(h) for h in self._hands]
         fewest = min(counts)
         self._end(out, Outcome(tuple(p for p, n in enumerate(counts) if n == fewest), reason))

@@ -14,16 +14,11 @@ from blink.games.goblink.bots import GoBotError, get_gobot_kind
 from blink.games.goblink.engine import (
     MAX_PLAYERS,
     Ask,
-    Drew,
     EndTurn,
     GoAction,
-    GoEvent,
     GoGame,
     LayDown,
-    Passed,
-    redact,
     value_from_wire,
-    view_to_dict,
 )
 from blink.games.goblink.live import LiveGoBot
 from blink.model.table import BadMessage, CardText, LiveBot, MsgId, PileTop
@@ -99,20 +94,6 @@ class GoTable:
         """A new game is held for the whole countdown, as a classic game waits for its
         reveal: the first turn (and its time) starts when it ends."""
         return seconds if seconds > 0 else None
-
-    def view_wire(self, view: Any, full: bool) -> dict[str, Any]:
-        """The whole view, in updates as in snapshots."""
-        return view_to_dict(view)
-
-    def hide(self, event: GoEvent, viewer: int | None) -> GoEvent:
-        """The engine's redaction and a second guard: never another seat's drawn card, nor
-        the cards passed between two others."""
-        e = redact(event, viewer)
-        if isinstance(e, Drew) and e.player != viewer and e.card is not None:
-            return e._replace(card=None)
-        if isinstance(e, Passed) and viewer not in (e.giver, e.receiver) and e.cards is not None:
-            return e._replace(cards=None)
-        return e
 
     def figures(
         self, state: GoGame, actions_by_seat: list[int], duration_ms: int

@@ -34,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from blink.cards import Card
+from blink.games.classic.actions import ClassicEnd
 from blink.games.classic.bots import BotConfigError, BotSpec, get_level, get_strategy
 from blink.games.classic.bots.strategies import BLOCKER, FIRST, FLEXIBLE, RANDOM, Strategy
 from blink.games.classic.engine import Choose, ClassicGame, Flip, Outcome, Play
@@ -41,7 +42,6 @@ from blink.games.classic.rules import OFFICIAL, Ruleset, deal_sizes
 from blink.games.classic.sim.core import DEFAULT_CONFIG, GameResult, SimConfig
 from blink.games.classic.sim.fast_tables import DECK, N_CARDS
 from blink.games.classic.view import reach
-from blink.model.base import Termination
 from blink.sim import compiled
 from blink.sim.compiled import FastUnavailableError
 from blink.sim.seeds import derive_seeds_of
@@ -76,7 +76,7 @@ KERNEL_FORMS: Final[Mapping[Strategy, int]] = MappingProxyType(
 """The strategies the fast engine plays, keyed by the registered strategy objects, with their
 codes in :mod:`blink.games.classic.sim.fast_bots`."""
 
-REASONS: Final = (Termination.OUT_OF_CARDS, Termination.STALL_PLACEMENT, Termination.FEWEST_CARDS)
+REASONS: Final = (ClassicEnd.OUT_OF_CARDS, ClassicEnd.STALL_PLACEMENT, ClassicEnd.FEWEST_CARDS)
 """Why a fast game ended, by the code in its counters (``C_REASON``)."""
 
 

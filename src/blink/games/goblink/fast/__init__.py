@@ -30,10 +30,10 @@ import numpy as np
 import numpy.typing as npt
 
 from blink.cards import STANDARD_DECK, Card
-from blink.games.goblink.actions import Ask, EndTurn, GoAction, LayDown
+from blink.games.goblink.actions import Ask, EndTurn, GoAction, GoEnd, LayDown
 from blink.games.goblink.engine import MAX_PLAYERS, MIN_PLAYERS, GoGame
 from blink.games.goblink.values import Value
-from blink.model.base import Outcome, Termination
+from blink.model.base import Outcome
 from blink.sim import compiled
 from blink.sim.compiled import FastUnavailableError
 
@@ -56,8 +56,8 @@ KERNEL_BOTS: Final[Mapping[str, int]] = MappingProxyType({"random": 0, "greedy":
 """The bots the fast engine plays, by their registered names, with their codes in
 :mod:`blink.games.goblink.fast.bots`."""
 
-REASONS: Final = (Termination.BLUNK, Termination.FEWEST_CARDS, Termination.TURN_LIMIT)
-"""Each ending's kernel code (the index) as the engine's :class:`Termination`."""
+REASONS: Final = (GoEnd.BLUNK, GoEnd.FEWEST_CARDS, GoEnd.TURN_LIMIT)
+"""Each ending's kernel code (the index) as the engine's :class:`GoEnd`."""
 
 LOG_CAPACITY = 512
 """Actions kept per game with records; a longer game is played again with room for all."""
@@ -134,7 +134,7 @@ class FastRun:
         w = int(self.fields[i, F_WINNERS])
         return tuple(p for p in range(len(self.bots)) if w >> p & 1)
 
-    def reason(self, i: int) -> Termination:
+    def reason(self, i: int) -> GoEnd:
         """Why game ``i`` ended."""
         return REASONS[int(self.fields[i, F_REASON])]
 
