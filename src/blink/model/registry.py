@@ -60,6 +60,9 @@ DEFAULT_GAME: Final = "classic"
 ENTRY_POINTS: Final = "blink.games"
 """The entry-point group games are registered in."""
 
+OWN_DISTRIBUTION: Final = "blink-card-game"
+"""The name of blink's own distribution (which declares classic and Go Blink)."""
+
 _FOUND: dict[str, Game] = {}
 """The games of the entry points, once read (in :func:`game_names` order)."""
 _READ: list[bool] = []
@@ -92,7 +95,7 @@ def _source_tree_entry_points() -> list[importlib.metadata.EntryPoint]:
         project = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project", {})
     except (OSError, tomllib.TOMLDecodeError):
         return []
-    if project.get("name") != "blink":
+    if project.get("name") != OWN_DISTRIBUTION:
         return []
     group = project.get("entry-points", {}).get(ENTRY_POINTS, {})
     return [importlib.metadata.EntryPoint(n, v, ENTRY_POINTS) for n, v in group.items()]
@@ -102,12 +105,18 @@ def _entry_points() -> list[importlib.metadata.EntryPoint]:
     """Every ``blink.games`` entry point of the installed distributions (and blink's own from
     its source tree when it is not installed)."""
     found = list(importlib.metadata.entry_points(group=ENTRY_POINTS))
-    try:
-        importlib.metadata.distribution("blink")
-    except importlib.metadata.PackageNotFoundError:
+    if not any(_of_own_distribution(ep) for ep in found):
+        # Not installed, or installed before its games were entry points (a stale editable
+        # install's metadata): blink's own games come from its source tree.
         known = {ep.name for ep in found}
         found += [ep for ep in _source_tree_entry_points() if ep.name not in known]
     return found
+
+
+def _of_own_distribution(ep: importlib.metadata.EntryPoint) -> bool:
+    """True if ``ep`` is declared by blink's own distribution."""
+    dist = ep.dist
+    return dist is not None and dist.name.replace("_", "-").lower() == OWN_DISTRIBUTION
 
 
 def _read() -> dict[str, Game]:
