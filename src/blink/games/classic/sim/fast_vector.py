@@ -76,9 +76,11 @@ __all__ = ["new_games", "reset_games", "step_games"]
 
 Arr = npt.NDArray[Any]
 
-DIGEST = "fast_rules d521428f85af3186, fast_bots 8c1e"
-"""numba's disk cache checks only the file a function is written in: a change to the functions
-this module compiles in (fast_rules.py, fast_bots.py) must change this line too."""
+BOTS_DIGEST = "bb2cdf699f157cfc"
+"""The start of the SHA-256 of fast_bots.py, whose functions (and through it fast_rules.py's, by
+its own ``RULES_DIGEST``) are compiled into this module's. numba's disk cache checks only the
+file a function is written in, so a change there must change this line too (the tests check
+it): then this file changes, and its compiled functions are rebuilt."""
 
 # The referee's pending deadline (``ex[g, X_PEND]``).
 PEND_NONE, PEND_FLIP, PEND_CHOOSE = 0, 1, 2
