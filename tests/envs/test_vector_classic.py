@@ -226,3 +226,14 @@ def test_gymnasiums_vector_wrappers_count_its_episodes() -> None:
 def test_bad_options_are_refused_with_a_sentence(kwargs: dict[str, Any]) -> None:
     with pytest.raises(ValueError, match=r"\w"):
         ClassicVector(**kwargs)
+
+
+def test_the_kernels_name_the_file_compiled_into_them() -> None:
+    """numba's cache checks only a function's own file (as tests/sim/test_fast.py checks)."""
+    import hashlib
+    from pathlib import Path
+
+    from blink.games.classic.sim import fast_bots, fast_vector
+
+    text = Path(str(fast_bots.__file__)).read_bytes()
+    assert hashlib.sha256(text).hexdigest()[:16] == fast_vector.BOTS_DIGEST

@@ -76,9 +76,11 @@ __all__ = ["new_games", "reset_games", "step_games"]
 
 Arr = npt.NDArray[Any]
 
-DIGEST = "fast_rules d521428f85af3186, fast_bots 8c1e"
-"""numba's disk cache checks only the file a function is written in: a change to the functions
-this module compiles in (fast_rules.py, fast_bots.py) must change this line too."""
+BOTS_DIGEST = "bb2cdf699f157cfc"
+"""The start of the SHA-256 of fast_bots.py, whose functions (and through it fast_rules.py's, by
+its own ``RULES_DIGEST``) are compiled into this module's. numba's disk cache checks only the
+file a function is written in, so a change there must change this line too (the tests check
+it): then this file changes, and its compiled functions are rebuilt."""
 
 # The referee's pending deadline (``ex[g, X_PEND]``).
 PEND_NONE, PEND_FLIP, PEND_CHOOSE = 0, 1, 2
@@ -542,7 +544,8 @@ def _step_all(s_: tuple[Arr, ...], actions: Arr, keys: Arr, sizes: Arr, h: int,
         elif ex[X_STEPS] >= max_steps:
             truncated[g] = True
         ex[X_DONE] = terminated[g] or truncated[g]
-        _observe(g, s_, feat, order, agent, h, aside, obs, mask)
+        if ex[X_CHANGED] or idle[g]:  # else the game is as the row last encoded it
+            _observe(g, s_, feat, order, agent, h, aside, obs, mask)
 
 
 @kernel
@@ -556,7 +559,9 @@ def step_games(s_: tuple[Arr, ...], actions: Arr, keys: Arr, sizes: Arr, h: int,
     action ignored, Gymnasium's next-step auto-reset); any other takes the learner's action at
     the step's start and runs to its end. Writes each game's observation, mask, reward, end,
     truncation, refusal and whether the inactivity rule ended it (``idle_seconds`` 0: never).
-    The work is :func:`_step_all`'s, compiled without reference counting."""
+    The work is :func:`_step_all`'s, compiled without reference counting. A game's rows of
+    ``obs`` and ``mask`` are encoded again only when the step changed the game (``obs`` and
+    ``mask`` are the same arrays from step to step)."""
     _step_all(s_, actions, keys, sizes, h, seats, scratch, dead_end_scope, flip_pause,
               choice_timeout, agent, feat, order, step_seconds, idle_seconds, max_steps, obs,
               mask, rewards, terminated, truncated, refused, idle)  # fmt: skip
