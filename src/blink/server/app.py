@@ -33,6 +33,7 @@ from blink import __version__
 from blink.server import direct, errors, replays, session
 from blink.server import storage as st
 from blink.server.body_limit import BodyLimit
+from blink.server.bot_accounts.service import mark_seats
 from blink.server.bus import make_bus
 from blink.server.creation_limits import CreationLimiter, MessageLimiter
 from blink.server.daily import on_game_end as daily_results
@@ -47,6 +48,7 @@ from blink.server.replays import install as install_replays
 from blink.server.routes import (
     accounts,
     apidocs,
+    bots,
     daily,
     games,
     meta,
@@ -128,6 +130,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     await bus.start()
     leases = PgLeases(settings.database_url) if settings.cluster else LocalLeases()
     hub = Hub(settings, storage, VERSION, bus, leases)
+    hub.seat_marker = partial(mark_seats, hub)
     hub.restore()
     app.state.hub = hub
     metrics: Metrics = app.state.metrics
@@ -188,7 +191,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         BodyLimit, limit=settings.max_body_bytes, larger={"/api/replays": replays.MAX_BODY}
     )
     errors.install(app)
-    for module in (meta, rooms, games, profiles, accounts, tournaments, daily):
+    for module in (meta, rooms, games, profiles, accounts, bots, tournaments, daily):
         app.include_router(module.router)
     install_replays(app, games.record_loader(app))
     apidocs.install(app)
