@@ -61,6 +61,8 @@ def test_a_bot_is_made_listed_and_its_token_shown_once(
         )
     engine.dispose()
     assert hashes == [digest] and made["token"] not in dump
+    paths = server.get("/openapi.json").json()["paths"]
+    assert {"/api/bots", "/api/bots/{name}/token"} <= set(paths)
 
 
 def test_rotate_and_revoke(server: ServerThread, owner: httpx.Client) -> None:
