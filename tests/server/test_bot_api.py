@@ -115,3 +115,14 @@ def test_refusals(server: ServerThread, owner: httpx.Client) -> None:
         f"{server.http}/api/quick", json={}, headers={"Authorization": "Basic x"}, timeout=30
     )
     assert bad.status_code == 401 and _code(bad) == "bad_bot_token"
+
+
+def test_deleting_the_account_revokes_its_bots(server: ServerThread, owner: httpx.Client) -> None:
+    made = owner.post("/api/bots", json={"name": "Orphan"}).json()
+    bearer = {"Authorization": f"Bearer {made['token']}"}
+    assert httpx.post(f"{server.http}/api/quick", json={}, headers=bearer).status_code == 201
+    gone = owner.request("DELETE", "/api/me", json={"password": PASSWORD})
+    assert gone.status_code == 204, gone.text
+    refused = httpx.post(f"{server.http}/api/quick", json={}, headers=bearer)
+    assert refused.status_code == 401 and _code(refused) == "bad_bot_token"
+    assert server.get(f"/api/profiles/{made['id']}").json()["bot"] is True

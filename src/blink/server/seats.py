@@ -68,10 +68,11 @@ def hash_token(token: str) -> str:
 
 
 class BotAccount(NamedTuple):
-    """A seat held by a bot account (docs/bot-api.md): its profile and its owner's name."""
+    """A seat held by a bot account (docs/bot-api.md): its profile and its owner's name
+    (``None`` once the owning account is deleted)."""
 
     profile: str
-    owner: str
+    owner: str | None
 
 
 class NoGame(Exception):

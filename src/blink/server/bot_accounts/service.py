@@ -33,6 +33,7 @@ __all__ = [
     "mark_seats",
     "profile_marks",
     "revoke",
+    "revoke_all",
     "rotate",
 ]
 
@@ -49,7 +50,7 @@ class BotAuth:
 
     profile_id: str
     name: str
-    owner: str
+    owner: str | None
     token: str
 
 
@@ -131,6 +132,15 @@ async def revoke(hub: Hub, account_id: str, name: str) -> None:
     await _replace(hub, _own_bot(hub, account_id, name), None)
 
 
+async def revoke_all(hub: Hub, account_id: str) -> None:
+    """Revoke every bot token of account ``account_id`` (the account is being deleted: its
+    bots stop playing; their profiles and games stay)."""
+    with hub.storage.engine.connect() as conn:
+        rows = store.bots_of(conn, account_id)
+    for row in rows:
+        await _replace(hub, row, None)
+
+
 def bearer_token(header: str | None) -> str | None:
     """The token of an ``Authorization: Bearer TOKEN`` header (``None``: no such header)."""
     if header is None:
@@ -196,5 +206,5 @@ def live_seat(hub: Hub, seat: Seat) -> bool:
 def profile_marks(hub: Hub, pid: str) -> dict[str, Any]:
     """What a profile's page says of it being a bot: ``bot`` and its ``owner``'s name."""
     with hub.storage.engine.connect() as conn:
-        owner = store.owner_of(conn, pid)
-    return {"bot": owner is not None, "owner": owner}
+        bot, owner = store.owner_of(conn, pid)
+    return {"bot": bot, "owner": owner}

@@ -90,24 +90,26 @@ def count_bots(conn: Connection, account_id: str) -> int:
     return int(n)
 
 
-def owner_of(conn: Connection, profile_id: str) -> str | None:
-    """The name of the account that owns the bot of profile ``profile_id`` (``None``: the
-    profile is no bot)."""
+def _with_owner() -> Any:
+    """The bots joined to their owner's profile (``None`` once the account is deleted)."""
+    return bots.outerjoin(accounts, accounts.c.id == bots.c.account_id).outerjoin(
+        _owner, _owner.c.id == accounts.c.profile_id
+    )
+
+
+def owner_of(conn: Connection, profile_id: str) -> tuple[bool, str | None]:
+    """Whether profile ``profile_id`` is a bot's, and the name of the account that owns it
+    (``None``: no bot, or its account was deleted)."""
     row = conn.execute(
-        select(_owner.c.name)
-        .select_from(
-            bots.join(accounts, accounts.c.id == bots.c.account_id).join(
-                _owner, _owner.c.id == accounts.c.profile_id
-            )
-        )
-        .where(bots.c.profile_id == profile_id)
+        select(_owner.c.name).select_from(_with_owner()).where(bots.c.profile_id == profile_id)
     ).first()
-    return None if row is None else str(row[0])
+    return (False, None) if row is None else (True, row[0])
 
 
 def token_owners(conn: Connection, hashes: Iterable[str]) -> dict[str, Any]:
     """The bot tokens among ``hashes`` (live or not), by hash: each row has the bot's
-    ``profile_id``, its ``name``, ``revoked_at`` and its owner's name (``owner``)."""
+    ``profile_id``, its ``name``, ``revoked_at`` and its owner's name (``owner``, ``None``
+    once the account is deleted)."""
     wanted = list(set(hashes))
     if not wanted:
         return {}
@@ -120,10 +122,9 @@ def token_owners(conn: Connection, hashes: Iterable[str]) -> dict[str, Any]:
             _owner.c.name.label("owner"),
         )
         .select_from(
-            bot_tokens.join(profiles, profiles.c.id == bot_tokens.c.profile_id)
-            .join(bots, bots.c.profile_id == bot_tokens.c.profile_id)
-            .join(accounts, accounts.c.id == bots.c.account_id)
-            .join(_owner, _owner.c.id == accounts.c.profile_id)
+            _with_owner()
+            .join(bot_tokens, bot_tokens.c.profile_id == bots.c.profile_id)
+            .join(profiles, profiles.c.id == bots.c.profile_id)
         )
         .where(bot_tokens.c.token_hash.in_(wanted))
     )
