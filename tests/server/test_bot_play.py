@@ -165,3 +165,17 @@ async def test_a_bot_that_answers_at_once_keeps_the_reaction_floor_against_a_per
         assert after["t"] - before["t"] >= 100 - 1, (before, after)
     await c.close()
     await person.close()
+
+
+def test_a_restarted_server_still_marks_the_bot_seat(
+    make_server: Callable[..., ServerThread],
+) -> None:
+    first = make_server()
+    bot = _bot(first, "Eve", "Lazarus")
+    r = httpx.post(f"{first.http}/api/quick", json={}, headers=_bearer(bot["token"]), timeout=30)
+    code = r.json()["code"]
+    first.stop()
+    second = make_server()  # the same database: the room is read back from its rows
+    seats = second.get(f"/api/rooms/{code}").json()["seats"]
+    assert seats[0]["bot_account"] is True and seats[0]["owner"] == "Eve"
+    assert seats[1]["bot_account"] is False
