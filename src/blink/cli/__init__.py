@@ -15,7 +15,7 @@ import typer
 from typer.core import TyperOption
 
 from blink import __version__
-from blink.cli import cluster, db, engine, play, serve, simulate, tournament, train
+from blink.cli import bot, cluster, db, engine, play, serve, simulate, tournament, train
 from blink.model.registry import front_end, game_names
 
 __all__ = ["app", "main"]
@@ -62,7 +62,7 @@ def _no_type_after_flags() -> None:
 
 
 _no_type_after_flags()
-for module in (engine, serve, cluster, db, play, simulate, train):
+for module in (engine, serve, cluster, db, play, bot, simulate, train):
     module.register(app)
 for name in game_names():
     commands = front_end(name).commands

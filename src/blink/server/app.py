@@ -33,6 +33,7 @@ from blink import __version__
 from blink.server import archive, direct, errors, replays, session
 from blink.server import storage as st
 from blink.server.body_limit import BodyLimit
+from blink.server.bot_accounts.service import mark_seats
 from blink.server.bus import make_bus
 from blink.server.creation_limits import CreationLimiter, MessageLimiter
 from blink.server.daily import on_game_end as daily_results
@@ -47,6 +48,7 @@ from blink.server.replays import install as install_replays
 from blink.server.routes import (
     accounts,
     apidocs,
+    bots,
     daily,
     games,
     meta,
@@ -132,6 +134,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.shared_windows = app.state.creation_limiter.shared = shared
     leases = PgLeases(settings.database_url) if settings.cluster else LocalLeases()
     hub = Hub(settings, storage, VERSION, bus, leases)
+    hub.seat_marker = partial(mark_seats, hub)
     hub.restore()
     app.state.hub = hub
     metrics: Metrics = app.state.metrics
@@ -198,7 +201,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         BodyLimit, limit=settings.max_body_bytes, larger={"/api/replays": replays.MAX_BODY}
     )
     errors.install(app)
-    for module in (meta, rooms, games, profiles, players, accounts, tournaments, daily):
+    for module in (meta, rooms, games, profiles, players, accounts, bots, tournaments, daily):
         app.include_router(module.router)
     install_replays(app, games.record_loader(app))
     apidocs.install(app)

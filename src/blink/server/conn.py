@@ -43,6 +43,11 @@ class Conn:
         self.writer: Callable[[], None] | None = None
         self._waiter: asyncio.Future[None] | None = None
         self._write_due = False
+        self.stamp: Callable[[], float] | None = None
+        """The clock that stamps each frame queued (a bot account's connection: its minimum
+        reaction time counts from the latest frame, see :mod:`blink.server.session`)."""
+        self.last_frame = 0.0
+        """When the latest frame was queued (on ``stamp``'s clock; 0 with no ``stamp``)."""
 
     def _put(self, item: str | tuple[int, str]) -> None:
         self.queue.append(item)
@@ -66,6 +71,8 @@ class Conn:
             if self.on_overflow is not None:
                 self.on_overflow()
             return
+        if self.stamp is not None:
+            self.last_frame = self.stamp()
         self._put(frame)
 
     def close(self, code: int, reason: str = "") -> None:

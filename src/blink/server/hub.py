@@ -146,6 +146,9 @@ class Hub:
         """Called (on the loop) after a room's seats, status or spectators changed."""
         self.sweep_hooks: list[Callable[[], object]] = []
         """Called (on the loop) after each sweep of idle rooms: idle tournaments."""
+        self.seat_marker: Callable[[list[Seat]], None] | None = None
+        """Marks the seats a bot account holds in a room restored from the database
+        (:func:`blink.server.bot_accounts.service.mark_seats`, set when the app starts)."""
         self.profile_names: set[str] | None = None
         """The name keys of the server's profiles once read (see blink.server.profiles)."""
         self.profile_hashes: set[str] | None = None
@@ -471,6 +474,8 @@ class Hub:
     def _restore_room(self, lr: st.LoadedRoom) -> Room | None:
         """Rebuild one room (and its unfinished game) from its stored rows."""
         seat_list = [Seat(s.seat, s.kind, s.bot, s.name, s.token_hash, s.left) for s in lr.seats]
+        if self.seat_marker is not None:
+            self.seat_marker(seat_list)
         try:
             room = Room(
                 self,

@@ -268,7 +268,9 @@ def _refusal(
 
 
 class SeatInfo(msgspec.Struct, frozen=True):
-    """A seat as everyone may see it (never its token)."""
+    """A seat as everyone may see it (never its token). ``bot_account``: a bot account (a
+    program playing through the Bot API, docs/bot-api.md) holds this seat for a person;
+    ``owner`` is the name of the account that owns it."""
 
     seat: int
     kind: Literal["human", "bot"]
@@ -277,6 +279,8 @@ class SeatInfo(msgspec.Struct, frozen=True):
     taken: bool
     connected: bool
     left: bool
+    bot_account: bool = False
+    owner: str | None = None
 
 
 class GameMeta(msgspec.Struct):

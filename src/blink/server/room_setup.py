@@ -25,6 +25,7 @@ from blink.model.registry import (
 )
 from blink.model.table import BadMessage
 from blink.server import lag, practice
+from blink.server.bot_accounts.service import mark_seats
 from blink.server.errors import ApiError, ProfileError
 from blink.server.hub import CODE_ATTEMPTS, Hub
 from blink.server.profiles import seat_token
@@ -133,6 +134,7 @@ async def _open(
 ) -> tuple[Room, RoomInfo]:
     """Store a new room and start it (on a single node): the room and its info."""
     created = h.settings.wall_clock()
+    mark_seats(h, seat_list)
     room = Room(h, "", body.game, players, body.best_of, options, body.public, seat_list, created)
     await store_new_room(h, room)
     info = room.info()

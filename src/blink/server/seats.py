@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ANSWERS_KEPT",
+    "BotAccount",
     "GameState",
     "NoGame",
     "Peer",
@@ -66,6 +67,14 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+class BotAccount(NamedTuple):
+    """A seat held by a bot account (docs/bot-api.md): its profile and its owner's name
+    (``None`` once the owning account is deleted)."""
+
+    profile: str
+    owner: str | None
+
+
 class NoGame(Exception):
     """An action arrived while no game is in progress."""
 
@@ -102,6 +111,9 @@ class Seat:
     rematch: bool = False
     lag: LagMeter = field(default_factory=LagMeter)
     """The seat's round trip and jitter, measured by the server (any of its connections)."""
+    bot_account: BotAccount | None = None
+    """Set when a bot account holds the seat (a program, not a person): every view says so,
+    and its plays keep the minimum reaction time in games with people."""
 
     @property
     def taken(self) -> bool:
@@ -124,6 +136,8 @@ class Seat:
             taken=self.taken,
             connected=self.kind == "bot" or bool(self.conns),
             left=self.left,
+            bot_account=self.bot_account is not None,
+            owner=None if self.bot_account is None else self.bot_account.owner,
         )
 
 

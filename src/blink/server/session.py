@@ -16,6 +16,7 @@ import contextlib
 import logging
 import secrets
 import time
+from collections import Counter, deque
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -26,6 +27,7 @@ from starlette.websockets import WebSocket, WebSocketState
 
 from blink.model.table import PileTop
 from blink.server import lag
+from blink.server.bot_accounts.service import BotAuth, bearer, live_seat
 from blink.server.conn import Conn
 from blink.server.creation_limits import CreationLimiter, MessageLimiter
 from blink.server.direct import (
@@ -36,6 +38,7 @@ from blink.server.direct import (
     uvicorn_version,
     why_not_direct,
 )
+from blink.server.errors import ApiError
 from blink.server.forwarded import pinned_room
 from blink.server.hub import Hub
 from blink.server.lease import RoomElsewhere
@@ -57,9 +60,10 @@ from blink.server.protocol import (
     encode,
 )
 from blink.server.rooms import Room
+from blink.server.seats import Seat
 from blink.server.settings import Settings
 
-__all__ = ["Session", "endpoint", "origin_ok", "serve"]
+__all__ = ["BotConnections", "Session", "endpoint", "origin_ok", "serve"]
 
 log = logging.getLogger("blink.server")
 
@@ -87,6 +91,33 @@ def origin_ok(ws: WebSocket, settings: Settings) -> bool:
     return urlsplit(origin).netloc.lower() == host.lower()
 
 
+class BotConnections:
+    """How many WebSocket connections each bot account has open (``limit`` at most), by its
+    profile's id: those that gave its token in ``Authorization: Bearer`` or took its seat."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.open: Counter[str] = Counter()
+
+    def take(self, profile: str) -> bool:
+        """Count one more connection of ``profile``; ``False`` (not counted) past the limit."""
+        if self.open[profile] >= self.limit:
+            return False
+        self.open[profile] += 1
+        return True
+
+    def give_back(self, profile: str) -> None:
+        """One connection of ``profile`` ended."""
+        self.open[profile] -= 1
+        if self.open[profile] <= 0:
+            del self.open[profile]
+
+
+def _with_people(room: Room) -> bool:
+    """Whether a person (not a house bot, not a bot account) has a seat in ``room``."""
+    return any(s.kind == "human" and s.bot_account is None for s in room.seats)
+
+
 class Session:
     """The per-connection state of the WebSocket loop."""
 
@@ -99,7 +130,18 @@ class Session:
         limiter: CreationLimiter | None = None,
         messages: MessageLimiter | None = None,
         url_room: str | None = None,
+        bot: BotAuth | None = None,
+        bots: BotConnections | None = None,
     ) -> None:
+        self.bot = bot
+        """The bot account whose token the handshake gave (``Authorization: Bearer``)."""
+        self.bots = bots
+        self.counted: str | None = bot.profile_id if bot is not None else None
+        """The bot account this connection is counted for (:class:`BotConnections`)."""
+        self.held: deque[tuple[float, Room, Any]] = deque()
+        """A bot account's actions held for its minimum reaction time: when each is due."""
+        self.held_ids: set[str] = set()
+        self.hold_timer: asyncio.TimerHandle | None = None
         self.url_room = url_room
         """The room code of the connection's path (``/ws/CODE``), in capitals; ``None`` on
         ``/ws``, where ``hello`` alone names the room."""
@@ -255,7 +297,9 @@ class Session:
             answer = lag.pong(
                 msg, self.settings.clock(), secrets.randbits(31), meters, self.conn.seat
             )
+            last = self.conn.last_frame
             self.conn.send(encode(answer))
+            self.conn.last_frame = last  # a pong makes no play possible
             return
         if isinstance(msg, Hello):
             self.on_hello(msg)
@@ -378,8 +422,11 @@ class Session:
             self._missed()
             return
         seat = None
-        if msg.token is not None:
-            seat = room.seat_for_token(msg.token)
+        token = msg.token
+        if token is None and not msg.spectate and self.bot is not None:
+            token = self.bot.token  # a bot account's own seat
+        if token is not None:
+            seat = room.seat_for_token(token)
             if seat is None:
                 self.error("bad_token", "that token does not hold a seat in this room")
                 self.close(4003, "bad token")
@@ -387,6 +434,8 @@ class Session:
             if seat.left:
                 self.error("seat_left", "you left this seat: it cannot be taken back")
                 self.close(4003, "seat left")
+                return
+            if seat.bot_account is not None and not self._bot_seat_ok(seat):
                 return
         elif not msg.spectate:
             self.error("bad_field", "give a seat 'token', or 'spectate': true to watch")
@@ -400,6 +449,28 @@ class Session:
             return
         self.hello = True
         room.attach(self.conn, seat, msg.game, msg.last_seq)
+
+    def _bot_seat_ok(self, seat: Seat) -> bool:
+        """A bot account's seat: taken only with its live token (not one since rotated or
+        revoked), within the bot's connections; its frames are stamped for its minimum
+        reaction time. ``False``: refused and closed."""
+        account = seat.bot_account
+        assert account is not None
+        if not live_seat(self.hub, seat):
+            self.error(
+                "bad_bot_token",
+                "this seat's bot token was revoked or rotated: the seat cannot be taken",
+            )
+            self.close(4011, "bot token refused")
+            return False
+        if self.counted is None and self.bots is not None:
+            if not self.bots.take(account.profile):
+                self.error("too_many_connections", "this bot has all its connections open")
+                self.close(4012, "too many bot connections")
+                return False
+            self.counted = account.profile
+        self.conn.stamp = self.settings.clock
+        return True
 
     def _refuse_malformed(self, room: Room, msg_id: str, code: str, message: str) -> None:
         """A malformed action message (or another game's), with an id: refused like an
@@ -430,6 +501,54 @@ class Session:
             return
         if msg_id in seat.pending_ids:
             return
+        if self._hold(room, seat, msg):
+            return
+        self._act(room, seat_no, seat, msg)
+
+    def _hold(self, room: Room, seat: Seat, msg: Any) -> bool:
+        """Hold a bot account's action in a game with people until its minimum reaction
+        time (``Settings.bot_reaction``) after the latest frame this connection was sent
+        when it came; actions held keep their order. ``True``: held (or held already)."""
+        floor = self.settings.bot_reaction
+        if seat.bot_account is None or floor <= 0 or not _with_people(room):
+            return False
+        if msg.id in self.held_ids:
+            return True
+        due = self.conn.last_frame + floor
+        if self.held:
+            due = max(due, self.held[-1][0])
+        elif due <= self.settings.clock():
+            return False
+        self.held.append((due, room, msg))
+        self.held_ids.add(msg.id)
+        if self.hold_timer is None:
+            self._arm_hold()
+        return True
+
+    def _arm_hold(self) -> None:
+        wait = max(0.0, self.held[0][0] - self.settings.clock())
+        self.hold_timer = asyncio.get_running_loop().call_later(wait, self._release)
+
+    def _release(self) -> None:
+        """Apply the held actions now due (dropped if the connection has left the seat)."""
+        self.hold_timer = None
+        now = self.settings.clock()
+        while self.held and self.held[0][0] <= now:
+            _due, room, msg = self.held.popleft()
+            self.held_ids.discard(msg.id)
+            seat_no = self.conn.seat
+            if self.closing or self.conn.room is not room or seat_no is None:
+                continue
+            seat = room.seats[seat_no]
+            if msg.id in seat.answers or msg.id in seat.pending_ids:
+                continue
+            self._act(room, seat_no, seat, msg)
+        if self.held:
+            self._arm_hold()
+
+    def _act(self, room: Room, seat_no: int, seat: Seat, msg: Any) -> None:
+        """Apply an action message (or refuse it)."""
+        msg_id: str = msg.id
         metrics = self.metrics
         if metrics is None:
             refused = room.act(seat_no, msg, msg_id)
@@ -457,10 +576,13 @@ async def serve(
     limiter: CreationLimiter | None = None,
     messages: MessageLimiter | None = None,
     url_room: str | None = None,
+    bot: BotAuth | None = None,
+    bots: BotConnections | None = None,
 ) -> None:
     """Run one accepted WebSocket connection until it ends (``url_room``: the room code of
-    its path, ``None`` on ``/ws``)."""
-    s = Session(ws, hub, settings, send, limiter, messages, url_room)
+    its path, ``None`` on ``/ws``; ``bot``: the bot account of its handshake's token, counted
+    in ``bots``)."""
+    s = Session(ws, hub, settings, send, limiter, messages, url_room, bot, bots)
     if limiter is not None:
         address = ws.client.host if ws.client is not None else ""
         s.lookups_wait = await limiter.check_lookups(address)
@@ -501,6 +623,10 @@ async def serve(
         if s.counting is not None:
             with contextlib.suppress(Exception):
                 await s.counting  # bounded: each Redis call waits at most its WAIT
+        if s.hold_timer is not None:
+            s.hold_timer.cancel()
+        if s.counted is not None and bots is not None:
+            bots.give_back(s.counted)
         s.messages.close(s.key)
         hub.connections -= 1
         room = s.conn.room
@@ -537,6 +663,12 @@ async def endpoint(state: State, ws: WebSocket, send: Send, url_room: str | None
         await ws.accept()
         if getattr(state, "send_path", None) is None:
             state.send_path = _log_send_path(send)
+        bots: BotConnections | None = getattr(state, "bot_connections", None)
+        if bots is None:
+            bots = state.bot_connections = BotConnections(settings.max_connections_per_bot)
+        ok, bot = await _bot_of(ws, hub, bots)
+        if not ok:
+            return
         await serve(
             ws,
             hub,
@@ -545,11 +677,36 @@ async def endpoint(state: State, ws: WebSocket, send: Send, url_room: str | None
             getattr(state, "creation_limiter", None),
             getattr(state, "message_limiter", None),
             url_room,
+            bot,
+            bots,
         )
     finally:
         hub.by_address[address] -= 1
         if not hub.by_address[address]:
             del hub.by_address[address]
+
+
+async def _bot_of(ws: WebSocket, hub: Hub, bots: BotConnections) -> tuple[bool, BotAuth | None]:
+    """Whether the connection may go on, and the bot account of the handshake's
+    ``Authorization: Bearer`` token (``None``: no such header), counted in ``bots``. Refused
+    (closed 4011) for a token that is not live, and (closed 4012) when the bot has all its
+    connections open."""
+    try:
+        bot = bearer(hub, ws.headers.get("authorization"))
+    except ApiError as exc:
+        await _refuse(ws, exc.code, exc.message, 4011, "bot token refused")
+        return False, None
+    if bot is not None and not bots.take(bot.profile_id):
+        message = f"this bot has its {bots.limit} connections open already"
+        await _refuse(ws, "too_many_connections", message, 4012, "too many bot connections")
+        return False, None
+    return True, bot
+
+
+async def _refuse(ws: WebSocket, code: str, message: str, close: int, reason: str) -> None:
+    with contextlib.suppress(Exception):
+        await ws.send_text(encode(ErrorFrame(code=code, message=message)))
+        await ws.close(close, reason)
 
 
 def _log_send_path(send: Send) -> str:

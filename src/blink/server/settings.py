@@ -93,6 +93,13 @@ class Settings:
     """Spectators one room takes; the next is refused (``too_many_spectators``, 4009)."""
     max_connections_per_address: int = 256
     """WebSocket connections from one client address at once; more are refused (1008)."""
+    max_connections_per_bot: int = 8
+    """WebSocket connections of one bot account at once (by its token, docs/bot-api.md); the
+    next is refused (``too_many_connections``, 4012)."""
+    bot_reaction: float = 0.25
+    """The minimum reaction time of a bot account in a game with people, in seconds: its
+    action is held until this long after the latest frame its connection was sent before
+    the action came (docs/bot-api.md). 0: none."""
     max_sockets_per_address: int | None = 512
     """Open TCP connections of every kind (HTTP, WebSocket) from one client address (the
     socket's peer: a reverse proxy's own address behind one); the next gets 503 and is closed

@@ -20,6 +20,7 @@ from blink.server.accounts import service
 from blink.server.accounts.logins import LoginLimiter
 from blink.server.accounts.passwords import MAX_PASSWORD
 from blink.server.accounts.service import Current, Opened
+from blink.server.bot_accounts.service import revoke_all
 from blink.server.names import MAX_NAME
 from blink.server.routes.deps import HubDep, WritableHubDep, check_creation
 
@@ -281,4 +282,5 @@ async def delete_me(
     """Delete the account (with its password): sessions and codes go; its games stay, its
     profile named "Deleted player" and its name free."""
     await service.delete_account(h, _limiter(request), _address(request), cur, body.password)
+    await revoke_all(h, cur.account.id)  # its bots stop playing
     _clear_cookie(request, response)

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field
 
 from blink.server import daily, profiles
+from blink.server.bot_accounts.service import profile_marks
 from blink.server.bus import LEADERBOARD, Event
 from blink.server.feeds import Feeds
 from blink.server.routes.deps import HubDep, WritableHubDep, check_creation
@@ -39,8 +40,10 @@ async def create_profile(h: WritableHubDep, body: NewProfile) -> dict[str, Any]:
 
 @router.get("/api/profiles/{pid}")
 async def get_profile(h: HubDep, pid: str) -> dict[str, Any]:
-    """A profile's rating, its latest rated games and its daily challenge streak."""
+    """A profile's rating, its latest rated games and its daily challenge streak; ``bot``
+    and ``owner`` for a bot account's."""
     out = profiles.profile_with_history(h, pid)
+    out.update(profile_marks(h, pid))
     out["daily_streak"] = daily.streak(h, pid, daily.today(h))
     return out
 

@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from blink.model.registry import DEFAULT_GAME, NoTable, UnknownGame, get_game, get_table
 from blink.server import bus, room_setup
 from blink.server import jobs as st
+from blink.server.bot_accounts.service import mark_seats
 from blink.server.errors import ApiError
 from blink.server.feeds import Feeds
 from blink.server.hub import Hub
@@ -23,6 +24,7 @@ from blink.server.profiles import seat_token
 from blink.server.quickplay import QuickPlay, serve_queue
 from blink.server.room_setup import CreateRoom
 from blink.server.rooms import Room, hash_token
+from blink.server.routes.bots import BotDep
 from blink.server.routes.deps import (
     HubDep,
     WritableHubDep,
@@ -65,14 +67,20 @@ class JoinRoom(BaseModel):
 
 
 @router.post("/api/rooms", status_code=201, dependencies=[Depends(check_room_creation)])
-async def create_room(h: WritableHubDep, body: CreateRoom) -> dict[str, Any]:
-    """Create a room; the creator takes a seat and gets its secret token."""
+async def create_room(h: WritableHubDep, body: CreateRoom, bot: BotDep) -> dict[str, Any]:
+    """Create a room; the creator takes a seat and gets its secret token (a bot account's,
+    with ``Authorization: Bearer``: its token)."""
+    if bot is not None:
+        body = body.model_copy(update={"profile_secret": bot.token, "name": bot.name})
     return await room_setup.create_room(h, body)
 
 
 @router.post("/api/quick", status_code=201, dependencies=[Depends(check_room_creation)])
-async def quick_game(h: WritableHubDep, body: QuickGame) -> dict[str, Any]:
-    """A private room against bots, ready to play (two seats unless ``players`` says)."""
+async def quick_game(h: WritableHubDep, body: QuickGame, account: BotDep) -> dict[str, Any]:
+    """A private room against bots, ready to play (two seats unless ``players`` says); a
+    bot account (``Authorization: Bearer``) plays house bots this way."""
+    if account is not None:
+        body = body.model_copy(update={"profile_secret": account.token, "name": account.name})
     try:
         table = get_table(body.game)
     except (UnknownGame, NoTable):
@@ -179,9 +187,12 @@ async def room_info(h: HubDep, code: str, request: Request) -> dict[str, Any]:
 
 @router.post("/api/rooms/{code}/join", dependencies=[Depends(check_lookup)])
 async def join_room(
-    h: WritableHubDep, code: str, body: JoinRoom, request: Request
+    h: WritableHubDep, code: str, body: JoinRoom, request: Request, bot: BotDep
 ) -> dict[str, Any]:
-    """Take a free seat; returns its secret token."""
+    """Take a free seat; returns its secret token (a bot account's own token, with
+    ``Authorization: Bearer``)."""
+    if bot is not None:
+        body = body.model_copy(update={"profile_secret": bot.token, "name": bot.name})
     room = await _room(h, code, request)
     if room.status in ("finished", "closed"):
         raise ApiError(409, "room_closed", "this room's series is over")
@@ -200,6 +211,7 @@ async def join_room(
     seat.token_hash = hash_token(token)
     seat.name = body.name
     seat.left = False
+    mark_seats(h, [seat])
     await h.storage.run(
         st.job_update_seat(
             room.code, seat.seat, token_hash=seat.token_hash, name=body.name, left=False

@@ -1,0 +1,96 @@
+"""``blink bot play``: the reference Bot API client (docs/bot-api.md).
+
+It plays with a bot account's token: against a house bot (``--opponent``), in a room another
+bot made (``--join CODE``), or in a room it makes for another bot (``--host``, printing its
+code). The policy is a house strategy (``--strategy``) or the user's own Python file
+(``--module``: ``plan(view)`` or ``make_bot(seat)``). The client itself is
+:mod:`blink.cli.botclient`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated, NoReturn
+from urllib.parse import urlsplit
+
+import typer
+
+__all__ = ["register"]
+
+bot_app = typer.Typer(help="Play through the public Bot API with a bot account's token.")
+
+
+def _fail(message: str) -> NoReturn:
+    """One clear line on stderr and exit status 2."""
+    typer.echo(f"blink bot play: {message}", err=True)
+    raise typer.Exit(2)
+
+
+@bot_app.command("play")
+def play(
+    server: Annotated[str, typer.Option(help="The server's address, http(s)://host:port.")],
+    token: Annotated[str, typer.Option(help="The bot account's token (POST /api/bots).")],
+    games: Annotated[int, typer.Option(help="Games to play, then exit 0.")] = 1,
+    opponent: Annotated[
+        str | None,
+        typer.Option(help="Play a house bot, LEVEL:STRATEGY (expert:blocker)."),
+    ] = None,
+    join: Annotated[
+        str | None, typer.Option(help="Take a seat in this room (another bot's).")
+    ] = None,
+    host: Annotated[
+        bool, typer.Option("--host", help="Make a room for another bot and print its code.")
+    ] = False,
+    strategy: Annotated[
+        str | None,
+        typer.Option(help="Play with a house strategy (first, blocker, ... or LEVEL:STRATEGY)."),
+    ] = None,
+    module: Annotated[
+        Path | None,
+        typer.Option(help="Play with your own FILE.py: plan(view) or make_bot(seat)."),
+    ] = None,
+) -> None:
+    """Play GAMES games with a bot account's token, then exit 0."""
+    from blink.cli import botclient
+
+    parts = urlsplit(server)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        _fail(f"--server must be an http:// or https:// address, not {server!r}")
+    if games < 1:
+        _fail("--games must be at least 1")
+    if strategy is not None and module is not None:
+        _fail("give --strategy or --module, not both")
+    if (opponent is not None) + (join is not None) + host > 1:
+        _fail("give one of --opponent, --join and --host")
+    if not token.strip():
+        _fail("--token is empty")
+    try:
+        if module is not None:
+            policy = botclient.load_policy(module)
+        else:
+            policy = botclient.house_policy(strategy or "first", botclient.seed())
+        if opponent is not None:
+            botclient.house_policy(opponent)  # checked here: one sentence, not a 400
+        played = asyncio.run(
+            botclient.run(
+                server.rstrip("/"),
+                token.strip(),
+                games,
+                policy,
+                opponent=opponent,
+                join=join.upper() if join else None,
+                host=host,
+                announce=lambda code: typer.echo(code),
+            )
+        )
+    except botclient.BotRunError as exc:
+        _fail(str(exc))
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
+    typer.echo(f"played {played} games", err=True)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``blink bot`` to the ``blink`` command."""
+    app.add_typer(bot_app, name="bot")
