@@ -29,7 +29,7 @@ from blink.cards import Card, CardError, parse_card
 from blink.games.classic.actions import Choose, Phase, Play
 from blink.games.classic.bots import BotConfigError, BotSpec
 from blink.games.classic.bots.base import Intent
-from blink.games.classic.engine import Outcome
+from blink.games.classic.engine import ClassicEnd, Outcome
 from blink.games.classic.rules import OFFICIAL, RulesetError, get_ruleset
 from blink.games.classic.view import PlayerView
 
@@ -198,7 +198,7 @@ class Player:
             my_choice=_card(v.get("my_choice")),
             outcome=None
             if not isinstance(outcome, dict)
-            else Outcome.of(outcome.get("winners", ()), str(outcome.get("reason", ""))),
+            else Outcome.of(outcome.get("winners", ()), str(outcome.get("reason", "")), ClassicEnd),
             plays=int(v.get("plays", 0)),
         )
         self.think()
