@@ -26,14 +26,15 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable
-from typing import Final, TypeVar
+from typing import TYPE_CHECKING, Final, TypeVar
 
 from limits import RateLimitItem
-from limits.aio.storage import RedisStorage
 from limits.aio.strategies import MovingWindowRateLimiter
-from redis.asyncio import ConnectionPool
 
 from blink.server.redis_url import shown_redis_url, without_password
+
+if TYPE_CHECKING:  # redis-py is the optional "redis" extra: loaded when a node has a Redis
+    from redis.asyncio import ConnectionPool
 
 __all__ = ["PREFIX", "WAIT", "WARN_EVERY", "SharedWindows"]
 
@@ -65,7 +66,12 @@ class SharedWindows:
     def __init__(self, url: str, wait: float = WAIT) -> None:
         self.url = url
         self.wait = wait
-        self._pool = ConnectionPool.from_url(url, socket_timeout=wait, socket_connect_timeout=wait)
+        from limits.aio.storage import RedisStorage
+        from redis.asyncio import ConnectionPool
+
+        self._pool: ConnectionPool = ConnectionPool.from_url(
+            url, socket_timeout=wait, socket_connect_timeout=wait
+        )
         self._storage = RedisStorage(
             storage_uri(url),
             implementation="redispy",
