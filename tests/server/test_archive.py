@@ -8,10 +8,13 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import time
+from pathlib import Path
 from typing import Any
 
+import httpx
 from srvkit import Client, ServerThread, bot_loop
 
+import blink
 from blink.server.archive import MAX_LIMIT
 
 FAST = "@40"
@@ -172,3 +175,36 @@ async def test_archive_refusals(server: ServerThread) -> None:
     doc = server.get("/openapi.json").json()
     params = {p["name"] for p in doc["paths"]["/api/profiles/{name}/games"]["get"]["parameters"]}
     assert {"game", "rated", "opponent", "since", "until", "limit", "cursor"} <= params
+
+
+def test_a_players_page_is_html(make_server: Any) -> None:
+    """``/@/NAME`` answers the player's page (HTML, 200) for a profile's name, as names
+    compare, and the not-found page (HTML, 404, in the Accept-Language's language, naming the
+    player) for an unknown or malformed name, whatever the client accepts; without the
+    client's folder, a profile's page is the JSON refusal."""
+    web = Path(blink.__file__).parent / "web"
+    server = make_server(web_dir=web)
+    new_profile(server, "Page Owner")
+    for path in ("/@/Page%20Owner", "/@/page%20owner"):
+        r = server.get(path)
+        assert r.status_code == 200, path
+        assert r.headers["content-type"].startswith("text/html")
+        assert 'src="/js/player.js"' in r.text
+    for path in ("/@/Nobody%3Cb%3E", "/@/" + "x" * 300, "/@/%00"):
+        r = server.get(path)
+        assert r.status_code == 404, path
+        assert r.headers["content-type"].startswith("text/html"), path
+        assert "<h1>Page not found</h1>" in r.text, path
+    assert "There is no player called “Nobody&lt;b&gt;”." in server.get("/@/Nobody%3Cb%3E").text
+    r = httpx.get(server.http + "/@/Nobody", headers={"accept-language": "es-AR,es;q=0.9"})
+    assert r.status_code == 404 and '<html lang="es">' in r.text
+    assert "No hay ningún jugador llamado «Nobody»." in r.text
+    # A browser's other addresses under /@/ lead nowhere either.
+    for path in ("/@/", "/@/a/b"):
+        r = httpx.get(server.http + path, headers={"accept": "text/html"})
+        assert r.status_code == 404 and "<h1>Page not found</h1>" in r.text, path
+    # A name no profile can have is nobody's in the API too (PostgreSQL's text holds no NUL).
+    assert server.get("/api/profiles/%00/figures").status_code == 404
+    bare = make_server()
+    r = bare.get("/@/Page%20Owner")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "no_client"

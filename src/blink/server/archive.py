@@ -91,8 +91,9 @@ MAX_LIMIT: Final = 100
 def profile_by_name(conn: Connection, name: str) -> Any | None:
     """The profile called ``name`` (compared as names are: by :func:`name_key`), or ``None``.
     Two profiles that came to share a key by migration 0010 (the later one's key is the key,
-    ``#`` and its id) are told apart by the name as written."""
-    if not name or len(name) > 64:
+    ``#`` and its id) are told apart by the name as written. A name no profile can have (empty,
+    too long, or with a NUL, which PostgreSQL's text cannot hold) is nobody's."""
+    if not name or len(name) > 64 or "\x00" in name:
         return None
     key = name_key(name)
     rows = conn.execute(
