@@ -2,7 +2,8 @@
 played rated games has a rating chart (with its description and table) and the games, whose
 replay links open the replay viewer, in English and Spanish, with no accessibility violation;
 "More games" pages through the archive; the head-to-head form and ?vs=NAME show the counts; an
-unknown name gets the not-found page (status 404) in the visitor's language."""
+unknown name gets the not-found page (status 404) in the visitor's language; the names of
+profiles on the leaderboard, a room's table and a replay lead to their pages."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import math
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -126,7 +128,7 @@ def _open(context: BrowserContext, url: str) -> tuple[Page, list[str]]:
 
 
 def test_the_page_of_a_rated_player(
-    server: Server, context: BrowserContext, played: dict[str, Any]
+    server: Server, context: BrowserContext, played: dict[str, Any], screenshots: Path
 ) -> None:
     page, errors = _open(context, f"{server.url}/@/{quote(PIA)}")
     expect(page.locator("#pl-name")).to_contain_text(PIA, timeout=TIMEOUT)
@@ -143,6 +145,8 @@ def test_the_page_of_a_rated_player(
     )
     expect(chart.locator("circle.dot")).to_have_count(4)
     expect(chart.locator("desc")).to_contain_text(f"to {one(points[-1]['ordinal'])} over")
+    expect(page.locator("#pl-games-table a.replay")).to_have_count(2)
+    page.screenshot(path=str(screenshots / "player.png"))
     # The same figures as a table.
     page.click(".pl-chart-table summary")
     expect(page.locator(".pl-chart-table tbody tr")).to_have_count(4)
@@ -193,6 +197,10 @@ def test_a_replay_link_plays_the_game_back(
     link.click()
     expect(page.locator("#rp-title")).to_contain_text(f"#{g['id']}", timeout=TIMEOUT)
     expect(page.locator("#rp-step")).to_contain_text("Step 0 of ")
+    # The replay's seats: both are profiles', so both names lead to their pages.
+    seats = page.locator(".rp-seat .name a.player-link")
+    expect(seats).to_have_count(2)
+    expect(seats.nth(1)).to_have_attribute("href", f"/@/{quote(VIC)}")
     assert errors == [], errors
 
 
@@ -262,3 +270,31 @@ def test_an_unknown_player_gets_the_not_found_page(
         assert not found, describe(found)
         # The document's own 404 is the one console line.
         assert all("404" in e for e in errors), errors
+
+
+def test_a_leaderboard_name_leads_to_the_page(
+    server: Server, context: BrowserContext, played: dict[str, Any]
+) -> None:
+    page, errors = _open(context, f"{server.url}/leaderboard.html")
+    link = page.locator(f'#board a.player-link[href="/@/{quote(PIA)}"]')
+    expect(link).to_have_text(PIA, timeout=TIMEOUT)
+    link.click()
+    expect(page.locator("#pl-name")).to_contain_text(PIA, timeout=TIMEOUT)
+    expect(page.locator("svg.pl-chart")).to_be_visible()
+    assert errors == [], errors
+
+
+def test_a_room_names_its_profiles_with_links(
+    server: Server, context: BrowserContext, played: dict[str, Any]
+) -> None:
+    """The room's table names a profile's seat with a link to its page (a new tab: the game
+    goes on), a guest's as text."""
+    pia = played["pia"]
+    code = server.api("/api/rooms", {"name": PIA, "profile_secret": pia["secret"]})["code"]
+    server.api(f"/api/rooms/{code}/join", {"name": "Guest Gus"})
+    page, errors = _open(context, f"{server.url}/watch/{code}")
+    link = page.locator(f'.waiting a.player-link[href="/@/{quote(PIA)}"]')
+    expect(link).to_have_text(PIA, timeout=TIMEOUT)
+    expect(link).to_have_attribute("target", "_blank")
+    expect(page.locator(".waiting li", has_text="Guest Gus").locator("a")).to_have_count(0)
+    assert errors == [], errors

@@ -208,3 +208,35 @@ def test_a_players_page_is_html(make_server: Any) -> None:
     bare = make_server()
     r = bare.get("/@/Page%20Owner")
     assert r.status_code == 404 and r.json()["error"]["code"] == "no_client"
+
+
+async def test_whose_profiles_sit_in_a_room_and_a_game(make_server: Any) -> None:
+    """``GET /api/rooms/CODE/profiles`` names the profile holding each seat (a guest's, a
+    bot's and an open seat are ``null``), ``GET /api/games/ID/profiles`` each seat's of a
+    stored game; a profile's id at ``/@/ID`` leads to its name's page."""
+    server = make_server(web_dir=Path(blink.__file__).parent / "web")
+    ann = new_profile(server, "Ann")
+    code = server.post("/api/rooms", {"name": "Ann", "profile_secret": ann["secret"]}).json()[
+        "code"
+    ]
+    assert server.get(f"/api/rooms/{code}/profiles").json()["profiles"] == ["Ann", None]
+    tok = server.post(f"/api/rooms/{code}/join", {"name": "Ann"}).json()["token"]
+    assert server.get(f"/api/rooms/{code.lower()}/profiles").json() == {
+        "room": code,
+        "profiles": ["Ann", None],
+    }
+    await _play(server, code, [ann["secret"], tok])
+    (game,) = await asyncio.to_thread(wait_archive, server, "Ann", 1)
+    assert server.get(f"/api/games/{game['id']}/profiles").json() == {
+        "game": game["id"],
+        "profiles": ["Ann", None],
+    }
+    body = {"bot": f"beginner:first{FAST}", "name": "A", "profile_secret": ann["secret"]}
+    quick = server.post("/api/quick", body).json()["code"]
+    assert server.get(f"/api/rooms/{quick}/profiles").json()["profiles"] == ["Ann", None]
+    r = server.get("/api/rooms/ZZZZZZ/profiles")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "no_such_room"
+    r = server.get("/api/games/999999/profiles")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "no_such_game"
+    r = httpx.get(f"{server.http}/@/{ann['id']}?vs=Bob", follow_redirects=False)
+    assert r.status_code == 302 and r.headers["location"] == "/@/Ann?vs=Bob"
