@@ -298,3 +298,32 @@ def test_a_room_names_its_profiles_with_links(
     expect(link).to_have_attribute("target", "_blank")
     expect(page.locator(".waiting li", has_text="Guest Gus").locator("a")).to_have_count(0)
     assert errors == [], errors
+
+
+def test_a_tournaments_profiles_lead_to_their_pages(
+    server: Server, context: BrowserContext, played: dict[str, Any]
+) -> None:
+    """A tournament's players entered with a profile link to their pages, in its list of
+    players and in its bracket (by the profile's id, which leads to the name's page); a
+    player entered by name does not; the player's page lists the tournament."""
+    made = server.api("/api/tournaments", {"name": "Link cup", "kind": "online"})
+    tid, secret = str(made["id"]), str(made["organiser_secret"])
+    for who in (played["pia"], played["vic"]):
+        server.api(f"/api/tournaments/{tid}/join", {"profile_secret": who["secret"]})
+    server.api(f"/api/tournaments/{tid}/players", {"organiser_secret": secret, "name": "Wes"})
+    server.api(f"/api/tournaments/{tid}/start", {"organiser_secret": secret, "seed": 3})
+    page, errors = _open(context, f"{server.url}/tournament.html?id={tid}")
+    pia = f"/@/{played['pia']['id']}"
+    expect(page.locator(f'#players li[data-player="{PIA}"] a.player-link')).to_have_attribute(
+        "href", pia, timeout=TIMEOUT
+    )
+    expect(page.locator('#players li[data-player="Wes"] a')).to_have_count(0)
+    bracket = page.locator(f'#bracket .pname a.player-link[href="{pia}"]')
+    expect(bracket.first).to_have_text(PIA)
+    expect(page.locator("#bracket .pname a", has_text="Wes")).to_have_count(0)
+    bracket.first.click()
+    page.wait_for_url(f"**/@/{quote(PIA)}", timeout=TIMEOUT)
+    expect(page.locator("#pl-tours-list a", has_text="Link cup")).to_have_attribute(
+        "href", f"/tournament.html?id={tid}", timeout=TIMEOUT
+    )
+    assert errors == [], errors
