@@ -192,9 +192,11 @@ def test_end_screen_replay_link_opens_the_go_viewer(
     expect(page.locator(".go-replay")).to_be_visible(timeout=15_000)
     expect(page.locator("#rp-step")).to_contain_text("Step 0 of ")
     # One request for the frames, one for the game's study (js/study.js); a quick game's room
-    # is private, so both name it.
-    assert sorted(u.rsplit("/", 1)[-1].split("?room=")[0] for u in calls) == ["replay", "study"]
-    assert all("?room=" in u for u in calls)
+    # is private, so both name it. One more asks whose profiles sat in it (public, as the
+    # players' archives are).
+    asked = sorted(u.rsplit("/", 1)[-1].split("?room=")[0] for u in calls)
+    assert asked == ["profiles", "replay", "study"]
+    assert all("?room=" in u for u in calls if not u.endswith("/profiles"))
     # Go Blink's study: each seat's summary, its asks and lay-downs as moves.
     expect(page.locator("#st-summary li")).to_have_count(2)
     expect(page.locator("#st-moves li").first).to_be_visible()

@@ -234,8 +234,11 @@ def test_stored_game_from_the_lobby_in_one_request(
     entry.get_by_role("link", name="Replay").click()
     n = len(record.actions)
     expect(page.locator("#rp-step")).to_have_text(f"Step 0 of {n}", timeout=10000)
-    # The frames in one request; the game's study beside them (js/study.js), in another.
-    assert sorted(api_calls) == [f"/api/games/{game['id']}/{w}" for w in ("replay", "study")]
+    # The frames in one request; the game's study beside them (js/study.js), in another; whose
+    # profiles sat in its seats (their names link to their pages), in a third.
+    assert sorted(api_calls) == [
+        f"/api/games/{game['id']}/{w}" for w in ("profiles", "replay", "study")
+    ]
     expect(page.locator("#st-summary li")).to_have_count(record.players)
     expect(page.locator("#rp-title")).to_contain_text(f"#{game['id']}")
     page.keyboard.press("ArrowRight")

@@ -8,10 +8,13 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import time
+from pathlib import Path
 from typing import Any
 
+import httpx
 from srvkit import Client, ServerThread, bot_loop
 
+import blink
 from blink.server.archive import MAX_LIMIT
 
 FAST = "@40"
@@ -172,3 +175,68 @@ async def test_archive_refusals(server: ServerThread) -> None:
     doc = server.get("/openapi.json").json()
     params = {p["name"] for p in doc["paths"]["/api/profiles/{name}/games"]["get"]["parameters"]}
     assert {"game", "rated", "opponent", "since", "until", "limit", "cursor"} <= params
+
+
+def test_a_players_page_is_html(make_server: Any) -> None:
+    """``/@/NAME`` answers the player's page (HTML, 200) for a profile's name, as names
+    compare, and the not-found page (HTML, 404, in the Accept-Language's language, naming the
+    player) for an unknown or malformed name, whatever the client accepts; without the
+    client's folder, a profile's page is the JSON refusal."""
+    web = Path(blink.__file__).parent / "web"
+    server = make_server(web_dir=web)
+    new_profile(server, "Page Owner")
+    for path in ("/@/Page%20Owner", "/@/page%20owner"):
+        r = server.get(path)
+        assert r.status_code == 200, path
+        assert r.headers["content-type"].startswith("text/html")
+        assert 'src="/js/player.js"' in r.text
+    for path in ("/@/Nobody%3Cb%3E", "/@/" + "x" * 300, "/@/%00"):
+        r = server.get(path)
+        assert r.status_code == 404, path
+        assert r.headers["content-type"].startswith("text/html"), path
+        assert "<h1>Page not found</h1>" in r.text, path
+    assert "There is no player called “Nobody&lt;b&gt;”." in server.get("/@/Nobody%3Cb%3E").text
+    r = httpx.get(server.http + "/@/Nobody", headers={"accept-language": "es-AR,es;q=0.9"})
+    assert r.status_code == 404 and '<html lang="es">' in r.text
+    assert "No hay ningún jugador llamado «Nobody»." in r.text
+    # A browser's other addresses under /@/ lead nowhere either.
+    for path in ("/@/", "/@/a/b"):
+        r = httpx.get(server.http + path, headers={"accept": "text/html"})
+        assert r.status_code == 404 and "<h1>Page not found</h1>" in r.text, path
+    # A name no profile can have is nobody's in the API too (PostgreSQL's text holds no NUL).
+    assert server.get("/api/profiles/%00/figures").status_code == 404
+    bare = make_server()
+    r = bare.get("/@/Page%20Owner")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "no_client"
+
+
+async def test_whose_profiles_sit_in_a_room_and_a_game(make_server: Any) -> None:
+    """``GET /api/rooms/CODE/profiles`` names the profile holding each seat (a guest's, a
+    bot's and an open seat are ``null``), ``GET /api/games/ID/profiles`` each seat's of a
+    stored game; a profile's id at ``/@/ID`` leads to its name's page."""
+    server = make_server(web_dir=Path(blink.__file__).parent / "web")
+    ann = new_profile(server, "Ann")
+    code = server.post("/api/rooms", {"name": "Ann", "profile_secret": ann["secret"]}).json()[
+        "code"
+    ]
+    assert server.get(f"/api/rooms/{code}/profiles").json()["profiles"] == ["Ann", None]
+    tok = server.post(f"/api/rooms/{code}/join", {"name": "Ann"}).json()["token"]
+    assert server.get(f"/api/rooms/{code.lower()}/profiles").json() == {
+        "room": code,
+        "profiles": ["Ann", None],
+    }
+    await _play(server, code, [ann["secret"], tok])
+    (game,) = await asyncio.to_thread(wait_archive, server, "Ann", 1)
+    assert server.get(f"/api/games/{game['id']}/profiles").json() == {
+        "game": game["id"],
+        "profiles": ["Ann", None],
+    }
+    body = {"bot": f"beginner:first{FAST}", "name": "A", "profile_secret": ann["secret"]}
+    quick = server.post("/api/quick", body).json()["code"]
+    assert server.get(f"/api/rooms/{quick}/profiles").json()["profiles"] == ["Ann", None]
+    r = server.get("/api/rooms/ZZZZZZ/profiles")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "no_such_room"
+    r = server.get("/api/games/999999/profiles")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "no_such_game"
+    r = httpx.get(f"{server.http}/@/{ann['id']}?vs=Bob", follow_redirects=False)
+    assert r.status_code == 302 and r.headers["location"] == "/@/Ann?vs=Bob"

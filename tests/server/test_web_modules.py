@@ -313,11 +313,13 @@ def _settings(page: str) -> str:
     return html[start : html.index("</header>", start)]
 
 
-@pytest.mark.parametrize("page", ["tournament.html", "leaderboard.html", "daily.html"])
+@pytest.mark.parametrize(
+    "page", ["tournament.html", "leaderboard.html", "daily.html", "player.html"]
+)
 def test_the_tournament_pages_have_the_game_pages_top_bar(page: str) -> None:
-    """The tournament, leaderboard and daily challenge pages repeat index.html's top-bar
-    controls (topbar.js wires them by id); only the "How to play" link of the phone's menu
-    differs, the router's data-link being index.html's alone."""
+    """The tournament, leaderboard, daily challenge and player pages repeat index.html's
+    top-bar controls (topbar.js wires them by id); only the "How to play" link of
+    the phone's menu differs, the router's data-link being index.html's alone."""
     ours = _settings(page)
     theirs = _settings("index.html").replace(' href="/#rules" data-link ', ' href="/#rules" ')
     assert ours == theirs

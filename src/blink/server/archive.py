@@ -49,7 +49,7 @@ from blink.server.links import record_url
 from blink.server.names import name_key, plain_key
 from blink.server.profiles import meta, profile_games, profiles, profiles_among, public_profile
 from blink.server.rooms import GameState, Room
-from blink.server.schema import games, rooms
+from blink.server.schema import games, rooms, seats
 from blink.server.tournaments import tournaments
 
 __all__ = [
@@ -57,6 +57,7 @@ __all__ = [
     "Filters",
     "archive_page",
     "find_profile",
+    "game_profiles",
     "on_game_end",
     "parse_filters",
     "player_figures",
@@ -64,6 +65,7 @@ __all__ = [
     "profile_by_name",
     "rating_of",
     "replay_url",
+    "room_profiles",
     "versus",
 ]
 
@@ -91,8 +93,9 @@ MAX_LIMIT: Final = 100
 def profile_by_name(conn: Connection, name: str) -> Any | None:
     """The profile called ``name`` (compared as names are: by :func:`name_key`), or ``None``.
     Two profiles that came to share a key by migration 0010 (the later one's key is the key,
-    ``#`` and its id) are told apart by the name as written."""
-    if not name or len(name) > 64:
+    ``#`` and its id) are told apart by the name as written. A name no profile can have (empty,
+    too long, or with a NUL, which PostgreSQL's text cannot hold) is nobody's."""
+    if not name or len(name) > 64 or "\x00" in name:
         return None
     key = name_key(name)
     rows = conn.execute(
@@ -318,6 +321,41 @@ def _profile_names(conn: Connection, game_ids: list[int]) -> dict[tuple[int, int
         .where(player_games.c.game_id.in_(game_ids))
     )
     return {(r.game_id, r.seat): r.name for r in rows}
+
+
+def game_profiles(conn: Connection, game_id: int) -> dict[str, Any]:
+    """Whose profile sat in each seat of a stored game (``GET /api/games/{id}/profiles``): the
+    profile's name now, ``None`` for a bot or a guest. :class:`ApiError` ``404 no_such_game``."""
+    row = conn.execute(select(games.c.players).where(games.c.id == game_id)).first()
+    if row is None:
+        raise ApiError(404, "no_such_game", f"there is no game {game_id}")
+    names = _profile_names(conn, [game_id])
+    return {"game": game_id, "profiles": [names.get((game_id, s)) for s in range(row.players)]}
+
+
+def room_profiles(conn: Connection, code: str, hashes: list[str | None] | None) -> dict[str, Any]:
+    """Whose profile holds each seat of a room (``GET /api/rooms/{code}/profiles``): the name
+    of the profile whose secret is the seat's token, ``None`` for a bot, a guest or an open
+    seat. ``hashes`` are the seats' token hashes when the room is served here (else they are
+    read from the stored seats). :class:`ApiError` ``404 no_such_room``."""
+    if hashes is None:
+        rows = conn.execute(
+            select(seats.c.kind, seats.c.token_hash)
+            .where(seats.c.room_code == code)
+            .order_by(seats.c.seat)
+        ).all()
+        if not rows:
+            raise ApiError(404, "no_such_room", f"there is no room {code}")
+        hashes = [r.token_hash if r.kind == "human" else None for r in rows]
+    known = [h for h in hashes if h]
+    names = dict(
+        conn.execute(
+            select(profiles.c.secret_hash, profiles.c.name).where(profiles.c.secret_hash.in_(known))
+        ).all()
+        if known
+        else []
+    )
+    return {"room": code, "profiles": [names.get(h) if h else None for h in hashes]}
 
 
 def _entry(r: Any, names: dict[tuple[int, int], str]) -> dict[str, Any]:

@@ -6,7 +6,8 @@ a room served by another node of a cluster (``503 room_elsewhere``,
 :class:`~blink.server.lease.RoomElsewhere`), request validation (``400 bad_options``) and
 Starlette's own (``404 not_found``,
 ``405 method_not_allowed``). A browser asking for a page that does not exist (it accepts
-``text/html``, outside ``/api/``) gets a page that says so instead, in its language.
+``text/html``, outside ``/api/``) gets a page that says so instead, in its language (and a
+player's page, ``/@/NAME``, of nobody, the same page naming the player asked for).
 :func:`install` adds the handlers to an app.
 """
 
@@ -22,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from blink.server.lease import RoomElsewhere
 
-__all__ = ["ApiError", "ProfileError", "install"]
+__all__ = ["ApiError", "ProfileError", "install", "not_found_page", "page_language"]
 
 
 class ApiError(Exception):
@@ -81,6 +82,12 @@ _PAGE_WORDS: Final = {
 }
 
 
+_NO_PLAYER: Final = {
+    "en": "There is no player called “{name}”. Check the name, or start from the lobby.",
+    "es": "No hay ningún jugador llamado «{name}». Revisa el nombre o empieza desde la sala.",
+}
+
+
 def wants_html(req: Request) -> bool:
     """Whether ``req`` is a browser's, outside the API: it accepts HTML and is not for /api/."""
     return not req.url.path.startswith("/api/") and "text/html" in req.headers.get("accept", "")
@@ -95,9 +102,13 @@ def page_language(req: Request) -> str:
     return "en"
 
 
-def not_found_page(lang: str) -> str:
-    """The page a browser gets for an address that leads nowhere, in ``lang``."""
-    title, sentence, back = (html.escape(w) for w in _PAGE_WORDS[lang])
+def not_found_page(lang: str, player: str | None = None) -> str:
+    """The page a browser gets for an address that leads nowhere, in ``lang`` (for the page
+    of a ``player`` nobody is called, a sentence that names them)."""
+    words = _PAGE_WORDS[lang]
+    if player is not None:
+        words = (words[0], _NO_PLAYER[lang].format(name=player), words[2])
+    title, sentence, back = (html.escape(w) for w in words)
     return (
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'

@@ -1,5 +1,7 @@
 """A player's archive and pages' data: ``GET /api/profiles/{name}/games`` (one page of the
-finished games of the player called ``name``, newest first, with filters).
+finished games of the player called ``name``, newest first, with filters), the figures and
+head-to-head of a player's page, and whose profiles sit in a room or sat in a stored game (the
+table and the replay viewer link those names to the players' pages).
 
 The archive itself is :mod:`blink.server.archive`.
 """
@@ -73,3 +75,22 @@ async def versus(h: HubDep, name: str, other: str) -> dict[str, Any]:
     the latest ten (as the archive gives them). ``404 no_such_player`` for either, ``400
     bad_filter`` for a player against themself."""
     return await asyncio.to_thread(_read, h, archive.versus, name, other)
+
+
+@router.get("/api/rooms/{code}/profiles")
+async def room_profiles(h: HubDep, code: str) -> dict[str, Any]:
+    """Whose profile holds each seat of a room: ``profiles``, one per seat, the profile's name
+    or ``null`` (a bot, a guest, an open seat). ``404 no_such_room``."""
+    code = code.upper()
+    room = h.room(code)
+    hashes = (
+        None if room is None else [s.token_hash if s.kind == "human" else None for s in room.seats]
+    )
+    return await asyncio.to_thread(_read, h, archive.room_profiles, code, hashes)
+
+
+@router.get("/api/games/{game_id}/profiles")
+async def game_profiles(h: HubDep, game_id: int) -> dict[str, Any]:
+    """Whose profile sat in each seat of a stored game: ``profiles``, one per seat, the
+    profile's name now or ``null`` (a bot or a guest). ``404 no_such_game``."""
+    return await asyncio.to_thread(_read, h, archive.game_profiles, game_id)

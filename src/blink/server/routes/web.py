@@ -1,7 +1,9 @@
 """The browser client: its files at ``/``, each game's own browser module at
 ``/games/{name}/`` (:attr:`blink.model.registry.FrontEnd.web`), and the room links
 ``/play/{code}`` and ``/watch/{code}`` (a room of a game with its own page goes to that page,
-:attr:`blink.model.registry.FrontEnd.pages`).
+:attr:`blink.model.registry.FrontEnd.pages`), and a player's page ``/@/{name}``
+(``web/player.html``, which a profile's id leads to too; the not-found page in the visitor's
+language, with status 404, when no profile has that name).
 
 Without the client's folder (``settings.web_dir``), ``/`` answers a short page that points at
 the API documentation.
@@ -14,20 +16,26 @@ changed file replaces the cached shell (:func:`service_worker`).
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import hashlib
 import importlib.util
 import json
 from pathlib import Path
 from typing import Any, Final
+from urllib.parse import quote
 
-from fastapi import APIRouter, FastAPI
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy import select
 
 from blink import __version__
 from blink.model.registry import UnknownGame, front_end, game_names
-from blink.server.errors import ApiError
+from blink.server.archive import profile_by_name
+from blink.server.errors import ApiError, not_found_page, page_language
+from blink.server.hub import Hub
+from blink.server.profiles import profiles
 from blink.server.routes.deps import HubDep, SettingsDep
 
 __all__ = [
@@ -35,6 +43,7 @@ __all__ = [
     "game_web_dir",
     "install",
     "page_of",
+    "player_page",
     "router",
     "service_worker",
     "shell",
@@ -99,6 +108,39 @@ async def watch_link(h: HubDep, settings: SettingsDep, code: str) -> Any:
     if page is not None:
         return RedirectResponse(page[1] + code.upper())
     return _index(settings.web_dir)
+
+
+def _player(h: Hub, name: str) -> tuple[str, bool] | None:
+    """The name of the player ``name`` leads to, and whether it was the profile's id (a
+    tournament knows its players' profiles by id); ``None``: nobody."""
+    with h.storage.engine.connect() as conn:
+        row = profile_by_name(conn, name)
+        if row is not None:
+            return row.name, False
+        if 0 < len(name) <= 16 and "\x00" not in name:
+            found = conn.execute(select(profiles.c.name).where(profiles.c.id == name)).first()
+            if found is not None:
+                return str(found.name), True
+    return None
+
+
+@router.get("/@/{name}", include_in_schema=False)
+async def player_page(h: HubDep, settings: SettingsDep, req: Request, name: str) -> Any:
+    """A player's page: ``web/player.html``, which reads the player's figures, archive and
+    head-to-head from the API; a profile's id is sent on to its name's page. An unknown or
+    malformed name gets the not-found page, naming the player asked for in the visitor's
+    language (Accept-Language), with status 404."""
+    found = await asyncio.to_thread(_player, h, name)
+    if found is None:
+        page = not_found_page(page_language(req), player=name)
+        return HTMLResponse(page, status_code=404)
+    if found[1]:
+        query = f"?{req.url.query}" if req.url.query else ""
+        return RedirectResponse(f"/@/{quote(found[0], safe='')}{query}", status_code=302)
+    web = settings.web_dir
+    if web is None or not (web / "player.html").is_file():
+        raise ApiError(404, "no_client", "the browser client is not installed on this server")
+    return FileResponse(web / "player.html", headers={"Cache-Control": "no-cache"})
 
 
 @router.get("/favicon.ico", include_in_schema=False)

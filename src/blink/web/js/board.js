@@ -3,6 +3,7 @@
 
 import { backSVG, cardSVG, escapeXml } from "./cards.js";
 import { cardName, colorLetter, t } from "./i18n.js";
+import { playerHref } from "./playerlink.js";
 
 /**
  * Where each pile and opponent goes when seen from `seat` (bottom of the screen). `reach` is
@@ -53,6 +54,14 @@ export function boardHTML(m) {
   return `<div class="board p${m.players}">${parts.join("")}</div>`;
 }
 
+/** Seat `p`'s name (`html`, escaped) as a link to its player's page when `m.links` names the
+ * profile holding the seat (opened in a new tab: the game goes on). */
+function linked(m, p, html) {
+  const profile = m.links && m.links[p];
+  if (!profile) return html;
+  return `<a class="player-link" href="${escapeXml(playerHref(profile))}" target="_blank" rel="noopener">${html}</a>`;
+}
+
 function opponentHTML(m, p, area) {
   const name = escapeXml(m.names[p] || t("seat", { n: p + 1 }));
   const hc = m.handCounts[p] ?? 0;
@@ -67,7 +76,7 @@ function opponentHTML(m, p, area) {
   const played = m.playedBy && [...m.playedBy.values()].includes(p) ? " played" : "";
   return (
     `<section class="opp area-${area} tint-${area}${won}${played}" data-seat="${p}" aria-label="${name}: ${escapeXml(t("cards_in_hand", { n: hc }))}, ${escapeXml(t("cards_in_draw", { n: dc }))}">` +
-    `<div class="name">${conn}<span class="nm">${name}</span></div>` +
+    `<div class="name">${conn}<span class="nm">${linked(m, p, name)}</span></div>` +
     `<div class="minihand" aria-hidden="true">${mini}</div>` +
     `<div class="counts" aria-hidden="true">${escapeXml(t("hand"))} ${hc} · ${escapeXml(t("draw"))} <b>${dc}</b></div>${chosen}</section>`
   );

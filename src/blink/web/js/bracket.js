@@ -22,6 +22,14 @@ export function el(tag, attrs = {}, ...kids) {
 
 const SVG = "http://www.w3.org/2000/svg";
 
+/** The players whose names link to their pages (name -> address), set by drawnParts. */
+let links = new Map();
+
+/** `text` (a player's `name`, or words about them) as a link to their page if they have one. */
+function who(name, text = name) {
+  return name !== null && links.has(name) ? el("a", { href: links.get(name), class: "player-link" }, text) : text;
+}
+
 /** "winner of Round 1, match 2" for a source that is not a player yet. */
 function sourceText(byId, src) {
   if (!src.startsWith("winner:")) return src;
@@ -110,7 +118,7 @@ function matchBox(byId, m, acts) {
     const name = vacant.includes(i) ? t("t_vacant") : p ?? sourceText(byId, m.sources[i]);
     const shown = m.games.length || (m.walkover && m.kind === "final-set");
     box.append(el("div", { class: `who${win ? " win" : ""}${lost ? " lost" : ""}${p === null ? " pending" : ""}` },
-      el("span", { class: "pname" }, forfeits.includes(p) ? `${name} · ${t("t_forfeit_mark")}` : name),
+      el("span", { class: "pname" }, who(p, forfeits.includes(p) ? `${name} · ${t("t_forfeit_mark")}` : name)),
       el("span", { class: "pscore", "aria-hidden": "true" }, p !== null && shown ? String(m.score[p] ?? 0) : "")));
   });
   box.append(el("p", { class: "score" }, m.walkover ? walkoverWords(m) : scoreWords(m)));
@@ -281,14 +289,16 @@ function standingsTable(td) {
     el("tbody", {}, ...td.standings.map((s) => {
       const r = records.get(s.name) || { wins: 0, losses: 0 };
       const where = s.place === s.place_to ? String(s.place) : t("t_place_range", { a: s.place, b: s.place_to });
-      return el("tr", { "data-status": s.status }, el("td", {}, where), el("td", {}, s.name),
+      return el("tr", { "data-status": s.status }, el("td", {}, where), el("td", {}, who(s.name)),
         el("td", { class: "record" }, recordWords(r.wins, r.losses)), el("td", {}, statusWords(s)));
     })));
 }
 
 /** Everything of a drawn tournament below its panels (section#bracket): the bracket, the final round's table,
- * the tie-breaks and the standings. `acts(match)` gives each match box's links and buttons. */
-export function drawnParts(td, acts) {
+ * the tie-breaks and the standings. `acts(match)` gives each match box's links and buttons;
+ * `playerLinks` (name -> address) the players whose names link to their pages. */
+export function drawnParts(td, acts, playerLinks = new Map()) {
+  links = playerLinks;
   const byId = new Map(td.matches.map((m) => [m.id, m]));
   const grid = bracketGrid(td, byId, acts);
   const parts = grid ? [el("div", { class: "tscroll bracket-wrap" }, grid)] : [];

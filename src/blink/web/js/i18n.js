@@ -1,12 +1,13 @@
 // English and Spanish strings, card names for screen readers, and the language switch.
 // Spanish game wording follows the official Spanish rules (seed 004). The daily challenge
-// page's strings are in strings-daily.js, a game study's in strings-study.js (added to these
-// tables below).
+// page's strings are in strings-daily.js, a game study's in strings-study.js, a player's page's
+// in strings-player.js (added to these tables below).
 import { STRINGS as PAGE_STRINGS } from "./strings-daily.js";
 import { STRINGS as APP_STRINGS } from "./strings-app.js";
 import { STRINGS as ERROR_STRINGS } from "./strings-errors.js";
 import { STRINGS as STUDY_STRINGS } from "./strings-study.js";
 import { STRINGS as ACCOUNT_STRINGS } from "./strings-account.js";
+import { STRINGS as PLAYER_STRINGS } from "./strings-player.js";
 
 const STRINGS = {
   en: {
@@ -909,7 +910,7 @@ const CARD_WORDS = {
 export const LANGS = ["en", "es"];
 for (const l of LANGS) Object.assign(STRINGS[l], PAGE_STRINGS[l]);
 for (const l of LANGS) Object.assign(STRINGS[l], APP_STRINGS[l], ERROR_STRINGS[l], ACCOUNT_STRINGS[l]);
-for (const l of LANGS) Object.assign(STRINGS[l], STUDY_STRINGS[l]);
+for (const l of LANGS) Object.assign(STRINGS[l], STUDY_STRINGS[l], PLAYER_STRINGS[l]);
 let lang = pickLanguage();
 const listeners = new Set();
 

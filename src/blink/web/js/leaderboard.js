@@ -7,6 +7,7 @@
 import { api, ensureProfile, errorText, myProfile } from "./tournament-api.js";
 import { el } from "./bracket.js";
 import { applyI18n, t, tCount } from "./i18n.js";
+import { playerLink } from "./playerlink.js";
 import { setupTopbar } from "./topbar.js";
 
 const status = document.getElementById("lstatus");
@@ -84,7 +85,7 @@ function showBoard(data) {
     .map((d) => d.closest("tr").dataset.id));
   const line = (p) => {
     const row = el("tr", { "data-id": p.id, class: p.id === (me && me.id) ? "me" : null },
-      el("td", {}, p.rank == null ? "–" : String(p.rank)), el("th", { scope: "row" }, p.name),
+      el("td", {}, p.rank == null ? "–" : String(p.rank)), el("th", { scope: "row" }, playerLink(p.name)),
       el("td", { class: "rating" }, p.rating.ordinal.toFixed(1)), el("td", {}, String(p.games)),
       formCell(p.form), detailsCell(p));
     if (open.has(p.id)) row.querySelector("details").open = true;

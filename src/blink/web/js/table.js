@@ -17,6 +17,7 @@ import { botSeatName, botTitle, keptSeats, seatBots } from "./botnames.js";
 import { fly, sourceRect, springBack } from "./motion.js";
 import { actionOf, bindings, keyHint, keyLabel, keyName, openKeys } from "./keys.js";
 import { loadOwnStudy, ownSummary, studyUrl } from "./study.js";
+import { playerHref } from "./playerlink.js";
 
 const GO_FLASH_MS = 900;
 const PLAYED_BY_MS = 1200;
@@ -76,6 +77,7 @@ export function mountTable(root, { code, spectate }) {
       case "room":
         S.room = msg.room;
         if (msg.room.series) S.series = msg.room.series;
+        loadProfiles();
         break;
       case "snapshot": {
         const v = msg.view;
@@ -531,6 +533,30 @@ export function mountTable(root, { code, spectate }) {
     }
   }
 
+  /** Whose profiles hold the seats (GET /api/rooms/CODE/profiles), asked again when the seats
+   * change: their names link to the players' pages; a guest's or a bot's do not. */
+  function loadProfiles() {
+    const key = JSON.stringify(S.room.seats.map((s) => [s.kind, s.name, s.taken]));
+    if (S.profilesKey === key) return;
+    S.profilesKey = key;
+    fetch(`/api/rooms/${encodeURIComponent(code)}/profiles`)
+      .then((r) => (r.ok ? r.json() : null))
+      .then((d) => {
+        if (!d || S.profilesKey !== key) return;
+        S.profiles = d.profiles;
+        render();
+      })
+      .catch(() => { /* the names stay text */ });
+  }
+
+  /** A seat's name as HTML: a link to the player's page when a profile holds the seat (a new
+   * tab: the game goes on here). */
+  function nameHTML(i) {
+    const name = escapeXml(nameOf(i));
+    const profile = S.profiles && S.profiles[i];
+    return profile ? `<a class="player-link" href="${escapeXml(playerHref(profile))}" target="_blank" rel="noopener">${name}</a>` : name;
+  }
+
   // --- drawing --------------------------------------------------------------------------------
 
   function seatNames() {
@@ -593,7 +619,7 @@ export function mountTable(root, { code, spectate }) {
   function waitingHTML() {
     const seats = (S.room && S.room.seats) || [];
     const rows = seats.map((s, i) =>
-      `<li><span>${escapeXml(nameOf(i))}</span><span class="muted">${escapeXml(s.kind === "bot" ? t("bot") : s.connected ? t("seat_here") : s.taken ? t("seat_away") : t("seat_open"))}</span></li>`,
+      `<li><span>${nameHTML(i)}</span><span class="muted">${escapeXml(s.kind === "bot" ? t("bot") : s.connected ? t("seat_here") : s.taken ? t("seat_away") : t("seat_open"))}</span></li>`,
     ).join("");
     return `<section class="panel waiting"><h1 class="wait-title">${escapeXml(t("waiting_players"))}</h1>
       ${S.spectate ? "" : shareHTML()}<ul class="list" style="margin-top:.8rem">${rows}</ul></section>`;
@@ -806,7 +832,7 @@ export function mountTable(root, { code, spectate }) {
         const v = S.view;
         const fits = S.sel !== null && v.hand[S.sel] ? new Set(fitsOf(v.hand[S.sel])) : new Set();
         const board = boardHTML({
-          players: S.players, seat: S.seat, names: seatNames(), tops: v.tops, depth: S.depth,
+          players: S.players, seat: S.seat, names: seatNames(), links: S.profiles, tops: v.tops, depth: S.depth,
           hands: null, handCounts: v.hand_counts, drawCounts: v.draw_counts,
           // While this page is cut off it knows of nobody's connection: every dot is grey.
           connected: S.room ? S.room.seats.map((s) => session.state === "open" && (s.kind === "bot" || s.connected)) : null,

@@ -9,6 +9,7 @@
 import { api, ensureProfile, errorText, myProfile } from "./tournament-api.js";
 import { drawConnectors, drawnParts, el } from "./bracket.js";
 import { getLang, t, tCount } from "./i18n.js";
+import { playerHref, playerLink } from "./playerlink.js";
 import { setupTopbar } from "./topbar.js";
 
 const main = document.getElementById("tmain");
@@ -449,15 +450,20 @@ function joinPanel(x) {
   return panel;
 }
 
+/** The players entered with a profile: name -> the profile's page (/@/ID leads to it). */
+function profileLinks(x) {
+  return new Map(x.players.filter((p) => p.profile).map((p) => [p.name, playerHref(p.profile)]));
+}
+
 function playerLine(p, x, org) {
   const td = x.tournament;
-  let line = p.name;
+  let line = "";
   if (p.rank) line += ` (${t("t_rank_n", { n: p.rank })})`;
   if (td.draw && td.draw.byes.includes(p.name)) line += ` · ${t("t_bye")}`;
   if (p.withdrawn) line += ` · ${t("t_withdrawn_mark")}`;
   if (x.check_in.open) line += ` · ${t(p.checked_in ? "t_checked_in_mark" : "t_not_checked_in_mark")}`;
   if (p.claimable) line += ` · ${t("t_claimable_mark")}`;
-  const li = el("li", { "data-player": p.name }, line);
+  const li = el("li", { "data-player": p.name }, p.profile ? playerLink(p.profile, p.name) : p.name, line);
   if (org && x.check_in.open && !p.checked_in) {
     li.append(" ", el("button", { type: "button", onclick: () => act("check-in", { name: p.name }) }, t("t_check_in_for", { name: p.name })));
   }
@@ -512,7 +518,7 @@ function render(x) {
     el("ul", { id: "players" }, ...x.players.map((p) => playerLine(p, x, org)))));
   if (td.draw) {
     parts.push(el("p", { class: "meta" }, t("t_draw_seed", { seed: td.draw.seed })),
-      drawnParts(td, (m) => matchActs(x, m, org)));
+      drawnParts(td, (m) => matchActs(x, m, org), profileLinks(x)));
   }
   const changes = changesPart(x);
   if (changes) parts.push(changes);
