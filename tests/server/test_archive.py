@@ -130,6 +130,8 @@ async def test_archive_lists_filters_and_pages(server: ServerThread) -> None:
     # The player's figures: rating history from the start, games by kind and player count.
     fig = server.get("/api/profiles/Ann/figures").json()
     assert fig["id"] == ann["id"] and fig["tournaments"] == []
+    # Rated games past the threshold (1 here), a person's profile.
+    assert (fig["provisional"], fig["bot"], fig["owner"]) == (False, False, None)
     points = fig["rating_history"]
     assert points[0]["ordinal"] == quick["rating"]["before"]["ordinal"]
     assert [p["game"] for p in points[1:]] == [quick["id"], versus["id"]]
@@ -148,6 +150,8 @@ async def test_archive_lists_filters_and_pages(server: ServerThread) -> None:
 
 async def test_archive_refusals(server: ServerThread) -> None:
     new_profile(server, "Ann")
+    # A profile with no rated game yet is provisional on its page.
+    assert server.get("/api/profiles/Ann/figures").json()["provisional"] is True
 
     def refusal(query: str, name: str = "Ann") -> tuple[int, str]:
         r = server.get(f"/api/profiles/{name}/games{query}")

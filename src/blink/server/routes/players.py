@@ -15,6 +15,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 
 from blink.server import archive
+from blink.server.bot_accounts.service import profile_marks
 from blink.server.hub import Hub
 from blink.server.routes.deps import HubDep
 
@@ -65,8 +66,17 @@ async def player_figures(h: HubDep, name: str) -> dict[str, Any]:
     """What a player's page shows besides the games: the profile's rating, games and wins,
     its rating history (``rating_history``: the ordinal after each rated game, oldest first,
     from the rating before the first), its games played, won and tied by game kind and number
-    of players (``by_kind``) and the tournaments it entered. ``404 no_such_player``."""
-    return await asyncio.to_thread(_read, h, archive.player_figures, name)
+    of players (``by_kind``) and the tournaments it entered; ``provisional`` while it has
+    fewer rated games than ``Settings.provisional_games``, ``bot`` and ``owner`` for a bot
+    account's. ``404 no_such_player``."""
+    return await asyncio.to_thread(_figures, h, name)
+
+
+def _figures(h: Hub, name: str) -> dict[str, Any]:
+    out = _read(h, archive.player_figures, name)
+    out["provisional"] = int(out["games"]) < max(1, h.settings.provisional_games)
+    out.update(profile_marks(h, str(out["id"])))
+    return out
 
 
 @router.get("/api/profiles/{name}/versus/{other}")
