@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
+from gymnasium import spaces
 from numpy.typing import NDArray
 
 from blink.envs.encoding import Refusal, episode_rng, refusal
 from blink.envs.single import Observation, SingleSeat, Training, opponent_names, seat_spaces
+from blink.games.goblink.actions import GoAction
 from blink.games.goblink.bots import GoBot, get_gobot_kind, make_gobot
 from blink.games.goblink.envs.codec import DEFAULT_TURN_LIMIT, codec
+from blink.games.goblink.envs.factored import FactoredActions
 from blink.games.goblink.envs.text import goblink_picture, goblink_text
 from blink.model.base import IllegalAction
 from blink.model.registry import get_game
@@ -33,7 +36,9 @@ class GoBlinkSingle(SingleSeat):
     A step is one of the agent's actions; the bots then play until it is the agent's turn
     again or the game is over. A refused action changes nothing (``info["refused"]``).
     Options: ``players``, ``seat``, ``opponents``, ``turn_limit``, ``max_steps`` (truncate),
-    ``ask_window``, ``render_mode``.
+    ``ask_window``, ``render_mode``, and ``actions``: ``"flat"`` (one of 31,719 numbers, a
+    ``Discrete``) or ``"factored"`` (a ``MultiDiscrete`` of a few parts, with a mask per part:
+    :mod:`blink.games.goblink.envs.factored`).
     """
 
     training = Training(bots_option="opponents", train_bot="random", eval_bots=("random", "greedy"))
@@ -48,6 +53,7 @@ class GoBlinkSingle(SingleSeat):
         max_steps: int = 2_000,
         ask_window: int = 16,
         render_mode: str | None = None,
+        actions: str = "flat",
     ) -> None:
         self.game = get_game("goblink")
         self.players = self.game.info.check_players(players)
@@ -60,6 +66,15 @@ class GoBlinkSingle(SingleSeat):
         self.render_mode = render_mode
         self.codec = codec(self.players, ask_window)
         self.observation_space, self.action_space = seat_spaces(self.codec.size, self.codec.actions)
+        self.factored: FactoredActions | None = None
+        """The factored action space's codec (``actions="factored"``), else ``None``."""
+        if actions == "factored":
+            self.factored = FactoredActions(self.codec)
+            mask = spaces.Box(0, 1, (self.factored.mask_size,), dtype=np.int8)
+            self.observation_space["action_mask"] = mask
+            self.action_space = cast(spaces.Discrete, self.factored.space())
+        elif actions != "flat":
+            raise ValueError(f"actions must be 'flat' or 'factored', not {actions!r}")
         self._rng: random.Random | None = None
         self.state_ = None
         self.bots: dict[int, GoBot] = {}
@@ -68,15 +83,24 @@ class GoBlinkSingle(SingleSeat):
     def observe(self) -> Observation:
         """The agent's view as an array, and the mask of its legal actions. Once the game is
         over, action 0 is unmasked: a masked policy acting on a terminal observation (a vector
-        environment's auto-reset) has an action, which changes nothing (refused, game_over)."""
+        environment's auto-reset) has an action, which changes nothing (refused, game_over).
+        With factored actions the mask is every part's, concatenated (the terminal one allows
+        only "end" and each other part's entry 0)."""
         state = self.state_
-        mask = self.codec.mask(self.game.legal_actions(state, self.seat))
-        if state.over:
-            mask[0] = 1
         return {
             "observation": self._encoder.observe(self.game.view(state, self.seat)),
-            "action_mask": mask,
+            "action_mask": self._mask(),
         }
+
+    def _mask(self) -> NDArray[np.int8]:
+        state = self.state_
+        legal = self.game.legal_actions(state, self.seat)
+        if self.factored is not None:
+            return self.factored.masks(legal)
+        mask = self.codec.mask(legal)
+        if state.over:
+            mask[0] = 1
+        return mask
 
     def _bots_play(self) -> None:
         state = self.state_
@@ -109,7 +133,7 @@ class GoBlinkSingle(SingleSeat):
         """The agent's action, then the bots' turns."""
         info: dict[str, Any] = {}
         try:
-            self.game.apply(self.state_, self.codec.action(int(action), self.seat))
+            self.game.apply(self.state_, self._action(action))
         except IllegalAction as exc:
             info["refused"] = refusal(exc)._asdict()
         except ValueError as exc:
@@ -117,6 +141,17 @@ class GoBlinkSingle(SingleSeat):
         else:
             self._bots_play()
         return self.finish_step(info)
+
+    def _action(self, action: Any) -> GoAction:
+        """The engine's action for the agent's ``action`` (``ValueError`` outside the space)."""
+        if self.factored is None:
+            return self.codec.action(int(action), self.seat)
+        legal = self.game.legal_actions(self.state_, self.seat)
+        return self.factored.decode(action, self.seat, legal)
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """The current mask as booleans (the method sb3-contrib's MaskablePPO calls)."""
+        return self._mask().astype(bool)
 
     def picture(self) -> NDArray[np.uint8]:
         """The agent's view as a picture of its cards."""
