@@ -234,7 +234,13 @@ async def test_a_room_that_moved_goes_back_to_its_node_while_it_is_played(
     finally:
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
-    assert all(set(p.closes) == {1012} for p in players), [p.closes for p in players]
-    assert [e for p in players for e in p.errors] == []
+    # Each move closes the players' connections with 1012. A reconnection that reaches a
+    # node in the moment it no longer holds the room (the router has not seen the move yet,
+    # which takes longer on a busy machine) is told to try again: room_elsewhere and 1013,
+    # and the next attempt finds the room. Nothing else.
+    assert all(1012 in p.closes and set(p.closes) <= {1012, 1013} for p in players), [
+        p.closes for p in players
+    ]
+    assert [e for p in players for e in p.errors if e.get("code") != "room_elsewhere"] == []
     missing = {mid for p in players for mid in p.acks} - stored_ids(cluster)
     assert not missing, sorted(missing)[:10]
