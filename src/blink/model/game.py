@@ -47,6 +47,12 @@ class DealRules(Protocol):
         ``deck_size`` cards with these draw-pile ``sizes`` (a handicap), one per seat."""
         ...
 
+    def parse_sizes(self, text: str, players: int) -> tuple[int, ...] | None:
+        """The draw-pile sizes a handicap written by a person means (``"35:25"``, ``"+5"``),
+        ``None`` for an equal deal; ``ValueError`` (one sentence) for one that cannot be
+        dealt."""
+        ...
+
 
 @dataclass(frozen=True)
 class FrontEnd:
