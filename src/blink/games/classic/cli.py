@@ -11,12 +11,13 @@ simulator itself is imported inside the commands).
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 
 import typer
 
 from blink.cli.simrun import SimulationOptions
 
-__all__ = ["register", "run_simulation", "simulate_app"]
+__all__ = ["bot_tournament", "register", "run_simulation", "simulate_app"]
 
 _SIMULATE_CLI = "blink.games.classic.simulate_cli"
 
@@ -41,6 +42,12 @@ def run_simulation(options: SimulationOptions) -> None:
     """Simulate classic Blink games with its own options at their defaults (``blink simulate
     --game classic``); ``typer.Exit`` on bad input."""
     importlib.import_module(_SIMULATE_CLI).run_simulation(options)
+
+
+def bot_tournament() -> ModuleType:
+    """Classic Blink's bots for ``blink tournament bots``: :mod:`blink.games.classic.sim.tournament`
+    (their specs, a random field, one game played by the simulator)."""
+    return importlib.import_module("blink.games.classic.sim.tournament")
 
 
 def register(app: typer.Typer) -> None:
