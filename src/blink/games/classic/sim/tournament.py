@@ -12,7 +12,8 @@ import random
 from collections.abc import Sequence
 from typing import Any, Final
 
-from blink.games.classic.bots import LEVELS, STRATEGIES, BotConfigError, BotSpec
+from blink.games.classic import bots
+from blink.games.classic.bots import BotConfigError, BotSpec
 from blink.games.classic.sim.core import simulate_game
 
 __all__ = ["SpecError", "field", "parse_spec", "play", "rating_level"]
@@ -34,8 +35,9 @@ def rating_level(spec: BotSpec) -> str:
 def field(rng: random.Random, size: int) -> list[BotSpec]:
     """``size`` bots with levels and strategies drawn from ``rng`` (only the levels that may
     enter tournaments: :attr:`~blink.games.classic.bots.Level.tournaments`)."""
-    levels = [name for name, lv in LEVELS.items() if lv.tournaments]
-    return [BotSpec(rng.choice(levels), rng.choice(sorted(STRATEGIES))) for _ in range(size)]
+    # Read at each call: the registries may change (a test marks a level out of tournaments).
+    levels = [name for name, lv in bots.LEVELS.items() if lv.tournaments]
+    return [BotSpec(rng.choice(levels), rng.choice(sorted(bots.STRATEGIES))) for _ in range(size)]
 
 
 def play(
