@@ -9,9 +9,9 @@ nothing is learnt between two losers (Blink only says who is out of cards first)
 players who tied. In a two-player game this is the plain OpenSkill update.
 
 Bots have fixed ratings by level (:data:`BOT_RATINGS`, read from the bot levels: the level
-names are stated once, in :data:`blink.games.classic.bots.LEVELS`): a game against a bot moves
-the person's rating and never the bot's, so a newcomer gets a meaningful number after a few
-games.
+names are stated once, in the default game's bots, found through the registry): a game against
+a bot moves the person's rating and never the bot's, so a newcomer gets a meaningful number
+after a few games.
 
 The handicap (the rulebook's "balanced play": the faster player starts with more cards) is
 suggested from the stronger player's predicted chance to win, by :data:`HANDICAP_STEPS`. The
@@ -33,10 +33,8 @@ from typing import Any, Final
 
 from openskill.models import PlackettLuce
 
-from blink.games.classic.bots import LEVELS
-from blink.games.classic.definition import CLASSIC
 from blink.model.base import GameInfo
-from blink.model.registry import NoTable, UnknownGame, get_game, get_table
+from blink.model.registry import DEFAULT_GAME, NoTable, UnknownGame, get_game, get_table
 from blink.model.table import BadMessage
 
 __all__ = [
@@ -99,29 +97,6 @@ class Rating:
             raise RatingError(f"not a rating: {data!r}") from None
 
 
-BOT_RATINGS: Final[Mapping[str, Rating]] = {
-    name: Rating(level.rating, BOT_SIGMA) for name, level in LEVELS.items()
-}
-"""Fixed ratings of the bot levels, read from the levels themselves
-(:attr:`blink.games.classic.bots.Level.rating`, by name in
-:data:`blink.games.classic.bots.LEVELS`), set from simulated games (400 per pairing of
-neighbouring levels, seats alternating, docs/rules.md, "Tournaments"): a skilled bot
-beat a casual one 97 % of the time and an expert a skilled one 96 % (11 points apart: the
-model predicts 96 %); casual beat beginner and champion beat expert 99-100 % (15 points:
-99 %). A newcomer starts at 25, the casual bot's rating."""
-
-
-def bot_rating(level: str) -> Rating:
-    """The fixed rating of a bot level (``"expert"`` or a spec such as ``"expert:blocker"``)."""
-    name = level.strip().lower().split(":")[0].split("@")[0]
-    try:
-        return BOT_RATINGS[name]
-    except KeyError:
-        raise RatingError(
-            f"no rating for bot level {level!r}; levels: {', '.join(BOT_RATINGS)}", "bad-level"
-        ) from None
-
-
 def game_bot_ratings(game: str) -> Mapping[str, Rating]:
     """Fixed ratings of every bot of ``game``, by name, read from its live table
     (:meth:`blink.model.table.Table.bot_rating`, which reads them from the game's bots, where
@@ -135,11 +110,33 @@ def game_bot_ratings(game: str) -> Mapping[str, Rating]:
     )
 
 
+BOT_RATINGS: Final[Mapping[str, Rating]] = game_bot_ratings(DEFAULT_GAME)
+"""Fixed ratings of the default game's bot levels (classic Blink's), read from the registry:
+its live table reads them from the levels themselves (classic Blink's ``Level.rating``, by
+name in its bots' ``LEVELS``), set from simulated games (400 per pairing of
+neighbouring levels, seats alternating, docs/rules.md, "Tournaments"): a skilled bot
+beat a casual one 97 % of the time and an expert a skilled one 96 % (11 points apart: the
+model predicts 96 %); casual beat beginner and champion beat expert 99-100 % (15 points:
+99 %). A newcomer starts at 25, the casual bot's rating."""
+
+
+def bot_rating(level: str) -> Rating:
+    """The fixed rating of a bot level of the default game (``"expert"`` or a spec such as
+    ``"expert:blocker"``)."""
+    name = level.strip().lower().split(":")[0].split("@")[0]
+    try:
+        return BOT_RATINGS[name]
+    except KeyError:
+        raise RatingError(
+            f"no rating for bot level {level!r}; levels: {', '.join(BOT_RATINGS)}", "bad-level"
+        ) from None
+
+
 def game_bot_rating(name: str, game: str) -> Rating:
     """The fixed rating of a seat played by the bot ``name`` in a rated game of ``game``
-    (classic: a level or a spec, :func:`bot_rating`; another game: what its live table says,
-    :meth:`blink.model.table.Table.bot_rating`)."""
-    if game == CLASSIC.info.name:
+    (the default game, classic Blink: a level or a spec, :func:`bot_rating`; another game: what
+    its live table says, :meth:`blink.model.table.Table.bot_rating`)."""
+    if game == DEFAULT_GAME:
         return bot_rating(name)
     try:
         table = get_table(game)
@@ -162,15 +159,18 @@ def rate_game(
     ratings: Sequence[Rating],
     winners: Sequence[int],
     fixed: Sequence[bool] | None = None,
-    game: GameInfo = CLASSIC.info,
+    game: GameInfo | None = None,
 ) -> list[Rating]:
-    """New ratings after one game of ``game`` (classic Blink unless told: 2 or 3 players).
+    """New ratings after one game of ``game`` (the default game, classic Blink, unless told:
+    2 or 3 players).
 
     ``winners`` are the seats that won (several for a tie). Each winner is rated as having
     beaten each other player (two-player OpenSkill updates against their ratings before the
     game); losers are not compared with each other. Seats marked in ``fixed`` (bots) keep their
     rating. A number of players outside the game's range is refused.
     """
+    if game is None:
+        game = get_game(DEFAULT_GAME).info
     n = len(ratings)
     if not game.min_players <= n <= game.max_players:
         raise RatingError(

@@ -14,8 +14,6 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from blink.cards import STANDARD_DECK, Card, DeckError, parse_deck
-from blink.games.classic.engine import ClassicGame
-from blink.games.classic.record import GameRecord
 from blink.model.records import (
     DEFAULT_GAME,
     SERIES_FORMAT,
@@ -30,11 +28,9 @@ __all__ = [
     "MAX_RECORD_BYTES",
     "MAX_RECORD_DEPTH",
     "deck",
-    "describe_game",
     "printable",
     "register",
     "replay",
-    "summarize_game",
 ]
 
 
@@ -95,16 +91,6 @@ def deck(
 
 
 # --- blink replay --------------------------------------------------------------------------
-
-
-def describe_game(record: GameRecord) -> list[str]:
-    """The game of a (verified) classic record, move by move (:meth:`GameRecord.describe`)."""
-    return record.describe()
-
-
-def summarize_game(record: GameRecord, game: ClassicGame) -> dict[str, Any]:
-    """A machine summary of a verified classic record (:meth:`GameRecord.summary`)."""
-    return record.summary(game)
 
 
 def _kind(data: dict[str, Any]) -> str:

@@ -1,5 +1,7 @@
-"""Help texts built from the registries: classic Blink's player range, the bots' levels and
-strategies, each listed in its registry's order, so a new one appears without touching a command.
+"""Help texts built from the registries: the default game's (classic Blink's) player range,
+its bots' levels and strategies, each listed in its registry's order, so a new one appears
+without touching a command. The default game is found through the game registry
+(:mod:`blink.model.registry`), its bots through its live table.
 
 Reading the registries imports the bot packages (data and pure code, no I/O framework); Textual,
 the server and the simulators are still imported inside the commands.
@@ -8,16 +10,19 @@ the server and the simulators are still imported inside the commands.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final
+from typing import Any, Final
 
-from blink.games.classic.bots import DEFAULT_LEVEL, DEFAULT_STRATEGY, LEVELS, STRATEGIES
-from blink.games.classic.definition import CLASSIC
 from blink.model.base import GameInfo
+from blink.model.registry import DEFAULT_GAME, get_game, get_table
 
 __all__ = [
-    "CLASSIC_INFO",
+    "DEFAULT_INFO",
+    "DEFAULT_LEVEL",
+    "DEFAULT_STRATEGY",
+    "LEVELS",
     "LEVELS_MARKED",
     "LEVEL_NAMES",
+    "STRATEGIES",
     "STRATEGIES_MARKED",
     "STRATEGY_NAMES",
     "in_range",
@@ -26,8 +31,18 @@ __all__ = [
     "or_list",
 ]
 
-CLASSIC_INFO: Final[GameInfo] = CLASSIC.info
-"""Classic Blink's facts (players: ``CLASSIC_INFO.player_range``)."""
+DEFAULT_INFO: Final[GameInfo] = get_game(DEFAULT_GAME).info
+"""The default game's facts (classic Blink's; players: ``DEFAULT_INFO.player_range``)."""
+_BOTS: Final[dict[str, Any]] = get_table(DEFAULT_GAME).bot_info()
+"""The default game's bots: levels, strategies and their defaults (its live table's)."""
+LEVELS: Final[tuple[str, ...]] = tuple(lv["name"] for lv in _BOTS["levels"])
+"""The default game's bot levels, slowest first."""
+STRATEGIES: Final[tuple[str, ...]] = tuple(s["name"] for s in _BOTS["strategies"])
+"""The default game's bot strategies, in the order registered."""
+DEFAULT_LEVEL: Final[str] = str(_BOTS["default_level"])
+"""The level of a bot when none is named."""
+DEFAULT_STRATEGY: Final[str] = str(_BOTS["default_strategy"])
+"""The strategy of a bot when none is named."""
 
 
 def marked(names: Iterable[str], default: str) -> str:
@@ -57,9 +72,9 @@ def in_range(info: GameInfo, players: int) -> bool:
 
 
 LEVEL_NAMES: Final = ", ".join(LEVELS)
-"""Every classic bot level, slowest first: ``"beginner, casual, ..."``."""
+"""Every bot level of the default game, slowest first: ``"beginner, casual, ..."``."""
 STRATEGY_NAMES: Final = ", ".join(STRATEGIES)
-"""Every classic bot strategy, in the order registered."""
+"""Every bot strategy of the default game, in the order registered."""
 LEVELS_MARKED: Final = marked(LEVELS, DEFAULT_LEVEL)
 """The levels with the default marked."""
 STRATEGIES_MARKED: Final = marked(STRATEGIES, DEFAULT_STRATEGY)

@@ -12,13 +12,14 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 
 from blink.cli.listing import (
-    CLASSIC_INFO,
+    DEFAULT_INFO,
+    DEFAULT_LEVEL,
+    DEFAULT_STRATEGY,
     LEVELS_MARKED,
     STRATEGIES_MARKED,
     in_range,
     in_words,
 )
-from blink.games.classic.bots import DEFAULT_LEVEL, DEFAULT_STRATEGY
 from blink.tui.i18n import (
     LANGUAGES,
     N_,
@@ -87,8 +88,8 @@ PlayersOpt = Annotated[
     typer.Option(
         "--players",
         "-p",
-        help=f"{CLASSIC_INFO.player_range} ({CLASSIC_INFO.max_players}: you and "
-        f"{in_words(CLASSIC_INFO.max_players - 1)} bots).",
+        help=f"{DEFAULT_INFO.player_range} ({DEFAULT_INFO.max_players}: you and "
+        f"{in_words(DEFAULT_INFO.max_players - 1)} bots).",
     ),
 ]
 HotseatOpt = Annotated[
@@ -182,7 +183,7 @@ def play(
     bot: BotOpt = None,
     level: LevelOpt = None,
     strategy: StrategyOpt = None,
-    players: PlayersOpt = CLASSIC_INFO.default_players,
+    players: PlayersOpt = DEFAULT_INFO.default_players,
     hotseat: HotseatOpt = False,
     best_of: BestOfOpt = 1,
     handicap: HandicapOpt = "",
@@ -229,13 +230,13 @@ def play(
                 names=known,
             )
         )
-    if not in_range(CLASSIC_INFO, players):
+    if not in_range(DEFAULT_INFO, players):
         _fail(
             _("classic Blink is for {range} players, not {players}").format(
-                range=CLASSIC_INFO.player_range, players=players
+                range=DEFAULT_INFO.player_range, players=players
             )
         )
-    if 1 < len(bot) < CLASSIC_INFO.max_players:
+    if 1 < len(bot) < DEFAULT_INFO.max_players:
         players = len(bot) + 1  # one seat per --bot, and yours
     if best_of < 1 or best_of % 2 == 0:
         _fail(_("--best-of must be a positive odd number, not {n}").format(n=best_of))
@@ -568,7 +569,7 @@ def _bot_specs(bots: list[str], level: str | None, strategy: str | None, players
     from blink.games.classic.bots import BotConfigError, BotSpec
 
     if bots:
-        if len(bots) > CLASSIC_INFO.max_players - 1:
+        if len(bots) > DEFAULT_INFO.max_players - 1:
             raise BotConfigError("give one --bot (two players) or two (three players)")
         specs = [BotSpec.parse(b) for b in bots]
         while len(specs) < players - 1:

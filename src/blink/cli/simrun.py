@@ -1,11 +1,11 @@
 """What every game's ``blink simulate`` shares: its options, its progress bar, and where the
 games run (local processes, or a Dask cluster's workers with ``--cluster``).
 
-Classic Blink's command (:mod:`blink.cli.simulate`) and each game's own simulation command
-(``run_simulation`` of its commands module, :attr:`blink.model.registry.FrontEnd.commands`)
-take the same :class:`SimulationOptions`, and run their simulator inside :func:`pool`, which
-gives the parallelism and the executor to hand it. Rich and Dask are imported inside the
-functions.
+Each game's own simulation command (``run_simulation`` of its commands module,
+:attr:`blink.model.registry.FrontEnd.commands`; the default game's is ``blink simulate``,
+:mod:`blink.cli.simulate`) takes the same :class:`SimulationOptions`, and runs its simulator
+inside :func:`pool`, which gives the parallelism and the executor to hand it. Rich and Dask
+are imported inside the functions.
 """
 
 from __future__ import annotations

@@ -47,6 +47,12 @@ class DealRules(Protocol):
         ``deck_size`` cards with these draw-pile ``sizes`` (a handicap), one per seat."""
         ...
 
+    def parse_sizes(self, text: str, players: int) -> tuple[int, ...] | None:
+        """The draw-pile sizes a handicap written by a person means (``"35:25"``, ``"+5"``),
+        ``None`` for an equal deal; ``ValueError`` (one sentence) for one that cannot be
+        dealt."""
+        ...
+
 
 @dataclass(frozen=True)
 class FrontEnd:
@@ -57,7 +63,9 @@ class FrontEnd:
     """The module of the game's ``blink <name>`` command group: it offers ``register(app)``
     (adds the group to the ``blink`` Typer app) and ``run_simulation(options)`` (``blink
     simulate --game <name>``, options a ``blink.cli.simrun.SimulationOptions``), and imports
-    nothing heavy at the top."""
+    nothing heavy at the top. The default game's also offers ``simulate_app()`` (``blink
+    simulate`` itself, with its own options); a game whose bots play tournaments of bots,
+    ``bot_tournament()`` (:class:`blink.cli.tournament.bots.BotGames`)."""
     web: str | None = None
     """The package whose ``web/`` folder holds the game's browser module (``main.js``, served
     at ``/games/<name>/``; docs/architecture.md, "The browser client")."""

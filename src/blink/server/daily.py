@@ -46,7 +46,7 @@ from sqlalchemy import (
     update,
 )
 
-from blink.model.registry import get_table
+from blink.model.registry import DEFAULT_GAME, get_table
 from blink.server.hub import Hub
 from blink.server.jobs import insert_new
 from blink.server.links import record_url
@@ -78,8 +78,8 @@ __all__ = [
 
 log = logging.getLogger("blink.server.daily")
 
-DAILY_GAME: Final = "classic"
-"""The game of the daily challenge."""
+DAILY_GAME: Final = DEFAULT_GAME
+"""The game of the daily challenge: the registry's default game (classic Blink)."""
 
 GRACE: Final = 600.0
 """Seconds after a day's end (midnight UTC) in which a game of the day that began on it may

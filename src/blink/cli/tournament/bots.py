@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
 import secrets
@@ -10,7 +11,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any, Protocol
 
 import typer
 
@@ -21,17 +22,69 @@ from blink.tournament import Entrant, Match, Tournament, TournamentError
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from blink.games.classic.bots import BotSpec
-
 __all__ = [
     "BOT_NAMES",
+    "BotGames",
     "BotPlayer",
     "BotRun",
+    "BotSpec",
+    "bot_games",
     "bots_cmd",
     "parse_bot_player",
     "random_field",
     "run_bots",
 ]
+
+
+class BotSpec(Protocol):
+    """A game's bot as an entrant plays it (``level:strategy`` for classic Blink)."""
+
+    @property
+    def display_name(self) -> str:
+        """The bot's name for people (in the bracket)."""
+        ...
+
+
+class BotGames(Protocol):
+    """What the tournament's game offers a tournament of bots (its commands module's
+    ``bot_tournament()``: classic Blink's is :mod:`blink.games.classic.sim.tournament`)."""
+
+    SpecError: type[ValueError]
+    """What :meth:`parse_spec` raises for a spec it cannot read."""
+
+    def parse_spec(self, text: str) -> BotSpec:
+        """A bot entrant's spec."""
+        ...
+
+    def rating_level(self, spec: Any) -> str:
+        """The name the bot's fixed rating is read by (:func:`blink.ratings.bot_rating`)."""
+        ...
+
+    def field(self, rng: random.Random, size: int) -> list[Any]:
+        """``size`` bots (that may enter tournaments) drawn from ``rng``."""
+        ...
+
+    def play(
+        self, specs: Sequence[Any], seed: int, sizes: Sequence[int] | None
+    ) -> tuple[list[int], dict[str, Any]]:
+        """One game between these bots: the winning seats and the game's record (JSON)."""
+        ...
+
+
+def bot_games() -> BotGames:
+    """The tournament's game's bots for a tournament of bots, through the registry (its
+    commands module's ``bot_tournament()``); exits 2 with one line for a game without them."""
+    from blink.model.registry import front_end
+    from blink.tournament.state import GAME
+
+    module = front_end(GAME).commands
+    offer = (
+        None if module is None else getattr(importlib.import_module(module), "bot_tournament", None)
+    )
+    if offer is None:
+        fail(f"the game {GAME!r} has no bots for a tournament of bots")
+    found: BotGames = offer()
+    return found
 
 
 @dataclass(frozen=True)
@@ -44,27 +97,19 @@ class BotPlayer:
 
 def parse_bot_player(text: str) -> BotPlayer:
     """Read ``"Ann=champion:blocker"`` (or just ``"champion:blocker"``, named after the spec)."""
-    from blink.games.classic.bots import BotSpec
-
     name, sep, spec = text.partition("=")
     if not sep:
         spec, name = text, text.strip()
-    return BotPlayer(name.strip(), BotSpec.parse(spec))
+    return BotPlayer(name.strip(), bot_games().parse_spec(spec))
 
 
 def random_field(size: int, seed: int) -> list[BotPlayer]:
     """``size`` bots with levels and strategies drawn from ``seed`` (only the levels that may
-    enter tournaments: :attr:`~blink.games.classic.bots.Level.tournaments`)."""
-    from blink.games.classic.bots import LEVELS, STRATEGIES, BotSpec
-
+    enter tournaments)."""
     rng = random.Random(f"field:{seed}")
-    levels = [name for name, lv in LEVELS.items() if lv.tournaments]
     names = rng.sample(BOT_NAMES, size)
-    out = []
-    for i in range(size):
-        spec = BotSpec(rng.choice(levels), rng.choice(sorted(STRATEGIES)))
-        out.append(BotPlayer(names[i], spec))
-    return out
+    specs = bot_games().field(rng, size)
+    return [BotPlayer(names[i], specs[i]) for i in range(size)]
 
 
 BOT_NAMES = [
@@ -148,7 +193,7 @@ class BotRun:
 
 
 def _game_seed(seed: int, match_id: str, index: int) -> int:
-    from blink.games.classic.sim import derive_seed
+    from blink.sim.seeds import derive_seed
 
     return derive_seed(seed, "tournament", match_id, index)
 
@@ -168,11 +213,12 @@ def run_bots(
     two-player game with the handicap suggested from the two bots' ratings. ``records`` is a
     folder for every game's record. ``on_game`` is called after every game (a live view).
     """
-    from blink.games.classic.sim import simulate_game
     from blink.ratings import bot_rating, suggest_handicap
 
+    games = bot_games()
     specs = {p.name: p.spec for p in players}
-    entrants = [Entrant(p.name, rating=bot_rating(p.spec.level).mu) for p in players]
+    levels = {p.name: games.rating_level(p.spec) for p in players}
+    entrants = [Entrant(p.name, rating=bot_rating(levels[p.name]).mu) for p in players]
     t = Tournament.create(entrants, name)
     t.draw(seed)
     run = BotRun(t, {p.name: str(p.spec) for p in players})
@@ -182,22 +228,18 @@ def run_bots(
         m = t.ready_matches()[0]
         names = [p for p in m.players if p is not None]
         if balanced and len(names) == 2 and not m.games:
-            h = suggest_handicap(
-                bot_rating(specs[names[0]].level), bot_rating(specs[names[1]].level)
-            )
+            h = suggest_handicap(bot_rating(levels[names[0]]), bot_rating(levels[names[1]]))
             if h.sizes is not None:
                 m = t.set_handicap(m.id, dict(zip(names, h.sizes, strict=True)))
                 run.handicaps[m.id] = h.text
         sizes = None if m.handicap is None else [size for _, size in m.handicap]
-        g = simulate_game(
-            [specs[n] for n in names], _game_seed(seed, m.id, len(m.games)), sizes=sizes
+        won, data = games.play(
+            [specs[n] for n in names], _game_seed(seed, m.id, len(m.games)), sizes
         )
-        winners = [names[i] for i in g.outcome.winners]
+        winners = [names[i] for i in won]
         ref = None
         if records is not None:
             path = records / f"{m.id}-game{len(m.games) + 1}.json"
-            rec = g.record
-            data = rec.to_dict()
             data.setdefault("meta", {})
             if isinstance(data["meta"], dict):
                 data["meta"].update(tournament=name, match=m.id, players=names)
@@ -261,8 +303,7 @@ def bots_cmd(
 
 def _bot_field(player: list[str] | None, field_size: int | None, seed: int) -> list[BotPlayer]:
     """The bots of ``--player`` or ``--field``; anything wrong fails with one line."""
-    from blink.games.classic.bots import BotConfigError
-
+    spec_error = bot_games().SpecError
     try:
         if player and field_size is not None:
             fail("give either --player ... or --field N, not both")
@@ -274,7 +315,7 @@ def _bot_field(player: list[str] | None, field_size: int | None, seed: int) -> l
             players = random_field(field_size, seed)
         else:
             fail('give the players (--player "Ann=expert:blocker" ...) or --field N')
-    except BotConfigError as e:
+    except spec_error as e:
         fail(str(e))
     try:
         Tournament.create([Entrant(p.name) for p in players])

@@ -289,7 +289,8 @@ def _set_handicap(
     t: Tournament, match: str, sizes: str | None, suggest: bool, clear: bool
 ) -> Match:
     """Set the handicap ``blink tournament handicap`` was asked for."""
-    from blink.games.classic.rules import DealError, parse_handicap
+    from blink.model.registry import game
+    from blink.tournament.state import GAME
 
     m = t.match(match)
     players = [p for p in m.players if p is not None]
@@ -301,8 +302,8 @@ def _set_handicap(
             fail(f"no suggestion for {m.id}: both players need a rating, and a gap")
         return t.set_handicap(m.id, dict(zip(players, hints[m.id], strict=True)))
     try:
-        parsed = parse_handicap(sizes or "", len(players))
-    except DealError as e:
+        parsed = game(GAME).deals.parse_sizes(sizes or "", len(players))
+    except ValueError as e:
         fail(str(e))
     if parsed is None:
         return t.set_handicap(m.id, None)

@@ -213,6 +213,11 @@ class ClassicDeals:
         ``ValueError``, otherwise)."""
         deal_sizes(players, deck_size, sizes)
 
+    def parse_sizes(self, text: str, players: int) -> tuple[int, ...] | None:
+        """A handicap as :func:`~blink.games.classic.rules.parse_handicap` reads it (``DealError``,
+        a ``ValueError``, when it cannot be dealt)."""
+        return parse_handicap(text, players)
+
 
 DEALS: Final = ClassicDeals()
 """Classic Blink's deal rules (get them through its :class:`~blink.model.game.Game`)."""

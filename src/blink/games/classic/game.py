@@ -21,6 +21,7 @@ GAME: Final = Game(
     deals="blink.games.classic.definition:DEALS",
     titles={"en": "Classic Blink", "es": "Blink clásico"},
     front=FrontEnd(
+        commands="blink.games.classic.cli",
         env="blink.games.classic.envs.classic_v0",
         env_name="classic_v0",
         gym_id="blink/Classic-v0",

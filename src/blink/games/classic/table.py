@@ -14,7 +14,13 @@ import msgspec
 from blink.cards import STANDARD_DECK, CardError, parse_card
 from blink.games.classic.actions import Played, Reason
 from blink.games.classic.engine import Choose, ClassicGame, Play, PlayerView
-from blink.games.classic.rules import MAX_PLAYERS, DealError, get_ruleset, parse_handicap
+from blink.games.classic.rules import (
+    MAX_PLAYERS,
+    RULESETS,
+    DealError,
+    get_ruleset,
+    parse_handicap,
+)
 from blink.games.classic.wire import card_text
 from blink.model.base import IllegalAction
 from blink.model.table import BadMessage, CardText, LiveBot, MsgId, PileTop
@@ -135,6 +141,10 @@ class ClassicTable:
         """The bot levels (a seat may also name a level with a strategy, ``expert:blocker``)."""
         bots = _bots()
         return [] if bots is None else [str(x) for x in bots.LEVELS]
+
+    def rulesets(self) -> list[str]:
+        """The rulesets a room may be made with (``/api/options``'s ``rulesets``)."""
+        return list(RULESETS)
 
     def strategies(self) -> list[str]:
         """The bot strategies (empty without the bot package)."""

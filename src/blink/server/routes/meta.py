@@ -8,7 +8,6 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from blink.cards import STANDARD_DECK
-from blink.games.classic.rules import RULESETS
 from blink.model.base import GameInfo
 from blink.model.registry import DEFAULT_GAME, front_end, get_game, get_table
 from blink.server import room_setup
@@ -71,7 +70,9 @@ async def options() -> dict[str, Any]:
     """What rooms can be made of."""
     classic = get_table(DEFAULT_GAME)
     levels = classic.bot_names()
+    # The default game's own choices (classic Blink's table offers them), kept at the top level.
     strategies: list[str] = getattr(classic, "strategies", list)()
+    rulesets: list[str] = getattr(classic, "rulesets", list)()
     games = room_setup.room_games()
     # Before game_info, each other game's players and bots had their own fields (kept).
     legacy: dict[str, list[Any]] = {}
@@ -82,7 +83,7 @@ async def options() -> dict[str, Any]:
     return {
         "protocol": PROTOCOL,
         "players": _seat_counts(get_game(DEFAULT_GAME).info),
-        "rulesets": list(RULESETS),
+        "rulesets": rulesets,
         "bot_levels": levels,
         "bot_strategies": strategies,
         "bots_available": bool(levels),
