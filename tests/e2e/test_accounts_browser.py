@@ -169,3 +169,25 @@ def test_logging_out_everywhere_else(browser: Browser, server: Server) -> None:
     finally:
         here.close()
         there.close()
+
+
+def test_forgot_password_and_the_reset_page_without_mail(browser: Browser, server: Server) -> None:
+    """This server sends no mail: "forgot your password?" says to use a recovery code (in
+    Spanish), and a reset link's page refuses an unknown token in words."""
+    ctx = browser.new_context(viewport={"width": 1200, "height": 800}, locale="es-ES")
+    try:
+        page = ctx.new_page()
+        _open_account(page, server)
+        expect(page.locator("#acc-tab-forgot")).to_have_text("¿Olvidaste la contraseña?")
+        page.click("#acc-tab-forgot")
+        page.fill("#acc-forgot #acc-who", "alguien@example.org")
+        page.click("#acc-forgot button[type=submit]")
+        expect(page.locator("#acc-forgot .error-msg")).to_contain_text("códigos de recuperación")
+        page.goto(server.url + "/#reset=not-a-real-token")
+        expect(page.locator("#acc-reset")).to_be_visible()
+        assert "#reset" not in page.url  # the token leaves the address bar
+        page.fill("#acc-reset #acc-password", "una contraseña nueva")
+        page.click("#acc-reset button[type=submit]")
+        expect(page.locator("#acc-reset .error-msg")).to_contain_text("ha caducado")
+    finally:
+        ctx.close()

@@ -8,6 +8,16 @@ from typing import Annotated
 
 import typer
 
+from blink.cli.serve_mail import (
+    SmtpBaseUrl,
+    SmtpFrom,
+    SmtpHost,
+    SmtpPort,
+    SmtpSecurity,
+    SmtpUser,
+    mail_settings,
+)
+
 __all__ = ["register", "serve"]
 
 # The options of ``blink serve --help`` sit in panels of related options (the panels show in
@@ -469,6 +479,12 @@ def serve(
     log_level: LogLevel = "warning",
     log_format: LogFormat = "text",
     gc_full_interval: GcFullInterval = 600.0,
+    smtp_host: SmtpHost = None,
+    smtp_port: SmtpPort = None,
+    smtp_security: SmtpSecurity = "starttls",
+    smtp_user: SmtpUser = None,
+    smtp_from: SmtpFrom = None,
+    public_url: SmtpBaseUrl = None,
 ) -> None:
     """Start the game server; open the address it prints in a browser."""
     # The server (FastAPI, uvicorn, SQLAlchemy) is imported here, not at the top: the other
@@ -494,6 +510,7 @@ def serve(
     configure_logging(log_format, log_level.lower())
     _check_redis_url(ctx, redis_url)
     _check_daily_bots(ctx, daily_bot or [])
+    mail = mail_settings(smtp_host, smtp_port, smtp_security, smtp_user, smtp_from, public_url)
     if cluster and (db is not None or not (database_url or "").startswith("postgresql")):
         typer.echo(
             "blink serve: --cluster needs the PostgreSQL database every node shares: give "
@@ -542,6 +559,7 @@ def serve(
         metrics_allow=tuple(metrics_nets),
         redis_url=redis_url or None,
         cluster=cluster,
+        mail=mail,
     )
     typer.echo(f"Database: {shown}")
     if redis_url:

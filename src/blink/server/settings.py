@@ -13,7 +13,7 @@ from pathlib import Path
 
 from blink.files import user_data_folder
 
-__all__ = ["Settings", "default_database_path", "sqlite_url"]
+__all__ = ["MailSettings", "Settings", "default_database_path", "sqlite_url"]
 
 
 def default_database_path() -> Path:
@@ -34,6 +34,27 @@ def default_database_path() -> Path:
 def sqlite_url(path: Path | str) -> str:
     """A SQLAlchemy URL for a SQLite file."""
     return f"sqlite:///{Path(path).resolve()}"
+
+
+@dataclass(frozen=True)
+class MailSettings:
+    """The SMTP server password reset mails leave through (``blink serve --smtp-host``)."""
+
+    host: str
+    sender: str
+    """The mails' From address."""
+    base_url: str
+    """The server's public address (``https://blink.example``): a mail's link is
+    ``{base_url}/#reset=TOKEN``."""
+    port: int = 587
+    security: str = "starttls"
+    """``starttls`` (upgrade a plain connection, port 587), ``ssl`` (TLS from the start, port
+    465) or ``none`` (a local relay only)."""
+    user: str | None = None
+    password: str | None = field(default=None, repr=False)
+    """Read from the environment (``BLINK_SMTP_PASSWORD``), never from the command line."""
+    timeout: float = 10.0
+    """Seconds the SMTP server has to answer each step."""
 
 
 @dataclass
@@ -193,6 +214,11 @@ class Settings:
     """Seconds the database has to answer ``/api/health``'s ``SELECT 1`` (PostgreSQL): past
     it the node answers ``503 unhealthy`` (a frozen or unreachable database), so the router
     sends its players elsewhere (:mod:`blink.server.db_probe`)."""
+    mail: MailSettings | None = None
+    """The SMTP server password reset mails are sent through; ``None`` (the default): no
+    mail, a reset is refused (``503 mail_not_configured``) and recovery codes remain."""
+    reset_minutes: float = 30.0
+    """How long a mailed password reset token may be used (``wall_clock``)."""
     release_after: float = 15.0
     """On a cluster node: a room nobody has been connected to for this many seconds, with
     nothing waiting to be stored, is dropped from memory and its lease given up, whatever its

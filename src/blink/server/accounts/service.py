@@ -285,6 +285,7 @@ async def me(hub: Hub, cur: Current) -> dict[str, Any]:
         "session": cur.session.id,
         "created_at": cur.account.created_at,
         "recovery_codes_left": left,
+        "email": cur.account.email,
     }
 
 
@@ -341,6 +342,7 @@ def export(hub: Hub, cur: Current) -> dict[str, Any]:
             "name": cur.account.name,
             "created_at": cur.account.created_at,
             "recovery_codes_left": left,
+            "email": cur.account.email,
         },
         "sessions": sessions(hub, cur),
         "profile": profile_with_history(hub, cur.account.profile_id),

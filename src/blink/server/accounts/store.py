@@ -8,6 +8,9 @@
   it was made and last seen, and the browser's own description (its User-Agent, cut short).
 - ``recovery_codes``: the SHA-256 of each unused recovery code, with the account key sealed
   under it. A code is deleted when used.
+- ``password_resets`` (migration ``0014_account_mail``, with the accounts' optional ``email``
+  and its lower-case ``email_key``): the SHA-256 of each password reset token mailed, with
+  when it expires. A token is deleted when used, and with every other of its account.
 
 Reads go straight to the database; writes are storage jobs (functions of a connection, run
 by the server's writer).
@@ -42,10 +45,13 @@ from blink.server.profiles import profile_games, profiles
 __all__ = [
     "account_sessions",
     "accounts",
+    "by_email",
+    "by_id",
     "by_name",
     "by_profile",
     "by_session",
     "codes_left",
+    "password_resets",
     "recovery_codes",
     "sessions_of",
 ]
@@ -61,6 +67,8 @@ accounts = Table(
     Column("password_box", Text, nullable=False),
     Column("vault", Text, nullable=False),
     Column("created_at", Float, nullable=False),
+    Column("email", String(254), nullable=True),
+    Column("email_key", String(254), nullable=True, index=True),
 )
 
 account_sessions = Table(
@@ -81,6 +89,15 @@ recovery_codes = Table(
     Column("code_hash", String(64), primary_key=True),
     Column("account_id", String(16), nullable=False, index=True),
     Column("key_box", Text, nullable=False),
+)
+
+password_resets = Table(
+    "password_resets",
+    meta,
+    Column("token_hash", String(64), primary_key=True),
+    Column("account_id", String(16), nullable=False, index=True),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
 )
 
 _JOINED = accounts.join(profiles, profiles.c.id == accounts.c.profile_id)
@@ -113,6 +130,31 @@ def by_name(conn: Connection, name: str) -> Any | None:
         if plain_key(row.name) == plain:
             return row
     return next((row for row in rows if row.name_key == key), None)
+
+
+def email_key(email: str) -> str:
+    """The form an address is looked up by: stripped, lower case."""
+    return email.strip().lower()
+
+
+def by_email(conn: Connection, email: str, most: int = 5) -> list[Any]:
+    """The accounts (at most ``most``) that recorded the address ``email``."""
+    return list(
+        conn.execute(
+            select(*_COLUMNS)
+            .select_from(_JOINED)
+            .where(accounts.c.email_key == email_key(email))
+            .order_by(accounts.c.created_at)
+            .limit(most)
+        )
+    )
+
+
+def by_id(conn: Connection, account_id: str) -> Any | None:
+    """The account ``account_id`` (with its profile's name and secret hash)."""
+    return conn.execute(
+        select(*_COLUMNS).select_from(_JOINED).where(accounts.c.id == account_id)
+    ).first()
 
 
 def by_profile(conn: Connection, pid: str) -> Any | None:
@@ -271,6 +313,7 @@ def job_delete_account(
     def job(conn: Connection) -> None:
         conn.execute(delete(account_sessions).where(account_sessions.c.account_id == account_id))
         conn.execute(delete(recovery_codes).where(recovery_codes.c.account_id == account_id))
+        conn.execute(delete(password_resets).where(password_resets.c.account_id == account_id))
         conn.execute(delete(accounts).where(accounts.c.id == account_id))
         conn.execute(
             update(profiles)
@@ -283,5 +326,73 @@ def job_delete_account(
             .where(profile_games.c.opponents.contains(quoted, autoescape=True))
             .values(opponents=func.replace(profile_games.c.opponents, quoted, anon))
         )
+
+    return job
+
+
+def job_set_email(account_id: str, email: str | None) -> Callable[[Connection], None]:
+    """Record (or, with ``None``, forget) the account's address."""
+
+    def job(conn: Connection) -> None:
+        conn.execute(
+            update(accounts)
+            .where(accounts.c.id == account_id)
+            .values(email=email, email_key=None if email is None else email_key(email))
+        )
+
+    return job
+
+
+def job_new_reset(row: dict[str, Any]) -> Callable[[Connection], None]:
+    """Record a mailed reset token (its hash) and drop the account's expired ones."""
+
+    def job(conn: Connection) -> None:
+        conn.execute(
+            delete(password_resets).where(
+                password_resets.c.account_id == row["account_id"],
+                password_resets.c.expires_at <= row["created_at"],
+            )
+        )
+        conn.execute(insert(password_resets).values(**row))
+
+    return job
+
+
+def job_reset_password(
+    token_hash: str,
+    account_id: str,
+    profile_id: str,
+    secret_hash: str,
+    now: float,
+    values: dict[str, Any],
+    codes: list[dict[str, Any]],
+) -> Callable[[Connection], bool]:
+    """Spend a reset token unexpired at ``now``: delete it and the account's other tokens,
+    set the account's new password, key boxes and vault (``values``), replace its recovery
+    codes with ``codes``, give the profile its new secret's hash and end every session;
+    ``False`` (nothing but spent tokens written) for a token unknown, spent, expired or
+    another account's."""
+
+    def job(conn: Connection) -> bool:
+        found = conn.execute(
+            select(password_resets).where(
+                password_resets.c.token_hash == token_hash,
+                password_resets.c.account_id == account_id,
+            )
+        ).first()
+        if found is None:
+            return False
+        conn.execute(delete(password_resets).where(password_resets.c.account_id == account_id))
+        if found.expires_at <= now:
+            return False
+        conn.execute(update(accounts).where(accounts.c.id == account_id).values(**values))
+        conn.execute(
+            update(profiles).where(profiles.c.id == profile_id).values(secret_hash=secret_hash)
+        )
+        conn.execute(delete(recovery_codes).where(recovery_codes.c.account_id == account_id))
+        if codes:
+            conn.execute(insert(recovery_codes), [{**c, "account_id": account_id} for c in codes])
+        conn.execute(delete(account_sessions).where(account_sessions.c.account_id == account_id))
+        return True
 
     return job

@@ -16,7 +16,7 @@ from fastapi import APIRouter, Cookie, Depends, Request, Response
 from pydantic import BaseModel, Field
 
 from blink.server import daily
-from blink.server.accounts import service
+from blink.server.accounts import reset, service
 from blink.server.accounts.logins import LoginLimiter
 from blink.server.accounts.passwords import MAX_PASSWORD
 from blink.server.accounts.service import Current, Opened
@@ -62,6 +62,47 @@ class Password(BaseModel):
     password: str = Field(max_length=MAX_PASSWORD)
 
 
+class NewEmail(BaseModel):
+    """The account's address to record (``""``: forget it), with its password."""
+
+    email: str = Field(max_length=reset.MAX_EMAIL)
+    password: str = Field(max_length=MAX_PASSWORD)
+
+
+class EmailAnswer(BaseModel):
+    """The address the account now has (``None``: none)."""
+
+    email: str | None
+
+
+class ResetRequest(BaseModel):
+    """An account's name, or the address it recorded."""
+
+    name: str | None = Field(default=None, min_length=1, max_length=64)
+    email: str | None = Field(default=None, min_length=1, max_length=reset.MAX_EMAIL)
+
+
+class ResetRequested(BaseModel):
+    """The one answer a reset request gets, whoever it named."""
+
+    status: str
+
+
+class ResetConfirm(BaseModel):
+    """A mailed reset token and the new password."""
+
+    token: str = Field(min_length=1, max_length=100)
+    password: str = Field(max_length=MAX_PASSWORD)
+
+
+class ResetDone(BaseModel):
+    """The password is set and every session ended: the account's new recovery codes (the
+    old ones opened the old key), shown this once."""
+
+    name: str
+    recovery_codes: list[str]
+
+
 class ProfileKey(BaseModel):
     """The account's profile, with its secret for this browser (the seat token of its games)."""
 
@@ -89,6 +130,7 @@ class Me(SessionAnswer):
 
     created_at: float
     recovery_codes_left: int
+    email: str | None = None
 
 
 class SessionInfo(BaseModel):
@@ -120,6 +162,7 @@ class AccountFacts(BaseModel):
     name: str
     created_at: float
     recovery_codes_left: int
+    email: str | None = None
 
 
 class Export(BaseModel):
@@ -145,6 +188,15 @@ def _limiter(request: Request) -> LoginLimiter:
     if limiter is None:
         limiter = state.login_limiter = LoginLimiter()
     limiter.shared = getattr(state, "shared_windows", None)  # the cluster's, while it runs
+    return limiter
+
+
+def _reset_limiter(request: Request) -> LoginLimiter:
+    state = request.app.state
+    limiter: LoginLimiter | None = getattr(state, "reset_limiter", None)
+    if limiter is None:
+        limiter = state.reset_limiter = reset.reset_limiter()
+    limiter.shared = getattr(state, "shared_windows", None)
     return limiter
 
 
@@ -284,3 +336,35 @@ async def delete_me(
     await service.delete_account(h, _limiter(request), _address(request), cur, body.password)
     await revoke_all(h, cur.account.id)  # its bots stop playing
     _clear_cookie(request, response)
+
+
+@router.put("/api/me/email", response_model=EmailAnswer)
+async def set_email(
+    h: WritableHubDep, cur: CurrentDep, body: NewEmail, request: Request
+) -> dict[str, Any]:
+    """Record the account's mail address (``""``: forget it), with its password: password
+    reset mails go there."""
+    return await reset.set_email(
+        h, _limiter(request), _address(request), cur, body.email, body.password
+    )
+
+
+@router.post("/api/password-reset", status_code=202, response_model=ResetRequested)
+async def password_reset(h: WritableHubDep, body: ResetRequest, request: Request) -> dict[str, Any]:
+    """Mail a password reset link to the account named (by ``name`` or ``email``), if it has
+    an address: always the same 202, whether or not it does. 503 ``mail_not_configured``
+    when the server sends no mail (recovery codes remain)."""
+    who = body.email or body.name or ""
+    await reset.request_reset(h, _reset_limiter(request), _address(request), who)
+    return {"status": "requested"}
+
+
+@router.post("/api/password-reset/confirm", response_model=ResetDone)
+async def password_reset_confirm(
+    h: WritableHubDep, body: ResetConfirm, request: Request
+) -> dict[str, Any]:
+    """Set a new password with a mailed token: the token is spent, every session of the
+    account ends, and new recovery codes replace the old ones (in this answer only)."""
+    return await reset.confirm_reset(
+        h, _reset_limiter(request), _address(request), body.token, body.password
+    )

@@ -1,7 +1,9 @@
 // Accounts in the browser (docs/protocol.md, "Accounts"): the top bar's account button and its
 // dialog: sign up (a new profile, or this browser's own profile kept with its games and
-// rating), log in, log in with a recovery code, and once logged in the sessions, "log out
-// everywhere else", the account's data, logging out and deleting the account.
+// rating), log in, log in with a recovery code, "forgot your password?" (a reset mail, when
+// the server sends mail), and once logged in the sessions, "log out everywhere else", the
+// mail address, the account's data, logging out and deleting the account. A reset mail's link
+// (/#reset=TOKEN) opens the dialog on a new password form.
 //
 // The session itself is an HttpOnly cookie no script reads. What the pages play with is the
 // profile kept in localStorage ("blink.profile": {id, name, secret}, as before accounts): a
@@ -148,6 +150,47 @@ function recoverForm() {
   });
 }
 
+function forgotForm() {
+  const sent = el("p", { role: "status", id: "acc-reset-sent" });
+  const f = form("acc-forgot", [el("p", { class: "muted", text: t("acc_forgot_help") }), field("who", t("acc_name_or_email"), "text", "username")], t("acc_send_reset"), async (data) => {
+    const who = String(data.get("who") || "").trim();
+    sent.textContent = "";
+    await call("POST", "/api/password-reset", who.includes("@") ? { email: who } : { name: who });
+    sent.textContent = t("acc_reset_sent");
+  });
+  f.append(sent);
+  return f;
+}
+
+/** The page a reset mail's link opens (/#reset=TOKEN): a new password, then the new codes. */
+function showReset(token) {
+  const dlg = dialog();
+  if (!dlg.open) dlg.showModal();
+  const f = form("acc-reset", [el("p", { class: "muted", text: t("acc_reset_help") }), field("password", t("acc_new_password"), "password", "new-password")], t("acc_set_password"), async (data) => {
+    const done = await call("POST", "/api/password-reset/confirm", { token, password: data.get("password") });
+    forget();
+    showCodes(done.recovery_codes, t("acc_reset_done"));
+  });
+  dlg.replaceChildren(el("h2", { id: "acc-title", text: t("acc_reset_title") }), f, el("div", { class: "row" }, closeButton(dlg)));
+  f.querySelector("input").focus();
+}
+
+function emailForm() {
+  const saved = el("p", { role: "status", id: "acc-email-saved" });
+  const input = field("email", t("acc_email"), "email", "email");
+  input.querySelector("input").required = false;
+  input.querySelector("input").value = me.email || "";
+  const f = form("acc-email", [input, el("p", { class: "muted", text: t("acc_email_help") }), field("password", t("acc_password"), "password", "current-password")], t("acc_save_email"), async (data) => {
+    saved.textContent = "";
+    const got = await call("PUT", "/api/me/email", { email: data.get("email") || "", password: data.get("password") });
+    me.email = got.email;
+    f.querySelector("input[name=password]").value = "";
+    saved.textContent = t("acc_email_saved");
+  });
+  f.append(saved);
+  return f;
+}
+
 function closeButton(dlg) {
   const b = el("button", { type: "button", id: "acc-close", text: t("acc_close") });
   b.addEventListener("click", () => dlg.close());
@@ -156,7 +199,7 @@ function closeButton(dlg) {
 
 function showLoggedOut(which = "signup") {
   const dlg = dialog();
-  const tabs = [["signup", "acc_sign_up", signUpForm], ["login", "acc_log_in", logInForm], ["recover", "acc_recover", recoverForm]];
+  const tabs = [["signup", "acc_sign_up", signUpForm], ["login", "acc_log_in", logInForm], ["recover", "acc_recover", recoverForm], ["forgot", "acc_forgot", forgotForm]];
   const bar = el("div", { class: "row", role: "group" });
   for (const [id, label] of tabs) {
     const b = el("button", { type: "button", id: `acc-tab-${id}`, "aria-pressed": String(id === which), text: t(label) });
@@ -169,13 +212,13 @@ function showLoggedOut(which = "signup") {
   if (first && !first.closest("[hidden]")) first.focus();
 }
 
-function showCodes(codes) {
+function showCodes(codes, help = t("acc_codes_help")) {
   const dlg = dialog();
   const done = el("button", { type: "button", class: "primary", id: "acc-codes-done", text: t("acc_codes_done") });
   done.addEventListener("click", () => location.reload());
   dlg.replaceChildren(
     el("h2", { id: "acc-title", text: t("acc_codes_title") }),
-    el("p", { text: t("acc_codes_help") }),
+    el("p", { text: help }),
     el("ul", { id: "acc-codes", class: "codes" }, ...codes.map((c) => el("li", {}, el("code", { text: c })))),
     el("div", { class: "row" }, done),
   );
@@ -221,6 +264,7 @@ async function showLoggedIn() {
     el("p", { class: "muted", text: t("acc_codes_left", { n: me.recovery_codes_left }) }),
     el("h3", { text: t("acc_sessions") }), list, note,
     el("div", { class: "row" }, others, el("a", { class: "btn", href: "/api/me/export", download: "blink-account.json", id: "acc-export", text: t("acc_export") }), out),
+    emailForm(),
     remove,
     el("div", { class: "row" }, closeButton(dlg)),
   );
@@ -256,6 +300,16 @@ export async function setupAccount() {
   }
   label(button);
   button.dataset.ready = "1";
+  openReset();
+  window.addEventListener("hashchange", openReset);
+}
+
+/** A reset mail's link (/#reset=TOKEN) opens the new password form. */
+function openReset() {
+  const reset = /^#reset=([A-Za-z0-9_-]{1,100})$/.exec(location.hash);
+  if (!reset) return;
+  history.replaceState(null, "", location.pathname + location.search); // the token leaves the address bar
+  showReset(reset[1]);
 }
 
 /** The top bar's account button after a change of language. */
