@@ -238,6 +238,7 @@ ReactionFloor = Annotated[
     int,
     typer.Option(
         "--reaction-floor",
+        envvar="BLINK_REACTION_FLOOR",
         min=0,
         metavar="MS",
         rich_help_panel=PLAY,
@@ -249,6 +250,7 @@ ProvisionalGames = Annotated[
     int,
     typer.Option(
         "--provisional-games",
+        envvar="BLINK_PROVISIONAL_GAMES",
         min=1,
         metavar="N",
         rich_help_panel=PLAY,
