@@ -336,3 +336,39 @@ async def test_a_guest_result_is_not_ranked(make_server: Any) -> None:
     board = wait_board(server, "/api/daily", 1)["board"]
     assert [e["name"] for e in board] == ["Ann"]
     assert server.get(f"/api/profiles/{fresh['id']}").json()["games"] == 0
+
+
+async def test_a_daily_game_played_faster_than_a_person_is_not_ranked(make_server: Any) -> None:
+    """Issue 36's scripted daily player: an account whose plays come faster than a person's
+    reaction floor spends its attempt, stays off the board and is flagged for the operator;
+    a player slower than the floor is ranked as before."""
+    import sqlalchemy as sa
+
+    from blink.server.fairness import fair_play_flags
+
+    clock = WallClock()
+    server = make_server(**settings(clock), reaction_floor_ms=100)
+    script, person = new_profile(server, "Script"), new_profile(server, "Person")
+    for p in (script, person):
+        m = play_daily(server, name=p["name"], profile_secret=p["secret"])
+        c = await Client(p["name"]).connect(server.ws, room=m["code"], token=m["token"])
+        await (bot_loop(c) if p is script else slow_loop(c))
+        await c.close()
+    board = wait_board(server, "/api/daily", 1)["board"]
+    assert [e["name"] for e in board] == ["Person"]
+    engine = sa.create_engine(server.settings.database_url)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            with engine.connect() as conn:
+                flagged = [r.profile_id for r in conn.execute(sa.select(fair_play_flags))]
+            if flagged:
+                break
+            assert time.monotonic() < deadline, "the scripted daily player was never flagged"
+            await asyncio.sleep(0.05)
+    finally:
+        engine.dispose()
+    assert flagged == [script["id"]]
+    again = server.post("/api/daily", {"name": "Script", "profile_secret": script["secret"]})
+    assert again.status_code == 409  # the attempt is spent
+    assert [e["name"] for e in server.get("/api/daily").json()["board"]] == ["Person"]

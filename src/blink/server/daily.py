@@ -46,11 +46,13 @@ from sqlalchemy import (
     update,
 )
 
+from blink.fair_play import SeatReactions
 from blink.model.registry import DEFAULT_GAME, get_table
+from blink.server.fairness import fast_seats, flag
 from blink.server.hub import Hub
 from blink.server.jobs import insert_new
 from blink.server.links import record_url
-from blink.server.profiles import meta
+from blink.server.profiles import meta, profiles
 from blink.server.room_info import DEAL_SEED
 from blink.server.rooms import GameState, Room
 
@@ -254,7 +256,9 @@ async def forget_attempt(hub: Hub, date: str, profile_id: str) -> None:
 def on_game_end(room: Room, g: GameState) -> None:
     """Store a ranked daily room's result (a :class:`Hub` game-end hook): the first game of
     its first series only (later games of the room are practice), and only when it began on
-    its day and ended before the :data:`GRACE` after it (after that, the deal is known)."""
+    its day and ended before the :data:`GRACE` after it (after that, the deal is known); an
+    attempt played faster than a person (``Settings.reaction_floor_ms``) is kept off the board
+    and its profile flagged, as a rated game would be."""
     pid = room.options.get(OPTION_PROFILE)
     day = room.options.get(OPTION_DAY)
     outcome = g.game.outcome
@@ -265,6 +269,14 @@ def on_game_end(room: Room, g: GameState) -> None:
     if today_of(g.started_wall) != day or revealed(day, room.settings.wall_clock()):
         return  # the attempt is spent, and not on the board
     seat = next((s.seat for s in room.seats if s.kind == "human"), 0)
+    names = [s.name or "" for s in room.seats]
+    floor = room.settings.reaction_floor_ms
+    fast = [f for f in fast_seats(room.definition, g, names, floor) if f.seat == seat]
+    if fast:
+        # Faster than a person: the attempt is spent, off the board, and the profile flagged.
+        at = room.settings.wall_clock()
+        room.hub.store(_flag_job(pid, g.id, room.code, at, fast[0]), room=room.code)
+        return
     figures = g.end_msg.figures
     values = {
         "room_code": room.code,
@@ -286,6 +298,19 @@ def on_game_end(room: Room, g: GameState) -> None:
         )
 
     room.hub.store(job, room=room.code)
+
+
+def _flag_job(
+    pid: str, game_id: int, code: str, at: float, seat: SeatReactions
+) -> Callable[[Connection], None]:
+    """Flag the profile ``pid`` for its daily game ``game_id`` played faster than a person."""
+
+    def job(conn: Connection) -> None:
+        row = conn.execute(select(profiles).where(profiles.c.id == pid)).first()
+        if row is not None:
+            flag(conn, row, game_id, code, at, seat)
+
+    return job
 
 
 def board(hub: Hub, date: str, over: bool) -> list[dict[str, Any]]:
