@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from blink import files
-from blink.games.classic.record import GameRecord
-from blink.model.records import SeriesRecord
+from blink.model.records import AnyRecord, SeriesRecord
 from blink.tui.i18n import _
 from blink.tui.outputs import OutputPathError, check_output_file
 
@@ -38,11 +37,11 @@ def check_path(path: str | os.PathLike[str]) -> None:
         raise RecordFileError(str(exc)) from None
 
 
-def record_of(table: LocalTable) -> GameRecord | SeriesRecord | None:
+def record_of(table: LocalTable) -> AnyRecord | SeriesRecord | None:
     """The record of the table's current series as it stands: one game's record for a single
     game, a series record for a best-of-N; None before the first deal."""
     meta: dict[str, Any] = {"client": "terminal", "seed": table.seed}
-    games = [GameRecord.from_game(g, table.names, meta) for g in table.series_games]
+    games = table.game_records(meta)
     if not games:
         return None
     if table.series.best_of == 1:

@@ -38,9 +38,11 @@ from blink.games.classic.engine import (
     Reason,
     reach,
 )
+from blink.games.classic.record import GameRecord
 from blink.games.classic.rules import OFFICIAL, Ruleset
 from blink.match import Series
 from blink.model.base import RefereeClock, Timer, Timings
+from blink.model.records import AnyRecord
 from blink.tui.i18n import N_, _, card_name
 from blink.tui.render import refusal_text
 
@@ -451,6 +453,11 @@ class LocalTable(Table):
         self._start_bots()
         self.changed()
         self.tick()
+
+    def game_records(self, meta: Mapping[str, Any]) -> list[AnyRecord]:
+        """The record of each game of the current series so far (``meta`` in each), the last
+        one maybe unfinished (:mod:`blink.tui.record_file` writes them)."""
+        return [GameRecord.from_game(g, self.names, dict(meta)) for g in self.series_games]
 
     def rematch(self) -> None:
         """After a game: the next game of the series, or a fresh series once it is decided."""
