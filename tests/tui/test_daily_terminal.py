@@ -1,6 +1,7 @@
 """``blink play --server URL --daily`` against a real server (``blink serve``): the day's room
-with a profile is its ranked attempt, a second one is played as a guest, and the terminal
-client plays the day's deal."""
+with an account's profile is its ranked attempt, a second one is played as a guest on the
+day's practice deal (the ranked deal cannot be rehearsed), and the terminal client plays
+both."""
 
 from __future__ import annotations
 
@@ -14,10 +15,12 @@ from blink.tui.table import Stage
 
 
 async def test_the_daily_challenge_in_the_terminal(server_url: str) -> None:
-    made = httpx.post(f"{server_url}/api/profiles", json={"name": "Termi"}, timeout=10).json()
+    account = {"name": "Termi", "password": "Termi plays the daily deal"}
+    made = httpx.post(f"{server_url}/api/accounts", json=account, timeout=10).json()["profile"]
     first = prepare_daily(server_url, name="Termi", profile_secret=made["secret"])
     assert first.notice is not None and "(ranked)" in first.notice and first.seat == 0
-    # The attempt of the day is spent: the deal is played again as a guest, and said so.
+    # The attempt of the day is spent: the day is played again as a guest, and said so, on
+    # the day's practice deal.
     second = prepare_daily(server_url, name="Termi", profile_secret=made["secret"])
     assert second.notice is not None and "playing as a guest" in second.notice
     assert "(unranked)" in second.notice and second.code != first.code
@@ -36,7 +39,7 @@ async def test_the_daily_challenge_in_the_terminal(server_url: str) -> None:
             assert view is not None
             hands.append(list(view.hand))
             await wait_for(pilot, lambda a=app: stage(a) in (Stage.COUNTDOWN, Stage.PLAYING))
-    assert hands[0] and hands[0] == hands[1]  # the same deal
+    assert hands[0] and hands[1] and hands[0] != hands[1]  # the practice deal is another
     try:
         prepare_daily(server_url, name="Termi", date="2020-01-01")
     except OnlineError as exc:
