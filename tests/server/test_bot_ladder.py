@@ -105,3 +105,30 @@ async def test_a_game_between_a_bot_account_and_a_person_is_rated_for_nobody(
     assert not [m for m in [*p.msgs, *c.msgs] if m["type"] == "ratings"]
     assert server.get(f"/api/profiles/{person['id']}").json()["games"] == 0
     assert server.get(f"/api/profiles/{bot['id']}").json()["games"] == 0
+
+
+async def test_finished_games_archives_and_replays_mark_the_bot_seat(
+    make_server: Callable[..., ServerThread],
+) -> None:
+    server = make_server(choice_deadline=0.2)
+    bot = _bot(server, "Fay", "Bolt")
+    r = httpx.post(
+        f"{server.http}/api/quick",
+        json={"bot": "inhuman:first", "public": True},
+        headers=_bearer(bot["token"]),
+        timeout=30,
+    )
+    assert r.status_code == 201, r.text
+    code = r.json()["code"]
+    c = await BotClient("bot").connect_bot(f"{server.ws}/{code}", bot["token"], room=code)
+    await bot_loop(c, 1)
+    await c.expect("ratings")  # filed and rated by now
+    await c.close()
+    listed = server.get(f"/api/games?room={code}").json()["games"]
+    assert [p["bot_account"] for p in listed[0]["players"]] == [True, False]
+    game = listed[0]["id"]
+    seated = server.get(f"/api/games/{game}/profiles").json()
+    assert seated["profiles"] == ["Bolt", None] and seated["bot_accounts"] == [True, False]
+    page = server.get("/api/profiles/Bolt/games").json()["games"][0]
+    assert [p["bot_account"] for p in page["players"]] == [True, False]
+    assert page["players"][0]["profile"] == "Bolt"

@@ -582,14 +582,14 @@ LADDERS: Final = ("people", "bots")
 """The leaderboard's ladders: the people's (every profile but the bot accounts') and the bot
 accounts' own (``GET /api/leaderboard?ladder=``)."""
 
-_bot_profiles = table("bots", column("profile_id"))
+bot_profiles = table("bots", column("profile_id"))
 """The bot accounts' profile ids (the table is :mod:`blink.server.bot_accounts.store`'s, named
 here without importing it: that module builds on this one)."""
 
 
 def _on_ladder(ladder: str) -> Any:
     """The condition that keeps a ``ladder``'s profiles: the bot accounts' or everyone else's."""
-    ids = select(_bot_profiles.c.profile_id)
+    ids = select(bot_profiles.c.profile_id)
     return profiles.c.id.in_(ids) if ladder == "bots" else profiles.c.id.not_in(ids)
 
 

@@ -7,12 +7,18 @@ import { t } from "./i18n.js";
  * out as its title says. */
 export function botMark() {
   const mark = document.createElement("span");
-  mark.className = "pl-mark bot";
+  mark.className = "pl-mark bot bot-mark";
   mark.title = t("bot_mark_title");
   mark.setAttribute("aria-label", t("bot_mark_title"));
   mark.setAttribute("role", "img");
   mark.textContent = t("bot_mark");
   return mark;
+}
+
+/** The same mark as HTML text (for pages drawn as strings; escape-free: its words are ours). */
+export function botMarkHTML() {
+  const title = t("bot_mark_title").replace(/[&<>"]/g, "");
+  return `<span class="bot-mark" role="img" title="${title}" aria-label="${title}">${t("bot_mark")}</span>`;
 }
 
 /** The address of the page of the player called `name`. */
