@@ -21,7 +21,8 @@ def _ids(board: dict[str, Any]) -> set[str]:
 async def test_bot_accounts_have_a_ladder_of_their_own(
     make_server: Callable[..., ServerThread],
 ) -> None:
-    server = make_server(choice_deadline=0.2)
+    # The floor a person's reactions are judged by, as a real server has it (tests have none).
+    server = make_server(choice_deadline=0.2, reaction_floor_ms=100)
     bot = _bot(server, "Ada", "Clank")
     other = _bot(server, "Bob", "Rivet")
     person = server.post("/api/profiles", {"name": "Carla"}).json()
