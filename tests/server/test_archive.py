@@ -86,10 +86,14 @@ async def test_archive_lists_filters_and_pages(server: ServerThread) -> None:
     anon, versus, quick = games
     assert anon["ended"] >= versus["ended"] >= quick["ended"]
     assert [g["rated"] for g in games] == [False, True, True]
-    assert anon["rating"] is None and anon["players"][1] == {"name": "Anon", "profile": None}
+    assert anon["rating"] is None and anon["players"][1] == {
+        "name": "Anon",
+        "profile": None,
+        "bot_account": False,
+    }
     assert versus["players"] == [
-        {"name": "Ann", "profile": "Ann"},
-        {"name": "Bob", "profile": "Bob"},
+        {"name": "Ann", "profile": "Ann", "bot_account": False},
+        {"name": "Bob", "profile": "Bob", "bot_account": False},
     ]
     # The rating change is the one the profile's history has.
     history = {h["game"]: h for h in server.get(f"/api/profiles/{ann['id']}").json()["history"]}
@@ -234,6 +238,7 @@ async def test_whose_profiles_sit_in_a_room_and_a_game(make_server: Any) -> None
     assert server.get(f"/api/games/{game['id']}/profiles").json() == {
         "game": game["id"],
         "profiles": ["Ann", None],
+        "bot_accounts": [False, False],
     }
     body = {"bot": f"beginner:first{FAST}", "name": "A", "profile_secret": ann["secret"]}
     quick = server.post("/api/quick", body).json()["code"]

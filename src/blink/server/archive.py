@@ -47,7 +47,14 @@ from blink.server.hub import Hub
 from blink.server.jobs import insert_new
 from blink.server.links import record_url
 from blink.server.names import name_key, plain_key
-from blink.server.profiles import meta, profile_games, profiles, profiles_among, public_profile
+from blink.server.profiles import (
+    bot_profiles,
+    meta,
+    profile_games,
+    profiles,
+    profiles_among,
+    public_profile,
+)
 from blink.server.rooms import GameState, Room
 from blink.server.schema import games, rooms, seats
 from blink.server.tournaments import tournaments
@@ -311,16 +318,30 @@ def _query(pid: str, f: Filters, opponent: str | None) -> Select[Any]:
     return q.order_by(pg.c.at.desc(), pg.c.game_id.desc()).limit(f.limit + 1)
 
 
-def _profile_names(conn: Connection, game_ids: list[int]) -> dict[tuple[int, int], str]:
-    """The current name of each profile seated in these games, by (game, seat)."""
+Seated = dict[tuple[int, int], tuple[str, bool]]
+"""The profiles seated in stored games, by (game, seat): each one's name now and whether it is
+a bot account's."""
+
+
+def _profile_names(conn: Connection, game_ids: list[int]) -> Seated:
+    """The current name of each profile seated in these games, by (game, seat), and whether
+    the profile is a bot account's."""
     if not game_ids:
         return {}
     rows = conn.execute(
-        select(player_games.c.game_id, player_games.c.seat, profiles.c.name)
+        select(
+            player_games.c.game_id, player_games.c.seat, profiles.c.name, bot_profiles.c.profile_id
+        )
         .join(profiles, profiles.c.id == player_games.c.profile_id)
+        .outerjoin(bot_profiles, bot_profiles.c.profile_id == player_games.c.profile_id)
         .where(player_games.c.game_id.in_(game_ids))
     )
-    return {(r.game_id, r.seat): r.name for r in rows}
+    return {(r.game_id, r.seat): (r.name, r.profile_id is not None) for r in rows}
+
+
+def bot_seats(conn: Connection, game_ids: list[int]) -> set[tuple[int, int]]:
+    """The (game, seat) of these stored games that a bot account held."""
+    return {k for k, (_, bot) in _profile_names(conn, game_ids).items() if bot}
 
 
 def game_profiles(conn: Connection, game_id: int) -> dict[str, Any]:
@@ -330,7 +351,12 @@ def game_profiles(conn: Connection, game_id: int) -> dict[str, Any]:
     if row is None:
         raise ApiError(404, "no_such_game", f"there is no game {game_id}")
     names = _profile_names(conn, [game_id])
-    return {"game": game_id, "profiles": [names.get((game_id, s)) for s in range(row.players)]}
+    seated = [names.get((game_id, s)) for s in range(row.players)]
+    return {
+        "game": game_id,
+        "profiles": [None if n is None else n[0] for n in seated],
+        "bot_accounts": [n is not None and n[1] for n in seated],
+    }
 
 
 def room_profiles(conn: Connection, code: str, hashes: list[str | None] | None) -> dict[str, Any]:
@@ -358,7 +384,7 @@ def room_profiles(conn: Connection, code: str, hashes: list[str | None] | None) 
     return {"room": code, "profiles": [names.get(h) if h else None for h in hashes]}
 
 
-def _entry(r: Any, names: dict[tuple[int, int], str]) -> dict[str, Any]:
+def _entry(r: Any, names: Seated) -> dict[str, Any]:
     """One game of an archive, as answered."""
     public = bool(r.public)
     seated = json.loads(r.names)
@@ -379,7 +405,8 @@ def _entry(r: Any, names: dict[tuple[int, int], str]) -> dict[str, Any]:
         "players": [
             {
                 "name": seated[i] if i < len(seated) else None,
-                "profile": names.get((r.game_id, i)),
+                "profile": names.get((r.game_id, i), (None, False))[0],
+                "bot_account": names.get((r.game_id, i), (None, False))[1],
             }
             for i in range(r.players)
         ],

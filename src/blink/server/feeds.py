@@ -70,7 +70,7 @@ class Feeds:
         """When each other node was last heard (settings clock)."""
         self.leaderboard_generation = 0
         """Changes of the leaderboard heard so far (the cache's key)."""
-        self._boards: dict[tuple[int, int], tuple[int, asyncio.Future[dict[str, Any]]]] = {}
+        self._boards: dict[tuple[int, int, str], tuple[int, asyncio.Future[dict[str, Any]]]] = {}
 
     def install(self) -> None:
         """Hook the hub (rooms, game ends, sweeps) and the bus."""
@@ -168,16 +168,18 @@ class Feeds:
     def _heard_leaderboard(self, event: Event) -> None:
         self.leaderboard_generation += 1
 
-    async def board(self, limit: int, min_games: int) -> dict[str, Any]:
-        """The leaderboard (``GET /api/leaderboard``), read once per change for every stream
-        that shows the same one."""
-        key = (limit, min_games)
+    async def board(self, limit: int, min_games: int, ladder: str = "people") -> dict[str, Any]:
+        """One ladder of the leaderboard (``GET /api/leaderboard``), read once per change for
+        every stream that shows the same one."""
+        key = (limit, min_games, ladder)
         generation = self.leaderboard_generation
         cached = self._boards.get(key)
         if cached is None or cached[0] != generation or cached[1].cancelled():
             if len(self._boards) > 64:
                 self._boards.clear()
-            read = asyncio.ensure_future(asyncio.to_thread(leaderboard, self.hub, limit, min_games))
+            read = asyncio.ensure_future(
+                asyncio.to_thread(leaderboard, self.hub, limit, min_games, ladder)
+            )
             cached = (generation, read)
             self._boards[key] = cached
         # Shielded: a stream that goes away does not cancel the others' read.

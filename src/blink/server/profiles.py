@@ -42,9 +42,11 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    column,
     func,
     insert,
     select,
+    table,
     update,
 )
 
@@ -415,6 +417,16 @@ def profiles_among(hub: Hub, hashes: Iterable[str | None]) -> set[str]:
     return {h for h in hashes if h is not None and h in known}
 
 
+def _bot_meets_people(room: Room) -> bool:
+    """Whether a bot account and a person (a seat held by no bot account) sat in ``room``: such
+    a game is not rated, for the bot nor for the people, so a person's rating only ever moves
+    with people and house bots, and a bot account's on the bot ladder only with bots."""
+    people = [s for s in room.seats if s.kind == "human"]
+    return any(s.bot_account is not None for s in people) and any(
+        s.bot_account is None for s in people
+    )
+
+
 def on_game_end(room: Room, g: GameState) -> None:
     """Rate a finished game (a :class:`Hub` game-end hook)."""
     outcome = g.game.outcome
@@ -424,6 +436,8 @@ def on_game_end(room: Room, g: GameState) -> None:
         return  # a handicapped game is not rated: the rating model has no handicap in it
     if is_practice(room.options):
         return  # a practice game (with its pause) is never rated
+    if _bot_meets_people(room):
+        return  # a bot account's game with people is rated for nobody (docs/bot-api.md)
     hashes = [s.token_hash if s.kind == "human" else None for s in room.seats]
     bots = [s.bot if s.kind == "bot" else None for s in room.seats]
     hub = room.hub
@@ -435,8 +449,8 @@ def on_game_end(room: Room, g: GameState) -> None:
     fast = [
         f
         for f in fast_seats(room.definition, g, names, hub.settings.reaction_floor_ms)
-        if room.seats[f.seat].kind == "human"
-    ]
+        if room.seats[f.seat].kind == "human" and room.seats[f.seat].bot_account is None
+    ]  # a bot account is no person: its speed is judged only where people are (not rated)
     room.hub.store(
         _rate_job(
             room.code,
@@ -564,20 +578,38 @@ fresh one's, ordinal 0, is above every player who has lost a few games), so it i
 unranked."""
 
 
-def leaderboard(hub: Hub, limit: int, min_games: int) -> dict[str, Any]:
-    """Profiles with ``Settings.provisional_games`` rated games or more (:data:`RANKED_AFTER`
-    by default) by conservative rating (``mu - 3 sigma``), best first, ranked; the provisional
-    ones (fewer games, with at least ``min_games``) apart, unranked (``rank: null``,
-    ``provisional: true``), newest first; each with its recent form (:func:`_recent_form`); the
-    threshold (``provisional_games``); and the bots' fixed ratings (``GET /api/leaderboard``).
+LADDERS: Final = ("people", "bots")
+"""The leaderboard's ladders: the people's (every profile but the bot accounts') and the bot
+accounts' own (``GET /api/leaderboard?ladder=``)."""
+
+bot_profiles = table("bots", column("profile_id"))
+"""The bot accounts' profile ids (the table is :mod:`blink.server.bot_accounts.store`'s, named
+here without importing it: that module builds on this one)."""
+
+
+def _on_ladder(ladder: str) -> Any:
+    """The condition that keeps a ``ladder``'s profiles: the bot accounts' or everyone else's."""
+    ids = select(bot_profiles.c.profile_id)
+    return profiles.c.id.in_(ids) if ladder == "bots" else profiles.c.id.not_in(ids)
+
+
+def leaderboard(hub: Hub, limit: int, min_games: int, ladder: str = "people") -> dict[str, Any]:
+    """One ladder's profiles (:data:`LADDERS`: ``people``, the default, leaves the bot accounts
+    out; ``bots`` lists only them) with ``Settings.provisional_games`` rated games or more
+    (:data:`RANKED_AFTER` by default) by conservative rating (``mu - 3 sigma``), best first,
+    ranked; the provisional ones (fewer games, with at least ``min_games``) apart, unranked
+    (``rank: null``, ``provisional: true``), newest first; each with its recent form
+    (:func:`_recent_form`) and ``bot_account``; the ladder, the threshold
+    (``provisional_games``); and the house bots' fixed ratings (``GET /api/leaderboard``).
     ``limit`` (kept between 1 and 1,000) applies to each list."""
     limit = max(1, min(limit, 1000))
     ranked_after = max(1, hub.settings.provisional_games)
     ordinal = (profiles.c.mu - 3 * profiles.c.sigma).desc()
+    kept = _on_ladder(ladder)
     with hub.storage.engine.connect() as conn:
         rows = conn.execute(
             select(profiles)
-            .where(profiles.c.games >= max(min_games, ranked_after))
+            .where(profiles.c.games >= max(min_games, ranked_after), kept)
             .order_by(ordinal, profiles.c.id)
             .limit(limit)
         ).all()
@@ -586,24 +618,33 @@ def leaderboard(hub: Hub, limit: int, min_games: int) -> dict[str, Any]:
             fresh = list(
                 conn.execute(
                     select(profiles)
-                    .where(profiles.c.games < ranked_after, profiles.c.games >= min_games)
+                    .where(profiles.c.games < ranked_after, profiles.c.games >= min_games, kept)
                     .order_by(profiles.c.created_at.desc(), profiles.c.id)
                     .limit(limit)
                 )
             )
         form = _recent_form(conn, [row.id for row in [*rows, *fresh]])
+    bot = ladder == "bots"
     return {
+        "ladder": ladder,
         "players": [
             {
                 "rank": i + 1,
                 **public_profile(row),
                 "provisional": False,
+                "bot_account": bot,
                 "form": form.get(row.id, []),
             }
             for i, row in enumerate(rows)
         ],
         "provisional": [
-            {"rank": None, **public_profile(row), "provisional": True, "form": form.get(row.id, [])}
+            {
+                "rank": None,
+                **public_profile(row),
+                "provisional": True,
+                "bot_account": bot,
+                "form": form.get(row.id, []),
+            }
             for row in fresh
         ],
         "provisional_games": ranked_after,

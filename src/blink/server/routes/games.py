@@ -15,7 +15,7 @@ from typing import Any
 from fastapi import APIRouter, FastAPI, Request
 
 from blink.model.records import SeriesRecord
-from blink.server import daily
+from blink.server import archive, daily
 from blink.server.errors import ApiError
 from blink.server.hub import Hub
 from blink.server.links import may_read
@@ -81,8 +81,19 @@ async def list_games(
     if not 1 <= limit <= 200:
         raise ApiError(400, "bad_options", "limit must be between 1 and 200")
     code = room.upper() if room is not None else None
-    listed = await asyncio.to_thread(h.storage.finished_games, limit, code)
+    listed = await asyncio.to_thread(_finished, h, limit, code)
     return {"games": listed}
+
+
+def _finished(h: Hub, limit: int, code: str | None) -> list[dict[str, Any]]:
+    """The finished games listed, each player marked ``bot_account`` when a bot account's."""
+    listed = h.storage.finished_games(limit, code)
+    with h.storage.engine.connect() as conn:
+        bots = archive.bot_seats(conn, [int(g["id"]) for g in listed])
+    for g in listed:
+        for i, p in enumerate(g["players"]):
+            p["bot_account"] = (g["id"], i) in bots
+    return listed
 
 
 async def _guarded(h: Hub, request: Request, game_id: int, room: str | None) -> dict[str, Any]:

@@ -7,11 +7,14 @@
 import { api, ensureProfile, errorText, myProfile } from "./tournament-api.js";
 import { el } from "./bracket.js";
 import { applyI18n, t, tCount } from "./i18n.js";
-import { playerLink } from "./playerlink.js";
+import { botMark, playerLink } from "./playerlink.js";
 import { setupTopbar } from "./topbar.js";
 
 const status = document.getElementById("lstatus");
 let board = null;
+/** The ladder shown: "people" (the default) or "bots" (the bot accounts', ?ladder=bots). */
+let ladder = new URLSearchParams(location.search).get("ladder") === "bots" ? "bots" : "people";
+let events = null;
 
 /** "bot:expert:first@40" -> "Bot (Expert)"; a profile's name as it is. */
 function opponentName(name) {
@@ -85,7 +88,7 @@ function showBoard(data) {
     .map((d) => d.closest("tr").dataset.id));
   const line = (p) => {
     const row = el("tr", { "data-id": p.id, class: p.id === (me && me.id) ? "me" : null },
-      el("td", {}, p.rank == null ? "–" : String(p.rank)), el("th", { scope: "row" }, playerLink(p.name)),
+      el("td", {}, p.rank == null ? "–" : String(p.rank)), el("th", { scope: "row" }, playerLink(p.name), ...(p.bot_account ? [" ", botMark()] : [])),
       el("td", { class: "rating" }, p.rating.ordinal.toFixed(1)), el("td", {}, String(p.games)),
       formCell(p.form), detailsCell(p));
     if (open.has(p.id)) row.querySelector("details").open = true;
@@ -104,6 +107,17 @@ function showBoard(data) {
     el("tr", {}, el("td", {}, t(`level_${lvl}`)), el("td", {}, r.mu.toFixed(0)))));
 }
 
+/** Show the ladder chosen: its buttons, caption and note. */
+function showLadder() {
+  for (const b of document.querySelectorAll("[data-ladder]")) {
+    b.setAttribute("aria-pressed", String(b.dataset.ladder === ladder));
+  }
+  const caption = document.getElementById("board-caption");
+  caption.dataset.i18n = ladder === "bots" ? "lb_bots_board_caption" : "lb_caption";
+  caption.textContent = t(caption.dataset.i18n);
+  document.getElementById("bots-note").hidden = ladder !== "bots";
+}
+
 function live(down) {
   status.textContent = t(down ? "stream_down" : "stream_live");
   status.className = down ? "net bad" : "net";
@@ -112,7 +126,9 @@ function live(down) {
 
 // EventSource reconnects by itself; the page says while it is not connected.
 function follow() {
-  const events = new EventSource("/api/leaderboard/events");
+  if (events) events.close();
+  events = new EventSource(`/api/leaderboard/events?ladder=${ladder}`);
+  const mine = events;
   let first = true;
   events.addEventListener("leaderboard", (ev) => {
     board = JSON.parse(ev.data);
@@ -123,7 +139,7 @@ function follow() {
   events.onopen = () => live(false);
   events.onerror = () => {
     live(true);
-    if (events.readyState === EventSource.CLOSED) setTimeout(follow, 5000);
+    if (mine === events && events.readyState === EventSource.CLOSED) setTimeout(follow, 5000);
   };
 }
 
@@ -131,12 +147,25 @@ setupTopbar({
   onRules: () => { location.href = "/#rules"; },
   onLang: () => {
     applyI18n(document);
+    showLadder();
     document.title = t("lb_page_title");
     if (board) showBoard(board);
     if (status.dataset.state) live(status.dataset.state === "down");
     showMe();
   },
 });
+for (const b of document.querySelectorAll("[data-ladder]")) {
+  b.addEventListener("click", () => {
+    if (ladder === b.dataset.ladder) return;
+    ladder = b.dataset.ladder;
+    const url = new URL(location.href);
+    if (ladder === "bots") url.searchParams.set("ladder", "bots"); else url.searchParams.delete("ladder");
+    history.replaceState(null, "", url);
+    showLadder();
+    follow();
+  });
+}
 document.title = t("lb_page_title");
+showLadder();
 showMe();
 follow();

@@ -11,6 +11,7 @@ import { handOver, takeOver, waitInQueue } from "./queue.js";
 import { levelName, loadedOptions } from "./options.js";
 import { loadGames, roomLinks } from "./games.js";
 import { botTitle, seatName } from "./botnames.js";
+import { botMarkHTML } from "./playerlink.js";
 
 /** Every number of players of a game (`game_info` entry), fewest first. */
 function playerCounts(game) {
@@ -389,11 +390,12 @@ export function mountLobby(root) {
       done.push({
         url: g.record_url, game: g.id, label: `${g.room} · ${t("game_n", { n: g.number })}${go}`,
         who: `${names.join(" · ")}${result ? ` — ${result}` : ""}${g.plays ? ` · ${g.plays} ${t("plays").toLowerCase()}` : ""}`,
+        bots: (g.players || []).some((p) => p.bot_account),
       });
     }
     // Two lists in the panel: this browser's own games, then the other public finished games.
     const item = (g) =>
-      `<li data-game="${escapeXml(String(g.game ?? ""))}"><span class="who"><strong>${escapeXml(g.label)}</strong> ${escapeXml(g.who)}</span>
+      `<li data-game="${escapeXml(String(g.game ?? ""))}"><span class="who"><strong>${escapeXml(g.label)}</strong> ${escapeXml(g.who)}${g.bots ? ` ${botMarkHTML()}` : ""}</span>
       <a class="btn" data-link href="/#replay=${encodeURIComponent(g.url)}">${escapeXml(t("replay"))}</a></li>`;
     const own = done.slice(0, Math.min(mine, 12));
     const pub = done.slice(mine, mine + 20 - own.length);

@@ -9,7 +9,7 @@
 import { api, errorText } from "./tournament-api.js";
 import { el } from "./bracket.js";
 import { applyI18n, getLang, hasT, t, tCount } from "./i18n.js";
-import { playerHref, playerLink } from "./playerlink.js";
+import { botMark, playerHref, playerLink } from "./playerlink.js";
 import { setupTopbar } from "./topbar.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -172,6 +172,7 @@ function opponents(g) {
   others.forEach((p, i) => {
     if (i) out.push(", ");
     out.push(p.profile ? playerLink(p.profile, p.name) : p.name);
+    if (p.bot_account) out.push(" ", botMark());
   });
   return out;
 }

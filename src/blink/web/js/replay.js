@@ -12,7 +12,7 @@ import { escapeXml } from "./cards.js";
 import { gameModule } from "./games.js";
 import { recordFileName } from "./net.js";
 import { botSeatName, botTitle } from "./botnames.js";
-import { playerHref } from "./playerlink.js";
+import { botMarkHTML, playerHref } from "./playerlink.js";
 import { fetchStudy, markStep, studyErrorHTML, studyPanelHTML, studyUrl } from "./study.js";
 
 const svg = (d) => `<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" fill="currentColor">${d}</svg>`;
@@ -79,7 +79,7 @@ function gameProfiles(url) {
   const m = url.match(/^\/api\/games\/(\d+)\/record/);
   if (!m) return Promise.resolve(null);
   return fetch(`/api/games/${m[1]}/profiles`).then((r) => (r.ok ? r.json() : null))
-    .then((d) => (d ? d.profiles : null)).catch(() => null);
+    .then((d) => (d ? { names: d.profiles, bots: d.bot_accounts || [] } : null)).catch(() => null);
 }
 
 /** A record the server refused, in one sentence of the interface's language. */
@@ -106,8 +106,8 @@ function named(doc, g) {
     if (bots && typeof bots[i] === "string") return botSeatName(bots, i, botTitle(doc.game, bots[i]));
     return !n || n === "Player" || n === `Player ${i + 1}` ? t("player_n", { n: i + 1 }) : n;
   });
-  const links = doc && Array.isArray(doc.profiles) && doc.profiles.length === g.names.length ? doc.profiles : null;
-  return { ...g, names, links };
+  const seated = doc && doc.profiles && Array.isArray(doc.profiles.names) && doc.profiles.names.length === g.names.length ? doc.profiles : null;
+  return { ...g, names, links: seated ? seated.names : null, botAccounts: seated ? seated.bots : [] };
 }
 
 /** A replay's title: where it comes from (`file`, else its room and number or stored game),
@@ -157,7 +157,7 @@ function classicBoard(g, f) {
   });
   const seats = f.hands.map((h, p) =>
     `<div class="rp-seat${winners.includes(p) ? " won" : ""}" data-seat="${p}">` +
-    `<span class="name">${g.links && g.links[p] ? `<a class="player-link" href="${escapeXml(playerHref(g.links[p]))}">${escapeXml(g.names[p])}</a>` : escapeXml(g.names[p])}</span>` +
+    `<span class="name">${g.links && g.links[p] ? `<a class="player-link" href="${escapeXml(playerHref(g.links[p]))}">${escapeXml(g.names[p])}</a>` : escapeXml(g.names[p])}${g.botAccounts && g.botAccounts[p] ? ` ${botMarkHTML()}` : ""}</span>` +
     `<div class="minihand">${h.map((c) => face(c, f.chosen[p] === c ? t("choose_card") : "")).join("")}</div>` +
     `<span class="counts">${escapeXml(t("draw"))} ${f.draws[p]} · ${escapeXml(tCount("n_plays", f.plays[p]))}</span></div>`,
   ).join("");
