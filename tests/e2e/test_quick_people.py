@@ -88,7 +88,6 @@ def test_a_lone_browser_is_offered_a_bot_in_spanish(browser: Browser, offering: 
         ctx.close()
 
 
-
 def _queue_sockets(page: Page, silent: set[int]) -> list[list[str]]:
     """Route the page's queue sockets through the test: the ``silent`` ones (counting from 0)
     pass nothing either way and are never closed (a network that dropped every packet); the
@@ -112,7 +111,6 @@ def _queue_sockets(page: Page, silent: set[int]) -> list[list[str]]:
 
     page.route_web_socket("**/api/queue", handle)
     return heard
-
 
 
 def _sockets_made(page: Page, heard: list[list[str]], n: int) -> None:
