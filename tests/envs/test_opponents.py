@@ -173,3 +173,39 @@ def test_bad_opponents_are_refused_with_one_sentence(game: str, tmp_path: Path) 
     env = _env(game, lambda obs: 10_000)
     with pytest.raises(ValueError, match="opponent policy in seat 1 answered 10000"):
         _play(env, seed=1)
+
+
+def test_with_factored_actions_a_policy_answers_the_parts_and_a_saved_one_is_refused(
+    tmp_path: Path,
+) -> None:
+    seen: list[tuple[int, Any]] = []
+
+    def factored_policy(obs: Observation) -> Any:
+        env = holder[0]
+        assert len(obs["action_mask"]) == env.factored.mask_size  # the parts' masks
+        legal = env.game.legal_actions(env.state_, 1)
+        seen.append((len(env.game.history(env.state_)), legal[-1]))
+        return env.factored.encode(legal[-1])
+
+    holder: list[Any] = []
+    env = GoBlinkSingle(opponents=factored_policy, actions="factored")
+    holder.append(env)
+    _play_factored(env)
+    history = env.game.history(env.state_)
+    assert len(seen) >= 3
+    assert all(history[at][0] == move for at, move in seen)
+    saved = _fresh_policy("goblink", tmp_path / "p.pt")
+    with pytest.raises(ValueError, match="flat actions"):
+        GoBlinkSingle(opponents=saved, actions="factored")
+
+
+def _play_factored(env: GoBlinkSingle) -> None:
+    assert env.factored is not None
+    env.reset(seed=2)
+    for _ in range(3_000):
+        legal = env.game.legal_actions(env.state_, env.seat)
+        _obs, _reward, over, cut, info = env.step(env.factored.encode(legal[0]))
+        assert "refused" not in info
+        if over or cut:
+            return
+    raise AssertionError("the episode did not end")
