@@ -8,9 +8,11 @@ spaces, ends a step (reward, termination, truncation) and renders the agent's vi
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeAlias
 
 import gymnasium
 import numpy as np
@@ -19,10 +21,106 @@ from numpy.typing import NDArray
 
 from blink.envs.encoding import rewards_of
 
-__all__ = ["Observation", "SingleSeat", "Training", "opponent_names", "seat_spaces"]
+__all__ = [
+    "Observation",
+    "Opponent",
+    "Policy",
+    "SingleSeat",
+    "Training",
+    "opponent_names",
+    "resolve_opponents",
+    "seat_spaces",
+]
 
 Observation = dict[str, NDArray[Any]]
 """An agent's observation: its view as an array, and the mask of its legal actions."""
+
+Policy: TypeAlias = Callable[[Observation], Any]
+"""A policy playing a seat: called with that seat's observation only (the same dict the agent
+gets: ``"observation"``, a float32 array of its view, and ``"action_mask"``, an int8 array of
+its legal actions), it returns an action of the environment's action space (an action index,
+an ``int`` or a NumPy integer; with Go Blink's factored actions, the parts' array)."""
+
+Opponent: TypeAlias = str | os.PathLike[str] | Policy
+"""An opponent seat: a bot's name, a saved ``blink train`` policy (a path, a string ending in
+``.pt``, or a loaded :class:`~blink.train.policy.MaskedPolicy`), or a :data:`Policy`."""
+
+
+def _is_torch_module(value: object) -> bool:
+    """Whether ``value`` is a PyTorch module (only if PyTorch is already imported)."""
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(value, torch.nn.Module)
+
+
+def _is_saved(value: object) -> bool:
+    """Whether ``value`` names or is a saved ``blink train`` policy."""
+    if isinstance(value, str):
+        return value.endswith(".pt")
+    return isinstance(value, os.PathLike) or _is_torch_module(value)
+
+
+def _single(value: object) -> bool:
+    return isinstance(value, str | os.PathLike) or callable(value) or _is_torch_module(value)
+
+
+def resolve_opponents(
+    value: Any,
+    count: int,
+    *,
+    check_bot: Callable[[str], object],
+    load: Callable[[object], Policy],
+) -> list[str | Policy]:
+    """One opponent per opponent seat (``value`` for all of them, or one each): a bot's name
+    (checked by ``check_bot``, which raises ``ValueError``), or a :data:`Policy` (a callable,
+    or a saved policy given to ``load``). ``ValueError`` naming the first bad opponent."""
+    if _single(value):
+        one = _resolve(value, "the opponent", check_bot, load)
+        return [one] * count
+    if isinstance(value, Sequence):
+        items = list(value)
+        if len(items) != count:
+            raise ValueError(f"{len(items)} opponents given for {count} opponent seats")
+        return [
+            _resolve(item, f"opponent {i + 1} of {count}", check_bot, load)
+            for i, item in enumerate(items)
+        ]
+    raise ValueError(
+        f"the opponents ({_describe(value)}) are neither a bot's name, a policy nor a list of them"
+    )
+
+
+def _describe(item: object) -> str:
+    """``item`` in a few words on one line: its repr, or its type's name when that is long."""
+    if isinstance(item, os.PathLike):
+        return repr(os.fspath(item))
+    text = repr(item)
+    if "\n" in text or len(text) > 60:
+        return f"a {type(item).__name__}"
+    return text
+
+
+def _resolve(
+    item: object, what: str, check_bot: Callable[[str], object], load: Callable[[object], Policy]
+) -> str | Policy:
+    label = f"{what} ({_describe(item)})"
+    if _is_saved(item):
+        try:
+            return load(item)
+        except ImportError:
+            raise ValueError(
+                f"{label} is a saved policy, which needs PyTorch (pip install 'blink[train]')"
+            ) from None
+        except ValueError as exc:
+            raise ValueError(f"{label}: {exc}") from exc
+    if isinstance(item, str):
+        try:
+            check_bot(item)
+        except ValueError as exc:
+            raise ValueError(f"{label}: {exc}") from exc
+        return item
+    if callable(item):
+        return item
+    raise ValueError(f"{label} is neither a bot's name, a saved policy nor a callable policy")
 
 
 def opponent_names(value: str | Sequence[str], count: int) -> list[str]:

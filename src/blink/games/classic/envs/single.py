@@ -18,11 +18,19 @@ import numpy as np
 from numpy.typing import NDArray
 
 from blink.envs.encoding import Refusal, episode_rng, refusal
-from blink.envs.single import Observation, SingleSeat, Training, opponent_names, seat_spaces
+from blink.envs.single import (
+    Observation,
+    Opponent,
+    Policy,
+    SingleSeat,
+    Training,
+    resolve_opponents,
+    seat_spaces,
+)
 from blink.games.classic.actions import Choose, Play
 from blink.games.classic.bots import BotSpec
 from blink.games.classic.envs.classic_v0 import deal_options
-from blink.games.classic.envs.codec import WAIT, ClassicCodec
+from blink.games.classic.envs.codec import WAIT, ClassicCodec, ClassicEncoder
 from blink.games.classic.envs.idle import DEFAULT_IDLE_SECONDS, IdleRule, check_idle_seconds
 from blink.games.classic.envs.text import classic_picture, classic_text
 from blink.games.classic.sim.core import BotRace, SimConfig
@@ -33,12 +41,17 @@ __all__ = ["ClassicSingle"]
 
 
 class ClassicSingle(SingleSeat):
-    """Classic Blink: the agent plays ``seat`` against ``bots`` (``level:strategy`` specs).
+    """Classic Blink: the agent plays ``seat`` against ``bots``: one for every other seat, or
+    one each, a bot's ``level:strategy`` spec, a saved ``blink train`` policy or a callable
+    policy (:data:`~blink.envs.single.Opponent`).
 
     A step covers ``step_seconds`` of virtual time: the agent's action is taken at its start,
     then the bots (each re-planning from its view after every change, with the reaction-time
     model of its level) and the referee act at their due times until its end, exactly as in
-    the simulator. Options: ``players``, ``seat``, ``bots``, ``ruleset``, ``handicap``,
+    the simulator. An opponent policy acts as the agent does, once a step at its start (after
+    the agent, in seat order), from its own seat's observation (the agent's kind, from its
+    own view), answering an action index (``WAIT``, 0, to wait). Options: ``players``,
+    ``seat``, ``bots``, ``ruleset``, ``handicap``,
     ``deck_seed``, ``step_seconds``, ``max_steps``, ``config`` (the simulator's flip pause and
     choice timeout), ``render_mode``, ``idle_seconds`` (the game ends, won by the fewest cards,
     when the racing table has not changed for that long: an agent that never plays while the
@@ -59,7 +72,7 @@ class ClassicSingle(SingleSeat):
         self,
         players: int = 2,
         seat: int = 0,
-        bots: str | Sequence[str] = "expert:first",
+        bots: Opponent | Sequence[Opponent] = "expert:first",
         *,
         ruleset: str = "official",
         handicap: str | list[int] | None = None,
@@ -75,11 +88,16 @@ class ClassicSingle(SingleSeat):
         self.seat = self.check_seat(players, seat)
         if not step_seconds > 0:
             raise ValueError(f"a step lasts a positive time, not {step_seconds!r}")
-        self.specs = [BotSpec.parse(s) for s in opponent_names(bots, players - 1)]
         self.options = deal_options(ruleset, handicap)
         probe = self.game.new(self.players, 0, options=self.options)
         reach = [self.game.reach(self.players, s) for s in range(self.players)]
         self.codec = ClassicCodec(self.players, probe.ruleset.hand_size, reach)
+        self.opponents = resolve_opponents(
+            bots, players - 1, check_bot=BotSpec.parse, load=self._load_policy
+        )
+        """Each opponent seat's bot spec or policy, in seat order (the agent's skipped)."""
+        self.specs = [BotSpec.parse(o) if isinstance(o, str) else None for o in self.opponents]
+        self.policies: dict[int, tuple[Policy, ClassicEncoder]] = {}
         self.deck_seed = deck_seed
         self.step_seconds = step_seconds
         self.max_steps = max_steps
@@ -92,14 +110,43 @@ class ClassicSingle(SingleSeat):
         self.race: BotRace | None = None
         self.steps = 0
 
+    def _load_policy(self, source: object) -> Policy:
+        """A saved ``blink train`` policy as an opponent."""
+        from blink.train.opponent import policy_opponent  # PyTorch: blink[train]
+
+        return policy_opponent(source, "classic", self.codec.size, self.codec.actions)
+
     def observe(self) -> Observation:
         """The agent's view as an array, and the mask of its legal actions."""
-        view = self.game.view(self.state_, self.seat)
-        legal = self.game.legal_actions(self.state_, self.seat)
-        return {
-            "observation": self._encoder.observe(view),
-            "action_mask": self.codec.mask(legal, view),
-        }
+        return self._observe(self.seat, self._encoder)
+
+    def _observe(self, seat: int, encoder: ClassicEncoder) -> Observation:
+        view = self.game.view(self.state_, seat)
+        legal = self.game.legal_actions(self.state_, seat)
+        return {"observation": encoder.observe(view), "action_mask": self.codec.mask(legal, view)}
+
+    def _policies_act(self, race: BotRace) -> None:
+        """Each opponent policy acts from its seat's observation (``ValueError`` when it
+        answers an action its mask does not allow)."""
+        for seat, (policy, encoder) in self.policies.items():
+            if self.state_.over:
+                return
+            obs = self._observe(seat, encoder)
+            action = policy(obs)
+            try:
+                index = int(action)
+                allowed = 0 <= index < len(obs["action_mask"]) and obs["action_mask"][index]
+            except (TypeError, ValueError):
+                allowed = False
+            if not allowed:
+                raise ValueError(
+                    f"the opponent policy in seat {seat} answered {action!r}, not a legal action"
+                )
+            if index == WAIT:
+                continue
+            move = self.codec.action(index, self.game.view(self.state_, seat))
+            if isinstance(move, Play | Choose):
+                race.act(move)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -112,10 +159,12 @@ class ClassicSingle(SingleSeat):
             deck_seed = self.deck_seed
         self.state_ = self.game.new(self.players, deck_seed, options=self.options)
         others = [s for s in range(self.players) if s != self.seat]
-        bots = {
-            s: spec.build(s, rng.getrandbits(63))
-            for s, spec in zip(others, self.specs, strict=True)
-        }
+        bots, self.policies = {}, {}
+        for s, spec, opponent in zip(others, self.specs, self.opponents, strict=True):
+            if spec is not None:
+                bots[s] = spec.build(s, rng.getrandbits(63))
+            elif not isinstance(opponent, str):
+                self.policies[s] = (opponent, self.codec.encoder(s))
         self.race = BotRace(self.state_, bots, rng.getrandbits(63), config=self.config)
         self._encoder = self.codec.encoder(self.seat)
         self.steps = 0
@@ -138,6 +187,7 @@ class ClassicSingle(SingleSeat):
                     race.act(move)
                 except IllegalAction as exc:
                     info["refused"] = refusal(exc)._asdict()
+        self._policies_act(race)
         until = (self.steps + 1) * self.step_seconds
         race.advance(until)
         if not state.over and self.idle.check(state, until):
