@@ -2,7 +2,8 @@
 
 Usage: python benchmarks/bench_factored_actions.py [--steps N] [--repeat R] [--json]
 
-In one run, ``blink/GoBlink-v0`` (two players, against ``random``) with ``actions="flat"``
+In one run, Go Blink's single-seat environment (two players, against ``random``; found through
+the registry as the game whose environment offers ``actions="factored"``) with ``actions="flat"``
 (31,719 actions, a ``Discrete``) and ``actions="factored"`` (a ``MultiDiscrete`` of 63 parts,
 141 logits) is trained by the masked PPO of benchmarks/masked_ppo.py (MaskablePPO's default
 policy and update: every logit computed each step) for ``--steps`` steps, rollouts of 256, 10
@@ -28,9 +29,25 @@ import blink.envs  # noqa: F401 - registers the ids
 from masked_ppo import learn
 
 
+def factored_gym_id() -> str:
+    """The Gymnasium id of the registered game whose environment offers a factored action
+    space (the others refuse the ``actions`` option)."""
+    from blink.model.registry import front_ends
+
+    for front in front_ends().values():
+        if front.gym_id is None:
+            continue
+        try:
+            gymnasium.make(front.gym_id, actions="factored", opponents="random").close()
+        except TypeError:
+            continue
+        return front.gym_id
+    raise SystemExit("no registered game offers a factored action space")
+
+
 def run(actions: str, steps: int, seed: int) -> float:
     """Steps per second of one training run on the ``actions`` space."""
-    env = gymnasium.make("blink/GoBlink-v0", actions=actions, opponents="random").unwrapped
+    env = gymnasium.make(factored_gym_id(), actions=actions, opponents="random").unwrapped
     start = time.perf_counter()
     learn(env, steps, seed=seed)
     return steps / (time.perf_counter() - start)

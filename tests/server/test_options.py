@@ -24,6 +24,7 @@ from blink.games.classic.bots import (
     unregister_strategy,
 )
 from blink.games.goblink.bots import DEFAULT_GOBOT, GOBOTS
+from blink.model.registry import game as registered
 from blink.model.registry import get_game
 
 
@@ -48,6 +49,7 @@ def test_options_are_the_registries(server: ServerThread) -> None:
         assert info[name]["min_players"] == game.min_players
         assert info[name]["max_players"] == game.max_players
         assert info[name]["default_players"] == game.default_players
+        assert info[name]["titles"] == dict(registered(name).titles)
     assert info["classic"]["levels"] == named(LEVELS.values())
     assert info["classic"]["strategies"] == named(STRATEGIES.values())
     assert info["classic"]["default_level"] == DEFAULT_LEVEL

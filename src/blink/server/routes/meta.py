@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse
 
 from blink.cards import STANDARD_DECK
 from blink.model.base import GameInfo
-from blink.model.registry import DEFAULT_GAME, front_end, get_game, get_table
+from blink.model.registry import DEFAULT_GAME, front_end, game, get_game, get_table
 from blink.server import room_setup
 from blink.server.protocol import PROTOCOL, protocol_schema
 from blink.server.routes.deps import HubDep
@@ -49,13 +49,15 @@ def _seat_counts(info: GameInfo) -> list[int]:
 
 
 def _game_options(name: str) -> dict[str, Any]:
-    """What ``/api/options`` says of one game: its registry facts, its browser module and pages
+    """What ``/api/options`` says of one game: its registry facts (``titles``: its title in each
+    language it has one for), its browser module and pages
     (``null`` when the client's main page plays it), and its bots (from its live table)."""
     info = get_game(name).info
     front = front_end(name)
     return {
         "name": info.name,
         "title": info.title,
+        "titles": dict(game(name).titles),
         "min_players": info.min_players,
         "max_players": info.max_players,
         "default_players": info.default_players,

@@ -8,7 +8,7 @@
 // string is in strings-player.js or i18n.js (English and Spanish).
 import { api, errorText } from "./tournament-api.js";
 import { el } from "./bracket.js";
-import { applyI18n, getLang, hasT, t, tCount } from "./i18n.js";
+import { applyI18n, getLang, t, tCount } from "./i18n.js";
 import { botMark, playerHref, playerLink } from "./playerlink.js";
 import { setupTopbar } from "./topbar.js";
 
@@ -59,8 +59,12 @@ function whenText(seconds) {
   return new Date(seconds * 1000).toLocaleString(getLang(), { dateStyle: "medium", timeStyle: "short" });
 }
 
+/** Each registered game's title by language (GET /api/options), to name a game's kind. */
+let gameTitles = {};
+
 function kindName(kind) {
-  return hasT(`kind_${kind}`) ? t(`kind_${kind}`) : kind;
+  const titles = gameTitles[kind] || {};
+  return titles[getLang()] || titles.en || kind;
 }
 
 /** Bot and provisional marks: from the API's own flags, else provisional when unrated. */
@@ -261,6 +265,9 @@ function showAll() {
 
 async function load() {
   try {
+    const options = await api("GET", "/api/options");
+    gameTitles = Object.fromEntries(
+      Object.entries(options.game_info || {}).map(([name, g]) => [name, g.titles || {}]));
     figures = await api("GET", `${path}/figures`);
   } catch (err) {
     document.getElementById("pl-name").textContent = NAME;

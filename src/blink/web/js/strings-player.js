@@ -46,8 +46,6 @@ export const STRINGS = {
     pl_versus_none: "They have not played each other yet.",
     pl_tournaments: "Tournaments entered",
     pl_no_tournaments: "No tournaments yet.",
-    kind_classic: "Blink",
-    kind_goblink: "Go Blink",
   },
   es: {
     pl_page_title: "{name} · Blink",
@@ -93,7 +91,5 @@ export const STRINGS = {
     pl_versus_none: "Aún no han jugado entre sí.",
     pl_tournaments: "Torneos jugados",
     pl_no_tournaments: "Aún no hay torneos.",
-    kind_classic: "Blink",
-    kind_goblink: "Go Blink",
   },
 };
