@@ -14,8 +14,9 @@ from blink.cli.play import local_app
 from blink.games.classic.bots import BotSpec
 from blink.games.classic.engine import Phase
 from blink.games.classic.rules import OFFICIAL
-from blink.tui.app import BlinkApp, PauseScreen, QuitScreen
+from blink.tui.app import BlinkApp
 from blink.tui.online import room_title
+from blink.tui.screens import PauseScreen, QuitScreen
 from blink.tui.table import LocalTable, ManualClock, Stage
 
 SIZE = (100, 30)

@@ -23,9 +23,10 @@ from blink.cards import parse_card
 from blink.cli import app as blink_app
 from blink.games.goblink.tui.app import GoBlinkApp
 from blink.games.goblink.tui.driver import GoTable
-from blink.tui.app import BlinkApp, HelpScreen
+from blink.tui.app import BlinkApp
 from blink.tui.i18n import card_name, set_language
 from blink.tui.online import OnlineTable, Seat, prepare, room_title
+from blink.tui.screens import HelpScreen
 from blink.tui.table import Stage
 
 CODE = re.compile(r"\b[1-5][ROYGBP][MPSWFL]\b")

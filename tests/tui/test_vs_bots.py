@@ -12,7 +12,8 @@ from tests.tui.helpers import VirtualTime, press_one_move, stage, wait_for
 
 from blink.games.classic.bots import BotSpec
 from blink.games.classic.engine import Phase
-from blink.tui.app import BlinkApp, PauseScreen
+from blink.tui.app import BlinkApp
+from blink.tui.screens import PauseScreen
 from blink.tui.table import LocalTable, Stage
 
 REACTION = 0.03
