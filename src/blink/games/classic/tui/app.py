@@ -16,8 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from blink.games.classic.engine import PlayerView
-from blink.tui.i18n import N_, _, card_name
-from blink.tui.keys import (
+from blink.games.classic.tui.keys import (
     HOTSEAT_LEFT,
     HOTSEAT_MIDDLE,
     HOTSEAT_RIGHT,
@@ -26,10 +25,8 @@ from blink.tui.keys import (
     KeyRouter,
     pile_sides,
 )
-from blink.tui.render import CardStyle
-from blink.tui.screens import HelpScreen, PauseScreen, QuitScreen, translate_bindings
-from blink.tui.table import Notice, Stage, Status, Table, phrase_words
-from blink.tui.widgets import (
+from blink.games.classic.tui.table import Notice, Stage, Status, Table, phrase_words
+from blink.games.classic.tui.widgets import (
     HandInfo,
     HandsView,
     HeaderLine,
@@ -40,6 +37,9 @@ from blink.tui.widgets import (
     StatusLine,
     pile_label,
 )
+from blink.tui.i18n import N_, _, card_name
+from blink.tui.render import CardStyle
+from blink.tui.screens import HelpScreen, PauseScreen, QuitScreen, translate_bindings
 
 __all__ = ["BlinkApp", "TableScreen"]
 
