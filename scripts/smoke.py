@@ -171,8 +171,8 @@ def check_every_game_in_process() -> None:
 
 async def check_terminal() -> None:
     from blink.games.classic.bots import BotSpec
-    from blink.tui.app import BlinkApp
-    from blink.tui.table import LocalTable
+    from blink.games.classic.tui.app import BlinkApp
+    from blink.games.classic.tui.table import LocalTable
 
     table = LocalTable(players=2, humans=(0,), bots={1: BotSpec("expert", "blocker")}, seed=1)
     app = BlinkApp(table, title="smoke")

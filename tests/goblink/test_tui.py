@@ -20,8 +20,8 @@ from blink.games.goblink.tui.driver import (
     hand_letter,
     winners_text,
 )
-from blink.tui.app import QuitScreen
 from blink.tui.i18n import card_name, set_language
+from blink.tui.screens import QuitScreen
 
 from .helpers import run_with_a_stuck_bot
 

@@ -10,8 +10,8 @@ from typing import Any
 from textual.pilot import Pilot
 
 from blink.games.classic.engine import Action, IllegalAction, Phase, PlayerView
-from blink.tui.app import BlinkApp
-from blink.tui.table import ManualClock, Stage, Table
+from blink.games.classic.tui.app import BlinkApp
+from blink.games.classic.tui.table import ManualClock, Stage, Table
 
 
 async def wait_for(

@@ -6,8 +6,8 @@ import pytest
 from typer.testing import CliRunner
 
 from blink.cli import app
-from blink.cli.play import _bot_specs, _online_seats
 from blink.games.classic.bots import BotSpec
+from blink.games.classic.cli.play import _bot_specs, _online_seats
 
 ENGLISH = {"LANGUAGE": None, "LC_ALL": "C.UTF-8", "LC_MESSAGES": None, "LANG": None}
 """An environment that asks for no language (the terminal then speaks English)."""

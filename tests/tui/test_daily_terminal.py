@@ -8,10 +8,10 @@ from __future__ import annotations
 import httpx
 from tests.tui.helpers import stage, wait_for
 
-from blink.tui.app import BlinkApp
+from blink.games.classic.tui.app import BlinkApp
+from blink.games.classic.tui.online import OnlineError, OnlineTable
+from blink.games.classic.tui.table import Stage
 from blink.tui.daily import prepare_daily
-from blink.tui.online import OnlineError, OnlineTable
-from blink.tui.table import Stage
 
 
 async def test_the_daily_challenge_in_the_terminal(server_url: str) -> None:

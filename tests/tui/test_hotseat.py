@@ -6,11 +6,11 @@ from __future__ import annotations
 from tests.tui.helpers import press_one_move, stage, wait_for
 from textual.widgets import Static
 
-from blink.cli.play import local_app
+from blink.games.classic.cli.play import local_app
 from blink.games.classic.engine import Phase, Play
 from blink.games.classic.rules import OFFICIAL
-from blink.tui.app import BlinkApp
-from blink.tui.table import LocalTable, ManualClock, Stage
+from blink.games.classic.tui.app import BlinkApp
+from blink.games.classic.tui.table import LocalTable, ManualClock, Stage
 
 
 def hotseat(seed: int, clock: ManualClock, **kw: object) -> tuple[LocalTable, BlinkApp]:

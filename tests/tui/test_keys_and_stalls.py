@@ -6,8 +6,8 @@ from tests.tui.helpers import press_one_move, stage, wait_for
 
 from blink.cards import parse_card
 from blink.games.classic.engine import Phase, Play
-from blink.tui.app import BlinkApp
-from blink.tui.table import LocalTable, ManualClock, Stage
+from blink.games.classic.tui.app import BlinkApp
+from blink.games.classic.tui.table import LocalTable, ManualClock, Stage
 
 STALL_DECK = [parse_card(c) for c in ["1RM", "3YS", "4GW", "5BF", "2OP", "3BL", "4PS", "5YW"]]
 

@@ -15,9 +15,9 @@ from tests.tui.helpers import press_one_move, stage, wait_for
 from websockets.asyncio.client import connect
 
 from blink.cards import parse_card
-from blink.tui.app import BlinkApp
-from blink.tui.online import OnlineTable, prepare
-from blink.tui.table import Stage
+from blink.games.classic.tui.app import BlinkApp
+from blink.games.classic.tui.online import OnlineTable, prepare
+from blink.games.classic.tui.table import Stage
 
 
 async def play_until_over(pilot: Any, app: BlinkApp, seat: int, timeout: float = 90) -> int:

@@ -17,8 +17,8 @@ from typing import Any
 from websockets.asyncio.server import ServerConnection, serve
 
 from blink.cards import parse_card
-from blink.tui.online import OnlineTable, Seat, refused_words
-from blink.tui.table import Notice
+from blink.games.classic.tui.online import OnlineTable, Seat, refused_words
+from blink.games.classic.tui.table import Notice
 
 HAND = ["1RM", "2GS", "3BW"]
 TOPS = ["3RS", "2YP"]

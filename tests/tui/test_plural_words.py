@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from blink.games.classic.tui.widgets import cards_left_text
 from blink.tui.i18n import language, ngettext, set_language
-from blink.tui.widgets import cards_left_text
 
 LEFT = {
     "en": "Ann: 1 card left · Ben: 2 cards left · Cy: 0 cards left",

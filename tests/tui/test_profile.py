@@ -15,11 +15,11 @@ from tests.tui.helpers import stage, wait_for
 from tests.tui.test_online import play_until_over
 
 from blink import profile_store
+from blink.games.classic.tui.app import BlinkApp
+from blink.games.classic.tui.online import OnlineTable, fetch_profile, prepare, resolve_profile
+from blink.games.classic.tui.table import Stage
+from blink.games.classic.tui.widgets import StatusLine
 from blink.profile_store import ProfileStoreError, StoredProfile
-from blink.tui.app import BlinkApp
-from blink.tui.online import OnlineTable, fetch_profile, prepare, resolve_profile
-from blink.tui.table import Stage
-from blink.tui.widgets import StatusLine
 
 
 def test_store_round_trip_mode_and_one_file_per_server(tmp_path: Path) -> None:

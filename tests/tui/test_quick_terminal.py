@@ -27,11 +27,11 @@ from websockets.asyncio.client import connect
 
 from blink.cards import parse_card
 from blink.cli import app as cli_app
-from blink.cli.play import quick_bot_seats
-from blink.tui.app import BlinkApp
-from blink.tui.online import OnlineTable
+from blink.games.classic.cli.play import quick_bot_seats
+from blink.games.classic.tui.app import BlinkApp
+from blink.games.classic.tui.online import OnlineTable
+from blink.games.classic.tui.table import Stage
 from blink.tui.quick import QueueState, queue_url, status_line, wait_in_queue
-from blink.tui.table import Stage
 from serve_process import FAST, ServeProcess
 
 

@@ -13,10 +13,10 @@ import pytest
 from tests.tui.helpers import VirtualTime, stage, wait_for
 from tests.tui.test_vs_bots import play_to_the_end, reveal, vs_bots
 
-from blink.cli.play import finish_record, record_to, save_record
+from blink.games.classic.cli.play import finish_record, record_to, save_record
 from blink.games.classic.record import GameRecord
+from blink.games.classic.tui.table import Stage
 from blink.model.records import SeriesRecord, load
-from blink.tui.table import Stage
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 

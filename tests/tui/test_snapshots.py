@@ -15,8 +15,8 @@ from textual.pilot import Pilot
 from blink.cards import parse_card
 from blink.games.classic.bots import BotSpec
 from blink.games.classic.engine import Action, Phase, PlayerView
-from blink.tui.app import BlinkApp
-from blink.tui.table import LocalTable, ManualClock
+from blink.games.classic.tui.app import BlinkApp
+from blink.games.classic.tui.table import LocalTable, ManualClock
 
 Compare = Callable[..., bool]
 

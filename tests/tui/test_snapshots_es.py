@@ -8,10 +8,10 @@ from typing import Any
 
 from tests.tui.test_snapshots import Compare, _redraw, idle
 
-from blink.cli.play import local_app
-from blink.tui.app import BlinkApp
+from blink.games.classic.cli.play import local_app
+from blink.games.classic.tui.app import BlinkApp
+from blink.games.classic.tui.table import ManualClock
 from blink.tui.i18n import set_language
-from blink.tui.table import ManualClock
 
 
 def _app(hotseat: bool, players: int, seed: int) -> BlinkApp:

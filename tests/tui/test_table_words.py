@@ -10,13 +10,14 @@ from tests.tui.helpers import press_one_move
 from tests.tui.test_snapshots import STALL_DECK, idle
 from textual.widgets import Static
 
-from blink.cli.play import local_app
 from blink.games.classic.bots import BotSpec
+from blink.games.classic.cli.play import local_app
 from blink.games.classic.engine import Phase
 from blink.games.classic.rules import OFFICIAL
-from blink.tui.app import BlinkApp, PauseScreen, QuitScreen
-from blink.tui.online import room_title
-from blink.tui.table import LocalTable, ManualClock, Stage
+from blink.games.classic.tui.app import BlinkApp
+from blink.games.classic.tui.online import room_title
+from blink.games.classic.tui.table import LocalTable, ManualClock, Stage
+from blink.tui.screens import PauseScreen, QuitScreen
 
 SIZE = (100, 30)
 

@@ -21,12 +21,13 @@ from websockets.asyncio.server import ServerConnection, serve
 
 from blink.cards import parse_card
 from blink.cli import app as blink_app
+from blink.games.classic.tui.app import BlinkApp
+from blink.games.classic.tui.online import OnlineTable, Seat, prepare, room_title
+from blink.games.classic.tui.table import Stage
 from blink.games.goblink.tui.app import GoBlinkApp
 from blink.games.goblink.tui.driver import GoTable
-from blink.tui.app import BlinkApp, HelpScreen
 from blink.tui.i18n import card_name, set_language
-from blink.tui.online import OnlineTable, Seat, prepare, room_title
-from blink.tui.table import Stage
+from blink.tui.screens import HelpScreen
 
 CODE = re.compile(r"\b[1-5][ROYGBP][MPSWFL]\b")
 """A card in notation ("5OS"), which people should not have to read."""
@@ -228,8 +229,8 @@ def test_lang_chooses_the_language_of_the_command() -> None:
 
 
 def test_bots_are_named_in_each_language() -> None:
-    from blink.cli.play import bot_title
     from blink.games.classic.bots import LEVELS, STRATEGIES, BotSpec
+    from blink.games.classic.cli.play import bot_title
 
     specs = [BotSpec(level, strategy) for level in LEVELS for strategy in STRATEGIES]
     assert [bot_title(s) for s in specs] == [s.display_name for s in specs]
@@ -350,7 +351,7 @@ def test_option_refusals_in_each_language(args: list[str], english: str, spanish
 
 @pytest.mark.parametrize("lang", ["en", "es"])
 async def test_colour_letters_in_each_language(lang: str) -> None:
-    from blink.tui.table import LocalTable, ManualClock
+    from blink.games.classic.tui.table import LocalTable, ManualClock
 
     set_language(lang)
     letters = dict(zip("ROYGBP", "RNAVZM" if lang == "es" else "ROYGBP", strict=True))
@@ -368,8 +369,8 @@ async def test_colour_letters_in_each_language(lang: str) -> None:
 
 @pytest.mark.parametrize(("lang", "word"), [("en", "Rating"), ("es", "Puntuación")])
 def test_rating_changes_in_each_language(lang: str, word: str) -> None:
-    from blink.tui.table import RatingLine
-    from blink.tui.widgets import ratings_text
+    from blink.games.classic.tui.table import RatingLine
+    from blink.games.classic.tui.widgets import ratings_text
 
     set_language(lang)
     lines = (RatingLine(0, 0.0, 1.26, 1.26), RatingLine(1, 3.0, -0.04, -3.04))

@@ -12,8 +12,9 @@ from tests.tui.helpers import VirtualTime, press_one_move, stage, wait_for
 
 from blink.games.classic.bots import BotSpec
 from blink.games.classic.engine import Phase
-from blink.tui.app import BlinkApp, PauseScreen
-from blink.tui.table import LocalTable, Stage
+from blink.games.classic.tui.app import BlinkApp
+from blink.games.classic.tui.table import LocalTable, Stage
+from blink.tui.screens import PauseScreen
 
 REACTION = 0.03
 """Virtual seconds between two moves of the player at the keyboard."""

@@ -64,8 +64,10 @@ class FrontEnd:
     (adds the group to the ``blink`` Typer app) and ``run_simulation(options)`` (``blink
     simulate --game <name>``, options a ``blink.cli.simrun.SimulationOptions``), and imports
     nothing heavy at the top. The default game's also offers ``simulate_app()`` (``blink
-    simulate`` itself, with its own options); a game whose bots play tournaments of bots,
-    ``bot_tournament()`` (:class:`blink.cli.tournament.bots.BotGames`)."""
+    simulate`` itself, with its own options), ``play_command()`` (``blink play``) and
+    ``online_client()`` (the terminal's online client, on which quick play and the daily
+    challenge play: ``play_seat``, ``run_online``, ``bot_name``); a game whose bots play
+    tournaments of bots, ``bot_tournament()`` (:class:`blink.cli.tournament.bots.BotGames`)."""
     web: str | None = None
     """The package whose ``web/`` folder holds the game's browser module (``main.js``, served
     at ``/games/<name>/``; docs/architecture.md, "The browser client")."""

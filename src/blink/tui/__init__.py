@@ -1,10 +1,10 @@
-"""The Textual terminal client: ``blink play``.
+"""The terminal clients' shared parts: every game's terminal client builds on them.
 
-The screen renders views only. Rules live in the engine (:mod:`blink.games.classic.engine`); the
-game is run
-by a table controller: :class:`blink.tui.table.LocalTable` owns a local game (two people on one
-keyboard, or people against bots) and :class:`blink.tui.online.OnlineTable` speaks the server's
-WebSocket protocol. :class:`blink.tui.app.BlinkApp` draws whichever table it is given.
+What every game's terminal client uses: the language and catalog (:mod:`.i18n`), card
+drawing (:mod:`.render`), the generic screens (:mod:`.screens`), taking a seat on a server
+(:mod:`.seats`), quick play (:mod:`.quick`), the daily challenge (:mod:`.daily`) and the record
+file. Each game's own client lives in its package (classic Blink's in
+:mod:`blink.games.classic.tui`); the generic ones reach it through the registry.
 """
 
 from __future__ import annotations

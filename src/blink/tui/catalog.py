@@ -48,7 +48,7 @@ __all__ = [
 ]
 
 _PACKAGE: Final = Path(__file__).resolve().parent.parent
-SOURCES: Final = ("tui", "cli/play.py", "games/*/tui", "games/*/cli.py")
+SOURCES: Final = ("tui", "cli/play.py", "games/*/tui", "games/*/cli.py", "games/*/cli")
 """The terminal clients' sources, under ``src/blink`` (patterns: each game's own terminal
 client and commands, whatever games there are): what :func:`extract` reads."""
 KEYWORDS: Final = {"_": None, "N_": None, "ngettext": (1, 2)}

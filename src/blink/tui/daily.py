@@ -1,8 +1,8 @@
 """``blink play --server URL --daily``: the server's daily challenge in the terminal.
 
-The room is made by ``POST /api/daily`` (docs/protocol.md) and played with the online client
-(:func:`blink.tui.online.play_seat`), like any online room. With a profile it is the profile's
-ranked attempt of the day; when the server says the attempt was had already
+The room is made by ``POST /api/daily`` (docs/protocol.md) and played with the default game's
+online client (:func:`blink.tui.seats.online_client`), like any online room. With a profile it
+is the profile's ranked attempt of the day; when the server says the attempt was had already
 (``daily_played``) or refuses the profile, the day's deal is played as a guest, unranked, and
 a notice says so. ``date`` plays a past day's deal again (practice, unranked).
 """
@@ -12,8 +12,14 @@ from __future__ import annotations
 from typing import Any
 
 from blink.tui.i18n import _
-from blink.tui.online import bot_name, play_seat
-from blink.tui.seats import PROFILE_REFUSALS, OnlineError, Seat, _request, base_url
+from blink.tui.seats import (
+    PROFILE_REFUSALS,
+    OnlineError,
+    Seat,
+    _request,
+    base_url,
+    online_client,
+)
 
 __all__ = ["GUEST_REFUSALS", "prepare_daily", "run_daily"]
 
@@ -29,7 +35,8 @@ def _seat(base: str, data: dict[str, Any], notice: str | None) -> Seat:
         line = _("daily challenge of {day} against {bot} (ranked)")
     else:
         line = _("daily challenge of {day} against {bot} (unranked)")
-    line = line.format(day=day, bot=bot_name(spec) if spec else _("the bot"))
+    bot_line: str = online_client().bot_name(spec) if spec else _("the bot")
+    line = line.format(day=day, bot=bot_line)
     return Seat(
         base,
         str(data["code"]),
@@ -71,4 +78,7 @@ def run_daily(
 ) -> int:
     """Prepare the daily seat (one clear :class:`OnlineError` if that fails), then play it."""
     seat = prepare_daily(server, name=name, profile_secret=profile_secret, date=date)
-    return play_seat(seat, name=name, colorblind=colorblind, ascii_symbols=ascii_symbols)
+    played: int = online_client().play_seat(
+        seat, name=name, colorblind=colorblind, ascii_symbols=ascii_symbols
+    )
+    return played

@@ -1,6 +1,6 @@
 """Quick play from the terminal (``blink play --server URL --quick``): wait in the server's
 queue (the ``/api/queue`` WebSocket, docs/protocol.md) on a Rich status line, then play the
-paired game on the online table (:func:`blink.tui.online.play_seat`).
+paired game on the default game's online table (:func:`blink.tui.seats.online_client`).
 
 When the server offers a bot (after its ``--queue-bot-after`` wait), the status line says
 so: Enter then starts a game against bots, as ``blink play --server URL`` does; otherwise the
@@ -22,7 +22,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from blink.tui.i18n import _
-from blink.tui.online import PROFILE_REFUSALS, OnlineError, Seat, base_url, play_seat, run_online
+from blink.tui.seats import PROFILE_REFUSALS, OnlineError, Seat, base_url, online_client
 
 __all__ = ["QueueState", "queue_url", "run_quick", "status_line", "wait_in_queue"]
 
@@ -159,7 +159,7 @@ def run_quick(
         print("blink play: " + _("stopped waiting"), file=sys.stderr)
         return 130
     if seat is None:
-        return run_online(
+        code: int = online_client().run_online(
             server,
             name=name,
             players=players,
@@ -168,9 +168,13 @@ def run_quick(
             colorblind=colorblind,
             ascii_symbols=ascii_symbols,
         )
+        return code
     if notice:
         seat = Seat(seat.base_url, seat.code, seat.seat, seat.token, notice)
-    return play_seat(seat, name=name, colorblind=colorblind, ascii_symbols=ascii_symbols)
+    played: int = online_client().play_seat(
+        seat, name=name, colorblind=colorblind, ascii_symbols=ascii_symbols
+    )
+    return played
 
 
 async def _wait(

@@ -10,18 +10,38 @@ record format allows a last game without a result; see docs/record-format.md).
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from blink import files
+from blink.match import Series
 from blink.model.records import AnyRecord, SeriesRecord
 from blink.tui.i18n import _
 from blink.tui.outputs import OutputPathError, check_output_file
 
-if TYPE_CHECKING:
-    from blink.tui.table import LocalTable
+__all__ = [
+    "RecordFileError",
+    "RecordedTable",
+    "check_path",
+    "record_of",
+    "write_atomic",
+    "write_record",
+]
 
-__all__ = ["RecordFileError", "check_path", "record_of", "write_atomic", "write_record"]
+
+class RecordedTable(Protocol):
+    """A local table whose series is recorded (classic Blink's
+    :class:`blink.games.classic.tui.table.LocalTable`)."""
+
+    seed: int
+    """The table's master seed."""
+    series: Series
+    """The series played (its ``best_of``)."""
+
+    def game_records(self, meta: Mapping[str, Any]) -> list[AnyRecord]:
+        """The record of each game of the current series so far, ``meta`` in each."""
+        ...
 
 
 class RecordFileError(OSError):
@@ -37,7 +57,7 @@ def check_path(path: str | os.PathLike[str]) -> None:
         raise RecordFileError(str(exc)) from None
 
 
-def record_of(table: LocalTable) -> AnyRecord | SeriesRecord | None:
+def record_of(table: RecordedTable) -> AnyRecord | SeriesRecord | None:
     """The record of the table's current series as it stands: one game's record for a single
     game, a series record for a best-of-N; None before the first deal."""
     meta: dict[str, Any] = {"client": "terminal", "seed": table.seed}
@@ -49,7 +69,7 @@ def record_of(table: LocalTable) -> AnyRecord | SeriesRecord | None:
     return SeriesRecord(table.series.best_of, games, meta)
 
 
-def write_record(table: LocalTable, path: str | os.PathLike[str]) -> bool:
+def write_record(table: RecordedTable, path: str | os.PathLike[str]) -> bool:
     """Write the table's record to ``path`` atomically; False when there is nothing to write
     yet. Raise :class:`RecordFileError` (one sentence) when the file cannot be written."""
     record = record_of(table)

@@ -1,21 +1,25 @@
 """Taking a seat on a server, by HTTP: create a room, join one, check one to watch, and the
 player's profile there.
 
-What :func:`blink.tui.online.run_online` does before the full-screen app opens, so that an
-unreachable server or a wrong code is reported as one line (an :class:`OnlineError`, in the
+What a game's online client (classic Blink's
+:func:`blink.games.classic.tui.online.run_online`) does before the full-screen app opens, so
+that an unreachable server or a wrong code is reported as one line (an :class:`OnlineError`, in the
 terminal's language) first. :class:`Seat` is where the table then connects.
 """
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
 
 import httpx
 
 from blink import profile_store
+from blink.model.registry import front_end
 from blink.profile_store import StoredProfile
 from blink.tui.i18n import N_, _, language
 
@@ -27,9 +31,23 @@ __all__ = [
     "Seat",
     "base_url",
     "fetch_profile",
+    "online_client",
     "prepare",
     "resolve_profile",
 ]
+
+
+def online_client() -> ModuleType:
+    """The default game's online terminal client (:func:`blink.model.registry.front_end`: its
+    commands module's ``online_client()``, classic Blink's
+    :mod:`blink.games.classic.tui.online`), on which quick play and the daily challenge play
+    their seat: its ``play_seat``, ``run_online`` and ``bot_name``."""
+    commands = front_end().commands
+    if commands is None:
+        raise LookupError("the default game has no terminal client")
+    client: ModuleType = importlib.import_module(commands).online_client()
+    return client
+
 
 HTTP_TIMEOUT = 10.0
 """Seconds to wait for an answer of the server over HTTP, or for its WebSocket to open."""

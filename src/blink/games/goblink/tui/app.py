@@ -39,9 +39,9 @@ from blink.games.goblink.tui.driver import (
     winners_text,
     you,
 )
-from blink.tui.app import QuitScreen, translate_bindings
 from blink.tui.i18n import N_, _, card_name
 from blink.tui.render import CardStyle, card_label, card_lines, join_columns
+from blink.tui.screens import QuitScreen, translate_bindings
 
 __all__ = ["BOT_WORKERS", "GoBlinkApp", "PassScreen"]
 

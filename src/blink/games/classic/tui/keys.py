@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 from blink.cards import Card
 from blink.games.classic.engine import reach
+from blink.games.classic.tui.table import Notice, Stage, Table
 from blink.tui.render import no_pile_sentence
-from blink.tui.table import Notice, Stage, Table
 
 __all__ = [
     "HOTSEAT_LEFT",

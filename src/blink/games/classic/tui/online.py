@@ -24,6 +24,17 @@ from typing import Any
 from blink.cards import Card, CardError, parse_card
 from blink.games.classic.engine import ClassicEnd, Outcome, Phase, PlayerView, reach
 from blink.games.classic.rules import OFFICIAL, Ruleset, RulesetError, get_ruleset
+from blink.games.classic.tui.table import (
+    PHRASES,
+    Clock,
+    Figures,
+    Notice,
+    RatingLine,
+    Stage,
+    Status,
+    Table,
+    phrase_words,
+)
 from blink.model.netclock import ClockOffset
 from blink.tui.i18n import _, bot_title, card_name
 from blink.tui.render import Subjects, pile_name, refusal_sentence
@@ -36,17 +47,6 @@ from blink.tui.seats import (
     fetch_profile,
     prepare,
     resolve_profile,
-)
-from blink.tui.table import (
-    PHRASES,
-    Clock,
-    Figures,
-    Notice,
-    RatingLine,
-    Stage,
-    Status,
-    Table,
-    phrase_words,
 )
 
 __all__ = [
@@ -679,7 +679,7 @@ def run_online(
 def play_seat(seat: Seat, *, name: str, colorblind: bool, ascii_symbols: bool) -> int:
     """Run the full-screen table at ``seat`` until the player quits: 0, or 1 (said on stderr)
     when the connection was lost before the game ended."""
-    from blink.tui.app import BlinkApp
+    from blink.games.classic.tui.app import BlinkApp
 
     table = OnlineTable(seat, name=name)
     if seat.notice:

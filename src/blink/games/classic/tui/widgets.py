@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 from blink.cards import Card
 from blink.games.classic.engine import PlayerView
+from blink.games.classic.tui.table import Notice, RatingLine, Stage, Status
 from blink.tui.i18n import _, join_and, ngettext
 from blink.tui.render import (
     CARD_WIDTH,
@@ -22,7 +23,6 @@ from blink.tui.render import (
     join_columns,
     pile_name,
 )
-from blink.tui.table import Notice, RatingLine, Stage, Status
 
 __all__ = [
     "HandInfo",
