@@ -103,7 +103,8 @@ async def test_archive_lists_filters_and_pages(server: ServerThread) -> None:
         assert g["rating"]["after"]["sigma"] == h["after"]["sigma"]
         delta = g["rating"]["after"]["ordinal"] - g["rating"]["before"]["ordinal"]
         assert abs(g["rating"]["delta"] - delta) < 1e-9
-        assert g["outcome"] == ("win" if h["place"] == 1 else "loss")
+        first = "tie" if len(g["winners"]) > 1 else "win"  # a shared first place is a tie
+        assert g["outcome"] == (first if h["place"] == 1 else "loss")
     # A private room's game: listed, but neither its room, record nor replay.
     assert quick["room"] is None and quick["record_url"] is None and quick["replay_url"] is None
     assert server.get(versus["record_url"]).status_code == 200
