@@ -27,7 +27,7 @@ from typing import Any, Final
 from blink.server.accounts import mail, store
 from blink.server.accounts import passwords as pw
 from blink.server.accounts.logins import LoginLimiter
-from blink.server.accounts.service import RECOVERY_CODES, Current
+from blink.server.accounts.service import RECOVERY_CODES, Current, too_many_logins
 from blink.server.errors import ApiError
 from blink.server.hub import Hub
 from blink.server.profiles import profile_hashes
@@ -83,13 +83,7 @@ async def set_email(
     if wait is None:
         wait = await limiter.account_blocked(who)
     if wait is not None:
-        seconds = int(wait + 0.999)
-        raise ApiError(
-            429,
-            "too_many_logins",
-            f"too many login attempts: try again in {seconds} s",
-            headers={"Retry-After": str(seconds)},
-        )
+        raise too_many_logins(wait)
     if not await asyncio.to_thread(pw.verify_password, cur.account.password_hash, password):
         await limiter.failed(who)
         raise ApiError(403, "wrong_password", "the password is wrong")

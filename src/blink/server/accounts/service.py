@@ -40,6 +40,7 @@ __all__ = [
     "recover",
     "sessions",
     "sign_up",
+    "too_many_logins",
 ]
 
 RECOVERY_CODES: Final = 8
@@ -94,7 +95,8 @@ def _weak(password: str) -> None:
         raise ApiError(400, "weak_password", why)
 
 
-def _too_many(wait: float) -> ApiError:
+def too_many_logins(wait: float) -> ApiError:
+    """``429 too_many_logins`` with its ``Retry-After``, ``wait`` seconds rounded up."""
     seconds = int(wait + 0.999)
     return ApiError(
         429,
@@ -171,7 +173,7 @@ async def _limit(limiter: LoginLimiter, address: str, account: str) -> None:
     if wait is None:
         wait = await limiter.account_blocked(account)
     if wait is not None:
-        raise _too_many(wait)
+        raise too_many_logins(wait)
 
 
 async def log_in(
