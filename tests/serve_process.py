@@ -69,7 +69,8 @@ class ServeProcess:
     ) -> None:
         self.db = db
         self.args = (("--db", str(db)) if pass_db else ()) + args
-        self.env = {**os.environ, **(env or {})}
+        # A stop that hangs is shown with every thread's stack: wait() aborts it (SIGABRT).
+        self.env = {**os.environ, "PYTHONFAULTHANDLER": "1", **(env or {})}
         self.proc: subprocess.Popen[str] | None = None
         self.base = ""
         self.stderr_path = db.with_suffix(f".{os.getpid()}.{id(self)}.stderr")
@@ -138,9 +139,21 @@ class ServeProcess:
         self.proc.send_signal(signal.SIGTERM)
 
     def wait(self, timeout: float = TIMEOUT) -> int:
-        """Wait for it to exit; its exit status."""
+        """Wait for it to exit; its exit status. One that does not exit in time is aborted
+        (its threads' stacks go to its stderr) and the test fails with the end of its
+        stderr."""
         assert self.proc is not None
-        return self.proc.wait(timeout=timeout)
+        try:
+            return self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                self.proc.send_signal(signal.SIGABRT)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=TIMEOUT)
+            raise AssertionError(
+                f"blink serve did not exit within {timeout:g} s; its stderr ends with:\n"
+                + self.stderr()[-6000:]
+            ) from None
 
     def stop(self) -> None:
         """Stop it for sure: SIGTERM, then SIGKILL to its process group."""

@@ -25,6 +25,7 @@ from blink.server.bus import (
     Subscription,
     TournamentChanged,
     make_bus,
+    within,
 )
 
 TIMEOUT = 60.0
@@ -258,3 +259,43 @@ def test_a_forged_count_is_not_added_to_the_players_online() -> None:
     data = '{"node":"n%d","event":{"type":"presence","node":"n%d","online":%d,"waiting":0}}'
     assert bus.check(ROOMS, (data % (1, 1, MAX_ONLINE + 1)).encode()) is None
     assert bus.check(ROOMS, (data % (1, 1, MAX_ONLINE)).encode()) == Presence("n1", MAX_ONLINE, 0)
+
+
+async def test_a_close_that_ignores_its_cancellation_does_not_hold_a_stop(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """redis-py shields its closes from cancellation, and a close can wait for ever for a
+    socket whose other end is gone: the bus gives such a close its time, then goes on."""
+    release = asyncio.Event()
+
+    async def stubborn() -> None:
+        while not release.is_set():
+            with contextlib.suppress(asyncio.CancelledError):
+                await release.wait()
+
+    caplog.set_level(logging.WARNING, logger="blink.server.bus")
+    await asyncio.wait_for(within(stubborn(), "a test's close", wait=0.05), TIMEOUT)
+    assert any("did not let a test's close close" in r.getMessage() for r in caplog.records)
+    release.set()
+
+
+async def test_a_bus_stops_while_its_redis_is_frozen() -> None:
+    """A bus whose Redis hangs (SIGSTOP) with events waiting to be sent still stops."""
+    server = RedisServer()
+    server.start()
+    assert server.proc is not None
+    pid = server.proc.pid
+    bus = RedisBus(server.url, node="a", backoff_cap=0.2, ping_after=0.3)
+    await bus.start()
+    try:
+        await _until(lambda: bus.connected)
+        os.kill(pid, signal.SIGSTOP)
+        for _ in range(3):
+            bus.publish(LEADERBOARD, LeaderboardChanged())
+        await asyncio.sleep(0.1)
+        await asyncio.wait_for(bus.stop(), TIMEOUT)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGCONT)
+        await bus.stop()
+        server.close()

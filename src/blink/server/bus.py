@@ -33,7 +33,7 @@ import contextlib
 import logging
 import secrets
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from types import TracebackType
 from typing import Annotated, Any
 
@@ -433,17 +433,17 @@ class RedisBus(Bus):
         self._tasks = [loop.create_task(self._publisher()), loop.create_task(self._reader())]
 
     async def stop(self) -> None:
-        """Stop the tasks and close the client."""
+        """Stop the tasks and close the client, within :data:`STOP_WAIT` seconds whatever
+        Redis does (redis-py shields its closes from cancellation, and a close can wait for
+        ever on a socket whose other end is gone: a stopping server must not)."""
         for t in self._tasks:
             t.cancel()
-        for t in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await t
-        self._tasks = []
-        if self._client is not None:
-            with contextlib.suppress(Exception):
-                await self._client.aclose()
-            self._client = None
+        tasks, self._tasks = self._tasks, []
+        client, self._client = self._client, None
+        if tasks:
+            await within(asyncio.gather(*tasks, return_exceptions=True), "the bus's tasks")
+        if client is not None:
+            await within(client.aclose(), "the bus's client")
 
     # -- the connection's health
 
@@ -553,8 +553,7 @@ class RedisBus(Bus):
             except (ConnectionError, TimeoutError, OSError) as exc:
                 await self._lost(exc)
             finally:
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+                await _let_go(pubsub)
 
     def _received(self, msg: dict[str, Any]) -> None:
         """One message from Redis: delivered here if it is a sound event of another node on
@@ -659,6 +658,39 @@ def _unsound_room(code: str, room: RoomSummary | None) -> str | None:
     if room.status not in _STATUSES or any(len(t) > _MAX_TEXT for t in texts):
         return f"room {code}'s status or names are out of bounds"
     return None
+
+
+STOP_WAIT = 2.0
+"""Seconds the bus waits for redis-py to close its connections when it stops."""
+
+
+async def within(call: Awaitable[object], what: str, wait: float = STOP_WAIT) -> None:
+    """Await a closing ``call`` for at most ``wait`` seconds, then leave it running (a task
+    that ignores its cancellation must not hold a stopping server); ``what`` names it in the
+    warning."""
+    task = asyncio.ensure_future(call)
+    await asyncio.wait({task}, timeout=wait)
+    if not task.done():
+        log.warning("Redis did not let %s close within %g s: stopping anyway", what, wait)
+        task.add_done_callback(_quietly)
+    else:
+        _quietly(task)
+
+
+def _quietly(task: asyncio.Future[object]) -> None:
+    """Retrieve ``task``'s outcome, so that asyncio reports nothing at exit."""
+    if not task.cancelled():
+        task.exception()
+
+
+async def _let_go(pubsub: Any) -> None:
+    """Close the reader's ``pubsub``: its socket at once (without waiting for the other end,
+    which may be gone), then redis-py's own close, for at most :data:`STOP_WAIT` seconds."""
+    connection = getattr(pubsub, "connection", None)
+    if connection is not None:
+        with contextlib.suppress(Exception):
+            await connection.disconnect(nowait=True)
+    await within(pubsub.aclose(), "the bus's subscription")
 
 
 def make_bus(redis_url: str | None) -> Bus:
