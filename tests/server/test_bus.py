@@ -25,8 +25,8 @@ from blink.server.bus import (
     Subscription,
     TournamentChanged,
     make_bus,
-    within,
 )
+from blink.server.redis_close import within
 
 TIMEOUT = 60.0
 __all__ = ["redis_url"]  # the fixture
@@ -273,7 +273,7 @@ async def test_a_close_that_ignores_its_cancellation_does_not_hold_a_stop(
             with contextlib.suppress(asyncio.CancelledError):
                 await release.wait()
 
-    caplog.set_level(logging.WARNING, logger="blink.server.bus")
+    caplog.set_level(logging.WARNING, logger="blink.server.redis_close")
     await asyncio.wait_for(within(stubborn(), "a test's close", wait=0.05), TIMEOUT)
     assert any("did not let a test's close close" in r.getMessage() for r in caplog.records)
     release.set()

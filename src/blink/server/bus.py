@@ -33,13 +33,14 @@ import contextlib
 import logging
 import secrets
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from types import TracebackType
 from typing import Annotated, Any
 
 import msgspec
 
 from blink.server.protocol import RoomSummary
+from blink.server.redis_close import within
 from blink.server.redis_url import shown_redis_url, without_password
 
 __all__ = [
@@ -433,9 +434,8 @@ class RedisBus(Bus):
         self._tasks = [loop.create_task(self._publisher()), loop.create_task(self._reader())]
 
     async def stop(self) -> None:
-        """Stop the tasks and close the client, within :data:`STOP_WAIT` seconds whatever
-        Redis does (redis-py shields its closes from cancellation, and a close can wait for
-        ever on a socket whose other end is gone: a stopping server must not)."""
+        """Stop the tasks and close the client, each close bounded by
+        :func:`blink.server.redis_close.within` whatever Redis does."""
         for t in self._tasks:
             t.cancel()
         tasks, self._tasks = self._tasks, []
@@ -660,32 +660,10 @@ def _unsound_room(code: str, room: RoomSummary | None) -> str | None:
     return None
 
 
-STOP_WAIT = 2.0
-"""Seconds the bus waits for redis-py to close its connections when it stops."""
-
-
-async def within(call: Awaitable[object], what: str, wait: float = STOP_WAIT) -> None:
-    """Await a closing ``call`` for at most ``wait`` seconds, then leave it running (a task
-    that ignores its cancellation must not hold a stopping server); ``what`` names it in the
-    warning."""
-    task = asyncio.ensure_future(call)
-    await asyncio.wait({task}, timeout=wait)
-    if not task.done():
-        log.warning("Redis did not let %s close within %g s: stopping anyway", what, wait)
-        task.add_done_callback(_quietly)
-    else:
-        _quietly(task)
-
-
-def _quietly(task: asyncio.Future[object]) -> None:
-    """Retrieve ``task``'s outcome, so that asyncio reports nothing at exit."""
-    if not task.cancelled():
-        task.exception()
-
-
 async def _let_go(pubsub: Any) -> None:
     """Close the reader's ``pubsub``: its socket at once (without waiting for the other end,
-    which may be gone), then redis-py's own close, for at most :data:`STOP_WAIT` seconds."""
+    which may be gone), then redis-py's own close, bounded by
+    :func:`blink.server.redis_close.within`."""
     connection = getattr(pubsub, "connection", None)
     if connection is not None:
         with contextlib.suppress(Exception):

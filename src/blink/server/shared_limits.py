@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Final, TypeVar
 from limits import RateLimitItem
 from limits.aio.strategies import MovingWindowRateLimiter
 
+from blink.server.redis_close import within
 from blink.server.redis_url import shown_redis_url, without_password
 
 if TYPE_CHECKING:  # redis-py is the optional "redis" extra: loaded when a node has a Redis
@@ -122,8 +123,6 @@ class SharedWindows:
         return max(1.0, stats.reset_time - time.time())
 
     async def close(self) -> None:
-        """Close the connections to Redis (within :data:`blink.server.bus.STOP_WAIT` seconds;
-        a connection that broke has nothing to close)."""
-        from blink.server.bus import within
-
+        """Close the connections to Redis, bounded by
+        :func:`blink.server.redis_close.within`."""
         await within(self._pool.aclose(), "the shared limits' connections")
