@@ -26,3 +26,16 @@ def _defining(pattern: str, under: Path = SRC) -> list[str]:
 
 def test_the_default_game_is_defined_once_in_the_registry() -> None:
     assert _defining(r"^DEFAULT_GAME\b[^=\n]*=") == ["src/blink/model/registry.py"]
+
+
+def test_go_blinks_match_size_is_its_named_constant() -> None:
+    # A size compared with a literal 3 (``len(group) < 3``, ``3 <= k``, ``3 - held``) restates
+    # MIN_MATCH; only its own definition in values.py holds the number.
+    size = re.compile(r"(?:[<>]=?\s*3\b|\b3\s*[<>]=?|\b3 - (?!attempt)|// 3\b)")
+    found = [
+        f"{p.relative_to(ROOT)}:{n}"
+        for p in _python_files(SRC / "games" / "goblink")
+        for n, line in enumerate(p.read_text("utf-8").splitlines(), 1)
+        if size.search(line.split("#")[0])
+    ]
+    assert found == []
