@@ -39,3 +39,9 @@ def test_go_blinks_match_size_is_its_named_constant() -> None:
         if size.search(line.split("#")[0])
     ]
     assert found == []
+
+
+def test_the_model_layer_reads_no_file() -> None:
+    # The registry finds games through the installed entry points only; the model layer does
+    # no I/O (no pyproject.toml read as a fallback).
+    assert _defining(r"tomllib|read_text|read_bytes|\bopen\(", SRC / "model") == []
