@@ -45,3 +45,15 @@ def test_the_model_layer_reads_no_file() -> None:
     # The registry finds games through the installed entry points only; the model layer does
     # no I/O (no pyproject.toml read as a fallback).
     assert _defining(r"tomllib|read_text|read_bytes|\bopen\(", SRC / "model") == []
+
+
+def test_nothing_outside_the_games_imports_a_game_by_name() -> None:
+    # Everything above the engines reaches a game through the registry (its Game, its
+    # front-end modules), never with an import of blink.games.<name>.
+    imports = re.compile(r"^\s*(?:from blink\.games\b|import blink\.games\b)", re.MULTILINE)
+    found = [
+        str(p.relative_to(ROOT))
+        for p in _python_files(SRC)
+        if "games" not in p.relative_to(SRC).parts[:1] and imports.search(p.read_text("utf-8"))
+    ]
+    assert found == []
