@@ -57,3 +57,17 @@ def test_nothing_outside_the_games_imports_a_game_by_name() -> None:
         if "games" not in p.relative_to(SRC).parts[:1] and imports.search(p.read_text("utf-8"))
     ]
     assert found == []
+
+
+def test_the_browser_takes_the_piles_reach_from_the_server() -> None:
+    # The reach is the rules' (game_info[game].reach of /api/options, options.js' reachOf);
+    # the board restates no player count's reach, and cards.js keeps no unused deck.
+    js = SRC / "web" / "js"
+    board = (js / "board.js").read_text("utf-8")
+    assert "fallbackReach" not in board
+    assert not re.search(r"players\s*===\s*\d|%\s*3\b", board)
+    assert "reach(" in (js / "table.js").read_text("utf-8")
+    assert "reachOf" in (js / "options.js").read_text("utf-8")
+    unused = [p.name for p in sorted(js.glob("*.js")) if "standardDeck" in p.read_text("utf-8")]
+    assert unused == []
+
