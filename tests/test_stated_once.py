@@ -71,3 +71,26 @@ def test_the_browser_takes_the_piles_reach_from_the_server() -> None:
     unused = [p.name for p in sorted(js.glob("*.js")) if "standardDeck" in p.read_text("utf-8")]
     assert unused == []
 
+
+def test_the_referees_delays_are_stated_once_in_the_model() -> None:
+    # The default countdown, stall pause, choice deadline and turn time are blink.model.base's
+    # COUNTDOWN, STALL_PAUSE, CHOICE_DEADLINE and TURN: the settings, blink serve, the terminal
+    # table and the simulator take them and give none of them as a number again.
+    names = r"countdown|stall_pause|choice_deadline|turn_time|turn|choice_timeout|choice_seconds"
+    literal = re.compile(rf"\b(?:{names})\b\s*(?::[^=\n]*)?=\s*(?:3\.0|1\.5|10\.0|60\.0)\b")
+    found = [
+        f"{p.relative_to(ROOT)}:{n}"
+        for p in _python_files(SRC)
+        for n, line in enumerate(p.read_text("utf-8").splitlines(), 1)
+        if literal.search(line)
+    ]
+    assert found == []
+    from blink.model.base import CHOICE_DEADLINE, COUNTDOWN, STALL_PAUSE, TURN, Timings
+    from blink.server.settings import Settings
+
+    settings = Settings()
+    assert Timings() == Timings(COUNTDOWN, STALL_PAUSE, CHOICE_DEADLINE, TURN)
+    assert (settings.countdown, settings.stall_pause, settings.choice_deadline) == (
+        COUNTDOWN, STALL_PAUSE, CHOICE_DEADLINE,
+    )  # fmt: skip
+    assert settings.turn_time == TURN
