@@ -21,7 +21,6 @@ from blink.games.goblink.record import CODEC as GOBLINK
 from blink.games.goblink.record import GoRecord, GoRecordError
 from blink.match import Series
 from blink.model.records import (
-    DEFAULT_GAME,
     RecordError,
     SeriesRecord,
     codec_for,
@@ -30,6 +29,7 @@ from blink.model.records import (
     load,
     loads,
 )
+from blink.model.registry import DEFAULT_GAME
 from blink.model.replays import replay_document
 from randomgames import random_game, random_go_game
 

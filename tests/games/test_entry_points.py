@@ -109,3 +109,39 @@ def test_an_entry_point_must_name_the_game_of_its_name(tmp_path: Path) -> None:
     out = _run(folder, "-c", "from blink.model.registry import game_names; game_names()")
     assert out.returncode != 0
     assert "does not name the Game 'lowcard'" in out.stderr
+
+
+NOT_INSTALLED = """\
+from blink.model.registry import NoGames, game, game_names
+assert game_names() == (), game_names()
+try:
+    game()
+except NoGames as exc:
+    print(exc.code, exc)
+"""
+
+
+def test_without_blinks_metadata_no_game_is_registered_and_a_lookup_says_so(
+    tmp_path: Path,
+) -> None:
+    # A fresh interpreter that sees every installed package but blink's own distribution (its
+    # metadata, its editable finder): the registry reads no pyproject.toml in its place.
+    site = tmp_path / "site"
+    site.mkdir()
+    for source in {Path(p) for p in sys.path if p.endswith("site-packages")}:
+        for item in source.iterdir():
+            hidden = item.name.startswith(("blink_card_game", "__editable__"))
+            if not hidden and item.suffix != ".pth" and not (site / item.name).exists():
+                (site / item.name).symlink_to(item)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "src"), str(site)]))
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", NOT_INSTALLED],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("no_games no game is registered in the blink.games entry points")
+    assert "pip install -e ." in done.stdout

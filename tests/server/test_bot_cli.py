@@ -88,7 +88,7 @@ def test_two_bot_accounts_play_each_other(server: ServerThread, tmp_path: Path) 
 async def test_a_drop_is_resumed(server: ServerThread) -> None:
     bot = _bot(server, "Dee", "Phoenix")
     code = await botclient.open_room(server.http, bot["token"], "inhuman:first", None, False)
-    player = botclient.Player(botclient.house_policy("first"), 1)
+    player = botclient.new_seat(botclient.house_policy("first"), 1)
     sockets: list[Any] = []
     dropped = asyncio.Event()
 

@@ -50,6 +50,12 @@ def test_options_are_the_registries(server: ServerThread) -> None:
         assert info[name]["max_players"] == game.max_players
         assert info[name]["default_players"] == game.default_players
         assert info[name]["titles"] == dict(registered(name).titles)
+        # The piles each seat reaches, by player count: the rules', which the browser draws.
+        rules = get_game(name)
+        assert info[name]["reach"] == {
+            str(n): [list(rules.reach(n, seat)) for seat in range(n)]
+            for n in range(game.min_players, game.max_players + 1)
+        }
     assert info["classic"]["levels"] == named(LEVELS.values())
     assert info["classic"]["strategies"] == named(STRATEGIES.values())
     assert info["classic"]["default_level"] == DEFAULT_LEVEL

@@ -1,13 +1,13 @@
 """The reference Bot API client behind ``blink bot play`` (docs/bot-api.md).
 
 It speaks the public protocol only (REST with ``Authorization: Bearer``, then the game's
-WebSocket, protocol 1) through the ``websockets`` library, and plays classic Blink with a
-*policy*: the view -> action interface of the house bots
-(:class:`blink.games.classic.bots.base.Bot`): each time the seat's view changes it calls
-``plan(view)`` with a :class:`~blink.games.classic.view.PlayerView` and sends what it answers
-(an :class:`~blink.games.classic.bots.base.Intent`, waited for its ``delay``, or a ``Play`` or
-``Choose`` at once; ``None``: nothing now). A drop is resumed with ``last_seq``; a refusal of
-its token ends the run with one sentence (:class:`BotRunError`).
+WebSocket, protocol 1) through the ``websockets`` library, and plays the default game with a
+*policy* (a house bot's, or a Python file's ``plan(view)``). What the seat knows of the game
+is the game's own: its commands module's ``bot_client()`` (classic Blink's
+:mod:`blink.games.classic.cli.botclient`) offers ``house_policy(spec, seed)`` and the
+:class:`Seat` that reads the frames and answers with the policy, found through the registry.
+A drop is resumed with ``last_seq``; a refusal of its token ends the run with one sentence
+(:class:`BotRunError`).
 """
 
 from __future__ import annotations
@@ -18,28 +18,24 @@ import importlib.util
 import json
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from types import ModuleType
+from typing import Any, Final, Protocol
 from urllib.parse import urlsplit
 
 import httpx
 
-from blink.cards import Card, CardError, parse_card
-from blink.games.classic.actions import Choose, Phase, Play
-from blink.games.classic.bots import BotConfigError, BotSpec
-from blink.games.classic.bots.base import Intent
-from blink.games.classic.engine import ClassicEnd, Outcome
-from blink.games.classic.rules import OFFICIAL, RulesetError, get_ruleset
-from blink.games.classic.view import PlayerView
+from blink.model.registry import front_end
 
 __all__ = [
     "FATAL_CLOSES",
     "BotRunError",
     "Plan",
-    "Player",
+    "Seat",
+    "game_client",
     "house_policy",
     "load_policy",
+    "new_seat",
     "run",
 ]
 
@@ -49,24 +45,59 @@ RETRIES: Final = 6
 FATAL_CLOSES: Final = {4000, 4003, 4004, 4010, 4011, 4012, 1008, 1009}
 """Close codes after which trying again cannot help (docs/protocol.md, docs/bot-api.md)."""
 
-Plan = Callable[[PlayerView], Any]
-"""A policy: ``plan(view)`` -> an Intent, a Play or Choose, or None."""
+Plan = Callable[[Any], Any]
+"""A policy: ``plan(view)`` (the game's view) -> an action, or None (the game's bot client
+says which answers it sends)."""
 
 
 class BotRunError(Exception):
     """The run cannot go on: one sentence for the person who started it."""
 
 
+class Seat(Protocol):
+    """One bot seat in one room, as the game's bot client keeps it: the frames it has read,
+    its view, what it sent."""
+
+    game: int | None
+    seq: int
+    ended: int
+    send: Callable[[dict[str, Any]], None] | None
+
+    def done(self) -> bool:
+        """Whether the games asked for are over."""
+        ...
+
+    def frame(self, msg: dict[str, Any]) -> None:
+        """Read one frame from the server (and answer through ``send``)."""
+        ...
+
+
+def game_client() -> ModuleType:
+    """The default game's bot client (its commands module's ``bot_client()``), found through
+    the registry; :class:`BotRunError` when the game has none."""
+    commands = front_end().commands
+    client = getattr(importlib.import_module(commands), "bot_client", None) if commands else None
+    if client is None:
+        raise BotRunError("the default game has no Bot API client")
+    found: ModuleType = client()
+    return found
+
+
 def house_policy(spec: str, seed: int = 0) -> Callable[[int], Plan]:
-    """A house bot's policy (``level:strategy``, or a strategy alone, which plays at the
-    ``inhuman`` level: as fast as the server lets it) for a seat; raises
+    """A house bot's policy (``level:strategy``, or a strategy alone, which plays as fast as
+    the server lets it) for a seat, from the default game's bot client; raises
     :class:`BotRunError` for an unknown name."""
-    text = spec if ":" in spec else f"inhuman:{spec}"
     try:
-        parsed = BotSpec.parse(text)
-    except BotConfigError as exc:
+        policy: Callable[[int], Plan] = game_client().house_policy(spec, seed)
+    except ValueError as exc:
         raise BotRunError(str(exc)) from None
-    return lambda seat: parsed.build(seat, seed).plan
+    return policy
+
+
+def new_seat(policy: Callable[[int], Plan], games: int) -> Seat:
+    """A seat of the default game playing ``games`` games with ``policy``."""
+    seat: Seat = game_client().Player(policy, games)
+    return seat
 
 
 def load_policy(path: Path) -> Callable[[int], Plan]:
@@ -89,168 +120,6 @@ def load_policy(path: Path) -> Callable[[int], Plan]:
     if callable(plan):
         return lambda seat: plan
     raise BotRunError(f"{path} defines neither plan(view) nor make_bot(seat)")
-
-
-def _card(text: Any) -> Card | None:
-    if text is None:
-        return None
-    try:
-        return parse_card(str(text))
-    except CardError:
-        return None
-
-
-_PHASES: Final = {p.value: p for p in Phase}
-
-
-@dataclass
-class Player:
-    """One bot seat in one room: the frames it has read, its view, what it sent."""
-
-    policy: Callable[[int], Plan]
-    games: int
-    seat: int | None = None
-    game: int | None = None
-    seq: int = 0
-    ended: int = 0
-    piles: list[list[Card]] = field(default_factory=list)
-    view: PlayerView | None = None
-    wire: dict[str, Any] = field(default_factory=dict)
-    ruleset: Any = OFFICIAL
-    plan: Plan | None = None
-    ids: int = 0
-    pending: asyncio.TimerHandle | None = None
-    send: Callable[[dict[str, Any]], None] | None = None
-
-    def done(self) -> bool:
-        """Whether the games asked for are over."""
-        return self.ended >= self.games
-
-    def frame(self, msg: dict[str, Any]) -> None:
-        """Read one frame from the server."""
-        kind = msg.get("type")
-        if kind == "welcome":
-            self.seat = msg.get("seat")
-            if self.seat is not None:
-                self.plan = self.policy(int(self.seat))
-        elif kind == "snapshot":
-            self._new_game(msg.get("game"))
-            self.seq = int(msg.get("seq", 0))
-            full = msg.get("view") or {}
-            with contextlib.suppress(RulesetError):
-                self.ruleset = get_ruleset(str(full.get("ruleset", "official")))
-            self.piles = [
-                [c for c in (_card(x) for x in pile) if c is not None]
-                for pile in full.get("piles", [])
-            ]
-            self._view(full)
-        elif kind == "update":
-            if msg.get("game") != self.game:
-                self._new_game(msg.get("game"))
-            elif int(msg.get("seq", 0)) <= self.seq:
-                return  # seen before the drop
-            self.seq = int(msg.get("seq", 0))
-            for e in msg.get("events", []):
-                self._event(e)
-            self._view(msg.get("view") or {})
-        elif kind == "game_end":
-            self.ended += 1 if not msg.get("again") else 0
-            self._cancel()
-            if not self.done() and (msg.get("series") or {}).get("winner") is not None:
-                self._send({"type": "rematch", "id": self._id()})
-
-    def _new_game(self, game: Any) -> None:
-        self.game = None if game is None else int(game)
-        self.seq = 0
-        self.piles = []
-        self.view = None
-
-    def _event(self, e: dict[str, Any]) -> None:
-        kind = e.get("type")
-        if kind == "revealed":
-            self.piles = [[c] if c is not None else [] for c in map(_card, e.get("tops", []))]
-        elif kind in ("played", "flipped", "placed"):
-            card, pile = _card(e.get("card")), int(e.get("pile", -1))
-            if card is not None and 0 <= pile < len(self.piles):
-                self.piles[pile].append(card)
-
-    def _view(self, v: dict[str, Any]) -> None:
-        if not v or v.get("seat") is None:
-            return
-        tops = tuple(_card(c) for c in v.get("tops", []))
-        players = len(tops)
-        while len(self.piles) < players:
-            self.piles.append([])
-        self.wire = v
-        outcome = v.get("outcome")
-        self.view = PlayerView(
-            seat=int(v["seat"]),
-            players=players,
-            phase=_PHASES.get(str(v.get("phase")), Phase.DEALT),
-            ruleset=self.ruleset,
-            hand=tuple(c for c in map(_card, v.get("hand", [])) if c is not None),
-            tops=tops,
-            piles=tuple(tuple(p) for p in self.piles[:players]),
-            hand_counts=tuple(int(n) for n in v.get("hand_counts", [])),
-            draw_counts=tuple(int(n) for n in v.get("draw_counts", [])),
-            set_aside=int(v.get("set_aside", 0)),
-            chosen=tuple(bool(b) for b in v.get("chosen", [])),
-            my_choice=_card(v.get("my_choice")),
-            outcome=None
-            if not isinstance(outcome, dict)
-            else Outcome.of(outcome.get("winners", ()), str(outcome.get("reason", "")), ClassicEnd),
-            plays=int(v.get("plays", 0)),
-        )
-        self.think()
-
-    def think(self) -> None:
-        """Ask the policy about the current view (a new answer replaces a waiting one)."""
-        self._cancel()
-        if (
-            self.plan is None
-            or self.view is None
-            or self.view.phase
-            not in (
-                Phase.PLAYING,
-                Phase.CHOOSING,
-            )
-        ):
-            return
-        answer = self.plan(self.view)
-        delay = 0.0
-        if isinstance(answer, Intent):
-            delay = max(0.0, float(answer.delay))
-            answer = answer.action
-        if not isinstance(answer, Play | Choose):
-            return
-        message = self._message(answer)
-        if delay <= 0:
-            self._send(message)
-        else:
-            self.pending = asyncio.get_running_loop().call_later(delay, self._send, message)
-
-    def _message(self, action: Play | Choose) -> dict[str, Any]:
-        if isinstance(action, Choose):
-            return {"type": "choose", "id": self._id(), "card": str(action.card)}
-        versions = self.wire.get("versions") or []
-        out = {"type": "play", "id": self._id(), "card": str(action.card), "pile": action.pile}
-        if action.pile < len(versions):
-            out["version"] = int(versions[action.pile])
-        return out
-
-    def _id(self) -> str:
-        self.ids += 1
-        return f"b{self.ids}"
-
-    def _send(self, message: dict[str, Any]) -> None:
-        self.pending = None
-        if self.send is not None:
-            self.send(message)
-
-    def _cancel(self) -> None:
-        if self.pending is not None:
-            self.pending.cancel()
-            self.pending = None
 
 
 def _ws_url(server: str, code: str) -> str:
@@ -292,7 +161,7 @@ async def play_room(
     server: str,
     token: str,
     code: str,
-    player: Player,
+    player: Seat,
     on_connect: Callable[[Any], None] | None = None,
 ) -> None:
     """Play ``player``'s games in room ``code``, reconnecting and resuming after a drop."""
@@ -363,7 +232,7 @@ async def run(
     code = await open_room(server, token, opponent, join, host)
     if host:
         announce(code)
-    player = Player(policy, games)
+    player = new_seat(policy, games)
     await play_room(server, token, code, player)
     return player.ended
 

@@ -15,7 +15,6 @@ import typer
 
 from blink.cards import STANDARD_DECK, Card, DeckError, parse_deck
 from blink.model.records import (
-    DEFAULT_GAME,
     SERIES_FORMAT,
     AnyRecord,
     RecordError,
@@ -23,6 +22,7 @@ from blink.model.records import (
     codecs,
     load,
 )
+from blink.model.registry import DEFAULT_GAME
 
 __all__ = [
     "MAX_RECORD_BYTES",

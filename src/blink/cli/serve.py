@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+import blink.model.base as referee
 from blink.cli.serve_mail import (
     SmtpBaseUrl,
     SmtpFrom,
@@ -449,12 +450,12 @@ def serve(
     db: DbFile = None,
     database_url: DatabaseUrl = None,
     db_writer: DbWriter = "auto",
-    countdown: Countdown = 3.0,
-    stall_pause: StallPause = 1.5,
-    choice_deadline: ChoiceDeadline = 10.0,
+    countdown: Countdown = referee.COUNTDOWN,
+    stall_pause: StallPause = referee.STALL_PAUSE,
+    choice_deadline: ChoiceDeadline = referee.CHOICE_DEADLINE,
     between_games: BetweenGames = 5.0,
     deal_seed: DealSeed = None,
-    turn_time: TurnTime = 60.0,
+    turn_time: TurnTime = referee.TURN,
     bot_delay: BotDelay = 0.8,
     tournament_idle_after: TournamentIdleAfter = 600.0,
     tournament_check_interval: TournamentCheckInterval = 5.0,

@@ -17,11 +17,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
-from typing import Any, Generic, NamedTuple, Protocol, TypeVar
+from typing import Any, Final, Generic, NamedTuple, Protocol, TypeVar
 
 from blink.cards import Card
 
 __all__ = [
+    "CHOICE_DEADLINE",
+    "COUNTDOWN",
+    "STALL_PAUSE",
+    "TURN",
     "GameDefinition",
     "GameInfo",
     "GameState",
@@ -144,14 +148,25 @@ class Timer(Enum):
     """From the start of a player's turn until the default action is taken for them."""
 
 
+COUNTDOWN: Final = 3.0
+"""The referee's default countdown (seconds from the deal to the reveal): the one statement of
+it, which the server's settings, ``blink serve`` and the terminal table take."""
+STALL_PAUSE: Final = 1.5
+"""The referee's default pause before a stall's flip (seconds)."""
+CHOICE_DEADLINE: Final = 10.0
+"""The referee's default time to choose a card in a choosing stall (seconds)."""
+TURN: Final = 60.0
+"""The referee's default time for a turn of a turn-based game (seconds)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Timings:
     """A driver's delays, in seconds, one per :class:`Timer`. ``None``: wait for ever."""
 
-    countdown: float | None = 3.0
-    stall_pause: float | None = 1.5
-    choice_deadline: float | None = 10.0
-    turn: float | None = 60.0
+    countdown: float | None = COUNTDOWN
+    stall_pause: float | None = STALL_PAUSE
+    choice_deadline: float | None = CHOICE_DEADLINE
+    turn: float | None = TURN
 
     def of(self, timer: Timer) -> float | None:
         """The delay for ``timer``."""

@@ -28,9 +28,9 @@ import msgspec
 
 from blink.cards import Card, CardError, parse_card
 from blink.match import Series
+from blink.model.registry import DEFAULT_GAME
 
 __all__ = [
-    "DEFAULT_GAME",
     "FORMAT",
     "IMPOSSIBLE_DEAL",
     "MALFORMED",
@@ -67,8 +67,6 @@ SERIES_FORMAT: Final = "blink-series"
 """The ``format`` of a series record."""
 VERSION: Final = 1
 """The format version written, and the only one read so far (see docs/record-format.md)."""
-DEFAULT_GAME: Final = "classic"
-"""The game of a record without ``game`` (version 1 readers took such records as classic)."""
 
 # The reasons of the format's own errors (an illegal action's reason is its engine's code).
 MALFORMED: Final = "malformed"

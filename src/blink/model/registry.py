@@ -11,9 +11,9 @@ the game and names its :class:`~blink.model.game.Game` (``classic =
 "blink.games.classic.game:GAME"``). Classic Blink and Go Blink are registered in blink's own
 pyproject.toml exactly as a game in a distribution of its own registers in its own. The entry
 points are read the first time a game is asked for; a game's :class:`Game` names its parts by
-module, so that reading them imports no engine. When blink runs from a source tree without
-being installed (no package metadata), its own entry points are read from that tree's
-pyproject.toml.
+module, so that reading them imports no engine. Only the installed metadata is read (blink
+from a source checkout is installed with ``pip install -e .``): with no game registered at
+all, a lookup is refused with :class:`NoGames`.
 
 :func:`register` adds a game at run time (a test's own game); :func:`unregister` removes it.
 The accessors :func:`get_game` (the rules), :func:`get_table`, :func:`get_study` and
@@ -23,9 +23,7 @@ The accessors :func:`get_game` (the rules), :func:`get_table`, :func:`get_study`
 from __future__ import annotations
 
 import importlib.metadata
-import tomllib
-from pathlib import Path
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from blink.model.base import GameDefinition
 from blink.model.game import FrontEnd, Game, NoStudy, NoTable, Study
@@ -37,6 +35,7 @@ __all__ = [
     "BadEntryPoint",
     "FrontEnd",
     "Game",
+    "NoGames",
     "NoStudy",
     "NoTable",
     "Study",
@@ -60,9 +59,6 @@ DEFAULT_GAME: Final = "classic"
 ENTRY_POINTS: Final = "blink.games"
 """The entry-point group games are registered in."""
 
-OWN_DISTRIBUTION: Final = "blink-card-game"
-"""The name of blink's own distribution (which declares classic and Go Blink)."""
-
 _FOUND: dict[str, Game] = {}
 """The games of the entry points, once read (in :func:`game_names` order)."""
 _READ: list[bool] = []
@@ -74,10 +70,25 @@ _ADDED: dict[str, Game] = {}
 class UnknownGame(ValueError):
     """A game name that is not registered. ``code`` is ``unknown_game``."""
 
-    code: Final = "unknown_game"
+    code: ClassVar[str] = "unknown_game"
 
     def __init__(self, name: object) -> None:
         super().__init__(f"unknown game {name!r}; choose one of: {', '.join(game_names())}")
+        self.name = name
+
+
+class NoGames(UnknownGame):
+    """No game is registered at all (blink's distribution is not installed, so its
+    ``blink.games`` entry points are missing): ``no_games``."""
+
+    code: ClassVar[str] = "no_games"
+
+    def __init__(self, name: object) -> None:
+        ValueError.__init__(
+            self,
+            f"no game is registered in the {ENTRY_POINTS} entry points, so {name!r} cannot be "
+            "found: install blink (pip install -e . in its checkout)",
+        )
         self.name = name
 
 
@@ -87,44 +98,13 @@ class BadEntryPoint(ValueError):
     code: Final = "bad_game"
 
 
-def _source_tree_entry_points() -> list[importlib.metadata.EntryPoint]:
-    """blink's own ``blink.games`` entry points from its source tree's pyproject.toml (when
-    blink is imported from a checkout without being installed); none elsewhere."""
-    pyproject = Path(__file__).resolve().parents[3] / "pyproject.toml"
-    try:
-        project = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project", {})
-    except (OSError, tomllib.TOMLDecodeError):
-        return []
-    if project.get("name") != OWN_DISTRIBUTION:
-        return []
-    group = project.get("entry-points", {}).get(ENTRY_POINTS, {})
-    return [importlib.metadata.EntryPoint(n, v, ENTRY_POINTS) for n, v in group.items()]
-
-
-def _entry_points() -> list[importlib.metadata.EntryPoint]:
-    """Every ``blink.games`` entry point of the installed distributions (and blink's own from
-    its source tree when it is not installed)."""
-    found = list(importlib.metadata.entry_points(group=ENTRY_POINTS))
-    if not any(_of_own_distribution(ep) for ep in found):
-        # Not installed, or installed before its games were entry points (a stale editable
-        # install's metadata): blink's own games come from its source tree.
-        known = {ep.name for ep in found}
-        found += [ep for ep in _source_tree_entry_points() if ep.name not in known]
-    return found
-
-
-def _of_own_distribution(ep: importlib.metadata.EntryPoint) -> bool:
-    """True if ``ep`` is declared by blink's own distribution."""
-    dist = ep.dist
-    return dist is not None and dist.name.replace("_", "-").lower() == OWN_DISTRIBUTION
-
-
 def _read() -> dict[str, Game]:
     """The entry points' games, read once: :data:`DEFAULT_GAME` first, then by name."""
     if _READ:
         return _FOUND
     loaded: dict[str, Game] = {}
-    for ep in sorted(_entry_points(), key=lambda e: (e.name != DEFAULT_GAME, e.name)):
+    found_points = importlib.metadata.entry_points(group=ENTRY_POINTS)
+    for ep in sorted(found_points, key=lambda e: (e.name != DEFAULT_GAME, e.name)):
         if ep.name in loaded:
             raise BadEntryPoint(f"two {ENTRY_POINTS} entry points are named {ep.name!r}")
         found = ep.load()
@@ -154,12 +134,15 @@ def unregister(name: str) -> None:
 
 
 def game(name: str | None = None) -> Game:
-    """The game called ``name`` (:data:`DEFAULT_GAME` if ``None``); :class:`UnknownGame`."""
+    """The game called ``name`` (:data:`DEFAULT_GAME` if ``None``); :class:`UnknownGame`
+    (:class:`NoGames` when none is registered)."""
     key = DEFAULT_GAME if name is None else name
     if isinstance(key, str):
         found = _read().get(key) or _ADDED.get(key)
         if found is not None:
             return found
+    if not game_names():
+        raise NoGames(name)
     raise UnknownGame(name)
 
 

@@ -44,6 +44,7 @@ from blink.cli.simrun import (
 from blink.cli.simulate import GameOpt, game_kind, run_game_simulation
 from blink.games.classic.bots import LEVELS, STRATEGIES, BotSpec
 from blink.games.classic.definition import CLASSIC
+from blink.model.base import CHOICE_DEADLINE
 from blink.simcluster.client import DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
@@ -319,7 +320,7 @@ def simulate(
     plot: PlotOpt = None,
     game: GameOpt = _GAME_KIND,
     flip_pause: FlipPauseOpt = 1.0,
-    choice_timeout: ChoiceTimeoutOpt = 10.0,
+    choice_timeout: ChoiceTimeoutOpt = CHOICE_DEADLINE,
     engine: EngineOpt = None,
     cluster: ClusterOpt = None,
     cluster_timeout: ClusterTimeoutOpt = DEFAULT_TIMEOUT,
@@ -356,7 +357,7 @@ class _Setting:
     ruleset: str = "official"
     best_of: int = 1
     flip_pause: float = 1.0
-    choice_timeout: float = 10.0
+    choice_timeout: float = CHOICE_DEADLINE
 
 
 def run_simulation(options: SimulationOptions) -> None:

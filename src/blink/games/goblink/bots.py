@@ -45,6 +45,7 @@ from blink.games.goblink.engine import (
     matches_in,
     values_of,
 )
+from blink.games.goblink.values import MIN_MATCH
 
 __all__ = [
     "DEFAULT_GOBOT",
@@ -102,20 +103,20 @@ def winning_partition(hand: Sequence[Card]) -> list[tuple[Card, ...]] | None:
             return []
         if rest in memo:
             return memo[rest]
-        if len(rest) < 3:
+        if len(rest) < MIN_MATCH:
             memo[rest] = None
             return None
         first = min(rest)
         result: list[tuple[Card, ...]] | None = None
         for value in values_of(first):
             group = sorted(c for c in rest if _exact(c, value))
-            if len(group) < 3:
+            if len(group) < MIN_MATCH:
                 continue
             others = [c for c in group if c is not first]
-            # Try every subset of the group that contains ``first`` (size 3 and up).
+            # Try every subset of the group that contains ``first`` (size MIN_MATCH and up).
             for mask in range(1, 1 << len(others)):
                 chosen = [first] + [others[i] for i in range(len(others)) if mask >> i & 1]
-                if len(chosen) < 3:
+                if len(chosen) < MIN_MATCH:
                     continue
                 sub = solve(rest - frozenset(chosen))
                 if sub is not None:
@@ -330,7 +331,7 @@ class MemoryBot:
                     sure = max(known_v, mem.at_least[target][value])
                     chance = unseen_counts[value] / total_unseen
                     hidden_left = max(0, hidden - (sure - known_v))
-                need = max(1, 3 - held)
+                need = max(1, MIN_MATCH - held)
                 if sure >= need:
                     p = 1.0
                 elif chance == 0.0:

@@ -51,8 +51,10 @@ def _seat_counts(info: GameInfo) -> list[int]:
 def _game_options(name: str) -> dict[str, Any]:
     """What ``/api/options`` says of one game: its registry facts (``titles``: its title in each
     language it has one for), its browser module and pages
-    (``null`` when the client's main page plays it), and its bots (from its live table)."""
-    info = get_game(name).info
+    (``null`` when the client's main page plays it), the piles each seat reaches (``reach``:
+    by player count, one list per seat, from its rules) and its bots (from its live table)."""
+    rules = get_game(name)
+    info = rules.info
     front = front_end(name)
     return {
         "name": info.name,
@@ -61,6 +63,9 @@ def _game_options(name: str) -> dict[str, Any]:
         "min_players": info.min_players,
         "max_players": info.max_players,
         "default_players": info.default_players,
+        "reach": {
+            str(n): [list(rules.reach(n, seat)) for seat in range(n)] for n in _seat_counts(info)
+        },
         "web": web_module_url(name),
         "pages": None if front.pages is None else {"play": front.pages[0], "watch": front.pages[1]},
         **get_table(name).bot_info(),

@@ -7,24 +7,19 @@ import { playerHref } from "./playerlink.js";
 
 /**
  * Where each pile and opponent goes when seen from `seat` (bottom of the screen). `reach` is
- * the piles the seat may play on, as the engine gives them in the seat's view (`view.reach`,
- * right pile first when a pile is out of reach): the piles it reaches are drawn left and right,
- * any other one far away. When every pile is in reach, the seat's own pile is on the left.
+ * the piles the seat may play on, as the rules give them (`options.js`' `reachOf`, from the
+ * server's game info; right pile first when a pile is out of reach): the piles it reaches are
+ * drawn left and right, any other one far away. When every pile is in reach, the seat's own
+ * pile is on the left. Until the reach is known the piles go in seat order from the seat's.
  * Opponents are drawn in seat order after `seat`.
  */
 export function layout(players, seat, reach) {
   const s = seat ?? 0;
   const opponents = Array.from({ length: players - 1 }, (_, i) => (s + 1 + i) % players);
-  const near = reach && reach.length ? reach : fallbackReach(players, s);
+  const near = reach && reach.length ? reach : [(s + 1) % players, s];
   const far = Array.from({ length: players }, (_, p) => p).filter((p) => !near.includes(p));
   if (!far.length) return { left: s, right: near.find((p) => p !== s) ?? s, far: null, opponents };
   return { left: near[1], right: near[0], far: far[0], opponents };
-}
-
-// For a picture without a player's view (a spectator's, a replay's): the engine's reach
-// (blink.games.classic.view.reach), until those pictures carry it too.
-function fallbackReach(players, s) {
-  return players === 3 ? [s, (s + 2) % 3] : [0, 1];
 }
 
 /** Markup for a card face with its accessible name and colour letter. */

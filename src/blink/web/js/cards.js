@@ -43,17 +43,6 @@ export function parseCard(code) {
   return { code: s, count, color: color.key, shape: shape.key, hex: color.hex, letter: color.letter };
 }
 
-/** The standard 60-card deck in the order of cards.py (for tests and demos). */
-export function standardDeck() {
-  const out = [];
-  SHAPES.forEach((shape, s) => {
-    for (let n = 1; n <= 5; n++) {
-      for (const k of [0, 1]) out.push(`${n}${COLORS[(s + n + 3 * k) % 6].letter}${shape.letter}`);
-    }
-  });
-  return out;
-}
-
 // --- art -------------------------------------------------------------------------------------
 // Each symbol is drawn in a 22x22 box centred on 0,0, then placed and scaled on the card.
 

@@ -29,6 +29,17 @@ export function loadOptions() {
   return loading;
 }
 
+/**
+ * The piles `seat` reaches in a game of `game` for `players` (the rules' reach, which
+ * `/api/options` gives per game: `game_info[game].reach[players][seat]`); null until the options
+ * are loaded, or for a game or count they do not name. `game` null: the first game (the default).
+ */
+export function reachOf(game, players, seat) {
+  const info = OPTIONS && OPTIONS.game_info && OPTIONS.game_info[game ?? OPTIONS.games?.[0]];
+  const rows = info && info.reach && info.reach[String(players)];
+  return (rows && rows[seat ?? 0]) || null;
+}
+
 /** A bot level for people: its translation, else the server's description, else its name. */
 export function levelName(level) {
   const key = `level_${level}`;

@@ -10,6 +10,7 @@ import { boardHTML, face } from "./board.js";
 import { cardName, t, tCount } from "./i18n.js";
 import { escapeXml } from "./cards.js";
 import { gameModule } from "./games.js";
+import { reachOf } from "./options.js";
 import { recordFileName } from "./net.js";
 import { botSeatName, botTitle } from "./botnames.js";
 import { botMarkHTML, playerHref } from "./playerlink.js";
@@ -149,7 +150,7 @@ function classicBoard(g, f) {
   const winners = f.outcome ? f.outcome.winners : [];
   const landed = new Set(f.events.filter((e) => e.pile !== undefined).map((e) => e.pile));
   const board = boardHTML({
-    players: g.players, seat: 0, names: g.names,
+    players: g.players, seat: 0, reach: reachOf(g.game ?? null, g.players, 0), names: g.names,
     tops: f.phase === "dealt" ? f.tops.map(() => null) : f.tops,
     depth: f.depth, hands: null,
     handCounts: f.hands.map((h) => h.length), drawCounts: f.draws,

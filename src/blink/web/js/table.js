@@ -15,6 +15,7 @@ import { announce, navigate } from "./page.js";
 import { playersAway, showNetStatus } from "./netbadge.js";
 import { botSeatName, botTitle, keptSeats, seatBots } from "./botnames.js";
 import { fly, sourceRect, springBack } from "./motion.js";
+import { loadOptions, reachOf } from "./options.js";
 import { actionOf, bindings, keyHint, keyLabel, keyName, openKeys } from "./keys.js";
 import { loadOwnStudy, ownSummary, studyUrl } from "./study.js";
 import { playerHref } from "./playerlink.js";
@@ -49,6 +50,13 @@ export function mountTable(root, { code, spectate }) {
   let drag = null;
   let suppressClick = false;
   const timer = setInterval(tick, 100);
+  // The piles each seat reaches come with the server's game info: drawn again once known.
+  loadOptions().then(() => { if (alive) render(); }, () => {});
+
+  /** The piles `seat` reaches (the rules', from the server's game info; null until known). */
+  function reach(seat) {
+    return reachOf(S.room && S.room.game, S.players, seat ?? 0);
+  }
 
   // --- connecting ---------------------------------------------------------------------------
 
@@ -151,7 +159,7 @@ export function mountTable(root, { code, spectate }) {
   }
 
   function pileName(pile) {
-    const L = layout(S.players, S.spectate ? null : S.seat);
+    const L = layout(S.players, S.spectate ? null : S.seat, reach(S.spectate ? null : S.seat));
     if (!S.spectate && S.seat !== null) {
       if (pile === L.left) return t("pile_left");
       if (pile === L.right) return t("pile_right");
@@ -416,7 +424,7 @@ export function mountTable(root, { code, spectate }) {
       return;
     }
     if (S.sel !== null) {
-      const L = layout(S.players, S.seat);
+      const L = layout(S.players, S.seat, reach(S.seat));
       if (bound === "left") { e.preventDefault(); sendPlay(S.sel, L.left); }
       else if (bound === "right") { e.preventDefault(); sendPlay(S.sel, L.right); }
       else if (k === "Escape") { S.sel = null; S.msg = null; render(); }
@@ -736,7 +744,7 @@ export function mountTable(root, { code, spectate }) {
   }
 
   function meHTML(v) {
-    const L = layout(S.players, S.seat);
+    const L = layout(S.players, S.seat, reach(S.seat));
     if (S.spectate || S.seat === null) {
       const p = L.opponents.length === 1 ? 1 - L.opponents[0] : (S.seat ?? 0);
       const backs = Array.from({ length: v.hand_counts[p] || 0 }, () => backSVG()).join("");
@@ -832,7 +840,7 @@ export function mountTable(root, { code, spectate }) {
         const v = S.view;
         const fits = S.sel !== null && v.hand[S.sel] ? new Set(fitsOf(v.hand[S.sel])) : new Set();
         const board = boardHTML({
-          players: S.players, seat: S.seat, names: seatNames(), links: S.profiles, tops: v.tops, depth: S.depth,
+          players: S.players, seat: S.seat, reach: reach(S.seat), names: seatNames(), links: S.profiles, tops: v.tops, depth: S.depth,
           hands: null, handCounts: v.hand_counts, drawCounts: v.draw_counts,
           // While this page is cut off it knows of nobody's connection: every dot is grey.
           connected: S.room ? S.room.seats.map((s) => session.state === "open" && (s.kind === "bot" || s.connected)) : null,

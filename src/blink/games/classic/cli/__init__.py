@@ -20,6 +20,7 @@ import typer
 from blink.cli.simrun import SimulationOptions
 
 __all__ = [
+    "bot_client",
     "bot_tournament",
     "online_client",
     "play_command",
@@ -52,6 +53,12 @@ def run_simulation(options: SimulationOptions) -> None:
     """Simulate classic Blink games with its own options at their defaults (``blink simulate
     --game classic``); ``typer.Exit`` on bad input."""
     importlib.import_module(_SIMULATE_CLI).run_simulation(options)
+
+
+def bot_client() -> ModuleType:
+    """Classic Blink's seat for the Bot API client (``blink bot play``):
+    :mod:`blink.games.classic.cli.botclient` (``house_policy``, ``Player``)."""
+    return importlib.import_module("blink.games.classic.cli.botclient")
 
 
 def bot_tournament() -> ModuleType:

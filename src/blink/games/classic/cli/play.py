@@ -22,6 +22,7 @@ from blink.cli.listing import (
     in_words,
 )
 from blink.cli.play import LangOpt, use_language
+from blink.model.base import COUNTDOWN
 from blink.tui.i18n import (
     N_,
     _,
@@ -167,7 +168,7 @@ def play(
     handicap: HandicapOpt = "",
     ruleset: RulesetOpt = "official",
     seed: SeedOpt = None,
-    countdown: CountdownOpt = 3.0,
+    countdown: CountdownOpt = COUNTDOWN,
     colorblind: ColorblindOpt = False,
     ascii_symbols: AsciiOpt = False,
     server: ServerOpt = None,

@@ -43,14 +43,16 @@ from blink.games.classic.bots.tables import CMP, NO_MATCH
 from blink.games.classic.envs.codec import WAIT, ClassicCodec
 from blink.games.classic.envs.idle import DEFAULT_IDLE_SECONDS, IdleRule, check_idle_seconds
 from blink.games.classic.envs.text import classic_picture, classic_text
-from blink.model.base import IllegalAction, RefereeClock, Timings
+from blink.model.base import CHOICE_DEADLINE, IllegalAction, RefereeClock, Timings
 from blink.model.registry import get_game
 
 __all__ = ["DEFAULT_TIMINGS", "ORDERS", "env", "parallel_env", "raw_env"]
 
 GAME: Final = "classic"
 
-DEFAULT_TIMINGS: Final = Timings(countdown=0.0, stall_pause=1.0, choice_deadline=10.0, turn=None)
+DEFAULT_TIMINGS: Final = Timings(
+    countdown=0.0, stall_pause=1.0, choice_deadline=CHOICE_DEADLINE, turn=None
+)
 """The referee's delays in virtual seconds: the simulator's (reveal at once, flip after 1 s, a
 choosing stall's defaults after 10 s)."""
 

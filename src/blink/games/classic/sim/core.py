@@ -40,7 +40,7 @@ from blink.games.classic.engine import (
 )
 from blink.games.classic.rules import OFFICIAL, Ruleset
 from blink.match import Series
-from blink.model.base import Pending, RefereeClock, Timer, Timings
+from blink.model.base import CHOICE_DEADLINE, Pending, RefereeClock, Timer, Timings
 from blink.sim.seeds import derive_seed
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ class SimConfig:
 
     flip_pause: float = 1.0
     """From the stall until the flip."""
-    choice_timeout: float = 10.0
+    choice_timeout: float = CHOICE_DEADLINE
     """From a choosing stall until the default choice is taken for bots that have not chosen."""
     check_views: bool = False
     """Check every view built by the simulator against ``ClassicGame.view`` (for tests)."""

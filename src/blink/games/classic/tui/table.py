@@ -41,7 +41,7 @@ from blink.games.classic.engine import (
 from blink.games.classic.record import GameRecord
 from blink.games.classic.rules import OFFICIAL, Ruleset
 from blink.match import Series
-from blink.model.base import RefereeClock, Timer, Timings
+from blink.model.base import CHOICE_DEADLINE, COUNTDOWN, RefereeClock, Timer, Timings
 from blink.model.records import AnyRecord
 from blink.tui.i18n import N_, _, card_name
 from blink.tui.render import refusal_text
@@ -290,9 +290,9 @@ class LocalTable(Table):
         ruleset: Ruleset = OFFICIAL,
         sizes: Sequence[int] | None = None,
         best_of: int = 1,
-        countdown: float = 3.0,
+        countdown: float = COUNTDOWN,
         flip_delay: float = 1.0,
-        choice_seconds: float = 10.0,
+        choice_seconds: float = CHOICE_DEADLINE,
         clock: Clock = time.monotonic,
         live_bot: LiveBotMaker | None = None,
         deck: Sequence[Card] | None = None,

@@ -42,6 +42,7 @@ from blink.envs.spiel_types import for_players, game_type, utility_sum
 from blink.games.goblink.envs.codec import DEFAULT_TURN_LIMIT, GoCodec, codec
 from blink.games.goblink.envs.resample import FALLBACKS, TRIES, hidden_indices, resample_cards
 from blink.games.goblink.envs.text import goblink_text
+from blink.games.goblink.values import MIN_MATCH
 from blink.model.base import IllegalAction
 from blink.model.registry import get_game
 
@@ -51,7 +52,7 @@ GAME: Final = "goblink"
 SHORT_NAME: Final = "python_go_blink"
 
 _HAND: Final = 4  # the deal: four cards a seat (the engine's HAND_SIZE; checked on building)
-_MAX_LAYS: Final = len(STANDARD_DECK) // 3  # a match holds three cards or more
+_MAX_LAYS: Final = len(STANDARD_DECK) // MIN_MATCH  # a match holds MIN_MATCH cards or more
 
 _DEFAULTS: Final[dict[str, int]] = {
     "players": 2,

@@ -44,6 +44,7 @@ from blink.games.goblink.fast.rules import (
     random_subset,
     uniform,
 )
+from blink.games.goblink.values import MIN_MATCH
 
 __all__ = [
     "BELIEF_DIGEST",
@@ -58,7 +59,7 @@ __all__ = [
 
 Arr = npt.NDArray[Any]
 
-BELIEF_DIGEST = "5cae72a50dccf240"
+BELIEF_DIGEST = "97ab46633868edf8"
 """The start of the SHA-256 of rules.py and bots.py together, whose functions are compiled into
 this module's (numba's disk cache checks only this file: a change there must change this line,
 tests/goblink/test_master.py checks it)."""
@@ -242,7 +243,7 @@ def _has_triple(hand: np.uint64) -> bool:
     most = 0
     for v in range(N_VALUES):
         most = max(most, count(hand, v))
-    return most >= 3
+    return most >= MIN_MATCH
 
 
 @kernel

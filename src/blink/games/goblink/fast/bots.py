@@ -60,12 +60,13 @@ from blink.games.goblink.fast.rules import (
     random_subset,
     uniform,
 )
+from blink.games.goblink.values import MIN_MATCH
 
 __all__ = ["GREEDY", "MEMORY", "RANDOM", "play_games"]
 
 Arr = npt.NDArray[Any]
 
-RULES_DIGEST = "7a7f5b9d5d711840"
+RULES_DIGEST = "b19659546424baff"
 """The start of the SHA-256 of rules.py, whose functions are compiled into this module's.
 numba's disk cache checks only the file a function is written in, so a change to rules.py must
 change this line too (tests/goblink/test_fast.py checks it): then this file changes, and its
@@ -149,7 +150,7 @@ def _greedy_act(s: int, hands: Arr, g: Arr, u: Arr) -> tuple[int, int, np.uint64
     biggest = 0
     for v in range(N_VALUES):
         biggest = max(biggest, min(count(hand, v), limit))
-    if biggest < 3:
+    if biggest < MIN_MATCH:
         return END, 0, _ZERO
     total = 0
     for v in range(N_VALUES):
@@ -250,7 +251,7 @@ def _ask_chance(s: int, target: int, v: int, hand: np.uint64, unseen: np.uint64,
         sure = max(known_v, least[s, target, v])
         chance = count(unseen, v) / total
         hidden_left = max(0, hidden - (sure - known_v))
-    need = max(1, 3 - held)
+    need = max(1, MIN_MATCH - held)
     if sure >= need:
         return 1.0, sure
     if chance == 0.0:
@@ -364,12 +365,12 @@ def _lay_scores(hand: np.uint64, limit: int, endgame: bool, sure: int, out_there
         return best, ties, _ZERO
     for v in range(N_VALUES):
         group = hand & _VMASK[v]
-        if popc(group) < 3:
+        if popc(group) < MIN_MATCH:
             continue
         sub = group
         while sub:
             k = popc(sub)
-            if 3 <= k <= limit:
+            if MIN_MATCH <= k <= limit:
                 score = _worth(hand & ~sub, endgame, sure, out_there) + 0.01 * k
                 best = max(best, score)
                 if score >= top - _EPS:
@@ -426,7 +427,7 @@ def _legal(s: int, kind: int, arg: int, cards: np.uint64, hands: Arr, g: Arr) ->
         return False
     if kind == END:
         return True
-    if cards & ~hand or popc(cards) < 3 or (phase == OPENING and cards == hand):
+    if cards & ~hand or popc(cards) < MIN_MATCH or (phase == OPENING and cards == hand):
         return False
     c = lowest(cards)
     for a in range(3):  # noqa: SIM110 (numba compiles loops, not any() of a generator)

@@ -101,6 +101,7 @@ from blink.games.goblink.fast.rules import (
     random_subset,
     uniform,
 )
+from blink.games.goblink.values import MIN_MATCH
 
 __all__ = [
     "KERNELS_DIGEST",
@@ -124,7 +125,7 @@ Arr = npt.NDArray[Any]
 Act = tuple[int, int, np.uint64]
 """An action in the kernels: kind, ``target * 32 + value``, the cards laid."""
 
-KERNELS_DIGEST = "94c8dd9adebaf3c8"
+KERNELS_DIGEST = "1e39df4adb1fe8b4"
 """The start of the SHA-256 of rules.py, bots.py and belief.py together, whose functions are
 compiled into this module's (numba's disk cache checks only this file: a change there must
 change this line, tests/goblink/test_master.py checks it)."""
@@ -194,7 +195,7 @@ def _try_deal(s: int, counts: Arr, unseen: np.uint64, known: Arr, least: Arr, no
         if strict == 3:
             held = mine | chosen
             for v in range(N_VALUES):
-                if count(held, v) >= 3:
+                if count(held, v) >= MIN_MATCH:
                     return NO_PLAN
             for _ in range(left):  # card by card, never a third card of a value
                 cand = allowed & ~held
@@ -337,11 +338,11 @@ def _options(s: int, hand: np.uint64, phase: int, players: int, kinds: Arr, args
     limit = lay_limit(hand, phase)
     for v in range(N_VALUES):
         group = hand & _VMASK[v]
-        if popc(group) < 3:
+        if popc(group) < MIN_MATCH:
             continue
         sub = group
         while sub:
-            if 3 <= popc(sub) <= limit and n < kinds.size:
+            if MIN_MATCH <= popc(sub) <= limit and n < kinds.size:
                 kinds[n], args[n], cards[n] = LAY, 0, sub
                 n += 1
             sub = (sub - _ONE) & group

@@ -60,7 +60,7 @@ __all__ = ["MASTER", "SOURCES_DIGEST", "play_master_games"]
 
 Arr = npt.NDArray[Any]
 
-SOURCES_DIGEST = "5cd1ebbf3b23af53"
+SOURCES_DIGEST = "ae98ec257f78f5b6"
 """The start of the SHA-256 of rules.py, bots.py, belief.py, master.py and tree_search.py
 together, whose functions are compiled into this module's (numba's disk cache checks only this
 file: a change there must change this line, tests/goblink/test_master.py checks it)."""

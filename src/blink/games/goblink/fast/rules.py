@@ -24,6 +24,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from blink.cards import COUNTS, STANDARD_DECK, Color, Shape
+from blink.games.goblink.values import MIN_MATCH
 
 __all__ = [
     "G_FIELDS",
@@ -257,7 +258,11 @@ def _coverable(h: np.uint64) -> bool:
     while rest:
         c = lowest(rest)
         rest &= rest - _ONE
-        if count(h, _CV[c, 0]) < 3 and count(h, _CV[c, 1]) < 3 and count(h, _CV[c, 2]) < 3:
+        if (
+            count(h, _CV[c, 0]) < MIN_MATCH
+            and count(h, _CV[c, 1]) < MIN_MATCH
+            and count(h, _CV[c, 2]) < MIN_MATCH
+        ):
             return False
     return True
 
@@ -272,7 +277,7 @@ def first_group(h: np.uint64) -> np.uint64:
     if h == _ZERO:
         return _ZERO
     n = popc(h)
-    if n < 3 or n > 24 or not _coverable(h):
+    if n < MIN_MATCH or n > 24 or not _coverable(h):
         return NO_PLAN
     c = lowest(h)
     low = _ONE << np.uint64(c)

@@ -64,7 +64,7 @@ __all__ = ["EXPLORATION", "SEARCH_DIGEST", "decide_tree"]
 
 Arr = npt.NDArray[Any]
 
-SEARCH_DIGEST = "6be945acd99c2a89"
+SEARCH_DIGEST = "927e57d1bbd58109"
 """The start of the SHA-256 of rules.py, bots.py, belief.py and master.py together, whose
 functions are compiled into this module's (numba's disk cache checks only this file: a change
 there must change this line, tests/goblink/test_master.py checks it)."""
