@@ -55,3 +55,67 @@ def test_resampled_states_keep_the_information_state_and_move_hidden_cards(playe
     assert checks >= 8
     assert moved >= checks // 2  # most resamples are other deals, not the state itself
     assert spiel.FALLBACKS[0] - fallbacks <= checks - moved
+
+
+def _resampler(base: Any, turn_based: Any) -> Any:
+    """ISMCTS's resampler for the turn-based form of classic (OpenSpiel's conversion does not
+    pass ``resample_from_infostate`` on): the simultaneous state rebuilt from the history, its
+    own resampling, and the history played again on the deal it found."""
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+
+    def resample(state: Any, player: int) -> Any:
+        history = state.history()
+        plain = base.new_initial_state()
+        joint: list[int] = []
+        for action in history:
+            if plain.is_chance_node():
+                plain.apply_action(action)
+                continue
+            joint.append(action)
+            if len(joint) == plain.players:
+                plain.apply_actions(joint)
+                joint = []
+        found = plain.resample_from_infostate(player, sampler)
+        out = turn_based.new_initial_state()
+        for action in [*found.cards, *history[len(found.cards) :]]:
+            out.apply_action(action)
+        return out
+
+    return resample
+
+
+def test_ismcts_plays_a_classic_game_to_the_end() -> None:
+    """OpenSpiel's information-set MCTS (random rollouts) plays seat 0 of a classic game to its
+    end, on the turn-based form of the game, sampling its worlds with the classic resampling."""
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    base = pyspiel.load_game(NAME, {"players": 2, "max_steps": 30})
+    game = pyspiel.convert_to_turn_based(base)
+    rs = np.random.RandomState(3)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=4, random_state=rs)
+    resample = _resampler(base, game)
+    worlds = [0]
+
+    def counted(state: Any, player: int) -> Any:
+        worlds[0] += 1
+        return resample(state, player)
+
+    bot.set_resampler(counted)
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        elif state.current_player() == 0:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+            decisions += 1
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert decisions >= 10 and worlds[0] >= decisions  # a search at most of its decisions
+    assert len(state.returns()) == 2
