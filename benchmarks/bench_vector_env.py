@@ -1,13 +1,17 @@
-"""Agent-steps per second of classic Blink's vector environment against its single-seat one.
+"""Agent-steps per second of a game's vector environment against its single-seat one.
 
-Usage: python benchmarks/bench_vector_env.py [--sizes 1 64 1024] [--steps N] [--repeat R]
-       [--cpu K] [--json]
+Usage: python benchmarks/bench_vector_env.py [--game classic|goblink] [--sizes 1 64 1024]
+       [--steps N] [--repeat R] [--cpu K] [--json]
 
-In one run: ``blink/Classic-v0`` (one game, Python, against ``expert:first``) and
-:class:`~blink.games.classic.envs.vector.ClassicVector` (``gymnasium.make_vec(...,
-vectorization_mode="vector_entry_point")``, the same bots, compiled) with ``N`` games for each
-``--sizes`` value. The learner picks uniformly among the actions its mask allows (waiting
-included), in numpy for the vector environment (one array operation for every game); games
+In one run, for ``--game classic`` (the default): ``blink/Classic-v0`` (one game, Python,
+against ``expert:first``) and :class:`~blink.games.classic.envs.vector.ClassicVector`
+(``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")``, the same bots, compiled)
+with ``N`` games for each ``--sizes`` value; for ``--game goblink``: ``blink/GoBlink-v0`` (two
+players, against the remembering bot, ``memory``) and
+:class:`~blink.games.goblink.envs.vector.GoBlinkVector` (the same bot, compiled). The learner
+picks uniformly among the actions its mask allows (waiting included in classic), in numpy for
+the vector environment (array operations over every game: Go Blink's masks of 31,719 actions
+are read through their non-zero entries); games
 are reset as they end (the vector environment's auto-reset). An agent-step is one game's step:
 a vector step of ``N`` games counts ``N``. Each run plays at least ``--steps`` agent-steps
 (the single environment a tenth of them) after a warm-up step (the kernels are compiled, or
@@ -28,17 +32,34 @@ from typing import Any
 
 import numpy as np
 
+IDS = {"classic": "blink/Classic-v0", "goblink": "blink/GoBlink-v0"}
 
-def _pick(masks: Any, rng: np.random.Generator) -> Any:
-    """One uniformly random allowed action per row of ``masks``."""
+
+def _pick_dense(masks: Any, rng: np.random.Generator) -> Any:
+    """One uniformly random allowed action per row of ``masks`` (a few actions: classic)."""
     return np.argmax(rng.random(masks.shape) * masks, axis=1)
 
 
-def run_single(steps: int, seed: int) -> tuple[float, float]:
+def _pick_sparse(masks: Any, rng: np.random.Generator) -> Any:
+    """One uniformly random allowed action per row of ``masks`` (many actions, few allowed:
+    Go Blink), from the mask's non-zero entries (found in the flat array: numpy's 2-D
+    ``nonzero`` is many times slower)."""
+    n, k = masks.shape
+    flat = np.flatnonzero(masks.view(np.bool_))
+    counts = np.bincount(flat // k, minlength=n)
+    starts = np.cumsum(counts) - counts
+    return flat[starts + (rng.random(n) * counts).astype(np.int64)] % k
+
+
+PICKS = {"classic": _pick_dense, "goblink": _pick_sparse}
+
+
+def run_single(game: str, steps: int, seed: int) -> tuple[float, float]:
     """The single-seat environment for ``steps`` agent-steps: CPU and wall seconds."""
     import gymnasium
 
-    env = gymnasium.make("blink/Classic-v0").unwrapped
+    env = gymnasium.make(IDS[game]).unwrapped
+    _pick = PICKS[game]
     rng = np.random.default_rng(seed)
     obs, _ = env.reset(seed=seed)
     cpu, wall = time.process_time(), time.perf_counter()
@@ -50,13 +71,12 @@ def run_single(steps: int, seed: int) -> tuple[float, float]:
     return time.process_time() - cpu, time.perf_counter() - wall
 
 
-def run_vector(n: int, steps: int, seed: int) -> tuple[float, float]:
+def run_vector(game: str, n: int, steps: int, seed: int) -> tuple[float, float]:
     """The vector environment of ``n`` games for at least ``steps`` agent-steps."""
     import gymnasium
 
-    env = gymnasium.make_vec(
-        "blink/Classic-v0", num_envs=n, vectorization_mode="vector_entry_point"
-    )
+    env = gymnasium.make_vec(IDS[game], num_envs=n, vectorization_mode="vector_entry_point")
+    _pick = PICKS[game]
     rng = np.random.default_rng(seed)
     obs, _ = env.reset(seed=seed)
     obs, *_ = env.step(_pick(obs["action_mask"], rng))  # warm-up
@@ -70,6 +90,7 @@ def run_vector(n: int, steps: int, seed: int) -> tuple[float, float]:
 def main() -> None:
     """Measure and print (or ``--json``) the agent-steps per second."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--game", choices=sorted(IDS), default="classic")
     parser.add_argument("--sizes", type=int, nargs="+", default=[1, 64, 1024, 4096])
     parser.add_argument("--steps", type=int, default=400_000)
     parser.add_argument("--repeat", type=int, default=5)
@@ -84,11 +105,11 @@ def main() -> None:
     single_steps = max(1, args.steps // 10)
     runs: dict[str, list[tuple[float, float, int]]] = {}
     for r in range(args.repeat):
-        cpu, wall = run_single(single_steps, r)
+        cpu, wall = run_single(args.game, single_steps, r)
         runs.setdefault("single", []).append((cpu, wall, single_steps))
         for n in args.sizes:
             rounds = max(1, args.steps // n)
-            cpu, wall = run_vector(n, args.steps, r)
+            cpu, wall = run_vector(args.game, n, args.steps, r)
             runs.setdefault(f"vector-{n}", []).append((cpu, wall, rounds * n))
     for name, found in runs.items():
         rows[name] = {
@@ -101,9 +122,10 @@ def main() -> None:
     for row in rows.values():
         row["ratio"] = row["cpu"] / base
     if args.json:
-        print(json.dumps({"python": platform.python_version(), "rows": rows}, indent=2))
+        out = {"game": args.game, "python": platform.python_version(), "rows": rows}
+        print(json.dumps(out, indent=2))
         return
-    print(f"Python {platform.python_version()}, medians of {args.repeat} runs")
+    print(f"{IDS[args.game]}, Python {platform.python_version()}, medians of {args.repeat} runs")
     head = ("environment", "CPU steps/s", "range", "wall steps/s", "x single")
     print(f"{head[0]:<14} {head[1]:>14} {head[2]:>24} {head[3]:>14} {head[4]:>9}")
     for name, row in rows.items():

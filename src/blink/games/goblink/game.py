@@ -27,6 +27,7 @@ GAME: Final = Game(
         env_name="goblink_v0",
         gym_id="blink/GoBlink-v0",
         gym_entry_point="blink.games.goblink.envs.single:GoBlinkSingle",
+        gym_vector_entry_point="blink.games.goblink.envs.vector:GoBlinkVector",
         spiel="blink.games.goblink.envs.spiel",
         spiel_name="python_go_blink",
     ),

@@ -33,6 +33,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import random
 from typing import Any, Final
 
 import numpy as np
@@ -46,7 +47,15 @@ from blink.games.classic.envs.classic_v0 import raw_env
 from blink.games.classic.envs.codec import WAIT
 from blink.games.classic.envs.text import classic_text
 
-__all__ = ["GAME_CLASS", "GAME_TYPE", "ClassicObserver", "ClassicSpielGame", "ClassicSpielState"]
+__all__ = [
+    "FALLBACKS",
+    "GAME_CLASS",
+    "GAME_TYPE",
+    "TRIES",
+    "ClassicObserver",
+    "ClassicSpielGame",
+    "ClassicSpielState",
+]
 
 SHORT_NAME: Final = "python_blink_classic"
 
@@ -58,6 +67,13 @@ _DEFAULTS: Final[dict[str, Any]] = {
     "max_steps": 3000,
     "idle_ms": 10_000,
 }
+
+TRIES: Final = 100
+"""Deals drawn (and checked) at most by ``resample_from_infostate`` before the state itself is
+returned."""
+
+FALLBACKS: list[int] = [0]
+"""How many resamplings returned the state itself (every try failed): a counter for tests."""
 
 GAME_TYPE: Final = game_type(
     "classic",
@@ -308,6 +324,57 @@ class ClassicSpielState(pyspiel.State):
             mine = dict(self.pending).get(seat, WAIT)
             lines.append(f"step {len(self.steps) + 1}: " + _action_text(mine))
         return lines
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
+        """A state ``player_id`` cannot tell from this one: the cards hidden from the seat
+        (the other hands, every draw pile, the cards set aside:
+        :meth:`~blink.games.classic.definition.ClassicDefinition.hidden_cards`) shuffled among
+        their places in the deal, the same steps played again (and their orders), kept when the
+        seat's history is the same; else another shuffle, up to :data:`TRIES`, then the state
+        itself (consistent by definition). During the deal, or while chance orders a step's
+        plays, the state itself. Never raises."""
+        env = self.env
+        if env is None or self.pending is not None:
+            return self.clone()
+        rng = random.Random(int(probability_sampler() * 2**53))
+        hidden = {DECK_INDEX[c] for c in env.game.hidden_cards(env.state_, player_id)}
+        places = [i for i, c in enumerate(self.cards) if c in hidden]
+        target = self.seat_history(player_id)
+        for _ in range(TRIES):
+            cards = list(self.cards)
+            pool = [cards[i] for i in places]
+            rng.shuffle(pool)
+            for i, c in zip(places, pool, strict=True):
+                cards[i] = c
+            found = self._replayed(cards)
+            if found is not None and found.seat_history(player_id) == target:
+                return found
+        FALLBACKS[0] += 1
+        return self.clone()
+
+    def _replayed(self, cards: list[int]) -> ClassicSpielState | None:
+        """This game's steps again on the deal ``cards`` (``None`` as soon as the game ends
+        before they are all played)."""
+        state: ClassicSpielState = self.get_game().new_initial_state()
+        for card in cards:
+            state.apply_action(card)
+        for moves in self.steps:
+            if state.is_terminal():
+                return None
+            actions = [WAIT] * self.players
+            for seat, action in moves:
+                actions[seat] = action
+            try:
+                state.apply_actions(actions)
+                if state.pending is not None:
+                    orders = list(itertools.permutations(state.pending))
+                    order = tuple(moves)
+                    if order not in orders:
+                        return None
+                    state.apply_action(orders.index(order))
+            except pyspiel.SpielError:  # an action that deal does not allow
+                return None
+        return state
 
     def __str__(self) -> str:
         """Seat 0's view as text (debugging)."""

@@ -273,12 +273,18 @@ def _search_first(s: int, hand: Arr, tops: Arr, u: Arr, now: float, plan_card: A
 
 @hot_inline
 def _replan_all(st: tuple[Arr, ...], bots: tuple[Arr, ...], seats: tuple[Arr, ...],
-                scratch: tuple[Arr, ...]) -> None:  # fmt: skip
-    """Every bot looks at the table; a plan the last change did not touch keeps its time."""
+                scratch: tuple[Arr, ...], agent: int) -> None:  # fmt: skip
+    """Every bot looks at the table; a plan the last change did not touch keeps its time. Seat
+    ``agent`` is played from outside and never plans (-1: every seat is a bot's; the vector
+    environment's learner, :mod:`blink.games.classic.sim.fast_vector`)."""
     hand, hcount, tops, hm, u, clock = st[0], st[1], st[5], st[6], st[10], st[11]
     plan_card, plan_pile, due, ktop, chk, ok = bots
     lv, strat, reach = seats
     for s in range(hm.size):
+        if s == agent:
+            plan_card[s] = NONE
+            due[s] = np.inf
+            continue
         card = plan_card[s]
         if (
             card != NONE
@@ -446,7 +452,7 @@ def _step(st: tuple[Arr, ...], bots: tuple[Arr, ...], seats: tuple[Arr, ...],
     hand, hcount, draw, dptr, dleft, tops, hm = st[0], st[1], st[2], st[3], st[4], st[5], st[6]
     pbs, deficit, cnt, u, clock, log = st[7], st[8], st[9], st[10], st[11], st[12]
     plan_card, plan_pile, due = bots[0], bots[1], bots[2]
-    _replan_all(st, bots, seats, scratch)
+    _replan_all(st, bots, seats, scratch, -1)
     players = hm.size
     seat = 0
     for s in range(1, players):

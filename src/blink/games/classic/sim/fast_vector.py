@@ -27,8 +27,7 @@ from blink.games.classic.sim.fast_bots import (
     FIRST,
     _forget,
     _pick_choice,
-    _search_all,
-    _search_first,
+    _replan_all,
     sample,
 )
 from blink.games.classic.sim.fast_rules import (
@@ -76,7 +75,7 @@ __all__ = ["new_games", "reset_games", "step_games"]
 
 Arr = npt.NDArray[Any]
 
-BOTS_DIGEST = "bb2cdf699f157cfc"
+BOTS_DIGEST = "357897d66fe7962e"
 """The start of the SHA-256 of fast_bots.py, whose functions (and through it fast_rules.py's, by
 its own ``RULES_DIGEST``) are compiled into this module's. numba's disk cache checks only the
 file a function is written in, so a change there must change this line too (the tests check
@@ -132,44 +131,11 @@ def new_games(n: int, players: int, h: int, dmax: int, nlog: int) -> tuple[Arr, 
 @hot_inline
 def _replan(g: int, s_: tuple[Arr, ...], seats: tuple[Arr, ...], scratch: tuple[Arr, ...],
             agent: int) -> None:  # fmt: skip
-    """Every bot of game ``g`` looks at the table (the simulator's re-planning; the learner's
-    seat never plans)."""
-    hand, hcount, tops, hm, u, clock = s_[0][g], s_[1][g], s_[5][g], s_[6][g], s_[10][g], s_[11][g]
-    plan_card, plan_pile, due = s_[14][g], s_[15][g], s_[16][g]
-    ktop, chk, ok = s_[17][g], s_[18][g], s_[19][g]
-    lv, strat, reach = seats
-    for s in range(hm.size):
-        if s == agent:
-            plan_card[s] = NONE
-            due[s] = np.inf
-            continue
-        card = plan_card[s]
-        if (
-            card != NONE
-            and tops[plan_pile[s]] == ktop[s, plan_pile[s]]
-            and hm[s] & _BIT[card] != _ZERO
-        ):
-            continue
-        a, b = reach[s, 0], reach[s, 1]
-        for p in (a, b):
-            if ktop[s, p] != tops[p]:
-                ktop[s, p] = tops[p]
-                chk[s, p] = _ZERO
-                ok[s, p] = _ZERO
-        if (
-            card == NONE
-            and hm[s] & ~chk[s, a] == _ZERO
-            and hm[s] & ~chk[s, b] == _ZERO
-            and hm[s] & (ok[s, a] | ok[s, b]) == _ZERO
-        ):
-            due[s] = np.inf
-            continue
-        if strat[s] == FIRST:
-            _search_first(s, hand, tops, u, clock[0], plan_card, plan_pile, due, chk, ok, lv,
-                          reach, scratch[0], scratch[1])  # fmt: skip
-        else:
-            _search_all(s, hand, hcount, tops, hm, u, clock[0], plan_card, plan_pile, due, chk,
-                        ok, lv, strat, reach)  # fmt: skip
+    """Every bot of game ``g`` looks at the table: the simulator's re-planning
+    (:func:`~blink.games.classic.sim.fast_bots._replan_all`; the learner's seat never plans)."""
+    st = (s_[0][g], s_[1][g], s_[2][g], s_[3][g], s_[4][g], s_[5][g], s_[6][g], s_[7][g],
+          s_[8][g], s_[9][g], s_[10][g], s_[11][g])  # fmt: skip
+    _replan_all(st, _bots(g, s_), seats, scratch, agent)
 
 
 @hot_inline
