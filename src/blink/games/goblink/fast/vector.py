@@ -71,12 +71,13 @@ from blink.games.goblink.fast.rules import (
     mix,
     popc,
 )
+from blink.games.goblink.values import MIN_MATCH
 
 __all__ = ["new_games", "reset_games", "step_games"]
 
 Arr = npt.NDArray[Any]
 
-SOURCES_DIGEST = "5cae72a50dccf240"
+SOURCES_DIGEST = "97ab46633868edf8"
 """The start of the SHA-256 of rules.py and bots.py together, whose functions are compiled
 into this module's. numba's disk cache checks only the file a function is written in, so a
 change there must change this line too (the tests check it): then this file changes, and its
@@ -177,15 +178,16 @@ def _observe(o: Arr, offs: Arr, agent: int, hands: Arr, g: Arr) -> None:
 @hot
 def _mark_matches(m: Arr, hand: np.uint64, limit: int, first: int, mkeys: Arr, midx: Arr,
                   value: int) -> None:  # fmt: skip
-    """Set ``value`` at the index of every match of 3 to ``limit`` cards of ``hand``."""
+    """Set ``value`` at the index of every match of ``MIN_MATCH`` to ``limit`` cards of
+    ``hand``."""
     for v in range(N_VALUES):
         group = hand & _VMASK[v]
-        if popc(group) < 3:
+        if popc(group) < MIN_MATCH:
             continue
         sub = group
         while sub:
             k = popc(sub)
-            if 3 <= k <= limit:
+            if MIN_MATCH <= k <= limit:
                 m[first + midx[np.searchsorted(mkeys, sub)]] = value
             sub = (sub - _ONE) & group
 
