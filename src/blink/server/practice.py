@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from blink.server import jobs as st
+from blink.server import room_writes as rw
 
 if TYPE_CHECKING:
     from blink.server.rooms import Room
@@ -87,7 +87,7 @@ def set_paused(room: Room, seat: int, paused: bool) -> tuple[str, str] | None:
         else:
             room._referee_update(g, now)
         room._start_bots(g)
-    room._store(st.job_pause_game(g.id, paused))
+    room._store(rw.GamePaused(g.id, paused))
     room.broadcast_room()
     for c in room.conns:
         room.send_snapshot(c)

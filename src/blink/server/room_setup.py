@@ -28,6 +28,7 @@ from blink.server import lag, practice
 from blink.server.bot_accounts.service import mark_seats
 from blink.server.errors import ApiError, ProfileError
 from blink.server.hub import CODE_ATTEMPTS, Hub
+from blink.server.jobs import job_of
 from blink.server.profiles import seat_token
 from blink.server.protocol import RoomInfo
 from blink.server.rooms import Room, Seat, hash_token
@@ -223,7 +224,7 @@ async def store_new_room(hub: Hub, room: Room) -> None:
     """
     for _ in range(CODE_ATTEMPTS):
         room.code = hub.new_code()
-        if await hub.storage.run(room.insert_job()):
+        if await hub.storage.run(job_of(room.new_room_write())):
             hub.code_claimed(room.code)
             hub.rooms[room.code] = room
             return

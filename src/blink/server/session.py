@@ -29,7 +29,7 @@ from blink.model.table import PileTop
 from blink.server import lag
 from blink.server.bot_accounts.service import BotAuth, bearer, live_seat
 from blink.server.conn import Conn
-from blink.server.creation_limits import CreationLimiter, MessageLimiter
+from blink.server.creation_limits import CreationLimiter
 from blink.server.direct import (
     WS_IMPL,
     DirectSocket,
@@ -42,6 +42,7 @@ from blink.server.errors import ApiError
 from blink.server.forwarded import pinned_room
 from blink.server.hub import Hub
 from blink.server.lease import RoomElsewhere
+from blink.server.message_limits import MessageLimiter
 from blink.server.practice import set_paused
 from blink.server.protocol import (
     PROTOCOL,

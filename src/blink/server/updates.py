@@ -12,13 +12,12 @@ back and changes nothing else (:meth:`blink.server.rooms.Room.apply`). :func:`bu
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from blink.model.base import GameDefinition, Outcome, Timer
-from blink.server import jobs as st
+from blink.server import room_writes as rw
 from blink.server.protocol import Ack, GameEnd, Snapshot, Stall, Turn, Update, encode
 from blink.server.seats import GameState, Pending
 from blink.server.table_clock import ms_left, server_ms
@@ -81,9 +80,9 @@ def build_update(
     t: int,
     now: float,
     default_for: int | None = None,
-) -> tuple[Pending, Callable[[Any], Any]]:
+) -> tuple[Pending, rw.ActionAppended]:
     """The frames for ``receivers`` (seats; ``None``: the spectators), the ack of ``msg_id``
-    and the storage job of ``action``, applied to ``g`` at ``t`` with ``events``
+    and the storage record of ``action``, applied to ``g`` at ``t`` with ``events``
     (``default_for``: the seat the table took ``action`` for at its deadline)."""
     seq = g.seq + 1
     # The referee is asked without changing its clock: the room changes only once all is built.
@@ -104,7 +103,7 @@ def build_update(
     ack = None
     if msg_id is not None and seat is not None:
         ack = encode(Ack(id=msg_id, game=g.id, seq=seq))
-    job = st.job_append_action(
+    job = rw.ActionAppended(
         g.id, seq, definition.record_codec.encode_action(action, t), seat, msg_id
     )
     return Pending(seq, frames, seat, msg_id, ack, bool(g.game.over)), job
