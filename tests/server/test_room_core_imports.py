@@ -12,21 +12,24 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+ROOM = Path(__file__).resolve().parents[2] / "src" / "blink" / "server" / "room"
+
 CORE = [
-    "blink.server.rooms",
-    "blink.server.seats",
-    "blink.server.updates",
-    "blink.server.races",
-    "blink.server.room_info",
-    "blink.server.room_host",
-    "blink.server.table_clock",
+    "blink.server.room",
+    *(f"blink.server.room.{m.stem}" for m in sorted(ROOM.glob("*.py")) if m.stem != "__init__"),
     "blink.server.room_writes",
     "blink.server.message_limits",
 ]
-"""The room core's modules."""
+"""The room core's modules: the package's, its storage records and the message limiter."""
+
+
+def test_the_room_core_is_every_module_of_its_package() -> None:
+    assert "blink.server.room.room" in CORE and "blink.server.room.clock" in CORE
+
 
 FORBIDDEN = ("fastapi", "starlette", "sqlalchemy", "psycopg", "uvicorn", "redis", "alembic")
 """Packages the room core may not load."""

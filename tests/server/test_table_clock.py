@@ -31,8 +31,8 @@ from blink.server import storage as st
 from blink.server.conn import Conn
 from blink.server.hub import Hub
 from blink.server.jobs import job_of
-from blink.server.rooms import Room, Seat, hash_token
-from blink.server.seats import Refusal
+from blink.server.room.room import Room, Seat, hash_token
+from blink.server.room.seats import Refusal
 from blink.server.settings import Settings
 
 pytestmark = pytest.mark.timeout(120)

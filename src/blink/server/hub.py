@@ -36,11 +36,11 @@ from blink.server.lease import Leases, LocalLeases, RoomElsewhere
 from blink.server.links import record_url
 from blink.server.metrics import Metrics
 from blink.server.protocol import GameMeta
+from blink.server.room.clock import Cancellable
+from blink.server.room.room import GameState, Room, Seat
 from blink.server.room_writes import RoomWrite
-from blink.server.rooms import GameState, Room, Seat
 from blink.server.settings import Settings
 from blink.server.stored import rebuild
-from blink.server.table_clock import Cancellable
 
 __all__ = [
     "CODE_ALPHABET",

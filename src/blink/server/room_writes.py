@@ -2,7 +2,7 @@
 
 A room does no I/O. Each change it must keep (a new room and its seats, a status, a seat
 freed or left, a game dealt, an accepted action, a game's end, a practice pause) is one of the
-records here, handed to its host (:meth:`blink.server.room_host.RoomHost.store`); the storage
+records here, handed to its host (:meth:`blink.server.room.host.RoomHost.store`); the storage
 driver turns each into SQL (:func:`blink.server.jobs.job_of`), so the columns, their names and
 their encodings are the driver's, and importing the room core loads no database library.
 

@@ -8,7 +8,7 @@ rest with ``practice_bots_only`` or ``practice_unrated``); its games are never r
 In such a room a client may show its player which cards fit which piles (every view's
 ``fits`` says so, by the game's own rule), and the player may pause the game
 (:func:`set_paused`): the table's clock stops
-(:meth:`blink.server.table_clock.TableClock.pause`), the bots are stopped, and every action
+(:meth:`blink.server.room.clock.TableClock.pause`), the bots are stopped, and every action
 is refused with ``paused``; resuming moves every deadline later by the pause's length, shifts the
 game's own time the same way, and starts the bots again. The pause is stored with the game
 (``games.paused``): a game restored after a restart (or on another node of a cluster) is still
@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any, Final
 from blink.server import room_writes as rw
 
 if TYPE_CHECKING:
-    from blink.server.rooms import Room
-    from blink.server.seats import Seat
+    from blink.server.room.room import Room
+    from blink.server.room.seats import Seat
 
 __all__ = ["OPTION", "Paused", "check_practice", "is_practice", "set_paused"]
 

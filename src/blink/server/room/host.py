@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from blink.server.room.clock import Cancellable
 from blink.server.room_writes import RoomWrite
 from blink.server.settings import Settings
-from blink.server.table_clock import Cancellable
 
 if TYPE_CHECKING:
-    from blink.server.rooms import Room
-    from blink.server.seats import GameState
+    from blink.server.room.room import Room
+    from blink.server.room.seats import GameState
 
 __all__ = ["GameOver", "NotStarted", "RoomHost", "Unsaved"]
 

@@ -1,5 +1,5 @@
 """A room described: for the clients (its ``room`` frame, the REST listing) and for storage
-(the rows of a new room). Functions of a :class:`blink.server.rooms.Room`, which calls them."""
+(the rows of a new room). Functions of a :class:`blink.server.room.room.Room`, which calls them."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from blink.server import room_writes as rw
 from blink.server.protocol import RoomInfo, RoomSummary
 
 if TYPE_CHECKING:
-    from blink.server.rooms import Room
+    from blink.server.room.room import Room
 
 __all__ = [
     "DEAL_SEED",

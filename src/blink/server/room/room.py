@@ -6,17 +6,18 @@ and its live table (:func:`blink.model.registry.get_table`): nothing here knows 
 It does no I/O. Its inputs are a connection's message (:meth:`Room.attach`,
 :meth:`Room.act`, :meth:`Room.resync`, :meth:`Room.vote_rematch`, :meth:`Room.leave`,
 :meth:`Room.detach`), the time (``settings.clock``; a timer the room asked for firing) and a
-storage job's result (:meth:`Room._persisted`). Its outputs are frames queued on each
-connection's outbox (:class:`blink.server.seats.Peer`), storage jobs and timers, given to its
-:class:`RoomHost` (the hub, whose drivers carry them out). Frames are sent only once the
-database has committed the action they show, in sequence order.
+stored record's result (:meth:`Room._persisted`). Its outputs are frames queued on each
+connection's outbox (:class:`blink.server.room.seats.Peer`), storage records
+(:mod:`blink.server.room_writes`) and timers, given to its :class:`RoomHost` (the hub, whose
+drivers carry them out: the storage driver turns each record into SQL). Frames are sent only
+once the database has committed the action they show, in sequence order.
 
-An input builds everything it produces (every receiver's frame, the ack, the storage job)
+An input builds everything it produces (every receiver's frame, the ack, the storage record)
 before it changes the room; when building fails, the engine's state is rebuilt as it was and
 nothing else has changed (:meth:`Room.apply`).
 
 What the table does by itself (a countdown's end, a stall's flip, a turn's default) comes
-from the game's referee on the delays of :class:`Settings` (:mod:`blink.server.table_clock`):
+from the game's referee on the delays of :class:`Settings` (:mod:`blink.server.room.clock`):
 one timer per game, armed at the referee's deadline, applies the referee's actions through
 :meth:`Room.apply` like any other action. A game that does not count down by itself is held
 for the countdown its table asks for (:meth:`blink.model.table.Table.countdown`): nobody acts,
@@ -38,9 +39,8 @@ from blink.match import Series
 from blink.model.base import IllegalAction, Outcome, Timer
 from blink.model.registry import get_game, get_table
 from blink.model.table import BadMessage
-from blink.server import links, practice, races, resume
+from blink.server import links
 from blink.server import room_writes as rw
-from blink.server import seats as seating
 from blink.server.chat import QuickChat
 from blink.server.message_limits import MessageLimiter
 from blink.server.protocol import (
@@ -58,12 +58,14 @@ from blink.server.protocol import (
     Welcome,
     encode,
 )
-from blink.server.room_host import GameOver, NotStarted, RoomHost, Unsaved
-from blink.server.room_info import fixed_deal_seed, new_room_write, room_info, room_summary
-from blink.server.seats import ANSWERS_KEPT, GameState, NoGame, Peer, Pending, Seat, hash_token
+from blink.server.room import practice, races, resume
+from blink.server.room import seats as seating
+from blink.server.room.clock import Cancellable, TableClock, ms_left, server_ms, timings
+from blink.server.room.host import GameOver, NotStarted, RoomHost, Unsaved
+from blink.server.room.info import fixed_deal_seed, new_room_write, room_info, room_summary
+from blink.server.room.seats import ANSWERS_KEPT, GameState, NoGame, Peer, Pending, Seat, hash_token
+from blink.server.room.updates import build_game_end, build_snapshot, build_update, undo_last
 from blink.server.settings import Settings
-from blink.server.table_clock import Cancellable, TableClock, ms_left, server_ms, timings
-from blink.server.updates import build_game_end, build_snapshot, build_update, undo_last
 
 __all__ = [
     "ANSWERS_KEPT",
@@ -308,7 +310,12 @@ class Room:
             conn.awaiting_snapshot = True
             return
         conn.awaiting_snapshot = False
-        conn.send(build_snapshot(self, g, conn.seat))
+        now = self.settings.clock()
+        conn.send(
+            build_snapshot(
+                self.definition, self.game_name, self.seats, self.series, g, conn.seat, now
+            )
+        )
         deadline = g.table.deadline_of(Timer.COUNTDOWN)
         if deadline is not None:
             left = self._ms_left(deadline)
@@ -681,7 +688,9 @@ class Room:
                 meta.record_url = record_url
         between = self.settings.between_games
         g.next_at = None if self.series.over else self.settings.clock() + between
-        g.end_msg = build_game_end(self, g, outcome, record_url)
+        g.end_msg = build_game_end(
+            self.game_name, self.table, self.series, g, outcome, record_url, between
+        )
         self._broadcast(encode(g.end_msg))
         if self.series.over:
             self.set_status("finished")
