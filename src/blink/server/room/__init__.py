@@ -10,6 +10,8 @@ storage writer are drivers around it. Its modules: :mod:`~blink.server.room.room
 :mod:`~blink.server.room.updates` (frames), :mod:`~blink.server.room.races` (racing plays),
 :mod:`~blink.server.room.info` (what the room says of itself), :mod:`~blink.server.room.host`
 (what it needs of the server), :mod:`~blink.server.room.clock` (the referee's timers),
-:mod:`~blink.server.room_writes` (what it asks to keep), :mod:`~blink.server.room.resume` (a
-connection's missed updates) and :mod:`~blink.server.room.practice` (pausing a practice game).
+:mod:`~blink.server.room.resume` (a connection's missed updates) and
+:mod:`~blink.server.room.practice` (pausing a practice game). Its storage records are a module
+beside it, :mod:`blink.server.room_writes`, below the storage driver that turns them into SQL
+(:func:`blink.server.jobs.job_of`), as the server's layers require.
 """
