@@ -1,6 +1,6 @@
 """The room core's cost per play, without sockets, a database or an event loop.
 
-Plays ``--games`` two-player classic games through :class:`blink.server.rooms.Room` (the
+Plays ``--games`` two-player classic games through :class:`blink.server.room.room.Room` (the
 room every server node runs), with a virtual clock and a host that "commits" every storage
 job at once, two seated peers and a spectator that keep the frames they are sent. Each play
 is a seat's first legal play, sent as the client's ``play`` message; flips, stall choices
@@ -27,8 +27,8 @@ from typing import Any
 
 from blink.games.classic.engine import Phase
 from blink.games.classic.table import PlayMsg
-from blink.server.rooms import Room, Seat, hash_token
-from blink.server.seats import Peer
+from blink.server.room.room import Room, Seat, hash_token
+from blink.server.room.seats import Peer
 from blink.server.settings import Settings
 
 

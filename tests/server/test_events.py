@@ -14,7 +14,7 @@ from srvkit import Client, ServerThread
 from ssekit import EventStream
 from test_tournaments import play_room, profile
 
-from blink.server.room_info import UNCLAIMED_LISTED
+from blink.server.room.info import UNCLAIMED_LISTED
 
 __all__ = ["redis_url"]  # the fixture
 

@@ -16,7 +16,7 @@ from sqlalchemy import create_engine, text
 from srvkit import Client, ServerThread, bot_loop
 
 from blink.server.profiles import _rate_job
-from blink.server.rooms import hash_token
+from blink.server.room.room import hash_token
 
 FAST = "@40"
 

@@ -11,7 +11,7 @@ from srvkit import ServerThread, fast_settings
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from blink.server.rooms import Room
+from blink.server.room.room import Room
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -1,4 +1,4 @@
-"""Practice games against bots (blink.server.practice): never rated, refused for people's and
+"""Practice games against bots (blink.server.room.practice): never rated, refused for people's and
 counted games, and a pause that stops the table's clock
 and the bots while time passes.
 
@@ -20,8 +20,8 @@ from test_room_core import FakeHost, _host, _seated
 from blink.games.classic.engine import Phase
 from blink.games.classic.table import ClassicTable, PlayMsg
 from blink.server import schema
-from blink.server.practice import set_paused
-from blink.server.rooms import Room, Seat, hash_token
+from blink.server.room.practice import set_paused
+from blink.server.room.room import Room, Seat, hash_token
 
 FAST = "@40"
 

@@ -26,8 +26,8 @@ from blink.games.goblink.engine import EndTurn
 from blink.games.goblink.table import EndMsg
 from blink.model.registry import register, unregister
 from blink.model.table import PileTop
-from blink.server.rooms import GameState, Room, Seat, hash_token
-from blink.server.seats import Peer, Refusal
+from blink.server.room.room import GameState, Room, Seat, hash_token
+from blink.server.room.seats import Peer, Refusal
 from blink.server.settings import Settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games"))
@@ -46,7 +46,7 @@ class _Timer:
 
 @dataclass
 class FakeHost:
-    """A :class:`blink.server.rooms.RoomHost` with a virtual clock and a manual store."""
+    """A :class:`blink.server.room.room.RoomHost` with a virtual clock and a manual store."""
 
     settings: Settings
     version: str = "test"
@@ -554,7 +554,7 @@ def test_the_room_core_loads_no_web_framework() -> None:
     import sys
 
     code = (
-        "import sys, blink.server.rooms; "
+        "import sys, blink.server.room.room; "
         "print(sorted({m.split('.')[0] for m in sys.modules} & "
         "{'fastapi', 'starlette', 'uvicorn'}))"
     )

@@ -20,8 +20,8 @@ from srvkit import TIMEOUT, Client, ServerThread, bot_loop, fast_settings
 
 from blink.model.registry import get_table
 from blink.server.hub import Hub
+from blink.server.room.seats import hash_token
 from blink.server.schema import games, rooms, seats
-from blink.server.seats import hash_token
 from blink.server.storage import Storage
 
 ROOMS_PER_SERVER = 30

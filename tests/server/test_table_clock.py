@@ -30,8 +30,9 @@ from blink.games.goblink.table import EndMsg
 from blink.server import storage as st
 from blink.server.conn import Conn
 from blink.server.hub import Hub
-from blink.server.rooms import Room, Seat, hash_token
-from blink.server.seats import Refusal
+from blink.server.jobs import job_of
+from blink.server.room.room import Room, Seat, hash_token
+from blink.server.room.seats import Refusal
 from blink.server.settings import Settings
 
 pytestmark = pytest.mark.timeout(120)
@@ -178,7 +179,7 @@ def _classic_settings(db_url: str, vt: VirtualTime) -> Settings:
 async def _new_room(hub: Hub, room: Room) -> None:
     """Store a new room and its seats, as creating it through the API does."""
     hub.rooms[room.code] = room
-    await hub.storage.run(room.insert_job())
+    await hub.storage.run(job_of(room.new_room_write()))
 
 
 def _seats(players: int) -> list[Seat]:

@@ -35,12 +35,13 @@ from blink.server import storage as st
 from blink.server.body_limit import BodyLimit
 from blink.server.bot_accounts.service import mark_seats
 from blink.server.bus import make_bus
-from blink.server.creation_limits import CreationLimiter, MessageLimiter
+from blink.server.creation_limits import CreationLimiter
 from blink.server.daily import on_game_end as daily_results
 from blink.server.feeds import attach as attach_feeds
 from blink.server.headers import SecurityHeaders
 from blink.server.hub import Hub
 from blink.server.lease import LocalLeases, PgLeases
+from blink.server.message_limits import MessageLimiter
 from blink.server.metrics import CONTENT_TYPE, AddressFilter, Metrics
 from blink.server.protocol import MAX_ROOM
 from blink.server.quickplay import attach as attach_quickplay

@@ -55,7 +55,7 @@ from blink.server.profiles import (
     profiles_among,
     public_profile,
 )
-from blink.server.rooms import GameState, Room
+from blink.server.room.room import GameState, Room
 from blink.server.schema import games, rooms, seats
 from blink.server.tournaments import tournaments
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from blink.server.creation_limits import MessageLimiter
+from blink.server.message_limits import MessageLimiter
 
 __all__ = ["PHRASES", "QuickChat"]
 

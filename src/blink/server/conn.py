@@ -1,6 +1,6 @@
 """A WebSocket client's outbox: the connection as the room sees it, with its own send queue.
 
-The room only calls :meth:`Conn.send` (a :class:`blink.server.seats.Peer`); the session
+The room only calls :meth:`Conn.send` (a :class:`blink.server.room.seats.Peer`); the session
 (:mod:`blink.server.session`) drains the queue onto the socket.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from blink.server.rooms import Room
+    from blink.server.room.room import Room
 
 __all__ = ["Conn"]
 

@@ -10,7 +10,7 @@ day's bot is one of ``settings.daily_bots`` (each checked through the game's tab
 the seed, and stored beside it.
 
 A daily room is a private one-game room of classic Blink against the day's bot whose options
-carry the deal's seed (``deal_seed``, which :meth:`blink.server.rooms.Room.start_game` deals
+carry the deal's seed (``deal_seed``, which :meth:`blink.server.room.room.Room.start_game` deals
 from and the room's stored options keep across a restart) and the day (``daily``). A profile
 has one ranked attempt a day: its entry in ``daily_entries`` (primary key: date and profile)
 is inserted before its room is made, so a second attempt is refused, and filled in when the
@@ -53,8 +53,8 @@ from blink.server.hub import Hub
 from blink.server.jobs import insert_new
 from blink.server.links import record_url
 from blink.server.profiles import meta, profiles
-from blink.server.room_info import DEAL_SEED
-from blink.server.rooms import GameState, Room
+from blink.server.room.info import DEAL_SEED
+from blink.server.room.room import GameState, Room
 
 __all__ = [
     "DAILY_GAME",

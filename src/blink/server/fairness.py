@@ -27,7 +27,7 @@ from sqlalchemy import (
 
 from blink.fair_play import SeatReactions, judge
 from blink.server.jobs import insert_new
-from blink.server.seats import GameState
+from blink.server.room.seats import GameState
 
 __all__ = ["fair_play_flags", "fast_seats", "flag", "flagged"]
 

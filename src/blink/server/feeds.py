@@ -3,7 +3,7 @@ streams, and the lobby's directory of the open public rooms of every node.
 
 - A public room that opens, changes (seats, status, spectators: the room's own hooks, which
   come at most once a second for spectators) or stops being listed (finished, closed, out of
-  memory, or all its players gone: :func:`blink.server.room_info.listed`) is published as
+  memory, or all its players gone: :func:`blink.server.room.info.listed`) is published as
   :class:`~blink.server.bus.RoomChanged`, once per loop turn however many times it changed
   (the room never waits for it).
 - A game of a public room that finished is :class:`~blink.server.bus.GamesFinished`, and a game
@@ -37,8 +37,8 @@ from blink.server.bus import (
 )
 from blink.server.hub import Hub
 from blink.server.profiles import leaderboard, profiles_among
-from blink.server.room_info import listed
-from blink.server.rooms import GameState, Room
+from blink.server.room.info import listed
+from blink.server.room.room import GameState, Room
 
 __all__ = ["LISTED", "MAX_REMOTE", "Feeds", "attach"]
 

@@ -31,14 +31,16 @@ from blink.server.bus import LEASES, Bus, Event, LocalBus, RoomWanted
 from blink.server.conn import Conn
 from blink.server.db_probe import DbProbe
 from blink.server.ids import GameIds
+from blink.server.jobs import job_of
 from blink.server.lease import Leases, LocalLeases, RoomElsewhere
 from blink.server.links import record_url
 from blink.server.metrics import Metrics
 from blink.server.protocol import GameMeta
-from blink.server.rooms import GameState, Room, Seat
+from blink.server.room.clock import Cancellable
+from blink.server.room.room import GameState, Room, Seat
+from blink.server.room_writes import RoomWrite
 from blink.server.settings import Settings
 from blink.server.stored import rebuild
-from blink.server.table_clock import Cancellable
 
 __all__ = [
     "CODE_ALPHABET",
@@ -185,7 +187,7 @@ class Hub:
 
     def store(
         self,
-        job: Callable[[Any], Any],
+        job: RoomWrite | Callable[[Any], Any],
         done: Callable[[Any], None] | None = None,
         room: str | None = None,
     ) -> None:
@@ -193,7 +195,9 @@ class Hub:
         action being acked (:attr:`acking`) also measures its ack latency. A write of room
         ``room`` on a cluster node is fenced by the room's lease as this node holds it now
         (:class:`~blink.server.jobs.Fenced`): it is committed only while no other node has
-        taken the lease since."""
+        taken the lease since. A room's record becomes its SQL here
+        (:func:`~blink.server.jobs.job_of`)."""
+        job = job_of(job)
         if room is not None:
             epoch = self.leases.fence(room)
             if epoch is not None:
@@ -255,7 +259,7 @@ class Hub:
         for _ in range(CODE_ATTEMPTS):
             room.code = self.new_code()
             with self.storage.engine.begin() as conn:
-                inserted = room.insert_job()(conn)
+                inserted = job_of(room.new_room_write())(conn)
             if inserted and self.leases.acquire(room.code):
                 self.code_claimed(room.code)
                 self.rooms[room.code] = room

@@ -24,6 +24,7 @@ from sqlalchemy import Connection, Dialect, Table, insert
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
+from blink.server import room_writes as rw
 from blink.server.schema import actions, games, rooms, seats
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "job_finish_game",
     "job_insert_game",
     "job_insert_room",
+    "job_of",
     "job_pause_game",
     "job_update_room",
     "job_update_seat",
@@ -187,6 +189,80 @@ def job_finish_game(game_id: int, ended_at: float, result: dict[str, Any]) -> Sq
 def job_pause_game(game_id: int, paused: bool) -> SqlJob:
     """Keep whether a practice game is paused (a restart restores it paused)."""
     return SqlJob("update", games, ("paused",), (paused, game_id), ("id",))
+
+
+def _json(value: Any) -> str | None:
+    return None if value is None else _ENCODE(value).decode()
+
+
+def _new_room(w: rw.NewRoom) -> Callable[[Connection], bool]:
+    row = {
+        "code": w.code,
+        "created_at": w.created_at,
+        "players": w.players,
+        "best_of": w.best_of,
+        # Columns of the first (classic) rooms, kept for every game: its ruleset's name, its
+        # handicap; the whole options are in ``options``.
+        "ruleset": str(w.options.get("ruleset", w.game))[:32],
+        "sizes": _json(w.options.get("sizes")),
+        "public": w.public,
+        "status": "waiting",
+        "series_number": 1,
+        "game": w.game,
+        "options": _ENCODE(w.options).decode(),
+    }
+    seat_rows = [
+        {
+            "room_code": w.code,
+            "seat": s.seat,
+            "kind": s.kind,
+            "bot": s.bot,
+            "name": s.name,
+            "token_hash": s.token_hash,
+            "left": False,
+        }
+        for s in w.seats
+    ]
+    return job_insert_room(row, seat_rows)
+
+
+def _game_dealt(w: rw.GameDealt) -> SqlJob:
+    return job_insert_game(
+        {
+            "id": w.id,
+            "room_code": w.room_code,
+            "series_number": w.series_number,
+            "number": w.number,
+            "players": w.players,
+            "ruleset": w.deal_options,
+            "sizes": _json(w.sizes),
+            "deck": " ".join(w.deck),
+            "names": _ENCODE(w.names).decode(),
+            "started_at": w.started_at,
+            "bot_seeds": _ENCODE(w.bot_seeds).decode(),
+        }
+    )
+
+
+_WRITES: dict[type[rw.RoomWrite], Callable[[Any], Callable[[Connection], Any]]] = {
+    rw.NewRoom: _new_room,
+    rw.RoomStatus: lambda w: job_update_room(w.code, status=w.status),
+    rw.RoomSeries: lambda w: job_update_room(w.code, series_number=w.series_number),
+    rw.SeatFreed: lambda w: job_update_seat(w.code, w.seat, token_hash=None, name=None),
+    rw.SeatLeft: lambda w: job_update_seat(w.code, w.seat, left=True),
+    rw.GameDealt: _game_dealt,
+    rw.ActionAppended: lambda w: job_append_action(w.game_id, w.seq, w.action, w.seat, w.client_id),
+    rw.GameFinished: lambda w: job_finish_game(w.game_id, w.ended_at, w.result),
+    rw.GamePaused: lambda w: job_pause_game(w.game_id, w.paused),
+}
+
+
+def job_of(write: rw.RoomWrite | Callable[[Connection], Any]) -> Callable[[Connection], Any]:
+    """The storage job that keeps a room's record (the SQL of each kind of
+    :class:`~blink.server.room_writes.RoomWrite`); a job already is one."""
+    if isinstance(write, rw.RoomWrite):
+        return _WRITES[type(write)](write)
+    return write
 
 
 FENCED_SQLSTATE = "BLF01"

@@ -66,9 +66,9 @@ from blink.server.fairness import fast_seats, flag
 from blink.server.hub import Hub
 from blink.server.jobs import insert_new
 from blink.server.names import NameError_, check_name, name_key, plain_key
-from blink.server.practice import is_practice
 from blink.server.protocol import RatingChange, Ratings, RatingValue, encode
-from blink.server.rooms import GameState, Room, hash_token
+from blink.server.room.practice import is_practice
+from blink.server.room.room import GameState, Room, hash_token
 from blink.server.schema import rooms
 
 __all__ = [

@@ -24,13 +24,15 @@ from blink.model.registry import (
     get_table,
 )
 from blink.model.table import BadMessage
-from blink.server import lag, practice
+from blink.server import lag
 from blink.server.bot_accounts.service import mark_seats
 from blink.server.errors import ApiError, ProfileError
 from blink.server.hub import CODE_ATTEMPTS, Hub
+from blink.server.jobs import job_of
 from blink.server.profiles import seat_token
 from blink.server.protocol import RoomInfo
-from blink.server.rooms import Room, Seat, hash_token
+from blink.server.room import practice
+from blink.server.room.room import Room, Seat, hash_token
 
 __all__ = [
     "FEWEST_PLAYERS",
@@ -71,10 +73,10 @@ class CreateRoom(BaseModel):
     public: bool = True
     profile_secret: str | None = Field(None, max_length=128)
     lag_allowance_ms: int = Field(0, ge=0, le=lag.MAX_CAP_MS)
-    """The lag allowance's cap (0: off; see :mod:`blink.server.races`)."""
+    """The lag allowance's cap (0: off; see :mod:`blink.server.room.races`)."""
     practice: bool = False
     """A practice game against bots: never rated, with a pause
-    (:mod:`blink.server.practice`)."""
+    (:mod:`blink.server.room.practice`)."""
 
 
 async def create_room(
@@ -223,7 +225,7 @@ async def store_new_room(hub: Hub, room: Room) -> None:
     """
     for _ in range(CODE_ATTEMPTS):
         room.code = hub.new_code()
-        if await hub.storage.run(room.insert_job()):
+        if await hub.storage.run(job_of(room.new_room_write())):
             hub.code_claimed(room.code)
             hub.rooms[room.code] = room
             return

@@ -4,7 +4,7 @@ connection.
 A session checks each client message (size, rate, then the typed protocol of
 :mod:`blink.server.protocol`, with the action messages of the room's game once the connection
 has said hello) and hands it to the connection's room: ``hello`` attaches the connection to a
-room, actions go to :meth:`blink.server.rooms.Room.act`. Frames leave through the connection's
+room, actions go to :meth:`blink.server.room.room.Room.act`. Frames leave through the connection's
 queue (:class:`blink.server.conn.Conn`), written straight onto the socket when uvicorn allows
 it (:mod:`blink.server.direct`). See docs/protocol.md.
 """
@@ -29,7 +29,7 @@ from blink.model.table import PileTop
 from blink.server import lag
 from blink.server.bot_accounts.service import BotAuth, bearer, live_seat
 from blink.server.conn import Conn
-from blink.server.creation_limits import CreationLimiter, MessageLimiter
+from blink.server.creation_limits import CreationLimiter
 from blink.server.direct import (
     WS_IMPL,
     DirectSocket,
@@ -42,7 +42,7 @@ from blink.server.errors import ApiError
 from blink.server.forwarded import pinned_room
 from blink.server.hub import Hub
 from blink.server.lease import RoomElsewhere
-from blink.server.practice import set_paused
+from blink.server.message_limits import MessageLimiter
 from blink.server.protocol import (
     PROTOCOL,
     Chat,
@@ -59,8 +59,9 @@ from blink.server.protocol import (
     decode,
     encode,
 )
-from blink.server.rooms import Room
-from blink.server.seats import Seat
+from blink.server.room.practice import set_paused
+from blink.server.room.room import Room
+from blink.server.room.seats import Seat
 from blink.server.settings import Settings
 
 __all__ = ["BotConnections", "Session", "endpoint", "origin_ok", "serve"]
@@ -367,7 +368,7 @@ class Session:
         self.counting = asyncio.get_running_loop().create_task(count_then_close())
 
     def on_pause(self, room: Room, msg: Pause) -> None:
-        """A practice game's player pauses or resumes it (:mod:`blink.server.practice`)."""
+        """A practice game's player pauses or resumes it (:mod:`blink.server.room.practice`)."""
         if self.conn.seat is None:
             self.error("not_a_player", "spectators cannot pause the game", msg.id)
             return

@@ -10,7 +10,6 @@ column: they are read as the default game's (:func:`options_part`).
 
 from __future__ import annotations
 
-import json
 from typing import Any, NamedTuple
 
 from blink.cards import parse_card
@@ -22,7 +21,6 @@ __all__ = [
     "Step",
     "Unreadable",
     "check",
-    "deal_column",
     "game_of",
     "options_part",
     "rebuild",
@@ -65,13 +63,6 @@ class Step(NamedTuple):
 def _codec(game: str) -> AnyCodec:
     codec: AnyCodec = get_game(game).record_codec
     return codec
-
-
-def deal_column(game: str, state: Any) -> str:
-    """The ``ruleset`` column of a new game row: the game's name and its record options."""
-    codec = _codec(game)
-    options = codec.record(state).options
-    return json.dumps({"game": game, **codec.encode_options(state.players, options)})
 
 
 def game_of(lg: LoadedGame) -> str:

@@ -48,7 +48,7 @@ from blink.server.bus import TOURNAMENTS, Event, MatchFinished, TournamentChange
 from blink.server.hub import Hub
 from blink.server.lease import TOURNAMENT_NAMESPACE
 from blink.server.profiles import meta, on_game_end, profiles_by_id
-from blink.server.rooms import PLAY_ALL, GameState, Room, Seat
+from blink.server.room.room import PLAY_ALL, GameState, Room, Seat
 from blink.server.schema import games, rooms
 from blink.server.tournament_absences import check_no_shows, no_shows
 from blink.server.tournament_fences import TournamentFenced, fenced_job, refused, room_fences

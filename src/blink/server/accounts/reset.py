@@ -31,7 +31,7 @@ from blink.server.accounts.service import RECOVERY_CODES, Current, too_many_logi
 from blink.server.errors import ApiError
 from blink.server.hub import Hub
 from blink.server.profiles import profile_hashes
-from blink.server.seats import hash_token
+from blink.server.room.seats import hash_token
 
 __all__ = [
     "ACCOUNT_RATE",

@@ -21,7 +21,7 @@ from blink.server.errors import ApiError, ProfileError
 from blink.server.hub import Hub
 from blink.server.names import name_key
 from blink.server.profiles import add_profile, lookup_secret, profile_hashes, profile_with_history
-from blink.server.seats import hash_token
+from blink.server.room.seats import hash_token
 
 __all__ = [
     "RECOVERY_CODES",

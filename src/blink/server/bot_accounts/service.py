@@ -19,7 +19,7 @@ from blink.server.errors import ApiError, ProfileError
 from blink.server.hub import Hub
 from blink.server.names import name_key, plain_key
 from blink.server.profiles import add_profile, profile_hashes, public_profile
-from blink.server.seats import BotAccount, Seat, hash_token
+from blink.server.room.seats import BotAccount, Seat, hash_token
 
 __all__ = [
     "MAX_BOTS",

@@ -22,8 +22,8 @@ from blink.server.feeds import Feeds
 from blink.server.hub import Hub
 from blink.server.profiles import seat_token
 from blink.server.quickplay import QuickPlay, serve_queue
+from blink.server.room.room import Room, hash_token
 from blink.server.room_setup import CreateRoom
-from blink.server.rooms import Room, hash_token
 from blink.server.routes.bots import BotDep
 from blink.server.routes.deps import (
     HubDep,
@@ -55,7 +55,7 @@ class QuickGame(BaseModel):
     handicap: str = Field("", max_length=32)
     profile_secret: str | None = Field(None, max_length=128)
     practice: bool = False
-    """A practice game: never rated, with a pause (:mod:`blink.server.practice`)."""
+    """A practice game: never rated, with a pause (:mod:`blink.server.room.practice`)."""
 
 
 class JoinRoom(BaseModel):

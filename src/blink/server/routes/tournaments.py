@@ -23,7 +23,7 @@ from blink.ratings import Rating, suggest_handicap
 from blink.server.bus import TOURNAMENTS, Event, Resync, TournamentChanged
 from blink.server.errors import ProfileError
 from blink.server.profiles import lookup_secret, profiles_by_id
-from blink.server.rooms import hash_token
+from blink.server.room.room import hash_token
 from blink.server.routes.deps import ManagerDep, WritableManagerDep, check_room_creation
 from blink.server.sse import event_stream, frame, last_event_id
 from blink.server.tournament_fences import TournamentFenced, refused

@@ -2,44 +2,49 @@
 snapshot of a game.
 
 :func:`build_update` makes every receiver's ``update`` frame (each from that receiver's view
-and the events as redacted for it), the ack and the storage job of an action the engine has
+and the events as redacted for it), the ack and the storage record of an action the engine has
 just applied; :func:`undo_last` rebuilds the engine's state without that action, for when
 building failed. Nothing here changes a room: the room takes what is built, or puts the engine
-back and changes nothing else (:meth:`blink.server.rooms.Room.apply`). :func:`build_snapshot` and
-:func:`build_game_end` make a room's ``snapshot`` (as one receiver may see the game) and
-``game_end`` frames.
+back and changes nothing else (:meth:`blink.server.room.room.Room.apply`).
+:func:`build_snapshot` and :func:`build_game_end` make a room's ``snapshot`` (as one receiver
+may see the game) and ``game_end`` frames.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
+from blink.match import Series
 from blink.model.base import GameDefinition, Outcome, Timer
-from blink.server import jobs as st
+from blink.model.table import Table
+from blink.server import room_writes as rw
 from blink.server.protocol import Ack, GameEnd, Snapshot, Stall, Turn, Update, encode
-from blink.server.seats import GameState, Pending
-from blink.server.table_clock import ms_left, server_ms
-
-if TYPE_CHECKING:
-    from blink.server.rooms import Room
+from blink.server.room.clock import ms_left, server_ms
+from blink.server.room.seats import GameState, Pending, Seat
 
 __all__ = ["build_game_end", "build_snapshot", "build_update", "undo_last", "update_frames"]
 
 
-def build_snapshot(room: Room, g: GameState, seat: int | None) -> str:
-    """The ``snapshot`` frame of ``room``'s game ``g`` for ``seat`` (``None``: a spectator),
-    now: the whole view with the room's seats, the referee's wait (a stall, a turn, a
-    countdown) and the series."""
-    view = room.definition.view_to_wire(room.definition.view(g.game, seat), True)
-    view["seats"] = msgspec.to_builtins([s.info() for s in room.seats])
-    now = room.settings.clock()
+def build_snapshot(
+    definition: GameDefinition[Any, Any, Any, Any],
+    game_name: str,
+    seats: list[Seat],
+    series: Series,
+    g: GameState,
+    seat: int | None,
+    now: float,
+) -> str:
+    """The ``snapshot`` frame of a room's game ``g`` for ``seat`` (``None``: a spectator) at
+    ``now``: the whole view with the room's ``seats``, the referee's wait (a stall, a turn, a
+    countdown) and the ``series``."""
+    view = definition.view_to_wire(definition.view(g.game, seat), True)
+    view["seats"] = msgspec.to_builtins([s.info() for s in seats])
     deadline = g.table.deadline_of(Timer.COUNTDOWN)
     return encode(
         Snapshot(
-            game_kind=room.game_name,
+            game_kind=game_name,
             game=g.id,
             number=g.number,
             seq=g.seq,
@@ -48,24 +53,32 @@ def build_snapshot(room: Room, g: GameState, seat: int | None) -> str:
             turn=g.table.turn_wire(now),
             countdown_ms=None if deadline is None else ms_left(deadline, now),
             countdown_at=None if deadline is None else server_ms(deadline),
-            series=room.series.to_dict(),
+            series=series.to_dict(),
         )
     )
 
 
-def build_game_end(room: Room, g: GameState, outcome: Outcome, record_url: str) -> GameEnd:
-    """The ``game_end`` of ``room``'s finished game ``g`` (its series already counts it)."""
-    over = room.series.over
+def build_game_end(
+    game_name: str,
+    table: Table,
+    series: Series,
+    g: GameState,
+    outcome: Outcome,
+    record_url: str,
+    between_games: float,
+) -> GameEnd:
+    """The ``game_end`` of a room's finished game ``g`` (its ``series`` already counts it;
+    the next game starts ``between_games`` seconds on, unless the series is over)."""
     return GameEnd(
-        game_kind=room.game_name,
+        game_kind=game_name,
         game=g.id,
         number=g.number,
         seq=g.seq,
         outcome={"winners": list(outcome.winners), "reason": outcome.reason, "tie": outcome.is_tie},
-        figures=room.table.figures(g.game, list(g.actions_by_seat), g.last_t),
-        series=room.series.to_dict(),
+        figures=table.figures(g.game, list(g.actions_by_seat), g.last_t),
+        series=series.to_dict(),
         record_url=record_url,
-        next_in_ms=None if over else round(room.settings.between_games * 1000),
+        next_in_ms=None if series.over else round(between_games * 1000),
     )
 
 
@@ -81,9 +94,9 @@ def build_update(
     t: int,
     now: float,
     default_for: int | None = None,
-) -> tuple[Pending, Callable[[Any], Any]]:
+) -> tuple[Pending, rw.ActionAppended]:
     """The frames for ``receivers`` (seats; ``None``: the spectators), the ack of ``msg_id``
-    and the storage job of ``action``, applied to ``g`` at ``t`` with ``events``
+    and the storage record of ``action``, applied to ``g`` at ``t`` with ``events``
     (``default_for``: the seat the table took ``action`` for at its deadline)."""
     seq = g.seq + 1
     # The referee is asked without changing its clock: the room changes only once all is built.
@@ -104,7 +117,7 @@ def build_update(
     ack = None
     if msg_id is not None and seat is not None:
         ack = encode(Ack(id=msg_id, game=g.id, seq=seq))
-    job = st.job_append_action(
+    job = rw.ActionAppended(
         g.id, seq, definition.record_codec.encode_action(action, t), seat, msg_id
     )
     return Pending(seq, frames, seat, msg_id, ack, bool(g.game.over)), job

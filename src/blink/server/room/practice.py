@@ -8,7 +8,7 @@ rest with ``practice_bots_only`` or ``practice_unrated``); its games are never r
 In such a room a client may show its player which cards fit which piles (every view's
 ``fits`` says so, by the game's own rule), and the player may pause the game
 (:func:`set_paused`): the table's clock stops
-(:meth:`blink.server.table_clock.TableClock.pause`), the bots are stopped, and every action
+(:meth:`blink.server.room.clock.TableClock.pause`), the bots are stopped, and every action
 is refused with ``paused``; resuming moves every deadline later by the pause's length, shifts the
 game's own time the same way, and starts the bots again. The pause is stored with the game
 (``games.paused``): a game restored after a restart (or on another node of a cluster) is still
@@ -20,11 +20,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from blink.server import jobs as st
+from blink.server import room_writes as rw
 
 if TYPE_CHECKING:
-    from blink.server.rooms import Room
-    from blink.server.seats import Seat
+    from blink.server.room.room import Room
+    from blink.server.room.seats import Seat
 
 __all__ = ["OPTION", "Paused", "check_practice", "is_practice", "set_paused"]
 
@@ -87,7 +87,7 @@ def set_paused(room: Room, seat: int, paused: bool) -> tuple[str, str] | None:
         else:
             room._referee_update(g, now)
         room._start_bots(g)
-    room._store(st.job_pause_game(g.id, paused))
+    room._store(rw.GamePaused(g.id, paused))
     room.broadcast_room()
     for c in room.conns:
         room.send_snapshot(c)

@@ -4,7 +4,7 @@
 :class:`blink.server.conn.Conn`); :class:`Seat` a seat with its token hash, its connections and
 the answers kept for repeated action ids; :class:`GameState` a live game with its sequence
 numbers, resume ring, frames waiting for their commit (:class:`Pending`) and the referee's
-clock. The logic that drives them is the room's (:mod:`blink.server.rooms`). Nothing here does
+clock. The logic that drives them is the room's (:mod:`blink.server.room.room`). Nothing here does
 I/O.
 """
 
@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 from blink.model.table import LiveBot, PileTop
 from blink.server.lag import LagMeter
 from blink.server.protocol import SeatInfo
-from blink.server.table_clock import TableClock
+from blink.server.room.clock import TableClock
 
 if TYPE_CHECKING:
-    from blink.server.rooms import Room
+    from blink.server.room.room import Room
 
 __all__ = [
     "ANSWERS_KEPT",

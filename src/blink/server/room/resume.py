@@ -8,7 +8,7 @@ that takes the room over after its holder died) starts with an empty ring. Then 
 of the ring is rebuilt from the game itself: the engine's state keeps every accepted action
 with its time, the stored log's on a rebuilt room, which is the same on every node. The deal
 is dealt again and the actions applied again; each update of the window gets every seat's
-and the spectators' frames as :func:`blink.server.updates.build_update` built them (the
+and the spectators' frames as :func:`blink.server.room.updates.build_update` built them (the
 referee's waits replayed on the times of the actions; a wait still under way has its live
 deadline). The ring is then the rebuilt window, for the next clients who resume.
 """
@@ -20,12 +20,12 @@ from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from blink.server.protocol import Stall, Turn
-from blink.server.seats import GameState
-from blink.server.table_clock import TableClock, timings
-from blink.server.updates import update_frames
+from blink.server.room.clock import TableClock, timings
+from blink.server.room.seats import GameState
+from blink.server.room.updates import update_frames
 
 if TYPE_CHECKING:
-    from blink.server.rooms import Room
+    from blink.server.room.room import Room
 
 __all__ = ["missed", "rebuild_ring"]
 

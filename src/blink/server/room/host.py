@@ -7,12 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from blink.server.room.clock import Cancellable
+from blink.server.room_writes import RoomWrite
 from blink.server.settings import Settings
-from blink.server.table_clock import Cancellable
 
 if TYPE_CHECKING:
-    from blink.server.rooms import Room
-    from blink.server.seats import GameState
+    from blink.server.room.room import Room
+    from blink.server.room.seats import GameState
 
 __all__ = ["GameOver", "NotStarted", "RoomHost", "Unsaved"]
 
@@ -55,13 +56,13 @@ class RoomHost(Protocol):
 
     def store(
         self,
-        job: Callable[[Any], Any],
+        job: RoomWrite | Callable[[Any], Any],
         done: Callable[[Any], None] | None = None,
         room: str | None = None,
     ) -> None:
-        """Queue a storage job; ``done(result or exception)`` is called after its commit. A
-        write of room ``room`` is fenced by the room's lease on a cluster node (committed
-        only while this node still holds it)."""
+        """Queue a room's record to keep (or a driver's own storage job); ``done(result or
+        exception)`` is called after its commit. A write of room ``room`` is fenced by the
+        room's lease on a cluster node (committed only while this node still holds it)."""
         ...
 
     def later(self, delay: float, fire: Callable[[], None]) -> Cancellable:

@@ -5,7 +5,7 @@ With the room option ``lag_allowance_ms`` (see docs/protocol.md, "Lag allowance"
 the room's game that arrives while its game is under way is not applied at once: it is offered
 to the room's queue with every seat's one-way lag as the server measured it
 (:class:`blink.server.lag.LagMeter`; a bot's seat, or one never measured, has none), and
-applied through :meth:`blink.server.rooms.Room.apply` when it leaves the queue, in the order of
+applied through :meth:`blink.server.room.room.Room.apply` when it leaves the queue, in the order of
 when the plays count as made. Its ``ack``, or its ``refused`` (judged then, against the game as
 it is then), is sent as for any play. The room does not read the rules: every play is ordered,
 not only those that race for the same pile. Bots' actions and the referee's are not held.
@@ -20,10 +20,10 @@ import msgspec
 from blink.model.base import IllegalAction
 from blink.server.lag import AllowanceRule, RaceQueue
 from blink.server.protocol import Refused, encode
-from blink.server.seats import NoGame, Refusal
+from blink.server.room.seats import NoGame, Refusal
 
 if TYPE_CHECKING:
-    from blink.server.rooms import Room
+    from blink.server.room.room import Room
 
 __all__ = ["Play", "offer", "races_for"]
 

@@ -1,27 +1,24 @@
 """A room described: for the clients (its ``room`` frame, the REST listing) and for storage
-(the rows of a new room). Functions of a :class:`blink.server.rooms.Room`, which calls them."""
+(the rows of a new room). Functions of a :class:`blink.server.room.room.Room`, which calls them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import quote
 
-import msgspec
-
-from blink.server import jobs as st
+from blink.server import room_writes as rw
 from blink.server.protocol import RoomInfo, RoomSummary
 
 if TYPE_CHECKING:
-    from blink.server.rooms import Room
+    from blink.server.room.room import Room
 
 __all__ = [
     "DEAL_SEED",
     "HIDDEN_OPTIONS",
     "UNCLAIMED_LISTED",
     "fixed_deal_seed",
-    "insert_room_job",
     "listed",
+    "new_room_write",
     "room_info",
     "room_summary",
 ]
@@ -100,35 +97,19 @@ def room_summary(room: Room) -> RoomSummary:
     )
 
 
-def insert_room_job(room: Room) -> Callable[[Any], Any]:
-    """The storage job that writes this new room and its seats."""
-    sizes = room.options.get("sizes")
-    row = {
-        "code": room.code,
-        "created_at": room.created_at,
-        "players": room.players,
-        "best_of": room.best_of,
-        "ruleset": str(room.options.get("ruleset", room.game_name))[:32],
-        "sizes": None if sizes is None else msgspec.json.encode(sizes).decode(),
-        "public": room.public,
-        "status": "waiting",
-        "series_number": 1,
-        "game": room.game_name,
-        "options": msgspec.json.encode(room.options).decode(),
-    }
-    seat_rows = [
-        {
-            "room_code": room.code,
-            "seat": s.seat,
-            "kind": s.kind,
-            "bot": s.bot,
-            "name": s.name,
-            "token_hash": s.token_hash,
-            "left": False,
-        }
-        for s in room.seats
-    ]
-    return st.job_insert_room(row, seat_rows)
+def new_room_write(room: Room) -> rw.NewRoom:
+    """The record that keeps a new room and its seats."""
+    seats = tuple(rw.NewSeat(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in room.seats)
+    return rw.NewRoom(
+        code=room.code,
+        created_at=room.created_at,
+        game=room.game_name,
+        players=room.players,
+        best_of=room.best_of,
+        public=room.public,
+        options=room.options,
+        seats=seats,
+    )
 
 
 def fixed_deal_seed(options: dict[str, Any]) -> int | None:

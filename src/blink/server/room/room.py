@@ -6,17 +6,18 @@ and its live table (:func:`blink.model.registry.get_table`): nothing here knows 
 It does no I/O. Its inputs are a connection's message (:meth:`Room.attach`,
 :meth:`Room.act`, :meth:`Room.resync`, :meth:`Room.vote_rematch`, :meth:`Room.leave`,
 :meth:`Room.detach`), the time (``settings.clock``; a timer the room asked for firing) and a
-storage job's result (:meth:`Room._persisted`). Its outputs are frames queued on each
-connection's outbox (:class:`blink.server.seats.Peer`), storage jobs and timers, given to its
-:class:`RoomHost` (the hub, whose drivers carry them out). Frames are sent only once the
-database has committed the action they show, in sequence order.
+stored record's result (:meth:`Room._persisted`). Its outputs are frames queued on each
+connection's outbox (:class:`blink.server.room.seats.Peer`), storage records
+(:mod:`blink.server.room_writes`) and timers, given to its :class:`RoomHost` (the hub, whose
+drivers carry them out: the storage driver turns each record into SQL). Frames are sent only
+once the database has committed the action they show, in sequence order.
 
-An input builds everything it produces (every receiver's frame, the ack, the storage job)
+An input builds everything it produces (every receiver's frame, the ack, the storage record)
 before it changes the room; when building fails, the engine's state is rebuilt as it was and
 nothing else has changed (:meth:`Room.apply`).
 
 What the table does by itself (a countdown's end, a stall's flip, a turn's default) comes
-from the game's referee on the delays of :class:`Settings` (:mod:`blink.server.table_clock`):
+from the game's referee on the delays of :class:`Settings` (:mod:`blink.server.room.clock`):
 one timer per game, armed at the referee's deadline, applies the referee's actions through
 :meth:`Room.apply` like any other action. A game that does not count down by itself is held
 for the countdown its table asks for (:meth:`blink.model.table.Table.countdown`): nobody acts,
@@ -38,11 +39,10 @@ from blink.match import Series
 from blink.model.base import IllegalAction, Outcome, Timer
 from blink.model.registry import get_game, get_table
 from blink.model.table import BadMessage
-from blink.server import jobs as st
-from blink.server import links, practice, races, resume
-from blink.server import seats as seating
+from blink.server import links
+from blink.server import room_writes as rw
 from blink.server.chat import QuickChat
-from blink.server.creation_limits import MessageLimiter
+from blink.server.message_limits import MessageLimiter
 from blink.server.protocol import (
     PROTOCOL,
     Ack,
@@ -58,13 +58,14 @@ from blink.server.protocol import (
     Welcome,
     encode,
 )
-from blink.server.room_host import GameOver, NotStarted, RoomHost, Unsaved
-from blink.server.room_info import fixed_deal_seed, insert_room_job, room_info, room_summary
-from blink.server.seats import ANSWERS_KEPT, GameState, NoGame, Peer, Pending, Seat, hash_token
+from blink.server.room import practice, races, resume
+from blink.server.room import seats as seating
+from blink.server.room.clock import Cancellable, TableClock, ms_left, server_ms, timings
+from blink.server.room.host import GameOver, NotStarted, RoomHost, Unsaved
+from blink.server.room.info import fixed_deal_seed, new_room_write, room_info, room_summary
+from blink.server.room.seats import ANSWERS_KEPT, GameState, NoGame, Peer, Pending, Seat, hash_token
+from blink.server.room.updates import build_game_end, build_snapshot, build_update, undo_last
 from blink.server.settings import Settings
-from blink.server.stored import deal_column
-from blink.server.table_clock import Cancellable, TableClock, ms_left, server_ms, timings
-from blink.server.updates import build_game_end, build_snapshot, build_update, undo_last
 
 __all__ = [
     "ANSWERS_KEPT",
@@ -120,7 +121,7 @@ class Room:
         self.conns: set[Peer] = set()
         self.spectators: set[Peer] = set()
         self.timer: Cancellable | None = None
-        self._deal_columns: dict[bytes, str] = {}
+        self._deal_options_of: dict[bytes, str] = {}
         self._count_timer: Cancellable | None = None
         self.races = races.races_for(options, len(seats))
         """The plays held for the lag allowance (``None``: the allowance is off)."""
@@ -159,18 +160,18 @@ class Room:
         """The room as ``GET /api/rooms`` lists it."""
         return room_summary(self)
 
-    def insert_job(self) -> Callable[[Any], Any]:
-        """The storage job that writes this new room and its seats."""
-        return insert_room_job(self)
+    def new_room_write(self) -> rw.NewRoom:
+        """The record that keeps this new room and its seats."""
+        return new_room_write(self)
 
-    def _store(self, job: Callable[[Any], Any], done: Callable[[Any], None] | None = None) -> None:
-        self.hub.store(job, done, self.code)
+    def _store(self, write: rw.RoomWrite, done: Callable[[Any], None] | None = None) -> None:
+        self.hub.store(write, done, self.code)
 
     def set_status(self, status: str) -> None:
         """Change the status (stored) and tell everyone."""
         if status != self.status:
             self.status = status
-            self._store(st.job_update_room(self.code, status=status))
+            self._store(rw.RoomStatus(self.code, status))
         self.broadcast_room()
 
     def broadcast_room(self) -> None:
@@ -309,7 +310,12 @@ class Room:
             conn.awaiting_snapshot = True
             return
         conn.awaiting_snapshot = False
-        conn.send(build_snapshot(self, g, conn.seat))
+        now = self.settings.clock()
+        conn.send(
+            build_snapshot(
+                self.definition, self.game_name, self.seats, self.series, g, conn.seat, now
+            )
+        )
         deadline = g.table.deadline_of(Timer.COUNTDOWN)
         if deadline is not None:
             left = self._ms_left(deadline)
@@ -369,22 +375,19 @@ class Room:
             actions_by_seat=[0] * self.players,
             bot_seeds=seating.draw_bot_seeds(self.seats, fixed_deal_seed(self.options)),
         )
-        sizes = self.options.get("sizes")
         self._store(
-            st.job_insert_game(
-                {
-                    "id": gid,
-                    "room_code": self.code,
-                    "series_number": self.series_number,
-                    "number": number,
-                    "players": self.players,
-                    "ruleset": self._deal_column(options, state),
-                    "sizes": None if sizes is None else msgspec.json.encode(sizes).decode(),
-                    "deck": " ".join(str(c) for c in deck),
-                    "names": msgspec.json.encode(self._names()).decode(),
-                    "started_at": g.started_wall,
-                    "bot_seeds": msgspec.json.encode(g.bot_seeds).decode(),
-                }
+            rw.GameDealt(
+                id=gid,
+                room_code=self.code,
+                series_number=self.series_number,
+                number=number,
+                players=self.players,
+                deal_options=self._deal_options(options, state),
+                sizes=self.options.get("sizes"),
+                deck=tuple(str(c) for c in deck),
+                names=self._names(),
+                started_at=g.started_wall,
+                bot_seeds=g.bot_seeds,
             )
         )
         self.game = g
@@ -406,13 +409,13 @@ class Room:
         deal_seed = self.settings.deal_seed
         return deal_seed + gid if deal_seed is not None else secrets.randbits(64)
 
-    def _deal_column(self, options: dict[str, Any], state: Any) -> str:
+    def _deal_options(self, options: dict[str, Any], state: Any) -> str:
         """The stored deal options of a new game (the same for every game of a room dealt
         with the same options: worked out once)."""
         key = msgspec.json.encode(options, order="sorted")
-        column = self._deal_columns.get(key)
+        column = self._deal_options_of.get(key)
         if column is None:
-            column = self._deal_columns[key] = deal_column(self.game_name, state)
+            column = self._deal_options_of[key] = rw.deal_options(self.game_name, state)
         return column
 
     # -- when nothing can be stored ------------------------------------------------------
@@ -595,7 +598,7 @@ class Room:
         self._store(job, lambda result: self._persisted(g, pending.seq, result))
         if pending.ended:
             result = self.definition.record_codec.result(g.game) or {}
-            self._store(st.job_finish_game(g.id, self.settings.wall_clock(), result))
+            self._store(rw.GameFinished(g.id, self.settings.wall_clock(), result))
         self._referee_update(g, now)
         return pending.seq
 
@@ -608,8 +611,8 @@ class Room:
         msg_id: str | None,
         t: int,
         default_for: int | None = None,
-    ) -> tuple[Pending, Callable[[Any], Any]]:
-        """Every frame an applied action sends, its ack and its storage job."""
+    ) -> tuple[Pending, rw.ActionAppended]:
+        """Every frame an applied action sends, its ack and its storage record."""
         receivers: list[int | None] = list(range(self.players))
         if self.spectators:
             receivers.append(None)
@@ -685,7 +688,9 @@ class Room:
                 meta.record_url = record_url
         between = self.settings.between_games
         g.next_at = None if self.series.over else self.settings.clock() + between
-        g.end_msg = build_game_end(self, g, outcome, record_url)
+        g.end_msg = build_game_end(
+            self.game_name, self.table, self.series, g, outcome, record_url, between
+        )
         self._broadcast(encode(g.end_msg))
         if self.series.over:
             self.set_status("finished")
@@ -732,7 +737,7 @@ class Room:
             self.series_number += 1
             self.series = self._new_series()
             self.games = []
-            self._store(st.job_update_room(self.code, series_number=self.series_number))
+            self._store(rw.RoomSeries(self.code, self.series_number))
             self.start_game()
         else:
             self._broadcast(self._rematch_frame())
@@ -751,10 +756,10 @@ class Room:
             s.token_hash = None
             s.name = None
             s.connected_once = False
-            self._store(st.job_update_seat(self.code, seat, token_hash=None, name=None))
+            self._store(rw.SeatFreed(self.code, seat))
         else:
             s.left = True
-            self._store(st.job_update_seat(self.code, seat, left=True))
+            self._store(rw.SeatLeft(self.code, seat))
             if self.status == "finished":
                 self._broadcast(self._rematch_frame())
         if all(x.left for x in self.seats if x.kind == "human") and self.status == "finished":
