@@ -111,6 +111,36 @@ async def test_a_drop_is_resumed(server: ServerThread) -> None:
     assert dropped.is_set() and len(sockets) >= 2 and player.ended == 1
 
 
+def test_two_bots_in_the_arena_play_each_other_game_after_game(server: ServerThread) -> None:
+    first, second = _bot(server, "Eve", "Arenaone"), _bot(server, "Fay", "Arenatwo")
+    runs = [
+        subprocess.Popen(
+            [*BLINK, "bot", "play", "--server", server.http, "--token", bot["token"],
+             "--arena", "--games", "2", "--strategy", "blocker"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(),
+        )
+        for bot in (first, second)
+    ]  # fmt: skip
+    outs = [r.communicate(timeout=240) for r in runs]
+    assert [r.returncode for r in runs] == [0, 0], outs
+    codes = [out.split() for out, _ in outs]
+    assert codes[0] == codes[1] and len(set(codes[0])) == 2  # two rooms, the same two
+    assert all("played 2 games" in err for _, err in outs)
+    ladder = server.get("/api/leaderboard?ladder=bots").json()
+    lines = {p["id"]: p for p in [*ladder["players"], *ladder["provisional"]]}
+    assert {first["id"], second["id"]} <= set(lines)
+    assert all(lines[b["id"]]["games"] == 2 for b in (first, second))
+    for bot in (first, second):
+        page = server.get(f"/api/profiles/{bot['id']}").json()
+        assert page["bot"] is True and page["games"] == 2
+        games = server.get(f"/api/profiles/{bot['name']}/games").json()
+        assert len(games["games"]) == 2
+        # What the bot's page (/@/NAME) shows: its two rated games and its owner.
+        figures = server.get(f"/api/profiles/{bot['name']}/figures").json()
+        assert figures["games"] == 2 and len(figures["rating_history"]) == 3
+        assert figures["bot"] is True and figures["owner"] in ("Eve", "Fay")
+
+
 def test_bad_input_exits_2_with_one_sentence(server: ServerThread, tmp_path: Path) -> None:
     cases = [
         ["--server", "nowhere", "--token", "t"],

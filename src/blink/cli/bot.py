@@ -42,6 +42,10 @@ def play(
     host: Annotated[
         bool, typer.Option("--host", help="Make a room for another bot and print its code.")
     ] = False,
+    arena: Annotated[
+        bool,
+        typer.Option("--arena", help="Wait in the bot arena: play other bots, game after game."),
+    ] = False,
     strategy: Annotated[
         str | None,
         typer.Option(help="Play with a house strategy (first, blocker, ... or LEVEL:STRATEGY)."),
@@ -61,8 +65,8 @@ def play(
         _fail("--games must be at least 1")
     if strategy is not None and module is not None:
         _fail("give --strategy or --module, not both")
-    if (opponent is not None) + (join is not None) + host > 1:
-        _fail("give one of --opponent, --join and --host")
+    if (opponent is not None) + (join is not None) + host + arena > 1:
+        _fail("give one of --opponent, --join, --host and --arena")
     if not token.strip():
         _fail("--token is empty")
     try:
@@ -73,7 +77,9 @@ def play(
         if opponent is not None:
             botclient.house_policy(opponent)  # checked here: one sentence, not a 400
         played = asyncio.run(
-            botclient.run(
+            botclient.arena(server.rstrip("/"), token.strip(), games, policy, typer.echo)
+            if arena
+            else botclient.run(
                 server.rstrip("/"),
                 token.strip(),
                 games,
@@ -81,7 +87,7 @@ def play(
                 opponent=opponent,
                 join=join.upper() if join else None,
                 host=host,
-                announce=lambda code: typer.echo(code),
+                announce=typer.echo,
             )
         )
     except botclient.BotRunError as exc:

@@ -38,9 +38,11 @@ __all__ = [
     "BotRunError",
     "Plan",
     "Player",
+    "arena",
     "house_policy",
     "load_policy",
     "run",
+    "wait_in_arena",
 ]
 
 PROTOCOL: Final = 1
@@ -254,9 +256,13 @@ class Player:
 
 
 def _ws_url(server: str, code: str) -> str:
+    return _ws_base(server) + f"/ws/{code}"
+
+
+def _ws_base(server: str) -> str:
     parts = urlsplit(server)
     scheme = "wss" if parts.scheme == "https" else "ws"
-    return f"{scheme}://{parts.netloc}/ws/{code}"
+    return f"{scheme}://{parts.netloc}"
 
 
 def _error(r: httpx.Response) -> str:
@@ -366,6 +372,65 @@ async def run(
     player = Player(policy, games)
     await play_room(server, token, code, player)
     return player.ended
+
+
+_QUEUE_FATAL: Final = {"bad_bot_token", "no_such_profile", "already_queued", "bad_options"}
+"""The queue's refusals after which waiting again cannot help."""
+
+
+async def wait_in_arena(server: str, token: str, players: int = 2) -> str:
+    """Wait in the bot arena (the quick play queue, ``/api/queue``, with the bot's token) until
+    paired with other bot accounts: the new room's code. A drop or a passing refusal (a room
+    that could not be opened, a server stopping) waits again; :class:`BotRunError` after
+    :data:`RETRIES` in a row, or at once for a refusal that waiting again cannot help."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed, WebSocketException
+
+    failures = 0
+    while True:
+        try:
+            async with connect(
+                _ws_base(server) + "/api/queue",
+                additional_headers={"Authorization": f"Bearer {token}"},
+                open_timeout=30,
+            ) as ws:
+                await ws.send(json.dumps({"type": "join", "game": "classic", "players": players}))
+                async for text in ws:
+                    msg = json.loads(text)
+                    kind = msg.get("type")
+                    if kind == "paired":
+                        return str(msg["code"])
+                    if kind == "error":
+                        if msg.get("code") in _QUEUE_FATAL:
+                            raise BotRunError(f"{msg.get('message')} ({msg.get('code')})")
+                        break
+                    failures = 0
+        except (OSError, TimeoutError, WebSocketException, ConnectionClosed):
+            pass
+        failures += 1
+        if failures > RETRIES:
+            raise BotRunError(f"lost the connection to {server} {RETRIES} times in a row")
+        await asyncio.sleep(min(2.0, 0.1 * 2**failures))
+
+
+async def arena(
+    server: str,
+    token: str,
+    games: int,
+    policy: Callable[[int], Plan],
+    announce: Callable[[str], None] = print,
+) -> int:
+    """Play ``games`` games in the bot arena: wait in its queue, play the room it pairs the bot
+    in (one game), and queue again; return how many were played. Each room's code is
+    ``announce``-d."""
+    played = 0
+    while played < games:
+        code = await wait_in_arena(server, token)
+        announce(code)
+        player = Player(policy, 1)
+        await play_room(server, token, code, player)
+        played += player.ended
+    return played
 
 
 def seed() -> int:
