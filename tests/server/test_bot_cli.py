@@ -29,13 +29,18 @@ def _bot(server: ServerThread, owner: str, name: str) -> dict[str, Any]:
         return out
 
 
-def _env() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(Path(botclient.__file__).parents[2])}
+def _env(language: str = "en") -> dict[str, str]:
+    path = str(Path(botclient.__file__).parents[2])
+    return {**os.environ, "PYTHONPATH": path, "LANGUAGE": language}
 
 
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
+def _run(*args: str, language: str = "en") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [*BLINK, "bot", "play", *args], capture_output=True, text=True, env=_env(), timeout=300
+        [*BLINK, "bot", "play", *args],
+        capture_output=True,
+        text=True,
+        env=_env(language),
+        timeout=300,
     )
 
 
@@ -153,3 +158,26 @@ def test_bad_input_exits_2_with_one_sentence(server: ServerThread, tmp_path: Pat
         assert done.returncode == 2, (args, done.stderr)
         lines = done.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("blink bot play: "), done.stderr
+
+
+def test_its_messages_are_in_spanish_too(server: ServerThread, tmp_path: Path) -> None:
+    cases = [
+        (["--server", "nowhere", "--token", "t"], "--server debe ser una dirección"),
+        (["--server", server.http, "--token", "t", "--games", "0"], "--games debe ser 1 o más"),
+        (
+            ["--server", server.http, "--token", "t", "--module", str(tmp_path / "none.py")],
+            "no existe el archivo",
+        ),
+        (["--server", server.http, "--token", "t", "--host", "--arena"], "indica solo uno de"),
+    ]
+    for args, words in cases:
+        for done in (_run(*args, language="es"), _run(*args, "--lang", "es")):
+            assert done.returncode == 2, (args, done.stderr)
+            assert done.stderr.startswith(f"blink bot play: {words}"), done.stderr
+    bot = _bot(server, "Gus", "Hablador")
+    done = _run(
+        "--server", server.http, "--token", bot["token"], "--opponent", "inhuman:first",
+        language="es",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == "se jugó 1 partida"

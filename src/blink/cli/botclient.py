@@ -32,6 +32,7 @@ from blink.games.classic.bots.base import Intent
 from blink.games.classic.engine import ClassicEnd, Outcome
 from blink.games.classic.rules import OFFICIAL, RulesetError, get_ruleset
 from blink.games.classic.view import PlayerView
+from blink.tui.i18n import _
 
 __all__ = [
     "FATAL_CLOSES",
@@ -75,22 +76,22 @@ def load_policy(path: Path) -> Callable[[int], Plan]:
     """The ``plan(view)`` function of a Python file (or its ``make_bot(seat)`` returning an
     object with ``plan``); raises :class:`BotRunError` when the file has neither."""
     if not path.is_file():
-        raise BotRunError(f"no such file: {path}")
+        raise BotRunError(_("no such file: {path}").format(path=path))
     spec = importlib.util.spec_from_file_location(f"blink_user_bot_{path.stem}", path)
     if spec is None or spec.loader is None:
-        raise BotRunError(f"{path} is not a Python module")
+        raise BotRunError(_("{path} is not a Python module").format(path=path))
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
     except Exception as exc:  # the user's code: any error is one sentence
-        raise BotRunError(f"{path} failed to load: {exc}") from None
+        raise BotRunError(_("{path} failed to load: {exc}").format(path=path, exc=exc)) from None
     make = getattr(module, "make_bot", None)
     if callable(make):
         return lambda seat: make(seat).plan
     plan = getattr(module, "plan", None)
     if callable(plan):
         return lambda seat: plan
-    raise BotRunError(f"{path} defines neither plan(view) nor make_bot(seat)")
+    raise BotRunError(_("{path} defines neither plan(view) nor make_bot(seat)").format(path=path))
 
 
 def _card(text: Any) -> Card | None:
@@ -270,7 +271,7 @@ def _error(r: httpx.Response) -> str:
         err = r.json()["error"]
         return f"{err['message']} ({err['code']})"
     except (ValueError, KeyError, TypeError):
-        return f"the server answered {r.status_code}"
+        return _("the server answered {status}").format(status=r.status_code)
 
 
 async def open_room(
@@ -288,7 +289,9 @@ async def open_room(
             else:
                 r = await http.post("/api/quick", json={"bot": opponent} if opponent else {})
         except httpx.HTTPError as exc:
-            raise BotRunError(f"cannot reach {server}: {exc}") from None
+            raise BotRunError(
+                _("cannot reach {server}: {exc}").format(server=server, exc=exc)
+            ) from None
     if r.status_code >= 400:
         raise BotRunError(_error(r))
     return str(r.json()["code"])
@@ -335,13 +338,21 @@ async def play_room(
                     writer.cancel()
                     player.send = None
                 if ws.close_code in FATAL_CLOSES:
-                    raise BotRunError(f"the server closed the connection: {ws.close_reason}")
+                    raise BotRunError(
+                        _("the server closed the connection: {reason}").format(
+                            reason=ws.close_reason
+                        )
+                    )
         except (OSError, TimeoutError, WebSocketException, ConnectionClosed):
             pass
         failures += 1
         if failures > RETRIES:
-            raise BotRunError(f"lost the connection to {server} {RETRIES} times in a row")
+            raise BotRunError(_lost(server))
         await asyncio.sleep(min(2.0, 0.1 * 2**failures))
+
+
+def _lost(server: str) -> str:
+    return _("lost the connection to {server} {n} times in a row").format(server=server, n=RETRIES)
 
 
 _FATAL_ERRORS: Final = {"bad_bot_token", "bad_token", "no_such_room", "too_many_connections"}
@@ -409,7 +420,7 @@ async def wait_in_arena(server: str, token: str, players: int = 2) -> str:
             pass
         failures += 1
         if failures > RETRIES:
-            raise BotRunError(f"lost the connection to {server} {RETRIES} times in a row")
+            raise BotRunError(_lost(server))
         await asyncio.sleep(min(2.0, 0.1 * 2**failures))
 
 
