@@ -65,6 +65,16 @@ def test_the_bots_ladder_lists_the_bot_accounts_apart(
         expect(rows.first).to_contain_text("Paula", timeout=TIMEOUT)
         expect(page.locator("#bots-note")).to_be_hidden()
         assert person["id"] == rows.first.get_attribute("data-id")
+
+        # The bot's own page (/@/Clank): its "Bot" mark, its owner and its rated games.
+        page.goto(f"{server.url}/@/Clank")
+        expect(page.locator("#pl-name .pl-mark.bot")).to_have_text("Bot", timeout=TIMEOUT)
+        summary = page.locator("#pl-summary")
+        expect(summary).to_contain_text("cuenta de bot de Ada")
+        expect(summary).to_contain_text("3 partidas")
+        page.select_option("#lang", "en")
+        expect(summary).to_contain_text("bot account of Ada")
+        expect(summary).to_contain_text("3 games")
         assert errors == []
     finally:
         server.stop()
