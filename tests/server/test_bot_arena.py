@@ -1,15 +1,19 @@
 """The bot arena on a real server: a bot account waits in quick play's queue with its token
 (``Authorization: Bearer``, or as ``profile_secret``), in a pool of its own: paired with
 another bot account, never with a person, and never offered a house bot (on a virtual clock);
-a refused token is a code."""
+a refused token is a code; ``blink bot play --arena``'s wait is taken up again after a drop."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
 from srvkit import Client, ServerThread
 from test_bot_play import BotClient, _bot
+
+from blink.cli import botclient
 
 
 async def _queued_bot(server: ServerThread, token: str, name: str, **join: Any) -> BotClient:
@@ -63,3 +67,45 @@ async def test_a_refused_token_cannot_wait(make_server: Callable[..., ServerThre
     err = await c.expect("error")
     assert err["code"] == "bad_bot_token"
     assert await c.closed() == 4011
+
+
+async def _until(pred: Callable[[], bool]) -> None:
+    async def poll() -> None:
+        while not pred():
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(poll(), 30)
+
+
+async def test_a_dropped_wait_is_taken_up_again(make_server: Callable[..., ServerThread]) -> None:
+    server = make_server(queue_tick=0.05)
+    clank, rivet = _bot(server, "Ada", "Clank"), _bot(server, "Bob", "Rivet")
+    links: list[asyncio.StreamWriter] = []
+
+    async def pipe(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(OSError):
+            while data := await r.read(65536):
+                w.write(data)
+                await w.drain()
+        w.close()
+
+    async def link(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+        """A real TCP relay to the server: the first connection through it is cut."""
+        ur, uw = await asyncio.open_connection("127.0.0.1", server.port)
+        links.append(w)
+        await asyncio.gather(pipe(r, uw), pipe(ur, w))
+
+    relay = await asyncio.start_server(link, "127.0.0.1", 0)
+    port = relay.sockets[0].getsockname()[1]
+    waiting = asyncio.create_task(
+        botclient.wait_in_arena(f"http://127.0.0.1:{port}", clank["token"])
+    )
+    await _until(lambda: len(links) == 1)
+    await asyncio.sleep(0.3)  # its join is in (or not yet: it waits again all the same)
+    links[0].transport.abort()  # the wait's connection dies
+    await _until(lambda: len(links) == 2)  # the client waits again, on a new connection
+    other = await _queued_bot(server, rivet["token"], "Rivet")
+    paired = await other.expect("paired")
+    assert await asyncio.wait_for(waiting, 30) == paired["code"]
+    assert paired["opponents"] == ["Clank"]
+    relay.close()
