@@ -312,16 +312,6 @@ MessageRate = Annotated[
         help="Messages one game connection may send (0: no limit).",
     ),
 ]
-BotMessageRate = Annotated[
-    str,
-    typer.Option(
-        "--bot-message-rate",
-        envvar="BLINK_BOT_MESSAGE_RATE",
-        metavar="RATE",
-        rich_help_panel=LIMITS,
-        help="Messages all of one bot account's connections may send together (0: no limit).",
-    ),
-]
 MaxSpectators = Annotated[
     int,
     typer.Option(
@@ -476,7 +466,6 @@ def serve(
     queue_widen: QueueWiden = 0.5,
     creation_rate: CreationRate = "60/minute",
     message_rate: MessageRate = "80/2seconds",
-    bot_message_rate: BotMessageRate = "320/2seconds",
     max_spectators: MaxSpectators = 500,
     max_connections_per_address: MaxPerAddress = 256,
     max_sockets_per_address: MaxSockets = 512,
@@ -515,7 +504,6 @@ def serve(
 
     rate = _creation_rate(ctx, creation_rate)
     messages = _rate(ctx, message_rate, "--message-rate", "80/2seconds")
-    bot_messages = _rate(ctx, bot_message_rate, "--bot-message-rate", "320/2seconds")
     _check_db_writer(ctx, db_writer)
     _check_choice(ctx, log_format, LOG_FORMATS, "--log-format", "a log format")
     _check_choice(ctx, log_level.lower(), LOG_LEVELS, "--log-level", "a log level")
@@ -559,7 +547,6 @@ def serve(
         creation_rate=rate,
         miss_rate=None if rate is None else "30/minute",
         message_rate=messages,
-        bot_message_rate=bot_messages,
         max_spectators=max_spectators,
         max_connections_per_address=max_connections_per_address,
         max_sockets_per_address=max_sockets_per_address or None,
