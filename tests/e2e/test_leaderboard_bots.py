@@ -1,7 +1,7 @@
 """The leaderboard's Bots ladder in headless Chromium against a real `blink serve`: the
 people's ladder (the default) leaves bot accounts out, the Bots button shows them alone, each
-with a "bot" mark read out as a bot account, the choice kept in the address, in English and
-Spanish."""
+with a "bot" mark read out as a bot account and its owner's name, the choice kept in the
+address, in English and Spanish."""
 
 from __future__ import annotations
 
@@ -22,13 +22,15 @@ def test_the_bots_ladder_lists_the_bot_accounts_apart(
     try:
         person = server.api("/api/profiles", {"name": "Paula"})
         bot = server.api("/api/profiles", {"name": "Clank"})
+        server.api("/api/accounts", {"name": "Ada", "password": "correct horse battery"})
         db = sqlite3.connect(tmp_path / "blink.db")
-        with db:  # Clank's profile is a bot account's (as POST /api/bots makes it)
+        with db:  # Clank's profile is a bot account's, Ada's (as POST /api/bots makes it)
+            (account,) = db.execute("select id from accounts").fetchone()
             db.execute(
                 "insert into bots (profile_id, account_id, created_at) values (?, ?, ?)",
-                (bot["id"], "someaccount", time.time()),
+                (bot["id"], account, time.time()),
             )
-            db.execute("update profiles set games = 3, wins = 2")
+            db.execute("update profiles set games = 3, wins = 2 where name != 'Ada'")
         db.close()
         page = context.new_page()
         errors = collect_errors(page)
@@ -48,6 +50,7 @@ def test_the_bots_ladder_lists_the_bot_accounts_apart(
         mark = rows.first.locator(".pl-mark.bot")
         expect(mark).to_have_text("bot")
         expect(mark).to_have_attribute("aria-label", "A bot account")
+        expect(rows.first.locator(".owner")).to_have_text("by Ada")  # the bot's owner
         expect(page.locator("#board caption")).to_have_text("Bot accounts by rating")
         expect(page.locator("#bots-note")).to_be_visible()
         assert "ladder=bots" in page.url
@@ -55,12 +58,23 @@ def test_the_bots_ladder_lists_the_bot_accounts_apart(
         page.select_option("#lang", "es")
         expect(page.locator("#board caption")).to_have_text("Cuentas de bot por puntuación")
         expect(mark).to_have_attribute("aria-label", "Una cuenta de bot")
+        expect(rows.first.locator(".owner")).to_have_text("de Ada")
         expect(page.locator("#ladder-people")).to_have_text("Personas")
 
         page.click("#ladder-people")
         expect(rows.first).to_contain_text("Paula", timeout=TIMEOUT)
         expect(page.locator("#bots-note")).to_be_hidden()
         assert person["id"] == rows.first.get_attribute("data-id")
+
+        # The bot's own page (/@/Clank): its "Bot" mark, its owner and its rated games.
+        page.goto(f"{server.url}/@/Clank")
+        expect(page.locator("#pl-name .pl-mark.bot")).to_have_text("Bot", timeout=TIMEOUT)
+        summary = page.locator("#pl-summary")
+        expect(summary).to_contain_text("cuenta de bot de Ada")
+        expect(summary).to_contain_text("3 partidas")
+        page.select_option("#lang", "en")
+        expect(summary).to_contain_text("bot account of Ada")
+        expect(summary).to_contain_text("3 games")
         assert errors == []
     finally:
         server.stop()

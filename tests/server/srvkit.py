@@ -37,6 +37,7 @@ def fast_settings(db_url: str, **overrides: Any) -> Settings:
         "hello_timeout": 30.0,
         # Client bots play as fast as they can: far above a person's rate.
         "message_rate": "4000 per 2 seconds",
+        "bot_message_rate": "32000 per 2 seconds",
         # ... and far faster than a person reacts: their games are rated, as a person's would
         # be (tests/server/test_farming.py sets the floor), and ranked after one rated game.
         "reaction_floor_ms": 0,

@@ -29,13 +29,18 @@ def _bot(server: ServerThread, owner: str, name: str) -> dict[str, Any]:
         return out
 
 
-def _env() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(Path(botclient.__file__).parents[2])}
+def _env(language: str = "en") -> dict[str, str]:
+    path = str(Path(botclient.__file__).parents[2])
+    return {**os.environ, "PYTHONPATH": path, "LANGUAGE": language}
 
 
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
+def _run(*args: str, language: str = "en") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [*BLINK, "bot", "play", *args], capture_output=True, text=True, env=_env(), timeout=300
+        [*BLINK, "bot", "play", *args],
+        capture_output=True,
+        text=True,
+        env=_env(language),
+        timeout=300,
     )
 
 
@@ -111,6 +116,36 @@ async def test_a_drop_is_resumed(server: ServerThread) -> None:
     assert dropped.is_set() and len(sockets) >= 2 and player.ended == 1
 
 
+def test_two_bots_in_the_arena_play_each_other_game_after_game(server: ServerThread) -> None:
+    first, second = _bot(server, "Eve", "Arenaone"), _bot(server, "Fay", "Arenatwo")
+    runs = [
+        subprocess.Popen(
+            [*BLINK, "bot", "play", "--server", server.http, "--token", bot["token"],
+             "--arena", "--games", "2", "--strategy", "blocker"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(),
+        )
+        for bot in (first, second)
+    ]  # fmt: skip
+    outs = [r.communicate(timeout=240) for r in runs]
+    assert [r.returncode for r in runs] == [0, 0], outs
+    codes = [out.split() for out, _ in outs]
+    assert codes[0] == codes[1] and len(set(codes[0])) == 2  # two rooms, the same two
+    assert all("played 2 games" in err for _, err in outs)
+    ladder = server.get("/api/leaderboard?ladder=bots").json()
+    lines = {p["id"]: p for p in [*ladder["players"], *ladder["provisional"]]}
+    assert {first["id"], second["id"]} <= set(lines)
+    assert all(lines[b["id"]]["games"] == 2 for b in (first, second))
+    for bot in (first, second):
+        page = server.get(f"/api/profiles/{bot['id']}").json()
+        assert page["bot"] is True and page["games"] == 2
+        games = server.get(f"/api/profiles/{bot['name']}/games").json()
+        assert len(games["games"]) == 2
+        # What the bot's page (/@/NAME) shows: its two rated games and its owner.
+        figures = server.get(f"/api/profiles/{bot['name']}/figures").json()
+        assert figures["games"] == 2 and len(figures["rating_history"]) == 3
+        assert figures["bot"] is True and figures["owner"] in ("Eve", "Fay")
+
+
 def test_bad_input_exits_2_with_one_sentence(server: ServerThread, tmp_path: Path) -> None:
     cases = [
         ["--server", "nowhere", "--token", "t"],
@@ -123,3 +158,26 @@ def test_bad_input_exits_2_with_one_sentence(server: ServerThread, tmp_path: Pat
         assert done.returncode == 2, (args, done.stderr)
         lines = done.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("blink bot play: "), done.stderr
+
+
+def test_its_messages_are_in_spanish_too(server: ServerThread, tmp_path: Path) -> None:
+    cases = [
+        (["--server", "nowhere", "--token", "t"], "--server debe ser una dirección"),
+        (["--server", server.http, "--token", "t", "--games", "0"], "--games debe ser 1 o más"),
+        (
+            ["--server", server.http, "--token", "t", "--module", str(tmp_path / "none.py")],
+            "no existe el archivo",
+        ),
+        (["--server", server.http, "--token", "t", "--host", "--arena"], "indica solo uno de"),
+    ]
+    for args, words in cases:
+        for done in (_run(*args, language="es"), _run(*args, "--lang", "es")):
+            assert done.returncode == 2, (args, done.stderr)
+            assert done.stderr.startswith(f"blink bot play: {words}"), done.stderr
+    bot = _bot(server, "Gus", "Hablador")
+    done = _run(
+        "--server", server.http, "--token", bot["token"], "--opponent", "inhuman:first",
+        language="es",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == "se jugó 1 partida"

@@ -65,11 +65,14 @@ async def test_bot_accounts_have_a_ladder_of_their_own(
     assert all(p["bot_account"] for p in bots["players"])
     clank = next(p for p in bots["players"] if p["id"] == bot["id"])
     assert clank["games"] == 2 and len(clank["form"]) == 2
+    # Each line names the bot's owner.
+    assert {p["id"]: p["owner"] for p in bots["players"]} == {bot["id"]: "Ada", other["id"]: "Bob"}
     people = server.get("/api/leaderboard").json()
     assert people["ladder"] == "people"
     assert person["id"] in _ids(people)  # with the owners' own profiles, people too
     assert not _ids(people) & {bot["id"], other["id"]}
     assert not any(p["bot_account"] for p in [*people["players"], *people["provisional"]])
+    assert not any(p["owner"] for p in [*people["players"], *people["provisional"]])
     assert (
         server.get("/api/leaderboard?ladder=people").json()["provisional"] == people["provisional"]
     )

@@ -16,6 +16,9 @@ from urllib.parse import urlsplit
 
 import typer
 
+from blink.cli.play import LangOpt, use_language
+from blink.tui.i18n import _, ngettext
+
 __all__ = ["register"]
 
 bot_app = typer.Typer(help="Play through the public Bot API with a bot account's token.")
@@ -42,6 +45,10 @@ def play(
     host: Annotated[
         bool, typer.Option("--host", help="Make a room for another bot and print its code.")
     ] = False,
+    arena: Annotated[
+        bool,
+        typer.Option("--arena", help="Wait in the bot arena: play other bots, game after game."),
+    ] = False,
     strategy: Annotated[
         str | None,
         typer.Option(help="Play with a house strategy (first, blocker, ... or LEVEL:STRATEGY)."),
@@ -50,21 +57,27 @@ def play(
         Path | None,
         typer.Option(help="Play with your own FILE.py: plan(view) or make_bot(seat)."),
     ] = None,
+    lang: LangOpt = None,
 ) -> None:
     """Play GAMES games with a bot account's token, then exit 0."""
     from blink.cli import botclient
 
+    use_language(lang, _fail)
     parts = urlsplit(server)
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        _fail(f"--server must be an http:// or https:// address, not {server!r}")
+        _fail(
+            _("--server must be an http:// or https:// address, not {server!r}").format(
+                server=server
+            )
+        )
     if games < 1:
-        _fail("--games must be at least 1")
+        _fail(_("--games must be at least 1"))
     if strategy is not None and module is not None:
-        _fail("give --strategy or --module, not both")
-    if (opponent is not None) + (join is not None) + host > 1:
-        _fail("give one of --opponent, --join and --host")
+        _fail(_("give --strategy or --module, not both"))
+    if (opponent is not None) + (join is not None) + host + arena > 1:
+        _fail(_("give one of --opponent, --join, --host and --arena"))
     if not token.strip():
-        _fail("--token is empty")
+        _fail(_("--token is empty"))
     try:
         if module is not None:
             policy = botclient.load_policy(module)
@@ -73,7 +86,9 @@ def play(
         if opponent is not None:
             botclient.house_policy(opponent)  # checked here: one sentence, not a 400
         played = asyncio.run(
-            botclient.run(
+            botclient.arena(server.rstrip("/"), token.strip(), games, policy, typer.echo)
+            if arena
+            else botclient.run(
                 server.rstrip("/"),
                 token.strip(),
                 games,
@@ -81,14 +96,14 @@ def play(
                 opponent=opponent,
                 join=join.upper() if join else None,
                 host=host,
-                announce=lambda code: typer.echo(code),
+                announce=typer.echo,
             )
         )
     except botclient.BotRunError as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
         raise typer.Exit(130) from None
-    typer.echo(f"played {played} games", err=True)
+    typer.echo(ngettext("played {n} game", "played {n} games", played).format(n=played), err=True)
 
 
 def register(app: typer.Typer) -> None:

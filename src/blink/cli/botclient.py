@@ -25,18 +25,21 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from blink.model.registry import front_end
+from blink.model.registry import DEFAULT_GAME, front_end
+from blink.tui.i18n import _
 
 __all__ = [
     "FATAL_CLOSES",
     "BotRunError",
     "Plan",
     "Seat",
+    "arena",
     "game_client",
     "house_policy",
     "load_policy",
     "new_seat",
     "run",
+    "wait_in_arena",
 ]
 
 PROTOCOL: Final = 1
@@ -104,28 +107,32 @@ def load_policy(path: Path) -> Callable[[int], Plan]:
     """The ``plan(view)`` function of a Python file (or its ``make_bot(seat)`` returning an
     object with ``plan``); raises :class:`BotRunError` when the file has neither."""
     if not path.is_file():
-        raise BotRunError(f"no such file: {path}")
+        raise BotRunError(_("no such file: {path}").format(path=path))
     spec = importlib.util.spec_from_file_location(f"blink_user_bot_{path.stem}", path)
     if spec is None or spec.loader is None:
-        raise BotRunError(f"{path} is not a Python module")
+        raise BotRunError(_("{path} is not a Python module").format(path=path))
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
     except Exception as exc:  # the user's code: any error is one sentence
-        raise BotRunError(f"{path} failed to load: {exc}") from None
+        raise BotRunError(_("{path} failed to load: {exc}").format(path=path, exc=exc)) from None
     make = getattr(module, "make_bot", None)
     if callable(make):
         return lambda seat: make(seat).plan
     plan = getattr(module, "plan", None)
     if callable(plan):
         return lambda seat: plan
-    raise BotRunError(f"{path} defines neither plan(view) nor make_bot(seat)")
+    raise BotRunError(_("{path} defines neither plan(view) nor make_bot(seat)").format(path=path))
 
 
 def _ws_url(server: str, code: str) -> str:
+    return _ws_base(server) + f"/ws/{code}"
+
+
+def _ws_base(server: str) -> str:
     parts = urlsplit(server)
     scheme = "wss" if parts.scheme == "https" else "ws"
-    return f"{scheme}://{parts.netloc}/ws/{code}"
+    return f"{scheme}://{parts.netloc}"
 
 
 def _error(r: httpx.Response) -> str:
@@ -133,7 +140,7 @@ def _error(r: httpx.Response) -> str:
         err = r.json()["error"]
         return f"{err['message']} ({err['code']})"
     except (ValueError, KeyError, TypeError):
-        return f"the server answered {r.status_code}"
+        return _("the server answered {status}").format(status=r.status_code)
 
 
 async def open_room(
@@ -151,7 +158,9 @@ async def open_room(
             else:
                 r = await http.post("/api/quick", json={"bot": opponent} if opponent else {})
         except httpx.HTTPError as exc:
-            raise BotRunError(f"cannot reach {server}: {exc}") from None
+            raise BotRunError(
+                _("cannot reach {server}: {exc}").format(server=server, exc=exc)
+            ) from None
     if r.status_code >= 400:
         raise BotRunError(_error(r))
     return str(r.json()["code"])
@@ -198,13 +207,21 @@ async def play_room(
                     writer.cancel()
                     player.send = None
                 if ws.close_code in FATAL_CLOSES:
-                    raise BotRunError(f"the server closed the connection: {ws.close_reason}")
+                    raise BotRunError(
+                        _("the server closed the connection: {reason}").format(
+                            reason=ws.close_reason
+                        )
+                    )
         except (OSError, TimeoutError, WebSocketException, ConnectionClosed):
             pass
         failures += 1
         if failures > RETRIES:
-            raise BotRunError(f"lost the connection to {server} {RETRIES} times in a row")
+            raise BotRunError(_lost(server))
         await asyncio.sleep(min(2.0, 0.1 * 2**failures))
+
+
+def _lost(server: str) -> str:
+    return _("lost the connection to {server} {n} times in a row").format(server=server, n=RETRIES)
 
 
 _FATAL_ERRORS: Final = {"bad_bot_token", "bad_token", "no_such_room", "too_many_connections"}
@@ -235,6 +252,67 @@ async def run(
     player = new_seat(policy, games)
     await play_room(server, token, code, player)
     return player.ended
+
+
+_QUEUE_FATAL: Final = {"bad_bot_token", "no_such_profile", "already_queued", "bad_options"}
+"""The queue's refusals after which waiting again cannot help."""
+
+
+async def wait_in_arena(server: str, token: str, players: int = 2) -> str:
+    """Wait in the bot arena (the quick play queue, ``/api/queue``, with the bot's token) until
+    paired with other bot accounts: the new room's code. A drop or a passing refusal (a room
+    that could not be opened, a server stopping) waits again; :class:`BotRunError` after
+    :data:`RETRIES` in a row, or at once for a refusal that waiting again cannot help."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed, WebSocketException
+
+    failures = 0
+    while True:
+        try:
+            async with connect(
+                _ws_base(server) + "/api/queue",
+                additional_headers={"Authorization": f"Bearer {token}"},
+                open_timeout=30,
+            ) as ws:
+                await ws.send(
+                    json.dumps({"type": "join", "game": DEFAULT_GAME, "players": players})
+                )
+                async for text in ws:
+                    msg = json.loads(text)
+                    kind = msg.get("type")
+                    if kind == "paired":
+                        return str(msg["code"])
+                    if kind == "error":
+                        if msg.get("code") in _QUEUE_FATAL:
+                            raise BotRunError(f"{msg.get('message')} ({msg.get('code')})")
+                        break
+                    failures = 0
+        except (OSError, TimeoutError, WebSocketException, ConnectionClosed):
+            pass
+        failures += 1
+        if failures > RETRIES:
+            raise BotRunError(_lost(server))
+        await asyncio.sleep(min(2.0, 0.1 * 2**failures))
+
+
+async def arena(
+    server: str,
+    token: str,
+    games: int,
+    policy: Callable[[int], Plan],
+    announce: Callable[[str], None] = print,
+) -> int:
+    """Play ``games`` games in the bot arena: wait in its queue, play the room it pairs the bot
+    in (one game), and queue again; return how many were played. Each room's code is
+    ``announce``-d."""
+    played = 0
+    while played < games:
+        code = await wait_in_arena(server, token)
+        announce(code)
+        player = new_seat(policy, 1)
+        await play_room(server, token, code, player)
+        played += player.ended
+    return played
 
 
 def seed() -> int:

@@ -13,7 +13,9 @@ seat in one room: they leave the queue) and :class:`OfferBot` (a player has wait
 :attr:`Rules.bot_after` seconds: it is offered a game against a bot, once, and goes on
 waiting).
 
-Players wait for others of the same game and number of seats only. A player's accepted rating
+Players wait for others of the same game, number of seats and *pool* only: ``"people"`` (the
+default) or ``"bots"`` (the bot arena: bot accounts, paired with bot accounts only and never
+offered a house bot). A player's accepted rating
 gap widens with its waiting time (:meth:`Rules.gap`: ``base_gap + widen_per_second x waited``,
 up to ``max_gap``); a group forms when every two of its members accept each other (their
 ratings' difference is within both their gaps). The longest waiting player is seated first,
@@ -28,6 +30,7 @@ from typing import Final
 
 __all__ = [
     "DEFAULT_RULES",
+    "POOLS",
     "Event",
     "Matchmaker",
     "OfferBot",
@@ -86,11 +89,12 @@ class Waiter:
     players: int
     since: float
     offered: bool = False
+    pool: str = "people"
 
     @property
-    def key(self) -> tuple[str, int]:
-        """What it waits for: the game and its number of seats."""
-        return (self.game, self.players)
+    def key(self) -> tuple[str, int, str]:
+        """What it waits for: the game, its number of seats and the pool it waits in."""
+        return (self.game, self.players, self.pool)
 
 
 @dataclass(frozen=True)
@@ -112,6 +116,9 @@ class OfferBot:
     waited: float
 
 
+POOLS: Final = ("people", "bots")
+"""The queue's pools: people (and guests), and the bot arena's bot accounts."""
+
 Event = Paired | OfferBot
 """What an input of the queue gives."""
 
@@ -130,15 +137,20 @@ class Matchmaker:
         self.now = max(self.now, now)
         return self.now
 
-    def join(self, player: str, rating: float, game: str, players: int, now: float) -> list[Event]:
-        """``player`` starts waiting. Raises :class:`QueueError` (``already_queued``) when it
-        is waiting already, (``bad_players``) for fewer than two seats."""
+    def join(
+        self, player: str, rating: float, game: str, players: int, now: float, pool: str = "people"
+    ) -> list[Event]:
+        """``player`` starts waiting in ``pool`` (:data:`POOLS`). Raises :class:`QueueError`
+        (``already_queued``) when it is waiting already, (``bad_players``) for fewer than two
+        seats, (``bad_pool``) for an unknown pool."""
         if player in self.waiting:
             raise QueueError("already_queued", f"{player} is waiting already")
         if players < 2:
             raise QueueError("bad_players", "a game against people needs at least two seats")
+        if pool not in POOLS:
+            raise QueueError("bad_pool", f"the queue's pools are {', '.join(POOLS)}, not {pool!r}")
         at = self._advance(now)
-        self.waiting[player] = Waiter(player, rating, game, players, at)
+        self.waiting[player] = Waiter(player, rating, game, players, at, pool=pool)
         return self._step(at)
 
     def leave(self, player: str) -> bool:
@@ -173,7 +185,7 @@ class Matchmaker:
         bot_after = self.rules.bot_after
         if bot_after is not None:
             for w in self.waiting.values():
-                if not w.offered and now - w.since >= bot_after:
+                if w.pool == "people" and not w.offered and now - w.since >= bot_after:
                     w.offered = True
                     out.append(OfferBot(w.player, now - w.since))
         return out

@@ -582,9 +582,30 @@ LADDERS: Final = ("people", "bots")
 """The leaderboard's ladders: the people's (every profile but the bot accounts') and the bot
 accounts' own (``GET /api/leaderboard?ladder=``)."""
 
-bot_profiles = table("bots", column("profile_id"))
-"""The bot accounts' profile ids (the table is :mod:`blink.server.bot_accounts.store`'s, named
-here without importing it: that module builds on this one)."""
+bot_profiles = table("bots", column("profile_id"), column("account_id"))
+"""The bot accounts' profile ids and owning accounts (the table is
+:mod:`blink.server.bot_accounts.store`'s, named here without importing it: that module builds on
+this one)."""
+_account_profiles = table("accounts", column("id"), column("profile_id"))
+"""The accounts' profiles (:mod:`blink.server.accounts.store`'s table, named the same way)."""
+
+
+def _bot_owners(conn: Connection, ids: list[str]) -> dict[str, str]:
+    """The name of the account that owns each of these bot accounts' profiles (a bot whose
+    account was deleted has none)."""
+    if not ids:
+        return {}
+    owner = profiles.alias("owner")
+    rows = conn.execute(
+        select(bot_profiles.c.profile_id, owner.c.name)
+        .select_from(
+            bot_profiles.join(
+                _account_profiles, _account_profiles.c.id == bot_profiles.c.account_id
+            ).join(owner, owner.c.id == _account_profiles.c.profile_id)
+        )
+        .where(bot_profiles.c.profile_id.in_(ids))
+    )
+    return {r[0]: r[1] for r in rows}
 
 
 def _on_ladder(ladder: str) -> Any:
@@ -599,7 +620,9 @@ def leaderboard(hub: Hub, limit: int, min_games: int, ladder: str = "people") ->
     (:data:`RANKED_AFTER` by default) by conservative rating (``mu - 3 sigma``), best first,
     ranked; the provisional ones (fewer games, with at least ``min_games``) apart, unranked
     (``rank: null``, ``provisional: true``), newest first; each with its recent form
-    (:func:`_recent_form`) and ``bot_account``; the ladder, the threshold
+    (:func:`_recent_form`), ``bot_account`` and, on the bots' ladder, the name of the account
+    that owns the bot (``owner``; ``null`` elsewhere, or once that account is deleted); the
+    ladder, the threshold
     (``provisional_games``); and the house bots' fixed ratings (``GET /api/leaderboard``).
     ``limit`` (kept between 1 and 1,000) applies to each list."""
     limit = max(1, min(limit, 1000))
@@ -624,7 +647,8 @@ def leaderboard(hub: Hub, limit: int, min_games: int, ladder: str = "people") ->
                 )
             )
         form = _recent_form(conn, [row.id for row in [*rows, *fresh]])
-    bot = ladder == "bots"
+        bot = ladder == "bots"
+        owners = _bot_owners(conn, [row.id for row in [*rows, *fresh]]) if bot else {}
     return {
         "ladder": ladder,
         "players": [
@@ -633,6 +657,7 @@ def leaderboard(hub: Hub, limit: int, min_games: int, ladder: str = "people") ->
                 **public_profile(row),
                 "provisional": False,
                 "bot_account": bot,
+                "owner": owners.get(row.id),
                 "form": form.get(row.id, []),
             }
             for i, row in enumerate(rows)
@@ -643,6 +668,7 @@ def leaderboard(hub: Hub, limit: int, min_games: int, ladder: str = "people") ->
                 **public_profile(row),
                 "provisional": True,
                 "bot_account": bot,
+                "owner": owners.get(row.id),
                 "form": form.get(row.id, []),
             }
             for row in fresh

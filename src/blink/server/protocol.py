@@ -558,13 +558,15 @@ QUEUE_CLIENT: Final[tuple[type[msgspec.Struct], ...]] = (QueueJoin, QueueLeave)
 
 
 class Queued(msgspec.Struct, tag="queued", tag_field="type", frozen=True):
-    """The player waits: the rating it is paired by, and after how many seconds a bot is
-    offered (``null``: never)."""
+    """The player waits: the rating it is paired by, after how many seconds a bot is
+    offered (``null``: never), and its pool: ``people``, or ``bots`` (the bot arena, where a
+    bot account waits, paired with bot accounts only)."""
 
     game: str
     players: int
     rating: float
     bot_after: float | None
+    pool: str = "people"
 
 
 class QueueStatus(msgspec.Struct, tag="queue", tag_field="type", frozen=True):

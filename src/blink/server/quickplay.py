@@ -11,6 +11,11 @@ the player takes its seat on ``/ws/CODE``. A player who has waited ``Settings.qu
 seconds is offered a bot once (``bot_offer``: the client then asks ``POST /api/quick``, or goes
 on waiting). Closing the connection, or ``leave``, leaves the queue.
 
+A bot account waits in the same queue with its token (``Authorization: Bearer`` on the
+handshake, or as ``profile_secret``): it waits in the bot arena's pool
+(:data:`blink.server.matchmaking.POOLS`), is paired with other bot accounts only, under its
+own name, and is never offered a house bot (docs/bot-api.md).
+
 The numbers of players online (connected to a game or waiting) and waiting are published on
 the lobby's topic as :class:`blink.server.bus.Presence` whenever they change (looked at on
 each tick) and every :data:`REPUBLISH` seconds; each node adds up the others' (with Redis) for
@@ -34,6 +39,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from blink.model.registry import NoTable, UnknownGame, get_game, get_table
 from blink.ratings import Rating
 from blink.server import creation_limits
+from blink.server.bot_accounts.service import BotAuth, bearer, profile_marks
 from blink.server.bus import ROOMS, Presence
 from blink.server.errors import ApiError
 from blink.server.hub import Hub
@@ -87,6 +93,9 @@ class _Entry:
     players: int
     rating: float
     secret_hash: str | None
+    pool: str = "people"
+    bot_name: str | None = None
+    """A bot account's own name (it plays as itself, whatever ``join`` names)."""
 
 
 class QuickPlay:
@@ -234,6 +243,8 @@ class QuickPlay:
             secret_hash = found["secret_hash"]
             self._not_queued(secret_hash)
             rating = float(found["rating"]["ordinal"])
+            if profile_marks(self.hub, found["id"])["bot"]:
+                return _Entry(players, rating, secret_hash, "bots", found["name"])
         return _Entry(players, rating, secret_hash)
 
     def _not_queued(self, secret_hash: str | None) -> None:
@@ -247,11 +258,13 @@ class QuickPlay:
         self._not_queued(entry.secret_hash)  # again: the same profile may have joined meanwhile
         player = secrets.token_hex(8)
         done = asyncio.Event()
-        self.waiting[player] = _Waiting(send, msg.name, msg.profile_secret, entry.secret_hash, done)
-        bot_after = self.core.rules.bot_after
-        send(Queued(msg.game, entry.players, entry.rating, bot_after))
+        name = entry.bot_name or msg.name
+        self.waiting[player] = _Waiting(send, name, msg.profile_secret, entry.secret_hash, done)
+        bot_after = self.core.rules.bot_after if entry.pool == "people" else None
+        send(Queued(msg.game, entry.players, entry.rating, bot_after, entry.pool))
         clock = self.hub.settings.clock()
-        self._handle(self.core.join(player, entry.rating, msg.game, entry.players, clock))
+        joined = self.core.join(player, entry.rating, msg.game, entry.players, clock, entry.pool)
+        self._handle(joined)
         self._show()
         return player, done
 
@@ -305,8 +318,10 @@ class QuickPlay:
 async def serve_queue(ws: WebSocket) -> None:
     """The ``/api/queue`` WebSocket: one player's wait (see the module's documentation).
 
-    A foreign origin, or an address past ``Settings.max_connections_per_address`` (counted
-    with its game connections), is refused (1008). The first message must be ``join`` (in
+    A handshake's ``Authorization: Bearer`` token that is no live bot token is refused
+    (``bad_bot_token``, 4011). A foreign origin, or an address past
+    ``Settings.max_connections_per_address`` (counted with its game connections), is refused
+    (1008). The first message must be ``join`` (in
     ``Settings.hello_timeout`` seconds); a refused one is answered with ``error`` and the
     connection is closed (4400). Once paired or refused, the server closes it (1000).
     """
@@ -332,6 +347,13 @@ async def _serve(ws: WebSocket, hub: Hub, settings: Settings) -> None:
     """One accepted wait, from ``join`` to its end."""
     qp: QuickPlay = hub.quickplay  # type: ignore[attr-defined]
     await ws.accept()
+    try:
+        bot = bearer(hub, ws.headers.get("authorization"))
+    except ApiError as exc:
+        with contextlib.suppress(Exception):
+            await ws.send_text(encode(ErrorFrame(exc.code, exc.message)))
+            await ws.close(code=4011)
+        return
     outbox: asyncio.Queue[msgspec.Struct | None] = asyncio.Queue()
     sender = asyncio.get_running_loop().create_task(_send_all(ws, outbox))
     player: str | None = None
@@ -341,6 +363,7 @@ async def _serve(ws: WebSocket, hub: Hub, settings: Settings) -> None:
             msg = decode_queue(first)
             if not isinstance(msg, QueueJoin):
                 raise QueueError("join_required", "say join first")
+            msg = _as_bot(msg, bot)
             if hub.draining:
                 raise QueueError("shutting_down", "the server is stopping: try again soon")
             failure = hub.write_failure()
@@ -376,6 +399,14 @@ async def _serve(ws: WebSocket, hub: Hub, settings: Settings) -> None:
             qp.leave(player)
         if not sender.done():
             sender.cancel()
+
+
+def _as_bot(msg: QueueJoin, bot: BotAuth | None) -> QueueJoin:
+    """A ``join`` on a connection whose handshake gave a bot token: waits as that bot (the
+    token is its profile's secret), whatever ``profile_secret`` it names."""
+    if bot is None:
+        return msg
+    return msgspec.structs.replace(msg, profile_secret=bot.token)
 
 
 async def _wait(ws: WebSocket, qp: QuickPlay, player: str, done: asyncio.Event) -> None:

@@ -17,6 +17,7 @@ import logging
 import secrets
 import time
 from collections import Counter, deque
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -94,11 +95,20 @@ def origin_ok(ws: WebSocket, settings: Settings) -> bool:
 
 class BotConnections:
     """How many WebSocket connections each bot account has open (``limit`` at most), by its
-    profile's id: those that gave its token in ``Authorization: Bearer`` or took its seat."""
+    profile's id: those that gave its token in ``Authorization: Bearer`` or took its seat;
+    and the messages they send together, in one window a bot (``rate``, on ``clock``)."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(
+        self, limit: int, rate: str | None = None, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.limit = limit
         self.open: Counter[str] = Counter()
+        self.messages = MessageLimiter(rate, clock)
+
+    def hit(self, profile: str) -> bool:
+        """Count one message of any connection of ``profile``; ``False`` when the bot's
+        window is full."""
+        return self.messages.hit(f"bot:{profile}")
 
     def take(self, profile: str) -> bool:
         """Count one more connection of ``profile``; ``False`` (not counted) past the limit."""
@@ -279,6 +289,10 @@ class Session:
         if not self.rate_ok():
             self.error("rate_limited", "too many messages")
             self.close(1008, "rate limit")
+            return
+        if self.counted is not None and self.bots is not None and not self.bots.hit(self.counted):
+            self.error("bot_rate_limited", "this bot's connections together sent too many messages")
+            self.close(1008, "bot rate limit")
             return
         self.handle(data)
 
@@ -666,7 +680,9 @@ async def endpoint(state: State, ws: WebSocket, send: Send, url_room: str | None
             state.send_path = _log_send_path(send)
         bots: BotConnections | None = getattr(state, "bot_connections", None)
         if bots is None:
-            bots = state.bot_connections = BotConnections(settings.max_connections_per_bot)
+            bots = state.bot_connections = BotConnections(
+                settings.max_connections_per_bot, settings.bot_message_rate, settings.clock
+            )
         ok, bot = await _bot_of(ws, hub, bots)
         if not ok:
             return

@@ -48,13 +48,22 @@ __all__ = [
 ]
 
 _PACKAGE: Final = Path(__file__).resolve().parent.parent
-SOURCES: Final = ("tui", "cli/play.py", "games/*/tui", "games/*/cli.py", "games/*/cli")
+SOURCES: Final = (
+    "tui",
+    "cli/play.py",
+    "cli/bot.py",
+    "cli/botclient.py",
+    "games/*/tui",
+    "games/*/cli.py",
+    "games/*/cli",
+)
 """The terminal clients' sources, under ``src/blink`` (patterns: each game's own terminal
 client and commands, whatever games there are): what :func:`extract` reads."""
 KEYWORDS: Final = {"_": None, "N_": None, "ngettext": (1, 2)}
 """The functions whose literal arguments are messages (Babel's keyword specs)."""
 _HEADER_COMMENT: Final = (
-    "# The terminal clients' texts (blink.tui, blink play, Go Blink's terminal client).\n"
+    "# The terminal clients' texts (blink.tui, blink play, blink bot play, Go Blink's terminal "
+    "client).\n"
     "# Written by scripts/tui_catalog.py; translate the msgstr lines."
 )
 

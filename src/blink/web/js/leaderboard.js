@@ -88,7 +88,8 @@ function showBoard(data) {
     .map((d) => d.closest("tr").dataset.id));
   const line = (p) => {
     const row = el("tr", { "data-id": p.id, class: p.id === (me && me.id) ? "me" : null },
-      el("td", {}, p.rank == null ? "–" : String(p.rank)), el("th", { scope: "row" }, playerLink(p.name), ...(p.bot_account ? [" ", botMark()] : [])),
+      el("td", {}, p.rank == null ? "–" : String(p.rank)), el("th", { scope: "row" }, playerLink(p.name), ...(p.bot_account ? [" ", botMark()] : []),
+        ...(p.owner ? [" ", el("span", { class: "owner" }, t("lb_bot_owner", { owner: p.owner }))] : [])),
       el("td", { class: "rating" }, p.rating.ordinal.toFixed(1)), el("td", {}, String(p.games)),
       formCell(p.form), detailsCell(p));
     if (open.has(p.id)) row.querySelector("details").open = true;

@@ -81,6 +81,7 @@ function showHead() {
   document.title = t("pl_page_title", { name: p.name });
   document.getElementById("pl-name").replaceChildren(el("span", {}, p.name), ...marks(p));
   document.getElementById("pl-summary").textContent = [
+    ...(p.bot && p.owner ? [t("pl_owner", { owner: p.owner })] : []),
     t("pl_summary", { r: num(p.rating.ordinal) }),
     tCount("games", p.games),
     tCount("wins", p.wins),
