@@ -454,6 +454,12 @@ class LocalCluster:
     postgres: LocalPostgres | None = None
     redis: LocalRedis | None = None
     haproxy: subprocess.Popen[bytes] | None = None
+    proxy_secret: str = field(default_factory=lambda: secrets.token_urlsafe(32))
+    """The secret HAProxy sets on every request it passes, without which a node believes no
+    ``X-Forwarded-For`` nor ``X-Blink-Room`` (``--proxy-secret``): any process of the machine
+    reaches the nodes' ports from the router's address. In the nodes' environment and in
+    :attr:`secret_file` and HAProxy's configuration, both of mode 0600; never on a command
+    line."""
     _tmp: tempfile.TemporaryDirectory[str] | None = None
     _logs: list[IO[bytes]] = field(default_factory=list)
     _spawner: ThreadPoolExecutor | None = None
@@ -466,6 +472,12 @@ class LocalCluster:
     def url(self) -> str:
         """The router's base URL: what to open."""
         return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def secret_file(self) -> Path:
+        """Where the router's secret is kept (mode 0600)."""
+        assert self.folder is not None
+        return self.folder / "router-secret"
 
     def start(self) -> LocalCluster:
         """Start everything, or stop what started and raise :class:`ClusterError`."""
@@ -490,6 +502,7 @@ class LocalCluster:
             self.folder = Path(self._tmp.name)
             os.chmod(self.folder, 0o755)  # PostgreSQL's user reaches its own folder inside
         try:
+            _private_file(self.secret_file, self.proxy_secret + "\n")
             listen = tuple(sorted({p.services for p in self.placements} - {"127.0.0.1"}))
             self.postgres = LocalPostgres(self.folder / "postgres", listen, self.postgres_settings)
             self.postgres.start()
@@ -519,10 +532,13 @@ class LocalCluster:
         # alone: it connects to a node from the address the node reaches this machine at
         # (127.0.0.1 on loopback, this end of the link for a node in another namespace).
         args += ["--proxy-headers", "--forwarded-allow-ips", place.services]
-        # The passwords of Redis and PostgreSQL go in the environment, which only this user
-        # reads, not on the command line, which every user of the machine does.
+        # The passwords of Redis and PostgreSQL, and the router's secret (without which the
+        # node believes none of those headers: any process of this machine reaches its port
+        # from 127.0.0.1), go in the environment, which only this user reads, not on the
+        # command line, which every user of the machine does.
         env = {
             **os.environ,
+            "BLINK_PROXY_SECRET": self.proxy_secret,
             "BLINK_REDIS_URL": self.redis.url_at(place.services),
             "BLINK_DATABASE_URL": self.postgres.url_at(place.services),
         }
@@ -549,9 +565,10 @@ class LocalCluster:
             check_interval_ms=self.check_interval_ms,
             fall=self.fall,
             rise=self.rise,
+            proxy_secret=self.proxy_secret,
         )
         path = self.folder / "haproxy.cfg"
-        path.write_text(render(cfg))
+        _private_file(path, render(cfg))  # it holds the router's secret
         log = self.folder / "haproxy.log"
         out = open(log, "wb")  # noqa: SIM115  # closed by stop()
         self._logs.append(out)
