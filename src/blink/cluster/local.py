@@ -107,12 +107,15 @@ REDIS_USER = "blink"
 """The one Redis user of a local cluster (the default user is off)."""
 REDIS_RULES = (
     "resetchannels &blink:* resetkeys ~blink:limits:* -@all +@connection +@pubsub -@dangerous"
-    " +evalsha +script|load +lindex +lpush +ltrim +expire"
+    " +evalsha +script|load +lindex +lpush +ltrim +expire +zadd +zrem +zremrangebyscore +zcard"
 )
 """What that user may do: connect, publish and subscribe on the bus's channels, and keep the
 per-address windows (:mod:`blink.server.shared_limits`: the ``limits`` library's moving-window
 scripts, run by their digest, loaded when Redis does not know them, which read and write lists
-under ``blink:limits:`` with ``LINDEX``, ``LPUSH``, ``LTRIM`` and ``EXPIRE``); no other key."""
+under ``blink:limits:`` with ``LINDEX``, ``LPUSH``, ``LTRIM`` and ``EXPIRE``), and count each
+address's open WebSockets (:mod:`blink.server.shared_connections`: sorted sets under
+``blink:limits:conns:``, with ``ZADD``, ``ZREM``, ``ZREMRANGEBYSCORE``, ``ZCARD`` and
+``EXPIRE``, by a script of its own and a pipeline); no other key."""
 
 
 def _private_file(path: Path, text: str) -> None:
