@@ -1,13 +1,15 @@
 """The cap on one address's open WebSockets is the cluster's when the nodes share a Redis: on
 a real cluster (PostgreSQL, Redis, two nodes, HAProxy on loopback) an address whose
 connections the router spreads over both nodes gets the cap once in all, not once per node,
-while another address still connects; a closed connection makes room again."""
+while another address still connects; a closed connection makes room again. Its event
+streams, capped apart, the same."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
 
+import httpx
 import pytest
 import websockets
 from cluster_helpers import local_cluster
@@ -73,3 +75,45 @@ async def test_an_addresss_websockets_are_capped_cluster_wide(cluster: LocalClus
         for c in held:
             if c is not None:
                 await c.close()
+
+
+def client_from(source: str) -> httpx.AsyncClient:
+    """An HTTP client whose connections come from ``source`` (a loopback address)."""
+    return httpx.AsyncClient(
+        transport=httpx.AsyncHTTPTransport(local_address=source), timeout=TIMEOUT
+    )
+
+
+async def open_streams(
+    client: httpx.AsyncClient, url: str, count: int
+) -> tuple[list[int], list[httpx.Response]]:
+    """``count`` event streams of the leaderboard (the router sends them to any node)
+    through ``client``, one after the other: their statuses, and the streams accepted (kept
+    open)."""
+    statuses, held = [], []
+    for _ in range(count):
+        r = await client.send(
+            client.build_request("GET", url + "/api/leaderboard/events"), stream=True
+        )
+        statuses.append(r.status_code)
+        if r.status_code == 200:
+            held.append(r)
+        else:
+            await r.aread()
+            assert r.json()["error"]["code"] == "too_many_streams"
+            await r.aclose()
+    return statuses, held
+
+
+async def test_an_addresss_event_streams_are_capped_cluster_wide(cluster: LocalCluster) -> None:
+    held: list[httpx.Response] = []
+    async with client_from("127.0.0.4") as one, client_from("127.0.0.5") as other:
+        try:
+            statuses, held = await open_streams(one, cluster.url, 4)
+            assert statuses == [200, 200, 429, 429]
+            others, more = await open_streams(other, cluster.url, 1)
+            held += more
+            assert others == [200]
+        finally:
+            for r in held:
+                await r.aclose()

@@ -1,15 +1,16 @@
-"""The open WebSocket connections of each client address, counted by the whole cluster: kept in
-Redis, when the nodes share one.
+"""The open WebSocket connections and event streams of each client address, counted by the
+whole cluster: kept in Redis, when the nodes share one.
 
 Each node caps an address's open WebSockets (game and quick play's queue,
 ``Settings.max_connections_per_address``) by its own count (``Hub.by_address``). Behind a
 router that spreads an address's connections over N nodes, that would allow N caps. With
 ``--redis-url`` every open connection is also a member of the address's sorted set in Redis
-(``blink:limits:conns:ADDRESS``), scored by the time it expires: a connection is admitted only
-while the set holds fewer live members than the cap (one script run: drop the expired, count,
-add), and it leaves the set when it closes. Each node refreshes its own members' times every
-:data:`REFRESH` seconds; a node that dies stops refreshing, so its members expire within
-:data:`TTL` seconds and no count leaks.
+(``blink:limits:conns:ADDRESS``; an event stream of ``blink:limits:streams:ADDRESS``, whose
+cap is counted apart, :mod:`blink.server.sse`), scored by the time it expires: a connection
+is admitted only while the set holds fewer live members than the cap (one script run: drop
+the expired, count, add), and it leaves the set when it closes. Each node refreshes its own
+members' times every :data:`REFRESH` seconds; a node that dies stops refreshing, so its
+members expire within :data:`TTL` seconds and no count leaks.
 
 Every call waits at most :data:`blink.server.shared_limits.WAIT` seconds, through
 :meth:`SharedWindows.ask <blink.server.shared_limits.SharedWindows.ask>`: when Redis does not
@@ -74,16 +75,17 @@ class SharedConnections:
         """This node's members in Redis, each with its key."""
 
     @staticmethod
-    def key(address: str) -> str:
-        """The Redis key of ``address``'s open connections."""
-        return f"{PREFIX}:conns:{address}"
+    def key(address: str, kind: str = "conns") -> str:
+        """The Redis key of ``address``'s open connections of ``kind`` (``conns``: WebSockets,
+        ``streams``: event streams)."""
+        return f"{PREFIX}:{kind}:{address}"
 
-    async def take(self, address: str, cap: int) -> tuple[bool, str | None]:
-        """Whether one more connection of ``address`` may open under ``cap`` in the whole
-        cluster, and its member to :meth:`give_back` when it closes (``None``: not counted in
-        Redis, which did not answer: the node's own count decides)."""
+    async def take(self, address: str, cap: int, kind: str = "conns") -> tuple[bool, str | None]:
+        """Whether one more connection of ``address`` (of ``kind``) may open under ``cap`` in
+        the whole cluster, and its member to :meth:`give_back` when it closes (``None``: not
+        counted in Redis, which did not answer: the node's own count decides)."""
         member = f"{self.node}:{next(self._ids)}"
-        key = self.key(address)
+        key = self.key(address, kind)
         now = self.clock()
         args = [now, cap, member, now + self.ttl, int(self.ttl) + 1]
         admitted = await self.windows.ask(self._take(keys=[key], args=args))
@@ -123,15 +125,15 @@ class SharedConnections:
                 log.exception("the shared connections could not be refreshed")
 
 
-async def admit(state: Any, address: str, cap: int) -> tuple[bool, str | None]:
+async def admit(state: Any, address: str, cap: int, kind: str = "conns") -> tuple[bool, str | None]:
     """Whether the app whose ``state`` may hold ``shared_connections`` (a node with Redis)
-    lets one more WebSocket of ``address`` open under ``cap`` in the whole cluster, and its
-    member (:meth:`SharedConnections.take`); a node without Redis admits (its own count is
-    checked by the caller)."""
+    lets one more WebSocket (or event stream, ``kind`` ``streams``) of ``address`` open under
+    ``cap`` in the whole cluster, and its member (:meth:`SharedConnections.take`); a node
+    without Redis admits (its own count is checked by the caller)."""
     shared: SharedConnections | None = getattr(state, "shared_connections", None)
     if shared is None:
         return True, None
-    return await shared.take(address, cap)
+    return await shared.take(address, cap, kind)
 
 
 async def leave(state: Any, member: str | None) -> None:
