@@ -59,6 +59,51 @@ def test_the_haproxy_configuration_is_valid(tmp_path: Path) -> None:
     assert check.returncode == 0, check.stdout + check.stderr
 
 
+def test_the_router_secret_in_the_haproxy_configuration(tmp_path: Path) -> None:
+    secret = "s3cret-of-the-router_0123456789"
+    done = subprocess.run(
+        [sys.executable, "-m", "blink", "cluster", "haproxy-config", "--node", "127.0.0.1:8001"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "BLINK_PROXY_SECRET": secret},
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"    http-request set-header X-Blink-Proxy {secret}\n" in done.stdout
+    cfg = tmp_path / "haproxy.cfg"
+    cfg.write_text(done.stdout)
+    haproxy = find_haproxy()
+    assert haproxy is not None
+    check = subprocess.run([haproxy, "-c", "-f", str(cfg)], capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
+    # Without a secret, a client's X-Blink-Proxy is removed like the other headers.
+    plain = blink("cluster", "haproxy-config", "--node", "127.0.0.1:8001").stdout
+    assert "http-request del-header X-Blink-Proxy" in plain and secret not in plain
+    # A secret that is not one: refused, without being shown.
+    bad = blink("cluster", "haproxy-config", "--node", "127.0.0.1:8001", "--proxy-secret", "a b")
+    assert bad.returncode == 2 and "a b" not in bad.stderr
+    assert bad.stderr.startswith("blink cluster: --proxy-secret: the router's secret must be")
+
+
+def test_serve_keeps_the_router_secret_to_itself(tmp_path: Path) -> None:
+    secret = "s3cret-of-the-router_0123456789"
+    env = {**os.environ, "BLINK_PROXY_SECRET": secret}
+    run = [sys.executable, "-m", "blink", "serve"]
+    helped = subprocess.run([*run, "--help"], capture_output=True, text=True, env=env)
+    assert helped.returncode == 0 and "--proxy-secret" in helped.stdout
+    assert secret not in helped.stdout + helped.stderr
+    # Asked of forwarded headers that are not believed: refused (exit 2), never shown.
+    alone = subprocess.run(
+        [*run, "--db", str(tmp_path / "a.db"), "--port", "0"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert alone.returncode == 2 and "add --proxy-headers" in alone.stderr
+    assert secret not in alone.stdout + alone.stderr
+
+
 def test_a_bad_node_address() -> None:
     done = blink("cluster", "haproxy-config", "--node", "nowhere")
     assert done.returncode == 2
@@ -146,6 +191,23 @@ def _the_redis_password_is_not_shown(printed: list[str], folder: Path) -> None:
         assert password not in line, line
 
 
+def _the_router_secret_is_private(printed: list[str], folder: Path) -> None:
+    """``blink cluster run`` names the file of the router's secret (mode 0600), never the
+    secret; HAProxy's configuration (mode 0600 too) sets it, and no node logs it."""
+    line = next(x for x in printed if x.startswith("Router secret: "))
+    assert line.startswith("Router secret: *** (in "), line
+    file = Path(line.split("(in ")[1].rstrip(")\n"))
+    assert file == folder / "router-secret" and file.stat().st_mode & 0o777 == 0o600
+    secret = file.read_text().strip()
+    assert len(secret) >= 32
+    cfg = folder / "haproxy.cfg"
+    assert cfg.stat().st_mode & 0o777 == 0o600
+    assert f"http-request set-header X-Blink-Proxy {secret}" in cfg.read_text()
+    logs = [p.read_text(errors="replace") for p in folder.glob("node-*.log")]
+    for text in [*printed, *logs]:
+        assert secret not in text
+
+
 def _children(pid: int) -> list[int]:
     """The processes whose parent is ``pid``."""
     found = []
@@ -187,6 +249,7 @@ def _postgres_needs_its_password(printed: list[str], run: int, router: str) -> N
     for pid in nodes:
         cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
         assert password.encode() not in cmdline and b"--database-url" not in cmdline
+        assert b"--proxy-secret" not in cmdline
     made = httpx.post(router + "/api/rooms", json={"name": "Ann"}, timeout=TIMEOUT)
     assert made.status_code == 201, made.text
     code = made.json()["code"]
@@ -201,6 +264,7 @@ def test_run_starts_a_cluster_and_stops_it_all(sig: int) -> None:
     try:
         assert len(nodes) == 2
         _the_redis_password_is_not_shown(printed, folder)
+        _the_router_secret_is_private(printed, folder)
         _postgres_needs_its_password(printed, proc.pid, router)
         health = httpx.get(router + "/api/health", timeout=TIMEOUT).json()
         assert health["status"] == "ok" and health["database"] == "postgresql"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from blink.cluster.haproxy import HaproxyConfig, render
 from blink.cluster.local import REDIS_RULES, REDIS_USER
-from blink.server import bus, feeds, hub, quickplay, shared_limits
+from blink.server import bus, feeds, hub, quickplay, shared_connections, shared_limits
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -39,6 +39,10 @@ def test_the_cluster_sections_name_what_is_fenced_authenticated_and_private() ->
     assert f"under `{shared_limits.PREFIX}:`" in limits
     assert f"at most {shared_limits.WAIT:g} s" in limits
     assert f"at most {shared_limits.WAIT:g} s" in security
+    # The WebSockets' shared count: its expiry and refresh as the code has them.
+    assert f"every {shared_connections.REFRESH:g} s (`REFRESH`)" in limits
+    assert f"expires after {shared_connections.TTL:g} s (`TTL`)" in limits
+    assert f"expires {shared_connections.TTL:g} s" in security
 
 
 def test_the_bounds_said_are_the_codes() -> None:

@@ -5,7 +5,9 @@ Clients come from several loopback addresses (127.0.0.2, 127.0.0.3, ...: every a
 127.0.0.0/8 is this machine's), so that the nodes, past HAProxy, must tell them apart:
 
 - a client that exhausts a per-address limit through the router locks out nobody else, and a
-  client's own ``X-Forwarded-For`` does not make it count as another address;
+  client's own ``X-Forwarded-For`` does not make it count as another address, neither through
+  the router nor straight to a node's port from the router's own address (the nodes believe
+  it only with the router's secret, which no log, metric or command line shows);
 - the nodes share each address's windows in Redis: one address gets one window's rooms from
   the whole cluster, though its requests reach both nodes (its REST calls and its joins of
   quick play's queue alike);
@@ -23,6 +25,7 @@ import asyncio
 import json
 import socket
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -111,6 +114,44 @@ async def test_one_address_gets_one_window_from_the_whole_cluster(cluster: Local
         assert [create(other, url) for _ in range(2)] == [201, 201]
 
 
+async def test_only_the_router_names_a_clients_address(cluster: LocalCluster) -> None:
+    """A process of the router's machine reaches a node's port from 127.0.0.1, the address the
+    nodes trust: without the router's secret (none, or a wrong one) its X-Forwarded-For is
+    ignored, on REST and WebSocket alike, and it counts as 127.0.0.1."""
+    node = cluster.running[0]
+    secret = cluster.proxy_secret
+    wrong = ({}, {"X-Blink-Proxy": "x" * len(secret)}, {"X-Blink-Proxy": secret[:-1]})
+    with client("127.0.0.1") as local:
+        # Each request names a fresh address: believed, each would be that address's first.
+        forged = [
+            create(local, node.http, **{"X-Forwarded-For": f"127.0.1.{i}"}, **wrong[i % 3])
+            for i in range(1, 10)
+        ]
+        assert forged[-3:] == [429] * 3, forged
+        # The router's own requests carry the secret: an address is believed with it.
+        proxied = {"X-Forwarded-For": "127.0.1.100", "X-Blink-Proxy": secret}
+        assert create(local, node.http, **proxied) == 201
+    for headers in wrong:
+        async with websockets.connect(
+            ws(node.http) + "/api/queue",
+            additional_headers={"X-Forwarded-For": "127.0.1.200", **headers},
+            local_addr=("127.0.0.1", 0),
+            open_timeout=TIMEOUT,
+        ) as conn:
+            await conn.send(json.dumps({"type": "join", "name": "Q"}))
+            first = json.loads(await asyncio.wait_for(conn.recv(), TIMEOUT))
+        assert first["type"] == "error" and first["code"] == "rate_limited", first
+    # The secret is nowhere to be read but the files of mode 0600 and the nodes' environment.
+    assert cluster.folder is not None
+    for private in (cluster.secret_file, cluster.folder / "haproxy.cfg"):
+        assert private.stat().st_mode & 0o777 == 0o600
+        assert secret in private.read_text()
+    for n in cluster.running:
+        assert secret not in httpx.get(n.http + "/metrics", timeout=TIMEOUT).text
+        assert secret not in n.log.read_text(errors="replace")
+        assert secret.encode() not in Path(f"/proc/{n.proc.pid}/cmdline").read_bytes()
+
+
 @pytest.mark.parametrize("path", ["/metrics", "/%6detrics", "//metrics", "/METRICS", "/metrics/"])
 def test_metrics_only_on_the_node(cluster: LocalCluster, path: str) -> None:
     with client("127.0.0.5") as c:
@@ -193,8 +234,14 @@ async def test_a_node_asks_for_a_room_only_when_the_router_pinned_it(
         assert (await hello(other_ws, first))["code"] == "room_elsewhere"
         forged = await hello(other_ws, first, "127.0.0.8", **{"X-Blink-Room": first})
         assert forged["code"] == "room_elsewhere"
-        # Pinned by the router (its header, from its address): the node asks for the room.
-        pinned = await hello(f"{ws(other.http)}/ws/{second}", second, **{"X-Blink-Room": second})
+        # From the router's address without the router's secret: not pinned either.
+        for wrong in ({}, {"X-Blink-Proxy": "not-the-routers-secret"}):
+            unproven = await hello(other_ws, first, **{"X-Blink-Room": first}, **wrong)
+            assert unproven["code"] == "room_elsewhere"
+        # Pinned by the router (its header and its secret, from its address): the node asks
+        # for the room.
+        router = {"X-Blink-Room": second, "X-Blink-Proxy": cluster.proxy_secret}
+        pinned = await hello(f"{ws(other.http)}/ws/{second}", second, **router)
         assert pinned["code"] == "room_elsewhere"
         # The node publishes in order: any ask for `first` would come before this one.
         heard: list[str] = []

@@ -5,7 +5,11 @@ off); node b takes the room, where the players come. What a still holds of the r
 came) must never reach the tournament: a's store of a no-show forfeit, and an organiser's
 request through a, are refused by the room's lease (logged, the room dropped from a's memory,
 the request answered ``409 tournament_changed``), and the stored tournament has no forfeit
-(docs/cluster.md, "Fencing")."""
+(docs/cluster.md, "Fencing").
+
+The tournament's own lease has an epoch too: a node whose lease of the tournament went
+unnoticed while another node took it never stores the tournament as its organiser again (its
+match room unmoved, so only that epoch can stop it)."""
 
 from __future__ import annotations
 
@@ -18,6 +22,8 @@ import pytest
 from srvkit import TIMEOUT, Client, ServerThread, fast_settings
 from test_leases import db, postgres, terminate_lease_connections
 from test_tournaments import profile
+
+from blink.server.lease import TOURNAMENT_NAMESPACE, PgLeases
 
 __all__ = ["db", "postgres"]  # the fixtures
 
@@ -154,3 +160,55 @@ async def test_a_request_through_that_node_is_answered_tournament_changed(
     assert not no_forfeit(b, tid)
     for c in clients:
         await c.close()
+
+
+async def test_a_node_that_lost_the_tournaments_lease_never_stores_it_as_organiser(
+    nodes: list[ServerThread], clock: Clock, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger="blink.server")
+    a, b = nodes
+    players = [profile(a, n) for n in ("Ann", "Bob")]
+    r = a.post("/api/tournaments", {"name": "Leased", "no_show_after": DEADLINE})
+    tid, org = r.json()["id"], r.json()["organiser_secret"]
+    for p in players:
+        assert a.post(f"/api/tournaments/{tid}/join", {"profile_secret": p["secret"]}).is_success
+    s = a.post(f"/api/tournaments/{tid}/start", {"organiser_secret": org, "seed": 3}).json()
+    ((_match, room),) = s["rooms"].items()
+    code = room["code"]
+    assert a.get(f"/api/rooms/{code}").status_code == 200  # a serves the match room
+    hub_a = a.app.state.hub
+    assert tid in hub_a.leases.organised
+    mine = hub_a.leases.fence(tid, TOURNAMENT_NAMESPACE)
+    assert mine >= 1
+    # a's lease session ends unnoticed; b takes the tournament's lease (not the room's).
+    assert terminate_lease_connections(a.settings.database_url) >= 1
+    assert b.app.state.hub.leases.acquire(tid, TOURNAMENT_NAMESPACE)
+    assert b.app.state.hub.leases.fence(tid, TOURNAMENT_NAMESPACE) == mine + 1
+    clock.now += DEADLINE + 1  # nobody came to a's room: a, as organiser, would forfeit them
+    version = hub_a.tournaments.read(tid).version
+
+    on_loop(a, hub_a.tournaments.organise(tid))  # a's periodic check
+
+    assert no_forfeit(b, tid), "a stored the tournament as its organiser after losing its lease"
+    assert hub_a.tournaments.read(tid).version == version
+    said = [m for r in caplog.records if "another node took its lease" in (m := r.getMessage())]
+    assert said == [
+        f"tournament {tid}: another node took its lease (epoch {mine + 1}, this node's was "
+        f"{mine}): dropped the store this node made as its organiser"
+    ], said
+    assert tid not in hub_a.leases.organised  # given up: b organises it
+
+
+def test_taking_a_tournaments_lease_adds_one_to_its_epoch(db: str) -> None:
+    a, b = PgLeases(db), PgLeases(db)
+    try:
+        assert a.fence("T1", TOURNAMENT_NAMESPACE) == 0
+        assert a.acquire("T1", TOURNAMENT_NAMESPACE) and a.fence("T1", TOURNAMENT_NAMESPACE) == 1
+        assert a.fence("T1") == 0  # a room of the same name is another lease
+        a.release("T1", TOURNAMENT_NAMESPACE)
+        assert b.acquire("T1", TOURNAMENT_NAMESPACE) and b.fence("T1", TOURNAMENT_NAMESPACE) == 2
+        assert not a.acquire("T1", TOURNAMENT_NAMESPACE)
+        assert a.fence("T1", TOURNAMENT_NAMESPACE) == 0
+    finally:
+        a.close()
+        b.close()

@@ -47,6 +47,16 @@ HealthHostOpt = Annotated[
     str,
     typer.Option("--health-host", help="The Host header of the health checks (a node's name)."),
 ]
+SecretOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--proxy-secret",
+        envvar="BLINK_PROXY_SECRET",
+        metavar="SECRET",
+        help="The secret HAProxy sets in X-Blink-Proxy for the nodes' --proxy-secret (give it "
+        "in the environment; the configuration then holds it: keep it private).",
+    ),
+]
 
 
 @cluster_app.command("haproxy-config")
@@ -55,11 +65,21 @@ def haproxy_config(
     bind: BindOpt = "127.0.0.1:8000",
     check_interval_ms: CheckOpt = 2000,
     health_host: HealthHostOpt = "localhost",
+    proxy_secret: SecretOpt = None,
 ) -> None:
     """Print the HAProxy configuration of the nodes: a room's requests by its code (consistent
     hashing), every other request to any node, health checks on /api/health."""
-    from blink.cluster.haproxy import HaproxyConfig, NodeAddressError, parse_node, render
+    from blink.cluster.haproxy import (
+        HaproxyConfig,
+        NodeAddressError,
+        parse_node,
+        render,
+        secret_problem,
+    )
 
+    problem = secret_problem(proxy_secret) if proxy_secret else None
+    if problem is not None:
+        _fail(f"--proxy-secret: {problem}")
     try:
         nodes = tuple(parse_node(n) for n in node)
         cfg = HaproxyConfig(
@@ -67,6 +87,7 @@ def haproxy_config(
             bind=bind,
             check_interval_ms=check_interval_ms,
             health_host=health_host,
+            proxy_secret=proxy_secret or None,
         )
         typer.echo(render(cfg), nl=False)
     except NodeAddressError as exc:
@@ -110,6 +131,7 @@ def run(
             # The password is in the nodes' environment and Redis's own file, never shown.
             conf = cluster.redis.folder / "redis.conf"
             typer.echo(f"Redis: {shown_redis_url(cluster.redis.url)} (password in {conf})")
+        typer.echo(f"Router secret: *** (in {cluster.secret_file})")
         typer.echo(f"Open {cluster.url}/")
         while not stop.wait(0.5):
             dead = [n for n in cluster.running if n.proc.poll() is not None]

@@ -123,6 +123,17 @@ ForwardedAllowIps = Annotated[
         help="The proxies trusted with --proxy-headers (comma-separated; '*': any).",
     ),
 ]
+ProxySecret = Annotated[
+    str | None,
+    typer.Option(
+        "--proxy-secret",
+        envvar="BLINK_PROXY_SECRET",
+        metavar="SECRET",
+        rich_help_panel=PROXY,
+        help="Believe --proxy-headers only on requests carrying this secret in X-Blink-Proxy "
+        "(the router sets it; give it in the environment, never shown).",
+    ),
+]
 MetricsAllow = Annotated[
     list[str] | None,
     typer.Option(
@@ -476,6 +487,7 @@ def serve(
     metrics_allow: MetricsAllow = None,
     proxy_headers: ProxyHeaders = False,
     forwarded_allow_ips: ForwardedAllowIps = "127.0.0.1,::1",
+    proxy_secret: ProxySecret = None,
     redis_url: RedisUrl = None,
     cluster: Cluster = False,
     drain_wait: DrainWait = 5.0,
@@ -510,6 +522,7 @@ def serve(
     _check_choice(ctx, log_level.lower(), LOG_LEVELS, "--log-level", "a log level")
     metrics_nets = _networks(ctx, metrics_allow or [], "--metrics-allow")
     proxies = _networks(ctx, [forwarded_allow_ips], "--forwarded-allow-ips")
+    _check_proxy_secret(ctx, proxy_secret, proxy_headers)
     configure_logging(log_format, log_level.lower())
     _check_redis_url(ctx, redis_url)
     _check_daily_bots(ctx, daily_bot or [])
@@ -572,7 +585,7 @@ def serve(
     app = create_app(settings)
     exempt = trusted(proxies) if proxy_headers else None
     started = run(
-        forwarding(app, proxies, exempt),
+        forwarding(app, proxies, exempt, proxy_secret or None),
         sockets,
         lambda: typer.echo(f"Open {shown_address(host, sockets)}"),
         lambda: begin_shutdown(app),
@@ -656,6 +669,20 @@ def _networks(ctx: typer.Context, values: list[str], option: str) -> list[str]:
     if problem is not None:
         raise typer.BadParameter(problem, param_hint=_hint(ctx, option))
     return items
+
+
+def _check_proxy_secret(ctx: typer.Context, secret: str | None, proxy_headers: bool) -> None:
+    """Exit 2 when ``--proxy-secret`` is given without ``--proxy-headers`` or is not a secret
+    the router's configuration can hold. The error never shows it."""
+    if not secret:
+        return
+    from blink.cluster.haproxy import secret_problem
+
+    problem = secret_problem(secret)
+    if problem is None and not proxy_headers:
+        problem = "it asks the router's secret of forwarded headers: add --proxy-headers"
+    if problem is not None:
+        raise typer.BadParameter(problem, param_hint=_hint(ctx, "--proxy-secret"))
 
 
 def _check_redis_url(ctx: typer.Context, url: str | None) -> None:

@@ -377,20 +377,26 @@ def run(
     return server.started
 
 
-def forwarding(app: Any, proxies: list[str], trusted: Callable[[str], bool] | None) -> Any:
+def forwarding(
+    app: Any,
+    proxies: list[str],
+    trusted: Callable[[str], bool] | None,
+    secret: str | None = None,
+) -> Any:
     """``app`` as the server serves it: with ``trusted`` (``--proxy-headers``), uvicorn's
     ``ProxyHeadersMiddleware`` takes the client's address from the trusted ``proxies``'
-    ``X-Forwarded-For``; outside it :class:`blink.server.forwarded.Forwarded` reads, while the
-    scope's client is still the socket's peer, the room a trusted proxy pinned the request
-    to."""
+    ``X-Forwarded-For``, on their requests that carry ``secret`` (``--proxy-secret``; ``None``:
+    on all of them); outside it :class:`blink.server.forwarded.Forwarded` decides, while the
+    scope's client is still the socket's peer, which requests are the proxy's, and reads the
+    room it pinned them to."""
     from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
     from blink.server.forwarded import Forwarded
 
-    inner = app
+    proxied = app
     if trusted is not None:
-        inner = ProxyHeadersMiddleware(app, trusted_hosts=",".join(proxies))
-    return Forwarded(inner, trusted)
+        proxied = ProxyHeadersMiddleware(app, trusted_hosts=",".join(proxies))
+    return Forwarded(app, trusted, proxied, secret)
 
 
 def trusted(proxies: list[str]) -> Callable[[str], bool]:

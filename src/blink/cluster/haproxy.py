@@ -22,10 +22,12 @@ __all__ = [
     "METRICS_ERROR",
     "PATH_ERROR",
     "PINNED_HEADER",
+    "SECRET_HEADER",
     "HaproxyConfig",
     "NodeAddressError",
     "parse_node",
     "render",
+    "secret_problem",
 ]
 
 _NODE = re.compile(r"^(?P<host>[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:.]+\]):(?P<port>\d{1,5})$")
@@ -64,12 +66,21 @@ class HaproxyConfig:
     max_connections: int | None = None
     """HAProxy's ``maxconn`` (each connection takes two file descriptors; ``None``: what the
     open-files limit allows)."""
+    proxy_secret: str | None = None
+    """The secret HAProxy sets on every request it passes (:data:`SECRET_HEADER`), by which
+    the nodes (``blink serve --proxy-secret``) tell its requests from anyone else's; ``None``:
+    none (the nodes then trust the router's address alone). The file then holds it: keep it
+    readable by HAProxy's user only."""
 
 
 PINNED_HEADER = "X-Blink-Room"
 """The header in which HAProxy names the room it pinned a request to (the room of its path,
 from which its node was chosen); a node believes it only from a trusted proxy
 (:mod:`blink.server.forwarded`)."""
+SECRET_HEADER = "X-Blink-Proxy"
+"""The header in which HAProxy gives the nodes the secret they share with it
+(:mod:`blink.server.forwarded`): set on every request, over any value a client sent."""
+_SECRET = re.compile(r"^[A-Za-z0-9._~-]{16,256}$")
 _FORWARDED = ("X-Forwarded-For", "X-Forwarded-Proto")
 _CODE = "[A-Za-z0-9]{1,16}"
 _METRICS = r"path,url_dec -m reg -i ^/+metrics([/;].*)?$"
@@ -89,6 +100,29 @@ def _json(error: tuple[str, str]) -> str:
     code, message = error
     body = '{"error":{"code":"%s","message":"%s"}}' % (code, message)  # noqa: UP031
     return f"content-type application/json string '{body}'"
+
+
+def secret_problem(secret: str) -> str | None:
+    """Why ``secret`` cannot be the router's secret (``None``: it can). The sentence never
+    shows the secret."""
+    if _SECRET.match(secret) is None:
+        return (
+            "the router's secret must be 16 to 256 letters, digits or ._~- (draw one with "
+            "python3 -c 'import secrets; print(secrets.token_urlsafe(32))')"
+        )
+    return None
+
+
+def _secret_lines(cfg: HaproxyConfig) -> list[str]:
+    if cfg.proxy_secret is None:
+        return [f"    http-request del-header {SECRET_HEADER}"]
+    problem = secret_problem(cfg.proxy_secret)
+    if problem is not None:
+        raise NodeAddressError(problem)
+    return [
+        "    # The secret the nodes know HAProxy by (--proxy-secret), over any a client sent.",
+        f"    http-request set-header {SECRET_HEADER} {cfg.proxy_secret}",
+    ]
 
 
 def _server_lines(cfg: HaproxyConfig, track: bool) -> list[str]:
@@ -131,6 +165,7 @@ def render(cfg: HaproxyConfig) -> str:
         "    # The nodes believe these headers from HAProxy only: a client's own never pass.",
         "    # X-Forwarded-For is then HAProxy's alone: the address the client connected from.",
         *(f"    http-request del-header {h}" for h in (*_FORWARDED, PINNED_HEADER)),
+        *_secret_lines(cfg),
         "    # The metrics are each node's own, read on its own address.",
         f"    http-request return status 404 {_json(METRICS_ERROR)} if {{ {_METRICS} }}",
         "    # A room's own requests carry its code: /ws/CODE, /play/CODE, /watch/CODE,",

@@ -107,12 +107,15 @@ REDIS_USER = "blink"
 """The one Redis user of a local cluster (the default user is off)."""
 REDIS_RULES = (
     "resetchannels &blink:* resetkeys ~blink:limits:* -@all +@connection +@pubsub -@dangerous"
-    " +evalsha +script|load +lindex +lpush +ltrim +expire"
+    " +evalsha +script|load +lindex +lpush +ltrim +expire +zadd +zrem +zremrangebyscore +zcard"
 )
 """What that user may do: connect, publish and subscribe on the bus's channels, and keep the
 per-address windows (:mod:`blink.server.shared_limits`: the ``limits`` library's moving-window
 scripts, run by their digest, loaded when Redis does not know them, which read and write lists
-under ``blink:limits:`` with ``LINDEX``, ``LPUSH``, ``LTRIM`` and ``EXPIRE``); no other key."""
+under ``blink:limits:`` with ``LINDEX``, ``LPUSH``, ``LTRIM`` and ``EXPIRE``), and count each
+address's open WebSockets (:mod:`blink.server.shared_connections`: sorted sets under
+``blink:limits:conns:``, with ``ZADD``, ``ZREM``, ``ZREMRANGEBYSCORE``, ``ZCARD`` and
+``EXPIRE``, by a script of its own and a pipeline); no other key."""
 
 
 def _private_file(path: Path, text: str) -> None:
@@ -454,6 +457,12 @@ class LocalCluster:
     postgres: LocalPostgres | None = None
     redis: LocalRedis | None = None
     haproxy: subprocess.Popen[bytes] | None = None
+    proxy_secret: str = field(default_factory=lambda: secrets.token_urlsafe(32))
+    """The secret HAProxy sets on every request it passes, without which a node believes no
+    ``X-Forwarded-For`` nor ``X-Blink-Room`` (``--proxy-secret``): any process of the machine
+    reaches the nodes' ports from the router's address. In the nodes' environment and in
+    :attr:`secret_file` and HAProxy's configuration, both of mode 0600; never on a command
+    line."""
     _tmp: tempfile.TemporaryDirectory[str] | None = None
     _logs: list[IO[bytes]] = field(default_factory=list)
     _spawner: ThreadPoolExecutor | None = None
@@ -466,6 +475,12 @@ class LocalCluster:
     def url(self) -> str:
         """The router's base URL: what to open."""
         return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def secret_file(self) -> Path:
+        """Where the router's secret is kept (mode 0600)."""
+        assert self.folder is not None
+        return self.folder / "router-secret"
 
     def start(self) -> LocalCluster:
         """Start everything, or stop what started and raise :class:`ClusterError`."""
@@ -490,6 +505,7 @@ class LocalCluster:
             self.folder = Path(self._tmp.name)
             os.chmod(self.folder, 0o755)  # PostgreSQL's user reaches its own folder inside
         try:
+            _private_file(self.secret_file, self.proxy_secret + "\n")
             listen = tuple(sorted({p.services for p in self.placements} - {"127.0.0.1"}))
             self.postgres = LocalPostgres(self.folder / "postgres", listen, self.postgres_settings)
             self.postgres.start()
@@ -519,10 +535,13 @@ class LocalCluster:
         # alone: it connects to a node from the address the node reaches this machine at
         # (127.0.0.1 on loopback, this end of the link for a node in another namespace).
         args += ["--proxy-headers", "--forwarded-allow-ips", place.services]
-        # The passwords of Redis and PostgreSQL go in the environment, which only this user
-        # reads, not on the command line, which every user of the machine does.
+        # The passwords of Redis and PostgreSQL, and the router's secret (without which the
+        # node believes none of those headers: any process of this machine reaches its port
+        # from 127.0.0.1), go in the environment, which only this user reads, not on the
+        # command line, which every user of the machine does.
         env = {
             **os.environ,
+            "BLINK_PROXY_SECRET": self.proxy_secret,
             "BLINK_REDIS_URL": self.redis.url_at(place.services),
             "BLINK_DATABASE_URL": self.postgres.url_at(place.services),
         }
@@ -549,9 +568,10 @@ class LocalCluster:
             check_interval_ms=self.check_interval_ms,
             fall=self.fall,
             rise=self.rise,
+            proxy_secret=self.proxy_secret,
         )
         path = self.folder / "haproxy.cfg"
-        path.write_text(render(cfg))
+        _private_file(path, render(cfg))  # it holds the router's secret
         log = self.folder / "haproxy.log"
         out = open(log, "wb")  # noqa: SIM115  # closed by stop()
         self._logs.append(out)

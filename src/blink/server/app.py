@@ -60,6 +60,7 @@ from blink.server.routes import (
     web,
 )
 from blink.server.settings import Settings
+from blink.server.shared_connections import SharedConnections
 from blink.server.shared_limits import SharedWindows
 from blink.server.sse import Streams
 from blink.server.tournaments import attach as attach_extras
@@ -133,6 +134,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     await bus.start()
     shared = SharedWindows(settings.redis_url) if settings.redis_url else None
     app.state.shared_windows = app.state.creation_limiter.shared = shared
+    conns = SharedConnections(shared, bus.node) if shared is not None else None
+    app.state.shared_connections = conns
+    refresher = asyncio.get_running_loop().create_task(conns.run()) if conns else None
     leases = PgLeases(settings.database_url) if settings.cluster else LocalLeases()
     hub = Hub(settings, storage, VERSION, bus, leases)
     hub.seat_marker = partial(mark_seats, hub)
@@ -169,6 +173,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
                     room.game.timer.cancel()
                 room._stop_bots(room.game)
         await bus.stop()
+        if refresher is not None:
+            refresher.cancel()
+            app.state.shared_connections = None
         if shared is not None:
             app.state.shared_windows = app.state.creation_limiter.shared = None
             await shared.close()

@@ -23,6 +23,10 @@ one (:class:`blink.server.jobs.Fenced`). A node whose lease went while it was cu
 which took writes meanwhile, can then never write them into the room: its transactions are
 refused, and it drops the room (docs/cluster.md, "Fencing").
 
+A tournament's lease has an epoch too (the ``tournament_leases`` table), taken the same way:
+every store its organiser makes carries it (:mod:`blink.server.tournament_fences`), so a node
+that lost the lease while it organised can never store the tournament as its organiser again.
+
 A room whose lease another node holds is :class:`RoomElsewhere`: the WebSocket closes with 1013
 ("try again"), REST answers ``503 room_elsewhere``, and the client retries (through the router,
 which sends it to the node that holds it).
@@ -66,6 +70,15 @@ _BUMP = (
     "INSERT INTO room_leases (code, epoch) VALUES (:c, 1) "
     "ON CONFLICT (code) DO UPDATE SET epoch = room_leases.epoch + 1 RETURNING epoch"
 )
+_BUMPS = {
+    LEASE_NAMESPACE: _BUMP,
+    TOURNAMENT_NAMESPACE: (
+        "INSERT INTO tournament_leases (id, epoch) VALUES (:c, 1) "
+        "ON CONFLICT (id) DO UPDATE SET epoch = tournament_leases.epoch + 1 RETURNING epoch"
+    ),
+}
+"""How taking a lease adds one to its epoch, by the lease's namespace (a room's, a
+tournament's)."""
 _LOCK_NOT_AVAILABLE = "55P03"
 
 
@@ -105,10 +118,11 @@ class Leases(Protocol):
         was lost, and with it every lease; it connects again for the next ones)."""
         ...
 
-    def fence(self, code: str) -> int | None:
-        """The epoch room ``code``'s writes are fenced with now: the one this node took the
-        lease at (0, which is never stored, when it does not hold the lease); ``None`` when
-        writes need no fence (a single node)."""
+    def fence(self, code: str, namespace: bytes = LEASE_NAMESPACE) -> int | None:
+        """The epoch room ``code``'s writes (or tournament ``code``'s organiser's, with
+        :data:`TOURNAMENT_NAMESPACE`) are fenced with now: the one this node took the lease at
+        (0, which is never stored, when it does not hold the lease); ``None`` when writes need
+        no fence (a single node)."""
         ...
 
     def close(self) -> None:
@@ -132,7 +146,7 @@ class LocalLeases:
         """Always held."""
         return True
 
-    def fence(self, code: str) -> int | None:
+    def fence(self, code: str, namespace: bytes = LEASE_NAMESPACE) -> int | None:
         """No fence: no other node writes."""
         return None
 
@@ -162,8 +176,8 @@ class PgLeases:
         self._engine = create_engine(url, poolclass=NullPool, connect_args=args)
         self._conn: Any = None
         self._held: set[tuple[bytes, str]] = set()
-        self._epochs: dict[str, int] = {}
-        """The lease epoch of each room held (:meth:`fence`)."""
+        self._epochs: dict[tuple[bytes, str], int] = {}
+        """The lease epoch of each room and tournament held (:meth:`fence`)."""
         self._timed: Any = None
         """The lease connection its lock timeout was set on."""
         self._dropped = False
@@ -210,24 +224,25 @@ class PgLeases:
                 log.debug("closing the lost lease connection failed", exc_info=True)
 
     def acquire(self, code: str, namespace: bytes = LEASE_NAMESPACE) -> bool:
-        """``pg_try_advisory_lock`` on the key (never waits), then, for a room, one more on
-        its lease epoch (:meth:`fence`)."""
+        """``pg_try_advisory_lock`` on the key (never waits), then one more on the lease's
+        epoch (:meth:`fence`)."""
         with self._lock:
             if (namespace, code) in self._held:
                 return True
             key = lease_key(code, namespace)
             if not self._scalar("SELECT pg_try_advisory_lock(:k)", key):
                 return False
-            if namespace == LEASE_NAMESPACE:
-                epoch = self._bump(code, key)
+            if namespace in _BUMPS:
+                epoch = self._bump(code, key, namespace)
                 if epoch is None:
                     return False
-                self._epochs[code] = epoch
+                self._epochs[namespace, code] = epoch
             self._held.add((namespace, code))
             return True
 
-    def _bump(self, code: str, key: int) -> int | None:
-        """Add one to room ``code``'s lease epoch (just locked, key ``key``) and return it;
+    def _bump(self, code: str, key: int, namespace: bytes = LEASE_NAMESPACE) -> int | None:
+        """Add one to room (or tournament) ``code``'s lease epoch (just locked, key ``key``)
+        and return it;
         ``None`` when its row stayed locked past :data:`LOCK_TIMEOUT_MS` (a write of the node
         that held the lease before is still open): the lock is given back."""
         from sqlalchemy import text
@@ -237,19 +252,21 @@ class PgLeases:
             if self._timed is not conn:
                 conn.execute(text(f"SET lock_timeout = {LOCK_TIMEOUT_MS}"))
                 self._timed = conn
-            return int(conn.execute(text(_BUMP), {"c": code}).scalar_one())
+            return int(conn.execute(text(_BUMPS[namespace]), {"c": code}).scalar_one())
         except Exception as exc:
             orig = getattr(exc, "orig", None)
             if getattr(orig, "sqlstate", None) != _LOCK_NOT_AVAILABLE:
                 self._lost()
                 raise
-        log.warning("room %s: a write of its last holder is still open: not taken now", code)
+        what = "room" if namespace == LEASE_NAMESPACE else "tournament"
+        log.warning("%s %s: a write of its last holder is still open: not taken now", what, code)
         self._scalar("SELECT pg_advisory_unlock(:k)", key)
         return None
 
-    def fence(self, code: str) -> int | None:
-        """The epoch this node took room ``code``'s lease at (0 when it does not hold it)."""
-        return self._epochs.get(code, 0)
+    def fence(self, code: str, namespace: bytes = LEASE_NAMESPACE) -> int | None:
+        """The epoch this node took room (or tournament) ``code``'s lease at (0 when it does
+        not hold it)."""
+        return self._epochs.get((namespace, code), 0)
 
     def release(self, code: str, namespace: bytes = LEASE_NAMESPACE) -> None:
         """``pg_advisory_unlock`` on the key."""
@@ -257,8 +274,7 @@ class PgLeases:
             if (namespace, code) not in self._held:
                 return
             self._held.discard((namespace, code))
-            if namespace == LEASE_NAMESPACE:
-                self._epochs.pop(code, None)
+            self._epochs.pop((namespace, code), None)
             try:
                 self._scalar("SELECT pg_advisory_unlock(:k)", lease_key(code, namespace))
             except Exception:

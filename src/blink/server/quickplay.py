@@ -60,6 +60,7 @@ from blink.server.protocol import (
 from blink.server.room_setup import open_paired_room
 from blink.server.session import origin_ok
 from blink.server.settings import Settings
+from blink.server.shared_connections import admit, leave
 
 __all__ = ["QuickPlay", "attach", "serve_queue"]
 
@@ -331,7 +332,12 @@ async def serve_queue(ws: WebSocket) -> None:
         return
     hub: Hub = ws.app.state.hub
     address = ws.client.host if ws.client is not None else ""
-    if hub.by_address[address] >= settings.max_connections_per_address:
+    cap = settings.max_connections_per_address
+    if hub.by_address[address] >= cap:
+        await ws.close(code=1008, reason="too many connections from this address")
+        return
+    admitted, member = await admit(ws.app.state, address, cap)  # the cluster's, with Redis
+    if not admitted:
         await ws.close(code=1008, reason="too many connections from this address")
         return
     hub.by_address[address] += 1
@@ -341,6 +347,7 @@ async def serve_queue(ws: WebSocket) -> None:
         hub.by_address[address] -= 1
         if not hub.by_address[address]:
             del hub.by_address[address]
+        await leave(ws.app.state, member)
 
 
 async def _serve(ws: WebSocket, hub: Hub, settings: Settings) -> None:

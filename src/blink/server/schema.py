@@ -34,6 +34,7 @@ __all__ = [
     "room_leases",
     "rooms",
     "seats",
+    "tournament_leases",
 ]
 
 metadata = MetaData()
@@ -115,6 +116,18 @@ room_leases = Table(
 (:mod:`blink.server.lease`): one more each time a node takes the room's lease, and every
 write of the room is committed only while it is still the epoch the write was made under
 (:class:`blink.server.jobs.Fenced`). A single server never writes it."""
+
+tournament_leases = Table(
+    "tournament_leases",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("epoch", BigInteger, nullable=False),
+)
+"""Each tournament's lease epoch, the fencing token of a cluster's tournament leases
+(:mod:`blink.server.lease`): one more each time a node takes the lease to organise the
+tournament, and every store its organiser makes is committed only while it is still the epoch
+the store was made under (:mod:`blink.server.tournament_fences`). A single server never
+writes it."""
 
 
 def migrate(engine: Engine) -> None:

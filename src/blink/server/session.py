@@ -64,6 +64,7 @@ from blink.server.room.practice import set_paused
 from blink.server.room.room import Room
 from blink.server.room.seats import Seat
 from blink.server.settings import Settings
+from blink.server.shared_connections import admit, leave
 
 __all__ = ["BotConnections", "Session", "endpoint", "origin_ok", "serve"]
 
@@ -670,7 +671,12 @@ async def endpoint(state: State, ws: WebSocket, send: Send, url_room: str | None
         return
     hub: Hub = state.hub
     address = ws.client.host if ws.client is not None else ""
-    if hub.by_address[address] >= settings.max_connections_per_address:
+    cap = settings.max_connections_per_address
+    if hub.by_address[address] >= cap:
+        await ws.close(code=1008, reason="too many connections from this address")
+        return
+    admitted, member = await admit(state, address, cap)  # the cluster's count, with Redis
+    if not admitted:
         await ws.close(code=1008, reason="too many connections from this address")
         return
     hub.by_address[address] += 1
@@ -701,6 +707,7 @@ async def endpoint(state: State, ws: WebSocket, send: Send, url_room: str | None
         hub.by_address[address] -= 1
         if not hub.by_address[address]:
             del hub.by_address[address]
+        await leave(state, member)
 
 
 async def _bot_of(ws: WebSocket, hub: Hub, bots: BotConnections) -> tuple[bool, BotAuth | None]:

@@ -85,7 +85,14 @@ class SharedWindows:
         self._warned = float("-inf")
         self._failing = False
 
-    async def _ask(self, call: Awaitable[T]) -> T | None:
+    @property
+    def pool(self) -> ConnectionPool:
+        """The connections to Redis (:mod:`blink.server.shared_connections` shares them)."""
+        return self._pool
+
+    async def ask(self, call: Awaitable[T]) -> T | None:
+        """``call``'s answer within the wait (``None``: Redis did not answer in time, or
+        refused; counted, and warned of at most once every :data:`WARN_EVERY` seconds)."""
         try:
             answer = await asyncio.wait_for(call, self.wait)
         except Exception as exc:  # a timeout, a refused connection, an ACL error...
@@ -108,16 +115,16 @@ class SharedWindows:
 
     async def hit(self, rate: RateLimitItem, *key: str) -> bool | None:
         """Count one in the window of ``key``: whether it was allowed (``None``: no answer)."""
-        return await self._ask(self._limiter.hit(rate, *key))
+        return await self.ask(self._limiter.hit(rate, *key))
 
     async def test(self, rate: RateLimitItem, *key: str) -> bool | None:
         """Whether the window of ``key`` has room (``None``: no answer)."""
-        return await self._ask(self._limiter.test(rate, *key))
+        return await self.ask(self._limiter.test(rate, *key))
 
     async def wait_for_room(self, rate: RateLimitItem, *key: str) -> float:
         """Seconds until the full window of ``key`` has room (at least 1; the window's length
         when Redis does not say)."""
-        stats = await self._ask(self._limiter.get_window_stats(rate, *key))
+        stats = await self.ask(self._limiter.get_window_stats(rate, *key))
         if stats is None:
             return float(rate.get_expiry())
         return max(1.0, stats.reset_time - time.time())

@@ -6,7 +6,8 @@ changes as it happens (each bus event, together with those that came meanwhile, 
 frames a :class:`Source` makes of it), and a keep-alive comment when nothing was sent for
 ``Streams.keepalive`` seconds, so proxies keep the connection and a vanished client is found.
 One client address holds at most ``Settings.max_connections_per_address`` streams at once
-(the cap its WebSocket connections have, counted apart); the next is refused with ``429
+(the cap its WebSocket connections have, counted apart; in the whole cluster when the nodes
+share a Redis, :mod:`blink.server.shared_connections`); the next is refused with ``429
 too_many_streams``.
 
 The response is Starlette's ``StreamingResponse``: the format is four lines of text, and it
@@ -24,11 +25,12 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any, Protocol
 
 from starlette.requests import Request
-from starlette.responses import StreamingResponse
+from starlette.responses import JSONResponse, StreamingResponse
 from starlette.types import Receive, Scope, Send
 
 from blink.server.bus import Event, Subscription
 from blink.server.errors import ApiError
+from blink.server.shared_connections import admit, leave
 
 __all__ = [
     "KEEPALIVE",
@@ -84,11 +86,7 @@ class Streams:
     def admit(self, host: str) -> None:
         """Count one more stream of ``host``; :class:`ApiError` (429) at the cap."""
         if self.open[host] >= self.limit:
-            raise ApiError(
-                429,
-                "too_many_streams",
-                f"this address already holds {self.open[host]} event streams: close some",
-            )
+            raise too_many(self.open[host])
         self.open[host] += 1
 
     def release(self, host: str) -> None:
@@ -103,6 +101,13 @@ class Streams:
         return sum(self.open.values())
 
 
+def too_many(held: int) -> ApiError:
+    """The refusal of a stream past the cap (``held``: the streams the address holds)."""
+    return ApiError(
+        429, "too_many_streams", f"this address already holds {held} event streams: close some"
+    )
+
+
 def streams_of(request: Request) -> Streams:
     """The app's :class:`Streams`."""
     streams: Streams = request.app.state.streams
@@ -111,17 +116,37 @@ def streams_of(request: Request) -> Streams:
 
 class EventStreamResponse(StreamingResponse):
     """A ``text/event-stream`` response that calls ``closed()`` once it is over, however it
-    ends (the client gone before it started included)."""
+    ends (the client gone before it started included). On a node with a shared Redis it is
+    first counted in the cluster's streams of ``host`` (``limit`` of them), and answered ``429
+    too_many_streams`` past it."""
 
-    def __init__(self, body: AsyncIterator[bytes], closed: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        body: AsyncIterator[bytes],
+        closed: Callable[[], None],
+        host: str = "?",
+        limit: int = 0,
+    ) -> None:
         super().__init__(body, media_type="text/event-stream", headers=HEADERS)
         self._closed = closed
+        self._host, self._limit = host, limit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        state = scope["app"].state if "app" in scope else None
+        member = None
         try:
+            if state is not None and self._limit:
+                admitted, member = await admit(state, self._host, self._limit, "streams")
+                if not admitted:
+                    refused = too_many(self._limit)
+                    body = {"error": {"code": refused.code, "message": refused.message}}
+                    await JSONResponse(body, status_code=429)(scope, receive, send)
+                    return
             await super().__call__(scope, receive, send)
         finally:
             self._closed()
+            if state is not None:
+                await leave(state, member)
 
 
 async def _body(keepalive: float, sub: Subscription, source: Source) -> AsyncIterator[bytes]:
@@ -156,7 +181,7 @@ def event_stream(request: Request, sub: Subscription, source: Source) -> Streami
         sub.close()
         streams.release(host)
 
-    return EventStreamResponse(_body(streams.keepalive, sub, source), closed)
+    return EventStreamResponse(_body(streams.keepalive, sub, source), closed, host, streams.limit)
 
 
 def last_event_id(request: Request) -> str | None:

@@ -376,15 +376,17 @@ class Manager:
         return None
 
     def save(
-        self, e: Entry, insert_row: bool = False
+        self, e: Entry, insert_row: bool = False, organiser: bool = False
     ) -> Callable[[Connection], bool | TournamentFenced]:
         """Bump the version and return the job that stores the tournament. On a cluster the
         row is updated only if it is still at the version ``e`` was read at (the job's result
         is ``False`` when another node stored a newer one meanwhile), and only while this
         node still holds the leases of the match rooms it has in memory, at the epochs it
         holds them now (:mod:`blink.server.tournament_fences`; else the result is
-        :class:`~blink.server.tournament_fences.TournamentFenced`). Call it in the same step
-        as the :meth:`sync` whose rooms it stores."""
+        :class:`~blink.server.tournament_fences.TournamentFenced`); a store made as the
+        tournament's ``organiser`` also only while this node still holds the tournament's
+        lease at the epoch it holds now. Call it in the same step as the :meth:`sync` whose
+        rooms it stores."""
         expected = e.version
         e.version += 1
         e.updated_at = time.time()
@@ -393,6 +395,7 @@ class Manager:
         checked = self.hub.leases.shared
         codes = [c for cs in e.rooms.values() for c in cs]
         fences = room_fences(self.hub, codes) if checked else set()
+        lease = self.hub.leases.fence(e.id, TOURNAMENT_NAMESPACE) if organiser else None
 
         def job(conn: Connection) -> bool:
             if insert_row:
@@ -403,7 +406,7 @@ class Manager:
                 q = q.where(tournaments.c.version == expected)
             return bool(conn.execute(q.values(**row)).rowcount) or not checked
 
-        return fenced_job(e.id, fences, job)
+        return fenced_job(e.id, fences, job, lease)
 
     def forget(self, tid: str) -> None:
         """Drop tournament ``tid`` from memory (it is read back from its row when asked for)."""
@@ -713,13 +716,15 @@ class Manager:
             if not self.sync(e, stored) and not forfeited:
                 return
             try:
-                stored_now = await self.hub.storage.run(self.save(e))
+                stored_now = await self.hub.storage.run(self.save(e, organiser=True))
             except Exception:
                 self.forget(tid)  # not stored: what it holds is ahead of the row
                 raise
             if isinstance(stored_now, TournamentFenced):
                 refused(self.hub, stored_now)  # its stale rooms leave memory: read again
                 self.forget(tid)
+                if stored_now.lease is not None:
+                    return  # another node organises it now
                 continue
             if stored_now:
                 self.published(e)(None)
