@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 __all__ = [
+    "LOBBY_STREAM",
     "METRICS_ERROR",
     "PATH_ERROR",
     "PINNED_HEADER",
@@ -73,6 +74,8 @@ class HaproxyConfig:
     readable by HAProxy's user only."""
 
 
+LOBBY_STREAM = "/api/rooms/events"
+"""The lobby's event stream: under ``/api/rooms/`` but no room's, so spread like any request."""
 PINNED_HEADER = "X-Blink-Room"
 """The header in which HAProxy names the room it pinned a request to (the room of its path,
 from which its node was chosen); a node believes it only from a trusted proxy
@@ -175,10 +178,12 @@ def render(cfg: HaproxyConfig) -> str:
         "    acl room_scope path_reg ^/(ws|play|watch|api/rooms)/",
         f"    acl room_link path_reg ^/(ws|play|watch)/{_CODE}/?$",
         f"    acl room_api path_reg ^/api/rooms/{_CODE}(/[A-Za-z0-9_-]+)*/?$",
+        "    # The lobby's event stream is no room's: any node serves it.",
+        f"    acl lobby path {LOBBY_STREAM}",
         f"    http-request return status 400 {_json(PATH_ERROR)} "
         "if room_scope !room_link !room_api",
         "    http-request set-var(txn.room) path,field(3,/),upper if room_link",
-        "    http-request set-var(txn.room) path,field(4,/),upper if room_api",
+        "    http-request set-var(txn.room) path,field(4,/),upper if room_api !lobby",
         "    # Quick play's queue: every waiting player on one node, so that all can be paired.",
         "    http-request set-var(txn.room) str(QUEUE) if { path /api/queue }",
         "    # The room the request is pinned to, for the node (it asks for the room on it).",
