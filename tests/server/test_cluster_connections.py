@@ -20,12 +20,17 @@ from blink.cluster.local import LocalCluster
 pytestmark = pytest.mark.timeout(600)
 
 CAP = 2
+PATIENT = ("--redis-wait", "30")
+"""However busy the machine, the nodes wait for Redis's counts (the fallback on a node's own
+count is tested apart, with a frozen Redis)."""
 
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[LocalCluster]:
     """Two nodes behind HAProxy, each allowing an address two WebSockets."""
-    yield from local_cluster(("--max-connections-per-address", str(CAP), "--log-level", "warning"))
+    yield from local_cluster(
+        ("--max-connections-per-address", str(CAP), "--log-level", "warning", *PATIENT)
+    )
 
 
 async def open_from(url: str, source: str) -> websockets.ClientConnection | None:

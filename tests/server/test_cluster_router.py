@@ -45,6 +45,7 @@ pytestmark = pytest.mark.timeout(600)
 NODE_ARGS = (
     *("--countdown", "0.05", "--stall-pause", "0.05", "--between-games", "0.05"),
     *("--creation-rate", "3/minute", "--log-level", "warning"),
+    *("--redis-wait", "30"),  # the windows are Redis's however busy the machine
 )
 """Three rooms a minute from one address, in the whole cluster (the windows are in Redis)."""
 

@@ -132,7 +132,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     storage.start(asyncio.get_running_loop())
     bus = make_bus(settings.redis_url)
     await bus.start()
-    shared = SharedWindows(settings.redis_url) if settings.redis_url else None
+    shared = SharedWindows(settings.redis_url, settings.redis_wait) if settings.redis_url else None
     app.state.shared_windows = app.state.creation_limiter.shared = shared
     conns = SharedConnections(shared, bus.node) if shared is not None else None
     app.state.shared_connections = conns

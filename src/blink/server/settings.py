@@ -212,6 +212,9 @@ class Settings:
     redis_url: str | None = field(default=None, repr=False)
     """The Redis server through which the nodes of one deployment tell each other their
     changes (``redis://host:port/db``; :mod:`blink.server.bus`). ``None``: this process only."""
+    redis_wait: float = 0.5
+    """Seconds a shared window's or count's call waits for Redis before the node counts on its
+    own (:mod:`blink.server.shared_limits`)."""
     cluster: bool = False
     """A node of a cluster: several nodes serve the rooms of one PostgreSQL database, each room
     by the node that holds its lease (:mod:`blink.server.lease`; ``blink serve --cluster``).
