@@ -133,7 +133,11 @@ def test_without_blinks_metadata_no_game_is_registered_and_a_lookup_says_so(
             hidden = item.name.startswith(("blink_card_game", "__editable__"))
             if not hidden and item.suffix != ".pth" and not (site / item.name).exists():
                 (site / item.name).symlink_to(item)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "src"), str(site)]))
+    # The package alone, not src/ (where an editable install leaves its .egg-info metadata).
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "blink").symlink_to(ROOT / "src" / "blink")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(code), str(site)]))
     done = subprocess.run(
         [sys.executable, "-S", "-c", NOT_INSTALLED],
         capture_output=True,
