@@ -1,23 +1,22 @@
 """Agent-steps per second of a game's vector environment against its single-seat one.
 
-Usage: python benchmarks/bench_vector_env.py [--game classic|goblink] [--sizes 1 64 1024]
+Usage: python benchmarks/bench_vector_env.py [--game NAME] [--sizes 1 64 1024]
        [--steps N] [--repeat R] [--cpu K] [--json]
 
-In one run, for ``--game classic`` (the default): ``blink/Classic-v0`` (one game, Python,
-against ``expert:first``) and :class:`~blink.games.classic.envs.vector.ClassicVector`
-(``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")``, the same bots, compiled)
-with ``N`` games for each ``--sizes`` value; for ``--game goblink``: ``blink/GoBlink-v0`` (two
-players, against the remembering bot, ``memory``) and
-:class:`~blink.games.goblink.envs.vector.GoBlinkVector` (the same bot, compiled). The learner
-picks uniformly among the actions its mask allows (waiting included in classic), in numpy for
-the vector environment (array operations over every game: Go Blink's masks of 31,719 actions
-are read through their non-zero entries); games
-are reset as they end (the vector environment's auto-reset). An agent-step is one game's step:
-a vector step of ``N`` games counts ``N``. Each run plays at least ``--steps`` agent-steps
-(the single environment a tenth of them) after a warm-up step (the kernels are compiled, or
-loaded from numba's cache, before timing); prints the median over ``--repeat`` runs in CPU
-time (the machine may be shared) and in wall-clock time, and each size's ratio to the single
-environment. ``--cpu K`` pins the process to core K.
+``--game`` is any registered game with a vector environment (``blink.model.registry``; the
+default game by default: classic Blink, whose single environment plays against
+``expert:first``, Go Blink's two players against the remembering bot). In one run: the game's
+single-seat Gymnasium environment (Python) and its vector environment
+(``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")``, the same bots,
+compiled) with ``N`` games for each ``--sizes`` value. The learner picks uniformly among the
+actions its mask allows, in numpy for the vector environment (array operations over every
+game; a wide action space, such as Go Blink's 31,719 actions, is read through the masks'
+non-zero entries); games are reset as they end (the vector environment's auto-reset). An
+agent-step is one game's step: a vector step of ``N`` games counts ``N``. Each run plays at
+least ``--steps`` agent-steps (the single environment a tenth of them) after a warm-up step
+(the kernels are compiled, or loaded from numba's cache, before timing); prints the median
+over ``--repeat`` runs in CPU time (the machine may be shared) and in wall-clock time, and
+each size's ratio to the single environment. ``--cpu K`` pins the process to core K.
 """
 
 from __future__ import annotations
@@ -32,7 +31,19 @@ from typing import Any
 
 import numpy as np
 
-IDS = {"classic": "blink/Classic-v0", "goblink": "blink/GoBlink-v0"}
+WIDE = 64
+"""Action spaces wider than this are picked from through their masks' non-zero entries."""
+
+
+def gym_ids() -> dict[str, str]:
+    """Each registered game with a vector environment: its Gymnasium id."""
+    from blink.model.registry import front_ends
+
+    return {
+        name: fe.gym_id
+        for name, fe in front_ends().items()
+        if fe.gym_id is not None and fe.gym_vector_entry_point is not None
+    }
 
 
 def _pick_dense(masks: Any, rng: np.random.Generator) -> Any:
@@ -51,15 +62,16 @@ def _pick_sparse(masks: Any, rng: np.random.Generator) -> Any:
     return flat[starts + (rng.random(n) * counts).astype(np.int64)] % k
 
 
-PICKS = {"classic": _pick_dense, "goblink": _pick_sparse}
+def _pick(masks: Any, rng: np.random.Generator) -> Any:
+    """One uniformly random allowed action per row of ``masks``."""
+    return (_pick_sparse if masks.shape[1] > WIDE else _pick_dense)(masks, rng)
 
 
 def run_single(game: str, steps: int, seed: int) -> tuple[float, float]:
     """The single-seat environment for ``steps`` agent-steps: CPU and wall seconds."""
     import gymnasium
 
-    env = gymnasium.make(IDS[game]).unwrapped
-    _pick = PICKS[game]
+    env = gymnasium.make(gym_ids()[game]).unwrapped
     rng = np.random.default_rng(seed)
     obs, _ = env.reset(seed=seed)
     cpu, wall = time.process_time(), time.perf_counter()
@@ -75,8 +87,7 @@ def run_vector(game: str, n: int, steps: int, seed: int) -> tuple[float, float]:
     """The vector environment of ``n`` games for at least ``steps`` agent-steps."""
     import gymnasium
 
-    env = gymnasium.make_vec(IDS[game], num_envs=n, vectorization_mode="vector_entry_point")
-    _pick = PICKS[game]
+    env = gymnasium.make_vec(gym_ids()[game], num_envs=n, vectorization_mode="vector_entry_point")
     rng = np.random.default_rng(seed)
     obs, _ = env.reset(seed=seed)
     obs, *_ = env.step(_pick(obs["action_mask"], rng))  # warm-up
@@ -90,7 +101,9 @@ def run_vector(game: str, n: int, steps: int, seed: int) -> tuple[float, float]:
 def main() -> None:
     """Measure and print (or ``--json``) the agent-steps per second."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--game", choices=sorted(IDS), default="classic")
+    from blink.model.registry import DEFAULT_GAME
+
+    parser.add_argument("--game", choices=sorted(gym_ids()), default=DEFAULT_GAME)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1, 64, 1024, 4096])
     parser.add_argument("--steps", type=int, default=400_000)
     parser.add_argument("--repeat", type=int, default=5)
@@ -125,7 +138,9 @@ def main() -> None:
         out = {"game": args.game, "python": platform.python_version(), "rows": rows}
         print(json.dumps(out, indent=2))
         return
-    print(f"{IDS[args.game]}, Python {platform.python_version()}, medians of {args.repeat} runs")
+    print(
+        f"{gym_ids()[args.game]}, Python {platform.python_version()}, medians of {args.repeat} runs"
+    )
     head = ("environment", "CPU steps/s", "range", "wall steps/s", "x single")
     print(f"{head[0]:<14} {head[1]:>14} {head[2]:>24} {head[3]:>14} {head[4]:>9}")
     for name, row in rows.items():
