@@ -336,6 +336,17 @@ async def bot_loop(c: Client, games: int = 1, choose: bool = True) -> list[dict[
     return ends
 
 
+async def play_series(clients: list[Client]) -> list[dict[str, Any]]:
+    """Play as client bots until the room's series is over: a game can end in a tie (two
+    identical bots racing), and then the series goes on with another game. Returns the
+    first client's ``game_end`` of every game played, in order."""
+    played: list[dict[str, Any]] = []
+    while not played or played[-1]["next_in_ms"] is not None:
+        ends = await asyncio.gather(*(bot_loop(c) for c in clients))
+        played.append(ends[0][0])
+    return played
+
+
 async def seat_clients(
     server: ServerThread, players: int = 2, spectators: int = 0, **room: Any
 ) -> tuple[str, list[Client], list[str]]:
