@@ -216,3 +216,39 @@ async def test_a_profile_the_other_server_made_is_rated_here(
         event.remove(hub.storage.engine, "before_cursor_execute", count)
     assert asked == []
     assert hash_token(anonymous["token"]) in hub.not_profiles
+
+
+def test_a_code_spelling_a_route_word_is_never_given(
+    two_servers: tuple[ServerThread, ServerThread],
+) -> None:
+    """``/api/rooms/events`` is the lobby's stream: a room drawn with the code EVENTS could
+    never be looked up. Such a draw is skipped, and a source that gives nothing else is a
+    clear 503, not a room nobody can reach."""
+    a, _ = two_servers
+    draws = iter(["EVENTS", "EVENTS", "QRSTUV"])
+    _hub(a).code_source = lambda: next(draws)
+    r = a.post("/api/rooms", {"players": 2, "name": "Ana"})
+    assert r.status_code == 201, r.text
+    assert r.json()["code"] == "QRSTUV"
+    _hub(a).code_source = lambda: "EVENTS"
+    r = a.post("/api/rooms", {"players": 2, "name": "Bea"})
+    assert r.status_code == 503
+    assert r.json()["error"]["code"] == "no_free_code"
+    assert a.get("/api/rooms/EVENTS").status_code == 404
+
+
+def test_every_route_word_a_code_could_spell_is_reserved() -> None:
+    """A new route under ``/api/rooms/`` whose word is six letters of the codes' alphabet
+    must be added to :data:`blink.server.hub.RESERVED_CODES`."""
+    from blink.server.app import create_app
+    from blink.server.hub import CODE_ALPHABET, RESERVED_CODES
+
+    paths = create_app(fast_settings("sqlite://")).openapi()["paths"]
+    words = {
+        path.split("/")[3].upper()
+        for path in paths
+        if path.startswith("/api/rooms/") and "{" not in path.split("/")[3]
+    }
+    assert "EVENTS" in words
+    spellable = {w for w in words if len(w) == 6 and set(w) <= set(CODE_ALPHABET)}
+    assert spellable <= RESERVED_CODES

@@ -46,6 +46,7 @@ __all__ = [
     "CODE_ALPHABET",
     "CODE_ATTEMPTS",
     "MOVE_BACK_AFTER",
+    "RESERVED_CODES",
     "WANT_EVERY",
     "Hub",
     "RoomTable",
@@ -62,6 +63,10 @@ MOVE_BACK_AFTER = 2.0
 that wants it (:meth:`Hub.wanted`): the bound on how fast a room can move back and forth."""
 WANT_EVERY = 1.0
 """Seconds between two asks of one node for one room held elsewhere (:meth:`Hub.wanted`)."""
+
+RESERVED_CODES = frozenset({"EVENTS"})
+"""Codes never given to a room: words of the routes under ``/api/rooms/`` that a code could
+spell (``/api/rooms/events`` is the lobby's stream, not a room's page)."""
 
 CODE_ATTEMPTS = 8
 """Codes drawn for one new room before giving up (31**6 codes: a refusal is rare, eight in
@@ -232,8 +237,9 @@ class Hub:
         from this server's block: no other server sharing the database has it."""
         return self.game_ids.take()
 
-    def new_code(self) -> str:
-        """A room code to try: drawn by :attr:`code_source`, not one of the rooms in memory.
+    def new_code(self) -> str | None:
+        """A room code to try: drawn by :attr:`code_source`, not one of the rooms in memory
+        nor one of :data:`RESERVED_CODES`; ``None`` when every draw was one of those.
 
         Only a candidate: the database decides. The room's row is inserted with it (its
         primary key refuses a code that any room of any server ever had: see
@@ -241,9 +247,9 @@ class Hub:
         """
         for _ in range(CODE_ATTEMPTS):
             code = self.code_source()
-            if code not in self.rooms:
+            if code not in self.rooms and code not in RESERVED_CODES:
                 return code
-        return code  # the insert refuses it, and the caller gives up
+        return None
 
     def code_claimed(self, code: str) -> None:
         """``code``'s room row is committed: forget that the code was once missing."""
@@ -257,7 +263,10 @@ class Hub:
         A cluster node takes the room's lease (a new code's, which no node holds): it serves
         the room it made."""
         for _ in range(CODE_ATTEMPTS):
-            room.code = self.new_code()
+            code = self.new_code()
+            if code is None:
+                continue
+            room.code = code
             with self.storage.engine.begin() as conn:
                 inserted = job_of(room.new_room_write())(conn)
             if inserted and self.leases.acquire(room.code):

@@ -224,7 +224,10 @@ async def store_new_room(hub: Hub, room: Room) -> None:
     (``503 no_free_code``) when every code drawn was taken.
     """
     for _ in range(CODE_ATTEMPTS):
-        room.code = hub.new_code()
+        code = hub.new_code()
+        if code is None:
+            continue
+        room.code = code
         if await hub.storage.run(job_of(room.new_room_write())):
             hub.code_claimed(room.code)
             hub.rooms[room.code] = room
