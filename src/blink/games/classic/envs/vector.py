@@ -23,14 +23,13 @@ import importlib
 from collections.abc import Sequence
 from typing import Any
 
-import gymnasium
 import numpy as np
-from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
 from blink.envs.encoding import FEATURES
 from blink.envs.single import opponent_names, seat_spaces
+from blink.envs.vector import CompiledVector
 from blink.games.classic.bots import BotSpec, get_level, get_strategy
 from blink.games.classic.envs.classic_v0 import deal_options
 from blink.games.classic.envs.codec import ClassicCodec
@@ -38,14 +37,11 @@ from blink.games.classic.envs.idle import DEFAULT_IDLE_SECONDS, check_idle_secon
 from blink.games.classic.sim.core import SimConfig
 from blink.model.registry import get_game
 from blink.sim import compiled
-from blink.sim.seeds import derive_seeds_of
 
 __all__ = ["ClassicVector"]
 
-_KERNELS = "blink.games.classic.sim.fast_vector"
 
-
-class ClassicVector(gymnasium.vector.VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]]):
+class ClassicVector(CompiledVector):
     """``num_envs`` classic games, the learner in ``seat`` of each against ``bots``.
 
     Options as :class:`~blink.games.classic.envs.single.ClassicSingle`'s: ``players``,
@@ -57,7 +53,8 @@ class ClassicVector(gymnasium.vector.VectorEnv[dict[str, Any], NDArray[np.int64]
     ``"idle"`` (the inactivity rule ended the game).
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012
+    kernels = "blink.games.classic.sim.fast_vector"
+    seed_label = "vector"
 
     def __init__(
         self,
@@ -99,7 +96,7 @@ class ClassicVector(gymnasium.vector.VectorEnv[dict[str, Any], NDArray[np.int64]
         )
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self._k = compiled.load_kernels(_KERNELS)
+        self._k = compiled.load_kernels(self.kernels)
         self._setting(reach, codec)
         self._keys = np.zeros(num_envs, dtype=np.uint64)
         self._seeded = False
@@ -154,42 +151,8 @@ class ClassicVector(gymnasium.vector.VectorEnv[dict[str, Any], NDArray[np.int64]
             self._feat, self._order,
         )  # fmt: skip
 
-    def _seed(self, seed: int | Sequence[int | None] | None) -> None:
-        seeds: list[int | None]
-        if seed is None:
-            seeds = [None] * self.num_envs
-        elif isinstance(seed, int):
-            seeds = [seed + i for i in range(self.num_envs)]
-        else:
-            seeds = list(seed)
-            if len(seeds) != self.num_envs:
-                raise ValueError(f"{len(seeds)} seeds given for {self.num_envs} environments")
-        fresh = np.random.SeedSequence().generate_state(self.num_envs, dtype=np.uint64)
-        ex = self._state[22]
-        for i, s in enumerate(seeds):
-            if s is None and self._seeded:
-                continue
-            key = derive_seeds_of([s], "vector")[0] if s is not None else int(fresh[i])
-            self._keys[i] = np.uint64(key)
-            ex[i, 5] = 0  # the episode count of the key
-        self._seeded = True
-
-    def reset(
-        self,
-        *,
-        seed: int | Sequence[int | None] | None = None,
-        options: dict[str, Any] | None = None,
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Deal a new game in every sub-environment (``seed``: an int seeds sub-environment
-        ``i`` with ``seed + i``, a list gives each its own; ``None`` continues each one's
-        sequence of deals). ``options={"reset_mask": m}`` deals only where ``m`` is true."""
-        self._seed(seed)
-        which = np.ones(self.num_envs, dtype=np.bool_)
-        if options and "reset_mask" in options:
-            which = np.asarray(options["reset_mask"], dtype=np.bool_)
-        self._k.reset_games(self._state, which, *self._args(), self._obs, self._mask)
-        out = self._out()
-        return out, {"action_mask": out["action_mask"]}
+    def _episode_counts(self) -> tuple[NDArray[Any], int]:
+        return self._state[22], 5
 
     def step(
         self, actions: Any
@@ -205,20 +168,6 @@ class ClassicVector(gymnasium.vector.VectorEnv[dict[str, Any], NDArray[np.int64]
         out = self._out()
         infos = {"action_mask": out["action_mask"], "refused": refused.copy(), "idle": idle.copy()}
         return out, self._rewards.copy(), term.copy(), trunc.copy(), infos
-
-    def _out(self) -> dict[str, Any]:
-        return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Everything but the kernels' module (pickled mid-episode: a checkpoint, a copy)."""
-        state = self.__dict__.copy()
-        del state["_k"]
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        """The pickled environment, its kernels loaded again."""
-        self.__dict__.update(state)
-        self._k = compiled.load_kernels(_KERNELS)
 
     def episode(self, index: int) -> tuple[list[int], list[tuple[int, int, int, int, int]]]:
         """Sub-environment ``index``'s current episode so far: its deal (card numbers of the

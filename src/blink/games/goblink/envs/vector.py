@@ -24,23 +24,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import gymnasium
 import numpy as np
-from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
 from blink.envs.encoding import DECK_INDEX
 from blink.envs.single import opponent_names, seat_spaces
+from blink.envs.vector import CompiledVector
 from blink.games.goblink.envs.codec import DEFAULT_TURN_LIMIT, GoCodec, codec
 from blink.games.goblink.fast import KERNEL_BOTS, REASONS, check_bots
 from blink.model.registry import get_game
 from blink.sim import compiled
-from blink.sim.seeds import derive_seeds_of
 
 __all__ = ["GoBlinkVector"]
 
-_KERNELS = "blink.games.goblink.fast.vector"
 _NOT_BOT = -1  # the learner's seat in the kernels' table of bots
 
 
@@ -63,7 +60,7 @@ def _match_tables(c: GoCodec) -> tuple[NDArray[Any], ...]:
     return bits, bits[order], order.astype(np.int64)
 
 
-class GoBlinkVector(gymnasium.vector.VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]]):
+class GoBlinkVector(CompiledVector):
     """``num_envs`` Go Blink games, the learner in ``seat`` of each against ``opponents``.
 
     Options as :class:`~blink.games.goblink.envs.single.GoBlinkSingle`'s: ``players``,
@@ -77,7 +74,8 @@ class GoBlinkVector(gymnasium.vector.VectorEnv[dict[str, Any], NDArray[np.int64]
     not: ``blunk``, ``fewest_cards``, ``turn_limit``).
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012
+    kernels = "blink.games.goblink.fast.vector"
+    seed_label = "goblink-vector"
 
     def __init__(
         self,
@@ -121,7 +119,7 @@ class GoBlinkVector(gymnasium.vector.VectorEnv[dict[str, Any], NDArray[np.int64]
         )
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self._k = compiled.load_kernels(_KERNELS)
+        self._k = compiled.load_kernels(self.kernels)
         self._offs = _offsets(self.codec)
         self._mbits, self._mkeys, self._midx = _match_tables(self.codec)
         self._scratch = (np.zeros(players * 17), np.zeros(players * 17, dtype=np.int64))
@@ -140,44 +138,8 @@ class GoBlinkVector(gymnasium.vector.VectorEnv[dict[str, Any], NDArray[np.int64]
             self._mkeys, self._midx,
         )  # fmt: skip
 
-    def _seed(self, seed: int | Sequence[int | None] | None) -> None:
-        seeds: list[int | None]
-        if seed is None:
-            seeds = [None] * self.num_envs
-        elif isinstance(seed, int):
-            seeds = [seed + i for i in range(self.num_envs)]
-        else:
-            seeds = list(seed)
-            if len(seeds) != self.num_envs:
-                raise ValueError(f"{len(seeds)} seeds given for {self.num_envs} environments")
-        fresh = np.random.SeedSequence().generate_state(self.num_envs, dtype=np.uint64)
-        ex = self._state[8]
-        for i, s in enumerate(seeds):
-            if s is None and self._seeded:
-                continue
-            key = derive_seeds_of([s], "goblink-vector")[0] if s is not None else int(fresh[i])
-            self._keys[i] = np.uint64(key)
-            ex[i, 2] = 0  # the episode count of the key
-        self._seeded = True
-
-    def reset(
-        self,
-        *,
-        seed: int | Sequence[int | None] | None = None,
-        options: dict[str, Any] | None = None,
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Deal a new game in every sub-environment, the bots playing up to the agent's turn
-        (``seed``: an int seeds sub-environment ``i`` with ``seed + i``, a list gives each its
-        own; ``None`` continues each one's sequence of deals). ``options={"reset_mask": m}``
-        deals only where ``m`` is true."""
-        self._seed(seed)
-        which = np.ones(self.num_envs, dtype=np.bool_)
-        if options and "reset_mask" in options:
-            which = np.asarray(options["reset_mask"], dtype=np.bool_)
-        self._k.reset_games(self._state, which, *self._args(), self._obs, self._mask)
-        self._check()
-        out = self._out()
-        return out, {"action_mask": out["action_mask"]}
+    def _episode_counts(self) -> tuple[NDArray[Any], int]:
+        return self._state[8], 2
 
     def step(
         self, actions: Any
@@ -199,24 +161,6 @@ class GoBlinkVector(gymnasium.vector.VectorEnv[dict[str, Any], NDArray[np.int64]
         bad = np.flatnonzero(self._state[1][:, 15])  # G_STATUS: a bot's illegal action
         if bad.size:
             raise RuntimeError(f"a fast bot chose an illegal action in game {int(bad[0])}")
-
-    def _out(self) -> dict[str, Any]:
-        return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
-
-    def action_masks(self) -> NDArray[np.bool_]:
-        """The current masks as booleans (the method sb3-contrib's MaskablePPO calls)."""
-        return self._mask.astype(bool)
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Everything but the kernels' module (pickled mid-episode: a checkpoint, a copy)."""
-        state = self.__dict__.copy()
-        del state["_k"]
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        """The pickled environment, its kernels loaded again."""
-        self.__dict__.update(state)
-        self._k = compiled.load_kernels(_KERNELS)
 
     def episode(self, index: int) -> tuple[list[int], int, list[tuple[int, int, int, int]]]:
         """Sub-environment ``index``'s current episode so far (with ``records``): its deal
