@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
-from blink.simcluster.client import DEFAULT_TIMEOUT
+from blink.dask_runner.client import DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
     from rich.progress import Progress
@@ -105,7 +105,7 @@ def pool(options: SimulationOptions, fail: Callable[[str], NoReturn]) -> Iterato
     """The local processes, or the connected cluster's workers, for the run inside.
 
     ``fail(sentence)`` is called (it exits) for a bad option, a cluster that cannot be used and
-    a cluster failure during the run (:class:`blink.simcluster.ClusterError`).
+    a cluster failure during the run (:class:`blink.dask_runner.ClusterError`).
     """
     if options.workers is not None and options.workers < 1:
         fail(f"--workers must be at least 1, not {options.workers}")
@@ -114,7 +114,7 @@ def pool(options: SimulationOptions, fail: Callable[[str], NoReturn]) -> Iterato
         return
     if options.workers is not None:
         fail("--workers counts local processes: with --cluster the cluster's workers play")
-    from blink.simcluster import ClusterError, connect
+    from blink.dask_runner import ClusterError, connect
 
     try:
         with connect(options.cluster, options.cluster_timeout) as cluster:

@@ -20,10 +20,10 @@ import typer
 from blink.cli.listing import in_range, or_list
 from blink.cli.play import LangOpt, use_language
 from blink.cli.simrun import ClusterOpt, ClusterTimeoutOpt, SimulationOptions
+from blink.dask_runner.client import DEFAULT_TIMEOUT
 from blink.games.goblink.bots import DEFAULT_OPPONENT, GOBOTS, GoBotError, get_gobot_kind
 from blink.games.goblink.definition import GOBLINK
 from blink.model.base import GameInfo
-from blink.simcluster.client import DEFAULT_TIMEOUT
 from blink.tui.i18n import _
 
 __all__ = ["GOBLINK_INFO", "GOBOT_NAMES", "register", "run_simulation"]

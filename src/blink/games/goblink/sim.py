@@ -225,7 +225,7 @@ def run_games(
     """Play ``games`` games on ``workers`` processes; rows come back in index order.
 
     ``executor``: play the chunks there instead (for example a cluster's,
-    :mod:`blink.simcluster`), ``workers`` being its parallelism; the same chunks, so the same
+    :mod:`blink.dask_runner`), ``workers`` being its parallelism; the same chunks, so the same
     rows. It is not shut down.
     """
     if job.records is not None:

@@ -448,7 +448,7 @@ def run(
 
     ``progress(k)`` is called as each batch of ``k`` matches finishes. Ctrl-C stops the run
     and returns the matches finished so far with ``interrupted`` set. ``executor``: run the
-    batches there instead (for example a cluster's, :mod:`blink.simcluster`), ``workers``
+    batches there instead (for example a cluster's, :mod:`blink.dask_runner`), ``workers``
     being its parallelism; the same batches, so the same results. It is not shut down.
     """
     if workers is None:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import urlsplit
 
 from blink import __version__
-from blink.simcluster import remote
+from blink.dask_runner import remote
 
 if TYPE_CHECKING:
     import distributed
@@ -153,7 +153,7 @@ def _check_workers(client: distributed.Client, where: str, timeout: float) -> No
 class ClusterExecutor(Executor):
     """A :class:`concurrent.futures.Executor` over a Dask client, for a simulator's chunks:
     ``submit(fn, job, start, stop)`` runs ``fn(job, start, stop)`` on a worker
-    (:func:`blink.simcluster.remote.run_chunk`), writes the records it returned into the job's
+    (:func:`blink.dask_runner.remote.run_chunk`), writes the records it returned into the job's
     records directory here, and gives a :class:`concurrent.futures.Future` of its rows.
 
     Cancelling that future cancels the task. A chunk whose workers kept dying until Dask gave

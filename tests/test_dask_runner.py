@@ -26,10 +26,10 @@ from typer.testing import CliRunner
 
 from blink import __version__
 from blink.cli import app
+from blink.dask_runner import ClusterError, connect, parse_address
 from blink.games.classic.bots import BotSpec
 from blink.games.classic.sim.runner import Job, run
 from blink.sim.pool import die_with_parent
-from blink.simcluster import ClusterError, connect, parse_address
 
 runner = CliRunner()
 

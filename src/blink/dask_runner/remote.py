@@ -2,7 +2,7 @@
 records come back to the client instead of staying on the worker's disk.
 
 Nothing here imports Dask: these are plain functions that the client sends to the workers
-(:mod:`blink.simcluster.client`).
+(:mod:`blink.dask_runner.client`).
 """
 
 from __future__ import annotations
