@@ -164,9 +164,10 @@ async def test_a_bots_messages_share_one_window_cluster_wide(cluster: LocalClust
         await until("one connection on each node", lambda: open_connections(cluster) == [1, 1])
         assert await pings(a, 30) == 30
         # Each node alone would allow 40; the two allow 40 in all, give or take what a node
-        # has reserved and not spent (a chunk and a quarter: 2 here) or took on credit.
+        # has reserved and not spent (a chunk and a quarter: 2 here) and what came to b while
+        # its last chunk was on its way (a few pings, on a busy machine).
         on_b = await pings(b, RATE)
-        assert 4 <= on_b <= 14, on_b
+        assert 4 <= on_b <= 16, on_b
         c = await bearer(ws, other)  # another bot: its own window
         assert await pings(c, 35) == 35
         await c.close()

@@ -648,6 +648,7 @@ async def serve(
             with contextlib.suppress(Exception):
                 await s.counting  # bounded: each Redis call waits at most its WAIT
         if s.admitting is not None:
+            s.closing = True  # gone: the hello waiting on the count attaches nothing
             with contextlib.suppress(Exception):
                 await s.admitting  # bounded too
         if s.hold_timer is not None:

@@ -23,9 +23,9 @@ per-address limits, every call bounded by :data:`blink.server.shared_limits.WAIT
   is taken in part (what is left in the window); when the window is full, the bot's
   messages on this node are refused once its credit is spent, until the oldest entry leaves
   the window. Messages that came while a chunk was on its way (credit below zero) are
-  charged to the next chunk. So the cluster allows one window a bot, give or take what the
-  nodes have reserved and not yet spent (at most a chunk and a quarter on each node where
-  the bot is sending) and what arrives during one round trip.
+  charged to the next chunk, asked for at once. So the cluster allows one window a bot,
+  give or take what the nodes have reserved and not yet spent (at most a chunk and a
+  quarter on each node where the bot is sending) and what arrives during one round trip.
 
 When Redis does not answer in time, the node's own count alone decides (a reservation that
 got no answer is granted by the node itself: its own window still holds every message), the
@@ -117,31 +117,39 @@ class BotConnections:
         return True
 
     async def _reserve(self, profile: str, credit: Credit) -> None:
-        """Reserve the next chunk of ``profile``'s messages (with those already sent on
-        credit) in the cluster's window."""
-        windows, rate = self.windows, self.messages.rate
-        assert rate is not None
+        """Reserve the next chunks of ``profile``'s messages (with those already sent on
+        credit) in the cluster's window, until the credit is above :attr:`low` again."""
         try:
-            if windows is None:
-                return
-            start = self.clock()
-            want = min(rate.amount, self.chunk + max(0, -credit.left))
-            ok = await windows.hit(rate, "bot", profile, cost=want)
-            if ok is None or ok:  # no answer: the node's own window alone decides
-                self._grant(credit, want, start)
-                return
-            room = await windows.room(rate, "bot", profile)
-            if room is None:
-                self._grant(credit, want, start)
-                return
-            remaining, wait = room
-            part = min(remaining, want)
-            if part > 0 and await windows.hit(rate, "bot", profile, cost=part) is not False:
-                self._grant(credit, part, start)
-            # The window is full: no chunk is asked for until its oldest entry leaves it.
-            credit.refused_until = self.clock() + max(wait, 0.001)
+            while await self._reserve_once(profile, credit) and credit.left <= self.low:
+                pass  # messages came on credit meanwhile: charge them now
         finally:
             credit.asking = None
+
+    async def _reserve_once(self, profile: str, credit: Credit) -> bool:
+        """Reserve one chunk: whether the cluster's window granted it in full."""
+        windows, rate = self.windows, self.messages.rate
+        if windows is None or rate is None:
+            return False
+        start = self.clock()
+        want = min(rate.amount, self.chunk + max(0, -credit.left))
+        ok = await windows.hit(rate, "bot", profile, cost=want)
+        if ok is None:  # no answer: the node's own window alone decides
+            self._grant(credit, want, start)
+            return False
+        if ok:
+            self._grant(credit, want, start)
+            return True
+        room = await windows.room(rate, "bot", profile)
+        if room is None:
+            self._grant(credit, want, start)
+            return False
+        remaining, wait = room
+        part = min(remaining, want)
+        if part > 0 and await windows.hit(rate, "bot", profile, cost=part) is not False:
+            self._grant(credit, part, start)
+        # The window is full: no chunk is asked for until its oldest entry leaves it.
+        credit.refused_until = self.clock() + max(wait, 0.001)
+        return False
 
     def _grant(self, credit: Credit, count: int, start: float) -> None:
         expiry = self.messages.rate.get_expiry() if self.messages.rate is not None else 0
