@@ -8,7 +8,8 @@ counters in one process see them:
 - when Redis stops answering (frozen with SIGSTOP, or killed), a message is never held up (it
   is counted at once, the reservation in the background ends within its bound and falls back
   on the node's own window), a connection is admitted within the bound by the node's own
-  count, and the fallbacks are counted.
+  count, and the fallbacks are counted; a real server whose Redis died lets a bot connect,
+  take its seat and play, its own cap still holding.
 """
 
 from __future__ import annotations
@@ -16,9 +17,13 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+from pathlib import Path
 
+import httpx
 import pytest
 from rediskit import RedisServer
+from srvkit import Client, ServerThread, fast_settings
+from test_bot_play import BotClient, _bearer, _bot
 from test_shared_limits import BOUND, server, url_of
 
 from blink.server.bot_accounts.quotas import BotConnections
@@ -107,3 +112,48 @@ async def test_a_silent_redis_never_holds_a_bot_up(server: RedisServer) -> None:
         assert windows.fallbacks > before
     finally:
         await windows.close()
+
+
+async def test_a_server_whose_redis_died_still_lets_a_bot_in_and_play(
+    server: RedisServer, tmp_path: Path
+) -> None:
+    """A real server on that Redis, killed: a bot's connection by its token in the handshake
+    and its seat taken in ``hello`` are admitted by the node's own count, within the bound,
+    and its messages answered; the node's own cap still holds."""
+    node_ = ServerThread(
+        fast_settings(
+            f"sqlite:///{tmp_path / 'n.db'}",
+            redis_url=url_of(server),
+            redis_wait=0.2,
+            max_connections_per_bot=2,
+        )
+    )
+    node_.start()
+    try:
+        bot = _bot(node_, "Ada", "Clank")
+        made = httpx.post(
+            f"{node_.http}/api/rooms",
+            json={"players": 2, "public": False},
+            headers=_bearer(bot["token"]),
+            timeout=30,
+        )
+        assert made.status_code == 201, made.text
+        code = made.json()["code"]
+        server.stop()
+        first = await asyncio.wait_for(
+            BotClient("a").connect_bot(f"{node_.ws}", bot["token"]), BOUND
+        )
+        await first.send({"type": "ping", "t": 1})
+        await asyncio.wait_for(first.expect("pong"), BOUND)
+        seat = await Client("seat").connect(node_.ws, room=code, token=bot["token"])
+        await asyncio.wait_for(seat.expect("welcome"), BOUND)
+        third = await BotClient("c").connect_bot(f"{node_.ws}", bot["token"])
+        assert (await asyncio.wait_for(third.expect("error"), BOUND))["code"] == (
+            "too_many_connections"
+        )
+        assert await third.closed() == 4012
+        assert "blink_limits_fallbacks_total 0.0" not in node_.get("/metrics").text
+        for c in (first, seat):
+            await c.close()
+    finally:
+        node_.stop()
