@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from blink.model.registry import DEFAULT_GAME, front_end
+from blink.tui.api_errors import server_sentence
 from blink.tui.i18n import _
 
 __all__ = [
@@ -138,9 +139,16 @@ def _ws_base(server: str) -> str:
 def _error(r: httpx.Response) -> str:
     try:
         err = r.json()["error"]
-        return f"{err['message']} ({err['code']})"
-    except (ValueError, KeyError, TypeError):
+        return _said(err, rest=True)
+    except (ValueError, KeyError, TypeError, AttributeError):
         return _("the server answered {status}").format(status=r.status_code)
+
+
+def _said(err: dict[str, Any], rest: bool = False) -> str:
+    """A refusal of the server (its ``code`` and English ``message``) in the language spoken
+    now, its code after it (:func:`blink.tui.api_errors.server_sentence`)."""
+    code = str(err.get("code"))
+    return f"{server_sentence(code, str(err.get('message') or ''), rest)} ({code})"
 
 
 async def open_room(
@@ -194,11 +202,13 @@ async def play_room(
                 player.send = outbox.put_nowait
                 writer = asyncio.create_task(_write(ws, outbox))
                 await ws.send(json.dumps(hello))
+                said: str | None = None  # the last error's sentence, for a close after it
                 try:
                     async for text in ws:
                         msg = json.loads(text)
-                        if msg.get("type") == "error" and msg.get("code") in _FATAL_ERRORS:
-                            raise BotRunError(f"{msg.get('message')} ({msg.get('code')})")
+                        said = _said(msg) if msg.get("type") == "error" else None
+                        if said is not None and msg.get("code") in _FATAL_ERRORS:
+                            raise BotRunError(said)
                         player.frame(msg)
                         failures = 0
                         if player.done():
@@ -209,7 +219,7 @@ async def play_room(
                 if ws.close_code in FATAL_CLOSES:
                     raise BotRunError(
                         _("the server closed the connection: {reason}").format(
-                            reason=ws.close_reason
+                            reason=said or ws.close_reason
                         )
                     )
         except (OSError, TimeoutError, WebSocketException, ConnectionClosed):
@@ -284,7 +294,7 @@ async def wait_in_arena(server: str, token: str, players: int = 2) -> str:
                         return str(msg["code"])
                     if kind == "error":
                         if msg.get("code") in _QUEUE_FATAL:
-                            raise BotRunError(f"{msg.get('message')} ({msg.get('code')})")
+                            raise BotRunError(_said(msg, rest=True))
                         break
                     failures = 0
         except (OSError, TimeoutError, WebSocketException, ConnectionClosed):

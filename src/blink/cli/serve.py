@@ -344,6 +344,27 @@ MaxPerAddress = Annotated[
         help="WebSockets one client address may hold.",
     ),
 ]
+MaxPerBot = Annotated[
+    int,
+    typer.Option(
+        "--max-connections-per-bot",
+        min=1,
+        envvar="BLINK_MAX_CONNECTIONS_PER_BOT",
+        metavar="N",
+        hidden=True,  # as docs/deploy.md says: the help keeps to the options most change
+        help="WebSockets one bot account may hold (docs/bot-api.md).",
+    ),
+]
+BotMessageRate = Annotated[
+    str,
+    typer.Option(
+        "--bot-message-rate",
+        envvar="BLINK_BOT_MESSAGE_RATE",
+        metavar="RATE",
+        hidden=True,
+        help="Messages all of one bot account's connections may send together (0: no limit).",
+    ),
+]
 MaxSockets = Annotated[
     int,
     typer.Option(
@@ -488,6 +509,8 @@ def serve(
     message_rate: MessageRate = "80/2seconds",
     max_spectators: MaxSpectators = 500,
     max_connections_per_address: MaxPerAddress = 256,
+    max_connections_per_bot: MaxPerBot = 8,
+    bot_message_rate: BotMessageRate = "320/2seconds",
     max_sockets_per_address: MaxSockets = 512,
     header_timeout: HeaderTimeout = 10.0,
     allow_origin: AllowOrigin = None,
@@ -526,6 +549,7 @@ def serve(
 
     rate = _creation_rate(ctx, creation_rate)
     messages = _rate(ctx, message_rate, "--message-rate", "80/2seconds")
+    bot_messages = _rate(ctx, bot_message_rate, "--bot-message-rate", "320/2seconds")
     _check_db_writer(ctx, db_writer)
     _check_choice(ctx, log_format, LOG_FORMATS, "--log-format", "a log format")
     _check_choice(ctx, log_level.lower(), LOG_LEVELS, "--log-level", "a log level")
@@ -572,6 +596,8 @@ def serve(
         message_rate=messages,
         max_spectators=max_spectators,
         max_connections_per_address=max_connections_per_address,
+        max_connections_per_bot=max_connections_per_bot,
+        bot_message_rate=bot_messages,
         max_sockets_per_address=max_sockets_per_address or None,
         header_timeout=header_timeout or None,
         turn_time=turn_time,

@@ -16,8 +16,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections import Counter, deque
-from collections.abc import Callable
+from collections import deque
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -28,6 +27,7 @@ from starlette.websockets import WebSocket, WebSocketState
 
 from blink.model.table import PileTop
 from blink.server import lag
+from blink.server.bot_accounts.quotas import BotConnections
 from blink.server.bot_accounts.service import BotAuth, bearer, live_seat
 from blink.server.conn import Conn
 from blink.server.creation_limits import CreationLimiter
@@ -94,37 +94,6 @@ def origin_ok(ws: WebSocket, settings: Settings) -> bool:
     return urlsplit(origin).netloc.lower() == host.lower()
 
 
-class BotConnections:
-    """How many WebSocket connections each bot account has open (``limit`` at most), by its
-    profile's id: those that gave its token in ``Authorization: Bearer`` or took its seat;
-    and the messages they send together, in one window a bot (``rate``, on ``clock``)."""
-
-    def __init__(
-        self, limit: int, rate: str | None = None, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        self.limit = limit
-        self.open: Counter[str] = Counter()
-        self.messages = MessageLimiter(rate, clock)
-
-    def hit(self, profile: str) -> bool:
-        """Count one message of any connection of ``profile``; ``False`` when the bot's
-        window is full."""
-        return self.messages.hit(f"bot:{profile}")
-
-    def take(self, profile: str) -> bool:
-        """Count one more connection of ``profile``; ``False`` (not counted) past the limit."""
-        if self.open[profile] >= self.limit:
-            return False
-        self.open[profile] += 1
-        return True
-
-    def give_back(self, profile: str) -> None:
-        """One connection of ``profile`` ended."""
-        self.open[profile] -= 1
-        if self.open[profile] <= 0:
-            del self.open[profile]
-
-
 def _with_people(room: Room) -> bool:
     """Whether a person (not a house bot, not a bot account) has a seat in ``room``."""
     return any(s.kind == "human" and s.bot_account is None for s in room.seats)
@@ -150,6 +119,14 @@ class Session:
         self.bots = bots
         self.counted: str | None = bot.profile_id if bot is not None else None
         """The bot account this connection is counted for (:class:`BotConnections`)."""
+        self.bot_member: str | None = None
+        """This connection in the cluster's count of the bot's seat's connections
+        (:meth:`BotConnections.take_shared`), taken at its ``hello``."""
+        self.waiting: list[str | bytes] | None = None
+        """The messages that came while the cluster counted the connection of the bot whose
+        seat the ``hello`` took (``None``: none is being counted)."""
+        self.admitting: asyncio.Task[None] | None = None
+        """That count, the ``hello`` waiting on it."""
         self.held: deque[tuple[float, Room, Any]] = deque()
         """A bot account's actions held for its minimum reaction time: when each is due."""
         self.held_ids: set[str] = set()
@@ -294,6 +271,9 @@ class Session:
         if self.counted is not None and self.bots is not None and not self.bots.hit(self.counted):
             self.error("bot_rate_limited", "this bot's connections together sent too many messages")
             self.close(1008, "bot rate limit")
+            return
+        if self.waiting is not None:
+            self.waiting.append(data)
             return
         self.handle(data)
 
@@ -451,7 +431,7 @@ class Session:
                 self.error("seat_left", "you left this seat: it cannot be taken back")
                 self.close(4003, "seat left")
                 return
-            if seat.bot_account is not None and not self._bot_seat_ok(seat):
+            if seat.bot_account is not None and not self._bot_seat_ok(seat, msg):
                 return
         elif not msg.spectate:
             self.error("bad_field", "give a seat 'token', or 'spectate': true to watch")
@@ -466,10 +446,11 @@ class Session:
         self.hello = True
         room.attach(self.conn, seat, msg.game, msg.last_seq)
 
-    def _bot_seat_ok(self, seat: Seat) -> bool:
+    def _bot_seat_ok(self, seat: Seat, hello: Hello) -> bool:
         """A bot account's seat: taken only with its live token (not one since rotated or
         revoked), within the bot's connections; its frames are stamped for its minimum
-        reaction time. ``False``: refused and closed."""
+        reaction time. ``False``: refused and closed, or (with a Redis) the ``hello`` waits
+        for the cluster's count of the bot's connections (:meth:`_admit_bot`)."""
         account = seat.bot_account
         assert account is not None
         if not live_seat(self.hub, seat):
@@ -485,8 +466,35 @@ class Session:
                 self.close(4012, "too many bot connections")
                 return False
             self.counted = account.profile
+            if self.bots.connections is not None:
+                self._admit_bot(self.bots, account.profile, hello)
+                return False
         self.conn.stamp = self.settings.clock
         return True
+
+    def _admit_bot(self, bots: BotConnections, profile: str, hello: Hello) -> None:
+        """Count this connection in the cluster's count of ``profile``'s connections (a
+        Redis round trip, bounded), then take up ``hello`` again and the messages that came
+        meanwhile; refused (4012) when the bot has all its connections open in the cluster."""
+        self.waiting = []
+
+        async def admit() -> None:
+            ok, self.bot_member = await bots.take_shared(profile)
+            held, self.waiting = self.waiting or [], None
+            if not ok:
+                message = f"this bot has its {bots.limit} connections open already"
+                self.error("too_many_connections", message)
+                self.close(4012, "too many bot connections")
+                return
+            if self.closing:
+                return
+            self.on_hello(hello)
+            for data in held:
+                if self.closing:
+                    break
+                self.handle(data)
+
+        self.admitting = asyncio.get_running_loop().create_task(admit())
 
     def _refuse_malformed(self, room: Room, msg_id: str, code: str, message: str) -> None:
         """A malformed action message (or another game's), with an id: refused like an
@@ -606,7 +614,7 @@ async def serve(
     sender = None if s.direct is not None else asyncio.get_running_loop().create_task(s.sender())
 
     def hello_check() -> None:
-        if not s.hello and not s.closing:
+        if not s.hello and not s.closing and s.waiting is None:
             s.error("hello_required", "no hello received in time")
             s.close(4008, "no hello")
 
@@ -639,10 +647,15 @@ async def serve(
         if s.counting is not None:
             with contextlib.suppress(Exception):
                 await s.counting  # bounded: each Redis call waits at most its WAIT
+        if s.admitting is not None:
+            s.closing = True  # gone: the hello waiting on the count attaches nothing
+            with contextlib.suppress(Exception):
+                await s.admitting  # bounded too
         if s.hold_timer is not None:
             s.hold_timer.cancel()
         if s.counted is not None and bots is not None:
             bots.give_back(s.counted)
+            await bots.give_back_shared(s.bot_member)
         s.messages.close(s.key)
         hub.connections -= 1
         room = s.conn.room
@@ -689,20 +702,26 @@ async def endpoint(state: State, ws: WebSocket, send: Send, url_room: str | None
             bots = state.bot_connections = BotConnections(
                 settings.max_connections_per_bot, settings.bot_message_rate, settings.clock
             )
-        ok, bot = await _bot_of(ws, hub, bots)
+        # The cluster's counts while the node has a Redis (blink.server.bot_accounts.quotas).
+        bots.windows = getattr(state, "shared_windows", None)
+        bots.connections = getattr(state, "shared_connections", None)
+        ok, bot, bot_member = await _bot_of(ws, hub, bots)
         if not ok:
             return
-        await serve(
-            ws,
-            hub,
-            settings,
-            send,
-            getattr(state, "creation_limiter", None),
-            getattr(state, "message_limiter", None),
-            url_room,
-            bot,
-            bots,
-        )
+        try:
+            await serve(
+                ws,
+                hub,
+                settings,
+                send,
+                getattr(state, "creation_limiter", None),
+                getattr(state, "message_limiter", None),
+                url_room,
+                bot,
+                bots,
+            )
+        finally:
+            await bots.give_back_shared(bot_member)
     finally:
         hub.by_address[address] -= 1
         if not hub.by_address[address]:
@@ -710,21 +729,31 @@ async def endpoint(state: State, ws: WebSocket, send: Send, url_room: str | None
         await leave(state, member)
 
 
-async def _bot_of(ws: WebSocket, hub: Hub, bots: BotConnections) -> tuple[bool, BotAuth | None]:
-    """Whether the connection may go on, and the bot account of the handshake's
-    ``Authorization: Bearer`` token (``None``: no such header), counted in ``bots``. Refused
-    (closed 4011) for a token that is not live, and (closed 4012) when the bot has all its
-    connections open."""
+async def _bot_of(
+    ws: WebSocket, hub: Hub, bots: BotConnections
+) -> tuple[bool, BotAuth | None, str | None]:
+    """Whether the connection may go on, the bot account of the handshake's
+    ``Authorization: Bearer`` token (``None``: no such header), counted in ``bots``, and its
+    member in the cluster's count (``None``: not counted there). Refused (closed 4011) for a
+    token that is not live, and (closed 4012) when the bot has all its connections open, on
+    this node or in the cluster."""
     try:
         bot = bearer(hub, ws.headers.get("authorization"))
     except ApiError as exc:
         await _refuse(ws, exc.code, exc.message, 4011, "bot token refused")
-        return False, None
-    if bot is not None and not bots.take(bot.profile_id):
-        message = f"this bot has its {bots.limit} connections open already"
+        return False, None, None
+    if bot is None:
+        return True, None, None
+    message = f"this bot has its {bots.limit} connections open already"
+    if not bots.take(bot.profile_id):
         await _refuse(ws, "too_many_connections", message, 4012, "too many bot connections")
-        return False, None
-    return True, bot
+        return False, None, None
+    admitted, member = await bots.take_shared(bot.profile_id)
+    if not admitted:
+        bots.give_back(bot.profile_id)
+        await _refuse(ws, "too_many_connections", message, 4012, "too many bot connections")
+        return False, None, None
+    return True, bot, member
 
 
 async def _refuse(ws: WebSocket, code: str, message: str, close: int, reason: str) -> None:

@@ -117,12 +117,15 @@ class Settings:
     """WebSocket connections from one client address at once; more are refused (1008)."""
     max_connections_per_bot: int = 8
     """WebSocket connections of one bot account at once (by its token, docs/bot-api.md); the
-    next is refused (``too_many_connections``, 4012)."""
+    next is refused (``too_many_connections``, 4012). The cluster's count when the nodes share
+    a Redis (:mod:`blink.server.bot_accounts.quotas`)."""
     bot_message_rate: str | None = "320 per 2 seconds"
     """How many messages all the WebSocket connections of one bot account may send together in
     a fixed window (``limits`` notation, on ``clock``), besides each connection's own
     ``message_rate``: four connections' worth by default. Past it the connection whose message
-    went over is closed (``bot_rate_limited``, 1008). Counted on each node. ``None``: no limit."""
+    went over is closed (``bot_rate_limited``, 1008). The cluster's window when the nodes share
+    a Redis, reserved in chunks (:mod:`blink.server.bot_accounts.quotas`). ``None``: no
+    limit."""
     bot_reaction: float = 0.25
     """The minimum reaction time of a bot account in a game with people, in seconds: its
     action is held until this long after the latest frame its connection was sent before

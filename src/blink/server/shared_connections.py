@@ -17,6 +17,9 @@ Every call waits at most :data:`blink.server.shared_limits.WAIT` seconds, throug
 answer, the connection is admitted by the node's own count alone (the fallback counted in
 ``blink_limits_fallbacks_total`` and warned of, as for the windows). The members' times are the
 nodes' clocks: keep them in step (NTP).
+
+A bot account's WebSockets are counted the same way, by its profile's id
+(``blink:limits:bots:PROFILE``, :mod:`blink.server.bot_accounts.quotas`), under its own cap.
 """
 
 from __future__ import annotations
@@ -77,7 +80,8 @@ class SharedConnections:
     @staticmethod
     def key(address: str, kind: str = "conns") -> str:
         """The Redis key of ``address``'s open connections of ``kind`` (``conns``: WebSockets,
-        ``streams``: event streams)."""
+        ``streams``: event streams; ``bots``: a bot account's WebSockets, by its profile's
+        id)."""
         return f"{PREFIX}:{kind}:{address}"
 
     async def take(self, address: str, cap: int, kind: str = "conns") -> tuple[bool, str | None]:

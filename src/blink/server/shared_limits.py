@@ -113,13 +113,22 @@ class SharedWindows:
             log.info("the shared limits' Redis answers again")
         return answer
 
-    async def hit(self, rate: RateLimitItem, *key: str) -> bool | None:
-        """Count one in the window of ``key``: whether it was allowed (``None``: no answer)."""
-        return await self.ask(self._limiter.hit(rate, *key))
+    async def hit(self, rate: RateLimitItem, *key: str, cost: int = 1) -> bool | None:
+        """Count ``cost`` (one, unless told) in the window of ``key``: whether it was allowed,
+        all of it (``None``: no answer)."""
+        return await self.ask(self._limiter.hit(rate, *key, cost=cost))
 
     async def test(self, rate: RateLimitItem, *key: str) -> bool | None:
         """Whether the window of ``key`` has room (``None``: no answer)."""
         return await self.ask(self._limiter.test(rate, *key))
+
+    async def room(self, rate: RateLimitItem, *key: str) -> tuple[int, float] | None:
+        """How many more the window of ``key`` allows now, and the seconds until its oldest
+        entry leaves it (``None``: no answer)."""
+        stats = await self.ask(self._limiter.get_window_stats(rate, *key))
+        if stats is None:
+            return None
+        return stats.remaining, max(0.0, stats.reset_time - time.time())
 
     async def wait_for_room(self, rate: RateLimitItem, *key: str) -> float:
         """Seconds until the full window of ``key`` has room (at least 1; the window's length
