@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 from srvkit import ServerThread
-from test_bot_cli import BLINK, _env
+from test_bot_cli import BLINK, _env, _run
 from test_bot_play import _bearer, _bot
 
 from blink.cli import botclient
@@ -235,3 +235,25 @@ async def test_the_tournament_client_takes_up_a_dropped_wait_and_room(
     assert code in said
     assert relay.server is not None
     relay.server.close()
+
+
+def test_the_client_refuses_what_it_cannot_play_with_one_sentence(server: ServerThread) -> None:
+    clank = _bot(server, "Ada", "Clank")
+    people = _tournament(server)
+    args = ["--server", server.http, "--token", clank["token"], "--tournament"]
+    refused = _run(*args, people["id"])
+    assert refused.returncode == 2 and "(people_only)" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    missing = _run(*args, "nope")
+    assert missing.returncode == 2 and "(no_such_tournament)" in missing.stderr
+    both = _run(*args, people["id"], "--arena")
+    assert both.returncode == 2 and "--tournament" in both.stderr
+    # A bot tournament drawn without this bot: said in the client's language.
+    drawn = _tournament(server, entrants="bots")
+    for name in ("Rivet", "Bolt"):
+        other = _bot(server, f"Owner{name}", name)
+        assert _join(server, drawn["id"], other["token"]).status_code == 200
+    org = {"organiser_secret": drawn["organiser_secret"], "seed": 1}
+    assert server.post(f"/api/tournaments/{drawn['id']}/draw", org).status_code == 200
+    late = _run(*args, drawn["id"], language="es")
+    assert late.returncode == 2 and "el sorteo del torneo" in late.stderr, late.stderr
