@@ -60,7 +60,7 @@ def test_only_bots_enter_a_bot_tournament_and_people_keep_theirs(server: ServerT
     added = server.post(f"/api/tournaments/{bots['id']}/players", org)
     assert added.status_code == 403 and _code(added) == "bots_only"
     cards = server.post("/api/tournaments", {"kind": "cards", "entrants": "bots"})
-    assert cards.status_code == 400 and _code(cards) == "bots_only"
+    assert cards.status_code == 400 and _code(cards) == "bot_tournament_setup"
     # A people's tournament stays people's: the bot is refused, by header or by secret.
     people = _tournament(server)
     assert people["entrants"] == "people"

@@ -150,7 +150,9 @@ async def create(mgr: WritableManagerDep, body: NewTournament) -> dict[str, Any]
         raise ProfileError(400, "bad_kind", f"kind must be one of {', '.join(KINDS)}")
     if body.entrants == "bots" and (body.kind != "online" or body.players):
         raise ProfileError(
-            400, "bots_only", "a bot tournament is online and its bots enter it with their tokens"
+            400,
+            "bot_tournament_setup",
+            "a bot tournament is online, and its bots enter it themselves with their tokens",
         )
     t = Tournament([], body.name.strip() or "Blink tournament")
     for p in body.players:
