@@ -247,10 +247,8 @@ class StoredRooms:
 def _summary(tid: str, name: str, kind: str, status: str, players: int, who: str) -> dict[str, Any]:
     """A tournament as ``GET /api/tournaments`` lists it (``who``: its entrants)."""
     url = f"/tournament.html?id={tid}"
-    return {"id": tid, "name": name, "kind": kind, "status": status, "players": players} | {
-        "entrants": who,
-        "url": url,
-    }
+    out = {"id": tid, "name": name, "kind": kind, "status": status, "players": players}
+    return {**out, "entrants": who, "url": url}
 
 
 def _row(e: Entry) -> dict[str, Any]:
@@ -568,7 +566,7 @@ class Manager:
             hc = dict(m.handicap)
             sizes = [hc[n] for n in names]
         h = self.hub
-        if h.seat_marker is not None:  # a bot account's seat says so (and rates it as a bot's)
+        if h.seat_marker is not None:  # a bot account's seat says so (docs/bot-api.md)
             h.seat_marker(seat_list)
         best_of = m.best_of
         # The seats belong to their profiles for the whole match (leave does not free them).
