@@ -250,10 +250,19 @@ def test_the_client_refuses_what_it_cannot_play_with_one_sentence(server: Server
     assert both.returncode == 2 and "--tournament" in both.stderr
     # A bot tournament drawn without this bot: said in the client's language.
     drawn = _tournament(server, entrants="bots")
-    for name in ("Rivet", "Bolt"):
-        other = _bot(server, f"Owner{name}", name)
+    others = [_bot(server, f"Owner{name}", name) for name in ("Rivet", "Bolt")]
+    for other in others:
         assert _join(server, drawn["id"], other["token"]).status_code == 200
     org = {"organiser_secret": drawn["organiser_secret"], "seed": 1}
     assert server.post(f"/api/tournaments/{drawn['id']}/draw", org).status_code == 200
     late = _run(*args, drawn["id"], language="es")
     assert late.returncode == 2 and "el sorteo del torneo" in late.stderr, late.stderr
+    # A bot withdraws itself with its token (Authorization: Bearer).
+    gone = httpx.post(
+        f"{server.http}/api/tournaments/{drawn['id']}/withdraw",
+        json={},
+        headers=_bearer(others[0]["token"]),
+        timeout=30,
+    )
+    assert gone.status_code == 200, gone.text
+    assert [p["withdrawn"] for p in gone.json()["players"]] == [True, False]
