@@ -2,9 +2,9 @@
 
 It plays with a bot account's token: against a house bot (``--opponent``), in a room another
 bot made (``--join CODE``), or in a room it makes for another bot (``--host``, printing its
-code). The policy is a house strategy (``--strategy``) or the user's own Python file
-(``--module``: ``plan(view)`` or ``make_bot(seat)``). The client itself is
-:mod:`blink.cli.botclient`.
+code), in the bot arena (``--arena``) or in a bot tournament (``--tournament ID``). The
+policy is a house strategy (``--strategy``) or the user's own Python file (``--module``:
+``plan(view)`` or ``make_bot(seat)``). The client itself is :mod:`blink.cli.botclient`.
 """
 
 from __future__ import annotations
@@ -49,6 +49,10 @@ def play(
         bool,
         typer.Option("--arena", help="Wait in the bot arena: play other bots, game after game."),
     ] = False,
+    tournament: Annotated[
+        str | None,
+        typer.Option(help="Play bot tournament ID: join, check in, play each match until out."),
+    ] = None,
     strategy: Annotated[
         str | None,
         typer.Option(help="Play with a house strategy (first, blocker, ... or LEVEL:STRATEGY)."),
@@ -74,8 +78,10 @@ def play(
         _fail(_("--games must be at least 1"))
     if strategy is not None and module is not None:
         _fail(_("give --strategy or --module, not both"))
-    if (opponent is not None) + (join is not None) + host + arena > 1:
-        _fail(_("give one of --opponent, --join, --host and --arena"))
+    if (opponent is not None) + (join is not None) + host + arena + (tournament is not None) > 1:
+        _fail(_("give one of --opponent, --join, --host, --arena and --tournament"))
+    if tournament is not None and not tournament.strip():
+        _fail(_("--tournament is empty"))
     if not token.strip():
         _fail(_("--token is empty"))
     try:
@@ -88,6 +94,10 @@ def play(
         played = asyncio.run(
             botclient.arena(server.rstrip("/"), token.strip(), games, policy, typer.echo)
             if arena
+            else botclient.tournament(
+                server.rstrip("/"), token.strip(), tournament.strip(), policy, typer.echo
+            )
+            if tournament is not None
             else botclient.run(
                 server.rstrip("/"),
                 token.strip(),

@@ -7,7 +7,9 @@ is the game's own: its commands module's ``bot_client()`` (classic Blink's
 :mod:`blink.games.classic.cli.botclient`) offers ``house_policy(spec, seed)`` and the
 :class:`Seat` that reads the frames and answers with the policy, found through the registry.
 A drop is resumed with ``last_seq``; a refusal of its token ends the run with one sentence
-(:class:`BotRunError`).
+(:class:`BotRunError`). In a bot tournament (:func:`tournament`) it follows the tournament's
+state (``GET /api/tournaments/{id}`` and its event stream): it joins, checks in, and plays each
+match room opened for it until it is out or the tournament is over.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ __all__ = [
     "load_policy",
     "new_seat",
     "run",
+    "tournament",
     "wait_in_arena",
 ]
 
@@ -55,17 +58,36 @@ says which answers it sends)."""
 
 
 class BotRunError(Exception):
-    """The run cannot go on: one sentence for the person who started it."""
+    """The run cannot go on: one sentence for the person who started it (``code``: the
+    server's error code, when it said one)."""
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class Seat(Protocol):
     """One bot seat in one room, as the game's bot client keeps it: the frames it has read,
     its view, what it sent."""
 
-    game: int | None
-    seq: int
-    ended: int
+    games: int
+    """Games to play."""
     send: Callable[[dict[str, Any]], None] | None
+
+    @property
+    def game(self) -> int | None:
+        """The game being played (``None`` before the first)."""
+        ...
+
+    @property
+    def seq(self) -> int:
+        """The last update read of that game."""
+        ...
+
+    @property
+    def ended(self) -> int:
+        """Games played to their end."""
+        ...
 
     def done(self) -> bool:
         """Whether the games asked for are over."""
@@ -208,7 +230,7 @@ async def play_room(
                         msg = json.loads(text)
                         said = _said(msg) if msg.get("type") == "error" else None
                         if said is not None and msg.get("code") in _FATAL_ERRORS:
-                            raise BotRunError(said)
+                            raise BotRunError(said, msg.get("code"))
                         player.frame(msg)
                         failures = 0
                         if player.done():
@@ -323,6 +345,212 @@ async def arena(
         await play_room(server, token, code, player)
         played += player.ended
     return played
+
+
+class MatchSeat:
+    """A seat in a tournament's match room: the game's seat, playing until the room's series
+    (the match's set) is over or the tournament closes the room; no rematch is asked for."""
+
+    def __init__(self, inner: Seat) -> None:
+        self.inner = inner
+        self.over = False
+
+    @property
+    def game(self) -> int | None:
+        """The game being played (the inner seat's)."""
+        return self.inner.game
+
+    @property
+    def seq(self) -> int:
+        """The last update read (the inner seat's)."""
+        return self.inner.seq
+
+    @property
+    def ended(self) -> int:
+        """Games played to their end."""
+        return self.inner.ended
+
+    @property
+    def games(self) -> int:
+        """Games asked of the inner seat."""
+        return self.inner.games
+
+    @games.setter
+    def games(self, value: int) -> None:
+        self.inner.games = value
+
+    @property
+    def send(self) -> Callable[[dict[str, Any]], None] | None:
+        """Where answers go (the connection's outbox)."""
+        return self.inner.send
+
+    @send.setter
+    def send(self, value: Callable[[dict[str, Any]], None] | None) -> None:
+        self.inner.send = value
+
+    def done(self) -> bool:
+        """Whether the match's room is over for this seat."""
+        return self.over
+
+    def frame(self, msg: dict[str, Any]) -> None:
+        """Read one frame: the room's end, a series over, else the game's seat reads it."""
+        kind = msg.get("type")
+        if kind == "room" and (msg.get("room") or {}).get("status") in ("finished", "closed"):
+            self.over = True
+        if kind == "game_end" and (msg.get("series") or {}).get("over"):
+            self.over = True
+            self.inner.games = self.inner.ended + 1  # the set is over: no rematch
+        self.inner.frame(msg)
+
+
+_ROOM_GONE: Final = {"no_such_room", "bad_token"}
+"""A match room's refusals that end that room only (it was closed or replaced): the tournament
+goes on."""
+
+
+def tournament_step(state: dict[str, Any], me: str, done: set[str]) -> str | None:
+    """What the bot does next in a tournament ``state`` (as ``GET /api/tournaments/{id}``
+    gives it), as ``me``, having played the rooms ``done``: ``"over"`` (the tournament is
+    over, or the bot is out), ``"check_in"``, a match room's code to play, or ``None``
+    (wait for the next change)."""
+    if state.get("status") == "finished":
+        return "over"
+    players = {p["name"]: p for p in state.get("players", [])}
+    mine = players.get(me)
+    if mine is None or mine.get("withdrawn"):
+        return "over"  # left out of the draw (no check-in), or withdrawn
+    if (state.get("check_in") or {}).get("open") and not mine.get("checked_in"):
+        return "check_in"
+    matches = (state.get("tournament") or {}).get("matches") or []
+    rooms = state.get("rooms") or {}
+    for m in matches:
+        if me in m.get("players", []) and m.get("status") in ("ready", "playing"):
+            code = (rooms.get(m["id"]) or {}).get("code")
+            if code is not None and code not in done:
+                return str(code)
+    for m in matches:
+        if (
+            me in m.get("players", [])
+            and m.get("kind") == "elimination"
+            and m.get("status") == "decided"
+            and m.get("winner") != me
+        ):
+            return "over"  # put out of the elimination
+    return None
+
+
+async def _http_retry(server: str, call: Callable[[], Any]) -> httpx.Response:
+    """``await call()``, tried again after a failure to reach the server (``RETRIES`` times)."""
+    failures = 0
+    while True:
+        try:
+            r: httpx.Response = await call()
+            if r.status_code < 500:
+                return r
+        except httpx.HTTPError:
+            pass
+        failures += 1
+        if failures > RETRIES:
+            raise BotRunError(_lost(server))
+        await asyncio.sleep(min(2.0, 0.1 * 2**failures))
+
+
+async def _tournament_state(http: httpx.AsyncClient, server: str, tid: str) -> dict[str, Any]:
+    r = await _http_retry(server, lambda: http.get(f"/api/tournaments/{tid}"))
+    if r.status_code >= 400:
+        raise BotRunError(_error(r), _code(r))
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def _code(r: httpx.Response) -> str | None:
+    try:
+        return str(r.json()["error"]["code"])
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+async def _next_version(http: httpx.AsyncClient, server: str, tid: str, version: int) -> None:
+    """Wait for the tournament's next version after ``version`` on its event stream
+    (``GET /api/tournaments/{id}/events``); a dropped stream is opened again."""
+    failures = 0
+    while True:
+        try:
+            async with http.stream(
+                "GET",
+                f"/api/tournaments/{tid}/events",
+                headers={"Last-Event-ID": str(version)},
+                timeout=httpx.Timeout(30, read=None),
+            ) as r:
+                if r.status_code >= 400:
+                    await r.aread()
+                    raise BotRunError(_error(r), _code(r))
+                async for line in r.aiter_lines():
+                    failures = 0
+                    if line.startswith("event:") and line[6:].strip() == "tournament":
+                        return
+        except httpx.HTTPError:
+            pass
+        failures += 1
+        if failures > RETRIES:
+            raise BotRunError(_lost(server))
+        await asyncio.sleep(min(2.0, 0.1 * 2**failures))
+
+
+async def _enter(http: httpx.AsyncClient, server: str, tid: str) -> dict[str, Any]:
+    """The tournament's state once the bot is entered (``you.name`` set): joined now if it
+    was not, while sign-up is open."""
+    state = await _tournament_state(http, server, tid)
+    if (state.get("you") or {}).get("name") is not None:
+        return state
+    if state.get("status") != "signup":
+        raise BotRunError(_("the tournament {tid} was drawn without this bot").format(tid=tid))
+    r = await _http_retry(server, lambda: http.post(f"/api/tournaments/{tid}/join", json={}))
+    if r.status_code >= 400 and _code(r) != "already_joined":
+        raise BotRunError(_error(r), _code(r))
+    return await _tournament_state(http, server, tid)
+
+
+async def tournament(
+    server: str,
+    token: str,
+    tid: str,
+    policy: Callable[[int], Plan],
+    announce: Callable[[str], None] = print,
+) -> int:
+    """Play bot tournament ``tid``: join it (if not yet, while sign-up is open), check in when
+    check-in is open, play each match room opened for the bot (its code ``announce``-d), and
+    return how many games were played once the bot is out or the tournament is over."""
+    headers = {"Authorization": f"Bearer {token}"}
+    played = 0
+    done: set[str] = set()
+    async with httpx.AsyncClient(base_url=server, headers=headers, timeout=30) as http:
+        state = await _enter(http, server, tid)
+        me = str(state["you"]["name"])
+        announce(_("entered tournament {tid} as {name}").format(tid=tid, name=me))
+        while True:
+            step = tournament_step(state, me, done)
+            if step == "over":
+                return played
+            if step == "check_in":
+                r = await _http_retry(
+                    server, lambda: http.post(f"/api/tournaments/{tid}/check-in", json={})
+                )
+                if r.status_code >= 400 and _code(r) != "check-in-closed":
+                    raise BotRunError(_error(r), _code(r))
+            elif step is not None:
+                announce(step)
+                seat = MatchSeat(new_seat(policy, 1_000_000))
+                try:
+                    await play_room(server, token, step, seat)
+                except BotRunError as exc:
+                    if exc.code not in _ROOM_GONE:
+                        raise
+                done.add(step)
+                played += seat.ended
+            else:
+                await _next_version(http, server, tid, int(state.get("version", 0)))
+            state = await _tournament_state(http, server, tid)
 
 
 def seed() -> int:

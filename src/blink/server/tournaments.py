@@ -111,6 +111,8 @@ class Entry:
     """When check-in closes (``Settings.wall_clock``; ``None``: when the organiser draws)."""
     draw_at_close: bool = False
     """Make the draw when check-in closes (on the sweeps), over the players who checked in."""
+    entrants: str = "people"
+    """Who may enter: ``people``, or ``bots`` (bot accounts only, docs/bot-api.md)."""
 
     def drop_left(self) -> None:
         """Forget the profiles and claims of players no longer in the field (after a draw
@@ -143,6 +145,7 @@ class Entry:
                 "claims": self.claims,
                 "check_in_closes": self.check_in_closes,
                 "draw_at_close": self.draw_at_close,
+                "entrants": self.entrants,
             }
         )
 
@@ -167,6 +170,7 @@ class Entry:
             "id": self.id,
             "name": self.t.name,
             "kind": self.kind,
+            "entrants": self.entrants,
             "status": self.status,
             "version": self.version,
             "updated_at": self.updated_at,
@@ -177,6 +181,7 @@ class Entry:
                     "rating": e.rating,
                     "profile": self.profiles.get(e.name),
                     "claimable": e.name in self.claims,
+                    "bot": self.entrants == "bots",
                     "withdrawn": e.name in self.t.withdrawn,
                     "checked_in": None
                     if self.t.checked_in is None
@@ -224,6 +229,7 @@ def _entry(r: Any) -> Entry | None:
         claims={str(k): str(v) for k, v in (data.get("claims") or {}).items()},
         check_in_closes=data.get("check_in_closes"),
         draw_at_close=bool(data.get("draw_at_close")),
+        entrants=str(data.get("entrants") or "people"),
     )
 
 
@@ -238,10 +244,11 @@ class StoredRooms:
     """Room code -> its stored status."""
 
 
-def _summary(tid: str, name: str, kind: str, status: str, players: int) -> dict[str, Any]:
-    """A tournament as ``GET /api/tournaments`` lists it."""
+def _summary(tid: str, name: str, kind: str, status: str, players: int, who: str) -> dict[str, Any]:
+    """A tournament as ``GET /api/tournaments`` lists it (``who``: its entrants)."""
     url = f"/tournament.html?id={tid}"
-    return {"id": tid, "name": name, "kind": kind, "status": status, "players": players, "url": url}
+    out = {"id": tid, "name": name, "kind": kind, "status": status, "players": players}
+    return {**out, "entrants": who, "url": url}
 
 
 def _row(e: Entry) -> dict[str, Any]:
@@ -323,12 +330,14 @@ class Manager:
         for r in rows:
             if r.id not in self.items:
                 try:
-                    players = len(json.loads(r.state)["tournament"]["players"])
+                    data = json.loads(r.state)
+                    players = len(data["tournament"]["players"])
                 except (ValueError, KeyError, TypeError):
                     continue
-                got[r.id] = (r.created_at, _summary(r.id, r.name, r.kind, r.status, players))
+                who = str(data.get("entrants") or "people")
+                got[r.id] = (r.created_at, _summary(r.id, r.name, r.kind, r.status, players, who))
         for e in self.items.values():
-            summary = _summary(e.id, e.t.name, e.kind, e.status, len(e.t.entrants))
+            summary = _summary(e.id, e.t.name, e.kind, e.status, len(e.t.entrants), e.entrants)
             got[e.id] = (e.created_at, summary)
         ordered = sorted(got.values(), key=lambda x: x[0], reverse=True)
         return [s for _, s in ordered[:limit]]
@@ -557,6 +566,8 @@ class Manager:
             hc = dict(m.handicap)
             sizes = [hc[n] for n in names]
         h = self.hub
+        if h.seat_marker is not None:  # a bot account's seat says so (docs/bot-api.md)
+            h.seat_marker(seat_list)
         best_of = m.best_of
         # The seats belong to their profiles for the whole match (leave does not free them).
         # The game's own room options as a room asking for none gets them (classic's official

@@ -31,6 +31,10 @@ API_ERRORS: Final[dict[str, str]] = {
     "bad_options": N_("Those options are not valid"),
     "bad_reset_token": N_("This link is unknown, already used or expired: ask for a new one"),
     "bad_seat": N_("There is no such seat"),
+    "bot_tournament_setup": N_(
+        "A bot tournament is played online, and its bots enter it themselves"
+    ),
+    "bots_only": N_("Only bot accounts enter a bot tournament, each with its token"),
     "bots_unavailable": N_("This server has no bots"),
     "check-in-closed": N_("Check-in is closed"),
     "daily_closing": N_(
@@ -68,6 +72,7 @@ API_ERRORS: Final[dict[str, str]] = {
     "not_logged_in": N_("You are not logged in"),
     "not_online": N_("A tournament with real cards has no online games"),
     "not_organiser": N_("Only the tournament's organiser can do this"),
+    "people_only": N_("A bot account enters bot tournaments only, not this one"),
     "played_online": N_("A game played in a room cannot be taken back"),
     "profile_claimed": N_("This profile belongs to an account already: log in instead"),
     "profile_seated": N_("This profile already has a seat in this game"),

@@ -24,6 +24,8 @@ from blink.server.bus import TOURNAMENTS, Event, Resync, TournamentChanged
 from blink.server.errors import ProfileError
 from blink.server.profiles import lookup_secret, profiles_by_id
 from blink.server.room.room import hash_token
+from blink.server.routes.bot_entrants import Entrants, check_entrant, secret_of, you
+from blink.server.routes.bots import BotDep
 from blink.server.routes.deps import ManagerDep, WritableManagerDep, check_room_creation
 from blink.server.sse import event_stream, frame, last_event_id
 from blink.server.tournament_fences import TournamentFenced, refused
@@ -73,6 +75,8 @@ class NewTournament(BaseModel):
     players: list[dict[str, Any]] = Field(default_factory=list, max_length=64)
     no_show_after: float | None = Field(None, gt=0, le=7 * 24 * 3600)
     """Seconds a match room waits for its players before those not there forfeit."""
+    entrants: Entrants = "people"
+    """Who may enter: people, or bot accounts only (a bot tournament, online)."""
 
 
 class OrgAction(BaseModel):
@@ -144,6 +148,12 @@ async def create(mgr: WritableManagerDep, body: NewTournament) -> dict[str, Any]
     """Create a tournament; the organiser's secret is returned this once."""
     if body.kind not in KINDS:
         raise ProfileError(400, "bad_kind", f"kind must be one of {', '.join(KINDS)}")
+    if body.entrants == "bots" and (body.kind != "online" or body.players):
+        raise ProfileError(
+            400,
+            "bot_tournament_setup",
+            "a bot tournament is online, and its bots enter it themselves with their tokens",
+        )
     t = Tournament([], body.name.strip() or "Blink tournament")
     for p in body.players:
         ent = _engine_call(lambda p=p: Entrant.from_dict(p))  # type: ignore[misc]
@@ -151,6 +161,7 @@ async def create(mgr: WritableManagerDep, body: NewTournament) -> dict[str, Any]
     secret = secrets.token_urlsafe(24)
     e = Entry(secrets.token_hex(5), body.kind, hash_token(secret), time.time(), t)
     e.no_show_after = body.no_show_after
+    e.entrants = body.entrants
     for ent in t.entrants:
         _claimable(e, ent.name)
     mgr.add(e)
@@ -171,9 +182,11 @@ async def list_all(mgr: ManagerDep) -> dict[str, Any]:
 
 
 @router.get("/api/tournaments/{tid}")
-async def get(mgr: ManagerDep, tid: str) -> dict[str, Any]:
-    """The live state (its changes are pushed by ``GET /api/tournaments/{tid}/events``)."""
-    return (await _get(mgr, tid)).view()
+async def get(mgr: ManagerDep, tid: str, bot: BotDep) -> dict[str, Any]:
+    """The live state (its changes are pushed by ``GET /api/tournaments/{tid}/events``); asked
+    with a bot's token, also ``you``: the bot's name in it."""
+    e = await _get(mgr, tid)
+    return {**e.view(), **you(e, bot)}
 
 
 class _TournamentSource:
@@ -253,22 +266,26 @@ async def bracket_png(mgr: ManagerDep, tid: str, lang: BracketLang = "en") -> Re
 
 
 @router.post("/api/tournaments/{tid}/join")
-async def join(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
-    """A player signs up with their profile (online tournaments, before the draw)."""
+async def join(mgr: WritableManagerDep, tid: str, body: OrgAction, bot: BotDep) -> dict[str, Any]:
+    """A player signs up with their profile (online tournaments, before the draw); a bot
+    account with its token (``Authorization: Bearer``), in a bot tournament only."""
     e = await _get(mgr, tid, change=True)
     if e.kind != "online":
         raise ProfileError(
             409, "not_online", "players of a real-cards tournament are entered by the organiser"
         )
-    prof = lookup_secret(mgr.hub, body.profile_secret or "") if body.profile_secret else None
+    secret = secret_of(bot, body.profile_secret)
+    prof = lookup_secret(mgr.hub, secret) if secret else None
     if prof is None:
         raise ProfileError(400, "no_such_profile", "join with a valid profile_secret")
+    check_entrant(mgr.hub, e, prof["id"])
     if prof["id"] in e.profiles.values():
         raise ProfileError(409, "already_joined", "this profile has already joined")
     rating = Rating(prof["rating"]["mu"], prof["rating"]["sigma"]).ordinal
     _engine_call(lambda: e.t.add_player(Entrant(prof["name"], None, float(rating))))
-    e.profiles[prof["name"]] = prof["id"]
-    return await _store(mgr, e)
+    name = e.t.entrant(prof["name"]).name
+    e.profiles[name] = prof["id"]
+    return {**await _store(mgr, e), **you(e, bot)}
 
 
 @router.post("/api/tournaments/{tid}/players")
@@ -279,13 +296,13 @@ async def add_player(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict
     if body.name is None:
         raise ProfileError(400, "bad_name", "give the player's name")
     name = body.name.strip()
+    prof = lookup_secret(mgr.hub, body.profile_secret) if body.profile_secret else None
+    check_entrant(mgr.hub, e, None if prof is None else prof["id"])
     ent = Entrant(name, body.rank, None if body.rating is None else float(body.rating))
     _engine_call(lambda: e.t.add_player(ent))
     name = e.t.entrant(name).name
-    if body.profile_secret:
-        prof = lookup_secret(mgr.hub, body.profile_secret)
-        if prof is not None:
-            e.profiles[name] = prof["id"]
+    if prof is not None:
+        e.profiles[name] = prof["id"]
     _claimable(e, name)
     view = await _store(mgr, e)
     if name in e.claims:
@@ -400,17 +417,20 @@ async def handicap(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[s
 
 
 @router.post("/api/tournaments/{tid}/withdraw")
-async def withdraw(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
+async def withdraw(
+    mgr: WritableManagerDep, tid: str, body: OrgAction, bot: BotDep
+) -> dict[str, Any]:
     """A player withdraws after the draw: the organiser names them (``name``), or the player
-    withdraws themselves with their ``profile_secret``. The rest of their matches are
-    walkovers."""
+    withdraws themselves with their ``profile_secret`` (a bot: its token). The rest of their
+    matches are walkovers."""
     e = await _get(mgr, tid, change=True)
     if body.organiser_secret:
         _organiser(e, body.organiser_secret)
         name = _engine_call(lambda: e.t.entrant(body.name or "")).name
         by = _by(body)
     else:
-        prof = lookup_secret(mgr.hub, body.profile_secret or "") if body.profile_secret else None
+        secret = secret_of(bot, body.profile_secret)
+        prof = lookup_secret(mgr.hub, secret) if secret else None
         name = next((n for n, pid in e.profiles.items() if prof and pid == prof["id"]), "")
         if not name:
             raise ProfileError(
@@ -469,15 +489,18 @@ async def open_check_in(mgr: WritableManagerDep, tid: str, body: OrgAction) -> d
 
 
 @router.post("/api/tournaments/{tid}/check-in")
-async def check_in(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str, Any]:
-    """A player checks in with their ``profile_secret``, or the organiser checks in a player
-    by ``name`` (a player at the venue without a profile)."""
+async def check_in(
+    mgr: WritableManagerDep, tid: str, body: OrgAction, bot: BotDep
+) -> dict[str, Any]:
+    """A player checks in with their ``profile_secret`` (a bot: its token), or the organiser
+    checks in a player by ``name`` (a player at the venue without a profile)."""
     e = await _get(mgr, tid, change=True)
     if body.organiser_secret:
         _organiser(e, body.organiser_secret)
         name = body.name or ""
     else:
-        prof = lookup_secret(mgr.hub, body.profile_secret or "") if body.profile_secret else None
+        secret = secret_of(bot, body.profile_secret)
+        prof = lookup_secret(mgr.hub, secret) if secret else None
         name = next((n for n, pid in e.profiles.items() if prof and pid == prof["id"]), "")
         if not name:
             raise ProfileError(
@@ -506,6 +529,7 @@ async def claim(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[str,
     prof = lookup_secret(mgr.hub, body.profile_secret or "") if body.profile_secret else None
     if prof is None:
         raise ProfileError(400, "no_such_profile", "claim the seat with a valid profile_secret")
+    check_entrant(mgr.hub, e, prof["id"])
     token = body.claim or ""
     name = next((n for n, c in e.claims.items() if secrets.compare_digest(c, token)), None)
     if name is None:

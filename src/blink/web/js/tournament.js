@@ -9,7 +9,7 @@
 import { api, ensureProfile, errorText, myProfile } from "./tournament-api.js";
 import { drawConnectors, drawnParts, el } from "./bracket.js";
 import { getLang, t, tCount } from "./i18n.js";
-import { playerHref, playerLink } from "./playerlink.js";
+import { botMark, playerHref, playerLink } from "./playerlink.js";
 import { setupTopbar } from "./topbar.js";
 
 const main = document.getElementById("tmain");
@@ -61,6 +61,11 @@ function playersWord(n) {
   return tCount("t_players", n);
 }
 
+/** The "bot" mark and words of a bot tournament (entrants: "bots"), nothing for people's. */
+function botTournamentMark(x) {
+  return x.entrants === "bots" ? [" ", botMark(), ` ${t("t_bot_tournament")}`] : [];
+}
+
 let listed = null;
 
 function drawList(data) {
@@ -74,12 +79,16 @@ function drawList(data) {
           el("select", { name: "kind" },
             el("option", { value: "online" }, t("t_kind_online")),
             el("option", { value: "cards" }, t("t_kind_cards")))),
+        el("label", {}, `${t("t_entrants")} `,
+          el("select", { name: "entrants" },
+            el("option", { value: "people" }, t("t_entrants_people")),
+            el("option", { value: "bots" }, t("t_entrants_bots")))),
         el("label", {}, `${t("t_no_show_label")} `,
           el("input", { name: "no_show", type: "number", min: "1", max: "10080", size: "5" })),
         el("button", { type: "submit", class: "primary" }, t("t_create")))),
     data.tournaments.length
       ? el("ul", { id: "tlist", class: "tlist" }, ...data.tournaments.map((x) =>
-        el("li", { "data-status": x.status }, el("a", { href: x.url }, x.name),
+        el("li", { "data-status": x.status, "data-entrants": x.entrants }, el("a", { href: x.url }, x.name), ...botTournamentMark(x),
           el("span", { class: "meta" }, ` ${kindWord(x.kind)} · ${t(`t_st_${x.status}`)} · ${playersWord(x.players)}`))))
       : el("p", { id: "tlist", class: "meta" }, t("t_none")),
   );
@@ -96,7 +105,7 @@ async function onCreate(ev) {
   try {
     const minutes = Number(f.get("no_show")) || null;
     const made = await api("POST", "/api/tournaments", {
-      name: f.get("name"), kind: f.get("kind"), no_show_after: minutes && minutes * 60,
+      name: f.get("name"), kind: f.get("kind"), entrants: f.get("entrants"), no_show_after: minutes && minutes * 60,
     });
     saveOrgSecret(made.id, made.organiser_secret);
     location.href = `/tournament.html?id=${encodeURIComponent(made.id)}`;
@@ -427,6 +436,10 @@ function joinPanel(x) {
   const me = myProfile();
   const joined = me && x.players.some((p) => p.profile === me.id);
   const panel = el("section", { class: "tpanel", id: "join" }, el("h2", {}, t("t_signup")));
+  if (x.entrants === "bots") {
+    panel.append(el("p", { id: "bots-enter" }, t("t_bots_enter")));
+    return panel;
+  }
   if (joined) {
     panel.append(el("p", {}, t("t_you_in", { name: me.name })));
     return panel;
@@ -463,7 +476,8 @@ function playerLine(p, x, org) {
   if (p.withdrawn) line += ` · ${t("t_withdrawn_mark")}`;
   if (x.check_in.open) line += ` · ${t(p.checked_in ? "t_checked_in_mark" : "t_not_checked_in_mark")}`;
   if (p.claimable) line += ` · ${t("t_claimable_mark")}`;
-  const li = el("li", { "data-player": p.name }, p.profile ? playerLink(p.profile, p.name) : p.name, line);
+  const li = el("li", { "data-player": p.name }, p.profile ? playerLink(p.profile, p.name) : p.name,
+    ...(p.bot ? [" ", botMark()] : []), line);
   if (org && x.check_in.open && !p.checked_in) {
     li.append(" ", el("button", { type: "button", onclick: () => act("check-in", { name: p.name }) }, t("t_check_in_for", { name: p.name })));
   }
@@ -499,8 +513,8 @@ function render(x) {
   document.title = `${x.name} · Blink`;
   const parts = [
     el("h1", {}, x.name),
-    el("p", { class: "meta", id: "tstate", "data-status": x.status, "data-version": String(x.version) },
-      `${kindWord(x.kind)} · ${t(`t_st_${x.status}`)} · ${playersWord(x.players.length)}`),
+    el("p", { class: "meta", id: "tstate", "data-status": x.status, "data-version": String(x.version), "data-entrants": x.entrants },
+      `${kindWord(x.kind)} · ${t(`t_st_${x.status}`)} · ${playersWord(x.players.length)}`, ...botTournamentMark(x)),
     el("p", { class: "tlinks" },
       el("a", { href: inLang(x.bracket_html), target: "_blank", id: "printable", class: "btn" }, t("t_printable")),
       el("a", { href: inLang(x.bracket_png), target: "_blank", id: "bracket-png", class: "btn" }, t("t_png")),
