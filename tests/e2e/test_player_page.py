@@ -21,21 +21,25 @@ import pytest
 from axe import describe, violations
 from blinkweb import Server, collect_errors
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from tests.server.srvkit import Client, bot_loop
+from tests.server.srvkit import Client, play_series
+
+from blink.server.profiles import BOT_GAMES_RATED, PAIR_GAMES_RATED
 
 TIMEOUT = 30_000
 PIA, VIC = "Pia Page", "Vic Versus"
 
 
-def _play(server: Server, code: str, secrets: list[str]) -> None:
-    """The seats' players, as WebSocket client bots, play room ``code``'s game to its end."""
+def _play(server: Server, code: str, secrets: list[str]) -> int:
+    """The seats' players, as WebSocket client bots, play room ``code``'s series to its end (a
+    tied game is followed by another); how many games they played."""
     ws = server.url.replace("http://", "ws://") + "/ws"
+    played: list[dict[str, Any]] = []
 
     async def run() -> None:
         clients = [
             await Client(f"P{i}").connect(ws, room=code, token=s) for i, s in enumerate(secrets)
         ]
-        await asyncio.wait_for(asyncio.gather(*(bot_loop(c, games=1) for c in clients)), 120)
+        played.extend(await asyncio.wait_for(play_series(clients), 120))
         for c in clients:
             await c.close()
 
@@ -51,6 +55,7 @@ def _play(server: Server, code: str, secrets: list[str]) -> None:
     th.start()
     th.join(300)
     assert not th.is_alive() and not failure, failure
+    return len(played)
 
 
 def _archived(server: Server, name: str, n: int) -> list[Any]:
@@ -87,26 +92,39 @@ def spanish(browser: Browser) -> Iterator[BrowserContext]:
 
 @pytest.fixture(scope="module")
 def played(server: Server) -> dict[str, Any]:
-    """Pia plays two rated public games against Vic and a rated quick game against a bot
-    (a private room: listed without a replay)."""
+    """Pia plays two rated public series against Vic and a rated quick series against a bot
+    (a private room: listed without a replay), a game each, or more when a game is tied:
+    ``versus`` and ``quick`` count them, ``total`` is every game."""
     pia = server.api("/api/profiles", {"name": PIA})
     vic = server.api("/api/profiles", {"name": VIC})
+    versus = 0
     for _ in range(2):
         code = server.api("/api/rooms", {"name": PIA, "profile_secret": pia["secret"]})["code"]
         assert isinstance(code, str)
         server.api(f"/api/rooms/{code}/join", {"name": VIC, "profile_secret": vic["secret"]})
-        _play(server, code, [str(pia["secret"]), str(vic["secret"])])
+        versus += _play(server, code, [str(pia["secret"]), str(vic["secret"])])
     quick = {"bot": "beginner:first@40", "name": PIA, "profile_secret": pia["secret"]}
     code = server.api("/api/quick", quick)["code"]
     assert isinstance(code, str)
-    _play(server, code, [str(pia["secret"])])
-    games = _archived(server, PIA, 3)
-    # The rating job runs after the archive's: wait for the three rated games.
+    quick_games = _play(server, code, [str(pia["secret"])])
+    total = versus + quick_games
+    assert len(_archived(server, PIA, total)) == total
+    # The rating job runs after the archive's: wait for every rated game (each day's cap of
+    # games against one opponent leaves any more unrated).
+    rated = min(versus, PAIR_GAMES_RATED) + min(quick_games, BOT_GAMES_RATED)
     deadline = time.monotonic() + 60
-    while server.api(f"/api/profiles/{pia['id']}")["games"] != 3:
+    while server.api(f"/api/profiles/{pia['id']}")["games"] != rated:
         assert time.monotonic() < deadline
         time.sleep(0.1)
-    return {"pia": pia, "vic": vic, "games": games}
+    return {
+        "pia": pia,
+        "vic": vic,
+        "games": _archived(server, PIA, total),
+        "versus": versus,
+        "quick": quick_games,
+        "total": total,
+        "rated": rated,
+    }
 
 
 def one(x: float) -> str:
@@ -134,39 +152,43 @@ def test_the_page_of_a_rated_player(
     expect(page.locator("#pl-name")).to_contain_text(PIA, timeout=TIMEOUT)
     expect(page).to_have_title(f"{PIA} · Blink")
     figures = server.api(f"/api/profiles/{quote(PIA)}/figures")
+    total, versus, quick = played["total"], played["versus"], played["quick"]
     points = figures["rating_history"]
-    assert isinstance(points, list) and len(points) == 4
-    # The chart: a line through the four points, named and described for screen readers.
+    assert isinstance(points, list) and len(points) == played["rated"] + 1
+    # The chart: a line through the points (the start, then each rated game), named and
+    # described for screen readers.
     chart = page.locator("svg.pl-chart")
     expect(chart).to_be_visible()
     expect(chart).to_have_attribute("role", "img")
     expect(chart.locator("title#pl-chart-title")).to_have_text(
         f"{PIA}'s rating after each rated game"
     )
-    expect(chart.locator("circle.dot")).to_have_count(4)
+    expect(chart.locator("circle.dot")).to_have_count(played["rated"] + 1)
     expect(chart.locator("desc")).to_contain_text(f"to {one(points[-1]['ordinal'])} over")
-    expect(page.locator("#pl-games-table a.replay")).to_have_count(2)
+    expect(page.locator("#pl-games-table a.replay")).to_have_count(versus)
     page.screenshot(path=str(screenshots / "player.png"))
     # The same figures as a table.
     page.click(".pl-chart-table summary")
-    expect(page.locator(".pl-chart-table tbody tr")).to_have_count(4)
+    expect(page.locator(".pl-chart-table tbody tr")).to_have_count(played["rated"] + 1)
     expect(page.locator(".pl-chart-table tbody tr").first.locator("th")).to_have_text("Start")
-    # Games by kind: three classic games of two players, as the figures say.
+    # Games by kind: every game classic, of two players, as the figures say.
     (kind,) = figures["by_kind"]
     row = page.locator('#pl-kinds-table tr[data-kind="classic"][data-players="2"]')
-    expect(row.locator(".played")).to_have_text("3")
+    expect(row.locator(".played")).to_have_text(str(total))
     expect(row.locator(".won")).to_have_text(str(kind["won"]))
     # The games, newest first: the quick game's private room has no replay; the others do,
     # and their opponent's name links to Vic's page.
     rows = page.locator("#pl-games-table tbody tr")
-    expect(rows).to_have_count(3)
-    expect(rows.nth(0)).to_contain_text("Private room")
-    expect(rows.nth(1).locator(f'a.player-link[href="/@/{quote(VIC)}"]')).to_have_text(VIC)
+    expect(rows).to_have_count(total)
+    for i in range(quick):
+        expect(rows.nth(i)).to_contain_text("Private room")
+    expect(rows.nth(quick).locator(f'a.player-link[href="/@/{quote(VIC)}"]')).to_have_text(VIC)
     replays = page.locator("#pl-games-table a.replay")
-    expect(replays).to_have_count(2)
-    for g, r in zip(played["games"], [rows.nth(i) for i in range(3)], strict=True):
+    expect(replays).to_have_count(versus)
+    for g, r in zip(played["games"], [rows.nth(i) for i in range(total)], strict=True):
         assert r.get_attribute("data-game") == str(g["id"])
-        expect(r.locator(".change")).to_have_text(signed(g["rating"]["delta"]))
+        change = signed(g["rating"]["delta"]) if g["rating"] else "Unrated"
+        expect(r.locator(".change")).to_have_text(change)
     found = violations(page)
     assert not found, describe(found)
     # Spanish: the same page in the other language.
@@ -190,7 +212,7 @@ def test_a_replay_link_plays_the_game_back(
     expect(link).to_be_visible(timeout=TIMEOUT)
     href = link.get_attribute("href")
     assert href is not None and href.startswith("/#replay=")
-    g = played["games"][1]
+    g = played["games"][played["quick"]]  # the newest game against Vic
     assert href == g["replay_url"]
     r = httpx.get(server.url + str(g["record_url"]), timeout=10)
     assert r.status_code == 200
@@ -211,9 +233,12 @@ def test_more_games_pages_through_the_archive(
     rows = page.locator("#pl-games-table tbody tr")
     expect(rows).to_have_count(2, timeout=TIMEOUT)
     more = page.locator("#pl-more")
-    expect(more).to_be_visible()
-    more.click()
-    expect(rows).to_have_count(3)
+    shown = 2
+    while shown < played["total"]:
+        expect(more).to_be_visible()
+        more.click()
+        shown = min(shown + 2, played["total"])
+        expect(rows).to_have_count(shown)
     expect(more).to_be_hidden()
     ids = [r.get_attribute("data-game") for r in rows.all()]
     assert ids == [str(g["id"]) for g in played["games"]]
@@ -224,17 +249,19 @@ def test_head_to_head_shows_the_counts(
     server: Server, context: BrowserContext, spanish: BrowserContext, played: dict[str, Any]
 ) -> None:
     v = server.api(f"/api/profiles/{quote(PIA)}/versus/{quote(VIC)}")
-    assert v["games"] == 2
+    games = str(played["versus"])
+    assert v["games"] == played["versus"]
     page, errors = _open(context, f"{server.url}/@/{quote(PIA)}")
     expect(page.locator("#pl-name")).to_contain_text(PIA, timeout=TIMEOUT)
     page.fill("#pl-vs", "vic versus")  # names compare as names do
     page.click("#pl-versus-form button[type=submit]")
     box = page.locator("#pl-versus-result")
-    expect(box.locator("dd.games")).to_have_text("2", timeout=TIMEOUT)
+    expect(box.locator("dd.games")).to_have_text(games, timeout=TIMEOUT)
     expect(box.locator("dd.won")).to_have_text(str(v["won"]))
     expect(box.locator("dd.lost")).to_have_text(str(v["lost"]))
     expect(box.locator("dd.tied")).to_have_text(str(v["tied"]))
-    expect(box.locator("tbody tr")).to_have_count(2)
+    expect(box.locator("tbody tr")).to_have_count(len(v["recent"]))
+    assert len(v["recent"]) == min(played["versus"], 10)
     assert "vs=vic+versus" in page.url
     # An unknown opponent: the refusal in words.
     page.fill("#pl-vs", "Nobody Here")
@@ -243,7 +270,7 @@ def test_head_to_head_shows_the_counts(
     # ?vs=NAME opens the page with the comparison made, in Spanish too.
     p2, errors2 = _open(spanish, f"{server.url}/@/{quote(VIC)}?vs={quote(PIA)}")
     box = p2.locator("#pl-versus-result")
-    expect(box.locator("dd.games")).to_have_text("2", timeout=TIMEOUT)
+    expect(box.locator("dd.games")).to_have_text(games, timeout=TIMEOUT)
     expect(box.locator("dd.won")).to_have_text(str(v["lost"]))
     expect(p2.locator("#pl-versus-title")).to_have_text("Cara a cara")
     expect(box.locator("dt").first).to_have_text("Partidas")

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import itertools
 import time
 from pathlib import Path
 from typing import Any
 
 import httpx
-from srvkit import Client, ServerThread, bot_loop
+from srvkit import Client, ServerThread, play_series
 
 import blink
 from blink.server.archive import MAX_LIMIT
@@ -44,60 +45,68 @@ def wait_archive(server: ServerThread, name: str, n: int, timeout: float = 30.0)
         time.sleep(0.05)
 
 
-async def _play(server: ServerThread, code: str, tokens: list[str]) -> dict[str, Any]:
+async def _play(server: ServerThread, code: str, tokens: list[str]) -> list[dict[str, Any]]:
+    """The room's series played to its end by client bots: every game's end (a tied game is
+    followed by another)."""
     clients = [
         await Client(f"P{i}").connect(server.ws, room=code, token=t) for i, t in enumerate(tokens)
     ]
-    ends = await asyncio.wait_for(asyncio.gather(*(bot_loop(c, games=1) for c in clients)), 120)
+    ends = await asyncio.wait_for(play_series(clients), 120)
     for c in clients:
         await c.close()
-    end: dict[str, Any] = ends[0][0]
-    return end
+    return ends
 
 
-async def _three_games(server: ServerThread) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Ann plays a rated quick game against a bot (a private room), a rated public game
-    against Bob, and an unrated public game against an anonymous person."""
+async def _three_games(server: ServerThread) -> tuple[dict[str, Any], list[int]]:
+    """Ann plays a rated quick series against a bot (a private room), a rated public one
+    against Bob, and an unrated public one against an anonymous person: a game each, or
+    more when a game is tied. Ann's profile, and how many games each series had."""
     ann, bob = new_profile(server, "Ann"), new_profile(server, "Bob")
     body = {"bot": f"beginner:first{FAST}", "name": "Ann", "profile_secret": ann["secret"]}
     r = server.post("/api/quick", body)
     assert r.status_code == 201, r.text
-    await _play(server, r.json()["code"], [ann["secret"]])
-    await asyncio.to_thread(wait_archive, server, "Ann", 1)
+    played = [len(await _play(server, r.json()["code"], [ann["secret"]]))]
+    await asyncio.to_thread(wait_archive, server, "Ann", sum(played))
     code = server.post("/api/rooms", {"name": "Ann", "profile_secret": ann["secret"]}).json()[
         "code"
     ]
     server.post(f"/api/rooms/{code}/join", {"name": "Bob", "profile_secret": bob["secret"]})
-    await _play(server, code, [ann["secret"], bob["secret"]])
-    await asyncio.to_thread(wait_archive, server, "Ann", 2)
+    played.append(len(await _play(server, code, [ann["secret"], bob["secret"]])))
+    await asyncio.to_thread(wait_archive, server, "Ann", sum(played))
     code = server.post("/api/rooms", {"name": "Ann", "profile_secret": ann["secret"]}).json()[
         "code"
     ]
     tok = server.post(f"/api/rooms/{code}/join", {"name": "Anon"}).json()["token"]
-    await _play(server, code, [ann["secret"], tok])
-    await asyncio.to_thread(wait_archive, server, "Ann", 3)
-    return ann, bob
+    played.append(len(await _play(server, code, [ann["secret"], tok])))
+    await asyncio.to_thread(wait_archive, server, "Ann", sum(played))
+    return ann, played
 
 
 async def test_archive_lists_filters_and_pages(server: ServerThread) -> None:
-    ann, _bob = await _three_games(server)
+    ann, (n_quick, n_versus, n_anon) = await _three_games(server)
+    total = n_quick + n_versus + n_anon
     games = archive(server, "ann")["games"]  # a name is found as names compare
-    assert [len(g["players"]) for g in games] == [2, 2, 2]
-    anon, versus, quick = games
-    assert anon["ended"] >= versus["ended"] >= quick["ended"]
-    assert [g["rated"] for g in games] == [False, True, True]
-    assert anon["rating"] is None and anon["players"][1] == {
-        "name": "Anon",
-        "profile": None,
-        "bot_account": False,
-    }
-    assert versus["players"] == [
-        {"name": "Ann", "profile": "Ann", "bot_account": False},
-        {"name": "Bob", "profile": "Bob", "bot_account": False},
-    ]
+    assert [len(g["players"]) for g in games] == [2] * total
+    # Newest first: the anonymous series', Bob's, then the quick series' games.
+    anons, versuses, quicks = games[:n_anon], games[n_anon:-n_quick], games[-n_quick:]
+    assert len(versuses) == n_versus
+    versus, first_quick = versuses[0], quicks[-1]  # Bob's last game, the quick series' first
+    assert all(x["ended"] >= y["ended"] for x, y in itertools.pairwise(games))
+    assert [g["rated"] for g in games] == [False] * n_anon + [True] * (n_versus + n_quick)
+    for g in anons:
+        assert g["rating"] is None and g["players"][1] == {
+            "name": "Anon",
+            "profile": None,
+            "bot_account": False,
+        }
+    for g in versuses:
+        assert g["players"] == [
+            {"name": "Ann", "profile": "Ann", "bot_account": False},
+            {"name": "Bob", "profile": "Bob", "bot_account": False},
+        ]
     # The rating change is the one the profile's history has.
     history = {h["game"]: h for h in server.get(f"/api/profiles/{ann['id']}").json()["history"]}
-    for g in (versus, quick):
+    for g in (*versuses, *quicks):
         h = history[g["id"]]
         assert g["rating"]["before"]["mu"] == h["before"]["mu"]
         assert g["rating"]["after"]["sigma"] == h["after"]["sigma"]
@@ -106,21 +115,23 @@ async def test_archive_lists_filters_and_pages(server: ServerThread) -> None:
         first = "tie" if len(g["winners"]) > 1 else "win"  # a shared first place is a tie
         assert g["outcome"] == (first if h["place"] == 1 else "loss")
     # A private room's game: listed, but neither its room, record nor replay.
-    assert quick["room"] is None and quick["record_url"] is None and quick["replay_url"] is None
+    for g in quicks:
+        assert g["room"] is None and g["record_url"] is None and g["replay_url"] is None
     assert server.get(versus["record_url"]).status_code == 200
     assert versus["replay_url"].startswith("/#replay=%2Fapi%2Fgames%2F")
     # Bob's archive holds the game from his seat.
-    (bobs,) = archive(server, "Bob")["games"]
-    assert bobs["id"] == versus["id"] and bobs["seat"] == 1
+    bobs = archive(server, "Bob")["games"]
+    assert [g["id"] for g in bobs] == [g["id"] for g in versuses]
+    assert all(g["seat"] == 1 for g in bobs)
     # Filters.
     ids = lambda q: [g["id"] for g in archive(server, "Ann", q)["games"]]  # noqa: E731
-    assert ids("?rated=true") == [versus["id"], quick["id"]]
-    assert ids("?rated=false") == [anon["id"]]
-    assert ids("?opponent=BOB") == [versus["id"]]
+    assert ids("?rated=true") == [g["id"] for g in (*versuses, *quicks)]
+    assert ids("?rated=false") == [g["id"] for g in anons]
+    assert ids("?opponent=BOB") == [g["id"] for g in versuses]
     assert ids("?game=classic") == [g["id"] for g in games]
     assert ids("?game=goblink") == []
     today = dt.datetime.now(dt.UTC).date()
-    assert len(ids(f"?since={today}&until={today}")) == 3
+    assert len(ids(f"?since={today}&until={today}")) == total
     assert ids(f"?since={today + dt.timedelta(days=1)}") == []
     assert ids(f"?until={today - dt.timedelta(days=1)}") == []
     # Paging: one game a page, each once, newest first, then no next page.
@@ -138,19 +149,21 @@ async def test_archive_lists_filters_and_pages(server: ServerThread) -> None:
     # Rated games past the threshold (1 here), a person's profile.
     assert (fig["provisional"], fig["bot"], fig["owner"]) == (False, False, None)
     points = fig["rating_history"]
-    assert points[0]["ordinal"] == quick["rating"]["before"]["ordinal"]
-    assert [p["game"] for p in points[1:]] == [quick["id"], versus["id"]]
+    assert points[0]["ordinal"] == first_quick["rating"]["before"]["ordinal"]
+    assert [p["game"] for p in points[1:]] == [g["id"] for g in reversed([*versuses, *quicks])]
     assert points[-1]["ordinal"] == fig["rating"]["ordinal"] == versus["rating"]["after"]["ordinal"]
     (row,) = fig["by_kind"]
     won = sum(1 for g in games if g["outcome"] == "win")
     tied = sum(1 for g in games if g["outcome"] == "tie")
-    assert row == {"kind": "classic", "players": 2, "played": 3, "won": won, "tied": tied}
+    assert row == {"kind": "classic", "players": 2, "played": total, "won": won, "tied": tied}
     # Head-to-head, from either side.
     vs = server.get("/api/profiles/Ann/versus/bob").json()
-    assert vs["games"] == 1 and [g["id"] for g in vs["recent"]] == [versus["id"]]
+    assert vs["games"] == n_versus and [g["id"] for g in vs["recent"]] == [
+        g["id"] for g in versuses
+    ]
     back = server.get("/api/profiles/Bob/versus/Ann").json()
     assert (vs["won"], vs["lost"], vs["tied"]) == (back["lost"], back["won"], back["tied"])
-    assert vs["won"] + vs["lost"] + vs["tied"] == 1
+    assert vs["won"] + vs["lost"] + vs["tied"] == n_versus
 
 
 async def test_archive_refusals(server: ServerThread) -> None:
@@ -234,8 +247,8 @@ async def test_whose_profiles_sit_in_a_room_and_a_game(make_server: Any) -> None
         "room": code,
         "profiles": ["Ann", None],
     }
-    await _play(server, code, [ann["secret"], tok])
-    (game,) = await asyncio.to_thread(wait_archive, server, "Ann", 1)
+    played = await _play(server, code, [ann["secret"], tok])
+    game = (await asyncio.to_thread(wait_archive, server, "Ann", len(played)))[0]
     assert server.get(f"/api/games/{game['id']}/profiles").json() == {
         "game": game["id"],
         "profiles": ["Ann", None],

@@ -10,8 +10,10 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
-from srvkit import Client, ServerThread, bot_loop
+from srvkit import Client, ServerThread, bot_loop, play_series
 from test_bot_play import BotClient, _bearer, _bot
+
+from blink.server.profiles import FORM_GAMES
 
 
 def _ids(board: dict[str, Any]) -> set[str]:
@@ -35,8 +37,11 @@ async def test_bot_accounts_have_a_ladder_of_their_own(
     )
     code = r.json()["code"]
     c = await BotClient("bot").connect_bot(f"{server.ws}/{code}", bot["token"], room=code)
-    await bot_loop(c, 1)
-    assert (await c.expect("ratings"))["ratings"][0]["profile"] == bot["id"]
+    # Each series to its end: a tied game is rated too, and the series goes on with another.
+    ends = await play_series([c])
+    for end in ends:
+        rated = await c.expect("ratings", game=end["game"])
+        assert rated["ratings"][0]["profile"] == bot["id"]
     await c.close()
     # Two bot accounts against each other at full speed: rated for both (no person there to
     # out-react, so their speed is not held against them).
@@ -54,9 +59,10 @@ async def test_bot_accounts_have_a_ladder_of_their_own(
     assert joined.status_code == 200, joined.text
     a = await BotClient("a").connect_bot(f"{server.ws}/{code}", bot["token"], room=code)
     b = await BotClient("b").connect_bot(f"{server.ws}/{code}", other["token"], room=code)
-    await asyncio.gather(bot_loop(a, 1), bot_loop(b, 1))
-    rated = await a.expect("ratings")
-    assert {x["profile"] for x in rated["ratings"]} == {bot["id"], other["id"]}
+    between = await play_series([a, b])
+    for end in between:
+        rated = await a.expect("ratings", game=end["game"])
+        assert {x["profile"] for x in rated["ratings"]} == {bot["id"], other["id"]}
     for x in (a, b):
         await x.close()
     bots = server.get("/api/leaderboard?ladder=bots").json()
@@ -64,7 +70,8 @@ async def test_bot_accounts_have_a_ladder_of_their_own(
     assert _ids(bots) == {bot["id"], other["id"]}
     assert all(p["bot_account"] for p in bots["players"])
     clank = next(p for p in bots["players"] if p["id"] == bot["id"])
-    assert clank["games"] == 2 and len(clank["form"]) == 2
+    played = len(ends) + len(between)
+    assert clank["games"] == played and len(clank["form"]) == min(played, FORM_GAMES)
     # Each line names the bot's owner.
     assert {p["id"]: p["owner"] for p in bots["players"]} == {bot["id"]: "Ada", other["id"]: "Bob"}
     people = server.get("/api/leaderboard").json()

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 import websockets
-from srvkit import TIMEOUT, Client, ServerThread, bot_loop
+from srvkit import TIMEOUT, Client, ServerThread, play_series
 
 PASSWORD = "correct horse battery"
 
@@ -75,13 +75,15 @@ async def test_a_bot_plays_a_house_bot_as_its_profile(bot_server: ServerThread) 
     assert welcome["seat"] == 0
     room = await c.expect("room")
     assert [s["bot_account"] for s in room["room"]["seats"]] == [True, False]
-    ends = await bot_loop(c, 1)
-    assert ends[0]["type"] == "game_end"
-    rated = await c.expect("ratings")
-    assert rated["ratings"][0]["profile"] == bot["id"]
+    # The series to its end: a tied game is rated too, and the series goes on with another.
+    ends = await play_series([c])
+    assert all(e["type"] == "game_end" for e in ends)
+    for end in ends:
+        rated = await c.expect("ratings", game=end["game"])
+        assert rated["ratings"][0]["profile"] == bot["id"]
     await c.close()
     page = bot_server.get(f"/api/profiles/{bot['id']}").json()
-    assert page["games"] == 1 and page["bot"] is True and page["owner"] == "Ada"
+    assert page["games"] == len(ends) and page["bot"] is True and page["owner"] == "Ada"
 
 
 async def test_revoked_and_rotated_tokens_are_refused(bot_server: ServerThread) -> None:

@@ -4,44 +4,50 @@ resume/resync, with real servers, databases and WebSocket clients playing games 
 from __future__ import annotations
 
 import asyncio
+import itertools
 from typing import Any
 
-from srvkit import Client, ServerThread, bot_loop, seat_clients
+from srvkit import Client, ServerThread, bot_loop, play_series, seat_clients
 
 import blink.games.classic.record
 
 FAST = "@40"  # server bots forty times faster than people
 
 
-async def _play_room(server: ServerThread, **room: Any) -> tuple[str, dict[str, Any]]:
+async def _play_room(server: ServerThread, **room: Any) -> tuple[str, list[dict[str, Any]]]:
+    """A room's series played to its end by client bots: its code and every game's end (a
+    tied game is followed by another)."""
     code, clients, _ = await seat_clients(server, **room)
-    ends = await asyncio.gather(*(bot_loop(c) for c in clients))
+    ends = await play_series(clients)
     for c in clients:
         await c.close()
-    return code, ends[0][0]
+    return code, ends
 
 
-async def _play_vs_bot(server: ServerThread) -> tuple[str, dict[str, Any]]:
+async def _play_vs_bot(server: ServerThread) -> tuple[str, list[dict[str, Any]]]:
     r = server.post("/api/rooms", {"players": 2, "seats": [None, f"casual:first{FAST}"]})
     assert r.status_code == 201, r.text
     body = r.json()
     a = await Client("A").connect(server.ws, room=body["code"], token=body["token"])
-    (end,) = await asyncio.wait_for(bot_loop(a), 120)
+    ends = await asyncio.wait_for(play_series([a]), 120)
     await a.close()
-    return body["code"], end
+    return body["code"], ends
 
 
 async def test_finished_games_listing(server: ServerThread) -> None:
     assert server.get("/api/games?status=finished").json() == {"games": []}
-    pub, end_pub = await _play_room(server)
-    priv, end_priv = await _play_room(server, public=False)
-    bot_room, end_bot = await _play_vs_bot(server)
+    pub, pub_ends = await _play_room(server)
+    priv, priv_ends = await _play_room(server, public=False)
+    bot_room, bot_ends = await _play_vs_bot(server)
+    end_pub, end_bot = pub_ends[-1], bot_ends[-1]
 
     listed = server.get("/api/games?status=finished&limit=10").json()["games"]
-    # Newest first; the private room's game is not listed.
-    assert [g["id"] for g in listed] == [end_bot["game"], end_pub["game"]]
-    assert listed[0]["ended"] >= listed[1]["ended"]
-    g_bot, g_pub = listed
+    # Newest first (every game of each series: a tied game is followed by another); the
+    # private room's games are not listed.
+    newest_first = [*reversed(bot_ends), *reversed(pub_ends)]
+    assert [g["id"] for g in listed] == [e["game"] for e in newest_first]
+    assert all(x["ended"] >= y["ended"] for x, y in itertools.pairwise(listed))
+    g_bot, g_pub = listed[0], listed[len(bot_ends)]
     assert g_pub["room"] == pub and g_bot["room"] == bot_room
     assert [p["name"] for p in g_pub["players"]] == ["P0", "P1"]
     assert [p["bot"] for p in g_pub["players"]] == [None, None]
@@ -50,7 +56,8 @@ async def test_finished_games_listing(server: ServerThread) -> None:
     assert g_pub["result"]["winners"] == end_pub["outcome"]["winners"]
     assert g_pub["plays"] == end_pub["figures"]["plays"]
     assert g_bot["plays"] == end_bot["figures"]["plays"]
-    assert g_pub["kind"] == "classic" and g_pub["number"] == 1 and g_pub["series"] == 1
+    assert g_pub["kind"] == "classic" and g_pub["number"] == len(pub_ends)
+    assert g_pub["series"] == 1
     assert g_pub["record_url"] == end_pub["record_url"]
 
     # limit
@@ -58,7 +65,7 @@ async def test_finished_games_listing(server: ServerThread) -> None:
     assert only["id"] == end_bot["game"]
     # A room's own games, private ones too (the code is the key), any letter case.
     mine = server.get(f"/api/games?status=finished&room={priv.lower()}").json()["games"]
-    assert [g["id"] for g in mine] == [end_priv["game"]]
+    assert [g["id"] for g in mine] == [e["game"] for e in reversed(priv_ends)]
     assert server.get("/api/games?room=NOSUCH").json() == {"games": []}
 
     # Every record URL downloads and verifies.
@@ -79,12 +86,12 @@ async def test_finished_games_listing(server: ServerThread) -> None:
 
 async def test_listing_survives_a_restart(make_server: Any) -> None:
     s1 = make_server()
-    _code, end = await _play_room(s1)
+    _code, ends = await _play_room(s1)
     before = s1.get("/api/games?status=finished").json()["games"]
     s1.stop()
     s2 = make_server()
     after = s2.get("/api/games?status=finished").json()["games"]
-    assert after == before and after[0]["id"] == end["game"]
+    assert after == before and after[0]["id"] == ends[-1]["game"]
 
 
 async def test_reconnect_after_the_end_gets_the_figures_again(server: ServerThread) -> None:

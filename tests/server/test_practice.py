@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import create_engine, select
-from srvkit import Client, ServerThread, bot_loop
+from srvkit import Client, ServerThread, play_series
 from test_profiles import new_profile, wait_games
 from test_room_core import FakeHost, _host, _seated
 
@@ -157,7 +157,8 @@ async def test_practice_is_for_bots_only_and_never_rated(server: ServerThread) -
     await a.wait(lambda m: m["type"] == "room" and m["room"]["paused"])
     await a.send({"type": "pause", "paused": False})
     await a.wait(lambda m: m["type"] == "room" and not m["room"]["paused"])
-    (practiced,) = await asyncio.wait_for(bot_loop(a, games=1), 120)
+    # Each series to its end: a tied game is followed by another (rated, when the room is).
+    practiced = await asyncio.wait_for(play_series([a]), 120)
     await a.close()
     # The same game without practice is rated; the practice game before it never was (the
     # database's writer runs the jobs in order).
@@ -165,10 +166,12 @@ async def test_practice_is_for_bots_only_and_never_rated(server: ServerThread) -
     c = await Client("C").connect(server.ws, room=r.json()["code"], token=r.json()["token"])
     await c.send({"type": "pause", "paused": True})
     await c.expect("error", code="not_practice")
-    (rated,) = await asyncio.wait_for(bot_loop(c, games=1), 120)
+    rated = await asyncio.wait_for(play_series([c]), 120)
     await c.close()
-    p = await asyncio.to_thread(wait_games, server, ann["id"], 1)
-    assert [h["game"] for h in p["history"]] == [rated["game"]] != [practiced["game"]]
+    p = await asyncio.to_thread(wait_games, server, ann["id"], len(rated))
+    history = [h["game"] for h in p["history"]]
+    assert history == [e["game"] for e in reversed(rated)]
+    assert not set(history) & {e["game"] for e in practiced}
 
 
 def _stored_paused(db_url: str, code: str) -> bool:

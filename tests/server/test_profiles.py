@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
-from srvkit import Client, ServerThread, bot_loop, seat_clients
+from srvkit import Client, ServerThread, bot_loop, play_series, seat_clients
 
 from blink.ratings import bot_rating
 from blink.server.profiles import BOT_GAMES_RATED, FORM_GAMES, PAIR_GAMES_RATED
@@ -61,14 +61,19 @@ async def test_game_against_a_bot_is_rated_against_its_fixed_rating(server: Serv
     body = r.json()
     assert body["token"] == ann["secret"]  # the seat token is the profile secret
     a = await Client("A").connect(server.ws, room=body["code"], token=body["token"])
-    (end,) = await asyncio.wait_for(bot_loop(a, games=1), 120)
+    # The series to its end: a tied game is rated too, and the series goes on with another.
+    ends = await asyncio.wait_for(play_series([a]), 120)
     await a.close()
-    p = await asyncio.to_thread(wait_games, server, ann["id"], 1)
-    (h,) = p["history"]
-    assert h["opponents"] == [f"bot:beginner:first{FAST}"]
-    assert h["room"] is None  # a quick game's room is private: its code is never published
-    won = 0 in end["outcome"]["winners"]
-    assert (p["rating"]["mu"] > 25.0) == won
+    p = await asyncio.to_thread(wait_games, server, ann["id"], len(ends))
+    assert [h["game"] for h in p["history"]] == [e["game"] for e in reversed(ends)]
+    for h in p["history"]:
+        assert h["opponents"] == [f"bot:beginner:first{FAST}"]
+        assert h["room"] is None  # a quick game's room is private: its code is never published
+    # The deciding game (the last, never a tie): a win lifts the rating, a loss lowers it.
+    h, won = p["history"][0], 0 in ends[-1]["outcome"]["winners"]
+    assert h["before"]["mu"] == (25.0 if len(ends) == 1 else p["history"][1]["after"]["mu"])
+    assert (h["after"]["mu"] > h["before"]["mu"]) == won
+    assert p["rating"]["mu"] == h["after"]["mu"]
     assert p["rating"]["sigma"] < 25.0 / 3.0
     board = server.get("/api/leaderboard").json()
     assert board["players"][0]["id"] == ann["id"]
@@ -120,19 +125,22 @@ async def test_ratings_cannot_be_farmed(server: ServerThread) -> None:
     ann = new_profile(server, "Farmer")
     spec = f"beginner:first{FAST}"
 
-    async def play(**room: Any) -> None:
+    async def play(**room: Any) -> int:
         body = {"bot": spec, "name": "Farmer", "profile_secret": ann["secret"], **room}
         r = server.post("/api/quick", body)
         assert r.status_code == 201, r.text
         c = await Client("F").connect(server.ws, room=r.json()["code"], token=ann["secret"])
-        await asyncio.wait_for(bot_loop(c, games=1), 120)
+        # The series to its end: a tied game counts as a game played, and another follows.
+        played = len(await asyncio.wait_for(play_series([c]), 120))
         await c.close()
+        return played
 
     # A handicapped game is not rated.
     await play(handicap="35:25")
     # Against one bot, three games a day are rated; the fourth is played, not rated.
-    for n in range(1, BOT_GAMES_RATED + 2):
-        await play()
+    n = 0
+    while n <= BOT_GAMES_RATED:
+        n += await play()
         if n <= BOT_GAMES_RATED:
             assert (await asyncio.to_thread(wait_games, server, ann["id"], n))["games"] == n
     # Every game so far has ended and been handled (the next profile game is rated at once).
@@ -283,11 +291,14 @@ async def test_a_rated_game_end_tells_each_rated_players_rating(server: ServerTh
         {"bot": f"beginner:first{FAST}", "name": "Rated Ann", "profile_secret": ann["secret"]},
     ).json()
     a = await Client("A").connect(server.ws, room=body["code"], token=body["token"])
-    (end,) = await asyncio.wait_for(bot_loop(a, games=1), 120)
-    frame = await a.expect("ratings")
+    # The series to its end (a tied game is followed by another): the room's last game is the
+    # one a reconnecting player is sent again.
+    ends = await asyncio.wait_for(play_series([a]), 120)
+    end = ends[-1]
+    frame = await a.expect("ratings", game=end["game"])
     await a.close()
-    p = await asyncio.to_thread(wait_games, server, ann["id"], 1)
-    (h,) = p["history"]
+    p = await asyncio.to_thread(wait_games, server, ann["id"], len(ends))
+    h = p["history"][0]
     assert frame["game"] == end["game"] == h["game"]
     (change,) = frame["ratings"]
     assert change["seat"] == body["seat"] and change["profile"] == ann["id"]

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 import websockets
-from srvkit import Client, ServerThread, bot_loop, fast_settings
+from srvkit import Client, ServerThread, bot_loop, fast_settings, play_series
 from ssekit import EventStream
 from websockets.exceptions import InvalidStatus
 from websockets.typing import Origin
@@ -166,10 +166,11 @@ async def test_a_profile_waits_with_its_rating(make_server: Callable[..., Server
     )
     body = r.json()
     a = await Client("A").connect(first.ws, room=body["code"], token=body["token"])
-    await asyncio.wait_for(bot_loop(a, games=1), 120)
+    # The series to its end: a tied game is rated too, and the series goes on with another.
+    played = len(await asyncio.wait_for(play_series([a]), 120))
     await a.close()
     deadline = asyncio.get_running_loop().time() + 30
-    while (profile := first.get(f"/api/profiles/{ann['id']}").json())["games"] < 1:
+    while (profile := first.get(f"/api/profiles/{ann['id']}").json())["games"] < played:
         assert asyncio.get_running_loop().time() < deadline, "the game was never rated"
         await asyncio.sleep(0.05)
     ordinal = profile["rating"]["ordinal"]

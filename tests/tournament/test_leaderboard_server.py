@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.server.srvkit import Client, ServerThread, bot_loop, fast_settings, free_port
+from tests.server.srvkit import Client, ServerThread, fast_settings, free_port, play_series
 from typer.testing import CliRunner
 
 from blink.cli import app
@@ -34,23 +34,25 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
 
 
 def _rated_game(server: ServerThread, name: str) -> dict[str, Any]:
-    """A profile plays one game against a bot (a client bot drives the seat)."""
+    """A profile plays a quick series against a bot (a client bot drives the seat): one game,
+    or more when a game is tied (``played``: how many, each rated)."""
     prof = server.post("/api/profiles", {"name": name}).json()
     body = server.post(
         "/api/quick", {"bot": "beginner:first@40", "name": name, "profile_secret": prof["secret"]}
     ).json()
 
-    async def play() -> None:
+    async def play() -> int:
         c = await Client(name).connect(server.ws, room=body["code"], token=body["token"])
-        await asyncio.wait_for(bot_loop(c, games=1), 120)
+        played = len(await asyncio.wait_for(play_series([c]), 120))
         await c.close()
+        return played
 
-    asyncio.run(play())
+    played = asyncio.run(play())
     deadline = time.monotonic() + 30
-    while server.get(f"/api/profiles/{prof['id']}").json()["games"] < 1:
+    while server.get(f"/api/profiles/{prof['id']}").json()["games"] < played:
         assert time.monotonic() < deadline
         time.sleep(0.05)
-    return dict(prof)
+    return {**prof, "played": played}
 
 
 def test_server_leaderboard_json_and_table(server: ServerThread) -> None:
@@ -64,7 +66,7 @@ def test_server_leaderboard_json_and_table(server: ServerThread) -> None:
     by_rank = sorted(players, key=lambda p: p["rank"])
     assert by_rank == sorted(players, key=lambda p: -p["rating"])
     (a,) = [p for p in players if p["name"] == "Ann"]
-    assert a["id"] == ann["id"] and a["games"] == 1 and a["wins"] in (0, 1)
+    assert a["id"] == ann["id"] and a["games"] == ann["played"] and a["wins"] in (0, 1)
     assert {p["rank"] for p in players} == {1}
     assert {b["name"] for b in bots} >= {"bot beginner", "bot inhuman"}
     assert all(b["rank"] is None for b in bots)
@@ -120,11 +122,13 @@ def test_blink_profile_shows_the_stored_profile(
     code, out, err = blink("profile", "--server", server.http, "--json")
     assert code == 0, err
     data = json.loads(out)
-    assert data["id"] == bo["id"] and data["games"] == 1 and len(data["history"]) == 1
+    played = bo["played"]
+    assert data["id"] == bo["id"] and data["games"] == played and len(data["history"]) == played
     assert "secret" not in out
     code, out, err = blink("profile", "--server", server.http)
     assert code == 0, err
-    assert "Bo" in out and "1 rated game," in out and "Last rated games" in out
+    games = "1 rated game," if played == 1 else f"{played} rated games,"
+    assert "Bo" in out and games in out and "Last rated games" in out
     assert "Daily challenge: 0 days won in a row (best 0)" in out
     assert data["daily_streak"] == {"current": 0, "best": 0}
     # A profile the server does not know (its database was reset): one line, exit 2.
