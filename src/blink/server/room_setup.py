@@ -31,13 +31,14 @@ from blink.server.hub import CODE_ATTEMPTS, Hub
 from blink.server.jobs import job_of
 from blink.server.profiles import seat_token
 from blink.server.protocol import RoomInfo
-from blink.server.room import practice
+from blink.server.room import admission, practice
 from blink.server.room.room import Room, Seat, hash_token
 
 __all__ = [
     "FEWEST_PLAYERS",
     "MOST_PLAYERS",
     "CreateRoom",
+    "check_admitted",
     "claim_seat",
     "create_room",
     "open_paired_room",
@@ -77,6 +78,9 @@ class CreateRoom(BaseModel):
     practice: bool = False
     """A practice game against bots: never rated, with a pause
     (:mod:`blink.server.room.practice`)."""
+    bot_accounts: bool = False
+    """Bot accounts may take the room's free seats (a bot account's own room always admits
+    them; :mod:`blink.server.room.admission`)."""
 
 
 async def create_room(
@@ -97,6 +101,9 @@ async def create_room(
         token = _seat_token(h, body.profile_secret)
         seat_list[take].token_hash = hash_token(token)
         seat_list[take].name = body.name
+        mark_seats(h, [seat_list[take]])
+    host_bot = take is not None and seat_list[take].bot_account is not None
+    options = {**options, **admission.room_options(body.bot_accounts, host_bot)}
     room, info = await _open(h, body, players, options, seat_list)
     return {
         "code": room.code,
@@ -203,6 +210,18 @@ def _seat_token(hub: Hub, secret: str | None) -> str:
         return seat_token(hub, secret)
     except ProfileError as exc:
         raise ApiError(exc.status, exc.code, exc.message) from None
+
+
+def check_admitted(h: Hub, room: Room, token: str) -> None:
+    """Refuse a seat of ``room`` to ``token`` when it is a bot account's and the room does not
+    admit bots (``403 bots_not_admitted``; :mod:`blink.server.room.admission`)."""
+    if admission.admits_bots(room.options):
+        return
+    probe = Seat(0, "human")
+    probe.token_hash = hash_token(token)
+    mark_seats(h, [probe])
+    if probe.bot_account is not None:
+        raise ApiError(403, admission.CODE, admission.MESSAGE)
 
 
 def claim_seat(seats: list[Seat], take: int) -> int | None:
