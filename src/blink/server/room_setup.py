@@ -39,9 +39,11 @@ __all__ = [
     "MOST_PLAYERS",
     "CreateRoom",
     "check_admitted",
+    "check_room",
     "claim_seat",
     "create_room",
     "open_paired_room",
+    "open_reserved_room",
     "room_games",
     "store_new_room",
 ]
@@ -136,6 +138,28 @@ async def open_paired_room(
         tokens.append(token)
     room, _info = await _open(h, body, players, options, seat_list)
     return room.code, tokens
+
+
+def check_room(body: CreateRoom) -> None:
+    """Check a room's options against its game before opening it (:class:`ApiError`)."""
+    _room_parts(body)
+
+
+async def open_reserved_room(
+    h: Hub, body: CreateRoom, holders: list[tuple[str, str]], extra: Mapping[str, Any]
+) -> Room:
+    """A room of ``body``'s options (with ``extra`` ones) whose every seat is reserved:
+    ``holders`` gives each seat's name and the hash of the token that takes it (a bot
+    account's seat: its live token's). Checked, stored and started as :func:`create_room`
+    does; raises :class:`ApiError` as it does."""
+    players, options, seat_list = _room_parts(body, extra)
+    if len(holders) != players:
+        raise ApiError(400, "bad_options", f"{players} players are needed, not {len(holders)}")
+    for seat, (name, token_hash) in zip(seat_list, holders, strict=True):
+        seat.token_hash = token_hash
+        seat.name = name
+    room, _info = await _open(h, body, players, options, seat_list)
+    return room
 
 
 async def _open(
