@@ -1,7 +1,7 @@
 """Challenges to bot accounts on a real server: sent by a bot (Bearer) or a logged-in person
 (cookie), listed on both sides, accepted into a room with both seats reserved and played to
 the end over real WebSocket connections; declined, cancelled, expired (on a virtual wall
-clock) and over the sender's limit, each with its code."""
+clock) and over the sender's limit, each with its code; the caller's event stream."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 from srvkit import Client, ServerThread, bot_loop
+from ssekit import EventStream
 from test_bot_play import PASSWORD, BotClient, _bearer, _bot
 
 from blink.server.challenges import EXPIRY, MAX_OPEN
@@ -160,3 +161,28 @@ def test_an_unanswered_challenge_expires(make_server: Callable[..., ServerThread
     assert late.status_code == 409 and _code(late) == "challenge_expired"
     # An expired challenge no longer counts against the sender's limit.
     assert _post(server, "/api/challenges", a["token"], to="Rivet").status_code == 201
+
+
+async def test_the_challenged_bot_hears_of_its_challenges_on_a_stream(
+    server: ServerThread,
+) -> None:
+    a, b = _bot(server, "Ada", "Clank"), _bot(server, "Bea", "Rivet")
+    url = f"{server.http}/api/challenges/events"
+    async with (
+        EventStream(url, _bearer(b["token"])) as mine,
+        EventStream(url, _bearer(a["token"])) as theirs,
+    ):
+        assert mine.status == 200
+        first = await mine.next("challenges")
+        assert first.data == {"incoming": [], "outgoing": []}
+        sent = await asyncio.to_thread(_post, server, "/api/challenges", a["token"], to="Rivet")
+        cid = sent.json()["id"]
+        came = await mine.next("challenges", lambda d: len(d["incoming"]) == 1)
+        assert came.data["incoming"][0]["id"] == cid
+        await asyncio.to_thread(_post, server, f"/api/challenges/{cid}/accept", b["token"])
+        told = await theirs.next(
+            "challenges", lambda d: d["outgoing"] and d["outgoing"][0]["status"] == "accepted"
+        )
+        assert told.data["outgoing"][0]["room"] and told.data["outgoing"][0]["seat"] == 0
+    anonymous = httpx.get(url, timeout=30)
+    assert anonymous.status_code == 401

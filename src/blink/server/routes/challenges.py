@@ -1,5 +1,6 @@
 """The challenge endpoints: ``/api/challenges`` (send, list), ``/api/challenges/{id}/accept``,
-``/decline`` and ``DELETE /api/challenges/{id}`` (cancel). A caller is a bot account
+``/decline``, ``DELETE /api/challenges/{id}`` (cancel) and ``/api/challenges/events`` (the
+caller's challenges as an event stream). A caller is a bot account
 (``Authorization: Bearer``) or a logged-in person (the session cookie); challenges go to bot
 accounts only. The bookkeeping is :mod:`blink.server.challenges`; accepting opens a room with
 both seats reserved (:func:`blink.server.room_setup.open_reserved_room`). See
@@ -8,14 +9,14 @@ docs/bot-api.md, "Challenges".
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Final
+from typing import Annotated, Any, Final, cast
 
-from fastapi import APIRouter, Cookie, Depends
+from fastapi import APIRouter, Cookie, Depends, Request, Response
 from pydantic import BaseModel, Field
 from sqlalchemy import select
 
 from blink.model.registry import DEFAULT_GAME
-from blink.server import room_setup
+from blink.server import bus, room_setup
 from blink.server.accounts import service as accounts
 from blink.server.bot_accounts import store as bot_store
 from blink.server.challenges import Challenge, ChallengeBook, ChallengeError, Party
@@ -27,6 +28,7 @@ from blink.server.room.room import hash_token
 from blink.server.room_setup import CreateRoom
 from blink.server.routes.bots import BotDep
 from blink.server.routes.deps import HubDep, WritableHubDep, check_room_creation
+from blink.server.sse import event_stream, frame
 
 __all__ = ["UNRATED", "ChallengeIn", "router"]
 
@@ -54,6 +56,52 @@ def book_of(h: Hub) -> ChallengeBook:
         book = ChallengeBook(h.settings.wall_clock)
         h.challenge_book = book  # type: ignore[attr-defined]
     return book
+
+
+class _Watchers:
+    """The challenge streams of one node, by profile: each change of a profile's challenges
+    wakes its streams (:class:`~blink.server.bus.Subscription` fed here, not by the bus:
+    the challenges are this node's)."""
+
+    def __init__(self) -> None:
+        self.subs: dict[str, set[bus.Subscription]] = {}
+
+    def subscribe(self, profile: str) -> bus.Subscription:
+        """A new stream's subscription to ``profile``'s changes."""
+        group = self.subs.setdefault(profile, set())
+        holder = _Group(group)
+        sub = bus.Subscription(cast(Any, holder), 16)
+        group.add(sub)
+        return sub
+
+    def changed(self, *profiles: str) -> None:
+        """Wake the streams of these profiles."""
+        for p in profiles:
+            group = self.subs.get(p)
+            if group is not None and not group:
+                del self.subs[p]
+            for sub in list(group or ()):
+                sub.put(bus.RESYNC)
+
+
+class _Group:
+    """What a :class:`~blink.server.bus.Subscription` closes itself from."""
+
+    def __init__(self, subs: set[bus.Subscription]) -> None:
+        self.subs = subs
+
+
+def watchers_of(h: Hub) -> _Watchers:
+    """The node's challenge streams."""
+    found: _Watchers | None = getattr(h, "challenge_watchers", None)
+    if found is None:
+        found = _Watchers()
+        h.challenge_watchers = found  # type: ignore[attr-defined]
+    return found
+
+
+def _changed(h: Hub, c: Challenge) -> None:
+    watchers_of(h).changed(c.sender.profile, c.to.profile)
 
 
 async def _caller(
@@ -111,18 +159,46 @@ async def send(h: HubDep, me: CallerDep, body: ChallengeIn) -> dict[str, Any]:
         )
     except ChallengeError as exc:
         raise _refused(exc) from None
+    _changed(h, made)
     return made.view(me.profile)
+
+
+def _listing(h: Hub, profile: str) -> dict[str, Any]:
+    incoming, outgoing = book_of(h).of(profile)
+    return {
+        "incoming": [c.view(profile) for c in incoming],
+        "outgoing": [c.view(profile) for c in outgoing],
+    }
 
 
 @router.get("/api/challenges")
 async def listing(h: HubDep, me: CallerDep) -> dict[str, Any]:
     """The caller's challenges, received (``incoming``) and sent (``outgoing``), oldest first
     (open ones, and those closed in the last minutes with what became of them)."""
-    incoming, outgoing = book_of(h).of(me.profile)
-    return {
-        "incoming": [c.view(me.profile) for c in incoming],
-        "outgoing": [c.view(me.profile) for c in outgoing],
-    }
+    return _listing(h, me.profile)
+
+
+class _Stream:
+    """One caller's challenge stream: the listing first, then again at each change."""
+
+    def __init__(self, h: Hub, profile: str) -> None:
+        self.h, self.profile = h, profile
+
+    async def start(self) -> list[bytes]:
+        return [frame("challenges", _listing(self.h, self.profile))]
+
+    async def changed(self, events: list[bus.Event]) -> list[bytes]:
+        return [frame("challenges", _listing(self.h, self.profile))]
+
+
+# Before "/api/challenges/{cid}", which would take "events" for an id.
+@router.get("/api/challenges/events")
+async def events(h: HubDep, me: CallerDep, request: Request) -> Response:
+    """The caller's challenges as an event stream (Server-Sent Events): ``event:
+    challenges`` with the listing of ``GET /api/challenges``, first and at each change of
+    one of them (sent, accepted, declined, cancelled; an expiry shows at the next change)."""
+    sub = watchers_of(h).subscribe(me.profile)
+    return event_stream(request, sub, _Stream(h, me.profile))
 
 
 async def _open_room(h: Hub, c: Challenge) -> dict[str, dict[str, Any]]:
@@ -169,6 +245,7 @@ async def accept(h: WritableHubDep, me: CallerDep, cid: str) -> dict[str, Any]:
     except ApiError:
         book.reopen(c)
         raise
+    _changed(h, c)
     return c.view(me.profile)
 
 
@@ -176,15 +253,19 @@ async def accept(h: WritableHubDep, me: CallerDep, cid: str) -> dict[str, Any]:
 async def decline(h: HubDep, me: CallerDep, cid: str) -> dict[str, Any]:
     """The challenged bot declines."""
     try:
-        return book_of(h).decline(cid, me.profile).view(me.profile)
+        c = book_of(h).decline(cid, me.profile)
     except ChallengeError as exc:
         raise _refused(exc) from None
+    _changed(h, c)
+    return c.view(me.profile)
 
 
 @router.delete("/api/challenges/{cid}")
 async def cancel(h: HubDep, me: CallerDep, cid: str) -> dict[str, Any]:
     """The sender cancels an open challenge."""
     try:
-        return book_of(h).cancel(cid, me.profile).view(me.profile)
+        c = book_of(h).cancel(cid, me.profile)
     except ChallengeError as exc:
         raise _refused(exc) from None
+    _changed(h, c)
+    return c.view(me.profile)
