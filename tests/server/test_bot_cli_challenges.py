@@ -1,7 +1,8 @@
 """``blink bot play --challenge NAME`` and ``--accept-challenges`` as real processes against a
 real server: one bot challenges, the other accepts as challenges come, and both play every
 game and exit 0; a declined or expired challenge ends the challenger with exit 2 and one
-sentence (in Spanish too); the two options are refused beside another way to play."""
+sentence (in Spanish too); the two options are refused beside another way to play; a
+person's room that did not admit bots refuses ``--join``."""
 
 from __future__ import annotations
 
@@ -103,3 +104,11 @@ def test_the_options_go_alone(server: ServerThread) -> None:
         assert "give --challenge or --accept-challenges alone" in done.stderr, done.stderr
     unknown = _run("--server", server.http, "--token", "t", "--challenge", "Rivet")
     assert unknown.returncode == 2 and "bad_bot_token" in unknown.stderr, unknown.stderr
+
+
+def test_a_bot_cannot_join_a_persons_room_that_did_not_admit_bots(server: ServerThread) -> None:
+    bot = _bot(server, "Ada", "Clank")
+    closed = server.post("/api/rooms", {"players": 2, "name": "Ann"}).json()["code"]
+    done = _run("--server", server.http, "--token", bot["token"], "--join", closed)
+    assert done.returncode == 2 and "(bots_not_admitted)" in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
