@@ -30,7 +30,9 @@ WS_SOURCE = re.compile(
     r"\b(?:ProtocolError|Refusal|BadMessage|ErrorFrame|error|refuse)\(\s*"
     r"(?:code=)?(?:[\w.]+,\s*)?\"([a-z]+(?:_[a-z]+)+)\""
 )
-REST_SOURCE = re.compile(r"\b(?:ApiError|ProfileError)\(\s*\d+,\s*\"([a-z]+(?:[_-][a-z]+)*)\"")
+REST_SOURCE = re.compile(
+    r"\b(?:ApiError|ProfileError|ChallengeError)\(\s*\d+,\s*\"([a-z]+(?:[_-][a-z]+)*)\""
+)
 
 
 def _protocol() -> str:

@@ -97,7 +97,13 @@ async def test_a_game_between_a_bot_account_and_a_person_is_rated_for_nobody(
     person = server.post("/api/profiles", {"name": "Erin"}).json()
     made = server.post(
         "/api/rooms",
-        {"players": 2, "name": "Erin", "public": False, "profile_secret": person["secret"]},
+        {
+            "players": 2,
+            "name": "Erin",
+            "public": False,
+            "profile_secret": person["secret"],
+            "bot_accounts": True,
+        },
     )
     code, token = made.json()["code"], made.json()["token"]
     joined = httpx.post(

@@ -132,7 +132,9 @@ async def test_a_bot_that_answers_at_once_keeps_the_reaction_floor_against_a_per
     bot_server: ServerThread,
 ) -> None:
     bot = _bot(bot_server, "Dee", "Flash")
-    made = bot_server.post("/api/rooms", {"players": 2, "name": "Person", "public": False})
+    made = bot_server.post(
+        "/api/rooms", {"players": 2, "name": "Person", "public": False, "bot_accounts": True}
+    )
     code, person_token = made.json()["code"], made.json()["token"]
     joined = httpx.post(
         f"{bot_server.http}/api/rooms/{code}/join",

@@ -2,16 +2,19 @@
 
 It plays with a bot account's token: against a house bot (``--opponent``), in a room another
 bot made (``--join CODE``), or in a room it makes for another bot (``--host``, printing its
-code), in the bot arena (``--arena``) or in a bot tournament (``--tournament ID``). The
-policy is a house strategy (``--strategy``) or the user's own Python file (``--module``:
-``plan(view)`` or ``make_bot(seat)``). The client itself is :mod:`blink.cli.botclient`.
+code), in the bot arena (``--arena``) or in a bot tournament (``--tournament ID``); it
+challenges a bot account (``--challenge NAME``) or accepts challenges as they come
+(``--accept-challenges``, :mod:`blink.cli.botchallenges`). The policy is a house strategy
+(``--strategy``) or the user's own Python file (``--module``: ``plan(view)`` or
+``make_bot(seat)``). The client itself is :mod:`blink.cli.botclient`.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 from urllib.parse import urlsplit
 
 import typer
@@ -53,6 +56,14 @@ def play(
         str | None,
         typer.Option(help="Play bot tournament ID: join, check in, play each match until out."),
     ] = None,
+    challenge: Annotated[
+        str | None,
+        typer.Option(help="Challenge this bot account and play when it accepts."),
+    ] = None,
+    accept_challenges: Annotated[
+        bool,
+        typer.Option("--accept-challenges", help="Accept challenges as they come and play them."),
+    ] = False,
     strategy: Annotated[
         str | None,
         typer.Option(help="Play with a house strategy (first, blocker, ... or LEVEL:STRATEGY)."),
@@ -82,6 +93,10 @@ def play(
         _fail(_("give one of --opponent, --join, --host, --arena and --tournament"))
     if tournament is not None and not tournament.strip():
         _fail(_("--tournament is empty"))
+    ways = (challenge is not None) + accept_challenges
+    others = (opponent is not None) + (join is not None) + host + arena + (tournament is not None)
+    if ways and ways + others > 1:
+        _fail(_("give --challenge or --accept-challenges alone, without another way to play"))
     if not token.strip():
         _fail(_("--token is empty"))
     try:
@@ -91,6 +106,10 @@ def play(
             policy = botclient.house_policy(strategy or "first", botclient.seed())
         if opponent is not None:
             botclient.house_policy(opponent)  # checked here: one sentence, not a 400
+        if challenge is not None or accept_challenges:
+            played = asyncio.run(_challenges(server, token, games, policy, challenge))
+            typer.echo(_played(played), err=True)
+            return
         played = asyncio.run(
             botclient.arena(server.rstrip("/"), token.strip(), games, policy, typer.echo)
             if arena
@@ -114,6 +133,22 @@ def play(
     except KeyboardInterrupt:
         raise typer.Exit(130) from None
     typer.echo(ngettext("played {n} game", "played {n} games", played).format(n=played), err=True)
+
+
+def _played(n: int) -> str:
+    return ngettext("played {n} game", "played {n} games", n).format(n=n)
+
+
+async def _challenges(
+    server: str, token: str, games: int, policy: Callable[[int], Any], to: str | None
+) -> int:
+    """``--challenge NAME`` or ``--accept-challenges`` (:mod:`blink.cli.botchallenges`)."""
+    from blink.cli import botchallenges
+
+    address, token = server.rstrip("/"), token.strip()
+    if to is not None:
+        return await botchallenges.challenge(address, token, to, games, policy, typer.echo)
+    return await botchallenges.accept_challenges(address, token, games, policy, typer.echo)
 
 
 def register(app: typer.Typer) -> None:

@@ -49,7 +49,7 @@ __all__ = [
 PROTOCOL: Final = 1
 RETRIES: Final = 6
 """Reconnections tried in a row after a drop before the run gives up."""
-FATAL_CLOSES: Final = {4000, 4003, 4004, 4010, 4011, 4012, 1008, 1009}
+FATAL_CLOSES: Final = {4000, 4003, 4004, 4010, 4011, 4012, 4013, 1008, 1009}
 """Close codes after which trying again cannot help (docs/protocol.md, docs/bot-api.md)."""
 
 Plan = Callable[[Any], Any]
@@ -256,7 +256,13 @@ def _lost(server: str) -> str:
     return _("lost the connection to {server} {n} times in a row").format(server=server, n=RETRIES)
 
 
-_FATAL_ERRORS: Final = {"bad_bot_token", "bad_token", "no_such_room", "too_many_connections"}
+_FATAL_ERRORS: Final = {
+    "bad_bot_token",
+    "bad_token",
+    "no_such_room",
+    "too_many_connections",
+    "bots_not_admitted",
+}
 
 
 async def _write(ws: Any, outbox: asyncio.Queue[dict[str, Any]]) -> None:

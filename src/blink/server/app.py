@@ -50,6 +50,7 @@ from blink.server.routes import (
     accounts,
     apidocs,
     bots,
+    challenges,
     daily,
     games,
     meta,
@@ -209,7 +210,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         BodyLimit, limit=settings.max_body_bytes, larger={"/api/replays": replays.MAX_BODY}
     )
     errors.install(app)
-    for module in (meta, rooms, games, profiles, players, accounts, bots, tournaments, daily):
+    for module in (
+        meta,
+        rooms,
+        games,
+        profiles,
+        players,
+        accounts,
+        bots,
+        challenges,
+        tournaments,
+        daily,
+    ):
         app.include_router(module.router)
     install_replays(app, games.record_loader(app))
     apidocs.install(app)

@@ -436,6 +436,8 @@ def on_game_end(room: Room, g: GameState) -> None:
         return  # a handicapped game is not rated: the rating model has no handicap in it
     if is_practice(room.options):
         return  # a practice game (with its pause) is never rated
+    if room.options.get("unrated") is True:
+        return  # an accepted challenge that asked not to be rated (routes/challenges.py)
     if _bot_meets_people(room):
         return  # a bot account's game with people is rated for nobody (docs/bot-api.md)
     hashes = [s.token_hash if s.kind == "human" else None for s in room.seats]

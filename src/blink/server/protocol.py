@@ -318,6 +318,10 @@ class RoomInfo(msgspec.Struct, frozen=True):
     """The page of the tournament whose match this room plays (``None``: not a match room)."""
     paused: bool = False
     """A practice game's player paused it (see ``pause``)."""
+    bot_accounts: bool = True
+    """Bot accounts may take a seat (a person's room: only when its host allowed it)."""
+    host_bot: bool = False
+    """The room was opened by a bot account (people who join it play a bot)."""
 
 
 class RoomSummary(msgspec.Struct, frozen=True):
@@ -332,6 +336,10 @@ class RoomSummary(msgspec.Struct, frozen=True):
     open_seats: list[int]
     seats: list[SeatInfo]
     spectators: int
+    bot_accounts: bool = True
+    """Bot accounts may take a seat (see :class:`RoomInfo`)."""
+    host_bot: bool = False
+    """The room was opened by a bot account."""
 
 
 class Stall(msgspec.Struct, frozen=True):

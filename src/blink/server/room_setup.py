@@ -31,16 +31,19 @@ from blink.server.hub import CODE_ATTEMPTS, Hub
 from blink.server.jobs import job_of
 from blink.server.profiles import seat_token
 from blink.server.protocol import RoomInfo
-from blink.server.room import practice
+from blink.server.room import admission, practice
 from blink.server.room.room import Room, Seat, hash_token
 
 __all__ = [
     "FEWEST_PLAYERS",
     "MOST_PLAYERS",
     "CreateRoom",
+    "check_admitted",
+    "check_room",
     "claim_seat",
     "create_room",
     "open_paired_room",
+    "open_reserved_room",
     "room_games",
     "store_new_room",
 ]
@@ -77,6 +80,9 @@ class CreateRoom(BaseModel):
     practice: bool = False
     """A practice game against bots: never rated, with a pause
     (:mod:`blink.server.room.practice`)."""
+    bot_accounts: bool = False
+    """Bot accounts may take the room's free seats (a bot account's own room always admits
+    them; :mod:`blink.server.room.admission`)."""
 
 
 async def create_room(
@@ -97,6 +103,9 @@ async def create_room(
         token = _seat_token(h, body.profile_secret)
         seat_list[take].token_hash = hash_token(token)
         seat_list[take].name = body.name
+        mark_seats(h, [seat_list[take]])
+    host_bot = take is not None and seat_list[take].bot_account is not None
+    options = {**options, **admission.room_options(body.bot_accounts, host_bot)}
     room, info = await _open(h, body, players, options, seat_list)
     return {
         "code": room.code,
@@ -129,6 +138,28 @@ async def open_paired_room(
         tokens.append(token)
     room, _info = await _open(h, body, players, options, seat_list)
     return room.code, tokens
+
+
+def check_room(body: CreateRoom) -> None:
+    """Check a room's options against its game before opening it (:class:`ApiError`)."""
+    _room_parts(body)
+
+
+async def open_reserved_room(
+    h: Hub, body: CreateRoom, holders: list[tuple[str, str]], extra: Mapping[str, Any]
+) -> Room:
+    """A room of ``body``'s options (with ``extra`` ones) whose every seat is reserved:
+    ``holders`` gives each seat's name and the hash of the token that takes it (a bot
+    account's seat: its live token's). Checked, stored and started as :func:`create_room`
+    does; raises :class:`ApiError` as it does."""
+    players, options, seat_list = _room_parts(body, extra)
+    if len(holders) != players:
+        raise ApiError(400, "bad_options", f"{players} players are needed, not {len(holders)}")
+    for seat, (name, token_hash) in zip(seat_list, holders, strict=True):
+        seat.token_hash = token_hash
+        seat.name = name
+    room, _info = await _open(h, body, players, options, seat_list)
+    return room
 
 
 async def _open(
@@ -203,6 +234,18 @@ def _seat_token(hub: Hub, secret: str | None) -> str:
         return seat_token(hub, secret)
     except ProfileError as exc:
         raise ApiError(exc.status, exc.code, exc.message) from None
+
+
+def check_admitted(h: Hub, room: Room, token: str) -> None:
+    """Refuse a seat of ``room`` to ``token`` when it is a bot account's and the room does not
+    admit bots (``403 bots_not_admitted``; :mod:`blink.server.room.admission`)."""
+    if admission.admits_bots(room.options):
+        return
+    probe = Seat(0, "human")
+    probe.token_hash = hash_token(token)
+    mark_seats(h, [probe])
+    if probe.bot_account is not None:
+        raise ApiError(403, admission.CODE, admission.MESSAGE)
 
 
 def claim_seat(seats: list[Seat], take: int) -> int | None:

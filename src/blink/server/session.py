@@ -60,6 +60,8 @@ from blink.server.protocol import (
     decode,
     encode,
 )
+from blink.server.room import admission
+from blink.server.room.admission import admits_bots
 from blink.server.room.practice import set_paused
 from blink.server.room.room import Room
 from blink.server.room.seats import Seat
@@ -431,7 +433,7 @@ class Session:
                 self.error("seat_left", "you left this seat: it cannot be taken back")
                 self.close(4003, "seat left")
                 return
-            if seat.bot_account is not None and not self._bot_seat_ok(seat, msg):
+            if seat.bot_account is not None and not self._bot_seat_ok(room, seat, msg):
                 return
         elif not msg.spectate:
             self.error("bad_field", "give a seat 'token', or 'spectate': true to watch")
@@ -446,13 +448,18 @@ class Session:
         self.hello = True
         room.attach(self.conn, seat, msg.game, msg.last_seq)
 
-    def _bot_seat_ok(self, seat: Seat, hello: Hello) -> bool:
+    def _bot_seat_ok(self, room: Room, seat: Seat, hello: Hello) -> bool:
         """A bot account's seat: taken only with its live token (not one since rotated or
-        revoked), within the bot's connections; its frames are stamped for its minimum
-        reaction time. ``False``: refused and closed, or (with a Redis) the ``hello`` waits
-        for the cluster's count of the bot's connections (:meth:`_admit_bot`)."""
+        revoked), in a room that admits bots, within the bot's connections; its frames are
+        stamped for its minimum reaction time. ``False``: refused and closed, or (with a
+        Redis) the ``hello`` waits for the cluster's count of the bot's connections
+        (:meth:`_admit_bot`)."""
         account = seat.bot_account
         assert account is not None
+        if not admits_bots(room.options):
+            self.error("bots_not_admitted", admission.MESSAGE)
+            self.close(4013, "bots not admitted")
+            return False
         if not live_seat(self.hub, seat):
             self.error(
                 "bad_bot_token",

@@ -19,6 +19,7 @@ API_ERRORS: Final[dict[str, str]] = {
     "already_queued": N_("This profile is already waiting, on another connection"),
     "bad_bot": N_("That bot is not known"),
     "bad_bot_token": N_("This bot's token is not valid: it was revoked or replaced"),
+    "bad_challenge": N_("A bot cannot challenge itself"),
     "bad_code": N_("This recovery code is wrong or has been used"),
     "bad_date": N_("That is not a day of the daily challenge"),
     "bad_email": N_("This is not a mail address (name@example.org)"),
@@ -34,8 +35,13 @@ API_ERRORS: Final[dict[str, str]] = {
     "bot_tournament_setup": N_(
         "A bot tournament is played online, and its bots enter it themselves"
     ),
+    "bots_not_admitted": N_("This game's host did not allow bot accounts to join"),
     "bots_only": N_("Only bot accounts enter a bot tournament, each with its token"),
     "bots_unavailable": N_("This server has no bots"),
+    "challenge_accepted": N_("This challenge was accepted already"),
+    "challenge_cancelled": N_("This challenge was cancelled by its sender"),
+    "challenge_declined": N_("This challenge was declined"),
+    "challenge_expired": N_("This challenge expired before it was accepted"),
     "check-in-closed": N_("Check-in is closed"),
     "daily_closing": N_(
         "That day's last games are still ending: its deal can be played again ten minutes"
@@ -59,6 +65,7 @@ API_ERRORS: Final[dict[str, str]] = {
     "no_free_code": N_("No game code was free: try again"),
     "no_player": N_("Name the players who did not come"),
     "no_such_bot": N_("You have no bot with that name"),
+    "no_such_challenge": N_("There is no such challenge"),
     "no_such_claim": N_("This claim link is not valid, or was already used"),
     "no_such_day": N_("There is no challenge for that day"),
     "no_such_game": N_("The match has no such game"),
@@ -72,6 +79,7 @@ API_ERRORS: Final[dict[str, str]] = {
     "not_logged_in": N_("You are not logged in"),
     "not_online": N_("A tournament with real cards has no online games"),
     "not_organiser": N_("Only the tournament's organiser can do this"),
+    "not_your_challenge": N_("This challenge is the other side's to answer"),
     "people_only": N_("A bot account enters bot tournaments only, not this one"),
     "played_online": N_("A game played in a room cannot be taken back"),
     "profile_claimed": N_("This profile belongs to an account already: log in instead"),
@@ -87,6 +95,9 @@ API_ERRORS: Final[dict[str, str]] = {
     "storage_unavailable": N_("The server cannot save anything right now: try again in a moment"),
     "too_few_players": N_("A tournament needs at least two players"),
     "too_many_bots": N_("You have as many bots as an account may have"),
+    "too_many_challenges": N_(
+        "There are too many open challenges: cancel one or wait for an answer"
+    ),
     "too_many_logins": N_("Too many login attempts: wait a few minutes and try again"),
     "too_many_resets": N_("Too many password reset requests: wait a few minutes and try again"),
     "too_many_streams": N_("Too many pages are open from this address: close some"),

@@ -53,6 +53,7 @@ SOURCES: Final = (
     "cli/play.py",
     "cli/bot.py",
     "cli/botclient.py",
+    "cli/botchallenges.py",
     "games/*/tui",
     "games/*/cli.py",
     "games/*/cli",

@@ -228,6 +228,7 @@ REFUSALS: Final[dict[str, tuple[str, tuple[str, ...], str]]] = {
     "too_many_spectators": ("", (), N_("This game has as many spectators as it takes")),
     "bad_bot_token": ("", (), N_("This bot's token is not valid: it was revoked or replaced")),
     "too_many_connections": ("", (), N_("This bot has all its connections open already")),
+    "bots_not_admitted": ("", (), N_("This game's host did not allow bot accounts to join")),
     "bot_rate_limited": ("", (), N_("This bot's connections together sent too many messages")),
     "unsupported_protocol": ("", (), N_("This version of blink is out of date: update it")),
 }

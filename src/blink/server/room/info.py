@@ -8,6 +8,7 @@ from urllib.parse import quote
 
 from blink.server import room_writes as rw
 from blink.server.protocol import RoomInfo, RoomSummary
+from blink.server.room.admission import admits_bots, host_is_bot
 
 if TYPE_CHECKING:
     from blink.server.room.room import Room
@@ -53,6 +54,8 @@ def room_info(room: Room) -> RoomInfo:
         turn_ms=turn,
         tournament_url=_tournament_url(room.options.get("tournament")),
         paused=room.game is not None and room.game.table.paused,
+        bot_accounts=admits_bots(room.options),
+        host_bot=host_is_bot(room.options),
     )
 
 
@@ -94,6 +97,8 @@ def room_summary(room: Room) -> RoomSummary:
         open_seats=[s.seat for s in room.seats if not s.taken],
         seats=[s.info() for s in room.seats],
         spectators=len(room.spectators),
+        bot_accounts=admits_bots(room.options),
+        host_bot=host_is_bot(room.options),
     )
 
 

@@ -190,7 +190,8 @@ async def join_room(
     h: WritableHubDep, code: str, body: JoinRoom, request: Request, bot: BotDep
 ) -> dict[str, Any]:
     """Take a free seat; returns its secret token (a bot account's own token, with
-    ``Authorization: Bearer``)."""
+    ``Authorization: Bearer``). A bot account is refused (``403 bots_not_admitted``) by a
+    room whose host did not allow bots."""
     if bot is not None:
         body = body.model_copy(update={"profile_secret": bot.token, "name": bot.name})
     room = await _room(h, code, request)
@@ -208,6 +209,7 @@ async def join_room(
             raise ApiError(409, "room_full", "every seat of this room is taken")
         seat = free[0]
     token = seat_token(h, body.profile_secret, room)
+    room_setup.check_admitted(h, room, token)
     seat.token_hash = hash_token(token)
     seat.name = body.name
     seat.left = False

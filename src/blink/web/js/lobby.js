@@ -90,6 +90,7 @@ export function mountLobby(root) {
             <option value="150">150 ms</option><option value="250">250 ms</option></select></label>
         </details>
         <label class="check"><input type="checkbox" name="public" id="p-public"> <span data-i18n="list_public"></span></label>
+        <label class="check"><input type="checkbox" name="bot_accounts" id="p-bots"> <span data-i18n="bot_accounts_may_join"></span></label>
         <button class="primary" type="submit" id="p-create" data-i18n="create" disabled></button>
         <p class="error-msg" id="p-err" role="alert"></p>
       </form>
@@ -284,7 +285,7 @@ export function mountLobby(root) {
       const res = await api("/api/rooms", {
         players, seats, best_of: Number(fd.get("best_of")), ruleset: fd.get("ruleset"),
         handicap: String(fd.get("handicap") || "").trim(), name: name(), take_seat: 0, public: fd.get("public") === "on",
-        lag_allowance_ms: Number(fd.get("lag_allowance_ms") || 0),
+        lag_allowance_ms: Number(fd.get("lag_allowance_ms") || 0), bot_accounts: fd.get("bot_accounts") === "on",
       });
       enter(res);
     } catch (err) {

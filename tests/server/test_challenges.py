@@ -1,0 +1,188 @@
+"""Challenges to bot accounts on a real server: sent by a bot (Bearer) or a logged-in person
+(cookie), listed on both sides, accepted into a room with both seats reserved and played to
+the end over real WebSocket connections; declined, cancelled, expired (on a virtual wall
+clock) and over the sender's limit, each with its code; the caller's event stream."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+from srvkit import Client, ServerThread, bot_loop
+from ssekit import EventStream
+from test_bot_play import PASSWORD, BotClient, _bearer, _bot
+
+from blink.server.challenges import EXPIRY, MAX_OPEN
+
+
+class VirtualClock:
+    """A wall clock the test moves."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _post(server: ServerThread, path: str, token: str, **body: Any) -> httpx.Response:
+    return httpx.post(f"{server.http}{path}", json=body, headers=_bearer(token), timeout=30)
+
+
+def _list(server: ServerThread, token: str) -> dict[str, Any]:
+    r = httpx.get(f"{server.http}/api/challenges", headers=_bearer(token), timeout=30)
+    assert r.status_code == 200, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def _code(r: httpx.Response) -> str:
+    return str(r.json()["error"]["code"])
+
+
+async def test_a_challenge_is_sent_listed_accepted_and_played(server: ServerThread) -> None:
+    a, b = _bot(server, "Ada", "Clank"), _bot(server, "Bea", "Rivet")
+    sent = _post(server, "/api/challenges", a["token"], to="rivet", best_of=1)
+    assert sent.status_code == 201, sent.text
+    cid = sent.json()["id"]
+    assert sent.json()["status"] == "open" and sent.json()["to"] == {"name": "Rivet", "bot": True}
+    incoming = _list(server, b["token"])["incoming"]
+    assert [c["id"] for c in incoming] == [cid]
+    assert incoming[0]["from"] == {"name": "Clank", "bot": True}
+    assert [c["id"] for c in _list(server, a["token"])["outgoing"]] == [cid]
+    # Only the challenged bot accepts.
+    assert _code(_post(server, f"/api/challenges/{cid}/accept", a["token"])) == (
+        "not_your_challenge"
+    )
+    took = _post(server, f"/api/challenges/{cid}/accept", b["token"])
+    assert took.status_code == 200, took.text
+    code, seat = took.json()["room"], took.json()["seat"]
+    assert seat == 1 and took.json()["status"] == "accepted"
+    again = _post(server, f"/api/challenges/{cid}/accept", b["token"])
+    assert again.status_code == 409 and _code(again) == "challenge_accepted"
+    mine = _list(server, a["token"])["outgoing"][0]
+    assert mine["room"] == code and mine["seat"] == 0 and mine["status"] == "accepted"
+    room = server.get(f"/api/rooms/{code}").json()
+    assert [s["name"] for s in room["seats"]] == ["Clank", "Rivet"]
+    assert all(s["taken"] and s["bot_account"] for s in room["seats"]) and not room["public"]
+    x = await BotClient("a").connect_bot(f"{server.ws}/{code}", a["token"], room=code)
+    y = await BotClient("b").connect_bot(f"{server.ws}/{code}", b["token"], room=code)
+    await asyncio.gather(bot_loop(x, 1), bot_loop(y, 1))
+    rated = await x.expect("ratings")
+    assert {r["profile"] for r in rated["ratings"]} == {a["id"], b["id"]}
+    for c in (x, y):
+        await c.close()
+
+
+async def test_a_person_challenges_a_bot(server: ServerThread) -> None:
+    bot = _bot(server, "Bea", "Rivet")
+    with httpx.Client(base_url=server.http, timeout=30) as person:
+        assert person.post("/api/challenges", json={"to": "Rivet"}).status_code == 401
+        r = person.post("/api/accounts", json={"name": "Erin", "password": PASSWORD})
+        assert r.status_code == 201, r.text
+        nobody = person.post("/api/challenges", json={"to": "Ghost"})
+        assert nobody.status_code == 404 and _code(nobody) == "no_such_bot"
+        not_bot = _post(server, "/api/challenges", bot["token"], to="Erin")
+        assert not_bot.status_code == 404 and _code(not_bot) == "no_such_bot"
+        itself = _post(server, "/api/challenges", bot["token"], to="Rivet")
+        assert itself.status_code == 400 and _code(itself) == "bad_challenge"
+        sent = person.post("/api/challenges", json={"to": "Rivet", "rated": False})
+        assert sent.status_code == 201, sent.text
+        cid = sent.json()["id"]
+        assert _list(server, bot["token"])["incoming"][0]["from"] == {"name": "Erin", "bot": False}
+        took = _post(server, f"/api/challenges/{cid}/accept", bot["token"])
+        assert took.status_code == 200, took.text
+        assert "token" not in took.json() or took.json()["token"] is None
+        mine = person.get("/api/challenges").json()["outgoing"][0]
+    code = mine["room"]
+    assert mine["seat"] == 0 and isinstance(mine["token"], str)
+    info = server.get(f"/api/rooms/{code}").json()
+    assert [s["bot_account"] for s in info["seats"]] == [False, True]
+    assert info["options"]["unrated"] is True
+    p = await Client("person").connect(server.ws, room=code, token=mine["token"])
+    c = await BotClient("bot").connect_bot(f"{server.ws}/{code}", bot["token"], room=code)
+    assert (await p.expect("welcome"))["seat"] == 0
+    assert (await c.expect("welcome"))["seat"] == 1
+    for x in (p, c):
+        await x.close()
+
+
+def test_declined_cancelled_and_over_the_limit(server: ServerThread) -> None:
+    a, b = _bot(server, "Ada", "Clank"), _bot(server, "Bea", "Rivet")
+    first = _post(server, "/api/challenges", a["token"], to="Rivet").json()["id"]
+    declined = _post(server, f"/api/challenges/{first}/decline", b["token"])
+    assert declined.status_code == 200 and declined.json()["status"] == "declined"
+    late = _post(server, f"/api/challenges/{first}/accept", b["token"])
+    assert late.status_code == 409 and _code(late) == "challenge_declined"
+    assert _list(server, a["token"])["outgoing"][0]["status"] == "declined"
+    second = _post(server, "/api/challenges", a["token"], to="Rivet").json()["id"]
+    by_bot = httpx.delete(
+        f"{server.http}/api/challenges/{second}", headers=_bearer(b["token"]), timeout=30
+    )
+    assert by_bot.status_code == 403 and _code(by_bot) == "not_your_challenge"
+    gone = httpx.delete(
+        f"{server.http}/api/challenges/{second}", headers=_bearer(a["token"]), timeout=30
+    )
+    assert gone.status_code == 200 and gone.json()["status"] == "cancelled"
+    cancelled = _post(server, f"/api/challenges/{second}/accept", b["token"])
+    assert cancelled.status_code == 409 and _code(cancelled) == "challenge_cancelled"
+    stranger = _bot(server, "Cy", "Bolt")
+    hidden = _post(server, f"/api/challenges/{second}/accept", stranger["token"])
+    assert hidden.status_code == 404 and _code(hidden) == "no_such_challenge"
+    for _ in range(MAX_OPEN):
+        assert _post(server, "/api/challenges", a["token"], to="Rivet").status_code == 201
+    over = _post(server, "/api/challenges", a["token"], to="Rivet")
+    assert over.status_code == 429 and _code(over) == "too_many_challenges"
+    bad = _post(server, "/api/challenges", stranger["token"], to="Rivet", game="chess")
+    assert bad.status_code == 400 and _code(bad) == "bad_options"
+    paths = server.get("/openapi.json").json()["paths"]
+    assert {
+        "/api/challenges",
+        "/api/challenges/{cid}/accept",
+        "/api/challenges/{cid}/decline",
+        "/api/challenges/{cid}",
+    } <= set(paths)
+
+
+def test_an_unanswered_challenge_expires(make_server: Callable[..., ServerThread]) -> None:
+    clock = VirtualClock()
+    server = make_server(wall_clock=clock)
+    a, b = _bot(server, "Ada", "Clank"), _bot(server, "Bea", "Rivet")
+    cid = _post(server, "/api/challenges", a["token"], to="Rivet").json()["id"]
+    clock.now += EXPIRY - 1
+    assert _list(server, b["token"])["incoming"][0]["status"] == "open"
+    clock.now += 1
+    assert _list(server, b["token"])["incoming"][0]["status"] == "expired"
+    assert _list(server, a["token"])["outgoing"][0]["status"] == "expired"
+    late = _post(server, f"/api/challenges/{cid}/accept", b["token"])
+    assert late.status_code == 409 and _code(late) == "challenge_expired"
+    # An expired challenge no longer counts against the sender's limit.
+    assert _post(server, "/api/challenges", a["token"], to="Rivet").status_code == 201
+
+
+async def test_the_challenged_bot_hears_of_its_challenges_on_a_stream(
+    server: ServerThread,
+) -> None:
+    a, b = _bot(server, "Ada", "Clank"), _bot(server, "Bea", "Rivet")
+    url = f"{server.http}/api/challenges/events"
+    async with (
+        EventStream(url, _bearer(b["token"])) as mine,
+        EventStream(url, _bearer(a["token"])) as theirs,
+    ):
+        assert mine.status == 200
+        first = await mine.next("challenges")
+        assert first.data == {"incoming": [], "outgoing": []}
+        sent = await asyncio.to_thread(_post, server, "/api/challenges", a["token"], to="Rivet")
+        cid = sent.json()["id"]
+        came = await mine.next("challenges", lambda d: len(d["incoming"]) == 1)
+        assert came.data["incoming"][0]["id"] == cid
+        await asyncio.to_thread(_post, server, f"/api/challenges/{cid}/accept", b["token"])
+        told = await theirs.next(
+            "challenges", lambda d: d["outgoing"] and d["outgoing"][0]["status"] == "accepted"
+        )
+        assert told.data["outgoing"][0]["room"] and told.data["outgoing"][0]["seat"] == 0
+    anonymous = httpx.get(url, timeout=30)
+    assert anonymous.status_code == 401
