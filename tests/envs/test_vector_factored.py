@@ -5,6 +5,7 @@ every vector the masks allow decoding as :meth:`FactoredActions.to_flat` does, t
 
 from __future__ import annotations
 
+import pickle
 from typing import Any
 
 import numpy as np
@@ -152,6 +153,32 @@ def test_a_terminal_mask_allows_only_the_end_and_each_parts_first_entry() -> Non
     expected[codec.offsets] = 1
     for i in np.flatnonzero(term):
         assert (obs["action_mask"][i] == expected).all()
+
+
+def test_a_pickled_copy_continues_identically() -> None:
+    env = GoBlinkVector(3, 2, opponents="memory", actions="factored")
+    codec = env.factored.single  # type: ignore[union-attr]
+    obs, _ = env.reset(seed=8)
+
+    def run(e: GoBlinkVector, o: Any, seed: int) -> list[bytes]:
+        r = np.random.default_rng(seed)
+        seen = []
+        for _ in range(40):
+            parts = [
+                [
+                    r.choice(np.flatnonzero(m[a : a + k]))
+                    for a, k in zip(codec.offsets, codec.nvec, strict=True)
+                ]
+                for m in o["action_mask"]
+            ]
+            o, rew, *_ = e.step(np.array(parts))
+            seen.append(o["observation"].tobytes() + o["action_mask"].tobytes() + rew.tobytes())
+        return seen
+
+    obs, *_ = env.step(np.zeros((3, 63), dtype=np.int64))
+    copy = pickle.loads(pickle.dumps(env))
+    assert (copy.action_masks() == env.action_masks()).all()
+    assert run(copy, obs, 1) == run(env, obs, 1)
 
 
 def test_bad_actions_option_is_refused_with_a_sentence() -> None:

@@ -69,7 +69,9 @@ class GoBlinkVector(CompiledVector):
     ``seat``, ``opponents`` (bots' names with a kernel form: random, greedy, memory; one for
     every other seat, or one each), ``turn_limit``, ``max_steps``, ``ask_window``; and
     ``records``: keep up to that many actions of each episode (:meth:`episode`, for replays;
-    0, the default, keeps none). Observations are the single environment's, batched:
+    0, the default, keeps none); ``actions``: ``"flat"`` or ``"factored"`` (the single
+    environment's factored space for every game, :mod:`blink.games.goblink.envs.factored_batch`:
+    ``(N, 63)`` vectors, masks of the parts). Observations are the single environment's, batched:
     ``{"observation": (N, n) float32, "action_mask": (N, k) int8}``; the masks are also in
     ``infos`` (``"action_mask"``), beside ``"refused"`` (the action was refused: it changed
     nothing) and ``"outcome"`` (the reason each game ended in this step, ``""`` where it did
