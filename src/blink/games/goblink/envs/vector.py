@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from gymnasium import spaces
 from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
@@ -32,6 +33,7 @@ from blink.envs.encoding import DECK_INDEX
 from blink.envs.single import opponent_names, seat_spaces
 from blink.envs.vector import CompiledVector
 from blink.games.goblink.envs.codec import DEFAULT_TURN_LIMIT, GoCodec, codec
+from blink.games.goblink.envs.factored_batch import FactoredBatch
 from blink.games.goblink.fast import KERNEL_BOTS, REASONS, check_bots
 from blink.model.registry import get_game
 from blink.sim import compiled
@@ -67,7 +69,9 @@ class GoBlinkVector(CompiledVector):
     ``seat``, ``opponents`` (bots' names with a kernel form: random, greedy, memory; one for
     every other seat, or one each), ``turn_limit``, ``max_steps``, ``ask_window``; and
     ``records``: keep up to that many actions of each episode (:meth:`episode`, for replays;
-    0, the default, keeps none). Observations are the single environment's, batched:
+    0, the default, keeps none); ``actions``: ``"flat"`` or ``"factored"`` (the single
+    environment's factored space for every game, :mod:`blink.games.goblink.envs.factored_batch`:
+    ``(N, 63)`` vectors, masks of the parts). Observations are the single environment's, batched:
     ``{"observation": (N, n) float32, "action_mask": (N, k) int8}``; the masks are also in
     ``infos`` (``"action_mask"``), beside ``"refused"`` (the action was refused: it changed
     nothing) and ``"outcome"`` (the reason each game ended in this step, ``""`` where it did
@@ -88,6 +92,7 @@ class GoBlinkVector(CompiledVector):
         max_steps: int = 2_000,
         ask_window: int = 16,
         records: int = 0,
+        actions: str = "flat",
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs is at least 1, not {num_envs}")
@@ -117,6 +122,15 @@ class GoBlinkVector(CompiledVector):
         self.single_observation_space, self.single_action_space = seat_spaces(
             self.codec.size, self.codec.actions
         )
+        self.factored: FactoredBatch | None = None
+        """The factored actions' batched codec (``actions="factored"``), else ``None``."""
+        if actions == "factored":
+            self.factored = FactoredBatch(self.codec)
+            mask = spaces.Box(0, 1, (self.factored.mask_size,), dtype=np.int8)
+            self.single_observation_space["action_mask"] = mask
+            self.single_action_space = self.factored.single.space()
+        elif actions != "flat":
+            raise ValueError(f"actions must be 'flat' or 'factored', not {actions!r}")
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._k = compiled.load_kernels(self.kernels)
@@ -131,6 +145,8 @@ class GoBlinkVector(CompiledVector):
         self._rewards = np.zeros(num_envs, dtype=np.float64)
         self._flags = np.zeros((3, num_envs), dtype=np.bool_)
         self._reasons = np.zeros(num_envs, dtype=np.int64)
+        self._allowed: tuple[NDArray[np.int64], NDArray[np.int64]] | None = None
+        self._parts_mask: NDArray[np.int8] | None = None
 
     def _args(self) -> tuple[Any, ...]:
         return (
@@ -145,7 +161,10 @@ class GoBlinkVector(CompiledVector):
         self, actions: Any
     ) -> tuple[dict[str, Any], NDArray[Any], NDArray[Any], NDArray[Any], dict[str, Any]]:
         """Every sub-environment's step (one action each; see the module's auto-reset)."""
-        acts = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        if self.factored is not None:
+            acts = self.factored.to_flat(actions, self._allowed_now())
+        else:
+            acts = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
         term, trunc, refused = self._flags
         self._k.step_games(
             self._state, acts, *self._args(), self._mbits, self.max_steps, self._obs,
@@ -156,6 +175,26 @@ class GoBlinkVector(CompiledVector):
         outcome = np.array([""] + [r.value for r in REASONS])[self._reasons + 1]
         infos = {"action_mask": out["action_mask"], "refused": refused.copy(), "outcome": outcome}
         return out, self._rewards.copy(), term.copy(), trunc.copy(), infos
+
+    def _allowed_now(self) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """The allowed entries of the current flat masks (found once after each step)."""
+        assert self.factored is not None
+        if self._allowed is None:
+            self._allowed = self.factored.allowed(self._mask)
+        return self._allowed
+
+    def _out(self) -> dict[str, Any]:
+        self._allowed = self._parts_mask = None
+        if self.factored is None:
+            return super()._out()
+        self._parts_mask = self.factored.masks(self.num_envs, self._allowed_now())
+        return {"observation": self._obs.copy(), "action_mask": self._parts_mask.copy()}
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """The current masks as booleans (the factored parts' with ``actions="factored"``)."""
+        if self._parts_mask is not None:
+            return self._parts_mask.astype(bool)
+        return super().action_masks()
 
     def _check(self) -> None:
         bad = np.flatnonzero(self._state[1][:, 15])  # G_STATUS: a bot's illegal action
