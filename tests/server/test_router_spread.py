@@ -15,7 +15,7 @@ import httpx
 import pytest
 from srvkit import free_port
 
-from blink.cluster.haproxy import LOBBY_STREAM, HaproxyConfig, render
+from blink.cluster.haproxy import CHALLENGES, LOBBY_STREAM, HaproxyConfig, render
 from blink.cluster.local import find_haproxy
 
 TIMEOUT = 60.0
@@ -103,3 +103,15 @@ def test_a_rooms_requests_reach_one_node(router: str) -> None:
 def test_the_lobbys_event_stream_is_spread_like_any_request(router: str) -> None:
     assert served(router, LOBBY_STREAM) == {"a", "b"}
     assert served(router, "/api/leaderboard/events") == {"a", "b"}
+
+
+def test_every_challenge_request_reaches_one_node(router: str) -> None:
+    """Challenges live in one node's memory: a bot that sends one and the bot that answers
+    it, through any connection, reach the same node."""
+    nodes = set().union(
+        *(
+            served(router, path)
+            for path in (CHALLENGES, f"{CHALLENGES}/events", f"{CHALLENGES}/x1/accept")
+        )
+    )
+    assert len(nodes) == 1

@@ -8,7 +8,9 @@ HAProxy 2.6 and later), so every request of a room reaches the same node while t
 nodes stays the same, and only the rooms of a node that goes down move when it does. Every
 other request (the lobby, the client's files, room creation, finished games) goes to any live
 node, in turn, except quick play's queue (``/api/queue``), whose connections all go to the node
-the constant ``QUEUE`` hashes to, so that every waiting player can be paired. Health checks ask
+the constant ``QUEUE`` hashes to, so that every waiting player can be paired, and the
+challenges to bot accounts (``/api/challenges`` and below), kept in memory, on the node the
+constant ``CHALLENGES`` hashes to. Health checks ask
 each node for ``/api/health`` (503 while its database cannot be written); WebSockets get a long
 ``timeout tunnel``.
 """
@@ -19,6 +21,7 @@ import re
 from dataclasses import dataclass
 
 __all__ = [
+    "CHALLENGES",
     "LOBBY_STREAM",
     "METRICS_ERROR",
     "PATH_ERROR",
@@ -75,6 +78,9 @@ class HaproxyConfig:
 
 
 LOBBY_STREAM = "/api/rooms/events"
+CHALLENGES = "/api/challenges"
+"""The challenges' routes (and their event stream): every one on the node the constant
+``CHALLENGES`` hashes to, as the challenges are kept in one node's memory."""
 """The lobby's event stream: under ``/api/rooms/`` but no room's, so spread like any request."""
 PINNED_HEADER = "X-Blink-Room"
 """The header in which HAProxy names the room it pinned a request to (the room of its path,
@@ -186,6 +192,8 @@ def render(cfg: HaproxyConfig) -> str:
         "    http-request set-var(txn.room) path,field(4,/),upper if room_api !lobby",
         "    # Quick play's queue: every waiting player on one node, so that all can be paired.",
         "    http-request set-var(txn.room) str(QUEUE) if { path /api/queue }",
+        "    # Challenges to bot accounts live in one node's memory: all of them on one node.",
+        f"    http-request set-var(txn.room) str(CHALLENGES) if {{ path_beg {CHALLENGES} }}",
         "    # The room the request is pinned to, for the node (it asks for the room on it).",
         f"    http-request set-header {PINNED_HEADER} %[var(txn.room)] "
         "if { var(txn.room) -m found }",
