@@ -44,6 +44,7 @@ def test_the_haproxy_configuration_is_valid(tmp_path: Path) -> None:
         "hash-type consistent",
         "balance roundrobin",
         "timeout tunnel 1h",
+        "timeout check 3000ms",
         "server node1 127.0.0.1:8001 check",
         "server node2 10.0.0.2:8000 check",
         "server node2 10.0.0.2:8000 track rooms/node2",

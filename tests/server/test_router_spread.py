@@ -22,11 +22,14 @@ TIMEOUT = 60.0
 TRIES = 8
 
 
-def named_server(name: str) -> ThreadingHTTPServer:
-    """An HTTP server on a free loopback port answering every GET with ``name``."""
+def named_server(name: str, health_delay: float = 0.0) -> ThreadingHTTPServer:
+    """An HTTP server on a free loopback port answering every GET with ``name`` (its health
+    checks ``health_delay`` seconds late)."""
 
     class Answer(BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # the standard library's name
+            if self.path == "/api/health":
+                time.sleep(health_delay)
             body = name.encode()
             self.send_response(200)
             self.send_header("Content-Length", str(len(body)))
@@ -48,16 +51,27 @@ def named_server(name: str) -> ThreadingHTTPServer:
 @pytest.fixture(scope="module")
 def router(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """HAProxy with the generated configuration in front of the nodes ``a`` and ``b``."""
+    yield from run_router(
+        tmp_path_factory,
+        [named_server("a"), named_server("b")],
+        check_interval_ms=1000,
+        fall=1000,  # no node is marked down during the test, however slow the machine is
+        rise=1,
+    )
+
+
+def run_router(
+    tmp_path_factory: pytest.TempPathFactory, nodes: list[ThreadingHTTPServer], **checks: int
+) -> Iterator[str]:
+    """HAProxy in front of ``nodes`` with the generated configuration and ``checks``; its URL
+    once both nodes serve requests."""
     program = find_haproxy()
     assert program is not None, "install Debian's haproxy package (scripts/test does)"
-    nodes = [named_server("a"), named_server("b")]
     port = free_port()
     cfg = HaproxyConfig(
         nodes=tuple(f"127.0.0.1:{n.server_address[1]}" for n in nodes),
         bind=f"127.0.0.1:{port}",
-        check_interval_ms=1000,
-        fall=1000,  # no node is marked down during the test, however slow the machine is
-        rise=1,
+        **checks,
     )
     path = tmp_path_factory.mktemp("router") / "haproxy.cfg"
     path.write_text(render(cfg) + "\n")
@@ -115,3 +129,19 @@ def test_every_challenge_request_reaches_one_node(router: str) -> None:
         )
     )
     assert len(nodes) == 1
+
+
+def test_a_node_answering_its_health_checks_slowly_stays_up(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """Checks every 100 ms, a node down after one failed check (the cluster tests' settings):
+    a node whose health answer takes 300 ms (a busy machine, a database taking its time) is
+    still up, as the check waits ``timeout check`` for it, not the 100 ms between checks."""
+    nodes = [named_server("a", health_delay=0.3), named_server("b", health_delay=0.3)]
+    router = run_router(tmp_path_factory, nodes, check_interval_ms=100, fall=1, rise=1)
+    url = next(router)
+    try:
+        for _ in range(10):  # about 3 s: thirty checks of each node
+            assert served(url, "/api/rooms") == {"a", "b"}
+    finally:
+        router.close()

@@ -63,6 +63,11 @@ class HaproxyConfig:
     """Failed checks in a row that mark a node down (its rooms move to the others)."""
     rise: int = 2
     """Passed checks in a row that mark a node up again."""
+    check_timeout_ms: int = 3000
+    """How long a health check may wait for the node's answer (HAProxy's ``timeout check``;
+    without it a check gets ``check_interval_ms`` in all, and a node answering a little slowly
+    on a busy machine is marked down). Above ``Settings.health_db_timeout`` (2 s), so a node
+    whose database is slow says so itself (503) rather than being cut off."""
     health_host: str = "localhost"
     """The ``Host`` header of the health checks (a name the nodes answer to)."""
     tunnel_timeout: str = "1h"
@@ -168,6 +173,7 @@ def render(cfg: HaproxyConfig) -> str:
         "    timeout http-request 10s",
         "    timeout http-keep-alive 10s",
         f"    timeout tunnel {cfg.tunnel_timeout}",
+        f"    timeout check {cfg.check_timeout_ms}ms",
         "",
         "frontend blink",
         f"    bind {cfg.bind}",
