@@ -117,3 +117,36 @@ def test_the_refusals_are_in_spanish_too(server: ServerThread, tmp_path: Path) -
         done = _run("--server", server.http, "--token", bot["token"], *args, language="es")
         assert done.returncode == 2, (args, done.stderr)
         assert done.stderr.startswith(f"blink bot play: {words}"), done.stderr
+
+
+def test_without_pytorch_it_says_how_to_install_it(server: ServerThread, tmp_path: Path) -> None:
+    # A torch that cannot be imported, first on the path: as on an install without the extra.
+    (tmp_path / "torch").mkdir()
+    (tmp_path / "torch" / "__init__.py").write_text("raise ImportError('no torch here')\n")
+    saved = _policy(tmp_path / "policy.pt", players=2)
+    src = str(Path(botclient.__file__).parents[2])
+    done = subprocess.run(
+        [*BLINK, "bot", "play", "--server", server.http, "--token", "t", "--policy", str(saved)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{src}", "LANGUAGE": "en"},
+        timeout=300,
+    )
+    assert done.returncode == 2, done.stderr
+    assert (
+        done.stderr
+        == 'blink bot play: --policy needs PyTorch: install it with pip install ".[train]"\n'
+    )
+
+
+def test_the_command_imports_pytorch_only_for_a_policy() -> None:
+    code = "import sys, blink.cli.bot, blink.cli.botclient; print('torch' in sys.modules)"
+    src = str(Path(botclient.__file__).parents[2])
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": src},
+        timeout=120,
+    )
+    assert done.stdout.strip() == "False", done.stderr
