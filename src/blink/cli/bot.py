@@ -5,8 +5,9 @@ bot made (``--join CODE``), or in a room it makes for another bot (``--host``, p
 code), in the bot arena (``--arena``) or in a bot tournament (``--tournament ID``); it
 challenges a bot account (``--challenge NAME``) or accepts challenges as they come
 (``--accept-challenges``, :mod:`blink.cli.botchallenges`). The policy is a house strategy
-(``--strategy``) or the user's own Python file (``--module``: ``plan(view)`` or
-``make_bot(seat)``). The client itself is :mod:`blink.cli.botclient`.
+(``--strategy``), the user's own Python file (``--module``: ``plan(view)`` or
+``make_bot(seat)``) or a saved ``blink train`` policy (``--policy``,
+:mod:`blink.cli.botpolicy`). The client itself is :mod:`blink.cli.botclient`.
 """
 
 from __future__ import annotations
@@ -72,6 +73,10 @@ def play(
         Path | None,
         typer.Option(help="Play with your own FILE.py: plan(view) or make_bot(seat)."),
     ] = None,
+    policy_file: Annotated[
+        Path | None,
+        typer.Option("--policy", help="Play with a policy saved by blink train (FILE)."),
+    ] = None,
     lang: LangOpt = None,
 ) -> None:
     """Play GAMES games with a bot account's token, then exit 0."""
@@ -89,6 +94,8 @@ def play(
         _fail(_("--games must be at least 1"))
     if strategy is not None and module is not None:
         _fail(_("give --strategy or --module, not both"))
+    if policy_file is not None and (strategy is not None or module is not None):
+        _fail(_("give --policy alone, without --strategy or --module"))
     if (opponent is not None) + (join is not None) + host + arena + (tournament is not None) > 1:
         _fail(_("give one of --opponent, --join, --host, --arena and --tournament"))
     if tournament is not None and not tournament.strip():
@@ -100,10 +107,7 @@ def play(
     if not token.strip():
         _fail(_("--token is empty"))
     try:
-        if module is not None:
-            policy = botclient.load_policy(module)
-        else:
-            policy = botclient.house_policy(strategy or "first", botclient.seed())
+        policy = _policy(strategy, module, policy_file)
         if opponent is not None:
             botclient.house_policy(opponent)  # checked here: one sentence, not a 400
         if challenge is not None or accept_challenges:
@@ -133,6 +137,21 @@ def play(
     except KeyboardInterrupt:
         raise typer.Exit(130) from None
     typer.echo(ngettext("played {n} game", "played {n} games", played).format(n=played), err=True)
+
+
+def _policy(
+    strategy: str | None, module: Path | None, policy_file: Path | None
+) -> Callable[[int], Any]:
+    """The seat's policy: a saved ``blink train`` policy, a Python file's or a house bot's."""
+    from blink.cli import botclient
+
+    if policy_file is not None:
+        from blink.cli.botpolicy import trained_policy  # PyTorch: blink[train]
+
+        return trained_policy(policy_file)
+    if module is not None:
+        return botclient.load_policy(module)
+    return botclient.house_policy(strategy or "first", botclient.seed())
 
 
 def _played(n: int) -> str:

@@ -54,6 +54,7 @@ SOURCES: Final = (
     "cli/bot.py",
     "cli/botclient.py",
     "cli/botchallenges.py",
+    "cli/botpolicy.py",
     "games/*/tui",
     "games/*/cli.py",
     "games/*/cli",

@@ -6,7 +6,8 @@ frames and asks the *policy*: the view -> action interface of the house bots
 (:class:`blink.games.classic.bots.base.Bot`). Each time the seat's view changes it calls
 ``plan(view)`` with a :class:`~blink.games.classic.view.PlayerView` and sends what it answers
 (an :class:`~blink.games.classic.bots.base.Intent`, waited for its ``delay``, or a ``Play`` or
-``Choose`` at once; ``None``: nothing now).
+``Choose`` at once; ``None``: nothing now). :func:`codec_policy` makes such a policy of a
+chooser over the environments' observation and mask (a saved ``blink train`` policy).
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ from blink.games.classic.bots.base import Intent
 from blink.games.classic.engine import ClassicEnd, Outcome
 from blink.games.classic.rules import OFFICIAL, RulesetError, get_ruleset
 from blink.games.classic.view import PlayerView
+from blink.model.registry import get_game
 
-__all__ = ["Plan", "Player", "house_policy"]
+__all__ = ["Plan", "Player", "codec_policy", "house_policy"]
 
 Plan = Callable[[PlayerView], Any]
 """A policy: ``plan(view)`` -> an Intent, a Play or Choose, or None."""
@@ -41,6 +43,55 @@ def house_policy(spec: str, seed: int = 0) -> Callable[[int], Plan]:
     except BotConfigError as exc:
         raise ValueError(str(exc)) from None
     return lambda seat: parsed.build(seat, seed).plan
+
+
+Chooser = Callable[[dict[str, Any]], int]
+"""Picks an action index from an observation (``observation`` and ``action_mask``)."""
+
+
+def codec_policy(chooser: Callable[[int, int], Chooser]) -> Callable[[int], Plan]:
+    """A policy for a seat that encodes each view as the environments do (their
+    :class:`~blink.games.classic.envs.codec.ClassicCodec`, built as the single-seat
+    environment builds it) and plays the index ``chooser(obs_size, actions)`` picks (waiting:
+    ``None``). ``chooser`` is asked once per table size and may raise to refuse it."""
+    from blink.games.classic.envs.codec import ClassicCodec  # numpy: blink[envs]
+
+    def for_seat(seat: int) -> Plan:
+        made: dict[tuple[int, int], tuple[ClassicCodec, Chooser]] = {}
+
+        def plan(view: PlayerView) -> Play | Choose | None:
+            key = (view.players, view.ruleset.hand_size)
+            if key not in made:
+                game = get_game("classic")
+                reach = [game.reach(view.players, s) for s in range(view.players)]
+                codec = ClassicCodec(view.players, view.ruleset.hand_size, reach)
+                made[key] = (codec, chooser(codec.size, codec.actions))
+            codec, choose = made[key]
+            obs = {
+                "observation": codec.observe(view),
+                "action_mask": codec.mask(_legal(view), view),
+            }
+            move = codec.action(choose(obs), view)
+            return move if isinstance(move, Play | Choose) else None
+
+        return plan
+
+    return for_seat
+
+
+def _legal(view: PlayerView) -> list[Play] | list[Choose]:
+    """The seat's legal actions in ``view``: its plays while racing, one choice per hand card
+    in a choosing stall until it has chosen (the engine's ``legal_actions``, seen from a view)."""
+    if view.phase is Phase.CHOOSING:
+        seat = view.seat
+        if seat is None or view.my_choice is not None or seat in _chose(view):
+            return []
+        return [Choose(seat, c) for c in view.hand]
+    return view.legal_plays()
+
+
+def _chose(view: PlayerView) -> set[int]:
+    return {s for s, done in enumerate(view.chosen) if done}
 
 
 def _card(text: Any) -> Card | None:
