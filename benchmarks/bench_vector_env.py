@@ -5,22 +5,23 @@ Usage: python benchmarks/bench_vector_env.py [--game NAME] [--sizes 1 64 1024]
 
 ``--game`` is any registered game with a vector environment (``blink.model.registry``; the
 default game by default: classic Blink, whose single environment plays against
-``expert:first``, Go Blink's two players against the remembering bot). In one run: the game's
+``expert:first``; other games against their own default bots). In one run: the game's
 single-seat Gymnasium environment (Python) and its vector environment
 (``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")``, the same bots,
 compiled) with ``N`` games for each ``--sizes`` value. The learner picks uniformly among the
 actions its mask allows, in numpy for the vector environment (array operations over every
-game; a wide action space, such as Go Blink's 31,719 actions, is read through the masks'
+game; a wide action space, of tens of thousands of actions, is read through the masks'
 non-zero entries); games are reset as they end (the vector environment's auto-reset). An
 agent-step is one game's step: a vector step of ``N`` games counts ``N``. Each run plays at
 least ``--steps`` agent-steps (the single environment a tenth of them) after a warm-up step
 (the kernels are compiled, or loaded from numba's cache, before timing); prints the median
 over ``--repeat`` runs in CPU time (the machine may be shared) and in wall-clock time, and
 each size's ratio to the single environment. ``--cpu K`` pins the process to core K.
-``--actions factored`` (Go Blink) runs both environments with ``actions="factored"``: the
-learner then draws each part uniformly among the entries its mask allows (the first three
-parts one by one, the 60 card parts together), and the environments turn the vectors into
-actions (the vector environment in numpy over every game).
+``--actions factored`` (a game whose environments offer ``actions="factored"``) runs both
+environments with it: the learner then draws each part of the ``MultiDiscrete`` space
+uniformly among the entries its mask allows (parts of one size in a row together), and the
+environments turn the vectors into actions (the vector environment in numpy over every
+game).
 """
 
 from __future__ import annotations
@@ -56,8 +57,8 @@ def _pick_dense(masks: Any, rng: np.random.Generator) -> Any:
 
 
 def _pick_sparse(masks: Any, rng: np.random.Generator) -> Any:
-    """One uniformly random allowed action per row of ``masks`` (many actions, few allowed:
-    Go Blink), from the mask's non-zero entries (found in the flat array: numpy's 2-D
+    """One uniformly random allowed action per row of ``masks`` (many actions, few allowed),
+    from the mask's non-zero entries (found in the flat array: numpy's 2-D
     ``nonzero`` is many times slower)."""
     n, k = masks.shape
     flat = np.flatnonzero(masks.view(np.bool_))
@@ -71,28 +72,30 @@ def _pick(masks: Any, rng: np.random.Generator) -> Any:
     return (_pick_sparse if masks.shape[1] > WIDE else _pick_dense)(masks, rng)
 
 
-CARD_PARTS = 60
-"""Go Blink's factored space: three parts (kind, target, value), then one of 2 per card."""
-
-
-def _pick_parts(masks: Any, rng: np.random.Generator) -> Any:
-    """One uniformly random allowed entry of each part per row of Go Blink's factored part
-    masks (``(N, sum(nvec))``): the kind, target and value parts, then the card parts."""
-    n, width = masks.shape
-    head = width - 2 * CARD_PARTS
-    targets = head - 3 - 17
-    cuts = [(0, 3), (3, 3 + targets), (3 + targets, head)]
-    out = np.empty((n, 3 + CARD_PARTS), dtype=np.int64)
-    for p, (a, b) in enumerate(cuts):
-        out[:, p] = _pick_dense(masks[:, a:b], rng)
-    cards = masks[:, head:].reshape(n, CARD_PARTS, 2)
-    out[:, 3:] = np.argmax(rng.random(cards.shape) * cards, axis=2)
+def _pick_parts(masks: Any, rng: np.random.Generator, nvec: Any) -> Any:
+    """One uniformly random allowed entry of each part per row of a ``MultiDiscrete`` space's
+    part masks (``(N, sum(nvec))``, the parts' masks one after another); parts of one size in
+    a row are drawn together."""
+    n = masks.shape[0]
+    out = np.empty((n, len(nvec)), dtype=np.int64)
+    part, col = 0, 0
+    while part < len(nvec):
+        k = int(nvec[part])
+        run = 1
+        while part + run < len(nvec) and int(nvec[part + run]) == k:
+            run += 1
+        block = masks[:, col : col + run * k].reshape(n, run, k)
+        out[:, part : part + run] = np.argmax(rng.random(block.shape) * block, axis=2)
+        part, col = part + run, col + run * k
     return out
 
 
-def _picker(actions: str) -> Any:
-    """What picks the learner's actions from the masks in the ``actions`` space."""
-    return _pick_parts if actions == "factored" else _pick
+def _picker(space: Any) -> Any:
+    """What picks the learner's actions from the masks of one seat's action ``space``."""
+    nvec = getattr(space, "nvec", None)
+    if nvec is None:
+        return _pick
+    return lambda masks, rng: _pick_parts(masks, rng, nvec)
 
 
 def _options(actions: str) -> dict[str, Any]:
@@ -106,7 +109,7 @@ def run_single(game: str, steps: int, seed: int, actions: str = "flat") -> tuple
     env = gymnasium.make(gym_ids()[game], **_options(actions)).unwrapped
     rng = np.random.default_rng(seed)
     obs, _ = env.reset(seed=seed)
-    pick = _picker(actions)
+    pick = _picker(env.action_space)
     cpu, wall = time.process_time(), time.perf_counter()
     for _ in range(steps):
         action = pick(obs["action_mask"][None, :], rng)[0]
@@ -126,7 +129,7 @@ def run_vector(
         gym_ids()[game], num_envs=n, vectorization_mode="vector_entry_point", **_options(actions)
     )
     rng = np.random.default_rng(seed)
-    pick = _picker(actions)
+    pick = _picker(env.single_action_space)
     obs, _ = env.reset(seed=seed)
     obs, *_ = env.step(pick(obs["action_mask"], rng))  # warm-up
     rounds = max(1, steps // n)
@@ -149,11 +152,17 @@ def main() -> None:
     parser.add_argument("--actions", choices=["flat", "factored"], default="flat")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    if args.actions == "factored" and args.game != "goblink":
-        parser.error("--actions factored is Go Blink's (--game goblink)")
+    import blink.envs  # noqa: F401 - registers the ids
+
+    if args.actions == "factored":
+        import gymnasium
+
+        try:
+            gymnasium.make(gym_ids()[args.game], actions="factored")
+        except (TypeError, ValueError) as exc:
+            parser.error(f"--actions factored: {args.game}'s environment has none ({exc})")
     if args.cpu is not None:
         os.sched_setaffinity(0, {args.cpu})
-    import blink.envs  # noqa: F401 - registers the ids
 
     rows: dict[str, dict[str, Any]] = {}
     single_steps = max(1, args.steps // 10)

@@ -34,31 +34,28 @@ class SeriesSeat:
         self.over = False
 
     @property
+    def games(self) -> int:
+        """Games to play (the inner seat's)."""
+        return self.inner.games
+
+    @games.setter
+    def games(self, value: int) -> None:
+        self.inner.games = value
+
+    @property
     def game(self) -> int | None:
         """The game being played (for resuming)."""
         return self.inner.game
-
-    @game.setter
-    def game(self, value: int | None) -> None:
-        self.inner.game = value
 
     @property
     def seq(self) -> int:
         """The last update seen (for resuming)."""
         return self.inner.seq
 
-    @seq.setter
-    def seq(self, value: int) -> None:
-        self.inner.seq = value
-
     @property
     def ended(self) -> int:
         """Games played to the end."""
         return self.inner.ended
-
-    @ended.setter
-    def ended(self, value: int) -> None:
-        self.inner.ended = value
 
     @property
     def send(self) -> Callable[[dict[str, Any]], None] | None:
