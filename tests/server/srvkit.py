@@ -313,8 +313,8 @@ async def bot_loop(c: Client, games: int = 1, choose: bool = True) -> list[dict[
             i += 1
             if m["type"] == "game_end":
                 ends.append(m)
-            elif m["type"] in ("ack", "refused") and m.get("id") == outstanding:
-                outstanding = None
+            elif m["type"] in ("ack", "refused", "error") and m.get("id") == outstanding:
+                outstanding = None  # answered: applied, refused, or not taken at all
         if len(ends) >= games:
             break
         if outstanding is None and c.view is not None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from cluster_helpers import local_cluster
-from srvkit import Client, bot_loop
+from srvkit import TIMEOUT, Client, bot_loop
 from test_cluster import NODE_ARGS, connect, holder, seat_two, ws_url
 
 from blink.cluster.local import LocalCluster
@@ -56,7 +56,7 @@ async def test_resume_after_kill9_gets_the_missed_updates_from_the_new_holder(
     dead.kill9()
     for t in loops:
         with contextlib.suppress(Exception):
-            await t
+            await asyncio.wait_for(t, TIMEOUT)
     for p in players:
         with contextlib.suppress(Exception):
             await p.closed()
@@ -94,7 +94,13 @@ async def test_resume_after_kill9_gets_the_missed_updates_from_the_new_holder(
     for c in (again, other):
         await c.send({"type": "resync"})
         await c.expect("snapshot")
-    ends = await asyncio.gather(*(bot_loop(c, games=1) for c in (again, other)))
+    playing = asyncio.gather(*(bot_loop(c, games=1) for c in (again, other)))
+    try:
+        ends = await asyncio.wait_for(playing, 4 * TIMEOUT)
+    except TimeoutError:
+        raise AssertionError(
+            f"the game did not end: {[c.msgs[-4:] for c in (again, other)]}"
+        ) from None
     end = await back.expect("game_end", game=game)
     assert end["outcome"] == ends[0][0]["outcome"]
     assert not [m for m in back.msgs if m["type"] == "snapshot" and m["game"] == game]
