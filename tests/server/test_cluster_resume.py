@@ -98,9 +98,15 @@ async def test_resume_after_kill9_gets_the_missed_updates_from_the_new_holder(
     try:
         ends = await asyncio.wait_for(playing, 4 * TIMEOUT)
     except TimeoutError:
-        raise AssertionError(
-            f"the game did not end: {[c.msgs[-4:] for c in (again, other)]}"
-        ) from None
+        said = {
+            c.name: {
+                "sent": list(c.sent)[-3:],
+                "answers": [m for m in c.msgs if m["type"] in ("ack", "refused", "error")][-3:],
+                "last": c.msgs[-3:],
+            }
+            for c in (again, other)
+        }
+        raise AssertionError(f"the game did not end: {said}") from None
     end = await back.expect("game_end", game=game)
     assert end["outcome"] == ends[0][0]["outcome"]
     assert not [m for m in back.msgs if m["type"] == "snapshot" and m["game"] == game]
