@@ -14,7 +14,7 @@ from typing import Any, Final
 
 import httpx
 
-from blink.cli.botclient import BotRunError, Plan, Seat, new_seat, play_room
+from blink.cli.botclient import BotRunError, MatchSeat, Plan, error_sentence, new_seat, play_room
 from blink.tui.i18n import _
 
 __all__ = ["POLL", "accept_challenges", "challenge"]
@@ -23,67 +23,6 @@ POLL: Final = 0.5
 """Seconds between two looks at the bot's challenges."""
 MOST_GAMES: Final = 15
 """The longest series a challenge may ask for (``best_of``)."""
-
-
-class SeriesSeat:
-    """A seat that plays its room's one series and stops when the series is over (no
-    rematch asked), however many games it took."""
-
-    def __init__(self, inner: Seat) -> None:
-        self.inner = inner
-        self.over = False
-
-    @property
-    def games(self) -> int:
-        """Games to play (the inner seat's)."""
-        return self.inner.games
-
-    @games.setter
-    def games(self, value: int) -> None:
-        self.inner.games = value
-
-    @property
-    def game(self) -> int | None:
-        """The game being played (for resuming)."""
-        return self.inner.game
-
-    @property
-    def seq(self) -> int:
-        """The last update seen (for resuming)."""
-        return self.inner.seq
-
-    @property
-    def ended(self) -> int:
-        """Games played to the end."""
-        return self.inner.ended
-
-    @property
-    def send(self) -> Callable[[dict[str, Any]], None] | None:
-        """Where the seat's messages go (``None``: not connected)."""
-        return self.inner.send
-
-    @send.setter
-    def send(self, value: Callable[[dict[str, Any]], None] | None) -> None:
-        self.inner.send = value
-
-    def done(self) -> bool:
-        """Whether the series is over."""
-        return self.over or self.inner.done()
-
-    def frame(self, msg: dict[str, Any]) -> None:
-        """Read one frame; the game that ends the series asks for no rematch."""
-        if msg.get("type") == "game_end" and (msg.get("series") or {}).get("over"):
-            self.over = True
-            self.inner.send = None
-        self.inner.frame(msg)
-
-
-def _refusal(r: httpx.Response) -> str:
-    try:
-        err = r.json()["error"]
-        return f"{err['message']} ({err['code']})"
-    except (ValueError, KeyError, TypeError):
-        return _("the server answered {status}").format(status=r.status_code)
 
 
 async def _call(http: httpx.AsyncClient, method: str, path: str, **kw: Any) -> httpx.Response:
@@ -98,7 +37,7 @@ async def _call(http: httpx.AsyncClient, method: str, path: str, **kw: Any) -> h
 async def _mine(http: httpx.AsyncClient) -> dict[str, Any]:
     r = await _call(http, "GET", "/api/challenges")
     if r.status_code >= 400:
-        raise BotRunError(_refusal(r))
+        raise BotRunError(error_sentence(r))
     found: dict[str, Any] = r.json()
     return found
 
@@ -106,7 +45,7 @@ async def _mine(http: httpx.AsyncClient) -> dict[str, Any]:
 async def _play(
     server: str, token: str, code: str, policy: Callable[[int], Plan], best_of: int
 ) -> int:
-    seat = SeriesSeat(new_seat(policy, min(best_of, MOST_GAMES)))
+    seat = MatchSeat(new_seat(policy, min(best_of, MOST_GAMES)))
     await play_room(server, token, code, seat)
     return seat.ended
 
@@ -133,7 +72,7 @@ async def accept_challenges(
             if r.status_code == 409 or r.status_code == 404:
                 continue  # cancelled or expired meanwhile: the next one
             if r.status_code >= 400:
-                raise BotRunError(_refusal(r))
+                raise BotRunError(error_sentence(r))
             code = str(r.json()["room"])
             announce(code)
             played += await _play(server, token, code, policy, int(r.json()["best_of"]))
@@ -166,7 +105,7 @@ async def challenge(
         while played < games:
             r = await _call(http, "POST", "/api/challenges", json={"to": name})
             if r.status_code >= 400:
-                raise BotRunError(_refusal(r))
+                raise BotRunError(error_sentence(r))
             cid = r.json()["id"]
             while True:
                 mine = [c for c in (await _mine(http))["outgoing"] if c["id"] == cid]

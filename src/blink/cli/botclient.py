@@ -158,7 +158,8 @@ def _ws_base(server: str) -> str:
     return f"{scheme}://{parts.netloc}"
 
 
-def _error(r: httpx.Response) -> str:
+def error_sentence(r: httpx.Response) -> str:
+    """A refused request's sentence in the language spoken now, its code after it."""
     try:
         err = r.json()["error"]
         return _said(err, rest=True)
@@ -192,7 +193,7 @@ async def open_room(
                 _("cannot reach {server}: {exc}").format(server=server, exc=exc)
             ) from None
     if r.status_code >= 400:
-        raise BotRunError(_error(r))
+        raise BotRunError(error_sentence(r))
     return str(r.json()["code"])
 
 
@@ -354,8 +355,9 @@ async def arena(
 
 
 class MatchSeat:
-    """A seat in a tournament's match room: the game's seat, playing until the room's series
-    (the match's set) is over or the tournament closes the room; no rematch is asked for."""
+    """A seat that plays its room's one series (a tournament's match, an accepted challenge):
+    the game's seat, playing until the series is over or the room is closed; no rematch is
+    asked for."""
 
     def __init__(self, inner: Seat) -> None:
         self.inner = inner
@@ -464,7 +466,7 @@ async def _http_retry(server: str, call: Callable[[], Any]) -> httpx.Response:
 async def _tournament_state(http: httpx.AsyncClient, server: str, tid: str) -> dict[str, Any]:
     r = await _http_retry(server, lambda: http.get(f"/api/tournaments/{tid}"))
     if r.status_code >= 400:
-        raise BotRunError(_error(r), _code(r))
+        raise BotRunError(error_sentence(r), _code(r))
     out: dict[str, Any] = r.json()
     return out
 
@@ -490,7 +492,7 @@ async def _next_version(http: httpx.AsyncClient, server: str, tid: str, version:
             ) as r:
                 if r.status_code >= 400:
                     await r.aread()
-                    raise BotRunError(_error(r), _code(r))
+                    raise BotRunError(error_sentence(r), _code(r))
                 async for line in r.aiter_lines():
                     failures = 0
                     if line.startswith("event:") and line[6:].strip() == "tournament":
@@ -513,7 +515,7 @@ async def _enter(http: httpx.AsyncClient, server: str, tid: str) -> dict[str, An
         raise BotRunError(_("the tournament {tid} was drawn without this bot").format(tid=tid))
     r = await _http_retry(server, lambda: http.post(f"/api/tournaments/{tid}/join", json={}))
     if r.status_code >= 400 and _code(r) != "already_joined":
-        raise BotRunError(_error(r), _code(r))
+        raise BotRunError(error_sentence(r), _code(r))
     return await _tournament_state(http, server, tid)
 
 
@@ -543,7 +545,7 @@ async def tournament(
                     server, lambda: http.post(f"/api/tournaments/{tid}/check-in", json={})
                 )
                 if r.status_code >= 400 and _code(r) != "check-in-closed":
-                    raise BotRunError(_error(r), _code(r))
+                    raise BotRunError(error_sentence(r), _code(r))
             elif step is not None:
                 announce(step)
                 seat = MatchSeat(new_seat(policy, 1_000_000))
