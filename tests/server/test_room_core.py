@@ -174,6 +174,32 @@ def test_nothing_is_sent_before_it_is_stored() -> None:
     assert updates[-1][0]["view"]["hand"] == []
 
 
+def test_a_play_made_while_its_player_awaits_a_snapshot_is_still_acknowledged() -> None:
+    # Seat 1 asks for a fresh snapshot while seat 0's play waits for its commit (so the
+    # snapshot waits too), then plays: its play is stored with the others, and its ack must
+    # reach it, or a client waiting for the answer to its play waits for ever.
+    host, room, peers = _revealed_classic()
+    g = room.game
+    assert g is not None
+    first = next(iter(g.game.legal_plays(0)), None)
+    assert first is not None, "seat 0 has no play on this deal"
+    assert room.act(0, PlayMsg(id="a1", card=str(first.card), pile=first.pile), "a1") is None
+    room.resync(peers[1])
+    assert peers[1].frames == [] and peers[1].awaiting_snapshot
+    second = next(iter(g.game.legal_plays(1)), None)
+    assert second is not None, "seat 1 has no play after seat 0's on this deal"
+    assert room.act(1, PlayMsg(id="b1", card=str(second.card), pile=second.pile), "b1") is None
+    host.commit()
+    got = peers[1].take()
+    acks = [f for f in got if f["type"] == "ack"]
+    assert [a["id"] for a in acks] == ["b1"], [f["type"] for f in got]
+    snapshots = [f for f in got if f["type"] == "snapshot"]
+    assert len(snapshots) == 1 and snapshots[0]["seq"] >= acks[0]["seq"]
+    assert not peers[1].awaiting_snapshot
+    # Seat 0, who awaited nothing, has its ack and the two updates, as always.
+    assert [f["type"] for f in peers[0].take()] == ["ack", "update", "update"]
+
+
 def test_an_input_that_fails_while_building_changes_nothing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

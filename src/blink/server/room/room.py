@@ -638,8 +638,10 @@ class Room:
                 seat.pending_ids.discard(p.ack_id)
                 seat.remember(p.ack_id, p.ack)
                 for c in seat.conns:
-                    if not c.awaiting_snapshot:
-                        c.send(p.ack)
+                    # Even to a connection awaiting a snapshot (it asked for one while this
+                    # action waited): the snapshot shows the action, but only the ack answers
+                    # it, and a client may wait for that answer before it plays again.
+                    c.send(p.ack)
             for c in self.conns:
                 if c.awaiting_snapshot:
                     continue
