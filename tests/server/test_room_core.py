@@ -69,7 +69,11 @@ class FakeHost:
         return gid
 
     def store(
-        self, job: Any, done: Callable[[Any], None] | None = None, room: str | None = None
+        self,
+        job: Any,
+        done: Callable[[Any], None] | None = None,
+        room: str | None = None,
+        received: float | None = None,
     ) -> None:
         self.jobs.append((job, done))
 

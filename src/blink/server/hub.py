@@ -173,9 +173,6 @@ class Hub:
         """Codes recently asked for that are in neither memory nor the database."""
         self.metrics: Metrics | None = None
         """The app's metrics (``None``: not measured)."""
-        self.acking: float | None = None
-        """While the session applies a player's action: when its message came (``perf_counter``
-        seconds). The first job stored meanwhile is the action's, whose commit sends the ack."""
         self.draining = False
         """The server is stopping (``blink serve``: SIGTERM): a cluster node's health check
         fails, so the router sends no more traffic to it."""
@@ -195,9 +192,11 @@ class Hub:
         job: RoomWrite | Callable[[Any], Any],
         done: Callable[[Any], None] | None = None,
         room: str | None = None,
+        received: float | None = None,
     ) -> None:
-        """Queue a storage job (committed with the others queued meanwhile); the job of an
-        action being acked (:attr:`acking`) also measures its ack latency. A write of room
+        """Queue a storage job (committed with the others queued meanwhile); the job of a
+        player's action (``received``: when its message came, ``perf_counter`` seconds) also
+        measures its ack latency. A write of room
         ``room`` on a cluster node is fenced by the room's lease as this node holds it now
         (:class:`~blink.server.jobs.Fenced`): it is committed only while no other node has
         taken the lease since. A room's record becomes its SQL here
@@ -207,9 +206,7 @@ class Hub:
             epoch = self.leases.fence(room)
             if epoch is not None:
                 job = st.Fenced(job, room, epoch)
-        received = self.acking
         if received is not None and done is not None and self.metrics is not None:
-            self.acking = None
             done = _timed(done, received, self.metrics.observe_ack)
         self.storage.submit(job, done)
 

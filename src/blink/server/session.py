@@ -581,16 +581,9 @@ class Session:
         """Apply an action message (or refuse it)."""
         msg_id: str = msg.id
         metrics = self.metrics
-        if metrics is None:
-            refused = room.act(seat_no, msg, msg_id)
-        else:
-            self.hub.acking = self.received
-            try:
-                refused = room.act(seat_no, msg, msg_id)
-            finally:
-                self.hub.acking = None
-            if refused is None:
-                metrics.applied(room.game_name)
+        refused = room.act(seat_no, msg, msg_id, None if metrics is None else self.received)
+        if refused is None and metrics is not None:
+            metrics.applied(room.game_name)
         if refused is None:
             return
         code, message, top = refused

@@ -59,10 +59,13 @@ class RoomHost(Protocol):
         job: RoomWrite | Callable[[Any], Any],
         done: Callable[[Any], None] | None = None,
         room: str | None = None,
+        received: float | None = None,
     ) -> None:
         """Queue a room's record to keep (or a driver's own storage job); ``done(result or
         exception)`` is called after its commit. A write of room ``room`` is fenced by the
-        room's lease on a cluster node (committed only while this node still holds it)."""
+        room's lease on a cluster node (committed only while this node still holds it).
+        ``received``: the write of a player's action, whose commit sends its ack: when the
+        action's message came (``time.perf_counter`` seconds), for the ack's latency."""
         ...
 
     def later(self, delay: float, fire: Callable[[], None]) -> Cancellable:

@@ -164,8 +164,13 @@ class Room:
         """The record that keeps this new room and its seats."""
         return new_room_write(self)
 
-    def _store(self, write: rw.RoomWrite, done: Callable[[Any], None] | None = None) -> None:
-        self.hub.store(write, done, self.code)
+    def _store(
+        self,
+        write: rw.RoomWrite,
+        done: Callable[[Any], None] | None = None,
+        received: float | None = None,
+    ) -> None:
+        self.hub.store(write, done, self.code, received)
 
     def set_status(self, status: str) -> None:
         """Change the status (stored) and tell everyone."""
@@ -527,16 +532,20 @@ class Room:
 
     # -- applying actions ----------------------------------------------------------------
 
-    def act(self, seat: int, message: Any, msg_id: str) -> seating.Refusal | None:
+    def act(
+        self, seat: int, message: Any, msg_id: str, received: float | None = None
+    ) -> seating.Refusal | None:
         """A player's action message (one of the table's), applied. Returns why it was
-        refused (:class:`Refusal`), or ``None`` when it was accepted."""
+        refused (:class:`Refusal`), or ``None`` when it was accepted. ``received``: when the
+        message came (``time.perf_counter`` seconds; ``None``: not measured), handed to the
+        host with the action's write, whose commit sends the ack."""
         try:
             action = self.table.action_of(message, seat)
             if self.races is not None and races.offer(
                 self, self.races, action, seat, msg_id, message
             ):
                 return None
-            self.apply(action, seat, msg_id)
+            self.apply(action, seat, msg_id, received=received)
         except IllegalAction as exc:
             return self.refusal(seat, message, exc)
         except NoGame:
@@ -554,11 +563,16 @@ class Room:
         return seating.Refusal(exc.code, exc.message) if won is None else seating.too_slow(won)
 
     def apply(
-        self, action: Any, seat: int | None, msg_id: str | None, default: bool = False
+        self,
+        action: Any,
+        seat: int | None,
+        msg_id: str | None,
+        default: bool = False,
+        received: float | None = None,
     ) -> int:
         """Judge and apply one action; queue it for storage; return its sequence number.
         ``default``: the referee takes it at its deadline, for ``seat`` when it has one (its
-        update says so in ``default_for``).
+        update says so in ``default_for``); ``received``: as for :meth:`act`.
 
         Raises the definition's ``IllegalAction`` or :class:`NoGame`; then nothing changed.
         """
@@ -595,7 +609,7 @@ class Room:
         if pending.ack is not None and seat is not None and msg_id is not None:
             self.seats[seat].pending_ids.add(msg_id)
         g.pending.append(pending)
-        self._store(job, lambda result: self._persisted(g, pending.seq, result))
+        self._store(job, lambda result: self._persisted(g, pending.seq, result), received)
         if pending.ended:
             result = self.definition.record_codec.result(g.game) or {}
             self._store(rw.GameFinished(g.id, self.settings.wall_clock(), result))
