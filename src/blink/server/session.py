@@ -20,12 +20,10 @@ from collections import deque
 from typing import Any
 from urllib.parse import urlsplit
 
-import msgspec
 from starlette.datastructures import State
 from starlette.types import Send
 from starlette.websockets import WebSocket, WebSocketState
 
-from blink.model.table import PileTop
 from blink.server import lag
 from blink.server.bot_accounts.quotas import BotConnections
 from blink.server.bot_accounts.service import BotAuth, bearer, live_seat
@@ -64,7 +62,7 @@ from blink.server.room import admission
 from blink.server.room.admission import admits_bots
 from blink.server.room.practice import set_paused
 from blink.server.room.room import Room
-from blink.server.room.seats import Seat
+from blink.server.room.seats import Refusal, Seat
 from blink.server.settings import Settings
 from blink.server.shared_connections import admit, leave
 
@@ -222,25 +220,11 @@ class Session:
         if self.errors > self.settings.max_errors:
             self.close(1008, "too many bad messages")
 
-    def refuse(
-        self,
-        msg_id: str,
-        code: str,
-        message: str,
-        in_order: bool = True,
-        top: PileTop | None = None,
-    ) -> str:
-        """Send a ``refused`` frame for action ``msg_id`` (after the room's pending updates,
-        unless ``in_order`` is false: a refusal not judged against the game, such as while
-        nothing can be stored; ``top``: the pile's top that won a race); return the frame."""
-        won = msgspec.UNSET if top is None else top
-        frame = encode(Refused(id=msg_id, code=code, message=message, top=won))
-        room = self.conn.room
-        if room is not None and in_order:
-            room.send_in_order(self.conn, frame)
-        else:
-            self.conn.send(frame)
-        return frame
+    def refuse(self, msg_id: str, code: str, message: str) -> None:
+        """Send a ``refused`` frame for action ``msg_id`` of a connection without a seat (a
+        spectator's): nothing is kept, as no seat's ids are involved (a seat's refusals are
+        the room's: :meth:`blink.server.room.room.Room.answer_refusal`)."""
+        self.conn.send(encode(Refused(id=msg_id, code=code, message=message)))
 
     def close(self, code: int, reason: str) -> None:
         """Close the connection after the frames already queued."""
@@ -507,14 +491,13 @@ class Session:
         """A malformed action message (or another game's), with an id: refused like an
         illegal action (one answer per id, the same when repeated)."""
         self.errors += 1
-        seat = None if self.conn.seat is None else room.seats[self.conn.seat]
-        answer = None if seat is None else seat.answers.get(msg_id)
-        if answer is not None:
-            self.conn.send(answer)
-            return
-        frame = self.refuse(msg_id, code, message)
-        if seat is not None:
-            seat.remember(msg_id, frame)
+        seat = self.conn.seat
+        if seat is None:
+            self.refuse(msg_id, code, message)
+        elif msg_id in room.seats[seat].answers:
+            room.answer_again(self.conn, seat, msg_id)
+        else:
+            room.answer_refusal(seat, msg_id, Refusal(code, message), (self.conn,))
 
     def on_action(self, room: Room, msg: Any) -> None:
         """An action message of the room's game: answered again for a repeated id, else
@@ -525,16 +508,11 @@ class Session:
             self.refuse(msg_id, "not_a_player", "spectators cannot play")
             self.errors += 1
             return
-        seat = room.seats[seat_no]
-        answer = seat.answers.get(msg_id)
-        if answer is not None:
-            self.conn.send(answer)
+        if room.answer_again(self.conn, seat_no, msg_id):
             return
-        if msg_id in seat.pending_ids:
+        if self._hold(room, room.seats[seat_no], msg):
             return
-        if self._hold(room, seat, msg):
-            return
-        self._act(room, seat_no, seat, msg)
+        self._act(room, seat_no, msg)
 
     def _hold(self, room: Room, seat: Seat, msg: Any) -> bool:
         """Hold a bot account's action in a game with people until its minimum reaction
@@ -570,26 +548,19 @@ class Session:
             seat_no = self.conn.seat
             if self.closing or self.conn.room is not room or seat_no is None:
                 continue
-            seat = room.seats[seat_no]
-            if msg.id in seat.answers or msg.id in seat.pending_ids:
+            if room.seen(seat_no, msg.id):
                 continue
-            self._act(room, seat_no, seat, msg)
+            self._act(room, seat_no, msg)
         if self.held:
             self._arm_hold()
 
-    def _act(self, room: Room, seat_no: int, seat: Seat, msg: Any) -> None:
-        """Apply an action message (or refuse it)."""
-        msg_id: str = msg.id
+    def _act(self, room: Room, seat_no: int, msg: Any) -> None:
+        """Apply an action message (the room answers a refusal on this connection)."""
         metrics = self.metrics
-        refused = room.act(seat_no, msg, msg_id, None if metrics is None else self.received)
+        received = None if metrics is None else self.received
+        refused = room.act(seat_no, msg, msg.id, received, self.conn)
         if refused is None and metrics is not None:
             metrics.applied(room.game_name)
-        if refused is None:
-            return
-        code, message, top = refused
-        frame = self.refuse(msg_id, code, message, code != "storage_unavailable", top)
-        if code != "storage_unavailable":  # the same action may be sent again once it can be
-            seat.remember(msg_id, frame)
 
 
 async def serve(

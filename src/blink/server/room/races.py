@@ -15,11 +15,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import msgspec
-
 from blink.model.base import IllegalAction
 from blink.server.lag import AllowanceRule, RaceQueue
-from blink.server.protocol import Refused, encode
 from blink.server.room.seats import NoGame, Refusal
 
 if TYPE_CHECKING:
@@ -78,12 +75,6 @@ def release(room: Room, races: RaceQueue[Play]) -> None:
 
 
 def _refuse(room: Room, seat: int, msg_id: str, refusal: Refusal) -> None:
-    """A held play refused when it left the queue: answered as the session answers one."""
-    code = refusal.code
-    top = msgspec.UNSET if refusal.top is None else refusal.top
-    frame = encode(Refused(id=msg_id, code=code, message=refusal.message, top=top))
-    s = room.seats[seat]
-    for c in list(s.conns):
-        room.send_in_order(c, frame)
-    if code != "storage_unavailable":
-        s.remember(msg_id, frame)
+    """A held play refused when it left the queue: answered on every connection of its seat
+    (the one it came on may have been replaced meanwhile)."""
+    room.answer_refusal(seat, msg_id, refusal, list(room.seats[seat].conns))

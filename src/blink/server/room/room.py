@@ -29,7 +29,7 @@ from __future__ import annotations
 import hmac
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import msgspec
@@ -51,6 +51,7 @@ from blink.server.protocol import (
     ErrorFrame,
     GameEnd,
     GameMeta,
+    Refused,
     RematchFrame,
     RoomFrame,
     RoomInfo,
@@ -532,13 +533,45 @@ class Room:
 
     # -- applying actions ----------------------------------------------------------------
 
+    def seen(self, seat: int, msg_id: str) -> bool:
+        """Whether ``seat``'s action id ``msg_id`` came before: answered (the answer is
+        kept), or waiting for its commit or its race (its answer comes then)."""
+        s = self.seats[seat]
+        return msg_id in s.answers or msg_id in s.pending_ids
+
+    def answer_again(self, conn: Peer, seat: int, msg_id: str) -> bool:
+        """A repeated action id (a client resends what it had in flight after a reconnect):
+        its first answer is sent to ``conn`` again, or nothing while the action waits (its
+        answer comes then). ``False``: a new id, to be judged."""
+        answer = self.seats[seat].answers.get(msg_id)
+        if answer is not None:
+            conn.send(answer)
+            return True
+        return msg_id in self.seats[seat].pending_ids
+
     def act(
-        self, seat: int, message: Any, msg_id: str, received: float | None = None
+        self,
+        seat: int,
+        message: Any,
+        msg_id: str,
+        received: float | None = None,
+        conn: Peer | None = None,
     ) -> seating.Refusal | None:
         """A player's action message (one of the table's), applied. Returns why it was
-        refused (:class:`Refusal`), or ``None`` when it was accepted. ``received``: when the
-        message came (``time.perf_counter`` seconds; ``None``: not measured), handed to the
-        host with the action's write, whose commit sends the ack."""
+        refused (:class:`Refusal`), or ``None`` when it was accepted. A refusal is answered
+        to ``conn`` (the connection it came on, after the updates waiting for their commit)
+        and kept as the id's answer, unless it is ``storage_unavailable`` (the same action
+        may be sent again once it can be stored). ``received``: when the message came
+        (``time.perf_counter`` seconds; ``None``: not measured), handed to the host with the
+        action's write, whose commit sends the ack."""
+        refusal = self._judge(seat, message, msg_id, received)
+        if refusal is not None:
+            self.answer_refusal(seat, msg_id, refusal, () if conn is None else (conn,))
+        return refusal
+
+    def _judge(
+        self, seat: int, message: Any, msg_id: str, received: float | None
+    ) -> seating.Refusal | None:
         try:
             action = self.table.action_of(message, seat)
             if self.races is not None and races.offer(
@@ -553,6 +586,25 @@ class Room:
         except BadMessage as exc:
             return seating.Refusal(exc.code, exc.message)
         return None
+
+    def answer_refusal(
+        self, seat: int, msg_id: str, refusal: seating.Refusal, conns: Iterable[Peer]
+    ) -> None:
+        """Answer ``seat``'s action ``msg_id`` with ``refusal`` on ``conns`` (after the updates
+        waiting for their commit, so that an answer judged against the newest state never
+        arrives before the updates that show it; at once for ``storage_unavailable``, which
+        is not judged against the game) and keep it as the id's answer (but
+        ``storage_unavailable``: the same action may be sent again once it can be stored)."""
+        top = msgspec.UNSET if refusal.top is None else refusal.top
+        frame = encode(Refused(id=msg_id, code=refusal.code, message=refusal.message, top=top))
+        judged = refusal.code != "storage_unavailable"
+        for c in conns:
+            if judged:
+                self.send_in_order(c, frame)
+            else:
+                c.send(frame)
+        if judged:
+            self.seats[seat].remember(msg_id, frame)
 
     def refusal(self, seat: int, message: Any, exc: IllegalAction) -> seating.Refusal:
         """The game's refusal, or ``too_slow`` when the table says the message lost the race
