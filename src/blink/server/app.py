@@ -46,6 +46,7 @@ from blink.server.metrics import CONTENT_TYPE, AddressFilter, Metrics
 from blink.server.protocol import MAX_ROOM
 from blink.server.quickplay import attach as attach_quickplay
 from blink.server.replays import install as install_replays
+from blink.server.room.live_bots import stop_bots
 from blink.server.routes import (
     accounts,
     apidocs,
@@ -172,7 +173,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             if room.game is not None:
                 if room.game.timer is not None:
                     room.game.timer.cancel()
-                room._stop_bots(room.game)
+                stop_bots(room.game)
         await bus.stop()
         if refresher is not None:
             refresher.cancel()

@@ -37,6 +37,7 @@ from blink.server.links import record_url
 from blink.server.metrics import Metrics
 from blink.server.protocol import GameMeta
 from blink.server.room.clock import Cancellable
+from blink.server.room.live_bots import stop_bots
 from blink.server.room.room import GameState, Room, Seat
 from blink.server.room_writes import RoomWrite
 from blink.server.settings import Settings
@@ -626,7 +627,7 @@ def _halt(room: Room) -> None:
     if g is not None:
         if g.timer is not None:
             g.timer.cancel()
-        room._stop_bots(g)
+        stop_bots(g)
 
 
 def _timed(

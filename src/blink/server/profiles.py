@@ -432,7 +432,8 @@ def on_game_end(room: Room, g: GameState) -> None:
     outcome = g.game.outcome
     if outcome is None:
         return
-    if room.sizes is not None and len(set(room.sizes)) > 1:
+    sizes = room.options.get("sizes")  # a game's draw-pile sizes, when it has them
+    if sizes is not None and len(set(sizes)) > 1:
         return  # a handicapped game is not rated: the rating model has no handicap in it
     if is_practice(room.options):
         return  # a practice game (with its pause) is never rated

@@ -494,9 +494,7 @@ class Session:
         seat = self.conn.seat
         if seat is None:
             self.refuse(msg_id, code, message)
-        elif msg_id in room.seats[seat].answers:
-            room.answer_again(self.conn, seat, msg_id)
-        else:
+        elif not room.seats[seat].answer_again(self.conn, msg_id):
             room.answer_refusal(seat, msg_id, Refusal(code, message), (self.conn,))
 
     def on_action(self, room: Room, msg: Any) -> None:
@@ -508,7 +506,7 @@ class Session:
             self.refuse(msg_id, "not_a_player", "spectators cannot play")
             self.errors += 1
             return
-        if room.answer_again(self.conn, seat_no, msg_id):
+        if room.seats[seat_no].answer_again(self.conn, msg_id):
             return
         if self._hold(room, room.seats[seat_no], msg):
             return
@@ -548,7 +546,7 @@ class Session:
             seat_no = self.conn.seat
             if self.closing or self.conn.room is not room or seat_no is None:
                 continue
-            if room.seen(seat_no, msg.id):
+            if room.seats[seat_no].seen(msg.id):
                 continue
             self._act(room, seat_no, msg)
         if self.held:

@@ -31,6 +31,19 @@ HIDDEN_OPTIONS: Final = frozenset({DEAL_SEED})
 """Room options that are stored but never shown (a fixed deal's seed tells the deal)."""
 
 
+def _ruleset(options: dict[str, Any]) -> str | None:
+    """The ``ruleset`` option's name, for games that have one (``RoomInfo.ruleset``, kept for
+    the clients of the first, classic, rooms; ``options`` holds every game's options)."""
+    value = options.get("ruleset")
+    return None if value is None else str(value)
+
+
+def _sizes(options: dict[str, Any]) -> list[int] | None:
+    """The ``sizes`` option (classic's draw-pile handicap), as ``RoomInfo.sizes``."""
+    value = options.get("sizes")
+    return None if value is None else list(value)
+
+
 def room_info(room: Room) -> RoomInfo:
     """The room: its game, options, seats, status, series and games."""
     turn = None if room.definition.info.real_time else round(room.settings.turn_time * 1000)
@@ -40,8 +53,8 @@ def room_info(room: Room) -> RoomInfo:
         players=room.players,
         best_of=room.best_of,
         options={k: v for k, v in room.options.items() if k not in HIDDEN_OPTIONS},
-        ruleset=room.ruleset,
-        sizes=None if room.sizes is None else list(room.sizes),
+        ruleset=_ruleset(room.options),
+        sizes=_sizes(room.options),
         status=room.status,
         seats=[s.info() for s in room.seats],
         spectators=len(room.spectators),
@@ -92,7 +105,7 @@ def room_summary(room: Room) -> RoomSummary:
         game=room.game_name,
         players=room.players,
         best_of=room.best_of,
-        ruleset=room.ruleset,
+        ruleset=_ruleset(room.options),
         status=room.status,
         open_seats=[s.seat for s in room.seats if not s.taken],
         seats=[s.info() for s in room.seats],

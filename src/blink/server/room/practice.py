@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from blink.server import room_writes as rw
+from blink.server.room.live_bots import stop_bots
 
 if TYPE_CHECKING:
     from blink.server.room.room import Room
@@ -76,7 +77,7 @@ def set_paused(room: Room, seat: int, paused: bool) -> tuple[str, str] | None:
     now = room.settings.clock()
     if paused:
         g.table.pause(now)
-        room._stop_bots(g)
+        stop_bots(g)
     else:
         start = g.table.paused_at
         delay = g.table.unpause(now)

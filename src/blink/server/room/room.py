@@ -45,7 +45,6 @@ from blink.server.chat import QuickChat
 from blink.server.message_limits import MessageLimiter
 from blink.server.protocol import (
     PROTOCOL,
-    Ack,
     ChatFrame,
     Countdown,
     ErrorFrame,
@@ -64,6 +63,8 @@ from blink.server.room import seats as seating
 from blink.server.room.clock import Cancellable, TableClock, ms_left, server_ms, timings
 from blink.server.room.host import GameOver, NotStarted, RoomHost, Unsaved
 from blink.server.room.info import fixed_deal_seed, new_room_write, room_info, room_summary
+from blink.server.room.live_bots import start_bots, stop_bots
+from blink.server.room.recovery import Step, rebuilt_game
 from blink.server.room.seats import ANSWERS_KEPT, GameState, NoGame, Peer, Pending, Seat, hash_token
 from blink.server.room.updates import build_game_end, build_snapshot, build_update, undo_last
 from blink.server.settings import Settings
@@ -140,18 +141,6 @@ class Room:
     def settings(self) -> Settings:
         """The server settings."""
         return self.hub.settings
-
-    @property
-    def ruleset(self) -> str | None:
-        """The ruleset option's name, for games that have one."""
-        value = self.options.get("ruleset")
-        return None if value is None else str(value)
-
-    @property
-    def sizes(self) -> tuple[int, ...] | None:
-        """The draw-pile sizes option (a handicap), for games that have one."""
-        value = self.options.get("sizes")
-        return None if value is None else tuple(value)
 
     def info(self) -> RoomInfo:
         """The room: its game, options, seats, status, series and games."""
@@ -490,28 +479,10 @@ class Room:
         self._start_bots(g)
 
     def _start_bots(self, g: GameState) -> None:
-        if g.table.holding:
-            return  # they start when the countdown ends
-        for s in self.seats:
-            seed = g.bot_seeds[s.seat] if s.seat < len(g.bot_seeds) else None
-            if s.kind != "bot" or s.bot is None or seed is None:
-                continue
-            seat = s.seat
-            try:
-                bot = self.table.live_bot(
-                    s.bot,
-                    seat,
-                    seed,
-                    lambda seat=seat: self.definition.view(g.game, seat),  # type: ignore[misc]
-                    lambda action, seat=seat: self._bot_submit(g, seat, action),  # type: ignore[misc]
-                    self.settings.clock,
-                    self.settings.bot_delay,
-                )
-                bot.start()
-            except Exception:
-                log.exception("could not start the bot of seat %d in room %s", seat, self.code)
-                continue
-            g.bots.append(bot)
+        def submit(seat: int, action: Any) -> None:
+            self._bot_submit(g, seat, action)
+
+        start_bots(g, self.seats, self.table, self.definition, self.settings, submit, self.code)
 
     def _bot_submit(self, g: GameState, seat: int, action: Any) -> None:
         if self.game is not g or g.game.over:
@@ -523,31 +494,7 @@ class Room:
         except NoGame:
             raise IllegalAction(GameOver(), "that game is over") from None
 
-    def _stop_bots(self, g: GameState) -> None:
-        for b in g.bots:
-            try:
-                b.stop()
-            except Exception:
-                log.exception("bot stop failed")
-        g.bots.clear()
-
     # -- applying actions ----------------------------------------------------------------
-
-    def seen(self, seat: int, msg_id: str) -> bool:
-        """Whether ``seat``'s action id ``msg_id`` came before: answered (the answer is
-        kept), or waiting for its commit or its race (its answer comes then)."""
-        s = self.seats[seat]
-        return msg_id in s.answers or msg_id in s.pending_ids
-
-    def answer_again(self, conn: Peer, seat: int, msg_id: str) -> bool:
-        """A repeated action id (a client resends what it had in flight after a reconnect):
-        its first answer is sent to ``conn`` again, or nothing while the action waits (its
-        answer comes then). ``False``: a new id, to be judged."""
-        answer = self.seats[seat].answers.get(msg_id)
-        if answer is not None:
-            conn.send(answer)
-            return True
-        return msg_id in self.seats[seat].pending_ids
 
     def act(
         self,
@@ -743,7 +690,7 @@ class Room:
         # The timer's callback refers to g: dropping it breaks the cycle, so the finished game
         # is freed by reference counting when the next one replaces it.
         g.table.cancel()
-        self._stop_bots(g)
+        stop_bots(g)
         outcome: Outcome | None = g.game.outcome
         if outcome is None:  # pragma: no cover - only called for finished games
             return
@@ -844,7 +791,7 @@ class Room:
         series_number: int,
         started_wall: float,
         state: Any,
-        steps: list[tuple[int, Any, int | None, int | None, str | None]],
+        steps: list[Step],
         bot_seeds: list[int | None] | None = None,
         paused: bool = False,
     ) -> None:
@@ -852,26 +799,17 @@ class Room:
         each action's ``(seq, action, t, seat, client id)``) and bot seeds (or ``None``); a
         practice game its player had paused (``paused``) stays paused, its wait starting over
         when it is resumed."""
-        g = GameState(
-            id=gid,
-            number=number,
-            series_number=series_number,
-            game=state,
-            started_wall=started_wall,
-            table=self._table_clock(held=not steps),  # no action yet: a countdown again
-            actions_by_seat=[0] * self.players,
-            bot_seeds=seating.restored_bot_seeds(self.seats, bot_seeds, self.settings.deal_seed),
+        g = rebuilt_game(
+            self.definition,
+            self.seats,
+            self._table_clock(held=not steps),  # no action yet: a countdown again
+            self.settings.deal_seed,
+            (gid, number, series_number),
+            started_wall,
+            state,
+            steps,
+            bot_seeds,
         )
-        for seq, action, t, seat, client_id in steps:
-            g.seq = seq
-            g.last_t = t or 0
-            actor = self.definition.seat_of(action)
-            if actor is not None:
-                g.actions_by_seat[actor] += 1
-            if client_id is not None and seat is not None:
-                ack = encode(Ack(id=client_id, game=g.id, seq=seq))
-                self.seats[seat].remember(client_id, ack)
-        g.persisted = g.seq
         self.game = g
         self.games.append(GameMeta(id=gid, number=number, series=series_number, status="playing"))
         now = self.settings.clock()

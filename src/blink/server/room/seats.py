@@ -126,6 +126,21 @@ class Seat:
         if len(self.answers) > ANSWERS_KEPT:
             self.answers.popitem(last=False)
 
+    def seen(self, msg_id: str) -> bool:
+        """Whether action id ``msg_id`` came before: answered (the answer is kept), or waiting
+        for its commit or its race (its answer comes then)."""
+        return msg_id in self.answers or msg_id in self.pending_ids
+
+    def answer_again(self, conn: Peer, msg_id: str) -> bool:
+        """A repeated action id (a client resends what it had in flight after a reconnect):
+        its first answer is sent to ``conn`` again, or nothing while the action waits (its
+        answer comes then). ``False``: a new id, to be judged."""
+        answer = self.answers.get(msg_id)
+        if answer is not None:
+            conn.send(answer)
+            return True
+        return msg_id in self.pending_ids
+
     def info(self) -> SeatInfo:
         """The seat as everyone may see it (no token)."""
         return SeatInfo(
