@@ -50,8 +50,8 @@ from blink.server.lease import TOURNAMENT_NAMESPACE
 from blink.server.profiles import meta, on_game_end, profiles_by_id
 from blink.server.room.room import PLAY_ALL, GameState, Room, Seat
 from blink.server.schema import games, rooms
-from blink.server.tournament_absences import check_no_shows, no_shows
-from blink.server.tournament_fences import TournamentFenced, fenced_job, refused, room_fences
+from blink.server.tournaments.absences import check_no_shows, no_shows
+from blink.server.tournaments.fences import TournamentFenced, fenced_job, refused, room_fences
 from blink.tournament import Tournament, TournamentError
 from blink.tournament.state import GAME as TOURNAMENT_GAME
 
@@ -391,8 +391,8 @@ class Manager:
         row is updated only if it is still at the version ``e`` was read at (the job's result
         is ``False`` when another node stored a newer one meanwhile), and only while this
         node still holds the leases of the match rooms it has in memory, at the epochs it
-        holds them now (:mod:`blink.server.tournament_fences`; else the result is
-        :class:`~blink.server.tournament_fences.TournamentFenced`); a store made as the
+        holds them now (:mod:`blink.server.tournaments.fences`; else the result is
+        :class:`~blink.server.tournaments.fences.TournamentFenced`); a store made as the
         tournament's ``organiser`` also only while this node still holds the tournament's
         lease at the epoch it holds now. Call it in the same step as the :meth:`sync` whose
         rooms it stores."""
