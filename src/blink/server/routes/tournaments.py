@@ -28,8 +28,9 @@ from blink.server.routes.bot_entrants import Entrants, check_entrant, secret_of,
 from blink.server.routes.bots import BotDep
 from blink.server.routes.deps import ManagerDep, WritableManagerDep, check_room_creation
 from blink.server.sse import event_stream, frame, last_event_id
+from blink.server.tournaments.entry import KINDS, Entry, tournament_dict
 from blink.server.tournaments.fences import TournamentFenced, refused
-from blink.server.tournaments.manager import KINDS, Entry, Manager, tournament_dict
+from blink.server.tournaments.manager import Manager
 from blink.tournament import Entrant, Tournament, TournamentError
 
 __all__ = ["NewTournament", "OrgAction", "router"]

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 from blink.tournament import TournamentError
 
 if TYPE_CHECKING:
-    from blink.server.tournaments.manager import Entry, Manager
+    from blink.server.tournaments.entry import Entry
+    from blink.server.tournaments.manager import Manager
 
 __all__ = ["CHECK_IN_BY", "NO_SHOW_BY", "check_no_shows", "draw_at_close", "no_shows"]
 
@@ -61,7 +62,7 @@ def no_shows(mgr: Manager, e: Entry, now: float) -> bool:
             continue
         code = codes[-1]
         opened = e.opened.get(code)
-        room = mgr._room(code)
+        room = mgr.match_room(code)
         if opened is None or room is None or now < opened + e.no_show_after:
             continue
         if room.games or room.status not in ("waiting",):

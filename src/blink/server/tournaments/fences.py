@@ -5,7 +5,7 @@ A tournament's row is written by whichever node organises it (its periodic check
 end) or answers an organiser's request. Two things keep such a write honest:
 
 - its **version**: the row is updated only if it is still at the version the node read
-  (:meth:`Manager.save <blink.server.tournaments.manager.Manager.save>`), so no write is lost
+  (:meth:`Store.save <blink.server.tournaments.store.Store.save>`), so no write is lost
   and none is made over a state the node did not see;
 - the **lease epochs of the match rooms it read from memory**
   (:class:`~blink.server.jobs.Fenced`'s tokens, ``room_leases``): the results of games in
