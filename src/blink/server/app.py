@@ -65,7 +65,7 @@ from blink.server.settings import Settings
 from blink.server.shared_connections import SharedConnections
 from blink.server.shared_limits import SharedWindows
 from blink.server.sse import Streams
-from blink.server.tournaments import attach as attach_extras
+from blink.server.tournaments.manager import attach as attach_extras
 
 __all__ = [
     "DRAINED",

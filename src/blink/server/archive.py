@@ -57,7 +57,7 @@ from blink.server.profiles import (
 )
 from blink.server.room.room import GameState, Room
 from blink.server.schema import games, rooms, seats
-from blink.server.tournaments import tournaments
+from blink.server.tournaments.records import tournaments
 
 __all__ = [
     "MAX_LIMIT",

@@ -24,7 +24,7 @@ which took writes meanwhile, can then never write them into the room: its transa
 refused, and it drops the room (docs/cluster.md, "Fencing").
 
 A tournament's lease has an epoch too (the ``tournament_leases`` table), taken the same way:
-every store its organiser makes carries it (:mod:`blink.server.tournament_fences`), so a node
+every store its organiser makes carries it (:mod:`blink.server.tournaments.fences`), so a node
 that lost the lease while it organised can never store the tournament as its organiser again.
 
 A room whose lease another node holds is :class:`RoomElsewhere`: the WebSocket closes with 1013

@@ -126,7 +126,7 @@ tournament_leases = Table(
 """Each tournament's lease epoch, the fencing token of a cluster's tournament leases
 (:mod:`blink.server.lease`): one more each time a node takes the lease to organise the
 tournament, and every store its organiser makes is committed only while it is still the epoch
-the store was made under (:mod:`blink.server.tournament_fences`). A single server never
+the store was made under (:mod:`blink.server.tournaments.fences`). A single server never
 writes it."""
 
 

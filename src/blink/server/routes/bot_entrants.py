@@ -15,7 +15,7 @@ from typing import Any, Final, Literal
 from blink.server.bot_accounts.service import BotAuth, profile_marks
 from blink.server.errors import ProfileError
 from blink.server.hub import Hub
-from blink.server.tournaments import Entry
+from blink.server.tournaments.entry import Entry
 
 __all__ = ["ENTRANTS", "Entrants", "check_entrant", "secret_of", "you"]
 

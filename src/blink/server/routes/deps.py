@@ -3,7 +3,7 @@
 The app keeps its :class:`~blink.server.settings.Settings` in ``app.state.settings`` from the
 start and its :class:`~blink.server.hub.Hub` in ``app.state.hub`` once it has started (its
 lifespan opens the database); the hub carries the tournament manager
-(:func:`blink.server.tournaments.attach`).
+(:func:`blink.server.tournaments.manager.attach`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from blink.server.creation_limits import ROOMS, CreationLimiter, too_many_rooms
 from blink.server.errors import ApiError
 from blink.server.hub import Hub
 from blink.server.settings import Settings
-from blink.server.tournaments import Manager
+from blink.server.tournaments.manager import Manager
 
 __all__ = [
     "HubDep",

@@ -1,8 +1,8 @@
 """The tournament endpoints: ``/api/tournaments`` (creating, signing up, the organiser's
 requests, the state and its event stream, the export and the printable bracket).
 
-The tournaments themselves are kept by :class:`blink.server.tournaments.Manager`; each request
-that changes one stores it (and syncs its rooms) before it is answered. Refusals are
+The tournaments themselves are kept by :class:`blink.server.tournaments.manager.Manager`; each
+request that changes one stores it (and syncs its rooms) before it is answered. Refusals are
 :class:`~blink.server.errors.ProfileError`; a refusal of the tournament engine is ``409``.
 """
 
@@ -28,8 +28,9 @@ from blink.server.routes.bot_entrants import Entrants, check_entrant, secret_of,
 from blink.server.routes.bots import BotDep
 from blink.server.routes.deps import ManagerDep, WritableManagerDep, check_room_creation
 from blink.server.sse import event_stream, frame, last_event_id
-from blink.server.tournament_fences import TournamentFenced, refused
-from blink.server.tournaments import KINDS, Entry, Manager, tournament_dict
+from blink.server.tournaments.entry import KINDS, Entry, tournament_dict
+from blink.server.tournaments.fences import TournamentFenced, refused
+from blink.server.tournaments.manager import Manager
 from blink.tournament import Entrant, Tournament, TournamentError
 
 __all__ = ["NewTournament", "OrgAction", "router"]
@@ -107,7 +108,7 @@ async def _store(mgr: Manager, e: Entry, insert_row: bool = False) -> dict[str, 
     holds its lease; the change's event tells that node otherwise), store it and answer its
     view. On a cluster, ``409 tournament_changed`` when another node stored it meanwhile, or
     when a match room this node has in memory is served by another node now (its lease
-    moved: :mod:`blink.server.tournament_fences`)."""
+    moved: :mod:`blink.server.tournaments.fences`)."""
     if mgr.organises(e.id):
         shared = mgr.hub.leases.shared
         mgr.sync(e, await asyncio.to_thread(mgr.stored_rooms, e) if shared else None)

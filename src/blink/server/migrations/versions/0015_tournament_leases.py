@@ -4,7 +4,7 @@ lease epoch).
 A node that takes a tournament's lease (to organise it) adds one to its epoch in the same
 step (:class:`blink.server.lease.PgLeases`); every store the organiser makes carries the epoch
 it was made under, and is committed only if that is still the stored one, its row locked
-``FOR SHARE`` in the same transaction (:mod:`blink.server.tournament_fences`). A node that
+``FOR SHARE`` in the same transaction (:mod:`blink.server.tournaments.fences`). A node that
 lost the lease can never store the tournament as its organiser again (docs/cluster.md,
 "Fencing").
 

@@ -7,7 +7,7 @@ with no game started, the players who never connected forfeit the match (a walko
 one who came; a double forfeit when nobody did: :meth:`blink.tournament.Tournament.forfeit`),
 the room is closed and the next rooms open. The check runs on the hub's sweeps
 (:func:`check_no_shows`) on a single node, and in the organiser's periodic check on a cluster
-(:meth:`Manager.organise <blink.server.tournaments.Manager.organise>`), over the match rooms
+(:meth:`Manager.organise <blink.server.tournaments.manager.Manager.organise>`), over the match rooms
 the node serves. See docs/rules.md, "Withdrawals and no-shows".
 """
 
@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 from blink.tournament import TournamentError
 
 if TYPE_CHECKING:
-    from blink.server.tournaments import Entry, Manager
+    from blink.server.tournaments.entry import Entry
+    from blink.server.tournaments.manager import Manager
 
 __all__ = ["CHECK_IN_BY", "NO_SHOW_BY", "check_no_shows", "draw_at_close", "no_shows"]
 
@@ -61,7 +62,7 @@ def no_shows(mgr: Manager, e: Entry, now: float) -> bool:
             continue
         code = codes[-1]
         opened = e.opened.get(code)
-        room = mgr._room(code)
+        room = mgr.match_room(code)
         if opened is None or room is None or now < opened + e.no_show_after:
             continue
         if room.games or room.status not in ("waiting",):

@@ -5,8 +5,8 @@ A tournament's row is written by whichever node organises it (its periodic check
 end) or answers an organiser's request. Two things keep such a write honest:
 
 - its **version**: the row is updated only if it is still at the version the node read
-  (:meth:`Manager.save <blink.server.tournaments.Manager.save>`), so no write is lost and none
-  is made over a state the node did not see;
+  (:meth:`Store.save <blink.server.tournaments.store.Store.save>`), so no write is lost
+  and none is made over a state the node did not see;
 - the **lease epochs of the match rooms it read from memory**
   (:class:`~blink.server.jobs.Fenced`'s tokens, ``room_leases``): the results of games in
   memory, who connected to a room (the no-show forfeits), a room's status. A node cut off from
@@ -18,7 +18,7 @@ end) or answers an organiser's request. Two things keep such a write honest:
   it read the room, nothing is written and the job's result is :class:`TournamentFenced`.
 
 The organiser's own stores (:meth:`Manager.organise
-<blink.server.tournaments.Manager.organise>`) are fenced by **the tournament's lease epoch**
+<blink.server.tournaments.manager.Manager.organise>`) are fenced by **the tournament's lease epoch**
 as well (``tournament_leases``, taken with the lease by :class:`blink.server.lease.PgLeases`):
 the row is locked ``FOR SHARE`` and read in the store's transaction, and a store made under an
 epoch that is no longer the stored one (another node took the lease since) is refused, so a
