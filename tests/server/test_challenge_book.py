@@ -59,6 +59,19 @@ def test_expiry_and_forgetting() -> None:
     assert book.of("b") == ([], []) and book.of("a") == ([], [])
 
 
+def test_each_expiry_is_told_once() -> None:
+    clock = Clock()
+    told: list[str] = []
+    book = ChallengeBook(clock, on_expired=lambda c: told.append(c.id))
+    cid = _send(book, ADA, BEA)
+    book.sweep()
+    assert told == []
+    clock.now += EXPIRY
+    book.sweep()
+    book.sweep()
+    assert told == [cid]
+
+
 def test_a_claim_is_reopened_when_its_room_fails() -> None:
     book = ChallengeBook(Clock())
     cid = _send(book, CY, BEA)

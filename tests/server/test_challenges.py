@@ -186,3 +186,30 @@ async def test_the_challenged_bot_hears_of_its_challenges_on_a_stream(
         assert told.data["outgoing"][0]["room"] and told.data["outgoing"][0]["seat"] == 0
     anonymous = httpx.get(url, timeout=30)
     assert anonymous.status_code == 401
+
+
+async def test_both_sides_streams_hear_of_an_expiry_without_asking(
+    make_server: Callable[..., ServerThread],
+) -> None:
+    # Nobody asks anything after the challenge's time: the hub's sweep expires it and both
+    # sides' streams are told, so a bot waiting on its stream never acts on a dead challenge.
+    clock = VirtualClock()
+    server = make_server(wall_clock=clock, sweep_interval=0.05)
+    a, b = _bot(server, "Ada", "Clank"), _bot(server, "Bea", "Rivet")
+    url = f"{server.http}/api/challenges/events"
+    async with (
+        EventStream(url, _bearer(b["token"])) as mine,
+        EventStream(url, _bearer(a["token"])) as theirs,
+    ):
+        await mine.next("challenges")
+        sent = await asyncio.to_thread(_post, server, "/api/challenges", a["token"], to="Rivet")
+        cid = sent.json()["id"]
+        await mine.next("challenges", lambda d: len(d["incoming"]) == 1)
+        clock.now += EXPIRY
+        told = await mine.next(
+            "challenges", lambda d: d["incoming"] and d["incoming"][0]["status"] == "expired"
+        )
+        assert told.data["incoming"][0]["id"] == cid
+        await theirs.next(
+            "challenges", lambda d: d["outgoing"] and d["outgoing"][0]["status"] == "expired"
+        )

@@ -123,19 +123,25 @@ class ChallengeBook:
         expiry: float = EXPIRY,
         max_open: int = MAX_OPEN,
         max_incoming: int = MAX_INCOMING,
+        on_expired: Callable[[Challenge], None] | None = None,
     ) -> None:
         self.clock = clock
+        self.on_expired = on_expired
+        """Told of each challenge as it expires (the server wakes both sides' streams)."""
         self.expiry = expiry
         self.max_open = max_open
         self.max_incoming = max_incoming
         self.challenges: dict[str, Challenge] = {}
 
     def sweep(self) -> None:
-        """Expire the open challenges past their time; forget those closed long ago."""
+        """Expire the open challenges past their time (each told to :attr:`on_expired`);
+        forget those closed long ago."""
         now = self.clock()
         for c in list(self.challenges.values()):
             if c.status == "open" and now >= c.expires_at:
                 c.status, c.closed_at = "expired", c.expires_at
+                if self.on_expired is not None:
+                    self.on_expired(c)
             if c.closed_at is not None and now - c.closed_at >= KEPT:
                 del self.challenges[c.id]
 

@@ -50,11 +50,14 @@ class ChallengeIn(BaseModel):
 
 
 def book_of(h: Hub) -> ChallengeBook:
-    """The server's challenges (made the first time they are asked for, on its wall clock)."""
+    """The server's challenges (made the first time they are asked for, on its wall clock).
+    Each challenge that expires wakes both sides' streams: it is looked for at every sweep of
+    the hub (``Settings.sweep_interval``) and at each challenge's own time (:func:`send`)."""
     book: ChallengeBook | None = getattr(h, "challenge_book", None)
     if book is None:
-        book = ChallengeBook(h.settings.wall_clock)
+        book = ChallengeBook(h.settings.wall_clock, on_expired=lambda c: _changed(h, c))
         h.challenge_book = book  # type: ignore[attr-defined]
+        h.sweep_hooks.append(book.sweep)
     return book
 
 
@@ -154,11 +157,11 @@ async def send(h: HubDep, me: CallerDep, body: ChallengeIn) -> dict[str, Any]:
         CreateRoom(game=body.game, players=body.players, best_of=body.best_of, ruleset=body.ruleset)
     )
     try:
-        made = book_of(h).send(
-            me, to, body.game, body.players, body.best_of, body.rated, body.ruleset
-        )
+        book = book_of(h)
+        made = book.send(me, to, body.game, body.players, body.best_of, body.rated, body.ruleset)
     except ChallengeError as exc:
         raise _refused(exc) from None
+    h.later(made.expires_at - book.clock(), book.sweep)  # its streams learn of it at once
     _changed(h, made)
     return made.view(me.profile)
 
