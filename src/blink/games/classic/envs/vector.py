@@ -81,6 +81,7 @@ class ClassicVector(CompiledVector):
         self.seat = seat
         self.num_envs = num_envs
         self.specs = [BotSpec.parse(s) for s in opponent_names(bots, players - 1)]
+        self._policies = {}
         probe = game.new(players, 0, options=deal_options(ruleset, handicap))
         self.ruleset = probe.ruleset
         self.sizes = np.array(probe.sizes, dtype=np.int64)
