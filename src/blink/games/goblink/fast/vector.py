@@ -10,6 +10,12 @@ encodes a view. The observation's public logs (the matches laid down, the cards 
 window of asks) only grow, so each game's row of ``obs`` is kept from step to step and updated
 as its actions happen; the hand, the counts and the phase are written afresh.
 
+An opponent seat can be a policy asked from Python (``POLICY`` in ``bots``): a game stops at
+its turn with its step (or its deal) unfinished, :func:`opponent_views` gives that seat's
+observations and masks (each policy seat's observation row is kept as the learner's is, in
+``S_VIEWS``), and :func:`opponents_play` plays the answers and goes on, finishing the step
+when the learner's turn comes. Without policies no game ever stops there.
+
 The games' arrays are one row per game (``S_*`` for the row's index in the tuple
 :func:`new_games` returns); a game's row of ``log`` holds its episode's actions (kind, seat,
 ``target * 32 + value``, cards: the learner's too), from which the tests replay each episode
