@@ -1,7 +1,7 @@
 """Agent-steps per second of a game's vector environment against its single-seat one.
 
 Usage: python benchmarks/bench_vector_env.py [--game NAME] [--sizes 1 64 1024]
-       [--steps N] [--repeat R] [--cpu K] [--actions flat|factored] [--json]
+       [--steps N] [--repeat R] [--cpu K] [--actions flat|factored] [--policy] [--json]
 
 ``--game`` is any registered game with a vector environment (``blink.model.registry``; the
 default game by default: classic Blink, whose single environment plays against
@@ -21,12 +21,16 @@ each size's ratio to the single environment. ``--cpu K`` pins the process to cor
 environments with it: the learner then draws each part of the ``MultiDiscrete`` space
 uniformly among the entries its mask allows (parts of one size in a row together), and the
 environments turn the vectors into actions (the vector environment in numpy over every
-game).
+game). ``--policy`` plays every opponent seat with a policy taking the lowest legal action (a
+callable, called once per opponent turn by the single environment and once per opponent seat
+and round for all the waiting games by the vector environment, in numpy) instead of the bots
+(flat actions only).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import platform
@@ -98,15 +102,40 @@ def _picker(space: Any) -> Any:
     return lambda masks, rng: _pick_parts(masks, rng, nvec)
 
 
-def _options(actions: str) -> dict[str, Any]:
-    return {"actions": actions} if actions == "factored" else {}
+def _options(actions: str, policy: Any = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"actions": actions} if actions == "factored" else {}
+    if policy is not None:
+        out[policy[0]] = policy[1]
+    return out
 
 
-def run_single(game: str, steps: int, seed: int, actions: str = "flat") -> tuple[float, float]:
+def _lowest_one(obs: dict[str, Any]) -> int:
+    """The single environment's opponent policy: the lowest legal action."""
+    return int(np.argmax(obs["action_mask"]))
+
+
+def _lowest(obs: Any, masks: Any) -> Any:
+    """The vector environment's opponent policy: each game's lowest legal action."""
+    return np.argmax(masks, axis=1)
+
+
+def _opponents_option(game: str) -> str:
+    """The keyword of the game's environments that names the opponents."""
+    import gymnasium
+
+    module, _, name = str(gymnasium.spec(gym_ids()[game]).entry_point).partition(":")
+    cls = getattr(importlib.import_module(module), name)
+    return str(cls.training.bots_option)
+
+
+def run_single(
+    game: str, steps: int, seed: int, actions: str = "flat", policy: bool = False
+) -> tuple[float, float]:
     """The single-seat environment for ``steps`` agent-steps: CPU and wall seconds."""
     import gymnasium
 
-    env = gymnasium.make(gym_ids()[game], **_options(actions)).unwrapped
+    opponents = (_opponents_option(game), _lowest_one) if policy else None
+    env = gymnasium.make(gym_ids()[game], **_options(actions, opponents)).unwrapped
     rng = np.random.default_rng(seed)
     obs, _ = env.reset(seed=seed)
     pick = _picker(env.action_space)
@@ -120,13 +149,17 @@ def run_single(game: str, steps: int, seed: int, actions: str = "flat") -> tuple
 
 
 def run_vector(
-    game: str, n: int, steps: int, seed: int, actions: str = "flat"
+    game: str, n: int, steps: int, seed: int, actions: str = "flat", policy: bool = False
 ) -> tuple[float, float]:
     """The vector environment of ``n`` games for at least ``steps`` agent-steps."""
     import gymnasium
 
+    opponents = (_opponents_option(game), _lowest) if policy else None
     env = gymnasium.make_vec(
-        gym_ids()[game], num_envs=n, vectorization_mode="vector_entry_point", **_options(actions)
+        gym_ids()[game],
+        num_envs=n,
+        vectorization_mode="vector_entry_point",
+        **_options(actions, opponents),
     )
     rng = np.random.default_rng(seed)
     pick = _picker(env.single_action_space)
@@ -150,6 +183,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--cpu", type=int, default=None)
     parser.add_argument("--actions", choices=["flat", "factored"], default="flat")
+    parser.add_argument("--policy", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     import blink.envs  # noqa: F401 - registers the ids
@@ -161,6 +195,16 @@ def main() -> None:
             gymnasium.make(gym_ids()[args.game], actions="factored")
         except (TypeError, ValueError) as exc:
             parser.error(f"--actions factored: {args.game}'s environment has none ({exc})")
+    if args.policy:
+        import gymnasium
+
+        option: dict[str, Any] = {_opponents_option(args.game): _lowest}
+        try:
+            gymnasium.make_vec(gym_ids()[args.game], num_envs=1, **option)
+        except (TypeError, ValueError) as exc:
+            parser.error(f"--policy: {args.game}'s vector environment takes no policy ({exc})")
+        if args.actions == "factored":
+            parser.error("--policy plays the flat actions")
     if args.cpu is not None:
         os.sched_setaffinity(0, {args.cpu})
 
@@ -168,11 +212,11 @@ def main() -> None:
     single_steps = max(1, args.steps // 10)
     runs: dict[str, list[tuple[float, float, int]]] = {}
     for r in range(args.repeat):
-        cpu, wall = run_single(args.game, single_steps, r, args.actions)
+        cpu, wall = run_single(args.game, single_steps, r, args.actions, args.policy)
         runs.setdefault("single", []).append((cpu, wall, single_steps))
         for n in args.sizes:
             rounds = max(1, args.steps // n)
-            cpu, wall = run_vector(args.game, n, args.steps, r, args.actions)
+            cpu, wall = run_vector(args.game, n, args.steps, r, args.actions, args.policy)
             runs.setdefault(f"vector-{n}", []).append((cpu, wall, rounds * n))
     for name, found in runs.items():
         rows[name] = {
@@ -188,13 +232,16 @@ def main() -> None:
         out = {
             "game": args.game,
             "actions": args.actions,
+            "policy": args.policy,
             "python": platform.python_version(),
             "rows": rows,
         }
         print(json.dumps(out, indent=2))
         return
     print(
-        f"{gym_ids()[args.game]} ({args.actions} actions), Python {platform.python_version()}, "
+        f"{gym_ids()[args.game]} ({args.actions} actions"
+        f"{', opponents: a lowest-legal policy' if args.policy else ''}), "
+        f"Python {platform.python_version()}, "
         f"medians of {args.repeat} runs"
     )
     head = ("environment", "CPU steps/s", "range", "wall steps/s", "x single")

@@ -7,22 +7,101 @@ own spaces and state, and says which compiled module its kernels are in, how its
 arguments are laid out (:meth:`CompiledVector._args`) and where its state counts each
 sub-environment's episodes (:meth:`CompiledVector._episode_counts`). Auto-reset is
 Gymnasium's ``AutoresetMode.NEXT_STEP``, done by the kernels.
+
+Opponent policies (:data:`VectorOpponent`): a game whose kernels can stop at an opponent
+policy's turn gives its waiting games (:meth:`CompiledVector._waiting`), that seat's
+observations and masks (:meth:`CompiledVector._views`) and a kernel that plays the policy's
+answers (:meth:`CompiledVector._play`); the base asks each policy once per seat for all the
+games waiting on it, checks the answers and plays them, until every game waits on the learner
+(:meth:`CompiledVector._opponents_act`). Without opponent policies nothing of this runs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, ClassVar
+import os
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, TypeAlias, cast
 
 import gymnasium
 import numpy as np
 from gymnasium.vector import AutoresetMode
 from numpy.typing import NDArray
 
+from blink.envs.single import Policy, resolve_opponents
 from blink.sim import compiled
 from blink.sim.seeds import derive_seeds_of
 
-__all__ = ["CompiledVector"]
+__all__ = ["BatchPolicy", "CompiledVector", "VectorOpponent", "resolve_vector_opponents"]
+
+BatchPolicy: TypeAlias = Callable[[NDArray[np.float32], NDArray[np.int8]], Any]
+"""A policy playing an opponent seat of a vector environment, for many games at once: called
+with that seat's observations (``(n, size)`` float32, one row a game waiting on the seat) and
+their action masks (``(n, k)`` int8, as the learner's), it returns ``n`` actions (an array or
+a sequence: action indices, or with factored actions the parts' vectors, ``(n, parts)``).
+The learner's own policy can play them too (self-play)."""
+
+VectorOpponent: TypeAlias = str | os.PathLike[str] | BatchPolicy
+"""An opponent seat of a vector environment: a bot's name, a saved ``blink train`` policy (a
+path, a string ending in ``.pt``, or a loaded policy; asked one game at a time), or a
+:data:`BatchPolicy`."""
+
+
+def resolve_vector_opponents(
+    value: Any,
+    count: int,
+    *,
+    check_bot: Callable[[str], object],
+    load: Callable[[object], Policy],
+) -> list[str | BatchPolicy]:
+    """One opponent per opponent seat, as
+    :func:`~blink.envs.single.resolve_opponents` (the same checks and sentences): a bot's
+    name, or a :data:`BatchPolicy` (a callable as it is; a saved policy, loaded by ``load``,
+    asked for each game's row in turn)."""
+    # a callable passes through as it is: here it is a BatchPolicy, not a Policy
+    resolved = resolve_opponents(
+        value, count, check_bot=check_bot, load=lambda source: cast("Policy", rows_of(load(source)))
+    )
+    return cast("list[str | BatchPolicy]", resolved)
+
+
+def rows_of(policy: Policy) -> BatchPolicy:
+    """A single environment's policy (one observation dict a call) as a :data:`BatchPolicy`."""
+
+    def answer(obs: NDArray[np.float32], mask: NDArray[np.int8]) -> list[Any]:
+        return [
+            policy({"observation": o, "action_mask": m}) for o, m in zip(obs, mask, strict=True)
+        ]
+
+    return answer
+
+
+def checked_actions(seat: int, answer: Any, mask: NDArray[np.int8]) -> NDArray[np.int64]:
+    """An opponent policy's ``answer`` for ``seat`` as action indices, one per row of
+    ``mask``; ``ValueError`` naming the seat and the first action that is not legal."""
+    n, width = mask.shape
+    try:
+        acts = np.asarray(answer)
+        ints = acts.shape == (n,) and np.issubdtype(acts.dtype, np.integer)
+    except (TypeError, ValueError):
+        ints = False
+    if not ints:
+        raise ValueError(
+            f"the opponent policy in seat {seat} answered {_short(answer)}, not {n} action indices"
+        )
+    flat = acts.astype(np.int64)
+    inside = (flat >= 0) & (flat < width)
+    legal = inside & (mask[np.arange(n), np.where(inside, flat, 0)] != 0)
+    if not legal.all():
+        bad = flat[int(np.argmin(legal))]
+        raise ValueError(
+            f"the opponent policy in seat {seat} answered {int(bad)!r}, not a legal action"
+        )
+    return flat
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 and "\n" not in text else f"a {type(value).__name__}"
 
 
 class CompiledVector(gymnasium.vector.VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]]):
@@ -48,6 +127,8 @@ class CompiledVector(gymnasium.vector.VectorEnv[dict[str, Any], NDArray[np.int64
     _seeded: bool
     _obs: NDArray[np.float32]
     _mask: NDArray[np.int8]
+    _policies: Mapping[int, BatchPolicy]
+    """Each opponent policy's seat and policy (empty: bots only)."""
 
     def _args(self) -> tuple[Any, ...]:
         """The kernels' arguments between the state and the step's own (the setting)."""
@@ -60,6 +141,46 @@ class CompiledVector(gymnasium.vector.VectorEnv[dict[str, Any], NDArray[np.int64
 
     def _check(self) -> None:
         """Raise if the kernels report a fault (after each reset and step); none by default."""
+
+    def _waiting(self) -> NDArray[np.int64]:
+        """The seat each game waits on: an opponent policy's, or -1 (the learner's turn, or a
+        finished step)."""
+        raise NotImplementedError
+
+    def _views(
+        self, seat: int, games: NDArray[np.int64]
+    ) -> tuple[NDArray[np.float32], NDArray[np.int8]]:
+        """``seat``'s observations and flat masks in ``games`` (which wait on it)."""
+        raise NotImplementedError
+
+    def _play(self, games: NDArray[np.int64], actions: NDArray[np.int64]) -> None:
+        """The waiting policy of each of ``games`` plays its flat action, then the game goes
+        on to the next policy's turn or the learner's (finishing its step)."""
+        raise NotImplementedError
+
+    def _answers(
+        self, seat: int, obs: NDArray[np.float32], mask: NDArray[np.int8]
+    ) -> NDArray[np.int64]:
+        """``seat``'s policy's flat actions for ``obs`` and ``mask`` (checked; a game with
+        factored actions converts them)."""
+        return checked_actions(seat, self._policies[seat](obs, mask), mask)
+
+    def _opponents_act(self) -> None:
+        """While games wait on opponent policies: each policy in turn, in seat order, answers
+        once for all the games then waiting on its seat, and the kernels play the answers
+        (``ValueError`` for an action that is not legal: the environment must then be
+        reset)."""
+        while True:
+            asked = False
+            for seat in sorted(self._policies):
+                games = np.flatnonzero(self._waiting() == seat)
+                if games.size:
+                    obs, mask = self._views(seat, games)
+                    self._play(games, self._answers(seat, obs, mask))
+                    asked = True
+            if not asked:
+                return
+            self._check()
 
     def _seed(self, seed: int | Sequence[int | None] | None) -> None:
         seeds: list[int | None]
@@ -97,6 +218,8 @@ class CompiledVector(gymnasium.vector.VectorEnv[dict[str, Any], NDArray[np.int64
             which = np.asarray(options["reset_mask"], dtype=np.bool_)
         self._k.reset_games(self._state, which, *self._args(), self._obs, self._mask)
         self._check()
+        if self._policies:
+            self._opponents_act()
         out = self._out()
         return out, {"action_mask": out["action_mask"]}
 

@@ -28,8 +28,8 @@ from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
 from blink.envs.encoding import FEATURES
-from blink.envs.single import opponent_names, seat_spaces
-from blink.envs.vector import CompiledVector
+from blink.envs.single import Policy, seat_spaces
+from blink.envs.vector import CompiledVector, resolve_vector_opponents
 from blink.games.classic.bots import BotSpec, get_level, get_strategy
 from blink.games.classic.envs.classic_v0 import deal_options
 from blink.games.classic.envs.codec import ClassicCodec
@@ -39,6 +39,26 @@ from blink.model.registry import get_game
 from blink.sim import compiled
 
 __all__ = ["ClassicVector"]
+
+
+def _bot_specs(bots: Any, count: int) -> list[BotSpec]:
+    """Each opponent seat's bot spec; ``ValueError`` (the single environment's sentences) for a
+    bad one, and for a policy: the kernels race bots only (a policy would act at each step's
+    start as in :class:`~blink.games.classic.envs.single.ClassicSingle`, which takes them)."""
+
+    def no_saved(source: object) -> Policy:
+        raise ValueError(_NO_POLICY)
+
+    opponents = resolve_vector_opponents(bots, count, check_bot=BotSpec.parse, load=no_saved)
+    if not all(isinstance(o, str) for o in opponents):
+        raise ValueError(_NO_POLICY)
+    return [BotSpec.parse(o) for o in opponents if isinstance(o, str)]
+
+
+_NO_POLICY = (
+    "the classic vector environment's opponents are bots' level:strategy specs; a policy "
+    "plays an opponent seat of the single-seat environment (blink/Classic-v0)"
+)
 
 
 class ClassicVector(CompiledVector):
@@ -80,7 +100,8 @@ class ClassicVector(CompiledVector):
             raise ValueError(f"the agent's seat must be 0 to {players - 1}, not {seat}")
         self.seat = seat
         self.num_envs = num_envs
-        self.specs = [BotSpec.parse(s) for s in opponent_names(bots, players - 1)]
+        self.specs = _bot_specs(bots, players - 1)
+        self._policies = {}  # bots only: the kernels race bots (see _bot_specs)
         probe = game.new(players, 0, options=deal_options(ruleset, handicap))
         self.ruleset = probe.ruleset
         self.sizes = np.array(probe.sizes, dtype=np.int64)

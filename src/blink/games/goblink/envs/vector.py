@@ -12,6 +12,12 @@ each sub-environment's seed), so a seed gives the same episodes on every run, bu
 games the single-seat environment deals for that seed (the fast engine's bots make the same
 decisions from the same facts, with other random numbers).
 
+An opponent seat can also be a policy (:data:`~blink.envs.vector.VectorOpponent`): a
+callable asked for all the games waiting on its seat at once (their observations and masks,
+from its seat, as the learner's), or a saved ``blink train`` policy. The kernels stop each
+game at a policy's turn; the step asks each policy seat once for its waiting games and plays
+the answers, until every game waits on the learner (docs/envs.md).
+
 Auto-reset is Gymnasium's ``AutoresetMode.NEXT_STEP``: the step that ends a game returns its
 last observation, whose mask allows action ``0`` alone (never all zeros, as the single-seat
 environment's terminal mask), and the next step ignores that sub-environment's action and
@@ -30,8 +36,13 @@ from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
 from blink.envs.encoding import DECK_INDEX
-from blink.envs.single import opponent_names, seat_spaces
-from blink.envs.vector import CompiledVector
+from blink.envs.single import Policy, seat_spaces
+from blink.envs.vector import (
+    BatchPolicy,
+    CompiledVector,
+    VectorOpponent,
+    resolve_vector_opponents,
+)
 from blink.games.goblink.envs.codec import DEFAULT_TURN_LIMIT, GoCodec, codec
 from blink.games.goblink.envs.factored_batch import FactoredBatch
 from blink.games.goblink.fast import KERNEL_BOTS, REASONS, check_bots
@@ -41,6 +52,7 @@ from blink.sim import compiled
 __all__ = ["GoBlinkVector"]
 
 _NOT_BOT = -1  # the learner's seat in the kernels' table of bots
+_POLICY = -2  # an opponent policy's seat in it (the kernels' POLICY)
 
 
 def _offsets(c: GoCodec) -> NDArray[np.int64]:
@@ -66,8 +78,9 @@ class GoBlinkVector(CompiledVector):
     """``num_envs`` Go Blink games, the learner in ``seat`` of each against ``opponents``.
 
     Options as :class:`~blink.games.goblink.envs.single.GoBlinkSingle`'s: ``players``,
-    ``seat``, ``opponents`` (bots' names with a kernel form: random, greedy, memory; one for
-    every other seat, or one each), ``turn_limit``, ``max_steps``, ``ask_window``; and
+    ``seat``, ``opponents`` (one for every other seat, or one each: a bot's name with a kernel
+    form, random, greedy or memory; a saved ``blink train`` policy; or a callable
+    :data:`~blink.envs.vector.BatchPolicy`), ``turn_limit``, ``max_steps``, ``ask_window``; and
     ``records``: keep up to that many actions of each episode (:meth:`episode`, for replays;
     0, the default, keeps none); ``actions``: ``"flat"`` or ``"factored"`` (the single
     environment's factored space for every game, :mod:`blink.games.goblink.envs.factored_batch`:
@@ -86,7 +99,7 @@ class GoBlinkVector(CompiledVector):
         num_envs: int = 1,
         players: int = 2,
         seat: int = 0,
-        opponents: str | Sequence[str] = "memory",
+        opponents: VectorOpponent | Sequence[VectorOpponent] = "memory",
         *,
         turn_limit: int | None = DEFAULT_TURN_LIMIT,
         max_steps: int = 2_000,
@@ -106,19 +119,16 @@ class GoBlinkVector(CompiledVector):
             raise ValueError(f"the agent's seat must be 0 to {players - 1}, not {seat}")
         self.seat = seat
         self.num_envs = num_envs
-        names = opponent_names(opponents, players - 1)
-        if not all(isinstance(n, str) for n in names):
-            raise ValueError(f"the vector environment's opponents are bots' names: {KERNEL_BOTS}")
-        self.opponents = [str(n) for n in names]
-        """Each opponent seat's bot, in seat order (the agent's skipped)."""
-        table = [*self.opponents[:seat], next(iter(KERNEL_BOTS)), *self.opponents[seat:]]
-        bots = np.array(check_bots(table), dtype=np.int64)
-        bots[seat] = _NOT_BOT
-        self._bots = bots
         self.turn_limit = turn_limit
         self.max_steps = int(max_steps)
         self.records = int(records)
         self.codec = codec(self.players, ask_window)
+        self._factored_asked = actions == "factored"
+        self.opponents = resolve_vector_opponents(
+            opponents, players - 1, check_bot=lambda n: check_bots([n, n]), load=self._load
+        )
+        """Each opponent seat's bot name or policy, in seat order (the agent's skipped)."""
+        self._bots, self._policies = self._table(seat)
         self.single_observation_space, self.single_action_space = seat_spaces(
             self.codec.size, self.codec.actions
         )
@@ -137,7 +147,8 @@ class GoBlinkVector(CompiledVector):
         self._offs = _offsets(self.codec)
         self._mbits, self._mkeys, self._midx = _match_tables(self.codec)
         self._scratch = (np.zeros(players * 17), np.zeros(players * 17, dtype=np.int64))
-        self._state = self._k.new_games(num_envs, players, self.records)
+        size = self.codec.size if self._policies else 0
+        self._state = self._k.new_games(num_envs, players, self.records, size)
         self._keys = np.zeros(num_envs, dtype=np.uint64)
         self._seeded = False
         self._obs = np.zeros((num_envs, self.codec.size), dtype=np.float32)
@@ -147,6 +158,28 @@ class GoBlinkVector(CompiledVector):
         self._reasons = np.zeros(num_envs, dtype=np.int64)
         self._allowed: tuple[NDArray[np.int64], NDArray[np.int64]] | None = None
         self._parts_mask: NDArray[np.int8] | None = None
+
+    def _load(self, source: object) -> Policy:
+        """A saved ``blink train`` policy as an opponent (it plays the flat action space)."""
+        if self._factored_asked:
+            raise ValueError("a saved policy plays the flat actions, not actions='factored'")
+        from blink.train.opponent import policy_opponent  # PyTorch: blink[train]
+
+        return policy_opponent(source, "goblink", self.codec.size, self.codec.actions)
+
+    def _table(self, seat: int) -> tuple[NDArray[np.int64], dict[int, BatchPolicy]]:
+        """The kernels' table of each seat's bot (the learner's and the policies' marked) and
+        each policy's seat."""
+        others = [s for s in range(self.players) if s != seat]
+        names = [o if isinstance(o, str) else next(iter(KERNEL_BOTS)) for o in self.opponents]
+        bots = np.array(check_bots([*names[:seat], names[0], *names[seat:]]), dtype=np.int64)
+        bots[seat] = _NOT_BOT
+        policies: dict[int, BatchPolicy] = {}
+        for s, opponent in zip(others, self.opponents, strict=True):
+            if not isinstance(opponent, str):
+                bots[s] = _POLICY
+                policies[s] = opponent
+        return bots, policies
 
     def _args(self) -> tuple[Any, ...]:
         return (
@@ -171,10 +204,64 @@ class GoBlinkVector(CompiledVector):
             self._mask, self._rewards, term, trunc, refused, self._reasons,
         )  # fmt: skip
         self._check()
+        if self._policies:
+            self._opponents_act()
         out = self._out()
         outcome = np.array([""] + [r.value for r in REASONS])[self._reasons + 1]
         infos = {"action_mask": out["action_mask"], "refused": refused.copy(), "outcome": outcome}
         return out, self._rewards.copy(), term.copy(), trunc.copy(), infos
+
+    def _waiting(self) -> NDArray[np.int64]:
+        k = self._k
+        pending = self._state[k.S_EX][:, k.X_PENDING] != 0
+        return np.where(pending, self._state[k.S_G][:, k.G_CUR], -1)
+
+    def _views(
+        self, seat: int, games: NDArray[np.int64]
+    ) -> tuple[NDArray[np.float32], NDArray[np.int8]]:
+        obs = np.zeros((games.size, self.codec.size), dtype=np.float32)
+        mask = np.zeros((games.size, self.codec.actions), dtype=np.int8)
+        self._k.opponent_views(
+            self._state, games, seat, self._offs, self._mkeys, self._midx, obs, mask
+        )
+        return obs, mask
+
+    def _answers(
+        self, seat: int, obs: NDArray[np.float32], mask: NDArray[np.int8]
+    ) -> NDArray[np.int64]:
+        """With factored actions, the policy reads the parts' masks and answers vectors."""
+        if self.factored is None:
+            return super()._answers(seat, obs, mask)
+        n = len(mask)
+        allowed = self.factored.allowed(mask)
+        answer = self._policies[seat](obs, self.factored.masks(n, allowed))
+        try:
+            parts = np.asarray(answer, dtype=np.int64)
+            shaped = parts.shape == (n, len(self.factored.nvec))
+        except (TypeError, ValueError):
+            shaped = False
+        if not shaped:
+            raise ValueError(
+                f"the opponent policy in seat {seat} answered {answer!r:.60}, not {n} vectors "
+                f"of {len(self.factored.nvec)} parts"
+            )
+        flat = self.factored.to_flat(parts, allowed)
+        inside = flat >= 0
+        legal = inside & (mask[np.arange(n), np.where(inside, flat, 0)] != 0)
+        if not legal.all():
+            bad = parts[int(np.argmin(legal))].tolist()
+            raise ValueError(
+                f"the opponent policy in seat {seat} answered {bad!r}, not a legal action"
+            )
+        return flat
+
+    def _play(self, games: NDArray[np.int64], actions: NDArray[np.int64]) -> None:
+        term, trunc, _ = self._flags
+        self._k.opponents_play(
+            self._state, games, actions, self._bots, *self._scratch, self._offs, self.seat,
+            self._mkeys, self._midx, self._mbits, self.max_steps, self._obs, self._mask,
+            self._rewards, term, trunc, self._reasons,
+        )  # fmt: skip
 
     def _allowed_now(self) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         """The allowed entries of the current flat masks (found once after each step)."""
