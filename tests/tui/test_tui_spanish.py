@@ -243,6 +243,7 @@ def test_bots_are_named_in_each_language() -> None:
     assert bot_title(BotSpec("expert", "blocker")) == "Bot experto bloqueador"
     assert bot_title(BotSpec("skilled", "first")) == "Bot hábil"
     assert bot_title(BotSpec("champion", "random", 2.0)) == "Bot campeón al azar ×2"
+    assert bot_title(BotSpec("trained")) == "Bot entrenado"
     table = GoTable(players=4, humans=(0,), bots=("random", "greedy", "memory"), seed=1)
     assert table.names == ["Tú", "Bot Azar 2", "Bot Codicioso 3", "Bot Memorión 4"]
     table = GoTable(players=2, humans=(0,), bots=("master",), seed=1)
