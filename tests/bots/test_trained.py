@@ -18,8 +18,10 @@ import gymnasium
 import numpy as np
 import pytest
 import torch
+from typer.testing import CliRunner
 
 import blink.envs
+from blink.cli import app
 from blink.games.classic.actions import Reveal
 from blink.games.classic.bots import LEVELS, BotConfigError, BotSpec, PolicyBot, make_bot
 from blink.games.classic.bots.base import Intent
@@ -215,3 +217,19 @@ def test_its_clock_ticks_once_a_step() -> None:
         assert after is None or after.delay == pytest.approx(1.0)
         return
     raise AssertionError("no deal with a play at the reveal")
+
+
+def test_a_table_it_was_not_trained_for_is_refused() -> None:
+    spec = BotSpec.parse("trained")
+    spec.check_players(2)
+    with pytest.raises(BotConfigError, match="2-player games only, not 3") as info:
+        spec.check_players(3)
+    assert info.value.field == "players" and info.value.allowed == ("2",)
+    BotSpec.parse("champion").check_players(3)  # the reaction-time levels play any table
+    result = CliRunner().invoke(app, ["simulate", "-n", "2", "-b", "trained", "-p", "3"])
+    assert result.exit_code == 2 and "2-player games only" in result.output, result.output
+    # A bot made for such a table anyway says so when it first looks.
+    game = ClassicGame.new(3, 1)
+    game.apply(Reveal())
+    with pytest.raises(BotConfigError, match="not 3 players"):
+        make_bot("trained", "first", 0, 1).plan(game.view(0), 0.0)

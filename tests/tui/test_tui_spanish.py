@@ -226,6 +226,11 @@ def test_lang_chooses_the_language_of_the_command() -> None:
     assert code == 2 and err == "blink play: unknown language 'fr': choose en or es\n"
     code, err = _run(["goblink", "play", "--players", "9", "--lang", "es"])
     assert code == 2 and "--players debe ser" in err, err
+    # The trained bot plays the two-player games it was trained on: refused at three.
+    code, err = _run(["play", "--players", "3", "--level", "trained", "--lang", "es"])
+    assert (code, err) == (2, "blink play: este bot solo juega partidas de 2 jugadores\n")
+    code, err = _run(["play", "--players", "3", "--level", "trained"])
+    assert (code, err) == (2, "blink play: the trained bot plays 2-player games only, not 3\n")
 
 
 def test_bots_are_named_in_each_language() -> None:

@@ -133,6 +133,19 @@ class BotSpec:
         strategy = parts[1] if len(parts) == 2 and parts[1] else DEFAULT_STRATEGY
         return cls(parts[0], strategy, speed)
 
+    def check_players(self, players: int) -> None:
+        """Refuse (:class:`BotConfigError`, field ``players``) a table of ``players`` the bot
+        cannot play: a trained policy's level plays the table size it was trained for."""
+        level = get_level(self.level)
+        if level.policy:
+            trained = load_weights(level.policy).players
+            if players != trained:
+                raise BotConfigError(
+                    f"the {level.name} bot plays {trained}-player games only, not {players}",
+                    "players",
+                    (str(trained),),
+                )
+
     def build(self, seat: int, seed: int) -> HumanBot | PolicyBot:
         """The bot for ``seat`` seeded by ``seed``."""
         return make_bot(self.level, self.strategy, seat, seed, self.speed)
