@@ -42,7 +42,7 @@ def test_play_help_lists_every_level_and_strategy() -> None:
         assert name in strategy_help
     # Today's registries: the texts read exactly as they always have.
     assert level_help == (
-        "Bot level: beginner, casual, skilled (default), expert, champion, inhuman."
+        "Bot level: beginner, casual, skilled (default), expert, champion, trained, inhuman."
     )
     assert strategy_help == "Bot strategy: random, first (default), blocker, flexible."
     assert option_help(["play"], "--players") == "2 or 3 (3: you and two bots)."
@@ -54,7 +54,8 @@ def test_simulate_help_lists_every_level_and_strategy() -> None:
         assert f"levels: {', '.join(LEVELS)};" in text
         assert f"strategies: {', '.join(STRATEGIES)};" in text
     assert (
-        "(levels: beginner, casual, skilled, expert, champion, inhuman; strategies: random, "
+        "(levels: beginner, casual, skilled, expert, champion, trained, inhuman; strategies: "
+        "random, "
         "first, blocker, flexible; @F" in option_help(["simulate"], "--bot")
     )
     assert option_help(["simulate"], "--players") == "2 or 3 (default: the number of --bot)."
@@ -83,7 +84,12 @@ def test_random_field_keeps_out_levels_not_for_tournaments(
     assert not LEVELS["inhuman"].tournaments
     assert all(p.spec.level != "inhuman" for p in random_field(64, 3))
     # Mark another level as not for tournaments: it is left out too, with no change elsewhere.
-    shy = {name: replace(lv, tournaments=name != "expert") for name, lv in LEVELS.items()}
+    # (A trained policy's level stays out: it takes no strategy, and the fast engine does not
+    # play it.)
+    shy = {
+        name: replace(lv, tournaments=name != "expert" and not lv.policy)
+        for name, lv in LEVELS.items()
+    }
     monkeypatch.setattr(classic_bots, "LEVELS", MappingProxyType(shy))
     levels = {p.spec.level for seed in range(5) for p in random_field(64, seed)}
     assert "expert" not in levels and "inhuman" in levels

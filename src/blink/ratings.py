@@ -117,7 +117,9 @@ name in its bots' ``LEVELS``), set from simulated games (400 per pairing of
 neighbouring levels, seats alternating, docs/rules.md, "Tournaments"): a skilled bot
 beat a casual one 97 % of the time and an expert a skilled one 96 % (11 points apart: the
 model predicts 96 %); casual beat beginner and champion beat expert 99-100 % (15 points:
-99 %). A newcomer starts at 25, the casual bot's rating."""
+99 %). The trained level, a policy, has the rating that predicts its 83.75 % (ties as
+halves) in 1,000 games against the champion: 68 (docs/strategy.md). A newcomer starts at 25,
+the casual bot's rating."""
 
 
 def bot_rating(level: str) -> Rating:

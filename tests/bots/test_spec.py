@@ -17,12 +17,21 @@ from blink.games.classic.bots import (
 
 
 def test_names() -> None:
-    assert list(LEVELS) == ["beginner", "casual", "skilled", "expert", "champion", "inhuman"]
+    assert list(LEVELS) == [
+        "beginner",
+        "casual",
+        "skilled",
+        "expert",
+        "champion",
+        "trained",
+        "inhuman",
+    ]
     assert list(STRATEGIES) == ["random", "first", "blocker", "flexible"]
 
 
 def test_levels_get_faster() -> None:
-    means = [LEVELS[n].mean_play for n in LEVELS]
+    # The levels of the reaction-time model (the trained policy's looks once a second).
+    means = [LEVELS[n].mean_play for n in LEVELS if not LEVELS[n].policy]
     assert means == sorted(means, reverse=True)
     assert means[0] == pytest.approx(3.0)
     assert LEVELS["champion"].mean_play == pytest.approx(0.9)
@@ -54,7 +63,11 @@ def test_str() -> None:
 @pytest.mark.parametrize(
     ("text", "field", "listed"),
     [
-        ("grandmaster:first", "level", "beginner, casual, skilled, expert, champion, inhuman"),
+        (
+            "grandmaster:first",
+            "level",
+            "beginner, casual, skilled, expert, champion, trained, inhuman",
+        ),
         ("expert:sneaky", "strategy", "random, first, blocker, flexible"),
         ("expert:first:x", "spec", "levels: beginner"),
         ("expert@fast", "speed", "@"),

@@ -37,6 +37,13 @@ def test_lobby_lists_live_games(context: BrowserContext, server: Server, screens
         LEVELS
     )
     expect(page.locator("#q-level")).to_have_value(DEFAULT_LEVEL)
+    # The trained policy shipped in the package is offered by its name for people.
+    expect(page.locator('#q-level option[value="trained"]')).to_have_text("Trained")
+    assert context.browser is not None
+    spanish = context.browser.new_context(locale="es-ES").new_page()
+    spanish.goto(server.url + "/")
+    expect(spanish.locator('#q-level option[value="trained"]')).to_have_text("Entrenado")
+    spanish.context.close()
     go_bots = page.locator("#go-bot option").evaluate_all("os => os.map(o => o.value)")
     assert go_bots == [*GOBOTS, ""]  # the bots, then a room for people
     expect(page.locator("#go-bot")).to_have_value(DEFAULT_GOBOT)

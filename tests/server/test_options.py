@@ -36,6 +36,8 @@ def test_options_are_the_registries(server: ServerThread) -> None:
     opts = server.get("/api/options").json()
     classic, go = get_game("classic").info, get_game("goblink").info
     assert opts["bot_levels"] == list(LEVELS)
+    # The trained policy shipped in the package is a level like the others.
+    assert opts["bot_levels"][-2:] == ["trained", "inhuman"]
     assert opts["bot_strategies"] == list(STRATEGIES)
     assert opts["goblink_bots"] == list(GOBOTS)
     assert opts["games"] == ["classic", "goblink"]

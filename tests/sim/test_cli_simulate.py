@@ -158,7 +158,11 @@ def test_dead_end_ruleset() -> None:
         (["--games", "0"], "--games must be a positive"),
         (["--games", "-5"], "--games must be a positive"),
         (["--players", "4"], "--players must be 2 or 3"),
-        (["--bot", "wizard:first"], "beginner, casual, skilled, expert, champion, inhuman"),
+        (
+            ["--bot", "wizard:first"],
+            "beginner, casual, skilled, expert, champion, trained, inhuman",
+        ),
+        (["--bot", "trained", "--players", "3"], "plays 2-player games only, not 3"),
         (["--bot", "expert:cheat"], "random, first, blocker, flexible"),
         (["--bot", "expert", "--bot", "expert", "--bot", "expert", "--players", "2"], "3 --bot"),
         (["--handicap", "58:2"], "at least 4"),

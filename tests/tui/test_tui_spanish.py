@@ -226,18 +226,29 @@ def test_lang_chooses_the_language_of_the_command() -> None:
     assert code == 2 and err == "blink play: unknown language 'fr': choose en or es\n"
     code, err = _run(["goblink", "play", "--players", "9", "--lang", "es"])
     assert code == 2 and "--players debe ser" in err, err
+    # The trained bot plays the two-player games it was trained on: refused at three.
+    code, err = _run(["play", "--players", "3", "--level", "trained", "--lang", "es"])
+    assert (code, err) == (2, "blink play: este bot solo juega partidas de 2 jugadores\n")
+    code, err = _run(["play", "--players", "3", "--level", "trained"])
+    assert (code, err) == (2, "blink play: the trained bot plays 2-player games only, not 3\n")
 
 
 def test_bots_are_named_in_each_language() -> None:
     from blink.games.classic.bots import LEVELS, STRATEGIES, BotSpec
     from blink.games.classic.cli.play import bot_title
 
-    specs = [BotSpec(level, strategy) for level in LEVELS for strategy in STRATEGIES]
+    specs = [
+        BotSpec(level, strategy)
+        for level in LEVELS
+        for strategy in STRATEGIES
+        if not LEVELS[level].policy or strategy == "first"  # a policy takes no strategy
+    ]
     assert [bot_title(s) for s in specs] == [s.display_name for s in specs]
     set_language("es")
     assert bot_title(BotSpec("expert", "blocker")) == "Bot experto bloqueador"
     assert bot_title(BotSpec("skilled", "first")) == "Bot hábil"
     assert bot_title(BotSpec("champion", "random", 2.0)) == "Bot campeón al azar ×2"
+    assert bot_title(BotSpec("trained")) == "Bot entrenado"
     table = GoTable(players=4, humans=(0,), bots=("random", "greedy", "memory"), seed=1)
     assert table.names == ["Tú", "Bot Azar 2", "Bot Codicioso 3", "Bot Memorión 4"]
     table = GoTable(players=2, humans=(0,), bots=("master",), seed=1)

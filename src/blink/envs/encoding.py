@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from typing import Final, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from blink.cards import STANDARD_DECK, Card, Color, Shape
+from blink.cards import STANDARD_DECK, Card
 from blink.model.base import IllegalAction, Outcome
+from blink.model.features import CARD_FEATURES, DECK_INDEX, FEATURES, Refusal
 
 __all__ = [
     "CARD_FEATURES",
@@ -29,32 +29,8 @@ __all__ = [
     "rewards_of",
 ]
 
-DECK_INDEX: Final[dict[Card, int]] = {c: i for i, c in enumerate(STANDARD_DECK)}
-"""Each card's position in the standard deck: the order of every per-card array."""
-
-_COLORS: Final = tuple(Color)
-_SHAPES: Final = tuple(Shape)
-
-CARD_FEATURES: Final = len(_COLORS) + len(_SHAPES) + 5 + 1
-"""A card as features: its colour, shape and count one-hot, then 1 for "a card is here"."""
-
-FEATURES: Final[dict[Card, tuple[int, int, int, int]]] = {
-    c: (
-        _COLORS.index(c.color),
-        len(_COLORS) + _SHAPES.index(c.shape),
-        len(_COLORS) + len(_SHAPES) + c.count - 1,
-        CARD_FEATURES - 1,
-    )
-    for c in STANDARD_DECK
-}
-"""The feature positions of each card of the standard deck (see :data:`CARD_FEATURES`)."""
-
-
-class Refusal(NamedTuple):
-    """An action the game (or the environment) refused: a stable code and a sentence."""
-
-    code: str
-    message: str
+# The card features and the refusal are the model's (blink.model.features), which the bots
+# that play a trained policy share; they are re-exported here for the environments.
 
 
 def refusal(exc: IllegalAction) -> Refusal:

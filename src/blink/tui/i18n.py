@@ -187,6 +187,7 @@ BOT_LEVELS: Final = {
     "skilled": N_("Skilled"),
     "expert": N_("Expert"),
     "champion": N_("Champion"),
+    "trained": N_("Trained"),
     "inhuman": N_("Inhuman"),
 }
 """The bot levels' titles (the browser's words for them in Spanish)."""

@@ -179,9 +179,11 @@ def _parse_bots(players: int | None, bots: list[str] | None) -> list[BotSpec]:
     specs = []
     for text in raw:
         try:
-            specs.append(BotSpec.parse(text))
+            spec = BotSpec.parse(text)
+            spec.check_players(players)
         except BotConfigError as exc:
             _fail(str(exc))
+        specs.append(spec)
     return specs
 
 

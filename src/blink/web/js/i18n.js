@@ -232,6 +232,7 @@ const STRINGS = {
     level_skilled: "Skilled",
     level_expert: "Expert",
     level_champion: "Champion",
+    level_trained: "Trained",
     level_inhuman: "Inhuman",
     // the tournament and leaderboard pages
     skip_content: "Skip to the content",
@@ -680,6 +681,7 @@ const STRINGS = {
     level_skilled: "Hábil",
     level_expert: "Experto",
     level_champion: "Campeón",
+    level_trained: "Entrenado",
     level_inhuman: "Inhumano",
     skip_content: "Saltar al contenido",
     loading: "Cargando…",

@@ -30,6 +30,7 @@ from blink.games.classic.bots.strategies import (
     register_strategy,
     unregister_strategy,
 )
+from blink.games.classic.bots.trained import PolicyBot, load_weights
 
 __all__ = [
     "DEFAULT_LEVEL",
@@ -43,6 +44,7 @@ __all__ = [
     "Intent",
     "Knowledge",
     "Level",
+    "PolicyBot",
     "Strategy",
     "get_level",
     "get_strategy",
@@ -61,14 +63,32 @@ def _check_speed(speed: object) -> float:
     return float(speed)
 
 
-def make_bot(level: str, strategy: str, seat: int, seed: int, speed: float = 1.0) -> HumanBot:
-    """A bot of skill ``level`` choosing by ``strategy`` for ``seat``, seeded by ``seed``.
+def _check_policy_strategy(level: Level, strategy: str) -> None:
+    """A level that plays a trained policy takes the default strategy only."""
+    if level.policy and strategy != DEFAULT_STRATEGY:
+        raise BotConfigError(
+            f"the {level.name} level plays its trained policy and takes no strategy "
+            f"(write {level.name}, not {level.name}:{strategy})",
+            "strategy",
+            (DEFAULT_STRATEGY,),
+        )
+
+
+def make_bot(
+    level: str, strategy: str, seat: int, seed: int, speed: float = 1.0
+) -> HumanBot | PolicyBot:
+    """A bot of skill ``level`` choosing by ``strategy`` for ``seat``, seeded by ``seed`` (a
+    level with a trained policy, ``trained``: a :class:`PolicyBot` playing it, one step of
+    ``mean_play`` seconds at a time).
 
     Raises :class:`BotConfigError` listing the allowed names for an unknown level or strategy.
     """
-    lv = get_level(level)
+    lv = get_level(level).scaled(_check_speed(speed))
     st = get_strategy(strategy)
-    return HumanBot(seat, lv.scaled(_check_speed(speed)), st, seed)
+    _check_policy_strategy(lv, strategy)
+    if lv.policy:
+        return PolicyBot(seat, load_weights(lv.policy), lv.mean_play, seed)
+    return HumanBot(seat, lv, st, seed)
 
 
 @dataclass(frozen=True)
@@ -80,8 +100,9 @@ class BotSpec:
     speed: float = 1.0
 
     def __post_init__(self) -> None:
-        get_level(self.level)
+        level = get_level(self.level)
         get_strategy(self.strategy)
+        _check_policy_strategy(level, self.strategy)
         _check_speed(self.speed)
 
     @classmethod
@@ -112,7 +133,20 @@ class BotSpec:
         strategy = parts[1] if len(parts) == 2 and parts[1] else DEFAULT_STRATEGY
         return cls(parts[0], strategy, speed)
 
-    def build(self, seat: int, seed: int) -> HumanBot:
+    def check_players(self, players: int) -> None:
+        """Refuse (:class:`BotConfigError`, field ``players``) a table of ``players`` the bot
+        cannot play: a trained policy's level plays the table size it was trained for."""
+        level = get_level(self.level)
+        if level.policy:
+            trained = load_weights(level.policy).players
+            if players != trained:
+                raise BotConfigError(
+                    f"the {level.name} bot plays {trained}-player games only, not {players}",
+                    "players",
+                    (str(trained),),
+                )
+
+    def build(self, seat: int, seed: int) -> HumanBot | PolicyBot:
         """The bot for ``seat`` seeded by ``seed``."""
         return make_bot(self.level, self.strategy, seat, seed, self.speed)
 
@@ -130,5 +164,6 @@ class BotSpec:
         return " ".join(words)
 
     def __str__(self) -> str:
-        base = f"{self.level}:{self.strategy}"
+        # A trained policy's level takes no strategy: "trained", not "trained:first".
+        base = self.level if get_level(self.level).policy else f"{self.level}:{self.strategy}"
         return base if self.speed == 1.0 else f"{base}@{self.speed:g}"

@@ -50,7 +50,8 @@ class Bot(Protocol):
 class BotConfigError(ValueError):
     """An unknown bot level or strategy, or a malformed bot spec.
 
-    ``field`` names what was wrong (``level``, ``strategy``, ``spec`` or ``speed``) and
+    ``field`` names what was wrong (``level``, ``strategy``, ``spec``, ``speed``, or
+    ``players``: a table the bot cannot play) and
     ``allowed`` lists the accepted values; ``str(exc)`` is a sentence for a person.
     """
 

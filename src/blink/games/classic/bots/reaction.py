@@ -64,6 +64,12 @@ class Level:
     """Whether the level's bots may enter bot tournaments (a random field of bots)."""
     title: str = ""
     """The level's name for people ("Skilled"): in a bot's name at the table."""
+    policy: str = ""
+    """A trained policy's weights file in this package, or "" (every level but ``trained``).
+    A level with a policy plays it (:class:`~blink.games.classic.bots.trained.PolicyBot`),
+    not the reaction-time model, whose parameters it leaves at zero: its bots look at the
+    table once every ``mean_play`` seconds and play the policy's most likely legal action,
+    and take no strategy but the default."""
 
     @property
     def display_name(self) -> str:
@@ -120,6 +126,7 @@ class Level:
             self.rating,
             self.tournaments,
             self.title,
+            self.policy,
         )
 
 
@@ -127,7 +134,9 @@ class Level:
 # alone, plays a
 # card every ``mean_play`` seconds on average (tests/bots/test_reaction.py checks it). The
 # ratings (the last column) are set from simulated games: see blink.ratings.BOT_RATINGS. A
-# level for testing is kept out of bot tournaments (``tournaments=False``).
+# level for testing is kept out of bot tournaments (``tournaments=False``). The trained level
+# plays a policy, not this model: its rating is the one the rating model gives a player who
+# scores what it scored against champion:first, 83.75 % with ties as halves (docs/strategy.md).
 # fmt: off
 _LEVELS = (
     Level("beginner", 3.0, 0.2, 1.27, 0.139, 0.2, 0.45, 0.635, "learning the game", 10.0,
@@ -140,6 +149,8 @@ _LEVELS = (
           title="Expert"),
     Level("champion", 0.9, 0.2, 0.34, 0.04, 0.08, 0.25, 0.146, "the 27-second deck pace", 62.0,
           title="Champion"),
+    Level("trained", 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, "a policy trained against the champion",
+          68.0, tournaments=False, title="Trained", policy="trained.npz"),
     Level("inhuman", 0.015, 0.005, 0.005, 0.0005, 0.0005, 0.1, 0.002, "for testing", 90.0,
           tournaments=False, title="Inhuman"),
 )

@@ -22,6 +22,7 @@ from blink.cards import Card, CardError, parse_card
 from blink.games.classic.actions import Choose, Phase, Play
 from blink.games.classic.bots import BotConfigError, BotSpec
 from blink.games.classic.bots.base import Intent
+from blink.games.classic.codec import ClassicCodec, legal_in_view
 from blink.games.classic.engine import ClassicEnd, Outcome
 from blink.games.classic.rules import OFFICIAL, RulesetError, get_ruleset
 from blink.games.classic.view import PlayerView
@@ -51,10 +52,9 @@ Chooser = Callable[[dict[str, Any]], int]
 
 def codec_policy(chooser: Callable[[int, int], Chooser]) -> Callable[[int], Plan]:
     """A policy for a seat that encodes each view as the environments do (their
-    :class:`~blink.games.classic.envs.codec.ClassicCodec`, built as the single-seat
+    :class:`~blink.games.classic.codec.ClassicCodec`, built as the single-seat
     environment builds it) and plays the index ``chooser(obs_size, actions)`` picks (waiting:
     ``None``). ``chooser`` is asked once per table size and may raise to refuse it."""
-    from blink.games.classic.envs.codec import ClassicCodec  # numpy: blink[envs]
 
     def for_seat(seat: int) -> Plan:
         made: dict[tuple[int, int], tuple[ClassicCodec, Chooser]] = {}
@@ -69,7 +69,7 @@ def codec_policy(chooser: Callable[[int, int], Chooser]) -> Callable[[int], Plan
             codec, choose = made[key]
             obs = {
                 "observation": codec.observe(view),
-                "action_mask": codec.mask(_legal(view), view),
+                "action_mask": codec.mask(legal_in_view(view), view),
             }
             move = codec.action(choose(obs), view)
             return move if isinstance(move, Play | Choose) else None
@@ -77,21 +77,6 @@ def codec_policy(chooser: Callable[[int, int], Chooser]) -> Callable[[int], Plan
         return plan
 
     return for_seat
-
-
-def _legal(view: PlayerView) -> list[Play] | list[Choose]:
-    """The seat's legal actions in ``view``: its plays while racing, one choice per hand card
-    in a choosing stall until it has chosen (the engine's ``legal_actions``, seen from a view)."""
-    if view.phase is Phase.CHOOSING:
-        seat = view.seat
-        if seat is None or view.my_choice is not None or seat in _chose(view):
-            return []
-        return [Choose(seat, c) for c in view.hand]
-    return view.legal_plays()
-
-
-def _chose(view: PlayerView) -> set[int]:
-    return {s for s, done in enumerate(view.chosen) if done}
 
 
 def _card(text: Any) -> Card | None:

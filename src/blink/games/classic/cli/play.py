@@ -288,6 +288,8 @@ def _bot_error(exc: Any) -> str:
         return _words(exc, _("unknown bot level: choose one of {names}"), names=allowed)
     if exc.field == "strategy" and allowed:
         return _words(exc, _("unknown bot strategy: choose one of {names}"), names=allowed)
+    if exc.field == "players":
+        return _words(exc, _("this bot plays {names}-player games only"), names=allowed)
     return _words(exc, _("write a bot as level:strategy, for example expert:blocker"))
 
 
@@ -553,8 +555,11 @@ def _bot_specs(bots: list[str], level: str | None, strategy: str | None, players
         specs = [BotSpec.parse(b) for b in bots]
         while len(specs) < players - 1:
             specs.append(specs[-1])
-        return specs
-    return [BotSpec(level or DEFAULT_LEVEL, strategy or DEFAULT_STRATEGY)] * (players - 1)
+    else:
+        specs = [BotSpec(level or DEFAULT_LEVEL, strategy or DEFAULT_STRATEGY)] * (players - 1)
+    for spec in specs:
+        spec.check_players(players)
+    return specs
 
 
 def _online_seats(

@@ -112,7 +112,8 @@ def _kernels() -> ModuleType:
 
 
 def check_specs(specs: Sequence[object]) -> tuple[BotSpec, ...]:
-    """The bot specs, checked: each one a :class:`BotSpec` whose strategy has a kernel form.
+    """The bot specs, checked: each one a :class:`BotSpec` whose strategy has a kernel form
+    (and whose level plays the reaction-time model, not a trained policy).
 
     Raises :class:`NoKernelFormError` (a sentence listing what the engine plays).
     """
@@ -120,6 +121,8 @@ def check_specs(specs: Sequence[object]) -> tuple[BotSpec, ...]:
     for spec in specs:
         if not isinstance(spec, BotSpec):
             raise NoKernelFormError(f"the bot {spec!r} (not a level:strategy spec)")
+        if get_level(spec.level).policy:
+            raise NoKernelFormError(f"the {spec.level!r} level (a trained policy)")
         strategy = get_strategy(spec.strategy)
         if strategy not in KERNEL_FORMS:
             raise NoKernelFormError(f"the {strategy.name!r} strategy", strategy)
