@@ -46,3 +46,10 @@ async def test_bad_bot_specs(server: ServerThread) -> None:
     assert r.status_code == 400 and r.json()["error"]["code"] == "bad_bot"
     r = server.post("/api/quick", {"bot": "expert:cheat"})
     assert r.status_code == 400 and r.json()["error"]["code"] == "bad_bot"
+    # The trained level plays the table size it was trained for (two players): a room of
+    # three with it is refused before it is made, not left with a seat that never plays.
+    r = server.post("/api/rooms", {"players": 3, "seats": [None, "trained", "casual"]})
+    error = r.json()["error"]
+    assert r.status_code == 400 and error["code"] == "bad_bot", r.text
+    assert "2-player" in error["message"]
+    assert server.post("/api/rooms", {"seats": [None, "trained"]}).status_code == 201

@@ -122,8 +122,9 @@ class Table(Protocol):
         """The bots a seat may hold (empty when the game has none, or they are unavailable)."""
         ...
 
-    def check_bot(self, spec: str) -> str:
-        """``spec`` normalised; :class:`BadMessage` (``bad_bot``, ``bots_unavailable``)."""
+    def check_bot(self, spec: str, players: int | None = None) -> str:
+        """``spec`` normalised; :class:`BadMessage` (``bad_bot``, ``bots_unavailable``), also
+        for a bot that cannot play a table of ``players`` seats (when given)."""
         ...
 
     def bot_title(self, spec: str) -> str:

@@ -211,7 +211,7 @@ def _room_parts(
             seat_list.append(Seat(i, "human"))
             continue
         try:
-            norm = table.check_bot(spec)
+            norm = table.check_bot(spec, players)
             title = table.bot_title(norm)
         except BadMessage as exc:
             status = 503 if exc.code == "bots_unavailable" else 400

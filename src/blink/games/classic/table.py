@@ -151,13 +151,17 @@ class ClassicTable:
         bots = _bots()
         return [] if bots is None else [str(x) for x in bots.STRATEGIES]
 
-    def check_bot(self, spec: str) -> str:
-        """A bot spec (``"expert:blocker"``) normalised."""
+    def check_bot(self, spec: str, players: int | None = None) -> str:
+        """A bot spec (``"expert:blocker"``) normalised; refused for a table of ``players``
+        it cannot play (the ``trained`` level plays the table size it was trained for)."""
         bots = _bots()
         if bots is None:
             raise BadMessage("bots_unavailable", "bots are not available on this server")
         try:
-            return str(bots.BotSpec.parse(spec.strip().lower()))
+            parsed = bots.BotSpec.parse(spec.strip().lower())
+            if players is not None:
+                parsed.check_players(players)
+            return str(parsed)
         except (bots.BotConfigError, ValueError) as exc:
             raise BadMessage("bad_bot", str(exc)) from None
 

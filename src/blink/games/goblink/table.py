@@ -117,8 +117,8 @@ class GoTable:
         """Every Go Blink bot."""
         return list(gobots.GOBOTS)
 
-    def check_bot(self, spec: str) -> str:
-        """A Go Blink bot name (or alias) normalised."""
+    def check_bot(self, spec: str, players: int | None = None) -> str:
+        """A Go Blink bot name (or alias) normalised (each plays every table size)."""
         try:
             return get_gobot_kind(spec).name
         except GoBotError as exc:
