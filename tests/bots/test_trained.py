@@ -23,9 +23,9 @@ from typer.testing import CliRunner
 import blink.envs
 from blink.cli import app
 from blink.games.classic.actions import Reveal
-from blink.games.classic.bots import LEVELS, BotConfigError, BotSpec, PolicyBot, make_bot
+from blink.games.classic.bots import LEVELS, BotConfigError, BotSpec, make_bot
 from blink.games.classic.bots.base import Intent
-from blink.games.classic.bots.trained import PolicyWeights, load_weights
+from blink.games.classic.bots.trained import PolicyBot, PolicyWeights, load_weights
 from blink.games.classic.codec import WAIT, legal_in_view
 from blink.games.classic.engine import ClassicGame, PlayerView
 from blink.games.classic.sim.core import SimConfig, play_game, simulate_game

@@ -15,17 +15,10 @@ import typer
 from typer.core import TyperOption
 
 from blink import __version__
-from blink.cli import bot, cluster, db, engine, play, serve, simulate, tournament, train
-from blink.model.registry import front_end, game_names
 
-__all__ = ["app", "main"]
+__all__ = ["app", "build_app", "main"]
 
-app = typer.Typer(
-    name="blink",
-    help="Blink, the world's fastest game: play, serve, simulate and study it.",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-)
+_built: typer.Typer | None = None
 
 
 def _print_version(value: bool) -> None:
@@ -35,7 +28,6 @@ def _print_version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def _options(
     version: Annotated[
         bool,
@@ -61,19 +53,46 @@ def _no_type_after_flags() -> None:
     TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
 
 
-_no_type_after_flags()
-for module in (engine, serve, cluster, db, play, bot, simulate, train):
-    module.register(app)
-for name in game_names():
-    commands = front_end(name).commands
-    if commands is not None:
-        importlib.import_module(commands).register(app)
-tournament.register(app)
+def build_app() -> typer.Typer:
+    """The ``blink`` command with every area's sub-commands, built once, when first asked
+    for (:data:`app`, :func:`main`). Importing a module of ``blink.cli`` registers nothing, so
+    a game's commands module may import the shared command helpers (``blink.cli.simrun``,
+    ``blink.cli.listing``) whichever is imported first."""
+    global _built
+    if _built is not None:
+        return _built
+    from blink.cli import bot, cluster, db, engine, play, serve, simulate, tournament, train
+    from blink.model.registry import front_end, game_names
+
+    built = typer.Typer(
+        name="blink",
+        help="Blink, the world's fastest game: play, serve, simulate and study it.",
+        no_args_is_help=True,
+        pretty_exceptions_enable=False,
+    )
+    built.callback()(_options)
+    _no_type_after_flags()
+    for module in (engine, serve, cluster, db, play, bot, simulate, train):
+        module.register(built)
+    for name in game_names():
+        commands = front_end(name).commands
+        if commands is not None:
+            importlib.import_module(commands).register(built)
+    tournament.register(built)
+    _built = built
+    return built
+
+
+def __getattr__(name: str) -> Any:
+    """``blink.cli.app``: the ``blink`` command (:func:`build_app`)."""
+    if name == "app":
+        return build_app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main() -> None:
     """Entry point of the ``blink`` console command."""
-    app()
+    build_app()()
 
 
 if __name__ == "__main__":

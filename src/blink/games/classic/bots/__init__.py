@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from blink.games.classic.bots.base import Bot, BotConfigError, Intent
 from blink.games.classic.bots.human import HumanBot
@@ -30,7 +31,9 @@ from blink.games.classic.bots.strategies import (
     register_strategy,
     unregister_strategy,
 )
-from blink.games.classic.bots.trained import PolicyBot, load_weights
+
+if TYPE_CHECKING:  # numpy, imported when a trained bot is made
+    from blink.games.classic.bots.trained import PolicyBot
 
 __all__ = [
     "DEFAULT_LEVEL",
@@ -44,7 +47,6 @@ __all__ = [
     "Intent",
     "Knowledge",
     "Level",
-    "PolicyBot",
     "Strategy",
     "get_level",
     "get_strategy",
@@ -87,6 +89,8 @@ def make_bot(
     st = get_strategy(strategy)
     _check_policy_strategy(lv, strategy)
     if lv.policy:
+        from blink.games.classic.bots.trained import PolicyBot, load_weights  # numpy: on use
+
         return PolicyBot(seat, load_weights(lv.policy), lv.mean_play, seed)
     return HumanBot(seat, lv, st, seed)
 
@@ -138,6 +142,8 @@ class BotSpec:
         cannot play: a trained policy's level plays the table size it was trained for."""
         level = get_level(self.level)
         if level.policy:
+            from blink.games.classic.bots.trained import load_weights  # numpy: on use
+
             trained = load_weights(level.policy).players
             if players != trained:
                 raise BotConfigError(
