@@ -26,6 +26,11 @@ from collections.abc import Iterator, Mapping
 import pytest
 from hypothesis import HealthCheck, settings
 
+os.environ.setdefault("BLINK_WARM_BOTS", "0")
+"""The servers the tests start as processes (``blink serve``, a cluster's nodes) do not load
+the bots' compiled searches at start: dozens of them at once would share two cores with the
+tests. ``tests/server/test_warm_bots.py`` checks the warm-up itself."""
+
 TIMING_HEALTH_CHECKS = (HealthCheck.too_slow,)
 """Health checks whose verdict depends on the machine's speed (suppressed in every profile)."""
 

@@ -42,6 +42,8 @@ def fast_settings(db_url: str, **overrides: Any) -> Settings:
         # be (tests/server/test_farming.py sets the floor), and ranked after one rated game.
         "reaction_floor_ms": 0,
         "provisional_games": 1,
+        # Servers started by the tests load no compiled search at start (test_warm_bots.py).
+        "warm_bots": False,
     }
     base.update(overrides)
     return Settings(**base)

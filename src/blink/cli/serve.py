@@ -212,6 +212,15 @@ BotDelay = Annotated[
         help="Go Blink: seconds a bot waits before each of its actions.",
     ),
 ]
+WarmBots = Annotated[
+    bool,
+    typer.Option(
+        "--warm-bots/--no-warm-bots",
+        envvar="BLINK_WARM_BOTS",
+        hidden=True,  # the default suits every server; tests that start many turn it off
+        help="Load the bots' compiled searches in the background at start.",
+    ),
+]
 TournamentIdleAfter = Annotated[
     float,
     typer.Option(
@@ -497,6 +506,7 @@ def serve(
     deal_seed: DealSeed = None,
     turn_time: TurnTime = referee.TURN,
     bot_delay: BotDelay = 0.8,
+    warm_bots: WarmBots = True,
     tournament_idle_after: TournamentIdleAfter = 600.0,
     tournament_check_interval: TournamentCheckInterval = 5.0,
     daily_bot: DailyBots = None,
@@ -602,6 +612,7 @@ def serve(
         header_timeout=header_timeout or None,
         turn_time=turn_time,
         bot_delay=bot_delay,
+        warm_bots=warm_bots,
         queue_bot_after=queue_bot_after or None,
         queue_gap=queue_gap,
         queue_widen=queue_widen,

@@ -132,6 +132,12 @@ class Table(Protocol):
         registry; :class:`BadMessage` (``bad_bot``, ``bots_unavailable``)."""
         ...
 
+    def warm_bots(self) -> None:
+        """Load now whatever the game's bots load on their first decision (compiled code), so
+        that a live table's first bot decision does not wait for it: the server calls it in a
+        worker thread when it starts (``Settings.warm_bots``). Nothing to do for most games."""
+        ...
+
     def bot_info(self) -> dict[str, Any]:
         """What the game's bots are, as JSON for the clients (``/api/options``: each bot with
         its description, the default one); empty when the game has none."""

@@ -30,6 +30,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from blink import __version__
+from blink.model.registry import game_names, get_table
 from blink.server import archive, direct, errors, replays, session
 from blink.server import storage as st
 from blink.server.body_limit import BodyLimit
@@ -121,6 +122,20 @@ def ws_room(path: str) -> str | Literal[False] | None:
     return code.upper()
 
 
+def _warm_bots() -> asyncio.Future[None]:
+    """Every game's :meth:`~blink.model.table.Table.warm_bots`, in a worker thread (the
+    server serves meanwhile; a failure is logged, and the bots load on first use instead)."""
+
+    def warm() -> None:
+        for name in game_names():
+            try:
+                get_table(name).warm_bots()
+            except Exception:
+                log.exception("the bots of %s could not be loaded ahead", name)
+
+    return asyncio.get_running_loop().run_in_executor(None, warm)
+
+
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Open the database, rebuild the rooms and start the hub's timers; undo it all at the end."""
@@ -161,6 +176,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     tuning = _GcTuning(settings.gc_full_interval)
     tuning.start()
     hub.start_sweeper()
+    app.state.bots_warmed = _warm_bots() if settings.warm_bots else None
     try:
         yield
     finally:

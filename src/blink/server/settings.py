@@ -74,6 +74,10 @@ class Settings:
     bot_delay: float = 0.8
     """Seconds a bot of a turn-based game waits before each of its actions (so people can
     follow)."""
+    warm_bots: bool = True
+    """Load what the games' bots load on their first decision (Go Blink's master bot: its
+    compiled search, half a minute on a machine whose numba cache is empty) in a worker thread
+    when the server starts, so that a live table's first bot decision does not wait for it."""
     between_games: float = 5.0
     """From the end of one game of a series to the next game's deal."""
     hello_timeout: float = 10.0

@@ -175,6 +175,9 @@ class ClassicTable:
         except (bots.BotConfigError, ValueError) as exc:
             raise BadMessage("bad_bot", str(exc)) from None
 
+    def warm_bots(self) -> None:
+        """Nothing: classic Blink's live bots are plain Python, ready at once."""
+
     def bot_info(self) -> dict[str, Any]:
         """The bot levels and strategies with their descriptions, and the defaults (empty, and
         no defaults, when the optional bot package is missing)."""

@@ -422,6 +422,12 @@ class _MasterBotClass:
     49.4% in seat 0 against ``memory``, where ``memory`` itself wins 48.5% on the same deals,
     about a tenth of a point above ``memory`` (25.7)."""
 
+    def warm(self) -> None:
+        """Load its compiled search now (:func:`blink.games.goblink.fast.master_bot.warm`)."""
+        from blink.games.goblink.fast.master_bot import warm
+
+        warm()
+
     def __call__(self, seat: int, seed: int = 0) -> GoBot:
         """A master bot for ``seat`` seeded by ``seed`` (importing its class the first time);
         in a game dealt from another deck than the standard one, it plays as the remembering
@@ -469,6 +475,12 @@ class GoBotKind:
     def make(self, seat: int, seed: int = 0) -> GoBot:
         """A bot of this kind for ``seat``, seeded by ``seed``."""
         return self.cls(seat, seed)
+
+    def warm(self) -> None:
+        """Load what the bot loads on its first decision (a compiled search), if anything."""
+        warm = getattr(self.cls, "warm", None)
+        if callable(warm):
+            warm()
 
 
 def _kind(cls: _GoBotClass, title: str, *aliases: str) -> GoBotKind:

@@ -147,6 +147,11 @@ class GoTable:
         except GoBotError as exc:
             raise BadMessage("bad_bot", str(exc)) from None
 
+    def warm_bots(self) -> None:
+        """Load the compiled search of the master bot (its first decision would)."""
+        for kind in gobots.GOBOTS.values():
+            kind.warm()
+
     def live_bot(
         self,
         spec: str,

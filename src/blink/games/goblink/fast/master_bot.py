@@ -16,7 +16,7 @@ from blink.games.goblink.actions import GoAction
 from blink.games.goblink.fast.master import choose, standard
 from blink.games.goblink.view import GoView
 
-__all__ = ["MasterBot"]
+__all__ = ["MasterBot", "warm"]
 
 
 class MasterBot:
@@ -74,3 +74,23 @@ class MasterBot:
             self.searched += 1
             self.rollouts += used
         return action
+
+
+def warm() -> None:
+    """Load the compiled search (from numba's disk cache, or compile it on a machine whose cache
+    is empty: about half a minute once) by searching one decision of a heads-up deal with a
+    handful of rollouts, so that a live table's first searched decision does not wait for it.
+    The server calls it in a worker thread when it starts (``Settings.warm_bots``)."""
+    from blink.games.goblink.engine import GoGame  # the engine, as the tests' games use it
+
+    game = GoGame.new(2, seed=1)
+    while not game.over:
+        seat = game.current
+        if seat is None:
+            return
+        view = game.view(seat)
+        legal = view.legal_actions()
+        if len(legal) > 1 and standard(view):
+            choose(view, seat, 1, 8)
+            return
+        game.apply(legal[0])
