@@ -9,7 +9,7 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, insert
+from sqlalchemy import Engine, column, create_engine, event, insert, table
 
 from blink.server import schema
 from blink.server.ids import BLOCK_SIZE, GameIds
@@ -90,14 +90,15 @@ def _migrations() -> Config:
     return cfg
 
 
-def _game_row(gid: int) -> dict[str, object]:
+def _game_row(gid: int, deal: str = "deal_options") -> dict[str, object]:
+    """A game row (``deal``: the name of its deal options' column, ``ruleset`` before 0016)."""
     return {
         "id": gid,
         "room_code": "OLDONE",
         "series_number": 1,
         "number": 1,
         "players": 2,
-        "ruleset": json.dumps({"game": "classic"}),
+        deal: json.dumps({"game": "classic"}),
         "deck": "",
         "names": "[]",
         "started_at": 1.0,
@@ -110,7 +111,8 @@ async def test_an_existing_database_keeps_its_ids(db_url: str) -> None:
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "0004_game_bot_seeds")
-        conn.execute(insert(schema.games).values(**_game_row(57)))
+        old = _game_row(57, "ruleset")
+        conn.execute(insert(table("games", *(column(c) for c in old))).values(**old))
     storage = Storage(db_url)  # upgrades to the newest schema
     storage.start(asyncio.get_running_loop())
     try:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import create_engine, insert
+from sqlalchemy import Connection, column, create_engine, insert, table
 from srvkit import fast_settings
 
 from blink.cards import STANDARD_DECK, shuffled_deck
@@ -22,6 +22,11 @@ from blink.server import schema
 from blink.server.hub import Hub
 from blink.server.storage import Storage
 from blink.server.stored import record_of
+
+
+def _insert(conn: Connection, name: str, /, **row: object) -> None:
+    """Insert a row of the schema of the time (columns named, not the newest tables')."""
+    conn.execute(insert(table(name, *(column(c) for c in row))).values(**row))
 
 
 def _old_database(url: str) -> None:
@@ -43,18 +48,17 @@ def _old_database(url: str) -> None:
         assert action is not None
         go.apply(action, t)
         go_actions.append(go_action_to_dict(action, t))
-    room = {"created_at": 1.0, "players": 2, "best_of": 1, "public": True, "series_number": 1}
+    room = {
+        "created_at": 1.0,
+        "players": 2,
+        "best_of": 1,
+        "public": True,
+        "series_number": 1,
+        "status": "playing",
+    }
     with engine.begin() as conn:
-        conn.execute(
-            insert(schema.rooms).values(
-                code="CLASSC", ruleset="official", sizes="[25, 25]", status="playing", **room
-            )
-        )
-        conn.execute(
-            insert(schema.rooms).values(
-                code="GOROOM", ruleset="goblink", sizes=None, status="playing", **room
-            )
-        )
+        _insert(conn, "rooms", code="CLASSC", ruleset="official", sizes="[25, 25]", **room)
+        _insert(conn, "rooms", code="GOROOM", ruleset="goblink", sizes=None, **room)
         for code in ("CLASSC", "GOROOM"):
             for seat in (0, 1):
                 conn.execute(
@@ -75,24 +79,12 @@ def _old_database(url: str) -> None:
             "deck": " ".join(str(c) for c in deck),
             "names": json.dumps(["P0", "P1"]),
         }
-        conn.execute(
-            insert(schema.games).values(
-                id=1,
-                room_code="CLASSC",
-                ruleset=json.dumps(OFFICIAL.to_dict()),
-                sizes="[25, 25]",
-                **game,
-            )
+        classic_rules = json.dumps(OFFICIAL.to_dict())
+        _insert(
+            conn, "games", id=1, room_code="CLASSC", ruleset=classic_rules, sizes="[25, 25]", **game
         )
-        conn.execute(
-            insert(schema.games).values(
-                id=2,
-                room_code="GOROOM",
-                sizes=None,
-                ruleset=json.dumps({"game": "goblink", "dealer": 0}),
-                **game,
-            )
-        )
+        go_options = json.dumps({"game": "goblink", "dealer": 0})
+        _insert(conn, "games", id=2, room_code="GOROOM", sizes=None, ruleset=go_options, **game)
         for seq, (action, t) in enumerate(classic.history, 1):
             conn.execute(
                 insert(schema.actions).values(
@@ -116,7 +108,7 @@ async def test_an_old_database_is_upgraded_and_restored(tmp_path: Path) -> None:
         classic, go = hub.rooms["CLASSC"], hub.rooms["GOROOM"]
         assert classic.game_name == "classic" and go.game_name == "goblink"
         assert classic.options == {"ruleset": "official", "sizes": [25, 25]}
-        assert classic.sizes == (25, 25) and go.options == {}
+        assert classic.info().sizes == [25, 25] and go.options == {}
         assert classic.game is not None and classic.game.seq == 2
         assert go.game is not None and go.game.seq == 2 and go.info().turn_ms == 600_000
         assert classic.game.game.sizes == (25, 25)

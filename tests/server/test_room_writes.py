@@ -1,7 +1,7 @@
-"""A room's storage records become the rows they always were: each kind of record, stored
-through the storage driver (``jobs.job_of``) on SQLite and PostgreSQL, writes the columns,
-names and encodings the rooms wrote before the records (what a restart and the record pages
-read back)."""
+"""A room's storage records become their rows: each kind of record, stored through the
+storage driver (``jobs.job_of``) on SQLite and PostgreSQL, writes the columns, names and
+encodings a restart and the record pages read back, and no column of one game's (a room's
+options and a game's deal options hold what its game keeps)."""
 
 from __future__ import annotations
 
@@ -53,8 +53,6 @@ async def test_a_new_room_is_its_row_and_its_seats_rows_once(db_url: str) -> Non
             "created_at": 1.5,
             "players": 2,
             "best_of": 3,
-            "ruleset": "official",
-            "sizes": "[5,6]",
             "public": True,
             "status": "waiting",
             "series_number": 1,
@@ -84,15 +82,14 @@ async def test_a_new_room_is_its_row_and_its_seats_rows_once(db_url: str) -> Non
         storage.stop()
 
 
-async def test_a_room_without_a_ruleset_or_sizes_stores_its_game_in_their_columns(
-    db_url: str,
-) -> None:
+async def test_a_room_of_another_game_keeps_only_its_own_options(db_url: str) -> None:
     storage = Storage(db_url)
     storage.start(asyncio.get_running_loop())
     try:
         await _store(storage, rw.NewRoom("WXYZ", 2.0, "goblink", 3, 1, False, {"turn": 30}, ()))
         (room,) = _rows(storage, rooms)
-        assert (room["ruleset"], room["sizes"], room["options"]) == ("goblink", None, '{"turn":30}')
+        assert (room["game"], room["options"]) == ("goblink", '{"turn":30}')
+        assert "ruleset" not in room and "sizes" not in room
     finally:
         storage.stop()
 
@@ -107,8 +104,7 @@ async def test_a_game_its_actions_its_pause_and_its_end_are_their_rows(db_url: s
             series_number=1,
             number=2,
             players=2,
-            deal_options='{"game": "classic"}',
-            sizes=[5, 6],
+            deal_options='{"game": "classic", "variant": {"players": 2, "sizes": [5, 6]}}',
             deck=("1RC", "2GS", "3BT"),
             names=["Ana", "Bot (greedy)"],
             started_at=3.25,
@@ -130,8 +126,7 @@ async def test_a_game_its_actions_its_pause_and_its_end_are_their_rows(db_url: s
             "series_number": 1,
             "number": 2,
             "players": 2,
-            "ruleset": '{"game": "classic"}',
-            "sizes": "[5,6]",
+            "deal_options": '{"game": "classic", "variant": {"players": 2, "sizes": [5, 6]}}',
             "deck": "1RC 2GS 3BT",
             "names": '["Ana","Bot (greedy)"]',
             "started_at": 3.25,

@@ -25,7 +25,6 @@ from collections import Counter, OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from blink.model.registry import DEFAULT_GAME
 from blink.server import storage as st
 from blink.server.bus import LEASES, Bus, Event, LocalBus, RoomWanted
 from blink.server.conn import Conn
@@ -52,7 +51,6 @@ __all__ = [
     "Hub",
     "RoomTable",
     "random_code",
-    "room_options",
 ]
 
 log = logging.getLogger("blink.server")
@@ -494,7 +492,7 @@ class Hub:
                 lr.game,
                 lr.players,
                 lr.best_of,
-                room_options(lr),
+                dict(lr.options),
                 lr.public,
                 seat_list,
                 lr.created_at,
@@ -640,13 +638,3 @@ def _timed(
         observe(time.perf_counter() - received)
 
     return timed
-
-
-def room_options(lr: st.LoadedRoom) -> dict[str, Any]:
-    """A stored room's options; a room stored before rooms kept them has the default game's
-    ruleset and sizes columns."""
-    if lr.options is not None:
-        return dict(lr.options)
-    if lr.game != DEFAULT_GAME:
-        return {}
-    return {"ruleset": lr.ruleset, "sizes": lr.sizes}

@@ -191,20 +191,12 @@ def job_pause_game(game_id: int, paused: bool) -> SqlJob:
     return SqlJob("update", games, ("paused",), (paused, game_id), ("id",))
 
 
-def _json(value: Any) -> str | None:
-    return None if value is None else _ENCODE(value).decode()
-
-
 def _new_room(w: rw.NewRoom) -> Callable[[Connection], bool]:
     row = {
         "code": w.code,
         "created_at": w.created_at,
         "players": w.players,
         "best_of": w.best_of,
-        # Columns of the first (classic) rooms, kept for every game: its ruleset's name, its
-        # handicap; the whole options are in ``options``.
-        "ruleset": str(w.options.get("ruleset", w.game))[:32],
-        "sizes": _json(w.options.get("sizes")),
         "public": w.public,
         "status": "waiting",
         "series_number": 1,
@@ -234,8 +226,7 @@ def _game_dealt(w: rw.GameDealt) -> SqlJob:
             "series_number": w.series_number,
             "number": w.number,
             "players": w.players,
-            "ruleset": w.deal_options,
-            "sizes": _json(w.sizes),
+            "deal_options": w.deal_options,
             "deck": " ".join(w.deck),
             "names": _ENCODE(w.names).decode(),
             "started_at": w.started_at,

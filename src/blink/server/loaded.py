@@ -30,8 +30,8 @@ class LoadedGame:
     series_number: int
     number: int
     players: int
-    ruleset: dict[str, Any]
-    sizes: list[int] | None
+    deal_options: dict[str, Any]
+    """Its game's name and the options part of its record (``{"game": ..., **options}``)."""
     deck: list[str]
     names: list[str]
     started_at: float
@@ -59,8 +59,6 @@ class LoadedRoom:
     created_at: float
     players: int
     best_of: int
-    ruleset: str
-    sizes: list[int] | None
     public: bool
     status: str
     series_number: int
@@ -68,8 +66,8 @@ class LoadedRoom:
     games: list[LoadedGame]
     game: str = "classic"
     """The room's game (its name in :mod:`blink.model.registry`)."""
-    options: dict[str, Any] | None = None
-    """The options it was opened with (``None``: a room stored before rooms kept them)."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """The options it was opened with (its game's and the room's)."""
 
 
 def game_from_row(r: Any) -> LoadedGame:
@@ -79,8 +77,7 @@ def game_from_row(r: Any) -> LoadedGame:
         series_number=r.series_number,
         number=r.number,
         players=r.players,
-        ruleset=json.loads(r.ruleset),
-        sizes=json.loads(r.sizes) if r.sizes else None,
+        deal_options=json.loads(r.deal_options),
         deck=r.deck.split(),
         names=json.loads(r.names),
         started_at=r.started_at,

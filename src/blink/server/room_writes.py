@@ -7,7 +7,7 @@ driver turns each into SQL (:func:`blink.server.jobs.job_of`), so the columns, t
 their encodings are the driver's, and importing the room core loads no database library.
 
 The records are frozen msgspec Structs with typed fields, in the room's own terms: a room's
-options, not the ``ruleset`` and ``sizes`` columns the driver derives from them.
+options and a game's deal options, whatever its game (no column of one game's).
 """
 
 from __future__ import annotations
@@ -106,8 +106,6 @@ class GameDealt(RoomWrite, frozen=True):
     players: int
     deal_options: str
     """The game's name and its record options, as JSON (:func:`deal_options`)."""
-    sizes: list[int] | None
-    """The room's draw-pile sizes option (a handicap), for games that have one."""
     deck: tuple[str, ...]
     names: list[str]
     started_at: float

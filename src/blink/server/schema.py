@@ -46,14 +46,14 @@ rooms = Table(
     Column("created_at", Float, nullable=False),
     Column("players", Integer, nullable=False),
     Column("best_of", Integer, nullable=False),
-    Column("ruleset", String(32), nullable=False),
-    Column("sizes", Text, nullable=True),
     Column("public", Boolean, nullable=False),
     Column("status", String(16), nullable=False),
     Column("series_number", Integer, nullable=False),
     Column("game", String(16), nullable=False, server_default="classic"),
-    Column("options", Text, nullable=True),
+    Column("options", Text, nullable=False),
 )
+"""A room: ``game`` its game, ``options`` the options it was opened with (JSON, the game's own
+and the room's: a classic room's ruleset and draw-pile sizes, a practice room's flag...)."""
 
 seats = Table(
     "seats",
@@ -75,8 +75,7 @@ games = Table(
     Column("series_number", Integer, nullable=False),
     Column("number", Integer, nullable=False),
     Column("players", Integer, nullable=False),
-    Column("ruleset", Text, nullable=False),
-    Column("sizes", Text, nullable=True),
+    Column("deal_options", Text, nullable=False),
     Column("deck", Text, nullable=False),
     Column("names", Text, nullable=False),
     Column("started_at", Float, nullable=False),
@@ -85,6 +84,9 @@ games = Table(
     Column("bot_seeds", Text, nullable=True),
     Column("paused", Boolean, nullable=False, server_default=false()),
 )
+"""A game of a room: its deal (``deck``, ``players``) and in ``deal_options`` its game's name
+with the options part of its record, as JSON (``{"game": ..., **encode_options}``: a classic
+game's ruleset and draw-pile sizes are there), read back by :mod:`blink.server.stored`."""
 
 actions = Table(
     "actions",

@@ -68,15 +68,13 @@ class Reads:
                         created_at=r.created_at,
                         players=r.players,
                         best_of=r.best_of,
-                        ruleset=r.ruleset,
-                        sizes=json.loads(r.sizes) if r.sizes else None,
                         public=bool(r.public),
                         status=r.status,
                         series_number=r.series_number,
                         seats=room_seats,
                         games=room_games,
                         game=r.game,
-                        options=json.loads(r.options) if r.options else None,
+                        options=json.loads(r.options),
                     )
                 )
         return out
@@ -191,7 +189,7 @@ class Reads:
                 ):
                     counts[int(a[0])] = int(a[1])
         for r in rows:
-            ruleset = json.loads(r.ruleset)
+            deal = json.loads(r.deal_options)
             names = json.loads(r.names)
             result = json.loads(r.result) if r.result else None
             out.append(
@@ -200,7 +198,7 @@ class Reads:
                     "room": r.room_code,
                     "number": r.number,
                     "series": r.series_number,
-                    "kind": str(ruleset.get("game") or DEFAULT_GAME),
+                    "kind": str(deal.get("game") or DEFAULT_GAME),
                     "players": [
                         {
                             "name": names[i] if i < len(names) else None,

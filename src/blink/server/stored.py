@@ -1,11 +1,11 @@
 """Stored games read and written through each game's record codec, for any game.
 
-A game row keeps its deal (the deck order, the players) and, in its ``ruleset`` column, the
-game's name with the options part of its record (``{"game": ..., **encode_options}``); every
-accepted action is a row of the action log in the record's action form. So a stored game is
-rebuilt (a restart, a record download) by the game's own codec, and nothing here knows a game.
-Rows written before games were named this way hold a classic ruleset object and a ``sizes``
-column: they are read as the default game's (:func:`options_part`).
+A game row keeps its deal (the deck order, the players) and, in its ``deal_options`` column,
+the game's name with the options part of its record (``{"game": ..., **encode_options}``);
+every accepted action is a row of the action log in the record's action form. So a stored game
+is rebuilt (a restart, a record download) by the game's own codec, and nothing here knows a
+game. (Rows written before games were named this way were moved to this form by the migration
+``0016_deal_options``.)
 """
 
 from __future__ import annotations
@@ -67,18 +67,15 @@ def _codec(game: str) -> AnyCodec:
 
 def game_of(lg: LoadedGame) -> str:
     """The game a stored game row is of."""
-    name = lg.ruleset.get("game") if isinstance(lg.ruleset, dict) else None
+    name = lg.deal_options.get("game") if isinstance(lg.deal_options, dict) else None
     return name if isinstance(name, str) else DEFAULT_GAME
 
 
 def options_part(lg: LoadedGame) -> dict[str, Any]:
-    """The options part of a stored game's record (older rows converted)."""
-    stored = dict(lg.ruleset) if isinstance(lg.ruleset, dict) else {}
-    if "game" in stored:
-        stored.pop("game")
-        return stored
-    sizes = list(lg.sizes) if lg.sizes else None
-    return {"variant": {"players": lg.players, "sizes": sizes}, "ruleset": stored}
+    """The options part of a stored game's record: its deal options but the game's name."""
+    stored = dict(lg.deal_options) if isinstance(lg.deal_options, dict) else {}
+    stored.pop("game", None)
+    return stored
 
 
 def rebuild(lg: LoadedGame) -> tuple[Any, list[Step]]:

@@ -378,7 +378,6 @@ class Room:
                 number=number,
                 players=self.players,
                 deal_options=self._deal_options(options, state),
-                sizes=self.options.get("sizes"),
                 deck=tuple(str(c) for c in deck),
                 names=self._names(),
                 started_at=g.started_wall,
