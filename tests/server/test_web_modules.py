@@ -305,22 +305,3 @@ def test_reader_names_cycles_and_missing_files(tmp_path: Path) -> None:
 @pytest.mark.parametrize("spec", ["./app.js", "/js/app.js"])
 def test_resolve_relative_and_rooted(spec: str) -> None:
     assert resolve(JS / "lobby.js", spec, WEB) == (JS / "app.js").resolve()
-
-
-def _settings(page: str) -> str:
-    html = (WEB / page).read_text(encoding="utf-8")
-    start = html.index('<div class="settings">')
-    return html[start : html.index("</header>", start)]
-
-
-@pytest.mark.parametrize(
-    "page", ["tournament.html", "leaderboard.html", "daily.html", "player.html"]
-)
-def test_the_tournament_pages_have_the_game_pages_top_bar(page: str) -> None:
-    """The tournament, leaderboard, daily challenge and player pages repeat index.html's
-    top-bar controls (topbar.js wires them by id); only the "How to play" link of
-    the phone's menu differs, the router's data-link being index.html's alone."""
-    ours = _settings(page)
-    theirs = _settings("index.html").replace(' href="/#rules" data-link ', ' href="/#rules" ')
-    assert ours == theirs
-    assert '<script type="module" src="/js/' in (WEB / page).read_text(encoding="utf-8")

@@ -6,7 +6,8 @@
 - :mod:`~blink.server.routes.profiles`: profiles and the leaderboard;
 - :mod:`~blink.server.routes.accounts`: accounts, their sessions and data;
 - :mod:`~blink.server.routes.tournaments`: tournaments;
-- :mod:`~blink.server.routes.web`: the browser client's pages and files.
+- :mod:`~blink.server.routes.web`: the browser client's pages and files;
+- :mod:`~blink.server.routes.pages`: the client's pages with the top bar they share put in.
 
 Endpoints reach the server's state through :mod:`~blink.server.routes.deps` (FastAPI
 dependencies reading ``request.app.state``). The replay endpoints are

@@ -5,6 +5,8 @@
 (``web/player.html``, which a profile's id leads to too; the not-found page in the visitor's
 language, with status 404, when no profile has that name).
 
+The pages are served with the top bar they share put in (:mod:`blink.server.routes.pages`).
+
 Without the client's folder (``settings.web_dir``), ``/`` answers a short page that points at
 the API documentation.
 
@@ -26,7 +28,7 @@ from typing import Any, Final
 from urllib.parse import quote
 
 from fastapi import APIRouter, FastAPI, Request
-from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import select
 
@@ -37,6 +39,7 @@ from blink.server.errors import ApiError, not_found_page, page_language
 from blink.server.hub import Hub
 from blink.server.profiles import profiles
 from blink.server.routes.deps import HubDep, SettingsDep
+from blink.server.routes.pages import ClientFiles, serve_page
 
 __all__ = [
     "SHELL_SUFFIXES",
@@ -80,9 +83,9 @@ def web_module_url(game: str) -> str | None:
     return None if game_web_dir(game) is None else f"/games/{game}/{WEB_MODULE}"
 
 
-def _index(web: Path | None) -> Any:
+def _index(web: Path | None, req: Request) -> Any:
     if web is not None and (web / "index.html").is_file():
-        return FileResponse(web / "index.html")
+        return serve_page(web, "index.html", req.headers)
     return HTMLResponse(
         "<!doctype html><title>Blink</title><h1>Blink server</h1>"
         "<p>The browser client is not installed. The API is documented at "
@@ -91,23 +94,23 @@ def _index(web: Path | None) -> Any:
 
 
 @router.get("/play/{code}", include_in_schema=False)
-async def play_link(h: HubDep, settings: SettingsDep, code: str) -> Any:
+async def play_link(h: HubDep, settings: SettingsDep, req: Request, code: str) -> Any:
     """A room's link for its players: the client's page (the game's own, if it has one)."""
     room = h.room(code.upper())
     page = page_of(room.game_name) if room is not None else None
     if page is not None:
         return RedirectResponse(page[0] + code.upper())
-    return _index(settings.web_dir)
+    return _index(settings.web_dir, req)
 
 
 @router.get("/watch/{code}", include_in_schema=False)
-async def watch_link(h: HubDep, settings: SettingsDep, code: str) -> Any:
+async def watch_link(h: HubDep, settings: SettingsDep, req: Request, code: str) -> Any:
     """A room's link for spectators: the client's page (the game's own, if it has one)."""
     room = h.room(code.upper())
     page = page_of(room.game_name) if room is not None else None
     if page is not None:
         return RedirectResponse(page[1] + code.upper())
-    return _index(settings.web_dir)
+    return _index(settings.web_dir, req)
 
 
 def _player(h: Hub, name: str) -> tuple[str, bool] | None:
@@ -140,7 +143,7 @@ async def player_page(h: HubDep, settings: SettingsDep, req: Request, name: str)
     web = settings.web_dir
     if web is None or not (web / "player.html").is_file():
         raise ApiError(404, "no_client", "the browser client is not installed on this server")
-    return FileResponse(web / "player.html", headers={"Cache-Control": "no-cache"})
+    return serve_page(web, "player.html", req.headers, {"Cache-Control": "no-cache"})
 
 
 @router.get("/favicon.ico", include_in_schema=False)
@@ -189,10 +192,10 @@ async def service_worker(settings: SettingsDep) -> Response:
     )
 
 
-async def root(settings: SettingsDep) -> Any:
+async def root(settings: SettingsDep, req: Request) -> Any:
     """``/`` when the client's folder is missing: the client's page if it appeared since, else
     a page pointing at the API documentation."""
-    return _index(settings.web_dir)
+    return _index(settings.web_dir, req)
 
 
 def install(app: FastAPI, web: Path | None) -> None:
@@ -205,6 +208,6 @@ def install(app: FastAPI, web: Path | None) -> None:
         if folder is not None:
             app.mount(f"/games/{name}", StaticFiles(directory=folder), name=f"game-{name}")
     if web is not None and web.is_dir():
-        app.mount("/", StaticFiles(directory=web, html=True), name="web")
+        app.mount("/", ClientFiles(web), name="web")
     else:
         app.add_api_route("/", root, methods=["GET"], include_in_schema=False)

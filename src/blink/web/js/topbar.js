@@ -1,7 +1,7 @@
-// The top bar every page shares (index.html, tournament.html, leaderboard.html): the language
-// switch, sound, colour letters, "How to play", the phone's menu and the account button
-// (account.js). It imports no view, so a
-// page outside the app's router (the tournament and leaderboard pages) uses it as the app does.
+// The top bar every page shares (its markup is partials/topbar.html, which the server puts into
+// each page): the language switch, sound, colour letters, "How to play", the phone's menu and
+// the account button (account.js). It imports no view, so a page outside the app's router
+// (the tournament, leaderboard, daily challenge and player pages) uses it as the app does.
 
 import { applyI18n, getLang, onLangChange, setLang, t } from "./i18n.js";
 import { isMuted, setMuted } from "./sound.js";
