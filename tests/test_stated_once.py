@@ -72,10 +72,12 @@ def test_the_browser_takes_the_piles_reach_from_the_server() -> None:
     assert unused == []
 
 
-def test_the_referees_delays_are_stated_once_in_the_model() -> None:
-    # The default countdown, stall pause, choice deadline and turn time are blink.model.base's
-    # COUNTDOWN, STALL_PAUSE, CHOICE_DEADLINE and TURN: the settings, blink serve, the terminal
-    # table and the simulator take them and give none of them as a number again.
+def test_the_referees_delays_are_stated_once_by_their_games() -> None:
+    # The default countdown is blink.model.base's COUNTDOWN; a stall's pause and a choosing
+    # stall's deadline are classic Blink's (its rules' STALL_PAUSE and CHOICE_DEADLINE), a
+    # turn's time Go Blink's (TURN_TIME), each in its game's timings (GameInfo.timings). The
+    # server's settings and blink serve hold none of them (None: the game's own), and no module
+    # gives one of them as a number again.
     names = r"countdown|stall_pause|choice_deadline|turn_time|turn|choice_timeout|choice_seconds"
     literal = re.compile(rf"\b(?:{names})\b\s*(?::[^=\n]*)?=\s*(?:3\.0|1\.5|10\.0|60\.0)\b")
     found = [
@@ -85,12 +87,22 @@ def test_the_referees_delays_are_stated_once_in_the_model() -> None:
         if literal.search(line)
     ]
     assert found == []
-    from blink.model.base import CHOICE_DEADLINE, COUNTDOWN, STALL_PAUSE, TURN, Timings
+    from blink.games.classic.rules import CHOICE_DEADLINE, STALL_PAUSE
+    from blink.games.goblink.values import TURN_TIME
+    from blink.model.base import COUNTDOWN, Timings
+    from blink.model.registry import get_game
+    from blink.server.room.clock import timings
     from blink.server.settings import Settings
 
     settings = Settings()
-    assert Timings() == Timings(COUNTDOWN, STALL_PAUSE, CHOICE_DEADLINE, TURN)
-    assert (settings.countdown, settings.stall_pause, settings.choice_deadline) == (
-        COUNTDOWN, STALL_PAUSE, CHOICE_DEADLINE,
-    )  # fmt: skip
-    assert settings.turn_time == TURN
+    assert (settings.countdown, settings.stall_pause, settings.choice_deadline) == (None,) * 3
+    assert settings.turn_time is None
+    assert Timings() == Timings(COUNTDOWN, None, None, None)
+    classic, goblink = get_game("classic").info.timings, get_game("goblink").info.timings
+    assert classic == Timings(COUNTDOWN, STALL_PAUSE, CHOICE_DEADLINE, None)
+    assert goblink == Timings(COUNTDOWN, None, None, TURN_TIME)
+    # The server's delays are each game's own unless its settings give one.
+    assert timings(settings, goblink) == goblink
+    assert timings(Settings(turn_time=5.0, stall_pause=0.5), classic) == Timings(
+        COUNTDOWN, 0.5, CHOICE_DEADLINE, 5.0
+    )

@@ -8,7 +8,6 @@ from typing import Annotated
 
 import typer
 
-import blink.model.base as referee
 from blink.cli.serve_mail import (
     SmtpBaseUrl,
     SmtpFrom,
@@ -144,30 +143,30 @@ MetricsAllow = Annotated[
     ),
 ]
 Countdown = Annotated[
-    float,
+    float | None,
     typer.Option(
         envvar="BLINK_COUNTDOWN",
         metavar="SECONDS",
         rich_help_panel=TABLE,
-        help="Seconds from the deal to the reveal.",
+        help="Seconds from the deal to the reveal (default: each game's own).",
     ),
 ]
 StallPause = Annotated[
-    float,
+    float | None,
     typer.Option(
         envvar="BLINK_STALL_PAUSE",
         metavar="SECONDS",
         rich_help_panel=TABLE,
-        help="Seconds a stall is shown before the flip.",
+        help="Seconds a stall is shown before the flip (default: the game's own).",
     ),
 ]
 ChoiceDeadline = Annotated[
-    float,
+    float | None,
     typer.Option(
         envvar="BLINK_CHOICE_DEADLINE",
         metavar="SECONDS",
         rich_help_panel=TABLE,
-        help="Seconds players have to choose a card in a stall.",
+        help="Seconds players have to choose a card in a stall (default: the game's own).",
     ),
 ]
 BetweenGames = Annotated[
@@ -189,7 +188,7 @@ DealSeed = Annotated[
     ),
 ]
 TurnTime = Annotated[
-    float,
+    float | None,
     typer.Option(
         "--turn-time",
         "--go-turn-time",
@@ -197,7 +196,7 @@ TurnTime = Annotated[
         envvar="BLINK_TURN_TIME",
         metavar="SECONDS",
         rich_help_panel=TABLE,
-        help="Go Blink: seconds for a turn before default actions play it.",
+        help="Seconds for a turn of a turn-based game (default: the game's own).",
     ),
 ]
 BotDelay = Annotated[
@@ -499,12 +498,12 @@ def serve(
     db: DbFile = None,
     database_url: DatabaseUrl = None,
     db_writer: DbWriter = "auto",
-    countdown: Countdown = referee.COUNTDOWN,
-    stall_pause: StallPause = referee.STALL_PAUSE,
-    choice_deadline: ChoiceDeadline = referee.CHOICE_DEADLINE,
+    countdown: Countdown = None,
+    stall_pause: StallPause = None,
+    choice_deadline: ChoiceDeadline = None,
     between_games: BetweenGames = 5.0,
     deal_seed: DealSeed = None,
-    turn_time: TurnTime = referee.TURN,
+    turn_time: TurnTime = None,
     bot_delay: BotDelay = 0.8,
     warm_bots: WarmBots = True,
     tournament_idle_after: TournamentIdleAfter = 600.0,

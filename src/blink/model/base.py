@@ -22,10 +22,7 @@ from typing import Any, Final, Generic, NamedTuple, Protocol, TypeVar
 from blink.cards import Card
 
 __all__ = [
-    "CHOICE_DEADLINE",
     "COUNTDOWN",
-    "STALL_PAUSE",
-    "TURN",
     "GameDefinition",
     "GameInfo",
     "GameState",
@@ -149,29 +146,44 @@ class Timer(Enum):
 
 
 COUNTDOWN: Final = 3.0
-"""The referee's default countdown (seconds from the deal to the reveal): the one statement of
-it, which the server's settings, ``blink serve`` and the terminal table take."""
-STALL_PAUSE: Final = 1.5
-"""The referee's default pause before a stall's flip (seconds)."""
-CHOICE_DEADLINE: Final = 10.0
-"""The referee's default time to choose a card in a choosing stall (seconds)."""
-TURN: Final = 60.0
-"""The referee's default time for a turn of a turn-based game (seconds)."""
+"""A live table's countdown (seconds from the deal to the first move) unless its game states
+another: the one statement of it, which the games' timings, ``blink play`` and the terminal
+table take."""
 
 
 @dataclass(frozen=True, slots=True)
 class Timings:
-    """A driver's delays, in seconds, one per :class:`Timer`. ``None``: wait for ever."""
+    """A driver's delays, in seconds, one per :class:`Timer`. ``None``: wait for ever.
+
+    Each game states the delays of the timers its referee uses (:attr:`GameInfo.timings`:
+    classic Blink its stall pause and choice deadline, Go Blink its turn time); a driver may
+    give its own instead (:meth:`updated`)."""
 
     countdown: float | None = COUNTDOWN
-    stall_pause: float | None = STALL_PAUSE
-    choice_deadline: float | None = CHOICE_DEADLINE
-    turn: float | None = TURN
+    stall_pause: float | None = None
+    choice_deadline: float | None = None
+    turn: float | None = None
 
     def of(self, timer: Timer) -> float | None:
         """The delay for ``timer``."""
         delay: float | None = getattr(self, timer.value)
         return delay
+
+    def updated(
+        self,
+        countdown: float | None = None,
+        stall_pause: float | None = None,
+        choice_deadline: float | None = None,
+        turn: float | None = None,
+    ) -> Timings:
+        """These delays with each one given (not ``None``) in its place: a driver's own
+        settings over a game's defaults."""
+        return Timings(
+            self.countdown if countdown is None else countdown,
+            self.stall_pause if stall_pause is None else stall_pause,
+            self.choice_deadline if choice_deadline is None else choice_deadline,
+            self.turn if turn is None else turn,
+        )
 
 
 class Pending(NamedTuple):
@@ -249,6 +261,8 @@ class GameInfo:
     """Option names this game's :meth:`GameDefinition.new` accepts, with one line each."""
     ends: type[Termination] = Termination
     """The game's own end reasons (an enum subclassing :class:`Termination`)."""
+    timings: Timings = Timings()
+    """The game's own delays for the timers its referee uses (drivers' defaults)."""
 
     def check_players(self, players: object) -> int:
         """``players`` if this game can be played by that many, else ``ValueError``."""

@@ -11,7 +11,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import blink.model.base as referee
 from blink.files import user_data_folder
 
 __all__ = ["MailSettings", "Settings", "default_database_path", "sqlite_url"]
@@ -63,13 +62,14 @@ class Settings:
     """Everything the server needs to know; all delays are in seconds."""
 
     database_url: str = field(default_factory=lambda: sqlite_url(default_database_path()))
-    countdown: float = referee.COUNTDOWN
-    """From a game's deal (every seat ready) to the reveal."""
-    stall_pause: float = referee.STALL_PAUSE
+    countdown: float | None = None
+    """From a game's deal (every seat ready) to the reveal (``None``, as the four delays
+    below: each game's own, :attr:`blink.model.base.GameInfo.timings`)."""
+    stall_pause: float | None = None
     """How long a flip stall is shown before the server flips."""
-    choice_deadline: float = referee.CHOICE_DEADLINE
+    choice_deadline: float | None = None
     """How long players have to choose a hand card in a choosing stall."""
-    turn_time: float = referee.TURN
+    turn_time: float | None = None
     """Seconds a player of a turn-based game (Go Blink) has for a turn before the default."""
     bot_delay: float = 0.8
     """Seconds a bot of a turn-based game waits before each of its actions (so people can

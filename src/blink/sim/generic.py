@@ -74,7 +74,7 @@ def play_out(
     Seats without an agent never act; the referee acts for them when their time runs out.
     Raises :class:`Stuck` when nothing can happen, ``RuntimeError`` past ``max_actions``.
     """
-    referee = RefereeClock(definition, timings or Timings())
+    referee = RefereeClock(definition, timings or definition.info.timings)
     now = 0.0
     taken = by_referee = 0
     while not state.over:

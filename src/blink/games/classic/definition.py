@@ -38,16 +38,18 @@ from blink.games.classic.record import (
 )
 from blink.games.classic.replay import classic_game_replay
 from blink.games.classic.rules import (
+    CHOICE_DEADLINE,
     MAX_PLAYERS,
     MIN_PLAYERS,
     OFFICIAL,
+    STALL_PAUSE,
     Ruleset,
     deal_sizes,
     get_ruleset,
     parse_handicap,
 )
 from blink.games.classic.wire import event_to_wire, view_to_wire
-from blink.model.base import GameInfo, Pending, Timer
+from blink.model.base import GameInfo, Pending, Timer, Timings
 
 __all__ = ["CLASSIC", "DEALS", "ClassicDeals", "ClassicDefinition"]
 
@@ -60,6 +62,7 @@ _INFO: Final = GameInfo(
     default_players=2,
     real_time=True,
     ends=ClassicEnd,
+    timings=Timings(stall_pause=STALL_PAUSE, choice_deadline=CHOICE_DEADLINE),
     options={
         "ruleset": "the ruleset's name (official, dead-end) or a Ruleset",
         "sizes": "each seat's draw-pile size (a handicap), or a handicap text such as 35:25",

@@ -18,12 +18,14 @@ from enum import Enum
 from typing import Final
 
 __all__ = [
+    "CHOICE_DEADLINE",
     "DEAD_END",
     "MAX_PLAYERS",
     "MIN_PILE",
     "MIN_PLAYERS",
     "OFFICIAL",
     "RULESETS",
+    "STALL_PAUSE",
     "DeadEnd",
     "DealError",
     "Ruleset",
@@ -40,6 +42,13 @@ MAX_PLAYERS: Final = 3
 
 MIN_PILE: Final = 4
 """The smallest draw pile a player can be dealt: one center card and a hand of three."""
+
+STALL_PAUSE: Final = 1.5
+"""Seconds a stall pauses the table before its flip, unless a driver sets its own (the game's
+timings, :attr:`blink.model.base.GameInfo.timings`)."""
+CHOICE_DEADLINE: Final = 10.0
+"""Seconds the players of a choosing stall have to choose a hand card before the default
+choices are taken, unless a driver sets its own."""
 
 
 class DeadEnd(Enum):

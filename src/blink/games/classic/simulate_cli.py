@@ -45,7 +45,7 @@ from blink.cli.simulate import GameOpt, game_kind, run_game_simulation
 from blink.dask_runner.client import DEFAULT_TIMEOUT
 from blink.games.classic.bots import LEVELS, STRATEGIES, BotSpec
 from blink.games.classic.definition import CLASSIC
-from blink.model.base import CHOICE_DEADLINE
+from blink.games.classic.rules import CHOICE_DEADLINE
 
 if TYPE_CHECKING:
     from blink.games.classic.rules import Ruleset

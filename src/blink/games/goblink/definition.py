@@ -34,7 +34,8 @@ from blink.games.goblink.record import (
     go_action_to_dict,
 )
 from blink.games.goblink.replay import go_game_replay
-from blink.model.base import GameInfo, Pending, Timer
+from blink.games.goblink.values import TURN_TIME
+from blink.model.base import GameInfo, Pending, Timer, Timings
 
 __all__ = ["GOBLINK", "GoBlinkDefinition"]
 
@@ -47,6 +48,7 @@ _INFO: Final = GameInfo(
     default_players=4,
     real_time=False,
     ends=GoEnd,
+    timings=Timings(turn=TURN_TIME),
     options={
         "dealer": "the dealer's seat (the player after the dealer starts)",
         "turn_limit": "end by fewest cards after this many turns (a safety net for simulations)",

@@ -17,6 +17,7 @@ from blink.cards import Attribute, Card, Color, Shape
 
 __all__ = [
     "MIN_MATCH",
+    "TURN_TIME",
     "Value",
     "attribute_of",
     "match_value",
@@ -29,6 +30,10 @@ __all__ = [
 ]
 
 MIN_MATCH: Final = 3
+
+TURN_TIME: Final = 60.0
+"""Seconds a player has for a turn before the default actions play it, unless a driver sets
+its own (the game's timings, :attr:`blink.model.base.GameInfo.timings`)."""
 
 Value = Color | Shape | int
 """One attribute value: a colour, a shape or a count (1 to 5)."""

@@ -67,14 +67,12 @@ class Cancellable(Protocol):
         ...
 
 
-def timings(settings: Settings) -> Timings:
-    """The server's delays for the referee: the settings' countdown, stall pause, choice
-    deadline and turn time."""
-    return Timings(
-        countdown=settings.countdown,
-        stall_pause=settings.stall_pause,
-        choice_deadline=settings.choice_deadline,
-        turn=settings.turn_time,
+def timings(settings: Settings, game: Timings) -> Timings:
+    """The delays of a game's referee on the server: the game's own (``game``, its
+    :attr:`~blink.model.base.GameInfo.timings`) with each one the settings give (countdown,
+    stall pause, choice deadline, turn time) in its place."""
+    return game.updated(
+        settings.countdown, settings.stall_pause, settings.choice_deadline, settings.turn_time
     )
 
 

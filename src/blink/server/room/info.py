@@ -9,6 +9,7 @@ from urllib.parse import quote
 from blink.server import room_writes as rw
 from blink.server.protocol import RoomInfo, RoomSummary
 from blink.server.room.admission import admits_bots, host_is_bot
+from blink.server.room.clock import timings
 
 if TYPE_CHECKING:
     from blink.server.room.room import Room
@@ -46,7 +47,9 @@ def _sizes(options: dict[str, Any]) -> list[int] | None:
 
 def room_info(room: Room) -> RoomInfo:
     """The room: its game, options, seats, status, series and games."""
-    turn = None if room.definition.info.real_time else round(room.settings.turn_time * 1000)
+    info = room.definition.info
+    turn_time = timings(room.settings, info.timings).turn
+    turn = None if info.real_time or turn_time is None else round(turn_time * 1000)
     return RoomInfo(
         code=room.code,
         game=room.game_name,

@@ -73,7 +73,7 @@ def rebuild_ring(room: Room, g: GameState) -> None:
         raise ValueError(f"the game holds {len(history)} actions, not {g.persisted}")
     first = max(1, g.persisted - room.settings.resume_buffer + 1)
     state = definition.new(room.players, deck=g.game.deck, options=definition.options_of(g.game))
-    referee = TableClock(definition, timings(room.settings))
+    referee = TableClock(definition, timings(room.settings, definition.info.timings))
     now = room.settings.clock()
     t0 = now - g.last_t / 1000 if g.t0 is None else g.t0
     receivers: list[int | None] = [*range(room.players), None]

@@ -331,8 +331,9 @@ class Room:
 
     def _table_clock(self, held: bool) -> TableClock:
         """A new game's table clock, held for the countdown its table asks for (``held``)."""
-        hold = self.table.countdown(self.settings.countdown) if held else None
-        return TableClock(self.definition, timings(self.settings), hold)
+        delays = timings(self.settings, self.definition.info.timings)
+        hold = self.table.countdown(delays.countdown or 0.0) if held else None
+        return TableClock(self.definition, delays, hold)
 
     def _ms_left(self, deadline: float) -> int:
         return ms_left(deadline, self.settings.clock())

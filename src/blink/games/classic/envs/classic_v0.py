@@ -43,7 +43,8 @@ from blink.games.classic.bots.tables import CMP, NO_MATCH
 from blink.games.classic.envs.codec import WAIT, ClassicCodec
 from blink.games.classic.envs.idle import DEFAULT_IDLE_SECONDS, IdleRule, check_idle_seconds
 from blink.games.classic.envs.text import classic_picture, classic_text
-from blink.model.base import CHOICE_DEADLINE, IllegalAction, RefereeClock, Timings
+from blink.games.classic.rules import CHOICE_DEADLINE
+from blink.model.base import IllegalAction, RefereeClock, Timings
 from blink.model.registry import get_game
 
 __all__ = ["DEFAULT_TIMINGS", "ORDERS", "env", "parallel_env", "raw_env"]

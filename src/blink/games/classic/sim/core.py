@@ -38,9 +38,9 @@ from blink.games.classic.engine import (
     Stalled,
     StallKind,
 )
-from blink.games.classic.rules import OFFICIAL, Ruleset
+from blink.games.classic.rules import CHOICE_DEADLINE, OFFICIAL, Ruleset
 from blink.match import Series
-from blink.model.base import CHOICE_DEADLINE, Pending, RefereeClock, Timer, Timings
+from blink.model.base import Pending, RefereeClock, Timer, Timings
 from blink.sim.seeds import derive_seed
 
 if TYPE_CHECKING:

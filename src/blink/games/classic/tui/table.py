@@ -39,9 +39,9 @@ from blink.games.classic.engine import (
     reach,
 )
 from blink.games.classic.record import GameRecord
-from blink.games.classic.rules import OFFICIAL, Ruleset
+from blink.games.classic.rules import CHOICE_DEADLINE, OFFICIAL, Ruleset
 from blink.match import Series
-from blink.model.base import CHOICE_DEADLINE, COUNTDOWN, RefereeClock, Timer, Timings
+from blink.model.base import COUNTDOWN, RefereeClock, Timer, Timings
 from blink.model.records import AnyRecord
 from blink.tui.i18n import N_, _, card_name
 from blink.tui.render import refusal_text
