@@ -442,3 +442,38 @@ def test_with_policies_only_the_episodes_are_the_single_environments(
         done = terminated | truncated
     assert episodes >= 3
     assert plays > 0
+
+
+def test_a_saved_policy_plays_an_opponent_seat(tmp_path: Any) -> None:
+    torch = pytest.importorskip("torch", reason="the train extra: pip install -e '.[train]'")
+    from blink.train.opponent import policy_opponent
+    from blink.train.policy import MaskedPolicy, PolicyInfo, save_policy
+
+    env = ClassicVector(4)
+    size, actions = env.codec.size, env.codec.actions
+    torch.manual_seed(0)
+    info = PolicyInfo(
+        game="classic", obs_size=size, actions=actions, hidden=16, train_bot="champion:first",
+        env_options={}, hyperparameters={}, steps=0, updates=0, seed=0, seconds=0.0,
+    )  # fmt: skip
+    path = tmp_path / "p.pt"
+    save_policy(path, MaskedPolicy(size, actions, hidden=16), info)
+    chooser = policy_opponent(path, "classic", size, actions)
+
+    def rows(obs: np.ndarray[Any, Any], mask: np.ndarray[Any, Any]) -> list[int]:
+        return [
+            chooser({"observation": o, "action_mask": m}) for o, m in zip(obs, mask, strict=True)
+        ]
+
+    def run(opponent: Any) -> list[bytes]:
+        vec = ClassicVector(4, bots=opponent, step_seconds=0.5)
+        obs, _ = vec.reset(seed=4)
+        seen = []
+        for _ in range(60):
+            actions = np.argmax(obs["action_mask"][:, ::-1], axis=1)
+            obs, *_ = vec.step(obs["action_mask"].shape[1] - 1 - actions)
+            seen.append(obs["observation"].tobytes())
+        return seen
+
+    assert run(path) == run(str(path)) == run(rows)
+    assert run(path) != run("expert:first")
