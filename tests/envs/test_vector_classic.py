@@ -237,3 +237,243 @@ def test_the_kernels_name_the_file_compiled_into_them() -> None:
 
     text = Path(str(fast_bots.__file__)).read_bytes()
     assert hashlib.sha256(text).hexdigest()[:16] == fast_vector.BOTS_DIGEST
+
+
+class Checked:
+    """An opponent policy playing at random among its legal actions, which checks each batch
+    it is given against the replayed games waiting on its seat (the single environment's
+    encoding of its seat's view, its legal actions) and, after the step, that the kernels
+    logged its answers at the step's start."""
+
+    def __init__(self, seat: int, seed: int) -> None:
+        self.seat, self.rng = seat, np.random.default_rng(seed)
+        self.env: ClassicVector | None = None
+        self.replays: list[Replay] = []
+        self.rows = self.plays = 0
+        self.answered: list[tuple[int, int, int]] = []
+
+    def __call__(self, obs: np.ndarray[Any, Any], mask: np.ndarray[Any, Any]) -> Any:
+        env = self.env
+        assert env is not None
+        games = np.flatnonzero(env._waiting() == self.seat)
+        assert len(games) == len(obs) == len(mask) > 0
+        codec = env.codec
+        answers = []
+        for row, gi in enumerate(games.tolist()):
+            replay = self.replays[gi]
+            replay.follow(False)
+            assert not replay.game.over
+            view = GAME.view(replay.game, self.seat)
+            expected = codec.encoder(self.seat).observe(view)
+            np.testing.assert_array_equal(obs[row], expected)
+            legal = codec.mask(GAME.legal_actions(replay.game, self.seat), view)
+            np.testing.assert_array_equal(mask[row], legal)
+            self.rows += 1
+            answer = int(self.rng.choice(np.flatnonzero(mask[row])))
+            answers.append(answer)
+            if answer:
+                self.answered.append((gi, len(env.episode(gi)[1]), answer))
+        return answers
+
+    def check_played(self) -> None:
+        """Each non-waiting answer is the next logged action, by this seat, at a step's start."""
+        env = self.env
+        assert env is not None
+        for gi, at, _ in self.answered:
+            kind, seat, *_, ms = env.episode(gi)[1][at]
+            assert seat == self.seat and kind in (0, 2)
+            assert ms % round(env.step_seconds * 1000) == 0
+            self.plays += 1
+        self.answered.clear()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "policy_seats"),
+    [
+        ({"players": 2, "seat": 0}, [1]),
+        ({"players": 3, "seat": 1, "step_seconds": 0.5}, [0]),
+        ({"players": 3, "seat": 2, "step_seconds": 0.5}, [0, 1]),
+    ],
+)
+def test_opponent_policies_act_as_in_the_single_environment_on_the_engine(
+    kwargs: dict[str, Any], policy_seats: list[int]
+) -> None:
+    """A policy acts once a step at its start, after the learner, in seat order, from its own
+    seat's view; the bots race around it; every step equals the replayed engine's."""
+    players, seat = kwargs["players"], kwargs["seat"]
+    policies = {s: Checked(s, 10 + s) for s in policy_seats}
+    others = [s for s in range(players) if s != seat]
+    bots = [policies.get(s) or "expert:first" for s in others]
+    options = {k: v for k, v in kwargs.items() if k not in ("players", "seat")}
+    env = ClassicVector(4, players, seat, bots, **options)
+    codec = env.codec
+    rng = np.random.default_rng(1)
+    obs, _ = env.reset(seed=3)
+    replays = [Replay(env, i, codec) for i in range(env.num_envs)]
+    for p in policies.values():
+        p.env, p.replays = env, replays
+    done = np.zeros(env.num_envs, dtype=bool)
+    episodes = 0
+    for _ in range(400):
+        actions = [int(rng.choice(np.flatnonzero(m))) for m in obs["action_mask"]]
+        obs, rewards, terminated, truncated, infos = env.step(actions)
+        for i in range(env.num_envs):
+            if done[i]:
+                replays[i] = Replay(env, i, codec)
+                episodes += 1
+            r = replays[i]
+            r.follow(bool(infos["idle"][i]))
+            assert not infos["refused"][i]
+            assert bool(terminated[i]) == r.game.over
+            if r.game.over:
+                assert r.game.outcome is not None
+                assert rewards[i] == rewards_of(r.game.outcome, env.players)[env.seat]
+            observation, mask = r.expected()
+            np.testing.assert_array_equal(obs["observation"][i], observation)
+            np.testing.assert_array_equal(obs["action_mask"][i], mask)
+        for p in policies.values():
+            p.check_played()
+        done = terminated | truncated
+    assert episodes >= 4
+    assert all(p.rows > 200 and p.plays > 20 for p in policies.values())
+
+
+def test_an_illegal_answer_names_the_seat_and_a_bad_opponent_gets_the_single_sentence() -> None:
+    from blink.games.classic.envs.single import ClassicSingle
+
+    def wrong(obs: np.ndarray[Any, Any], mask: np.ndarray[Any, Any]) -> list[int]:
+        return [mask.shape[1] + 5] * len(mask)
+
+    env = ClassicVector(2, players=3, bots=["expert:first", wrong])
+    env.reset(seed=1)
+    with pytest.raises(ValueError, match=r"seat 2 answered \d+, not a legal action"):
+        env.step([0, 0])
+    bad = ["expert:first", "novice:random"]
+    with pytest.raises(ValueError) as vector:
+        ClassicVector(players=3, bots=bad)
+    with pytest.raises(ValueError) as single:
+        ClassicSingle(players=3, bots=bad)
+    assert str(vector.value) == str(single.value)
+
+
+def test_self_play_every_seat_the_same_policy() -> None:
+    rng = np.random.default_rng(3)
+
+    def policy(obs: np.ndarray[Any, Any], mask: np.ndarray[Any, Any]) -> list[int]:
+        return [int(rng.choice(np.flatnonzero(m))) for m in mask]
+
+    env = ClassicVector(6, players=3, bots=policy, step_seconds=0.5)
+    obs, _ = env.reset(seed=0)
+    ended = 0
+    for _ in range(400):
+        obs, _, terminated, _, infos = env.step(policy(obs["observation"], obs["action_mask"]))
+        ended += int(terminated.sum())
+        assert not infos["refused"].any()
+    assert ended >= 6
+
+
+class Dealt:
+    """The classic definition, dealing the given deck (the vector environment's deal) for the
+    single environment's next game: everything else is the definition's own."""
+
+    def __init__(self, deck: list[Any]) -> None:
+        self.deck = deck
+
+    def new(self, players: int, seed: Any = None, *, options: Any = None) -> ClassicGame:
+        game: ClassicGame = GAME.new(players, deck=self.deck, options=options)
+        return game
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(GAME, name)
+
+
+def _pick(obs: np.ndarray[Any, Any], mask: np.ndarray[Any, Any]) -> int:
+    """A policy's answer, from its observation alone (the same whoever asks and when)."""
+    legal = np.flatnonzero(mask)
+    return int(legal[int(obs.sum() * 7) % legal.size])
+
+
+@pytest.mark.parametrize(("players", "seat"), [(2, 0), (3, 1), (3, 2)])
+def test_with_policies_only_the_episodes_are_the_single_environments(
+    players: int, seat: int
+) -> None:
+    """No bot: every step is decided by the learner, the policies and the referee, so each
+    game of the vector environment is the exact single environment's game from the same deal
+    (the same observations, rewards, ends, inactivity and refusals at every step)."""
+    from blink.games.classic.envs.single import ClassicSingle
+
+    def batch(obs: np.ndarray[Any, Any], mask: np.ndarray[Any, Any]) -> list[int]:
+        return [_pick(o, m) for o, m in zip(obs, mask, strict=True)]
+
+    def one(o: dict[str, Any]) -> int:
+        return _pick(o["observation"], o["action_mask"])
+
+    n = 3
+    env = ClassicVector(n, players, seat, batch, step_seconds=0.5)
+    singles = [ClassicSingle(players, seat, one, step_seconds=0.5) for _ in range(n)]
+
+    def deal(i: int) -> dict[str, Any]:
+        singles[i].game = Dealt([STANDARD_DECK[j] for j in env.episode(i)[0]])  # type: ignore[assignment]
+        return singles[i].reset(seed=i)[0]
+
+    rng = np.random.default_rng(5)
+    obs, _ = env.reset(seed=8)
+    for i in range(n):
+        first = deal(i)
+        np.testing.assert_array_equal(obs["observation"][i], first["observation"])
+    done = np.zeros(n, dtype=bool)
+    episodes = plays = 0
+    for _ in range(600):
+        actions = [int(rng.choice(np.flatnonzero(m))) for m in obs["action_mask"]]
+        obs, rewards, terminated, truncated, infos = env.step(actions)
+        for i in range(n):
+            info: dict[str, Any]
+            if done[i]:
+                expected, reward, ended, cut, info = deal(i), 0.0, False, False, {}
+                episodes += 1
+            else:
+                expected, reward, ended, cut, info = singles[i].step(actions[i])
+            np.testing.assert_array_equal(obs["observation"][i], expected["observation"])
+            np.testing.assert_array_equal(obs["action_mask"][i], expected["action_mask"])
+            assert (rewards[i], terminated[i], truncated[i]) == (reward, ended, cut)
+            assert bool(infos["idle"][i]) == bool(info.get("idle"))
+            assert bool(infos["refused"][i]) == ("refused" in info)
+        plays += sum(1 for kind, s, *_ in env.episode(0)[1] if kind == 0 and s != seat)
+        done = terminated | truncated
+    assert episodes >= 3
+    assert plays > 0
+
+
+def test_a_saved_policy_plays_an_opponent_seat(tmp_path: Any) -> None:
+    torch = pytest.importorskip("torch", reason="the train extra: pip install -e '.[train]'")
+    from blink.train.opponent import policy_opponent
+    from blink.train.policy import MaskedPolicy, PolicyInfo, save_policy
+
+    env = ClassicVector(4)
+    size, actions = env.codec.size, env.codec.actions
+    torch.manual_seed(0)
+    info = PolicyInfo(
+        game="classic", obs_size=size, actions=actions, hidden=16, train_bot="champion:first",
+        env_options={}, hyperparameters={}, steps=0, updates=0, seed=0, seconds=0.0,
+    )  # fmt: skip
+    path = tmp_path / "p.pt"
+    save_policy(path, MaskedPolicy(size, actions, hidden=16), info)
+    chooser = policy_opponent(path, "classic", size, actions)
+
+    def rows(obs: np.ndarray[Any, Any], mask: np.ndarray[Any, Any]) -> list[int]:
+        return [
+            chooser({"observation": o, "action_mask": m}) for o, m in zip(obs, mask, strict=True)
+        ]
+
+    def run(opponent: Any) -> list[bytes]:
+        vec = ClassicVector(4, bots=opponent, step_seconds=0.5)
+        obs, _ = vec.reset(seed=4)
+        seen = []
+        for _ in range(60):
+            actions = np.argmax(obs["action_mask"][:, ::-1], axis=1)
+            obs, *_ = vec.step(obs["action_mask"].shape[1] - 1 - actions)
+            seen.append(obs["observation"].tobytes())
+        return seen
+
+    assert run(path) == run(str(path)) == run(rows)
+    assert run(path) != run("expert:first")

@@ -268,17 +268,3 @@ def test_a_saved_policy_plays_an_opponent_seat(tmp_path: Path) -> None:
     assert run(path) != run("random")
     with pytest.raises(ValueError, match=r"saved policy plays the flat actions"):
         GoBlinkVector(players=2, opponents=path, actions="factored")
-
-
-def test_the_classic_vector_environment_says_it_races_bots_only() -> None:
-    from blink.games.classic.envs.single import ClassicSingle
-    from blink.games.classic.envs.vector import ClassicVector
-
-    with pytest.raises(ValueError, match=r"vector environment's opponents are bots'"):
-        ClassicVector(players=3, bots=["expert:first", first_legal])
-    bad = ["expert:first", "novice:random"]
-    with pytest.raises(ValueError) as vector:
-        ClassicVector(players=3, bots=bad)
-    with pytest.raises(ValueError) as single:
-        ClassicSingle(players=3, bots=bad)
-    assert str(vector.value) == str(single.value)

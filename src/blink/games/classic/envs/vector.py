@@ -11,6 +11,14 @@ deals and the bots' random numbers are the fast simulator's own streams (keyed b
 sub-environment's seed), so a seed gives the same episodes on every run, but not the games
 the single-seat environment deals for that seed.
 
+An opponent seat can also be a policy (:data:`~blink.envs.vector.VectorOpponent`): a callable
+asked for all the games waiting on its seat at once (their observations and masks, from its
+seat, as the learner's), or a saved ``blink train`` policy. As in the single environment, a
+policy acts once a step, at its start, after the learner and in seat order (a game over by
+then asks no one): the kernels stop each game there, the step asks each policy seat once for
+its waiting games and plays the answers at the step's start, then the race runs to the step's
+end (docs/envs.md).
+
 Auto-reset is Gymnasium's ``AutoresetMode.NEXT_STEP``: the step that ends a game returns its
 last observation (its mask is never all zeros: waiting is always legal), and the next step
 ignores that sub-environment's action and returns the first observation of a new game, with
@@ -29,7 +37,12 @@ from numpy.typing import NDArray
 
 from blink.envs.encoding import FEATURES
 from blink.envs.single import Policy, seat_spaces
-from blink.envs.vector import CompiledVector, resolve_vector_opponents
+from blink.envs.vector import (
+    BatchPolicy,
+    CompiledVector,
+    VectorOpponent,
+    resolve_vector_opponents,
+)
 from blink.games.classic.bots import BotSpec, get_level, get_strategy
 from blink.games.classic.envs.classic_v0 import deal_options
 from blink.games.classic.envs.codec import ClassicCodec
@@ -41,34 +54,16 @@ from blink.sim import compiled
 __all__ = ["ClassicVector"]
 
 
-def _bot_specs(bots: Any, count: int) -> list[BotSpec]:
-    """Each opponent seat's bot spec; ``ValueError`` (the single environment's sentences) for a
-    bad one, and for a policy: the kernels race bots only (a policy would act at each step's
-    start as in :class:`~blink.games.classic.envs.single.ClassicSingle`, which takes them)."""
-
-    def no_saved(source: object) -> Policy:
-        raise ValueError(_NO_POLICY)
-
-    opponents = resolve_vector_opponents(bots, count, check_bot=BotSpec.parse, load=no_saved)
-    if not all(isinstance(o, str) for o in opponents):
-        raise ValueError(_NO_POLICY)
-    return [BotSpec.parse(o) for o in opponents if isinstance(o, str)]
-
-
-_NO_POLICY = (
-    "the classic vector environment's opponents are bots' level:strategy specs; a policy "
-    "plays an opponent seat of the single-seat environment (blink/Classic-v0)"
-)
-
-
 class ClassicVector(CompiledVector):
     """``num_envs`` classic games, the learner in ``seat`` of each against ``bots``.
 
     Options as :class:`~blink.games.classic.envs.single.ClassicSingle`'s: ``players``,
-    ``seat``, ``bots`` (specs whose strategy has a kernel form: random, first, blocker,
-    flexible), ``ruleset``, ``handicap``, ``step_seconds``, ``max_steps``, ``config``,
-    ``idle_seconds``. Observations are the single environment's, batched: ``{"observation":
-    (N, n) float32, "action_mask": (N, k) int8}``; the masks are also in ``infos``
+    ``seat``, ``bots`` (one for every other seat, or one each: a spec whose strategy has a
+    kernel form, random, first, blocker or flexible; a saved ``blink train`` policy; or a
+    callable :data:`~blink.envs.vector.BatchPolicy`), ``ruleset``, ``handicap``,
+    ``step_seconds``, ``max_steps``, ``config``, ``idle_seconds``. Observations are the single
+    environment's, batched: ``{"observation": (N, n) float32, "action_mask": (N, k) int8}``;
+    the masks are also in ``infos``
     (``"action_mask"``), beside ``"refused"`` (the action was refused: it changed nothing) and
     ``"idle"`` (the inactivity rule ended the game).
     """
@@ -81,7 +76,7 @@ class ClassicVector(CompiledVector):
         num_envs: int = 1,
         players: int = 2,
         seat: int = 0,
-        bots: str | Sequence[str] = "expert:first",
+        bots: VectorOpponent | Sequence[VectorOpponent] = "expert:first",
         *,
         ruleset: str = "official",
         handicap: str | list[int] | None = None,
@@ -100,14 +95,21 @@ class ClassicVector(CompiledVector):
             raise ValueError(f"the agent's seat must be 0 to {players - 1}, not {seat}")
         self.seat = seat
         self.num_envs = num_envs
-        self.specs = _bot_specs(bots, players - 1)
-        self._policies = {}  # bots only: the kernels race bots (see _bot_specs)
         probe = game.new(players, 0, options=deal_options(ruleset, handicap))
         self.ruleset = probe.ruleset
         self.sizes = np.array(probe.sizes, dtype=np.int64)
         h = self.ruleset.hand_size
         reach = [game.reach(players, s) for s in range(players)]
-        codec = ClassicCodec(players, h, reach)
+        self.codec = codec = ClassicCodec(players, h, reach)
+        self.opponents = resolve_vector_opponents(
+            bots, players - 1, check_bot=BotSpec.parse, load=self._load
+        )
+        """Each opponent seat's bot spec or policy, in seat order (the agent's skipped)."""
+        self.specs = [BotSpec.parse(o) for o in self.opponents if isinstance(o, str)]
+        others = [s for s in range(players) if s != seat]
+        self._policies: dict[int, BatchPolicy] = {
+            s: o for s, o in zip(others, self.opponents, strict=True) if not isinstance(o, str)
+        }
         self.step_seconds = float(step_seconds)
         self.max_steps = int(max_steps)
         self.config = config or SimConfig()
@@ -126,6 +128,12 @@ class ClassicVector(CompiledVector):
         self._rewards = np.zeros(num_envs, dtype=np.float64)
         self._flags = np.zeros((4, num_envs), dtype=np.bool_)
 
+    def _load(self, source: object) -> Policy:
+        """A saved ``blink train`` policy as an opponent."""
+        from blink.train.opponent import policy_opponent  # PyTorch: blink[train]
+
+        return policy_opponent(source, "classic", self.codec.size, self.codec.actions)
+
     def _setting(self, reach: list[tuple[int, ...]], codec: ClassicCodec) -> None:
         fast = importlib.import_module("blink.games.classic.sim.fast")
         fr = importlib.import_module("blink.games.classic.sim.fast_rules")
@@ -133,11 +141,13 @@ class ClassicVector(CompiledVector):
         specs = fast.check_specs(self.specs)
         rows = [[0.0] * 6 for _ in range(players)]
         strat = [0] * players
-        others = [s for s in range(players) if s != seat]
-        for s, spec in zip(others, specs, strict=True):
+        bot_seats = [s for s in range(players) if s != seat and s not in self._policies]
+        for s, spec in zip(bot_seats, specs, strict=True):
             x = get_level(spec.level).scaled(spec.speed)
             rows[s] = [x.floor, x.encode, x.per_comparison, x.per_bit, x.sigma, x.tau]
             strat[s] = fast.KERNEL_FORMS[get_strategy(spec.strategy)]
+        for s in self._policies:
+            strat[s] = self._k.OUTSIDE
         self._seats = (
             np.array(rows, dtype=np.float64),
             np.array(strat, dtype=np.int64),
@@ -159,7 +169,8 @@ class ClassicVector(CompiledVector):
         for j, card in enumerate(fast.DECK):
             feat[j, list(FEATURES[card])] = 1.0
         self._feat = feat
-        self._order = np.array(codec.piles[seat], dtype=np.int64)
+        self._orders = np.array(codec.piles, dtype=np.int64)
+        self._order = self._orders[seat]
         dmax = max(int(n) - 1 - h for n in self.sizes)
         nlog = fr.N_CARDS + 8 * int(self.sizes.max()) + 64
         self._state = self._k.new_games(self.num_envs, players, h, dmax, nlog)
@@ -186,9 +197,33 @@ class ClassicVector(CompiledVector):
             self._state, acts, *self._args(), self.step_seconds, idle_s, self.max_steps,
             self._obs, self._mask, self._rewards, term, trunc, refused, idle,
         )  # fmt: skip
+        if self._policies:
+            self._opponents_act()
         out = self._out()
         infos = {"action_mask": out["action_mask"], "refused": refused.copy(), "idle": idle.copy()}
         return out, self._rewards.copy(), term.copy(), trunc.copy(), infos
+
+    def _waiting(self) -> NDArray[np.int64]:
+        return np.asarray(self._state[22][:, self._k.X_WAIT], dtype=np.int64)
+
+    def _views(
+        self, seat: int, games: NDArray[np.int64]
+    ) -> tuple[NDArray[np.float32], NDArray[np.int8]]:
+        obs = np.zeros((games.size, self.codec.size), dtype=np.float32)
+        mask = np.zeros((games.size, self.codec.actions), dtype=np.int8)
+        self._k.opponent_views(
+            self._state, games, seat, self.sizes, self.ruleset.hand_size, self._feat,
+            self._orders[seat], obs, mask,
+        )  # fmt: skip
+        return obs, mask
+
+    def _play(self, games: NDArray[np.int64], actions: NDArray[np.int64]) -> None:
+        term, trunc, refused, idle = self._flags
+        idle_s = 0.0 if self.idle_seconds is None else float(self.idle_seconds)
+        self._k.opponents_play(
+            self._state, games, actions, *self._args(), self.step_seconds, idle_s,
+            self.max_steps, self._obs, self._mask, self._rewards, term, trunc, refused, idle,
+        )  # fmt: skip
 
     def episode(self, index: int) -> tuple[list[int], list[tuple[int, int, int, int, int]]]:
         """Sub-environment ``index``'s current episode so far: its deal (card numbers of the

@@ -67,7 +67,7 @@ from blink.games.classic.sim.fast_rules import (
     write_result,
 )
 
-__all__ = ["BLOCKER", "FIRST", "FLEXIBLE", "RANDOM", "bot_games"]
+__all__ = ["BLOCKER", "FIRST", "FLEXIBLE", "OUTSIDE", "RANDOM", "bot_games"]
 
 Arr = npt.NDArray[Any]
 
@@ -79,6 +79,9 @@ compiled functions are rebuilt instead of running the old rules."""
 
 RANDOM, FIRST, BLOCKER, FLEXIBLE = 0, 1, 2, 3
 """The strategies' kernel codes."""
+OUTSIDE = -1
+"""A seat's strategy code when it is played from outside the race (the vector environment's
+opponent policies): it never plans nor picks a stall choice."""
 _NO_MATCH = 4
 _ONE = np.uint64(1)
 # A level's row: floor, encode, per_comparison, per_bit, sigma, tau.
@@ -276,12 +279,13 @@ def _replan_all(st: tuple[Arr, ...], bots: tuple[Arr, ...], seats: tuple[Arr, ..
                 scratch: tuple[Arr, ...], agent: int) -> None:  # fmt: skip
     """Every bot looks at the table; a plan the last change did not touch keeps its time. Seat
     ``agent`` is played from outside and never plans (-1: every seat is a bot's; the vector
-    environment's learner, :mod:`blink.games.classic.sim.fast_vector`)."""
+    environment's learner, :mod:`blink.games.classic.sim.fast_vector`), nor does a seat whose
+    strategy code is :data:`OUTSIDE` (its opponent policies)."""
     hand, hcount, tops, hm, u, clock = st[0], st[1], st[5], st[6], st[10], st[11]
     plan_card, plan_pile, due, ktop, chk, ok = bots
     lv, strat, reach = seats
     for s in range(hm.size):
-        if s == agent:
+        if s == agent or strat[s] == OUTSIDE:
             plan_card[s] = NONE
             due[s] = np.inf
             continue

@@ -25,6 +25,7 @@ import numpy.typing as npt
 
 from blink.games.classic.sim.fast_bots import (
     FIRST,
+    OUTSIDE,
     _forget,
     _pick_choice,
     _replan_all,
@@ -71,11 +72,11 @@ from blink.games.classic.sim.fast_rules import (
 )
 from blink.games.classic.sim.fast_tables import N_CARDS
 
-__all__ = ["new_games", "reset_games", "step_games"]
+__all__ = ["new_games", "opponent_views", "opponents_play", "reset_games", "step_games"]
 
 Arr = npt.NDArray[Any]
 
-BOTS_DIGEST = "357897d66fe7962e"
+BOTS_DIGEST = "da2f47c265a1b2a4"
 """The start of the SHA-256 of fast_bots.py, whose functions (and through it fast_rules.py's, by
 its own ``RULES_DIGEST``) are compiled into this module's. numba's disk cache checks only the
 file a function is written in, so a change there must change this line too (the tests check
@@ -84,8 +85,9 @@ it): then this file changes, and its compiled functions are rebuilt."""
 # The referee's pending deadline (``ex[g, X_PEND]``).
 PEND_NONE, PEND_FLIP, PEND_CHOOSE = 0, 1, 2
 # A game's integers (``ex``) and times (``tm``).
-X_PEND, X_STEPS, X_CHANGED, X_CHOSEN, X_DONE, X_EPISODES = 0, 1, 2, 3, 4, 5
-N_EX = 6
+# ``ex[g, X_WAIT]``: the opponent policy's seat the game waits on in its step, or -1.
+X_PEND, X_STEPS, X_CHANGED, X_CHOSEN, X_DONE, X_EPISODES, X_WAIT = 0, 1, 2, 3, 4, 5, 6
+N_EX = 7
 T_PEND_AT, T_SINCE = 0, 1
 N_TM = 2
 # The observation's phases (the order of blink.games.classic.actions.Phase).
@@ -169,7 +171,7 @@ def _on_stall(g: int, s_: tuple[Arr, ...], seats: tuple[Arr, ...], scratch: tupl
         st = (s_[0][g], hcount, s_[2][g], s_[3][g], dleft, s_[5][g], hm, s_[7][g], s_[8][g],
               cnt, u, clock)  # fmt: skip
         for s in range(hm.size):
-            if s == agent:
+            if s == agent or strat[s] == OUTSIDE:
                 ch_card[s] = NONE
                 ch_due[s] = np.inf
                 continue
@@ -309,8 +311,9 @@ def _advance(g: int, s_: tuple[Arr, ...], seats: tuple[Arr, ...], scratch: tuple
 @hot
 def _act(g: int, s_: tuple[Arr, ...], seats: tuple[Arr, ...], scratch: tuple[Arr, ...],
          action: int, t: float, h: int, dead_end_scope: int, flip_pause: float,
-         choice_timeout: float, agent: int) -> bool:  # fmt: skip
-    """The learner's ``action`` at ``t`` in game ``g``; False when it is refused."""
+         choice_timeout: float, agent: int, seat: int) -> bool:  # fmt: skip
+    """``seat``'s ``action`` at ``t`` in game ``g`` (the learner's, ``agent``, or an opponent
+    policy's); False when it is refused."""
     if action == 0:
         return True
     hand, hcount, tops, hm, cnt, ex = s_[0][g], s_[1][g], s_[5][g], s_[6][g], s_[9][g], s_[22][g]
@@ -319,20 +322,20 @@ def _act(g: int, s_: tuple[Arr, ...], seats: tuple[Arr, ...], scratch: tuple[Arr
         return False
     i = action - 1
     k = i // 2 if i < 2 * h else i - 2 * h
-    if k >= hcount[agent]:
+    if k >= hcount[seat]:
         return False
-    card = hand[agent, k]
+    card = hand[seat, k]
     if i < 2 * h:
-        pile = reach[agent, i % 2]
+        pile = reach[seat, i % 2]
         if ex[X_PEND] != PEND_NONE or _MATCH[tops[pile]] & _BIT[card] == _ZERO:
             return False
-        _play(g, s_, agent, card, pile, t)
+        _play(g, s_, seat, card, pile, t)
         if cnt[C_PHASE] != OVER and stalled(reach, tops, hm):
             _on_stall(g, s_, seats, scratch, dead_end_scope, flip_pause, choice_timeout, agent)
         return True
-    if ex[X_PEND] != PEND_CHOOSE or ex[X_CHOSEN] & (1 << agent) != 0:
+    if ex[X_PEND] != PEND_CHOOSE or ex[X_CHOSEN] & (1 << seat) != 0:
         return False
-    if _choose(g, s_, agent, card, t):
+    if _choose(g, s_, seat, card, t):
         _place(g, s_)
         if cnt[C_PHASE] != OVER and stalled(reach, tops, hm):
             _on_stall(g, s_, seats, scratch, dead_end_scope, flip_pause, choice_timeout, agent)
@@ -350,11 +353,17 @@ def _put(row: Arr, at: int, feat: Arr, card: int) -> None:
 def _observe(g: int, s_: tuple[Arr, ...], feat: Arr, order: Arr, agent: int, h: int,
              aside: float, obs: Arr, mask: Arr) -> None:  # fmt: skip
     """The learner's observation and mask of game ``g`` (the codec's layout, docs/envs.md)."""
+    _encode(g, s_, feat, order, agent, h, aside, obs[g], mask[g])
+
+
+@hot_inline
+def _encode(g: int, s_: tuple[Arr, ...], feat: Arr, order: Arr, agent: int, h: int,
+            aside: float, row: Arr, m: Arr) -> None:  # fmt: skip
+    """Seat ``agent``'s observation and mask of game ``g`` in ``row`` and ``m`` (``order``:
+    that seat's pile order)."""
     hand, hcount, dleft, tops, cnt, u = s_[0][g], s_[1][g], s_[4][g], s_[5][g], s_[9][g], s_[10][g]
     ch_card, ex = s_[20][g], s_[22][g]
     p = hcount.size
-    row = obs[g]
-    m = mask[g]
     for i in range(row.size):
         row[i] = 0.0
     for i in range(m.size):
@@ -425,6 +434,7 @@ def _reset_one(g: int, s_: tuple[Arr, ...], keys: Arr, sizes: Arr, h: int,
     ex[X_STEPS] = 0
     ex[X_CHOSEN] = 0
     ex[X_DONE] = 0
+    ex[X_WAIT] = -1
     tm[T_SINCE] = 0.0
     if stalled(seats[2], s_[5][g], s_[6][g]):
         _on_stall(g, s_, seats, scratch, dead_end_scope, flip_pause, choice_timeout, agent)
@@ -458,6 +468,52 @@ def reset_games(s_: tuple[Arr, ...], which: Arr, keys: Arr, sizes: Arr, h: int,
                choice_timeout, agent, feat, order, obs, mask)  # fmt: skip
 
 
+@hot_inline
+def _next_policy(strat: Arr, after: int, agent: int) -> int:
+    """The first opponent policy's seat after seat ``after`` (-1: none)."""
+    for s in range(after + 1, strat.size):
+        if s != agent and strat[s] == OUTSIDE:
+            return s
+    return -1
+
+
+@hot_inline
+def _finish(g: int, s_: tuple[Arr, ...], sizes: Arr, h: int, seats: tuple[Arr, ...],
+            scratch: tuple[Arr, ...], dead_end_scope: int, flip_pause: float,
+            choice_timeout: float, agent: int, feat: Arr, order: Arr, step_seconds: float,
+            idle_seconds: float, max_steps: int, obs: Arr, mask: Arr, rewards: Arr,
+            terminated: Arr, truncated: Arr, idle: Arr) -> None:  # fmt: skip
+    """Game ``g``'s step after the actions at its start: the race to its end, the inactivity
+    rule, the reward, the end or truncation, and the learner's observation."""
+    ex, tm, cnt = s_[22][g], s_[23][g], s_[9][g]
+    until = (ex[X_STEPS] + 1) * step_seconds
+    _advance(g, s_, seats, scratch, until, dead_end_scope, flip_pause, choice_timeout, agent)
+    if cnt[C_PHASE] != OVER:
+        if ex[X_CHANGED]:
+            tm[T_SINCE] = until
+        elif (
+            idle_seconds > 0
+            and ex[X_PEND] == PEND_NONE
+            and until - tm[T_SINCE] >= idle_seconds - _IDLE_EPSILON
+        ):
+            end_fewest(s_[1][g], s_[4][g], cnt)
+            idle[g] = True
+    ex[X_STEPS] += 1
+    if cnt[C_PHASE] == OVER:
+        w = cnt[C_WINNERS]
+        if w & (1 << agent) == 0:
+            rewards[g] = -1.0
+        elif w == 1 << agent:
+            rewards[g] = 1.0
+        terminated[g] = True
+    elif ex[X_STEPS] >= max_steps:
+        truncated[g] = True
+    ex[X_DONE] = terminated[g] or truncated[g]
+    if ex[X_CHANGED] or idle[g]:  # else the game is as the row last encoded it
+        aside = (N_CARDS - sizes.sum()) / N_CARDS
+        _observe(g, s_, feat, order, agent, h, aside, obs, mask)
+
+
 @hot
 def _step_all(s_: tuple[Arr, ...], actions: Arr, keys: Arr, sizes: Arr, h: int,
                seats: tuple[Arr, ...], scratch: tuple[Arr, ...], dead_end_scope: int,
@@ -467,11 +523,14 @@ def _step_all(s_: tuple[Arr, ...], actions: Arr, keys: Arr, sizes: Arr, h: int,
                idle: Arr) -> None:  # fmt: skip
     """One step of every game: a game that ended in the previous step is dealt again (its
     action ignored, Gymnasium's next-step auto-reset); any other takes the learner's action at
-    the step's start and runs to its end. Writes each game's observation, mask, reward, end,
-    truncation, refusal and whether the inactivity rule ended it (``idle_seconds`` 0: never)."""
+    the step's start and runs to its end, or, with opponent policies, waits on the first one
+    (``ex[g, X_WAIT]``; :func:`opponents_play` goes on). Writes each game's observation, mask,
+    reward, end, truncation, refusal and whether the inactivity rule ended it
+    (``idle_seconds`` 0: never)."""
     aside = (N_CARDS - sizes.sum()) / N_CARDS
+    strat = seats[1]
     for g in range(actions.size):
-        ex, tm, cnt = s_[22][g], s_[23][g], s_[9][g]
+        ex, cnt = s_[22][g], s_[9][g]
         rewards[g] = 0.0
         terminated[g] = False
         truncated[g] = False
@@ -485,33 +544,49 @@ def _step_all(s_: tuple[Arr, ...], actions: Arr, keys: Arr, sizes: Arr, h: int,
         t = ex[X_STEPS] * step_seconds
         ex[X_CHANGED] = 0
         if not _act(g, s_, seats, scratch, actions[g], t, h, dead_end_scope, flip_pause,
-                    choice_timeout, agent):  # fmt: skip
+                    choice_timeout, agent, agent):  # fmt: skip
             refused[g] = True
-        until = (ex[X_STEPS] + 1) * step_seconds
-        _advance(g, s_, seats, scratch, until, dead_end_scope, flip_pause, choice_timeout, agent)
-        if cnt[C_PHASE] != OVER:
-            if ex[X_CHANGED]:
-                tm[T_SINCE] = until
-            elif (
-                idle_seconds > 0
-                and ex[X_PEND] == PEND_NONE
-                and until - tm[T_SINCE] >= idle_seconds - _IDLE_EPSILON
-            ):
-                end_fewest(s_[1][g], s_[4][g], cnt)
-                idle[g] = True
-        ex[X_STEPS] += 1
-        if cnt[C_PHASE] == OVER:
-            w = cnt[C_WINNERS]
-            if w & (1 << agent) == 0:
-                rewards[g] = -1.0
-            elif w == 1 << agent:
-                rewards[g] = 1.0
-            terminated[g] = True
-        elif ex[X_STEPS] >= max_steps:
-            truncated[g] = True
-        ex[X_DONE] = terminated[g] or truncated[g]
-        if ex[X_CHANGED] or idle[g]:  # else the game is as the row last encoded it
-            _observe(g, s_, feat, order, agent, h, aside, obs, mask)
+        ex[X_WAIT] = -1 if cnt[C_PHASE] == OVER else _next_policy(strat, -1, agent)
+        if ex[X_WAIT] < 0:
+            _finish(g, s_, sizes, h, seats, scratch, dead_end_scope, flip_pause,
+                    choice_timeout, agent, feat, order, step_seconds, idle_seconds, max_steps,
+                    obs, mask, rewards, terminated, truncated, idle)  # fmt: skip
+
+
+@kernel
+def opponents_play(s_: tuple[Arr, ...], games: Arr, actions: Arr, keys: Arr, sizes: Arr,
+                   h: int, seats: tuple[Arr, ...], scratch: tuple[Arr, ...],
+                   dead_end_scope: int, flip_pause: float, choice_timeout: float, agent: int,
+                   feat: Arr, order: Arr, step_seconds: float, idle_seconds: float,
+                   max_steps: int, obs: Arr, mask: Arr, rewards: Arr, terminated: Arr,
+                   truncated: Arr, refused: Arr, idle: Arr) -> None:  # fmt: skip
+    """The opponent policy each of ``games`` waits on plays its action (checked legal) at the
+    step's start, as in the single environment (after the learner, in seat order); the game
+    then waits on the next policy seat, or, when none is left or it is over, runs to the
+    step's end as :func:`step_games` does."""
+    strat = seats[1]
+    for i in range(games.size):
+        g = games[i]
+        ex, cnt = s_[22][g], s_[9][g]
+        seat = ex[X_WAIT]
+        t = ex[X_STEPS] * step_seconds
+        _act(g, s_, seats, scratch, actions[i], t, h, dead_end_scope, flip_pause,
+             choice_timeout, agent, seat)  # fmt: skip
+        ex[X_WAIT] = -1 if cnt[C_PHASE] == OVER else _next_policy(strat, seat, agent)
+        if ex[X_WAIT] < 0:
+            _finish(g, s_, sizes, h, seats, scratch, dead_end_scope, flip_pause,
+                    choice_timeout, agent, feat, order, step_seconds, idle_seconds, max_steps,
+                    obs, mask, rewards, terminated, truncated, idle)  # fmt: skip
+
+
+@kernel
+def opponent_views(s_: tuple[Arr, ...], games: Arr, seat: int, sizes: Arr, h: int, feat: Arr,
+                   order: Arr, obs: Arr, mask: Arr) -> None:  # fmt: skip
+    """``seat``'s observation and mask of each of ``games`` in ``obs[i]`` and ``mask[i]``
+    (``order``: that seat's pile order)."""
+    aside = (N_CARDS - sizes.sum()) / N_CARDS
+    for i in range(games.size):
+        _encode(games[i], s_, feat, order, seat, h, aside, obs[i], mask[i])
 
 
 @kernel
@@ -525,6 +600,7 @@ def step_games(s_: tuple[Arr, ...], actions: Arr, keys: Arr, sizes: Arr, h: int,
     action ignored, Gymnasium's next-step auto-reset); any other takes the learner's action at
     the step's start and runs to its end. Writes each game's observation, mask, reward, end,
     truncation, refusal and whether the inactivity rule ended it (``idle_seconds`` 0: never).
+    With opponent policies a game may instead wait on one (``ex[g, X_WAIT]``).
     The work is :func:`_step_all`'s, compiled without reference counting. A game's rows of
     ``obs`` and ``mask`` are encoded again only when the step changed the game (``obs`` and
     ``mask`` are the same arrays from step to step)."""
