@@ -170,8 +170,11 @@ async def test_the_board_one_ranked_attempt_and_the_streak(make_server: Any) -> 
     won = {n: ends[n]["outcome"]["winners"] == [0] for n in ends}
     assert {e["name"]: e["won"] for e in board} == won
     assert not won["Bob"] and all(won[n] or ends[n]["outcome"]["tie"] for n in ("Ann", "Cy"))
-    expected = sorted(ends, key=lambda n: (not won[n], ends[n]["figures"]["duration_ms"]))
-    assert [e["name"] for e in board] == expected  # wins first, then shorter times
+    # Wins first, then shorter times; the clock stands still here, so equal times fall back
+    # on the last key, the profile's id.
+    ids = {p["name"]: p["id"] for p in (ann, bob, cy)}
+    expected = sorted(ends, key=lambda n: (not won[n], ends[n]["figures"]["duration_ms"], ids[n]))
+    assert [e["name"] for e in board] == expected
     assert [e["duration_ms"] for e in board] == [
         ends[n]["figures"]["duration_ms"] for n in expected
     ]
