@@ -92,6 +92,7 @@ def test_a_ranked_game_ends_on_the_board(context: BrowserContext, tmp_path: Path
         countdown=0.3,
         stall_pause=0.1,
         daily_bots=("inhuman",),  # a quick game
+        reaction_floor_ms=0,  # the browser is driven faster than a person: still ranked
     )
     server = AppThread(settings)
     try:

@@ -41,6 +41,9 @@ class GoServer(AppThread):
                 countdown=3.0,
                 turn_time=45.0,
                 bot_delay=0.05,
+                # The browser is driven faster than a person reacts; its games are rated as
+                # a person's are (on a quick machine they were judged too fast, not rated).
+                reaction_floor_ms=0,
             )
         )
 
