@@ -31,7 +31,7 @@ from blink.model.base import GameDefinition, GameInfo, Termination
 from blink.model.table import Table
 
 if TYPE_CHECKING:
-    from blink.model.study import GameStudy
+    from blink.model.study_data import GameStudy
 
 __all__ = ["DealRules", "FrontEnd", "Game", "NoDeals", "NoStudy", "NoTable", "Study"]
 
