@@ -4,13 +4,15 @@
 log's :class:`~blink.games.classic.actions.Dealt` event and hands every later event to
 :func:`apply_event`, which changes the game's state as the event says (it reaches into the
 engine's private state: the two modules are one unit) and checks only that the event fits
-the deal.
+the deal. What it touches is stated here (:class:`Rebuilt`), so that this module needs no
+import of the engine.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from blink.cards import Card
 from blink.games.classic.actions import (
     ChoiceMade,
     Ended,
@@ -24,14 +26,30 @@ from blink.games.classic.actions import (
     Stalled,
     StallKind,
 )
+from blink.model.base import Outcome
 
-if TYPE_CHECKING:
-    from blink.games.classic.engine import ClassicGame
-
-__all__ = ["apply_event"]
+__all__ = ["Rebuilt", "apply_event"]
 
 
-def apply_event(game: ClassicGame, e: Event) -> None:
+class Rebuilt(Protocol):
+    """The state of a game being rebuilt, as :func:`apply_event` changes it: the fields of
+    :class:`~blink.games.classic.engine.ClassicGame` it reaches into."""
+
+    phase: Phase
+    choices: dict[int, Card]
+    outcome: Outcome | None
+    plays: int
+    stalls: int
+    events: list[Event]
+    _times: list[int | None]
+    _hands: list[list[Card]]
+    _hm: list[int]
+    _draws: list[list[Card]]
+    _piles: list[list[Card]]
+    _tops: list[Card]
+
+
+def apply_event(game: Rebuilt, e: Event) -> None:
     """Re-apply one event to a game (used to rebuild state from an event log)."""
     if isinstance(e, Revealed):
         if game.phase is not Phase.DEALT:
