@@ -6,7 +6,8 @@ when it opened (``Settings.wall_clock``), for its players to come: once the dead
 with no game started, the players who never connected forfeit the match (a walkover to the
 one who came; a double forfeit when nobody did: :meth:`blink.tournament.Tournament.forfeit`),
 the room is closed and the next rooms open. The check runs on the hub's sweeps
-(:func:`check_no_shows`) on a single node, and in the organiser's periodic check on a cluster
+(:meth:`Manager.check_no_shows <blink.server.tournaments.manager.Manager.check_no_shows>`) on
+a single node, and in the organiser's periodic check on a cluster
 (:meth:`Manager.organise <blink.server.tournaments.manager.Manager.organise>`), over the match rooms
 the node serves. See docs/rules.md, "Withdrawals and no-shows".
 """
@@ -15,15 +16,16 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from blink.tournament import TournamentError
 
 if TYPE_CHECKING:
+    from blink.server.room.room import Room
     from blink.server.tournaments.entry import Entry
-    from blink.server.tournaments.manager import Manager
 
-__all__ = ["CHECK_IN_BY", "NO_SHOW_BY", "check_no_shows", "draw_at_close", "no_shows"]
+__all__ = ["CHECK_IN_BY", "NO_SHOW_BY", "draw_at_close", "no_shows"]
 
 log = logging.getLogger("blink.server.tournaments")
 
@@ -50,9 +52,10 @@ def draw_at_close(e: Entry, now: float) -> bool:
     return True
 
 
-def no_shows(mgr: Manager, e: Entry, now: float) -> bool:
+def no_shows(room_of: Callable[[str], Room | None], e: Entry, now: float) -> bool:
     """Enter the forfeits of ``e``'s match rooms whose deadline passed at ``now`` with no
-    game started; True if any was entered."""
+    game started (``room_of``: a match room by its code, when this node serves it); True if
+    any was entered."""
     if e.no_show_after is None or not e.started or e.kind != "online" or not e.t.drawn:
         return False
     changed = False
@@ -62,7 +65,7 @@ def no_shows(mgr: Manager, e: Entry, now: float) -> bool:
             continue
         code = codes[-1]
         opened = e.opened.get(code)
-        room = mgr.match_room(code)
+        room = room_of(code)
         if opened is None or room is None or now < opened + e.no_show_after:
             continue
         if room.games or room.status not in ("waiting",):
@@ -78,31 +81,3 @@ def no_shows(mgr: Manager, e: Entry, now: float) -> bool:
             continue
         changed = True
     return changed
-
-
-def check_no_shows(mgr: Manager) -> list[str]:
-    """On a sweep: the draws at the close of check-in, and the no-show forfeits, of every
-    tournament in memory this node organises; each one changed is synced (its rooms closed
-    and opened) and stored. Returns their ids."""
-    if mgr.stopped or mgr.hub.write_failure() is not None:
-        return []
-    if mgr.hub.leases.shared:
-        # On a cluster the organiser's periodic check enters them (Manager.organise), over
-        # the stored tournament and with the store checked against its version; the draw at
-        # the close of check-in is the organiser's there.
-        return []
-    now = mgr.hub.settings.wall_clock()
-    done = []
-    for tid, e in list(mgr.items.items()):
-        if e.draw_at_close and mgr.organises(tid) and draw_at_close(e, now):
-            mgr.store(e)
-            done.append(tid)
-            continue
-        if e.no_show_after is None or not e.started or e.status == "finished":
-            continue
-        if not mgr.organises(tid) or not no_shows(mgr, e, now):
-            continue
-        mgr.sync(e)
-        mgr.store(e)
-        done.append(tid)
-    return done

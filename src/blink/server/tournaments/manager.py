@@ -34,7 +34,7 @@ from blink.server.hub import Hub
 from blink.server.lease import TOURNAMENT_NAMESPACE
 from blink.server.profiles import on_game_end
 from blink.server.room.room import GameState, Room
-from blink.server.tournaments.absences import check_no_shows, no_shows
+from blink.server.tournaments.absences import draw_at_close, no_shows
 from blink.server.tournaments.entry import Entry
 from blink.server.tournaments.fences import TournamentFenced, refused
 from blink.server.tournaments.matches import MatchRooms
@@ -162,7 +162,7 @@ class Manager(MatchRooms):
             if not e.started or e.kind != "online":
                 return
             stored = await asyncio.to_thread(self.stored_rooms, e)
-            forfeited = no_shows(self, e, self.hub.settings.wall_clock())
+            forfeited = no_shows(self.match_room, e, self.hub.settings.wall_clock())
             if not self.sync(e, stored) and not forfeited:
                 return
             try:
@@ -203,6 +203,33 @@ class Manager(MatchRooms):
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def check_no_shows(self) -> list[str]:
+        """On a sweep: the draws at the close of check-in, and the no-show forfeits, of every
+        tournament in memory this node organises; each one changed is synced (its rooms closed
+        and opened) and stored. Returns their ids."""
+        if self.stopped or self.hub.write_failure() is not None:
+            return []
+        if self.hub.leases.shared:
+            # On a cluster the organiser's periodic check enters them (:meth:`organise`), over
+            # the stored tournament and with the store checked against its version; the draw at
+            # the close of check-in is the organiser's there.
+            return []
+        now = self.hub.settings.wall_clock()
+        done = []
+        for tid, e in list(self.items.items()):
+            if e.draw_at_close and self.organises(tid) and draw_at_close(e, now):
+                self.store(e)
+                done.append(tid)
+                continue
+            if e.no_show_after is None or not e.started or e.status == "finished":
+                continue
+            if not self.organises(tid) or not no_shows(self.match_room, e, now):
+                continue
+            self.sync(e)
+            self.store(e)
+            done.append(tid)
+        return done
+
     def stop(self) -> None:
         """The server stops: no more organising (the leases go with the node's)."""
         self.stopped = True
@@ -222,7 +249,7 @@ async def attach(hub: Hub) -> None:
     hub.game_end_hooks.append(on_game_end)
     hub.game_end_hooks.append(mgr.on_game_end)
     hub.sweep_hooks.append(mgr.evict_idle)
-    hub.sweep_hooks.append(lambda: check_no_shows(mgr))
+    hub.sweep_hooks.append(mgr.check_no_shows)
     if hub.leases.shared:
         # A cluster node organises the tournaments whose leases it holds or takes: on their
         # events, and by a periodic check (which starts now).
