@@ -50,8 +50,18 @@ def test_the_haproxy_configuration_is_valid(tmp_path: Path) -> None:
         "server node2 10.0.0.2:8000 track rooms/node2",
         "http-check send meth GET uri /api/health ver HTTP/1.1 hdr Host localhost",
         "bind 127.0.0.1:8000",
+        # Each client address's open connections, capped for every node (a node's default).
+        "tcp-request connection reject if { sc0_conn_cur gt 512 }",
     ):
         assert line in text, line
+    uncapped = blink(
+        "cluster", "haproxy-config", "--node", "127.0.0.1:8001", "--max-sockets-per-address", "0"
+    )
+    assert uncapped.returncode == 0 and "sc0_conn_cur" not in uncapped.stdout
+    wrong = blink(
+        "cluster", "haproxy-config", "--node", "127.0.0.1:8001", "--max-sockets-per-address", "-1"
+    )
+    assert wrong.returncode == 2 and "--max-sockets-per-address" in wrong.stderr
     cfg = tmp_path / "haproxy.cfg"
     cfg.write_text(text)
     haproxy = find_haproxy()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from blink.cluster.local import LocalCluster, Node
 
@@ -19,12 +20,20 @@ UNTIL_LIMIT = 60.0
 machine, so only something that never happens fails."""
 
 
-def local_cluster(node_args: tuple[str, ...], nodes: int = 2) -> Iterator[LocalCluster]:
-    """A running cluster of ``nodes`` nodes with ``node_args``, health-checked every
+def local_cluster(
+    node_args: tuple[str, ...], nodes: int = 2, **options: Any
+) -> Iterator[LocalCluster]:
+    """A running cluster of ``nodes`` nodes with ``node_args`` (and more of
+    :class:`LocalCluster`'s fields, ``options``), health-checked every
     :data:`CHECK_INTERVAL_MS`, stopped (every process) once the generator is closed: the body
     of a test module's ``cluster`` fixture."""
     c = LocalCluster(
-        nodes=nodes, node_args=node_args, check_interval_ms=CHECK_INTERVAL_MS, fall=1, rise=1
+        nodes=nodes,
+        node_args=node_args,
+        check_interval_ms=CHECK_INTERVAL_MS,
+        fall=1,
+        rise=1,
+        **options,
     )
     with c:
         yield c

@@ -16,7 +16,9 @@ Clients come from several loopback addresses (127.0.0.2, 127.0.0.3, ...: every a
 - a room's path in another form than the router's (``/ws/%41BCDEF``) is refused by the router,
   and a node asks for a room held elsewhere only for a request the router pinned to it;
 - the cluster's Redis refuses a client without its password, and what is published on it is
-  checked before a player sees it.
+  checked before a player sees it;
+- the router caps each address's open connections for the whole cluster (a node sees only
+  the router's address, which its own socket cap spares).
 """
 
 from __future__ import annotations
@@ -48,12 +50,14 @@ NODE_ARGS = (
     *("--redis-wait", "30"),  # the windows are Redis's however busy the machine
 )
 """Three rooms a minute from one address, in the whole cluster (the windows are in Redis)."""
+ROUTER_SOCKETS = 8
+"""Open connections one address may hold through the router (512 by default)."""
 
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[LocalCluster]:
     """Two nodes behind HAProxy, as ``blink cluster run`` starts them."""
-    yield from local_cluster(NODE_ARGS)
+    yield from local_cluster(NODE_ARGS, max_sockets_per_address=ROUTER_SOCKETS)
 
 
 def client(source: str) -> httpx.Client:
@@ -320,3 +324,57 @@ async def test_forged_rooms_on_the_bus_reach_no_lobby(cluster: LocalCluster) -> 
         gone = RoomChanged("SOUND1", "intruder", 0.0, None)
         await bus.publish("blink:rooms", msgspec.json.encode(Envelope("intruder", gone)))
         await bus.aclose()
+
+
+async def spectate(url: str, code: str, source: str) -> websockets.ClientConnection:
+    """A spectator of room ``code`` through ``url`` from ``source``, welcomed and kept open."""
+    conn = await websockets.connect(
+        f"{ws(url)}/ws/{code}", local_addr=(source, 0), open_timeout=TIMEOUT
+    )
+    await conn.send(json.dumps({"type": "hello", "protocol": 1, "room": code, "spectate": True}))
+    assert json.loads(await asyncio.wait_for(conn.recv(), TIMEOUT))["type"] == "welcome"
+    return conn
+
+
+def refused_at_once(port: int, source: str) -> bool:
+    """Whether a TCP connection to the router from ``source`` is closed before any answer to
+    the request it sends."""
+    with socket.create_connection(
+        ("127.0.0.1", port), timeout=TIMEOUT, source_address=(source, 0)
+    ) as sock:
+        try:
+            sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            return sock.recv(64) == b""
+        except (ConnectionResetError, BrokenPipeError):
+            return True
+
+
+async def test_the_router_caps_an_addresss_connections_for_every_node(
+    cluster: LocalCluster,
+) -> None:
+    """A node sees every client as the router's address, which its own socket cap spares:
+    the router counts each client address's open connections, whichever node they reach."""
+    code = make_room(cluster.url, "127.0.0.11")
+    # Spectators' sockets stay open (the router takes the nodes in turn for nothing here: a
+    # room's sockets go to its node; the cap is the router's either way).
+    held = [await spectate(cluster.url, code, "127.0.0.9") for _ in range(ROUTER_SOCKETS)]
+    try:
+        assert refused_at_once(cluster.port, "127.0.0.9")
+        # Another address is served; the held sockets still are.
+        with client("127.0.0.10") as other:
+            assert other.get(f"{cluster.url}/api/health").status_code == 200
+        await held[0].ping()
+        # One closed: room for one more.
+        await held.pop().close()
+        again = None
+        for _ in range(50):  # the router sees the close a moment after the client
+            try:
+                again = await spectate(cluster.url, code, "127.0.0.9")
+                break
+            except (OSError, websockets.InvalidHandshake, websockets.ConnectionClosed):
+                await asyncio.sleep(0.1)
+        assert again is not None
+        held.append(again)
+    finally:
+        for conn in held:
+            await conn.close()

@@ -15,7 +15,12 @@ from typing import Annotated, NoReturn
 
 import typer
 
+from blink.server.settings import Settings
+
 __all__ = ["register"]
+
+SOCKETS = Settings.max_sockets_per_address or 0
+"""The router's cap on one address's sockets by default: a node's own."""
 
 cluster_app = typer.Typer(
     name="cluster",
@@ -47,6 +52,16 @@ HealthHostOpt = Annotated[
     str,
     typer.Option("--health-host", help="The Host header of the health checks (a node's name)."),
 ]
+SocketsOpt = Annotated[
+    int,
+    typer.Option(
+        "--max-sockets-per-address",
+        min=0,
+        metavar="N",
+        help="TCP connections one client address may hold through the router, counted by "
+        "HAProxy for every node (0: no cap).",
+    ),
+]
 SecretOpt = Annotated[
     str | None,
     typer.Option(
@@ -65,6 +80,7 @@ def haproxy_config(
     bind: BindOpt = "127.0.0.1:8000",
     check_interval_ms: CheckOpt = 2000,
     health_host: HealthHostOpt = "localhost",
+    max_sockets_per_address: SocketsOpt = SOCKETS,
     proxy_secret: SecretOpt = None,
 ) -> None:
     """Print the HAProxy configuration of the nodes: a room's requests by its code (consistent
@@ -87,6 +103,7 @@ def haproxy_config(
             bind=bind,
             check_interval_ms=check_interval_ms,
             health_host=health_host,
+            max_sockets_per_address=max_sockets_per_address or None,
             proxy_secret=proxy_secret or None,
         )
         typer.echo(render(cfg), nl=False)
@@ -100,6 +117,7 @@ def run(
     port: Annotated[
         int, typer.Option("--port", min=0, max=65535, help="HAProxy's port (0: any free one).")
     ] = 8000,
+    max_sockets_per_address: SocketsOpt = SOCKETS,
 ) -> None:
     """Start a cluster on this machine: a throwaway PostgreSQL, the nodes on free loopback
     ports, HAProxy in front; stop it all with Ctrl+C (or SIGTERM)."""
@@ -111,7 +129,9 @@ def run(
         stop.set()
 
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
-    cluster = LocalCluster(nodes=nodes, port=port)
+    cluster = LocalCluster(
+        nodes=nodes, port=port, max_sockets_per_address=max_sockets_per_address or None
+    )
     try:
         try:
             cluster.start()

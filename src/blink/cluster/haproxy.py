@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from blink.server.settings import Settings
+
 __all__ = [
     "CHALLENGES",
     "LOBBY_STREAM",
@@ -75,6 +77,12 @@ class HaproxyConfig:
     max_connections: int | None = None
     """HAProxy's ``maxconn`` (each connection takes two file descriptors; ``None``: what the
     open-files limit allows)."""
+    max_sockets_per_address: int | None = Settings.max_sockets_per_address
+    """Open TCP connections of every kind one client address may hold through the router,
+    counted by HAProxy for the whole cluster (a stick table of each address's current
+    connections); the next is closed before anything is read. The nodes' own cap
+    (``blink serve --max-sockets-per-address``) sees only the router's address behind it and
+    spares it. ``None`` (or 0): no cap."""
     proxy_secret: str | None = None
     """The secret HAProxy sets on every request it passes (:data:`SECRET_HEADER`), by which
     the nodes (``blink serve --proxy-secret``) tell its requests from anyone else's; ``None``:
@@ -139,6 +147,20 @@ def _secret_lines(cfg: HaproxyConfig) -> list[str]:
     ]
 
 
+def _socket_cap_lines(cfg: HaproxyConfig) -> list[str]:
+    cap = cfg.max_sockets_per_address
+    if cap is None or cap <= 0:
+        return []
+    return [
+        "    # Each client address's open connections, counted here for the whole cluster (a",
+        "    # node sees only this router's address): past the cap, closed before any byte is",
+        "    # read.",
+        "    stick-table type ipv6 size 1m expire 60s store conn_cur",
+        "    tcp-request connection track-sc0 src",
+        f"    tcp-request connection reject if {{ sc0_conn_cur gt {cap} }}",
+    ]
+
+
 def _server_lines(cfg: HaproxyConfig, track: bool) -> list[str]:
     lines = []
     for i, node in enumerate(cfg.nodes, 1):
@@ -177,6 +199,7 @@ def render(cfg: HaproxyConfig) -> str:
         "",
         "frontend blink",
         f"    bind {cfg.bind}",
+        *_socket_cap_lines(cfg),
         "    # The nodes believe these headers from HAProxy only: a client's own never pass.",
         "    # X-Forwarded-For is then HAProxy's alone: the address the client connected from.",
         *(f"    http-request del-header {h}" for h in (*_FORWARDED, PINNED_HEADER)),

@@ -33,6 +33,7 @@ import httpx
 
 from blink.cluster.haproxy import HaproxyConfig, render
 from blink.server.pg_liveness import server_flags
+from blink.server.settings import Settings
 
 __all__ = [
     "PG_USER",
@@ -457,6 +458,9 @@ class LocalCluster:
     postgres: LocalPostgres | None = None
     redis: LocalRedis | None = None
     haproxy: subprocess.Popen[bytes] | None = None
+    max_sockets_per_address: int | None = Settings.max_sockets_per_address
+    """The router's cap on each client address's open connections, for every node
+    (:attr:`blink.cluster.haproxy.HaproxyConfig.max_sockets_per_address`)."""
     proxy_secret: str = field(default_factory=lambda: secrets.token_urlsafe(32))
     """The secret HAProxy sets on every request it passes, without which a node believes no
     ``X-Forwarded-For`` nor ``X-Blink-Room`` (``--proxy-secret``): any process of the machine
@@ -568,6 +572,7 @@ class LocalCluster:
             check_interval_ms=self.check_interval_ms,
             fall=self.fall,
             rise=self.rise,
+            max_sockets_per_address=self.max_sockets_per_address,
             proxy_secret=self.proxy_secret,
         )
         path = self.folder / "haproxy.cfg"
