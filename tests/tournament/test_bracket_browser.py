@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 
-from blink.bracket import render_html
 from blink.tournament import Tournament
+from blink.tournament.bracket import render_html
 
 from .helpers import oracle, ranked
 

@@ -1,5 +1,5 @@
-"""The printable bracket in English and Spanish (`blink.bracket`'s `lang`): the web tournament
-page's words, the same layout in both, and `blink tournament bracket --lang`."""
+"""The printable bracket in English and Spanish (`blink.tournament.bracket`'s `lang`): the web
+tournament page's words, the same layout in both, and `blink tournament bracket --lang`."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from blink.bracket import (
+from blink.cli import app
+from blink.tournament import Tournament
+from blink.tournament.bracket import (
     LANGS,
     Words,
     final_table,
@@ -20,9 +22,7 @@ from blink.bracket import (
     render_html,
     render_png,
 )
-from blink.cli import app
-from blink.organiser import save
-from blink.tournament import Tournament
+from blink.tournament.organiser import save
 
 ENGLISH_WORDS = re.compile(
     r"\b(Standings|Bracket|Round|Final round|Finalist|Wins|Place|Player|Status|winner of|"

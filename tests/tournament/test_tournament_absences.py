@@ -282,7 +282,7 @@ def test_everyone_withdrawing_still_finishes(n: int, seed: int, picks: list[int]
 
 
 def test_the_printable_bracket_shows_walkovers_and_vacant_seats() -> None:
-    from blink.bracket import final_table, render_html
+    from blink.tournament.bracket import final_table, render_html
 
     t = Tournament.create(ranked(8))
     t.draw(seed=11)

@@ -10,13 +10,13 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from blink.bracket import layout, render_html, render_png
 from blink.cli import app
 from blink.cli.tournament import BotPlayer, parse_bot_player, random_field, run_bots
 from blink.cli.tournament.bots import _run_live
 from blink.games.classic.record import loads
-from blink.organiser import OrganiserError, load, parse_player, save, update
 from blink.tournament import Entrant, NotInMatchError, Tournament
+from blink.tournament.bracket import layout, render_html, render_png
+from blink.tournament.organiser import OrganiserError, load, parse_player, save, update
 
 from .helpers import oracle, ranked
 

@@ -35,7 +35,12 @@ The package's modules: :mod:`~blink.tournament.errors` (refusals),
 :mod:`~blink.tournament.formats` (the plan and the bracket for a field size),
 :mod:`~blink.tournament.values` (players, the draw, games, matches, standings lines),
 :mod:`~blink.tournament.derive` (the state derived from the draw and the results) and
-:mod:`~blink.tournament.state` (the :class:`Tournament` itself, and its JSON form).
+:mod:`~blink.tournament.state` (the :class:`Tournament` itself, and its JSON form): the engine.
+Above it, and not imported by this package's own name: the organiser's file on disk
+(:mod:`~blink.tournament.organiser`: load, change, save atomically) and the printable bracket
+(:mod:`~blink.tournament.bracket`: HTML and a PNG drawn with matplotlib). The server's
+tournaments (:mod:`blink.server.tournaments`) and ``blink tournament``
+(:mod:`blink.cli.tournament`) are drivers around them.
 """
 
 from __future__ import annotations

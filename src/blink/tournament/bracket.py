@@ -16,7 +16,8 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from blink.tournament import Match, MatchKind, Tournament
+from blink.tournament.state import Tournament
+from blink.tournament.values import Match, MatchKind
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

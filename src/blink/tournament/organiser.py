@@ -22,7 +22,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from blink import files
-from blink.tournament import Entrant, FieldError, Tournament, TournamentError
+from blink.tournament.errors import FieldError, TournamentError
+from blink.tournament.state import Tournament
+from blink.tournament.values import Entrant
 
 __all__ = [
     "OrganiserError",

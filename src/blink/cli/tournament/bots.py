@@ -289,7 +289,7 @@ def bots_cmd(
     else:
         run = _run_live(players, seed, name, records, balanced, pause)
     if save is not None:
-        from blink.organiser import save as save_file
+        from blink.tournament.organiser import save as save_file
 
         save_file(run.tournament, save)
     if as_json:

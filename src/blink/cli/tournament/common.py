@@ -32,7 +32,7 @@ def fail(message: str) -> NoReturn:
 
 def load_file(path: Path) -> Tournament:
     """The tournament kept in ``path`` (a bad or missing file fails)."""
-    from blink.organiser import OrganiserError, load
+    from blink.tournament.organiser import OrganiserError, load
 
     try:
         return load(path)
@@ -43,7 +43,7 @@ def load_file(path: Path) -> Tournament:
 def update_file(path: Path, change: Callable[[Tournament], Any]) -> tuple[Tournament, Any]:
     """Apply ``change`` to the tournament in ``path`` and save it; a refused change fails and
     leaves the file as it was. Returns the tournament and what ``change`` returned."""
-    from blink.organiser import OrganiserError, update
+    from blink.tournament.organiser import OrganiserError, update
 
     try:
         return update(path, change)

@@ -120,7 +120,7 @@ def new_cmd(
     force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
 ) -> None:
     """Create a tournament file for a tournament played with real cards."""
-    from blink.organiser import OrganiserError, create, parse_player
+    from blink.tournament.organiser import OrganiserError, create, parse_player
 
     if not player:
         fail("give the players: --player NAME[:RANK] (2 to 64 of them)")
@@ -144,7 +144,7 @@ def add_cmd(
     ],
 ) -> None:
     """Add players before the draw."""
-    from blink.organiser import parse_player
+    from blink.tournament.organiser import parse_player
 
     def change(t: Tournament) -> None:
         for p in player:
@@ -244,7 +244,7 @@ def bracket_cmd(
     ] = "en",
 ) -> None:
     """Print the bracket: a printable HTML page and/or a PNG image, in English or Spanish."""
-    from blink.bracket import LANGS, render_html, write_png
+    from blink.tournament.bracket import LANGS, render_html, write_png
 
     if png is None and html_out is None:
         fail("give --png FILE and/or --html FILE")
@@ -317,8 +317,8 @@ def rate_cmd(
     ],
 ) -> None:
     """Rate every game of the tournament not rated yet (OpenSkill), into a ratings file."""
-    from blink.organiser import OrganiserError, write_atomic
     from blink.ratings import RatingError, RatingTable
+    from blink.tournament.organiser import OrganiserError, write_atomic
 
     t = load_file(file)
     try:

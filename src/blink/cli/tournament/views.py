@@ -73,7 +73,7 @@ def _rounds_grid(t: Tournament, ms: list[Match]) -> RenderableType:
     """The elimination rounds side by side; the first in bracket order, byes in their places."""
     from rich.table import Table
 
-    from blink.bracket import layout
+    from blink.tournament.bracket import layout
 
     p = t.plan
     grid = Table(show_lines=False, expand=False, pad_edge=False)

@@ -18,7 +18,6 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, Field
 
-from blink import bracket
 from blink.ratings import Rating, suggest_handicap
 from blink.server.bus import TOURNAMENTS, Event, Resync, TournamentChanged
 from blink.server.errors import ProfileError
@@ -31,7 +30,7 @@ from blink.server.sse import event_stream, frame, last_event_id
 from blink.server.tournaments.entry import KINDS, Entry, tournament_dict
 from blink.server.tournaments.fences import TournamentFenced, refused
 from blink.server.tournaments.manager import Manager
-from blink.tournament import Entrant, Tournament, TournamentError
+from blink.tournament import Entrant, Tournament, TournamentError, bracket
 
 __all__ = ["NewTournament", "OrgAction", "router"]
 
@@ -244,7 +243,7 @@ async def export(mgr: ManagerDep, tid: str) -> JSONResponse:
 
 
 BracketLang = Literal["en", "es"]
-"""The languages of the printable bracket (:data:`blink.bracket.LANGS`)."""
+"""The languages of the printable bracket (:data:`blink.tournament.bracket.LANGS`)."""
 
 
 @router.get("/api/tournaments/{tid}/bracket.html")

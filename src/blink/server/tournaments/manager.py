@@ -1,6 +1,6 @@
 """Tournaments on the server: online (rooms opened for each pairing) and real cards (results
 entered by the organiser), stored in the database, with a live state, an export, and the
-printable bracket (HTML and PNG from :mod:`blink.bracket`).
+printable bracket (HTML and PNG from :mod:`blink.tournament.bracket`).
 
 The rules are :class:`blink.tournament.Tournament` (pure); :class:`Manager` keeps one per
 tournament in memory (:class:`~blink.server.tournaments.store.Store`), stores its JSON after
