@@ -31,7 +31,7 @@ class Conn:
     def __init__(self, limit: int) -> None:
         self.queue: deque[str | tuple[int, str]] = deque()
         self.limit = limit
-        self.room: Room | None = None
+        self._room: Room | None = None
         self.seat: int | None = None
         self.spectator = False
         self.closed = False
@@ -48,6 +48,18 @@ class Conn:
         reaction time counts from the latest frame, see :mod:`blink.server.session`)."""
         self.last_frame = 0.0
         """When the latest frame was queued (on ``stamp``'s clock; 0 with no ``stamp``)."""
+
+    @property
+    def room(self) -> Room | None:
+        """The room this connection is in: the one its session attached it to
+        (:meth:`blink.server.room.room.Room.attach`), while that room holds it (``None`` once
+        the room detached it, or was dropped from memory, :meth:`blink.server.hub.Hub.drop`)."""
+        room = self._room
+        return room if room is not None and self in room.conns else None
+
+    @room.setter
+    def room(self, room: Room | None) -> None:
+        self._room = room
 
     def _put(self, item: str | tuple[int, str]) -> None:
         self.queue.append(item)

@@ -430,6 +430,7 @@ class Session:
             self.close(4009, "too many spectators")
             return
         self.hello = True
+        self.conn.room = room
         room.attach(self.conn, seat, msg.game, msg.last_seq)
 
     def _bot_seat_ok(self, room: Room, seat: Seat, hello: Hello) -> bool:

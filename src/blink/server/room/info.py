@@ -1,23 +1,26 @@
 """A room described: for the clients (its ``room`` frame, the REST listing) and for storage
-(the rows of a new room). Functions of a :class:`blink.server.room.room.Room`, which calls them."""
+(the rows of a new room). Functions of a :class:`blink.server.room.room.Room`, which calls them,
+taken as what they read of it (:class:`DescribedRoom`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Collection
+from typing import Any, Final, Protocol
 from urllib.parse import quote
 
+from blink.match import Series
 from blink.server import room_writes as rw
-from blink.server.protocol import RoomInfo, RoomSummary
+from blink.server.protocol import GameMeta, RoomInfo, RoomSummary
 from blink.server.room.admission import admits_bots, host_is_bot
 from blink.server.room.clock import timings
-
-if TYPE_CHECKING:
-    from blink.server.room.room import Room
+from blink.server.room.seats import Peer
+from blink.server.room.shape import RoomShape
 
 __all__ = [
     "DEAL_SEED",
     "HIDDEN_OPTIONS",
     "UNCLAIMED_LISTED",
+    "DescribedRoom",
     "fixed_deal_seed",
     "listed",
     "new_room_write",
@@ -30,6 +33,45 @@ DEAL_SEED: Final = "deal_seed"
 
 HIDDEN_OPTIONS: Final = frozenset({DEAL_SEED})
 """Room options that are stored but never shown (a fixed deal's seed tells the deal)."""
+
+
+class DescribedRoom(RoomShape, Protocol):
+    """What describing a room reads of it, besides its :class:`RoomShape`."""
+
+    @property
+    def best_of(self) -> int:
+        """The length of its series."""
+        ...
+
+    @property
+    def public(self) -> bool:
+        """Whether the lobby may list it."""
+        ...
+
+    @property
+    def created_at(self) -> float:
+        """When it was opened (``settings.wall_clock``)."""
+        ...
+
+    @property
+    def spectators(self) -> Collection[Peer]:
+        """Its spectators' connections."""
+        ...
+
+    @property
+    def series(self) -> Series:
+        """Its series under way."""
+        ...
+
+    @property
+    def series_number(self) -> int:
+        """The number of its series under way (a rematch starts the next)."""
+        ...
+
+    @property
+    def games(self) -> list[GameMeta]:
+        """The games of its series under way."""
+        ...
 
 
 def _ruleset(options: dict[str, Any]) -> str | None:
@@ -45,7 +87,7 @@ def _sizes(options: dict[str, Any]) -> list[int] | None:
     return None if value is None else list(value)
 
 
-def room_info(room: Room) -> RoomInfo:
+def room_info(room: DescribedRoom) -> RoomInfo:
     """The room: its game, options, seats, status, series and games."""
     info = room.definition.info
     turn_time = timings(room.settings, info.timings).turn
@@ -84,7 +126,7 @@ UNCLAIMED_LISTED: Final = 120.0
 """Seconds a new public room that none of its players has come to yet stays listed."""
 
 
-def listed(room: Room) -> bool:
+def listed(room: DescribedRoom) -> bool:
     """Whether the lobby lists ``room`` among the live games (``GET /api/rooms`` and its event
     stream): a public room that is not over, with one of its players connected, or a game of
     bots only, or a new room for :data:`UNCLAIMED_LISTED` seconds while its players come.
@@ -101,7 +143,7 @@ def listed(room: Room) -> bool:
     return fresh and not any(s.connected_once for s in humans)
 
 
-def room_summary(room: Room) -> RoomSummary:
+def room_summary(room: DescribedRoom) -> RoomSummary:
     """The room as ``GET /api/rooms`` lists it."""
     return RoomSummary(
         code=room.code,
@@ -118,7 +160,7 @@ def room_summary(room: Room) -> RoomSummary:
     )
 
 
-def new_room_write(room: Room) -> rw.NewRoom:
+def new_room_write(room: DescribedRoom) -> rw.NewRoom:
     """The record that keeps a new room and its seats."""
     seats = tuple(rw.NewSeat(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in room.seats)
     return rw.NewRoom(

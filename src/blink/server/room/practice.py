@@ -18,16 +18,13 @@ paused, and its wait under way starts over, in full, when it is resumed.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Protocol
 
-from blink.server import room_writes as rw
 from blink.server.room.live_bots import stop_bots
+from blink.server.room.seats import GameState, Seat
+from blink.server.room.shape import RoomShape
 
-if TYPE_CHECKING:
-    from blink.server.room.room import Room
-    from blink.server.room.seats import Seat
-
-__all__ = ["OPTION", "Paused", "check_practice", "is_practice", "set_paused"]
+__all__ = ["OPTION", "PausableRoom", "Paused", "check_practice", "is_practice", "set_paused"]
 
 OPTION: Final = "practice"
 """The room option of a practice game (``True``)."""
@@ -37,6 +34,16 @@ class Paused:
     """The reason code of an action while a practice game is paused."""
 
     value = "paused"
+
+
+class PausableRoom(RoomShape, Protocol):
+    """What pausing needs of a room, besides its :class:`RoomShape`: the room's own work once
+    its game's table clock has stopped or started again."""
+
+    def pause_changed(self, g: GameState, now: float, delay: float | None) -> None:
+        """``g``'s clock was paused or resumed at ``now``
+        (:meth:`blink.server.room.room.Room.pause_changed`)."""
+        ...
 
 
 def is_practice(options: Mapping[str, Any]) -> bool:
@@ -61,7 +68,7 @@ def check_practice(seats: Sequence[Seat], server_options: bool) -> tuple[str, st
     return None
 
 
-def set_paused(room: Room, seat: int, paused: bool) -> tuple[str, str] | None:
+def set_paused(room: PausableRoom, seat: int, paused: bool) -> tuple[str, str] | None:
     """The player of ``seat`` pauses (``paused``) or resumes the practice game in ``room``.
     Returns why it was refused, ``(code, sentence)``, else ``None`` (asking for the state it
     is in already changes nothing)."""
@@ -75,6 +82,7 @@ def set_paused(room: Room, seat: int, paused: bool) -> tuple[str, str] | None:
     if paused == g.table.paused:
         return None
     now = room.settings.clock()
+    delay = None
     if paused:
         g.table.pause(now)
         stop_bots(g)
@@ -83,13 +91,5 @@ def set_paused(room: Room, seat: int, paused: bool) -> tuple[str, str] | None:
         delay = g.table.unpause(now)
         if start is not None and g.t0 is not None:
             g.t0 += now - start  # the game's own time does not count the pause
-        if delay is not None:
-            g.table.handle = room.hub.later(delay, lambda: room._referee_due(g))
-        else:
-            room._referee_update(g, now)
-        room._start_bots(g)
-    room._store(rw.GamePaused(g.id, paused))
-    room.broadcast_room()
-    for c in room.conns:
-        room.send_snapshot(c)
+    room.pause_changed(g, now, delay)
     return None

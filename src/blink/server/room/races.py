@@ -5,28 +5,55 @@ With the room option ``lag_allowance_ms`` (see docs/protocol.md, "Lag allowance"
 the room's game that arrives while its game is under way is not applied at once: it is offered
 to the room's queue with every seat's one-way lag as the server measured it
 (:class:`blink.server.lag.LagMeter`; a bot's seat, or one never measured, has none), and
-applied through :meth:`blink.server.room.room.Room.apply` when it leaves the queue, in the order of
-when the plays count as made. Its ``ack``, or its ``refused`` (judged then, against the game as
+applied through :meth:`blink.server.room.room.Room.apply` when it leaves the queue, in the order
+of when the plays count as made. Its ``ack``, or its ``refused`` (judged then, against the game as
 it is then), is sent as for any play. The room does not read the rules: every play is ordered,
 not only those that race for the same pile. Bots' actions and the referee's are not held.
+
+The queue takes its room as a :class:`RacingRoom` (what it needs of it), not as the room itself,
+which imports this module.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from typing import Any, Protocol
 
 from blink.model.base import IllegalAction
 from blink.server.lag import AllowanceRule, RaceQueue
-from blink.server.room.seats import NoGame, Refusal
+from blink.server.room.host import Timers
+from blink.server.room.seats import NoGame, Peer, Refusal
+from blink.server.room.shape import RoomShape
 
-if TYPE_CHECKING:
-    from blink.server.room.room import Room
-
-__all__ = ["Play", "offer", "races_for"]
+__all__ = ["Play", "RacingRoom", "offer", "races_for"]
 
 Play = tuple[int, Any, int, str, Any]
 """A held play: its game's id, the action, its seat, its client id and its message (which
 names the pile's version the player saw: a play that lost its race is told ``too_slow``)."""
+
+
+class RacingRoom(RoomShape, Protocol):
+    """What the lag allowance's queue needs of its room, besides its :class:`RoomShape`: its
+    host's timer, and the room's own path of an action and of a refusal."""
+
+    @property
+    def hub(self) -> Timers:
+        """The room's host (it arms the queue's timer)."""
+        ...
+
+    def apply(self, action: Any, seat: int | None, msg_id: str | None) -> int:
+        """Judge and apply one action (:meth:`blink.server.room.room.Room.apply`)."""
+        ...
+
+    def refusal(self, seat: int, message: Any, exc: IllegalAction) -> Refusal:
+        """The refusal of a play the game refused (or ``too_slow``)."""
+        ...
+
+    def answer_refusal(
+        self, seat: int, msg_id: str, refusal: Refusal, conns: Iterable[Peer]
+    ) -> None:
+        """Answer ``seat``'s action ``msg_id`` with ``refusal`` on ``conns``, and keep it."""
+        ...
 
 
 def races_for(options: dict[str, Any], seats: int) -> RaceQueue[Play] | None:
@@ -36,7 +63,7 @@ def races_for(options: dict[str, Any], seats: int) -> RaceQueue[Play] | None:
 
 
 def offer(
-    room: Room, races: RaceQueue[Play], action: Any, seat: int, msg_id: str, message: Any
+    room: RacingRoom, races: RaceQueue[Play], action: Any, seat: int, msg_id: str, message: Any
 ) -> bool:
     """Hold a player's play (``action``, from its ``message``) in ``room``'s queue; ``False``
     (nothing done) when no game is under way, so that the play is judged at once."""
@@ -51,7 +78,7 @@ def offer(
     return True
 
 
-def release(room: Room, races: RaceQueue[Play]) -> None:
+def release(room: RacingRoom, races: RaceQueue[Play]) -> None:
     """Apply the plays whose time has come, in order; arm the timer for the next one."""
     if races.timer is not None:
         races.timer.cancel()
@@ -74,7 +101,7 @@ def release(room: Room, races: RaceQueue[Play]) -> None:
         races.timer = room.hub.later(max(0.0, nxt - now), lambda: release(room, races))
 
 
-def _refuse(room: Room, seat: int, msg_id: str, refusal: Refusal) -> None:
+def _refuse(room: RacingRoom, seat: int, msg_id: str, refusal: Refusal) -> None:
     """A held play refused when it left the queue: answered on every connection of its seat
     (the one it came on may have been replaced meanwhile)."""
     room.answer_refusal(seat, msg_id, refusal, list(room.seats[seat].conns))

@@ -17,22 +17,20 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from blink.server.protocol import Stall, Turn
 from blink.server.room.clock import TableClock, timings
 from blink.server.room.seats import GameState
+from blink.server.room.shape import RoomShape
 from blink.server.room.updates import update_frames
-
-if TYPE_CHECKING:
-    from blink.server.room.room import Room
 
 __all__ = ["missed", "rebuild_ring"]
 
 log = logging.getLogger("blink.server")
 
 
-def missed(room: Room, g: GameState, seat: int | None, last_seq: int) -> list[str] | None:
+def missed(room: RoomShape, g: GameState, seat: int | None, last_seq: int) -> list[str] | None:
     """The ``update`` frames of game ``g`` after ``last_seq``, up to the last one stored, as
     ``seat`` (``None``: a spectator) gets them; ``None`` when they are not given (older than
     the ring's window: a snapshot is sent instead). ``last_seq`` is below ``g.persisted``."""
@@ -64,7 +62,7 @@ def _from_ring(g: GameState, seat: int | None, last_seq: int) -> list[str] | Non
     return out if len(out) == g.persisted - last_seq else None
 
 
-def rebuild_ring(room: Room, g: GameState) -> None:
+def rebuild_ring(room: RoomShape, g: GameState) -> None:
     """Make ``g``'s ring the frames of its last ``resume_buffer`` stored updates, for every
     seat and the spectators, replayed from the deal (see the module's documentation)."""
     definition = room.definition
@@ -94,7 +92,7 @@ def rebuild_ring(room: Room, g: GameState) -> None:
 
 
 def _waits(
-    room: Room, g: GameState, referee: TableClock, state: Any, at: float, now: float
+    room: RoomShape, g: GameState, referee: TableClock, state: Any, at: float, now: float
 ) -> tuple[Stall | None, Turn | None]:
     """The ``stall`` and ``turn`` of a replayed update leaving ``state`` at ``at``: as the
     replayed referee saw them then, or, for the wait still under way, as the room's own

@@ -93,7 +93,7 @@ class Room:
 
     def __init__(
         self,
-        hub: RoomHost,
+        hub: RoomHost[Room],
         code: str,
         game: str,
         players: int,
@@ -205,7 +205,6 @@ class Room:
 
     def attach(self, conn: Peer, seat: Seat | None, game: int | None, last_seq: int | None) -> None:
         """A client said hello: welcome it and bring it up to date."""
-        conn.room = self
         conn.seat = None if seat is None else seat.seat
         conn.spectator = seat is None
         self.idle_since = None
@@ -243,12 +242,11 @@ class Room:
         self.maybe_start()
 
     def detach(self, conn: Peer) -> None:
-        """A client went away."""
-        if conn.room is not self:
+        """A client went away (nothing, unless it is attached here)."""
+        if conn not in self.conns:
             return
         self.conns.discard(conn)
         self.spectators.discard(conn)
-        conn.room = None
         if conn.seat is not None:
             self.seats[conn.seat].conns.discard(conn)
             self.broadcast_room()
@@ -432,6 +430,23 @@ class Room:
             self.send_snapshot(c)
         for b in g.bots:
             b.notify()
+
+    def pause_changed(self, g: GameState, now: float, delay: float | None) -> None:
+        """``g``'s table clock was paused or resumed at ``now`` (a practice game's pause:
+        :func:`blink.server.room.practice.set_paused`, which stops the bots on pausing): on
+        resuming, the referee's timer is armed again, in ``delay`` seconds (what was left of
+        its wait) or as the referee says at ``now`` (``None``), and the bots start again; the
+        pause is stored, and everyone gets the room and the game."""
+        if not g.table.paused:
+            if delay is not None:
+                g.table.handle = self.hub.later(delay, lambda: self._referee_due(g))
+            else:
+                self._referee_update(g, now)
+            self._start_bots(g)
+        self._store(rw.GamePaused(g.id, g.table.paused))
+        self.broadcast_room()
+        for c in self.conns:
+            self.send_snapshot(c)
 
     # -- what the table does by itself -----------------------------------------------------
 

@@ -15,15 +15,12 @@ import random
 import secrets
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from blink.model.table import LiveBot, PileTop
 from blink.server.lag import LagMeter
 from blink.server.protocol import SeatInfo
 from blink.server.room.clock import TableClock
-
-if TYPE_CHECKING:
-    from blink.server.room.room import Room
 
 __all__ = [
     "ANSWERS_KEPT",
@@ -82,9 +79,10 @@ class NoGame(Exception):
 class Peer(Protocol):
     """A connection as a room sees it: where it sits, and its outbox.
 
-    ``send`` only queues (the driver writes the queue out); a room never waits on a peer."""
+    ``send`` only queues (the driver writes the queue out); a room never waits on a peer. The
+    room keeps the peers attached to it (``Room.conns``); which room a connection is in is its
+    driver's to know (:attr:`blink.server.conn.Conn.room`)."""
 
-    room: Room | None
     seat: int | None
     spectator: bool
     awaiting_snapshot: bool
