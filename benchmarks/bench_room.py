@@ -65,7 +65,13 @@ class Host:
         self.next_id += 1
         return self.next_id
 
-    def store(self, job: Any, done: Callable[[Any], None] | None = None) -> None:
+    def store(
+        self,
+        job: Any,
+        done: Callable[[Any], None] | None = None,
+        room: str | None = None,
+        received: float | None = None,
+    ) -> None:
         if done is not None:
             done(None)
 

@@ -1,10 +1,14 @@
-"""No import cycle between the modules of ``blink``, counting function-level imports too.
+"""No import cycle between the modules of ``blink``, counting function-level imports and the
+imports for type hints only (under ``if TYPE_CHECKING:``) too.
 
 import-linter's ``acyclic_siblings`` contract (pyproject.toml, run by scripts/test) forbids
 cycles between the sibling modules and packages of every package, but not a cycle through a
 package's own ``__init__`` (a package that imports one of its modules, which imports the
-package back). This test builds the whole module graph from the source with :mod:`ast` and
-names the modules of the first cycle it finds.
+package back), and it leaves out the imports for type hints. An import for a type hint never
+runs, but it ties two modules together all the same: a module that names the type of the
+module importing it cannot be read, moved or tested without it. This test builds the whole
+module graph from the source with :mod:`ast` and names the modules of the first cycle it
+finds.
 """
 
 from __future__ import annotations
@@ -40,16 +44,16 @@ def _is_type_checking(test: ast.expr) -> bool:
     return isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
 
 
-def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
+def _imports(name: str, path: Path, modules: dict[str, Path], types: bool = True) -> set[str]:
     """The modules here that ``name`` imports anywhere in its source (at the top and in
-    functions; not under ``if TYPE_CHECKING``, which never runs)."""
+    functions; under ``if TYPE_CHECKING`` too unless ``types`` is false)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out: set[str] = set()
     tree = ast.parse(path.read_text(encoding="utf-8"))
     type_only = {
         id(n)
         for block in ast.walk(tree)
-        if isinstance(block, ast.If) and _is_type_checking(block.test)
+        if not types and isinstance(block, ast.If) and _is_type_checking(block.test)
         for stmt in block.body
         for n in ast.walk(stmt)
     }
@@ -76,10 +80,11 @@ def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
     return out
 
 
-def import_graph(root: Path = ROOT) -> dict[str, set[str]]:
-    """Each module of the package at ``root`` and the modules of that package it imports."""
+def import_graph(root: Path = ROOT, types: bool = True) -> dict[str, set[str]]:
+    """Each module of the package at ``root`` and the modules of that package it imports
+    (for type hints only too, unless ``types`` is false)."""
     modules = _modules(root)
-    return {name: _imports(name, path, modules) for name, path in modules.items()}
+    return {name: _imports(name, path, modules, types) for name, path in modules.items()}
 
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
@@ -118,6 +123,9 @@ def test_the_graph_sees_the_imports() -> None:
     assert (
         "blink.server.room_writes" in graph["blink.server.room.room"]
     )  # from blink.server import m
+    # An import for a type hint only (blink.server.conn names the Room it is attached to).
+    assert "blink.server.room.room" in graph["blink.server.conn"]
+    assert "blink.server.room.room" not in import_graph(types=False)["blink.server.conn"]
 
 
 def test_find_cycle_names_the_modules_of_a_cycle() -> None:
