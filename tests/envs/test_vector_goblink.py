@@ -246,7 +246,8 @@ def test_bad_options_are_refused_with_a_sentence(kwargs: dict[str, Any]) -> None
 
 
 def test_the_kernels_name_the_files_compiled_into_them() -> None:
-    """numba's cache checks only a function's own file (as tests/goblink/test_fast.py checks)."""
+    """numba's cache checks only a function's own file (as tests/games/goblink/test_fast.py
+    checks)."""
     import hashlib
     from pathlib import Path
 

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.bots.helpers import temporary_strategy
+from tests.games.classic.bots.helpers import temporary_strategy
 from tests.sim.helpers import SETTINGS, bot_specs, check_against_engine
 from typer.testing import CliRunner
 

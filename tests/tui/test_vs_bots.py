@@ -3,7 +3,7 @@
 The table runs on a manual clock and the bots' actions fall due on the same clock
 (:class:`tests.tui.helpers.VirtualTime`): the test moves time itself, so the same presses make
 the same game on any machine, however busy. (The bots' real-time driver, ``LiveBot``, has its
-own tests in tests/bots/test_live.py.)
+own tests in tests/games/classic/bots/test_live.py.)
 """
 
 from __future__ import annotations

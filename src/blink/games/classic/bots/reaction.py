@@ -131,8 +131,8 @@ class Level:
 
 
 # Calibrated with ``blink.games.classic.sim.pace`` so that a bot using the ``first`` strategy,
-# alone, plays a
-# card every ``mean_play`` seconds on average (tests/bots/test_reaction.py checks it). The
+# alone, plays a card every ``mean_play`` seconds on average
+# (tests/games/classic/bots/test_reaction.py checks it). The
 # ratings (the last column) are set from simulated games: see blink.ratings.BOT_RATINGS. A
 # level for testing is kept out of bot tournaments (``tournaments=False``). The trained level
 # plays a policy, not this model: its rating is the one the rating model gives a player who

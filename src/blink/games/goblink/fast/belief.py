@@ -59,10 +59,10 @@ __all__ = [
 
 Arr = npt.NDArray[Any]
 
-BELIEF_DIGEST = "97ab46633868edf8"
+BELIEF_DIGEST = "ad712a0cc1482a6c"
 """The start of the SHA-256 of rules.py and bots.py together, whose functions are compiled into
 this module's (numba's disk cache checks only this file: a change there must change this line,
-tests/goblink/test_master.py checks it)."""
+tests/games/goblink/test_master.py checks it)."""
 
 PARTICLES = 256
 """How many guesses at the opponent's unseen cards :func:`filter_hidden` follows."""

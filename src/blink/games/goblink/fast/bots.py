@@ -66,10 +66,10 @@ __all__ = ["GREEDY", "MEMORY", "RANDOM", "play_games"]
 
 Arr = npt.NDArray[Any]
 
-RULES_DIGEST = "b19659546424baff"
+RULES_DIGEST = "e85da3339437de35"
 """The start of the SHA-256 of rules.py, whose functions are compiled into this module's.
 numba's disk cache checks only the file a function is written in, so a change to rules.py must
-change this line too (tests/goblink/test_fast.py checks it): then this file changes, and its
+change this line too (tests/games/goblink/test_fast.py checks it): then this file changes, and its
 compiled functions are rebuilt instead of running the old rules."""
 
 RANDOM, GREEDY, MEMORY = 0, 1, 2

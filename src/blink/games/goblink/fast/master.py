@@ -125,10 +125,10 @@ Arr = npt.NDArray[Any]
 Act = tuple[int, int, np.uint64]
 """An action in the kernels: kind, ``target * 32 + value``, the cards laid."""
 
-KERNELS_DIGEST = "1e39df4adb1fe8b4"
+KERNELS_DIGEST = "cd088a8dd519712d"
 """The start of the SHA-256 of rules.py, bots.py and belief.py together, whose functions are
 compiled into this module's (numba's disk cache checks only this file: a change there must
-change this line, tests/goblink/test_master.py checks it)."""
+change this line, tests/games/goblink/test_master.py checks it)."""
 
 MASTER = 3
 """The master bot's kernel code in ``master_games.play_master_games`` (the others: fast.bots')."""

@@ -60,10 +60,10 @@ __all__ = ["MASTER", "SOURCES_DIGEST", "play_master_games"]
 
 Arr = npt.NDArray[Any]
 
-SOURCES_DIGEST = "ae98ec257f78f5b6"
+SOURCES_DIGEST = "145607d43edbac57"
 """The start of the SHA-256 of rules.py, bots.py, belief.py, master.py and tree_search.py
 together, whose functions are compiled into this module's (numba's disk cache checks only this
-file: a change there must change this line, tests/goblink/test_master.py checks it)."""
+file: a change there must change this line, tests/games/goblink/test_master.py checks it)."""
 
 _SALT = np.uint64(0xD1B54A32D192ED03)
 _MAX_EVENTS = 4096

@@ -1,7 +1,7 @@
 """Go Blink's rules as compiled (numba) functions over one game's arrays, for the fast engine.
 
 The second statement of the rules of :class:`~blink.games.goblink.engine.GoGame`, checked
-against it by replaying the fast engine's games (tests/goblink/test_fast.py). Card ``i`` is
+against it by replaying the fast engine's games (tests/games/goblink/test_fast.py). Card ``i`` is
 ``STANDARD_DECK[i]``; a hand, the discard pile and a bot's knowledge are bit sets of cards
 (``uint64``). A value is a small integer: the colours 0-5, the shapes 6-11 and the counts 1-5
 as 12-16 (:data:`VALUES` maps them back). A game's state is three arrays: ``hands`` (one bit

@@ -64,10 +64,10 @@ __all__ = ["EXPLORATION", "SEARCH_DIGEST", "decide_tree"]
 
 Arr = npt.NDArray[Any]
 
-SEARCH_DIGEST = "927e57d1bbd58109"
+SEARCH_DIGEST = "46a64d377a57fa87"
 """The start of the SHA-256 of rules.py, bots.py, belief.py and master.py together, whose
 functions are compiled into this module's (numba's disk cache checks only this file: a change
-there must change this line, tests/goblink/test_master.py checks it)."""
+there must change this line, tests/games/goblink/test_master.py checks it)."""
 
 EXPLORATION = 0.7
 """UCB1's exploration constant (rewards are win shares, 0 to 1)."""

@@ -83,7 +83,7 @@ __all__ = ["new_games", "opponent_views", "opponents_play", "reset_games", "step
 
 Arr = npt.NDArray[Any]
 
-SOURCES_DIGEST = "97ab46633868edf8"
+SOURCES_DIGEST = "ad712a0cc1482a6c"
 """The start of the SHA-256 of rules.py and bots.py together, whose functions are compiled
 into this module's. numba's disk cache checks only the file a function is written in, so a
 change there must change this line too (the tests check it): then this file changes, and its

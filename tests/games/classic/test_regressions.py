@@ -5,7 +5,7 @@ reason and a digest of its event log (after the deal). The policy takes, among a
 the one with the lowest (player, card index, pile), flips when stalled, and makes the default
 stall choices. The table was generated with the first version of the engine and checked equal
 with the optimised one; any change to the rules' behaviour shows up here. To regenerate after a
-deliberate rule change: ``python tests/test_classic_regress.py`` prints the table.
+deliberate rule change: ``python tests/games/classic/test_regressions.py`` prints the table.
 
 The dead-end ruling changed (the dead end now needs every draw pile empty, see docs/rules.md):
 seed 2's ``dead-end`` row went from a dead end to the official stall placement, and the rows of

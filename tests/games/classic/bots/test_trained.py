@@ -34,7 +34,7 @@ from blink.games.classic.sim.runner import default_engine
 from blink.train.evaluate import greedy_chooser
 from blink.train.policy import MaskedPolicy
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 LEVEL = LEVELS["trained"]
 HOUSE = ("beginner:first", "expert:random", "champion:first", "champion:blocker")
 

@@ -310,7 +310,7 @@ def test_malformed_series(change: Any, fragment: str) -> None:
 
 
 def test_the_example_in_the_record_format_document_verifies() -> None:
-    doc = (Path(__file__).parent.parent / "docs" / "record-format.md").read_text()
+    doc = (Path(__file__).parents[3] / "docs" / "record-format.md").read_text()
     block = doc.split("```json\n", 1)[1].split("```", 1)[0]
     record = loads(block)
     assert isinstance(record, GameRecord)

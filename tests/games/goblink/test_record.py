@@ -157,7 +157,7 @@ def test_blink_replay_reads_go_blink_records(tmp_path: Path) -> None:
 
 
 def test_the_example_in_the_record_format_document_verifies() -> None:
-    doc = (Path(__file__).parents[2] / "docs" / "record-format.md").read_text()
+    doc = (Path(__file__).parents[3] / "docs" / "record-format.md").read_text()
     blocks = [b.split("```", 1)[0] for b in doc.split("```json\n")[1:]]
     (block,) = [b for b in blocks if '"game": "goblink"' in b]
     record = GoRecord.loads(block)
