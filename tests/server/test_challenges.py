@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 from srvkit import Client, ServerThread, bot_loop
 from ssekit import EventStream
+from test_archive import wait_archive
 from test_bot_play import PASSWORD, BotClient, _bearer, _bot
 
 from blink.server.challenges import EXPIRY, MAX_OPEN
@@ -95,19 +96,79 @@ async def test_a_person_challenges_a_bot(server: ServerThread) -> None:
         assert _list(server, bot["token"])["incoming"][0]["from"] == {"name": "Erin", "bot": False}
         took = _post(server, f"/api/challenges/{cid}/accept", bot["token"])
         assert took.status_code == 200, took.text
-        assert "token" not in took.json() or took.json()["token"] is None
+        assert took.json()["connect_with"] == "bot_token" and "token" not in took.json()
         mine = person.get("/api/challenges").json()["outgoing"][0]
+        secret = person.get("/api/me").json()["profile"]["secret"]
     code = mine["room"]
-    assert mine["seat"] == 0 and isinstance(mine["token"], str)
+    # The person's seat is held by their own profile secret: no token is handed out.
+    assert mine["seat"] == 0 and mine["connect_with"] == "profile_secret"
+    assert "token" not in mine
     info = server.get(f"/api/rooms/{code}").json()
     assert [s["bot_account"] for s in info["seats"]] == [False, True]
     assert info["options"]["unrated"] is True
-    p = await Client("person").connect(server.ws, room=code, token=mine["token"])
+    p = await Client("person").connect(server.ws, room=code, token=secret)
     c = await BotClient("bot").connect_bot(f"{server.ws}/{code}", bot["token"], room=code)
     assert (await p.expect("welcome"))["seat"] == 0
     assert (await c.expect("welcome"))["seat"] == 1
     for x in (p, c):
         await x.close()
+
+
+def _person_challenges(server: ServerThread, person: httpx.Client, bot: dict[str, Any]) -> str:
+    """The logged-in ``person`` challenges ``bot``, which accepts: the room's code."""
+    sent = person.post("/api/challenges", json={"to": bot["name"]})
+    assert sent.status_code == 201, sent.text
+    took = _post(server, f"/api/challenges/{sent.json()['id']}/accept", bot["token"])
+    assert took.status_code == 200, took.text
+    return str(took.json()["room"])
+
+
+async def test_a_persons_challenge_game_is_filed_under_their_profile(
+    server: ServerThread,
+) -> None:
+    bot = _bot(server, "Bea", "Rivet")
+    with httpx.Client(base_url=server.http, timeout=30) as person:
+        r = person.post("/api/accounts", json={"name": "Erin", "password": PASSWORD})
+        assert r.status_code == 201, r.text
+        me = person.get("/api/me").json()["profile"]
+        code = _person_challenges(server, person, bot)
+    p = await Client("person").connect(server.ws, room=code, token=me["secret"])
+    assert (await p.expect("welcome"))["seat"] == 0
+    await p.close()  # and back: the same secret takes the same seat again
+    p = await Client("person").connect(server.ws, room=code, token=me["secret"])
+    c = await BotClient("bot").connect_bot(f"{server.ws}/{code}", bot["token"], room=code)
+    assert (await p.expect("welcome"))["seat"] == 0
+    ends = await asyncio.wait_for(asyncio.gather(bot_loop(p, 1), bot_loop(c, 1)), 120)
+    game = ends[0][0]["game"]
+    for x in (p, c):
+        await x.close()
+    for name, seat in (("Erin", 0), ("Rivet", 1)):
+        mine = await asyncio.to_thread(wait_archive, server, name, 1)
+        assert [(g["id"], g["seat"]) for g in mine] == [(game, seat)]
+        players = mine[0]["players"]
+        assert [(x["profile"], x["bot_account"]) for x in players] == [
+            ("Erin", False),
+            ("Rivet", True),
+        ]
+        assert mine[0]["rated"] is False  # a bot and a person: never rated
+    assert server.get(f"/api/profiles/{me['id']}").json()["games"] == 0  # unrated
+
+
+async def test_a_secret_changed_after_the_accept_no_longer_holds_the_seat(
+    server: ServerThread,
+) -> None:
+    bot = _bot(server, "Bea", "Rivet")
+    with httpx.Client(base_url=server.http, timeout=30) as person:
+        r = person.post("/api/accounts", json={"name": "Erin", "password": PASSWORD})
+        assert r.status_code == 201, r.text
+        code = _person_challenges(server, person, bot)
+        ended = person.post("/api/me/sessions/end-others")
+        assert ended.status_code == 200, ended.text
+        secret = ended.json()["profile"]["secret"]
+    p = await Client("person").connect(server.ws, room=code, token=secret)
+    refused = await p.expect("error")
+    assert refused["code"] == "bad_token"
+    await p.close()
 
 
 def test_declined_cancelled_and_over_the_limit(server: ServerThread) -> None:

@@ -89,8 +89,9 @@ class Challenge:
     room: str | None = None
     """The room's code, once accepted."""
     seats: dict[str, dict[str, Any]] = field(default_factory=dict)
-    """Once accepted: by profile id, the seat and what that side connects with (``seat``,
-    and ``token`` for a person's seat: a bot's seat is found by its own token)."""
+    """Once accepted: by profile id, the seat and what that side connects with (``seat``, and
+    ``connect_with``: ``"bot_token"`` or ``"profile_secret"``; each seat is reserved by its
+    profile's secret, so no token is handed out)."""
 
     def view(self, viewer: str) -> dict[str, Any]:
         """The challenge as ``viewer`` (one of its sides) sees it: its own seat only."""

@@ -23,8 +23,7 @@ from blink.server.challenges import Challenge, ChallengeBook, ChallengeError, Pa
 from blink.server.errors import ApiError
 from blink.server.hub import Hub
 from blink.server.names import MAX_NAME, name_key
-from blink.server.profiles import profiles, seat_token
-from blink.server.room.room import hash_token
+from blink.server.profiles import profiles
 from blink.server.room_setup import CreateRoom
 from blink.server.routes.bots import BotDep
 from blink.server.routes.deps import HubDep, WritableHubDep, check_room_creation
@@ -140,12 +139,17 @@ def _bot_named(h: Hub, name: str) -> tuple[Party, str]:
     return Party(row.id, row.name, True), row.secret_hash
 
 
-def _secret_hash(h: Hub, profile: str) -> str:
+def _secret_hash(h: Hub, side: Party) -> str:
+    """The hash of ``side``'s profile secret now: its seat is reserved by it, so that the
+    seat carries the profile (rated, and filed in its archive, as any seat taken with a
+    profile secret). ``409 no_such_bot`` / ``no_such_profile`` when the profile is gone."""
     with h.storage.engine.connect() as conn:
-        found = conn.execute(select(profiles.c.secret_hash).where(profiles.c.id == profile))
+        found = conn.execute(select(profiles.c.secret_hash).where(profiles.c.id == side.profile))
         value = found.scalar_one_or_none()
     if value is None:
-        raise ApiError(409, "no_such_bot", "the challenging bot account is gone")
+        if side.bot:
+            raise ApiError(409, "no_such_bot", "the challenging bot account is gone")
+        raise ApiError(409, "no_such_profile", "the challenging person's profile is gone")
     return str(value)
 
 
@@ -204,19 +208,21 @@ async def events(h: HubDep, me: CallerDep, request: Request) -> Response:
     return event_stream(request, sub, _Stream(h, me.profile))
 
 
+_CONNECT_WITH: Final[dict[bool, str]] = {True: "bot_token", False: "profile_secret"}
+"""What each side of an accepted challenge says ``hello`` with: a bot its token, a person
+their profile's secret (``profile.secret`` of ``GET /api/me``)."""
+
+
 async def _open_room(h: Hub, c: Challenge) -> dict[str, dict[str, Any]]:
-    """Open an accepted challenge's room, the sender in seat 0: each side's seat (and a
-    person's seat token)."""
+    """Open an accepted challenge's room, the sender in seat 0: each side's seat, reserved by
+    the side's profile secret (a bot's token, a person's profile secret), so that the game is
+    filed under both profiles. No secret is handed out: each side connects with the one it
+    holds (``connect_with``)."""
     holders: list[tuple[str, str]] = []
     seats: dict[str, dict[str, Any]] = {}
     for i, side in enumerate((c.sender, c.to)):
-        if side.bot:
-            holders.append((side.name, _secret_hash(h, side.profile)))
-            seats[side.profile] = {"seat": i, "token": None}
-        else:
-            token = seat_token(h, None)
-            holders.append((side.name, hash_token(token)))
-            seats[side.profile] = {"seat": i, "token": token}
+        holders.append((side.name, _secret_hash(h, side)))
+        seats[side.profile] = {"seat": i, "connect_with": _CONNECT_WITH[side.bot]}
     extra: dict[str, Any] = {"challenge": c.id}
     if not c.rated:
         extra[UNRATED] = True
@@ -237,7 +243,7 @@ async def _open_room(h: Hub, c: Challenge) -> dict[str, dict[str, Any]]:
 async def accept(h: WritableHubDep, me: CallerDep, cid: str) -> dict[str, Any]:
     """The challenged bot accepts: a private room with both seats reserved. The answer (and
     the sender's listing) gives the room's ``room`` code and the caller's ``seat``; connect to
-    ``/ws/CODE`` with the bot's token (a person's seat: with ``token``)."""
+    ``/ws/CODE`` with the bot's token (a person's seat: with the person's profile secret)."""
     book = book_of(h)
     try:
         c = book.claim(cid, me.profile)
