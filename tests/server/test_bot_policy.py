@@ -1,7 +1,8 @@
 """``blink bot play --policy FILE`` against a real server on a free port: a saved ``blink
 train`` policy (untrained here: the plumbing is under test, not the play) plays a whole game
-against a house bot as the bot account's seat; a policy of other sizes, a missing file and
-``--policy`` with ``--strategy`` are refused with exit 2 and one sentence, in both languages."""
+against a house bot as the bot account's seat; a policy of other sizes (before any request,
+when the command opens or asks for the table itself), a missing file and ``--policy`` with
+``--strategy`` are refused with exit 2 and one sentence, in both languages."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import Any
 
 import httpx
 import torch
-from srvkit import ServerThread
+from srvkit import ServerThread, free_port
 
 from blink.cli import botclient
 from blink.games.classic.envs.single import ClassicSingle
@@ -101,6 +102,22 @@ def test_a_policy_that_does_not_fit_is_refused(server: ServerThread, tmp_path: P
         assert done.returncode == 2, (args, done.stderr)
         lines = done.stderr.strip().splitlines()
         assert lines == [lines[0]] and lines[0].startswith(f"blink bot play: {words}"), lines
+
+
+def test_a_policy_that_does_not_fit_is_refused_before_any_request(tmp_path: Path) -> None:
+    """No server listens: every way of playing whose table the command opens or asks for
+    refuses a three-player policy before it would reach the server, with the sizes' sentence."""
+    nowhere = f"http://127.0.0.1:{free_port()}"
+    three = _policy(tmp_path / "three.pt", players=3)
+    for way in (["--opponent", "inhuman:first"], ["--host"], ["--arena"], ["--challenge", "Rivet"]):
+        done = _run("--server", nowhere, "--token", "t0k", *way, "--policy", str(three))
+        assert done.returncode == 2, (way, done.stderr)
+        lines = done.stderr.strip().splitlines()
+        assert lines == [lines[0]], (way, lines)
+        assert lines[0].startswith("blink bot play: the policy was trained for other table"), lines
+    # A room another bot made may have three seats: that one is checked at its table.
+    done = _run("--server", nowhere, "--token", "t0k", "--join", "ABCD", "--policy", str(three))
+    assert done.returncode == 2 and "cannot reach" in done.stderr, done.stderr
 
 
 def test_the_refusals_are_in_spanish_too(server: ServerThread, tmp_path: Path) -> None:

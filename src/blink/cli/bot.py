@@ -107,7 +107,10 @@ def play(
     if not token.strip():
         _fail(_("--token is empty"))
     try:
-        policy = _policy(strategy, module, policy_file)
+        # The table's seats, when this command opens or asks for it (not a room another bot
+        # made, nor a tournament's): a saved policy is checked against it before any request.
+        known = join is None and tournament is None
+        policy = _policy(strategy, module, policy_file, botclient.TABLE_PLAYERS if known else None)
         if opponent is not None:
             botclient.house_policy(opponent)  # checked here: one sentence, not a 400
         if challenge is not None or accept_challenges:
@@ -140,15 +143,16 @@ def play(
 
 
 def _policy(
-    strategy: str | None, module: Path | None, policy_file: Path | None
+    strategy: str | None, module: Path | None, policy_file: Path | None, players: int | None
 ) -> Callable[[int], Any]:
-    """The seat's policy: a saved ``blink train`` policy, a Python file's or a house bot's."""
+    """The seat's policy: a saved ``blink train`` policy (checked against a table of
+    ``players`` seats, when known), a Python file's or a house bot's."""
     from blink.cli import botclient
 
     if policy_file is not None:
         from blink.cli.botpolicy import trained_policy  # PyTorch: blink[train]
 
-        return trained_policy(policy_file)
+        return trained_policy(policy_file, players)
     if module is not None:
         return botclient.load_policy(module)
     return botclient.house_policy(strategy or "first", botclient.seed())

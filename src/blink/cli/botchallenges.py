@@ -14,7 +14,15 @@ from typing import Any, Final
 
 import httpx
 
-from blink.cli.botclient import BotRunError, MatchSeat, Plan, error_sentence, new_seat, play_room
+from blink.cli.botclient import (
+    TABLE_PLAYERS,
+    BotRunError,
+    MatchSeat,
+    Plan,
+    error_sentence,
+    new_seat,
+    play_room,
+)
 from blink.tui.i18n import _
 
 __all__ = ["POLL", "accept_challenges", "challenge"]
@@ -103,7 +111,9 @@ async def challenge(
     headers = {"Authorization": f"Bearer {token}"}
     async with httpx.AsyncClient(base_url=server, headers=headers, timeout=30) as http:
         while played < games:
-            r = await _call(http, "POST", "/api/challenges", json={"to": name})
+            r = await _call(
+                http, "POST", "/api/challenges", json={"to": name, "players": TABLE_PLAYERS}
+            )
             if r.status_code >= 400:
                 raise BotRunError(error_sentence(r))
             cid = r.json()["id"]

@@ -33,6 +33,7 @@ from blink.tui.i18n import _
 
 __all__ = [
     "FATAL_CLOSES",
+    "TABLE_PLAYERS",
     "BotRunError",
     "Plan",
     "Seat",
@@ -51,6 +52,10 @@ RETRIES: Final = 6
 """Reconnections tried in a row after a drop before the run gives up."""
 FATAL_CLOSES: Final = {4000, 4003, 4004, 4010, 4011, 4012, 4013, 1008, 1009}
 """Close codes after which trying again cannot help (docs/protocol.md, docs/bot-api.md)."""
+TABLE_PLAYERS: Final = 2
+"""The seats of every table this client opens or asks for itself (``--opponent``, ``--host``,
+``--arena``, ``--challenge``; a challenge, sent or accepted, is always of two), so that a
+saved policy is checked against it before any network call."""
 
 Plan = Callable[[Any], Any]
 """A policy: ``plan(view)`` (the game's view) -> an action, or None (the game's bot client
@@ -185,9 +190,13 @@ async def open_room(
             if join is not None:
                 r = await http.post(f"/api/rooms/{join}/join", json={})
             elif host:
-                r = await http.post("/api/rooms", json={"players": 2, "public": False})
+                body: dict[str, Any] = {"players": TABLE_PLAYERS, "public": False}
+                r = await http.post("/api/rooms", json=body)
             else:
-                r = await http.post("/api/quick", json={"bot": opponent} if opponent else {})
+                quick: dict[str, Any] = {"players": TABLE_PLAYERS}
+                if opponent:
+                    quick["bot"] = opponent
+                r = await http.post("/api/quick", json=quick)
         except httpx.HTTPError as exc:
             raise BotRunError(
                 _("cannot reach {server}: {exc}").format(server=server, exc=exc)
@@ -297,7 +306,7 @@ _QUEUE_FATAL: Final = {"bad_bot_token", "no_such_profile", "already_queued", "ba
 """The queue's refusals after which waiting again cannot help."""
 
 
-async def wait_in_arena(server: str, token: str, players: int = 2) -> str:
+async def wait_in_arena(server: str, token: str, players: int = TABLE_PLAYERS) -> str:
     """Wait in the bot arena (the quick play queue, ``/api/queue``, with the bot's token) until
     paired with other bot accounts: the new room's code. A drop or a passing refusal (a room
     that could not be opened, a server stopping) waits again; :class:`BotRunError` after

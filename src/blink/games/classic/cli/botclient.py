@@ -28,7 +28,7 @@ from blink.games.classic.rules import OFFICIAL, RulesetError, get_ruleset
 from blink.games.classic.view import PlayerView
 from blink.model.registry import get_game
 
-__all__ = ["Plan", "Player", "codec_policy", "house_policy"]
+__all__ = ["Plan", "Player", "codec_policy", "house_policy", "table_sizes"]
 
 Plan = Callable[[PlayerView], Any]
 """A policy: ``plan(view)`` -> an Intent, a Play or Choose, or None."""
@@ -50,6 +50,21 @@ Chooser = Callable[[dict[str, Any]], int]
 """Picks an action index from an observation (``observation`` and ``action_mask``)."""
 
 
+def _codec(players: int, hand_size: int) -> ClassicCodec:
+    """The environments' codec of a table of ``players`` seats and hands of ``hand_size``."""
+    game = get_game("classic")
+    reach = [game.reach(players, s) for s in range(players)]
+    return ClassicCodec(players, hand_size, reach)
+
+
+def table_sizes(players: int) -> tuple[int, int]:
+    """The observation size and number of actions of a seat at a table of ``players`` seats
+    under the official rules: what :func:`codec_policy` asks its chooser for there (so a
+    saved policy can be checked before a room is opened)."""
+    codec = _codec(players, OFFICIAL.hand_size)
+    return codec.size, codec.actions
+
+
 def codec_policy(chooser: Callable[[int, int], Chooser]) -> Callable[[int], Plan]:
     """A policy for a seat that encodes each view as the environments do (their
     :class:`~blink.games.classic.codec.ClassicCodec`, built as the single-seat
@@ -62,9 +77,7 @@ def codec_policy(chooser: Callable[[int, int], Chooser]) -> Callable[[int], Plan
         def plan(view: PlayerView) -> Play | Choose | None:
             key = (view.players, view.ruleset.hand_size)
             if key not in made:
-                game = get_game("classic")
-                reach = [game.reach(view.players, s) for s in range(view.players)]
-                codec = ClassicCodec(view.players, view.ruleset.hand_size, reach)
+                codec = _codec(view.players, view.ruleset.hand_size)
                 made[key] = (codec, chooser(codec.size, codec.actions))
             codec, choose = made[key]
             obs = {
