@@ -7,7 +7,9 @@ the fence:
   distribution the page builds;
 * ``<!-- run -->``: the block runs, in order, in a fresh interpreter (``python``) or shell
   (``bash``) in a working folder, with the distribution installed;
-* ``<!-- run: checkout -->``: the same, from blink's own checkout (the conformance test).
+* ``<!-- run: checkout -->``: the same, from blink's own checkout (the conformance test);
+* ``<!-- server -->``: ``blink serve``, started here on a free port with a database in the
+  temporary folder (``BLINK_URL`` then names it to the blocks that follow).
 
 The distribution is installed with pip (``--target``, a folder of its own on the path, not
 the environment's site-packages), so its ``pyproject.toml`` is the one that declares the
@@ -28,6 +30,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))
+from serve_process import ServeProcess  # noqa: E402
+
 GUIDE = ROOT / "docs" / "new-game.md"
 pytestmark = pytest.mark.timeout(600)
 
@@ -120,17 +125,31 @@ def test_the_guides_game_is_installed_registered_and_played(tmp_path: Path) -> N
     work = tmp_path / "work"
     work.mkdir()
     outputs: list[str] = []
-    for block in blocks():
-        if not block.marker.startswith("run"):
-            continue
-        cwd = ROOT if block.marker == "run: checkout" else work
-        command = [sys.executable, "-c"] if block.lang == "python" else ["bash", "-e", "-c"]
-        done = subprocess.run(
-            [*command, block.body], capture_output=True, text=True, timeout=300, env=env, cwd=cwd
-        )
-        assert done.returncode == 0, f"{block.body}\n{done.stdout}\n{done.stderr}"
-        outputs.append(done.stdout)
-    registry, conformance, record, replay, simulated, simulate = outputs
+    server: ServeProcess | None = None
+    try:
+        for block in blocks():
+            if block.marker == "server":
+                assert block.body.startswith("blink serve ")
+                server = ServeProcess(tmp_path / "server.db", "--no-warm-bots", env=env).start()
+                env["BLINK_URL"] = server.base
+            if not block.marker.startswith("run"):
+                continue
+            cwd = ROOT if block.marker == "run: checkout" else work
+            command = [sys.executable, "-c"] if block.lang == "python" else ["bash", "-e", "-c"]
+            done = subprocess.run(
+                [*command, block.body],
+                capture_output=True,
+                text=True,
+                timeout=300,
+                env=env,
+                cwd=cwd,
+            )
+            assert done.returncode == 0, f"{block.body}\n{done.stdout}\n{done.stderr}"
+            outputs.append(done.stdout)
+    finally:
+        if server is not None:
+            server.stop()
+    registry, conformance, record, replay, simulated, simulate, room = outputs
     assert registry.splitlines()[:3] == [
         "('classic', 'cardsum', 'goblink')",  # the default game first, then by name
         "Card Sum / Suma de cartas",
@@ -141,6 +160,7 @@ def test_the_guides_game_is_installed_registered_and_played(tmp_path: Path) -> N
     assert replay.startswith("Card Sum, 2 players") and "won by" in replay
     assert "by the referee" in simulated
     assert '"games": 50, "players": 3' in simulate
+    assert room.startswith("cardsum won by [") and "totals" in room
 
 
 DOTTED = re.compile(r"\bblink(?:\.[A-Za-z_]\w*)+")
