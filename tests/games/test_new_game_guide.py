@@ -82,6 +82,19 @@ def _files(folder: Path) -> None:
             path.write_text(before + block.body)
 
 
+def test_the_guides_files_pass_the_projects_lint_and_format(tmp_path: Path) -> None:
+    _files(tmp_path)
+    config = str(ROOT / "pyproject.toml")
+    for check in (["check"], ["format", "--check"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "ruff", *check, "--config", config, str(tmp_path)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+
+
 def _environment(site: Path, bin_dir: Path) -> dict[str, str]:
     """This interpreter's environment with the installed distribution on the path, and a
     ``blink`` command that is this checkout's."""
