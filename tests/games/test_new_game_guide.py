@@ -19,7 +19,9 @@ must exist."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+import inspect
 import os
 import re
 import subprocess
@@ -28,6 +30,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from blink.model.base import GameDefinition, GameInfo, GameState
+from blink.model.game import FrontEnd, Game
+from blink.model.table import Table
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -206,3 +212,31 @@ def test_every_blink_name_and_path_the_guide_mentions_exists() -> None:
     paths = set(PATH.findall(text))
     assert "tests/games/highcard.py" in paths
     assert sorted(p for p in paths if not (ROOT / p).exists()) == []
+
+
+def _members(protocol: type) -> set[str]:
+    """The public names a Protocol declares: its methods, properties and annotated fields."""
+    names = {n for n in vars(protocol) if not n.startswith("_")}
+    return names | set(getattr(protocol, "__annotations__", {}))
+
+
+def test_the_guide_names_every_member_of_the_games_types() -> None:
+    text = GUIDE.read_text()
+    expected = {
+        "GameState": _members(GameState),
+        "GameDefinition": _members(GameDefinition),
+        "GameInfo": {f.name for f in dataclasses.fields(GameInfo)}
+        | {"check_players", "check_options", "player_range"},
+        "Table": _members(Table),
+        "FrontEnd": {f.name for f in dataclasses.fields(FrontEnd)},
+    }
+    for kind, names in expected.items():
+        assert len(names) > 4, kind
+        unnamed = sorted(n for n in names if not re.search(rf"`{n}\b", text))
+        assert unnamed == [], kind
+    # The Game's signature, as the page quotes it.
+    quoted = next(b.body for b in blocks() if "class Game:" in b.body)
+    for name, parameter in inspect.signature(Game.__init__).parameters.items():
+        assert re.search(rf"\b{name}: ", quoted) or name == "self", name
+        if parameter.default is not inspect.Parameter.empty:
+            assert f"{name}: " in quoted and "= None" in quoted.split(f"{name}: ")[1].split("\n")[0]
