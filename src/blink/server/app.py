@@ -30,7 +30,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from blink import __version__
-from blink.model.registry import game_names, get_table
+from blink.model.registry import NoTable, game_names, get_table
 from blink.server import archive, direct, errors, replays, session
 from blink.server import storage as st
 from blink.server.body_limit import BodyLimit
@@ -130,6 +130,8 @@ def _warm_bots() -> asyncio.Future[None]:
         for name in game_names():
             try:
                 get_table(name).warm_bots()
+            except NoTable:
+                continue  # a game without a live table has no bots to load
             except Exception:
                 log.exception("the bots of %s could not be loaded ahead", name)
 
