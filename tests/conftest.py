@@ -21,10 +21,20 @@ takes the values it does not set from the profile loaded when it is created.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+HIGHCARD = Path(__file__).resolve().parent / "fixtures" / "highcard"
+"""The distribution of High Card, a third-party game (its own pyproject.toml and entry point)."""
+sys.path.insert(0, str(HIGHCARD))
+"""Its package, ``highcard``, is importable by every test (``from highcard import HIGH_CARD``).
+Not installed, it has no metadata here: its entry point is not found in this process, and the
+tests that use it register it themselves; tests/e2e/test_third_party_game.py installs it.
+"""
 
 os.environ.setdefault("BLINK_WARM_BOTS", "0")
 """The servers the tests start as processes (``blink serve``, a cluster's nodes) do not load

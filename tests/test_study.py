@@ -11,6 +11,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from highcard import HIGH_CARD, high_card_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,7 +30,6 @@ from blink.model.study import (
     median,
     study_document,
 )
-from games.highcard import HIGH_CARD, high_card_game
 from randomgames import play_randomly, random_game, random_go_game
 
 

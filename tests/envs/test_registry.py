@@ -6,18 +6,16 @@ import ast
 import importlib
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 gymnasium = pytest.importorskip("gymnasium", reason="the envs extra: pip install -e '.[envs]'")
 pytest.importorskip("pettingzoo", reason="the envs extra: pip install -e '.[envs]'")
 
+from highcard import high_card_game  # noqa: E402
+
 import blink.envs  # noqa: E402
 from blink.model.registry import FrontEnd, front_end, front_ends, register, unregister  # noqa: E402
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games"))
-from highcard import high_card_game  # noqa: E402
 
 
 def test_both_games_have_environments() -> None:

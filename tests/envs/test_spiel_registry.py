@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="the envs extra: pip install -e '.[envs]'")
 
+from highcard import high_card_game  # noqa: E402
+
 import blink.envs.spiel  # noqa: E402
 from blink.model.registry import FrontEnd, front_ends, register, unregister  # noqa: E402
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games"))
-from highcard import high_card_game  # noqa: E402
 
 
 def test_every_game_with_one() -> None:

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from highcard import HIGH_CARD, high_card_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,8 +30,6 @@ from blink.model.base import GameDefinition, IllegalAction, Timings
 from blink.model.registry import games, get_game, register, unregister
 from blink.model.replays import replay_document
 from blink.sim.generic import RandomAgent, Stuck, play_out
-
-from .highcard import HIGH_CARD, high_card_game
 
 MAX_STEPS = 5_000
 

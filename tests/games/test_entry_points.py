@@ -16,6 +16,8 @@ from blink.model.registry import game, game_names
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
+HIGHCARD = ROOT / "tests" / "fixtures" / "highcard"
+"""High Card's distribution (its package alone is put on the path here, not its metadata)."""
 
 PLUGIN = '''\
 """High Card as a distribution of its own would register it."""
@@ -58,7 +60,7 @@ def _distribution(folder: Path, entry: str) -> Path:
 def _run(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """``python args`` with the distribution and High Card's module on the path."""
     env = dict(os.environ)
-    path = [str(folder), str(HERE), env.get("PYTHONPATH", "")]
+    path = [str(folder), str(HIGHCARD), env.get("PYTHONPATH", "")]
     env["PYTHONPATH"] = os.pathsep.join(p for p in path if p)
     return subprocess.run(
         [sys.executable, *args], capture_output=True, text=True, timeout=120, env=env

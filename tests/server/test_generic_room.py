@@ -6,21 +6,18 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from highcard import HIGH_CARD, HIGH_CARD_GAME
 from srvkit import ServerThread, fast_settings
 from websockets.sync.client import ClientConnection, connect
 
 from blink.model.records import load_game
 from blink.model.registry import register, unregister
 from blink.server.protocol import protocol_schema
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games"))
-from highcard import HIGH_CARD, HIGH_CARD_GAME
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.timeout(120)

@@ -13,10 +13,10 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
+from highcard import HIGH_CARD, HIGH_CARD_GAME, HighCardTable, LayMsg, high_card_game
 from srvkit import fast_settings
 
 from blink.cards import Card
@@ -29,9 +29,6 @@ from blink.model.table import PileTop
 from blink.server.room.room import GameState, Room, Seat, hash_token
 from blink.server.room.seats import Peer, Refusal
 from blink.server.settings import Settings
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games"))
-from highcard import HIGH_CARD, HIGH_CARD_GAME, HighCardTable, LayMsg, high_card_game
 
 
 @dataclass
@@ -581,7 +578,6 @@ def test_the_room_core_loads_no_web_framework() -> None:
     room uses only the limiter of its messages. (SQLAlchemy is still loaded, by the storage
     jobs the room builds.)"""
     import subprocess
-    import sys
 
     code = (
         "import sys, blink.server.room.room; "

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-GAMES = Path(__file__).resolve().parents[1] / "games"
-"""Where the tests' High Card is."""
+GAMES = Path(__file__).resolve().parents[1] / "fixtures" / "highcard"
+"""Where the tests' High Card is (its distribution, not installed: its package alone)."""
 
 PROBE = """
 import asyncio, logging, sys
