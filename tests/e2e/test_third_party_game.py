@@ -1,0 +1,246 @@
+"""A third-party game, installed from a distribution of its own, is played through every front
+end with no change to blink: High Card (``tests/fixtures/highcard``: its own pyproject.toml,
+its ``blink.games`` entry point, its bot, terminal client, browser module and PettingZoo
+environment).
+
+The distribution is installed with pip into a temporary folder (``--target``, not the
+environment's site-packages), from a copy of it (a build writes its metadata beside the
+sources). A real ``blink serve`` runs with that folder on its ``PYTHONPATH``, and so does every
+other process here: a fresh interpreter's registry finds the game by its entry point; headless
+Chromium plays it from the lobby against its bot, by clicking its cards; the terminal client
+``blink highcard play`` plays it with its cards on standard input; ``blink simulate --game
+highcard`` runs; ``from blink.envs import highcard_v0`` passes PettingZoo's ``api_test``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from blinkweb import collect_errors
+from playwright.sync_api import Browser, expect
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))
+from serve_process import ServeProcess  # noqa: E402
+
+DISTRIBUTION = ROOT / "tests" / "fixtures" / "highcard"
+
+pytestmark = pytest.mark.timeout(300)
+
+NO_STUDY = (
+    "Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)"
+)
+"""What the browser logs of the refused study request (see below)."""
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The environment of every process here: the installed distribution on the path."""
+    tmp = tmp_path_factory.mktemp("highcard")
+    source = tmp / "source"
+    shutil.copytree(
+        DISTRIBUTION, source, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__")
+    )
+    site = tmp / "site"
+    installed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "--target",
+            str(site),
+            str(source),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    assert (site / "highcard" / "web" / "main.js").is_file()
+    variables = dict(os.environ, CI="true", LANG="C.UTF-8")
+    path = [str(site), str(ROOT / "src"), variables.get("PYTHONPATH", "")]
+    variables["PYTHONPATH"] = os.pathsep.join(p for p in path if p)
+    variables["SITE"] = str(site)
+    return variables
+
+
+@pytest.fixture(scope="module")
+def server(env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real ``blink serve`` that has the game installed; its base URL."""
+    tmp = tmp_path_factory.mktemp("highcard-server")
+    args = ("--no-warm-bots", "--bot-delay", "0.05", "--turn-time", "120", "--creation-rate", "0")
+    process = ServeProcess(tmp / "blink.db", *args, env=env).start()
+    try:
+        yield process.base
+    finally:
+        process.stop()
+
+
+def _python(env: dict[str, str], *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """``python ARGS`` with the installed game, bounded in time."""
+    return subprocess.run(
+        [sys.executable, *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env=env,
+        cwd=env["SITE"],
+    )
+
+
+REGISTRY = """
+import highcard
+from blink.model.registry import game, game_names
+from blink.server.room_setup import room_games
+print(game_names())
+print(game("highcard").title("en"), "/", game("highcard").title("es"))
+print(highcard.__file__.startswith(__import__("os").environ["SITE"]))
+print("highcard" in room_games(), game("highcard").table.bot_names())
+"""
+
+
+def test_a_fresh_interpreter_finds_the_game_by_its_entry_point(env: dict[str, str]) -> None:
+    done = _python(env, "-c", REGISTRY)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "('classic', 'goblink', 'highcard')",
+        "High Card / Carta alta",
+        "True",  # the installed copy, not the checkout's
+        "True ['highest']",
+    ]
+
+
+def test_a_browser_plays_it_from_the_lobby_against_its_bot(browser: Browser, server: str) -> None:
+    options = httpx.get(f"{server}/api/options", timeout=30).json()
+    info = options["game_info"]["highcard"]
+    assert info["web"] == "/games/highcard/main.js"
+    assert info["pages"] == {"play": "/?hc=", "watch": "/?hcwatch="}
+    context = browser.new_context(viewport={"width": 1200, "height": 800}, locale="en-US")
+    try:
+        page = context.new_page()
+        errors = collect_errors(page)
+        failed: list[str] = []
+        page.on(
+            "response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None
+        )
+        page.goto(server + "/")
+        panel = page.locator("#hc-panel")
+        expect(panel.get_by_role("heading", name="High Card")).to_be_visible(timeout=20000)
+        panel.get_by_role("button", name="Play against the bot").click()
+        expect(page.locator("#hc-table")).to_be_visible(timeout=20000)
+        assert "?hc=" in page.url
+        hand = page.locator("#hc-hand")
+        expect(hand.get_by_role("button")).to_have_count(3, timeout=20000)
+        laid: list[str] = []
+        for left in (3, 2, 1):
+            expect(hand.get_by_role("button")).to_have_count(left, timeout=20000)
+            card = hand.get_by_role("button", name=re.compile(r"^Lay ")).first
+            expect(card).to_be_enabled(timeout=20000)  # the bot has laid: our turn again
+            laid.append(str(card.get_attribute("data-card")))
+            card.click()
+        end = page.locator("#hc-end")
+        expect(end).to_be_visible(timeout=20000)
+        expect(page.locator("#hc-result")).to_have_text(re.compile(r"won|tie"))
+        expect(page.locator('#hc-laid li[data-seat="0"]')).to_contain_text("total")
+        record_url = str(end.get_attribute("data-record"))
+        assert re.fullmatch(r"/api/games/\w+/record(\?room=\w+)?", record_url), record_url
+        # The game's own replay frames, drawn by its module.
+        end.get_by_role("link", name="Replay").click()
+        expect(page.locator('.replay[data-game="highcard"]')).to_be_visible(timeout=20000)
+        expect(page.locator("#rp-board .rp-seat")).to_have_count(2)
+        # The one request refused: the replay viewer asks for the game's study, and High Card
+        # has none (422 no_study); the viewer shows the replay without it.
+        assert len(failed) == 1 and re.match(r"422 .*/api/games/\d+/study\?room=", failed[0]), (
+            failed
+        )
+        assert errors == ["console: " + NO_STUDY] * len(errors), errors
+        expect(page.locator("#rp-study")).to_have_count(0)
+    finally:
+        context.close()
+    record = httpx.get(server + record_url, timeout=30).json()
+    assert record["game"] == "highcard" and record["result"] is not None
+    mine = [a["card"] for a in record["actions"] if a["seat"] == 0]
+    assert mine == laid, (mine, laid)
+    assert [a["seat"] for a in record["actions"]] == [0, 1, 0, 1, 0, 1]
+
+
+def test_the_lobby_panel_speaks_spanish(browser: Browser, server: str) -> None:
+    context = browser.new_context(locale="es-ES")
+    try:
+        page = context.new_page()
+        page.goto(server + "/")
+        panel = page.locator("#hc-panel")
+        expect(panel.get_by_role("heading", name="Carta alta")).to_be_visible(timeout=20000)
+        expect(panel.get_by_role("button", name="Jugar contra el bot")).to_be_visible()
+    finally:
+        context.close()
+
+
+def test_the_terminal_client_plays_it_on_the_server(env: dict[str, str], server: str) -> None:
+    done = _python(env, "-m", "blink", "highcard", "play", "--server", server, stdin="1\n1\n1\n")
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("Room ") and "you are seat 1" in lines[0]
+    assert sum(line.startswith("Your hand: ") for line in lines) == 3
+    assert re.fullmatch(r"Result: you (won|lost), totals \d+ : \d+\.|Result: a tie, .*", lines[-1])
+    bad = _python(
+        env, "-m", "blink", "highcard", "play", "--server", server, "--lang", "es", stdin="9\n"
+    )
+    assert bad.returncode == 2, bad.stdout + bad.stderr
+    assert bad.stderr.strip().endswith("no es ni un lugar de tu mano (1 a 3) ni una de sus cartas.")
+    assert "Traceback" not in bad.stderr
+
+
+def test_blink_simulate_plays_it(env: dict[str, str]) -> None:
+    done = _python(env, "-m", "blink", "simulate", "--game", "highcard", "--games", "20", "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["games"] == 20 and result["players"] == 2
+    assert sum(result["wins"]) >= 20  # a tie counts for each winner
+
+
+ENVIRONMENT = textwrap.dedent(
+    """
+    from pettingzoo.test import api_test
+    from blink.envs import highcard_v0
+
+    api_test(highcard_v0.env(players=3), num_cycles=30)
+    env = highcard_v0.env(players=2)
+    env.reset(seed=5)
+    steps, rewards = 0, {}
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        rewards[agent] = reward
+        action = None if terminated or truncated else env.action_space(agent).sample(
+            obs["action_mask"])
+        env.step(action)
+        steps += action is not None
+    print(steps, sorted(rewards.values()) in ([-1.0, 1.0], [0.0, 0.0]))
+    """
+)
+
+
+def test_its_pettingzoo_environment_passes_the_api_test(env: dict[str, str]) -> None:
+    done = _python(env, "-c", ENVIRONMENT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Passed API test" in done.stdout
+    assert done.stdout.splitlines()[-1] == "6 True"
+
+
+# Tournament: added once tournaments take a game
