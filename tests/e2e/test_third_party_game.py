@@ -26,6 +26,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from axe import describe, violations
 from blinkweb import collect_errors
 from playwright.sync_api import Browser, expect
 
@@ -180,14 +181,33 @@ def test_a_browser_plays_it_from_the_lobby_against_its_bot(browser: Browser, ser
     assert [a["seat"] for a in record["actions"]] == [0, 1, 0, 1, 0, 1]
 
 
-def test_the_lobby_panel_speaks_spanish(browser: Browser, server: str) -> None:
-    context = browser.new_context(locale="es-ES")
+def test_its_table_speaks_spanish_and_plays_by_keyboard(browser: Browser, server: str) -> None:
+    # bypass_csp: the accessibility checker is added to the page as a script of its own.
+    context = browser.new_context(
+        viewport={"width": 1200, "height": 800}, locale="es-ES", bypass_csp=True
+    )
     try:
         page = context.new_page()
+        errors = collect_errors(page)
         page.goto(server + "/")
         panel = page.locator("#hc-panel")
         expect(panel.get_by_role("heading", name="Carta alta")).to_be_visible(timeout=20000)
-        expect(panel.get_by_role("button", name="Jugar contra el bot")).to_be_visible()
+        panel.get_by_role("button", name="Jugar contra el bot").click()
+        hand = page.locator("#hc-hand")
+        expect(hand.get_by_role("button", name=re.compile(r"^Bajar "))).to_have_count(
+            3, timeout=20000
+        )
+        expect(page.locator("#hc-turn")).to_have_text("Tu turno: baja una carta.", timeout=20000)
+        found = violations(page, "#hc-table")
+        assert not found, describe(found)
+        for left in (3, 2, 1):
+            expect(hand.get_by_role("button")).to_have_count(left, timeout=20000)
+            expect(hand.get_by_role("button").first).to_be_enabled(timeout=20000)
+            page.keyboard.press("1")  # the first card of the hand
+        expect(page.locator("#hc-result")).to_have_text(
+            re.compile(r"Has ganado|Ha ganado|Empate"), timeout=20000
+        )
+        assert not errors, errors
     finally:
         context.close()
 
