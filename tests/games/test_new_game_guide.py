@@ -210,7 +210,7 @@ def test_every_blink_name_and_path_the_guide_mentions_exists() -> None:
     missing = sorted(n for n in names if not _resolves(n))
     assert missing == []
     paths = set(PATH.findall(text))
-    assert "tests/games/highcard.py" in paths
+    assert "tests/fixtures/highcard" in paths and "tests/e2e/test_third_party_game.py" in paths
     assert sorted(p for p in paths if not (ROOT / p).exists()) == []
 
 
