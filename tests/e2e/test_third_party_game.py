@@ -90,6 +90,8 @@ def server(env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Ite
         yield process.base
     finally:
         process.stop()
+    logged = process.stderr()
+    assert "Traceback" not in logged and "was refused" not in logged, logged[-3000:]
 
 
 def _python(env: dict[str, str], *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -159,6 +161,7 @@ def test_a_browser_plays_it_from_the_lobby_against_its_bot(browser: Browser, ser
         expect(end).to_be_visible(timeout=20000)
         expect(page.locator("#hc-result")).to_have_text(re.compile(r"won|tie"))
         expect(page.locator('#hc-laid li[data-seat="0"]')).to_contain_text("total")
+        expect(page.locator('#hc-laid li[data-seat="1"]')).to_contain_text("Highest-card bot")
         record_url = str(end.get_attribute("data-record"))
         assert re.fullmatch(r"/api/games/\w+/record(\?room=\w+)?", record_url), record_url
         # The game's own replay frames, drawn by its module.
@@ -200,10 +203,17 @@ def test_its_table_speaks_spanish_and_plays_by_keyboard(browser: Browser, server
         expect(page.locator("#hc-turn")).to_have_text("Tu turno: baja una carta.", timeout=20000)
         found = violations(page, "#hc-table")
         assert not found, describe(found)
-        for left in (3, 2, 1):
+        first = hand.get_by_role("button").first
+        first.focus()
+        page.keyboard.press("Enter")  # the card in focus
+        for left in (2, 1):
             expect(hand.get_by_role("button")).to_have_count(left, timeout=20000)
-            expect(hand.get_by_role("button").first).to_be_enabled(timeout=20000)
-            page.keyboard.press("1")  # the first card of the hand
+            expect(first).to_be_enabled(timeout=20000)
+            if left == 2:
+                expect(first).to_be_focused()  # the focus stays in the hand, turn after turn
+                page.keyboard.press("Enter")
+            else:
+                page.keyboard.press("1")  # the first card of the hand
         expect(page.locator("#hc-result")).to_have_text(
             re.compile(r"Has ganado|Ha ganado|Empate"), timeout=20000
         )
