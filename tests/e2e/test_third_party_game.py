@@ -147,7 +147,10 @@ def test_a_browser_plays_it_from_the_lobby_against_its_bot(browser: Browser, ser
         expect(panel.get_by_role("heading", name="High Card")).to_be_visible(timeout=20000)
         panel.get_by_role("button", name="Play against the bot").click()
         expect(page.locator("#hc-table")).to_be_visible(timeout=20000)
-        assert "?hc=" in page.url
+        code = page.url.split("?hc=")[1]
+        # The room's generic link leads to the game's own page.
+        link = httpx.get(f"{server}/play/{code}", timeout=30, follow_redirects=False)
+        assert link.is_redirect and link.headers["location"] == f"/?hc={code}", link.headers
         hand = page.locator("#hc-hand")
         expect(hand.get_by_role("button")).to_have_count(3, timeout=20000)
         laid: list[str] = []
@@ -165,15 +168,15 @@ def test_a_browser_plays_it_from_the_lobby_against_its_bot(browser: Browser, ser
         record_url = str(end.get_attribute("data-record"))
         assert re.fullmatch(r"/api/games/\w+/record(\?room=\w+)?", record_url), record_url
         # The game's own replay frames, drawn by its module.
-        end.get_by_role("link", name="Replay").click()
+        with page.expect_response(lambda r: "/study" in r.url, timeout=20000) as study:
+            end.get_by_role("link", name="Replay").click()
         expect(page.locator('.replay[data-game="highcard"]')).to_be_visible(timeout=20000)
         expect(page.locator("#rp-board .rp-seat")).to_have_count(2)
         # The one request refused: the replay viewer asks for the game's study, and High Card
         # has none (422 no_study); the viewer shows the replay without it.
-        assert len(failed) == 1 and re.match(r"422 .*/api/games/\d+/study\?room=", failed[0]), (
-            failed
-        )
-        assert errors == ["console: " + NO_STUDY] * len(errors), errors
+        assert study.value.status == 422
+        assert all(re.match(r"422 .*/api/games/\d+/study\?room=", f) for f in failed), failed
+        assert all(e == "console: " + NO_STUDY for e in errors), errors
         expect(page.locator("#rp-study")).to_have_count(0)
     finally:
         context.close()
