@@ -52,6 +52,7 @@ def test_options_are_the_registries(server: ServerThread) -> None:
         assert info[name]["max_players"] == game.max_players
         assert info[name]["default_players"] == game.default_players
         assert info[name]["titles"] == dict(registered(name).titles)
+        assert info[name]["study"] is True  # both games have one (the replay viewer asks)
         # The piles each seat reaches, by player count: the rules', which the browser draws.
         rules = get_game(name)
         assert info[name]["reach"] == {

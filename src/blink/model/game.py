@@ -209,6 +209,11 @@ class Game:
         table: Table = _load(self._table)
         return table
 
+    @property
+    def has_study(self) -> bool:
+        """True when the game has a study (:attr:`study`)."""
+        return self._study is not None
+
     @cached_property
     def study(self) -> Study:
         """The game's study (imported the first time); :class:`NoStudy` without one."""

@@ -50,9 +50,10 @@ def _seat_counts(info: GameInfo) -> list[int]:
 
 def _game_options(name: str) -> dict[str, Any]:
     """What ``/api/options`` says of one game: its registry facts (``titles``: its title in each
-    language it has one for), its browser module and pages
-    (``null`` when the client's main page plays it), the piles each seat reaches (``reach``:
-    by player count, one list per seat, from its rules) and its bots (from its live table)."""
+    language it has one for), its browser module and pages (``null`` when the client's main
+    page plays it), whether it has a study (``study``), the piles each seat reaches
+    (``reach``: by player count, one list per seat, from its rules) and its bots (from its live
+    table)."""
     rules = get_game(name)
     info = rules.info
     front = front_end(name)
@@ -68,6 +69,7 @@ def _game_options(name: str) -> dict[str, Any]:
         },
         "web": web_module_url(name),
         "pages": None if front.pages is None else {"play": front.pages[0], "watch": front.pages[1]},
+        "study": game(name).has_study,
         **get_table(name).bot_info(),
     }
 

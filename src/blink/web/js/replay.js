@@ -10,7 +10,7 @@ import { boardHTML, face } from "./board.js";
 import { cardName, t, tCount } from "./i18n.js";
 import { escapeXml } from "./cards.js";
 import { gameModule } from "./games.js";
-import { reachOf } from "./options.js";
+import { loadOptions, reachOf } from "./options.js";
 import { recordFileName } from "./net.js";
 import { botSeatName, botTitle } from "./botnames.js";
 import { botMarkHTML, playerHref } from "./playerlink.js";
@@ -169,6 +169,17 @@ const classicRenderer = { kind: "classic", className: "", prefix: () => "Blink",
 
 /** How the frames of a replay document's game are drawn: its browser module's renderer, else
  * classic's. */
+/** Whether game `name` has a study (`game_info[name].study` of /api/options; true when the
+ * options cannot be read, so the server says). */
+async function hasStudy(name) {
+  try {
+    const info = ((await loadOptions()).game_info || {})[name];
+    return !info || info.study !== false;
+  } catch {
+    return true;
+  }
+}
+
 async function rendererOf(doc) {
   const module = await gameModule(doc.game);
   return (module && module.replayRenderer) || classicRenderer;
@@ -372,10 +383,12 @@ export function mountReplayRoute(root, url, focusStudy = false) {
   };
   if (url) {
     root.innerHTML = `<p class="muted">…</p>`;
-    // A stored game's study is asked for at once, beside its replay.
-    const studied = studyUrl(url) ? fetchStudy(url).catch((e) => e) : null;
     const profiles = gameProfiles(url);
     fetchReplay(url).then(async (doc) => {
+      // A stored game's study is asked for beside its replay, when its game has one (the
+      // study route asks anyway: its page says why there is none).
+      const studied = studyUrl(url) && (focusStudy || await hasStudy(doc.game))
+        ? fetchStudy(url).catch((e) => e) : null;
       doc.profiles = await profiles;
       const R = await rendererOf(doc);
       const meta = doc.meta || {};
