@@ -15,7 +15,14 @@ from blink.model.game import DealRules, Game, NoDeals
 from blink.model.registry import UnknownGame, game
 from blink.tournament.errors import GameError
 
-__all__ = ["MATCH_PLAYERS", "PLAY_OFF_PLAYERS", "check_game", "check_play_off", "deal_rules"]
+__all__ = [
+    "MATCH_PLAYERS",
+    "PLAY_OFF_PLAYERS",
+    "check_game",
+    "check_play_off",
+    "deal_rules",
+    "has_deal_rules",
+]
 
 MATCH_PLAYERS: Final = 2
 """The players of a match: every pairing and every set of the final round."""
@@ -71,3 +78,12 @@ def deal_rules(name: str) -> DealRules:
         return check_game(name).deals
     except NoDeals as e:
         raise GameError(f"{e}: a match of it is dealt equally", "no-deals") from None
+
+
+def has_deal_rules(name: str) -> bool:
+    """True when a match of the game ``name`` may be dealt with a handicap."""
+    try:
+        deal_rules(name)
+    except GameError:
+        return False
+    return True

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from blink.tournament import Tournament
+from blink.tournament.playing import has_deal_rules
 
 __all__ = ["KINDS", "Entry", "summary", "tournament_dict"]
 
@@ -113,6 +114,7 @@ class Entry:
             "id": self.id,
             "name": self.t.name,
             "game": self.t.game,
+            "handicaps": has_deal_rules(self.t.game),
             "kind": self.kind,
             "entrants": self.entrants,
             "status": self.status,
