@@ -2,7 +2,8 @@
 Card (registered in-process, as tests/server/test_generic_room.py does) is the tournament's
 game; its players sign up, check in, and play its match rooms over real WebSockets to the
 champion; a restart keeps the game; the refusals of an unknown game, of a game without a live
-table and of a handicap in a game without deal rules."""
+table and of a handicap in a game without deal rules; the Bot API client, which plays the default
+game, refuses a bot tournament of another one."""
 
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ from typing import Any
 
 import pytest
 from srvkit import Client, ServerThread
+from test_bot_play import _bot
 from test_tournaments import profile, state
 
+from blink.cli import botclient
 from blink.model.registry import DEFAULT_GAME, register, unregister
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games"))
@@ -204,3 +207,15 @@ def test_a_tournament_names_its_game_and_the_refusals(server: ServerThread) -> N
         assert cards["game"] == "highcard"
     finally:
         unregister(HIGH_CARD.info.name)
+
+
+async def test_the_bot_client_refuses_a_tournament_of_another_game(
+    high_card: None, server: ServerThread
+) -> None:
+    clank = _bot(server, "Ada", "Clank")
+    r = _ok(server, "/api/tournaments", {"game": "highcard", "entrants": "bots"}, 201)
+    with pytest.raises(botclient.BotRunError) as e:
+        await botclient.tournament(server.http, clank["token"], r["id"], lambda _: None)
+    said = f"the tournament {r['id']} is of the game highcard, which this client does not play"
+    assert str(e.value) == said
+    assert (await state(server, r["id"]))["players"] == []  # it did not join
