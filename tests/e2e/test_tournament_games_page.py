@@ -12,6 +12,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from axe import describe, violations
 from blinkweb import AppThread, collect_errors
 from playwright.sync_api import Browser, expect
 
@@ -44,12 +45,17 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppThread]:
 def test_the_form_offers_the_games_and_the_pages_name_them(
     app: AppThread, browser: Browser
 ) -> None:
-    ctx = browser.new_context(viewport={"width": 1200, "height": 800}, locale="en-US")
+    # bypass_csp: axe-core's script is let in (the server allows only its own scripts).
+    ctx = browser.new_context(
+        viewport={"width": 1200, "height": 800}, locale="en-US", bypass_csp=True
+    )
     page = ctx.new_page()
     errors = collect_errors(page)
     page.goto(f"{app.url}/tournament.html")
     choice = page.get_by_label("Game")
     expect(choice).to_be_visible(timeout=TIMEOUT)
+    found = violations(page)  # the form with its choice of game passes axe-core's checks
+    assert not found, describe(found)
     options = choice.locator("option")
     expect(options).to_have_text(["Classic Blink", "Go Blink", "High Card"])
     page.locator('#create input[name="name"]').fill("Card night")
