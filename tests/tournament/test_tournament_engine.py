@@ -564,8 +564,8 @@ def test_a_version_1_file_reads_and_a_newer_version_is_refused_in_words() -> Non
     assert data["version"] == 2
     old = {**data, "version": 1}  # before the operations of real events: read the same
     assert Tournament.from_dict(old).to_dict() == data
-    with pytest.raises(TournamentError, match=r"unsupported version 3.*upgrade blink"):
-        Tournament.from_dict({**data, "version": 3})
+    with pytest.raises(TournamentError, match=r"unsupported version 4.*upgrade blink"):
+        Tournament.from_dict({**data, "version": 4})
 
 
 # ----------------------------------------------------------------- a match's set in a room

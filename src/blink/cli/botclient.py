@@ -518,6 +518,13 @@ async def _enter(http: httpx.AsyncClient, server: str, tid: str) -> dict[str, An
     """The tournament's state once the bot is entered (``you.name`` set): joined now if it
     was not, while sign-up is open."""
     state = await _tournament_state(http, server, tid)
+    of = state.get("game") or DEFAULT_GAME
+    if of != DEFAULT_GAME:  # its rooms are another game's: this client plays the default one
+        raise BotRunError(
+            _("the tournament {tid} is of the game {game}, which this client does not play").format(
+                tid=tid, game=of
+            )
+        )
     if (state.get("you") or {}).get("name") is not None:
         return state
     if state.get("status") != "signup":

@@ -11,7 +11,8 @@ A game registers one :class:`Game` (through the ``blink.games`` entry-point grou
 - its live-table behaviour (:attr:`Game.table`, a :class:`~blink.model.table.Table`: client
   messages, room options, figures, bots), when rooms can play it;
 - its study (:attr:`Game.study`), when its records can be studied;
-- its deal rules for tournaments (:attr:`Game.deals`), when tournaments can be of it;
+- its deal rules (:attr:`Game.deals`), when a tournament's matches of it can be dealt with a
+  handicap;
 - its own front-end parts (:attr:`Game.front`, a :class:`FrontEnd`: module names only).
 
 The parts are given either as objects or as ``"module:attribute"`` references, imported the
@@ -40,7 +41,13 @@ Study = Callable[[Any], "GameStudy"]
 
 
 class DealRules(Protocol):
-    """What a tournament needs of a game's deal: whether a handicap is possible."""
+    """What a tournament needs of a game's deal: its deck's size, and whether a handicap is
+    possible."""
+
+    @property
+    def deck_size(self) -> int:
+        """The cards a game is dealt from (a handicap's draw piles share them)."""
+        ...
 
     def check_sizes(self, players: int, deck_size: int, sizes: Sequence[int]) -> None:
         """Raise ``ValueError`` (one sentence) unless a game of ``players`` may be dealt from
@@ -121,12 +128,13 @@ class NoStudy(ValueError):
 
 
 class NoDeals(ValueError):
-    """A registered game with no deal rules for tournaments: ``no_deals``."""
+    """A registered game with no deal rules (its tournaments' matches cannot be dealt with a
+    handicap): ``no_deals``."""
 
     code: Final = "no_deals"
 
     def __init__(self, name: str) -> None:
-        super().__init__(f"the game {name!r} cannot be played in tournaments")
+        super().__init__(f"the game {name!r} has no deal rules, so it has no handicaps")
         self.name = name
 
 
@@ -224,7 +232,7 @@ class Game:
 
     @cached_property
     def deals(self) -> DealRules:
-        """The game's deal rules for tournaments; :class:`NoDeals` without them."""
+        """The game's deal rules for tournaments' handicaps; :class:`NoDeals` without them."""
         if self._deals is None:
             raise NoDeals(self.name)
         deals: DealRules = _load(self._deals)

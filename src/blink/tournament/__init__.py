@@ -24,6 +24,10 @@ The format (docs/rules.md, "Tournaments" explains every ruling):
   next seat vacant), organiser corrections; each goes in an audit trail
   (:attr:`Tournament.changes`, the times given by the caller).
 
+A tournament is of one registered game (:attr:`Tournament.game`, the default game unless
+named; :mod:`~blink.tournament.playing` checks that the game's player range seats its matches
+and gives the game's deal rules for a handicap).
+
 Typical use::
 
     t = Tournament.create(["Ann", "Bo", "Cy", "Di", "Ed"])
@@ -33,6 +37,7 @@ Typical use::
 
 The package's modules: :mod:`~blink.tournament.errors` (refusals),
 :mod:`~blink.tournament.formats` (the plan and the bracket for a field size),
+:mod:`~blink.tournament.playing` (the tournament's game, checked, and its deal rules),
 :mod:`~blink.tournament.values` (players, the draw, games, matches, standings lines),
 :mod:`~blink.tournament.derive` (the state derived from the draw and the results) and
 :mod:`~blink.tournament.state` (the :class:`Tournament` itself, and its JSON form): the engine.
@@ -51,6 +56,7 @@ from blink.tournament.errors import (
     CorrectionError,
     DrawError,
     FieldError,
+    GameError,
     MatchDecidedError,
     MatchNotReadyError,
     NotInMatchError,
@@ -89,6 +95,7 @@ __all__ = [
     "Entrant",
     "FieldError",
     "Game",
+    "GameError",
     "Match",
     "MatchDecidedError",
     "MatchKind",

@@ -8,6 +8,7 @@ __all__ = [
     "CorrectionError",
     "DrawError",
     "FieldError",
+    "GameError",
     "MatchDecidedError",
     "MatchNotReadyError",
     "NotInMatchError",
@@ -99,3 +100,11 @@ class CheckInError(TournamentError):
     """Check-in refused: not open, already drawn, or too few players checked in."""
 
     code = "check-in"
+
+
+class GameError(TournamentError):
+    """The tournament's game cannot be played as asked: it is not registered
+    (``unknown-game``), its player range has no room for a tournament's matches
+    (``match-size``), or it has no deal rules for a handicap (``no-deals``)."""
+
+    code = "unknown-game"

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from blink import files
+from blink.model.registry import DEFAULT_GAME
 from blink.tournament.errors import FieldError, TournamentError
 from blink.tournament.state import Tournament
 from blink.tournament.values import Entrant
@@ -123,12 +124,14 @@ def create(
     players: Sequence[Entrant],
     name: str = "Blink tournament",
     force: bool = False,
+    game: str = DEFAULT_GAME,
 ) -> Tournament:
-    """Make a new tournament file; refuse to overwrite an existing one unless ``force``."""
+    """Make a new tournament file of ``game`` (a registered game's name); refuse to overwrite
+    an existing one unless ``force``."""
     p = Path(path)
+    t = Tournament.create(players, name, game)
     if p.exists() and not force:
         raise OrganiserError(f"{p} already exists (use --force to replace it)", "exists")
-    t = Tournament.create(players, name)
     save(t, p)
     return t
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
-from blink.model.registry import DEFAULT_GAME, game
+from blink.model.registry import DEFAULT_GAME
 from blink.tournament.derive import Derived, Walkover, derive
 from blink.tournament.errors import (
     AbsenceError,
@@ -29,6 +29,7 @@ from blink.tournament.errors import (
     UnknownMatchError,
 )
 from blink.tournament.formats import MAX_PLAYERS, MIN_PLAYERS, Plan, plan
+from blink.tournament.playing import check_game, check_play_off, deal_rules
 from blink.tournament.values import (
     Change,
     Draw,
@@ -40,26 +41,35 @@ from blink.tournament.values import (
     check_entrant,
 )
 
-__all__ = ["FORMAT", "GAME", "VERSION", "Tournament"]
-
-GAME: Final = DEFAULT_GAME
-"""The game tournaments are of: its :class:`~blink.model.game.Game` gives their deal rules."""
+__all__ = ["FORMAT", "VERSION", "Tournament"]
 
 FORMAT: Final = "blink-tournament"
-VERSION: Final = 2
-"""The version written. Version 2 added the operations of real events (check-in, withdrawals,
-forfeits, corrections and their audit trail, claims); a version 1 file reads the same, and
-software that knows only version 1 refuses a version 2 file instead of dropping them."""
+VERSION: Final = 3
+"""The version written for a tournament of a game other than the default one. Version 2 added
+the operations of real events (check-in, withdrawals, forfeits, corrections and their audit
+trail, claims), version 3 the tournament's ``game``: a file of an older version reads the
+same (its game is the default one), and software that knows only an older version refuses a
+newer file instead of dropping what it adds. A tournament of the default game is written as
+version 2 (with its ``game``, which version 2 readers pass over): it says nothing they would
+miss."""
 
-READABLE: Final = (1, 2)
+DEFAULT_GAME_VERSION: Final = 2
+"""The version written for a tournament of the default game."""
+
+READABLE: Final = (1, 2, 3)
 """The versions :meth:`Tournament.from_dict` reads."""
 
 
 class Tournament:
     """A tournament: its players, its draw and its results. See :mod:`blink.tournament`."""
 
-    def __init__(self, entrants: Sequence[Entrant], name: str = "Blink tournament") -> None:
+    def __init__(
+        self, entrants: Sequence[Entrant], name: str = "Blink tournament", game: str = DEFAULT_GAME
+    ) -> None:
+        check_game(game)
         self.name = name
+        self.game: Final = game
+        """The game its matches are played in (its registry name)."""
         self.entrants: list[Entrant] = []
         for e in entrants:
             self._check_new(e)
@@ -78,11 +88,18 @@ class Tournament:
     # ---- set-up
 
     @classmethod
-    def create(cls, players: Iterable[Entrant | str], name: str = "Blink tournament") -> Tournament:
-        """A new tournament; players are names or :class:`Entrant` values (2 to 64 of them)."""
+    def create(
+        cls,
+        players: Iterable[Entrant | str],
+        name: str = "Blink tournament",
+        game: str = DEFAULT_GAME,
+    ) -> Tournament:
+        """A new tournament of ``game`` (a registered game's name); players are names or
+        :class:`Entrant` values (2 to 64 of them). A game that is not registered, or whose
+        player range cannot seat a match, is refused (:class:`GameError`)."""
         entrants = [p if isinstance(p, Entrant) else Entrant(p) for p in players]
         plan(len(entrants))
-        return cls(entrants, name)
+        return cls(entrants, name, game)
 
     def _check_new(self, e: Entrant) -> None:
         check_entrant(e)
@@ -167,6 +184,7 @@ class Tournament:
         if self._check_in is not None:
             self._draw_checked_in(by, at)
         p = plan(len(self.entrants))
+        check_play_off(self.game, p.finalists)
         order = self.experience_order(seed)
         byes = tuple(order[: p.byes])
         drawing = [e.name for e in self.entrants if e.name not in byes] if p.pairings else []
@@ -331,11 +349,13 @@ class Tournament:
         return self.record_game(match_id, [p for p in m.players if p is not None], ref)
 
     def set_handicap(
-        self, match_id: str, sizes: Mapping[str, int] | None, deck_size: int = 60
+        self, match_id: str, sizes: Mapping[str, int] | None, deck_size: int | None = None
     ) -> Match:
         """Deal a match's games with a handicap (the rulebook's balanced play): each player's
-        draw-pile size by name, or ``None`` for an equal deal. Refused for a match whose players
-        are not known yet or that is already decided."""
+        draw-pile size by name, or ``None`` for an equal deal; ``deck_size`` is the game's deck
+        (:attr:`DealRules.deck_size <blink.model.game.DealRules.deck_size>`) unless given.
+        Refused for a match whose players are not known yet or that is already decided, and
+        for a game without deal rules (:class:`GameError`, ``no-deals``)."""
         m = self.match(match_id)
         if not m.known:
             raise MatchNotReadyError(f"match {m.id}'s players are not known yet")
@@ -345,6 +365,7 @@ class Tournament:
             self._handicaps.pop(m.id, None)
             self._cache = None
             return self.match(m.id)
+        deals = deal_rules(self.game)
         players = [pl for pl in m.players if pl is not None]
         canon: dict[str, int] = {}
         for name, size in sizes.items():
@@ -358,7 +379,8 @@ class Tournament:
                 "bad-handicap",
             )
         try:
-            game(GAME).deals.check_sizes(len(players), deck_size, [canon[pl] for pl in players])
+            deck = deals.deck_size if deck_size is None else deck_size
+            deals.check_sizes(len(players), deck, [canon[pl] for pl in players])
         except ValueError as e:
             raise ResultError(f"match {m.id}: {e}", "bad-handicap") from None
         self._handicaps[m.id] = canon
@@ -586,9 +608,7 @@ class Tournament:
         no matches, no standings."""
         if len(self.entrants) < MIN_PLAYERS:
             return {
-                "format": FORMAT,
-                "version": VERSION,
-                "name": self.name,
+                **self._head(),
                 "players": [e.to_dict() for e in self.entrants],
                 "plan": None,
                 "draw": None,
@@ -604,9 +624,7 @@ class Tournament:
         state = self._state()
         order = list(state.matches)
         return {
-            "format": FORMAT,
-            "version": VERSION,
-            "name": self.name,
+            **self._head(),
             "players": [e.to_dict() for e in self.entrants],
             "plan": p.to_dict(),
             "draw": None if self._draw is None else self._draw.to_dict(),
@@ -624,6 +642,11 @@ class Tournament:
             "standings": [s.to_dict() for s in self.standings()],
         }
 
+    def _head(self) -> dict[str, Any]:
+        """The file's format, version, name and game."""
+        version = DEFAULT_GAME_VERSION if self.game == DEFAULT_GAME else VERSION
+        return {"format": FORMAT, "version": version, "name": self.name, "game": self.game}
+
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Tournament:
         """Load a tournament; every stored result is checked by entering it again."""
@@ -638,7 +661,11 @@ class Tournament:
         raw_players = data.get("players")
         if not isinstance(raw_players, list):
             raise TournamentError("the file has no list of players", "bad-file")
-        t = cls([Entrant.from_dict(p) for p in raw_players], str(data.get("name", "")))
+        t = cls(
+            [Entrant.from_dict(p) for p in raw_players],
+            str(data.get("name", "")),
+            data.get("game", DEFAULT_GAME),
+        )
         raw_draw = data.get("draw")
         if raw_draw is not None or data.get("results"):
             # A field still signing up may have fewer than two players; a drawn one may not.
@@ -684,8 +711,9 @@ class Tournament:
                 raise ResultError(
                     f"the stored handicap of {k} does not fit its players", "bad-file"
                 )
+            deals = deal_rules(t.game)
             try:
-                game(GAME).deals.check_sizes(len(sizes), 60, [sizes[pl] for pl in m.players])
+                deals.check_sizes(len(sizes), deals.deck_size, [sizes[pl] for pl in m.players])
             except ValueError as e:
                 raise ResultError(f"match {k}: {e}", "bad-handicap") from None
             t._handicaps[m.id] = {str(n): int(v) for n, v in sizes.items()}

@@ -74,6 +74,7 @@ API_ERRORS: Final[dict[str, str]] = {
     "no_such_room": N_("There is no game with this code"),
     "no_such_session": N_("That session has already ended"),
     "no_such_tournament": N_("There is no such tournament"),
+    "no_table": N_("That game cannot be played in rooms on this server"),
     "no_suggestion": N_("A handicap is suggested for two players only"),
     "not_in_tournament": N_("Your profile does not play in this tournament"),
     "not_logged_in": N_("You are not logged in"),

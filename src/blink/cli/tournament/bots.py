@@ -71,18 +71,22 @@ class BotGames(Protocol):
         ...
 
 
-def bot_games() -> BotGames:
-    """The tournament's game's bots for a tournament of bots, through the registry (its
-    commands module's ``bot_tournament()``); exits 2 with one line for a game without them."""
-    from blink.model.registry import front_end
-    from blink.tournament.state import GAME
+def bot_games(game: str | None = None) -> BotGames:
+    """The bots of the tournament's ``game`` (``None``: the default game) for a tournament of
+    bots, through the registry (its commands module's ``bot_tournament()``); exits 2 with one
+    line for a game that is not registered or has no such bots."""
+    from blink.model.registry import DEFAULT_GAME, UnknownGame, front_end
 
-    module = front_end(GAME).commands
+    name = game or DEFAULT_GAME
+    try:
+        module = front_end(name).commands
+    except UnknownGame as e:
+        fail(str(e))
     offer = (
         None if module is None else getattr(importlib.import_module(module), "bot_tournament", None)
     )
     if offer is None:
-        fail(f"the game {GAME!r} has no bots for a tournament of bots")
+        fail(f"the game {name!r} has no bots for a tournament of bots")
     found: BotGames = offer()
     return found
 
@@ -95,20 +99,21 @@ class BotPlayer:
     spec: BotSpec
 
 
-def parse_bot_player(text: str) -> BotPlayer:
-    """Read ``"Ann=champion:blocker"`` (or just ``"champion:blocker"``, named after the spec)."""
+def parse_bot_player(text: str, game: str | None = None) -> BotPlayer:
+    """Read ``"Ann=champion:blocker"`` (or just ``"champion:blocker"``, named after the spec),
+    a bot of ``game`` (``None``: the default game)."""
     name, sep, spec = text.partition("=")
     if not sep:
         spec, name = text, text.strip()
-    return BotPlayer(name.strip(), bot_games().parse_spec(spec))
+    return BotPlayer(name.strip(), bot_games(game).parse_spec(spec))
 
 
-def random_field(size: int, seed: int) -> list[BotPlayer]:
-    """``size`` bots with levels and strategies drawn from ``seed`` (only the levels that may
-    enter tournaments)."""
+def random_field(size: int, seed: int, game: str | None = None) -> list[BotPlayer]:
+    """``size`` bots of ``game`` (``None``: the default game) with levels and strategies drawn
+    from ``seed`` (only the levels that may enter tournaments)."""
     rng = random.Random(f"field:{seed}")
     names = rng.sample(BOT_NAMES, size)
-    specs = bot_games().field(rng, size)
+    specs = bot_games(game).field(rng, size)
     return [BotPlayer(names[i], specs[i]) for i in range(size)]
 
 
@@ -206,20 +211,26 @@ def run_bots(
     records: Path | None = None,
     balanced: bool = False,
     on_game: Callable[[Tournament, Match], None] | None = None,
+    game: str | None = None,
 ) -> BotRun:
-    """Play a whole tournament of bots with the simulator; deterministic for a ``seed``.
+    """Play a whole tournament of bots of ``game`` (``None``: the default game) with its
+    simulator (its commands module's ``bot_tournament()``); deterministic for a ``seed``.
 
     Experience for the byes is each bot's fixed rating by level. ``balanced`` deals each
-    two-player game with the handicap suggested from the two bots' ratings. ``records`` is a
-    folder for every game's record. ``on_game`` is called after every game (a live view).
+    two-player game with the handicap suggested from the two bots' ratings (a game with deal
+    rules). ``records`` is a folder for every game's record. ``on_game`` is called after every
+    game (a live view).
     """
+    from blink.model.registry import DEFAULT_GAME
     from blink.ratings import bot_rating, suggest_handicap
+    from blink.tournament.playing import deal_rules
 
-    games = bot_games()
+    games = bot_games(game)
     specs = {p.name: p.spec for p in players}
     levels = {p.name: games.rating_level(p.spec) for p in players}
     entrants = [Entrant(p.name, rating=bot_rating(levels[p.name]).mu) for p in players]
-    t = Tournament.create(entrants, name)
+    t = Tournament.create(entrants, name, game or DEFAULT_GAME)
+    deck = deal_rules(t.game).deck_size if balanced else 0
     t.draw(seed)
     run = BotRun(t, {p.name: str(p.spec) for p in players})
     if records is not None:
@@ -228,7 +239,8 @@ def run_bots(
         m = t.ready_matches()[0]
         names = [p for p in m.players if p is not None]
         if balanced and len(names) == 2 and not m.games:
-            h = suggest_handicap(bot_rating(levels[names[0]]), bot_rating(levels[names[1]]))
+            rated = (bot_rating(levels[names[0]]), bot_rating(levels[names[1]]))
+            h = suggest_handicap(*rated, deck)
             if h.sizes is not None:
                 m = t.set_handicap(m.id, dict(zip(names, h.sizes, strict=True)))
                 run.handicaps[m.id] = h.text
@@ -277,17 +289,30 @@ def bots_cmd(
         float | None,
         typer.Option("--delay", help="Seconds to pause after each game (live view)."),
     ] = None,
+    game: Annotated[
+        str | None,
+        typer.Option("--game", help="The game the bots play (default: classic)."),
+    ] = None,
 ) -> None:
     """Run a whole tournament of bot players with the simulator, live in the terminal."""
+    from blink.model.registry import DEFAULT_GAME
+
     if seed is None:
         seed = secrets.randbelow(1_000_000)
-    players = _bot_field(player, field_size, seed)
+    players = _bot_field(player, field_size, seed, game)
+    if balanced:
+        from blink.tournament.playing import deal_rules
+
+        try:
+            deal_rules(game or DEFAULT_GAME)
+        except TournamentError as e:
+            fail(str(e))
     check_outputs([(save, "--save")], [(records, "--records")])
     pause = delay if delay is not None else (0.03 if sys.stdout.isatty() and not as_json else 0)
     if as_json:
-        run = run_bots(players, seed, name=name, records=records, balanced=balanced)
+        run = run_bots(players, seed, name=name, records=records, balanced=balanced, game=game)
     else:
-        run = _run_live(players, seed, name, records, balanced, pause)
+        run = _run_live(players, seed, name, records, balanced, pause, game=game)
     if save is not None:
         from blink.tournament.organiser import save as save_file
 
@@ -301,24 +326,29 @@ def bots_cmd(
         typer.echo(json.dumps(out, indent=2))
 
 
-def _bot_field(player: list[str] | None, field_size: int | None, seed: int) -> list[BotPlayer]:
-    """The bots of ``--player`` or ``--field``; anything wrong fails with one line."""
-    spec_error = bot_games().SpecError
+def _bot_field(
+    player: list[str] | None, field_size: int | None, seed: int, game: str | None = None
+) -> list[BotPlayer]:
+    """The bots of ``game`` of ``--player`` or ``--field``; anything wrong (a game with no
+    bots for it, a bad field) fails with one line."""
+    from blink.model.registry import DEFAULT_GAME
+
+    spec_error = bot_games(game).SpecError
     try:
         if player and field_size is not None:
             fail("give either --player ... or --field N, not both")
         if player:
-            players = [parse_bot_player(p) for p in player]
+            players = [parse_bot_player(p, game) for p in player]
         elif field_size is not None:
             if not 2 <= field_size <= 64:
                 fail(f"--field must be 2 to 64, not {field_size}")
-            players = random_field(field_size, seed)
+            players = random_field(field_size, seed, game)
         else:
             fail('give the players (--player "Ann=expert:blocker" ...) or --field N')
     except spec_error as e:
         fail(str(e))
     try:
-        Tournament.create([Entrant(p.name) for p in players])
+        Tournament.create([Entrant(p.name) for p in players], game=game or DEFAULT_GAME)
     except TournamentError as e:
         fail(str(e))
     return players
@@ -332,6 +362,7 @@ def _run_live(
     balanced: bool,
     pause: float,
     console: Console | None = None,
+    game: str | None = None,
 ) -> BotRun:
     """Play the tournament with the bracket filling in live, then print it once and name the
     champion.
@@ -345,7 +376,7 @@ def _run_live(
     console = console or Console()
     labels = {p.name: p.spec.display_name for p in players}
     if not console.is_terminal:
-        run = run_bots(players, seed, name=name, records=records, balanced=balanced)
+        run = run_bots(players, seed, name=name, records=records, balanced=balanced, game=game)
     else:
         with Live(
             bracket_view(Tournament.create([p.name for p in players], name)),
@@ -361,7 +392,13 @@ def _run_live(
                     time.sleep(pause)
 
             run = run_bots(
-                players, seed, name=name, records=records, balanced=balanced, on_game=show
+                players,
+                seed,
+                name=name,
+                records=records,
+                balanced=balanced,
+                on_game=show,
+                game=game,
             )
     console.print(bracket_view(run.tournament, labels))
     console.print()

@@ -76,9 +76,15 @@ def rate_tournament(t: Tournament, table: RatingTable) -> int:
 
 def suggestions(t: Tournament, matches: Sequence[Match]) -> dict[str, tuple[int, int]]:
     """Suggested handicaps for two-player matches whose players both have a rating (an
-    organiser's rating is taken as well known: sigma a third of a newcomer's)."""
+    organiser's rating is taken as well known: sigma a third of a newcomer's); none in a game
+    without deal rules."""
     from blink.ratings import DEFAULT_SIGMA, Rating, suggest_handicap
+    from blink.tournament.playing import deal_rules
 
+    try:
+        deck = deal_rules(t.game).deck_size
+    except TournamentError:
+        return {}
     rating = {e.name: e.rating for e in t.entrants}
     out: dict[str, tuple[int, int]] = {}
     for m in matches:
@@ -88,7 +94,7 @@ def suggestions(t: Tournament, matches: Sequence[Match]) -> dict[str, tuple[int,
         ra, rb = rating.get(a), rating.get(b)
         if ra is None or rb is None:
             continue
-        h = suggest_handicap(Rating(ra, DEFAULT_SIGMA / 3), Rating(rb, DEFAULT_SIGMA / 3))
+        h = suggest_handicap(Rating(ra, DEFAULT_SIGMA / 3), Rating(rb, DEFAULT_SIGMA / 3), deck)
         if h.sizes is not None:
             out[m.id] = h.sizes
     return out
@@ -118,15 +124,20 @@ def new_cmd(
         str, typer.Option("--name", help="The tournament's name.")
     ] = "Blink tournament",
     force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
+    game: Annotated[
+        str | None,
+        typer.Option("--game", help="The game its matches are played in (default: classic)."),
+    ] = None,
 ) -> None:
     """Create a tournament file for a tournament played with real cards."""
+    from blink.model.registry import DEFAULT_GAME
     from blink.tournament.organiser import OrganiserError, create, parse_player
 
     if not player:
         fail("give the players: --player NAME[:RANK] (2 to 64 of them)")
     try:
         entrants = [parse_player(p) for p in player]
-        t = create(file, entrants, name, force=force)
+        t = create(file, entrants, name, force=force, game=game or DEFAULT_GAME)
     except (OrganiserError, TournamentError) as e:
         fail(str(e))
     p = t.plan
@@ -289,8 +300,7 @@ def _set_handicap(
     t: Tournament, match: str, sizes: str | None, suggest: bool, clear: bool
 ) -> Match:
     """Set the handicap ``blink tournament handicap`` was asked for."""
-    from blink.model.registry import game
-    from blink.tournament.state import GAME
+    from blink.tournament.playing import deal_rules
 
     m = t.match(match)
     players = [p for p in m.players if p is not None]
@@ -302,7 +312,7 @@ def _set_handicap(
             fail(f"no suggestion for {m.id}: both players need a rating, and a gap")
         return t.set_handicap(m.id, dict(zip(players, hints[m.id], strict=True)))
     try:
-        parsed = game(GAME).deals.parse_sizes(sizes or "", len(players))
+        parsed = deal_rules(t.game).parse_sizes(sizes or "", len(players))
     except ValueError as e:
         fail(str(e))
     if parsed is None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from blink.cards import Card
+from blink.cards import STANDARD_DECK, Card
 from blink.games.classic.engine import (
     Action,
     ChoiceMade,
@@ -107,7 +107,7 @@ class ClassicDefinition:
         players = self.info.check_players(players)
         opts = self.info.check_options(options)
         ruleset = _ruleset(opts.get("ruleset"))
-        sizes = _sizes(opts.get("sizes"), players, 60 if deck is None else len(deck))
+        sizes = _sizes(opts.get("sizes"), players, len(STANDARD_DECK if deck is None else deck))
         return ClassicGame.new(players, seed, deck=deck, ruleset=ruleset, sizes=sizes)
 
     def reach(self, players: int, seat: int) -> tuple[int, ...]:
@@ -210,6 +210,11 @@ CLASSIC: Final = ClassicDefinition()
 
 class ClassicDeals:
     """Classic Blink's deal rules for tournaments (:class:`blink.model.game.DealRules`)."""
+
+    @property
+    def deck_size(self) -> int:
+        """The standard deck's cards."""
+        return len(STANDARD_DECK)
 
     def check_sizes(self, players: int, deck_size: int, sizes: Sequence[int]) -> None:
         """Every draw pile at least the minimum, together within the deck (``DealError``, a

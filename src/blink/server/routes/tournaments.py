@@ -18,6 +18,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, Field
 
+from blink.model.registry import DEFAULT_GAME, NoTable, UnknownGame, game
 from blink.ratings import Rating, suggest_handicap
 from blink.server.bus import TOURNAMENTS, Event, Resync, TournamentChanged
 from blink.server.errors import ProfileError
@@ -30,7 +31,8 @@ from blink.server.sse import event_stream, frame, last_event_id
 from blink.server.tournaments.entry import KINDS, Entry, tournament_dict
 from blink.server.tournaments.fences import TournamentFenced, refused
 from blink.server.tournaments.manager import Manager
-from blink.tournament import Entrant, Tournament, TournamentError, bracket
+from blink.tournament import Entrant, GameError, Tournament, TournamentError, bracket
+from blink.tournament.playing import deal_rules
 
 __all__ = ["NewTournament", "OrgAction", "router"]
 
@@ -71,6 +73,8 @@ class NewTournament(BaseModel):
     """A tournament to create."""
 
     name: str = Field("Blink tournament", min_length=1, max_length=64)
+    game: str = Field(DEFAULT_GAME, min_length=1, max_length=32)
+    """The registered game its matches are played in (docs/new-game.md)."""
     kind: str = Field("online", max_length=16)
     players: list[dict[str, Any]] = Field(default_factory=list, max_length=64)
     no_show_after: float | None = Field(None, gt=0, le=7 * 24 * 3600)
@@ -143,6 +147,19 @@ def _engine_call(fn: Callable[[], Any]) -> Any:
         raise ProfileError(409, exc.code if hasattr(exc, "code") else "refused", str(exc)) from None
 
 
+def _playable(name: str, kind: str) -> None:
+    """A tournament may be of the game ``name``: it is registered (``400 unknown_game``) and,
+    for an online tournament, it has a live table for its match rooms (``400 no_table``)."""
+    try:
+        found = game(name)
+        if kind == "online":
+            found.table  # noqa: B018 (imported here: a game without one raises NoTable)
+    except UnknownGame as exc:
+        raise ProfileError(400, "unknown_game", str(exc)) from None
+    except NoTable as exc:
+        raise ProfileError(400, "no_table", str(exc)) from None
+
+
 @router.post("/api/tournaments", status_code=201, dependencies=[Depends(check_room_creation)])
 async def create(mgr: WritableManagerDep, body: NewTournament) -> dict[str, Any]:
     """Create a tournament; the organiser's secret is returned this once."""
@@ -154,7 +171,11 @@ async def create(mgr: WritableManagerDep, body: NewTournament) -> dict[str, Any]
             "bot_tournament_setup",
             "a bot tournament is online, and its bots enter it themselves with their tokens",
         )
-    t = Tournament([], body.name.strip() or "Blink tournament")
+    _playable(body.game, body.kind)
+    try:
+        t = Tournament([], body.name.strip() or "Blink tournament", body.game)
+    except GameError as exc:  # its player range seats no match of a tournament
+        raise ProfileError(400, exc.code, str(exc)) from None
     for p in body.players:
         ent = _engine_call(lambda p=p: Entrant.from_dict(p))  # type: ignore[misc]
         _engine_call(lambda ent=ent: t.add_player(ent))  # type: ignore[misc]
@@ -394,6 +415,7 @@ async def handicap(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[s
     mid = body.match or ""
     sizes = body.sizes
     if body.suggest:
+        deals = _engine_call(lambda: deal_rules(e.t.game))
         m = _engine_call(lambda: e.t.match(mid))
         names = [p for p in m.players if p is not None]
         if len(names) != 2:
@@ -407,7 +429,7 @@ async def handicap(mgr: WritableManagerDep, tid: str, body: OrgAction) -> dict[s
                 if row is not None
                 else Rating(e.t.entrant(n).rating or 25.0, 1.0)
             )
-        hc = suggest_handicap(rs[0], rs[1])
+        hc = suggest_handicap(rs[0], rs[1], deals.deck_size)
         sizes = None if hc.sizes is None else dict(zip(names, hc.sizes, strict=True))
     _engine_call(lambda: e.t.set_handicap(mid, sizes))
     return await _store(mgr, e)

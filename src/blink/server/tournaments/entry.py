@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from blink.tournament import Tournament
+from blink.tournament.playing import has_deal_rules
 
 __all__ = ["KINDS", "Entry", "summary", "tournament_dict"]
 
@@ -112,6 +113,8 @@ class Entry:
         return {
             "id": self.id,
             "name": self.t.name,
+            "game": self.t.game,
+            "handicaps": has_deal_rules(self.t.game),
             "kind": self.kind,
             "entrants": self.entrants,
             "status": self.status,
@@ -148,8 +151,11 @@ class Entry:
         }
 
 
-def summary(tid: str, name: str, kind: str, status: str, players: int, who: str) -> dict[str, Any]:
-    """A tournament as ``GET /api/tournaments`` lists it (``who``: its entrants)."""
+def summary(
+    tid: str, name: str, game: str, kind: str, status: str, players: int, who: str
+) -> dict[str, Any]:
+    """A tournament as ``GET /api/tournaments`` lists it (``game``: its game's registry name,
+    ``who``: its entrants)."""
     url = f"/tournament.html?id={tid}"
-    out = {"id": tid, "name": name, "kind": kind, "status": status, "players": players}
-    return {**out, "entrants": who, "url": url}
+    out = {"id": tid, "name": name, "game": game, "kind": kind, "status": status}
+    return {**out, "players": players, "entrants": who, "url": url}

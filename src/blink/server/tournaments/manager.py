@@ -38,7 +38,6 @@ from blink.server.tournaments.absences import draw_at_close, no_shows
 from blink.server.tournaments.entry import Entry
 from blink.server.tournaments.fences import TournamentFenced, refused
 from blink.server.tournaments.matches import MatchRooms
-from blink.tournament.state import GAME as TOURNAMENT_GAME
 
 __all__ = ["Manager", "attach"]
 
@@ -62,11 +61,10 @@ class Manager(MatchRooms):
         """A game ended: if it belongs to a tournament, bring the tournament up to date (on a
         cluster: :meth:`_match_game_ended`).
 
-        Rooms of other games are ignored: tournaments are of one game (``TOURNAMENT_GAME``)."""
-        if room.game_name != TOURNAMENT_GAME:
-            return
+        A room whose game is not its tournament's (:attr:`Tournament.game
+        <blink.tournament.Tournament.game>`) is no match room of it, and is ignored."""
         e = self.of_room(room.code, search=bool(room.options.get("fixed_seats")))
-        if e is None:
+        if e is None or room.game_name != e.t.game:
             return
         if self.hub.leases.shared:
             self._match_game_ended(e, room)

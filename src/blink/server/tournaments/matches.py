@@ -25,7 +25,6 @@ from blink.server.schema import games, rooms
 from blink.server.tournaments.entry import Entry
 from blink.server.tournaments.store import Store
 from blink.tournament import TournamentError
-from blink.tournament.state import GAME as TOURNAMENT_GAME
 
 __all__ = ["MatchRooms", "StoredRooms"]
 
@@ -164,10 +163,15 @@ class MatchRooms(Store):
             h.seat_marker(seat_list)
         best_of = m.best_of
         # The seats belong to their profiles for the whole match (leave does not free them).
-        # The game's own room options as a room asking for none gets them (classic's official
-        # ruleset), with the match's handicap.
+        # The tournament's game's own room options as a room asking for none gets them
+        # (classic's official ruleset), with the match's handicap.
+        try:
+            defaults = game(e.t.game).table.room_options({}, len(names))
+        except ValueError:  # the game is gone, or has no table: no room (logged)
+            log.exception("no room of %s for match %s of %s", e.t.game, match_id, e.id)
+            return None
         options: dict[str, Any] = {
-            **game(TOURNAMENT_GAME).table.room_options({}, len(names)),
+            **defaults,
             "fixed_seats": True,
             "tournament": e.id,
         }
@@ -175,9 +179,7 @@ class MatchRooms(Store):
             options["sizes"] = sizes
         if m.plays_all:
             options[PLAY_ALL] = True
-        room = Room(
-            h, "", TOURNAMENT_GAME, len(names), best_of, options, False, seat_list, time.time()
-        )
+        room = Room(h, "", e.t.game, len(names), best_of, options, False, seat_list, time.time())
         # The room's row is committed before its code goes into the tournament: the database
         # refuses a code another server's room has (and a new one is drawn).
         try:

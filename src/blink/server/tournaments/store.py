@@ -20,6 +20,7 @@ from typing import Any
 
 from sqlalchemy import Connection, select, update
 
+from blink.model.registry import DEFAULT_GAME
 from blink.server.bus import TOURNAMENTS, TournamentChanged
 from blink.server.hub import Hub
 from blink.server.lease import TOURNAMENT_NAMESPACE
@@ -94,12 +95,15 @@ class Store:
                 try:
                     data = json.loads(r.state)
                     players = len(data["tournament"]["players"])
-                except (ValueError, KeyError, TypeError):
+                    of = str(data["tournament"].get("game") or DEFAULT_GAME)
+                except (ValueError, KeyError, TypeError, AttributeError):
                     continue
                 who = str(data.get("entrants") or "people")
-                got[r.id] = (r.created_at, summary(r.id, r.name, r.kind, r.status, players, who))
+                shown = summary(r.id, r.name, of, r.kind, r.status, players, who)
+                got[r.id] = (r.created_at, shown)
         for e in self.items.values():
-            shown = summary(e.id, e.t.name, e.kind, e.status, len(e.t.entrants), e.entrants)
+            count = len(e.t.entrants)
+            shown = summary(e.id, e.t.name, e.t.game, e.kind, e.status, count, e.entrants)
             got[e.id] = (e.created_at, shown)
         ordered = sorted(got.values(), key=lambda x: x[0], reverse=True)
         return [s for _, s in ordered[:limit]]

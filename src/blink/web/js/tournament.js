@@ -4,7 +4,8 @@
 // sign-up with the player's profile (online), links to play, watch or replay each match's
 // games, and the organiser's panel (players and ranks, draw, start, each game's result for real
 // cards, take back, printable bracket). The bracket itself is bracket.js. Every string is in
-// i18n.js (English and Spanish). See docs/protocol.md, "Tournaments and profiles".
+// i18n.js (English and Spanish). Each tournament is of one game, named by its title (GET
+// /api/options). See docs/protocol.md, "Tournaments and profiles".
 
 import { api, ensureProfile, errorText, myProfile } from "./tournament-api.js";
 import { drawConnectors, drawnParts, el } from "./bracket.js";
@@ -53,6 +54,31 @@ function showErrorAt(form, err) {
 
 // --- the list ---------------------------------------------------------------------------------
 
+// Each game's facts as GET /api/options gives them (`game_info`: the games rooms can play, each
+// with its title by language), read once before the page is drawn.
+let gameInfo = {};
+
+async function loadGames() {
+  try {
+    gameInfo = (await api("GET", "/api/options")).game_info || {};
+  } catch { gameInfo = {}; }
+}
+
+/** A game's title in the page's language (its registry name when the server gives none). */
+function gameTitle(name) {
+  const g = gameInfo[name] || {};
+  const titles = g.titles || {};
+  return titles[getLang()] || titles.en || g.title || name;
+}
+
+/** The new-tournament form's choice of game, when the server has more than one. */
+function gameChoice() {
+  const names = Object.keys(gameInfo);
+  if (names.length < 2) return [];
+  return [el("label", {}, `${t("t_game")} `,
+    el("select", { name: "game" }, ...names.map((n) => el("option", { value: n }, gameTitle(n)))))];
+}
+
 function kindWord(kind) {
   return kind === "online" ? t("t_online") : t("t_cards");
 }
@@ -75,6 +101,7 @@ function drawList(data) {
       el("h2", {}, t("t_new")),
       el("form", { id: "create", onsubmit: onCreate },
         el("label", {}, `${t("t_name")} `, el("input", { name: "name", value: t("t_default_name"), maxlength: "64", required: true })),
+        ...gameChoice(),
         el("label", {}, `${t("t_kind")} `,
           el("select", { name: "kind" },
             el("option", { value: "online" }, t("t_kind_online")),
@@ -89,7 +116,7 @@ function drawList(data) {
     data.tournaments.length
       ? el("ul", { id: "tlist", class: "tlist" }, ...data.tournaments.map((x) =>
         el("li", { "data-status": x.status, "data-entrants": x.entrants }, el("a", { href: x.url }, x.name), ...botTournamentMark(x),
-          el("span", { class: "meta" }, ` ${kindWord(x.kind)} · ${t(`t_st_${x.status}`)} · ${playersWord(x.players)}`))))
+          el("span", { class: "meta", "data-game": x.game }, ` ${gameTitle(x.game)} · ${kindWord(x.kind)} · ${t(`t_st_${x.status}`)} · ${playersWord(x.players)}`))))
       : el("p", { id: "tlist", class: "meta" }, t("t_none")),
   );
 }
@@ -105,7 +132,8 @@ async function onCreate(ev) {
   try {
     const minutes = Number(f.get("no_show")) || null;
     const made = await api("POST", "/api/tournaments", {
-      name: f.get("name"), kind: f.get("kind"), entrants: f.get("entrants"), no_show_after: minutes && minutes * 60,
+      name: f.get("name"), game: f.get("game") || undefined, kind: f.get("kind"), entrants: f.get("entrants"),
+      no_show_after: minutes && minutes * 60,
     });
     saveOrgSecret(made.id, made.organiser_secret);
     location.href = `/tournament.html?id=${encodeURIComponent(made.id)}`;
@@ -259,7 +287,7 @@ function matchActs(x, m, org) {
   if (org && x.kind === "cards" && m.games.length) {
     out.push(el("button", { type: "button", "data-undo": m.id, onclick: () => act("undo", { match: m.id }) }, t("t_undo")));
   }
-  if (org && m.players.length === 2 && m.status === "ready") {
+  if (org && x.handicaps && m.players.length === 2 && m.status === "ready") {
     out.push(el("button", { type: "button", onclick: () => act("handicap", { match: m.id, suggest: true }) }, t("t_suggest")));
   }
   return out;
@@ -513,8 +541,8 @@ function render(x) {
   document.title = `${x.name} · Blink`;
   const parts = [
     el("h1", {}, x.name),
-    el("p", { class: "meta", id: "tstate", "data-status": x.status, "data-version": String(x.version), "data-entrants": x.entrants },
-      `${kindWord(x.kind)} · ${t(`t_st_${x.status}`)} · ${playersWord(x.players.length)}`, ...botTournamentMark(x)),
+    el("p", { class: "meta", id: "tstate", "data-status": x.status, "data-version": String(x.version), "data-entrants": x.entrants, "data-game": x.game },
+      `${gameTitle(x.game)} · ${kindWord(x.kind)} · ${t(`t_st_${x.status}`)} · ${playersWord(x.players.length)}`, ...botTournamentMark(x)),
     el("p", { class: "tlinks" },
       el("a", { href: inLang(x.bracket_html), target: "_blank", id: "printable", class: "btn" }, t("t_printable")),
       el("a", { href: inLang(x.bracket_png), target: "_blank", id: "bracket-png", class: "btn" }, t("t_png")),
@@ -562,9 +590,11 @@ setupTopbar({
   },
 });
 document.title = t("t_page_title");
-if (tid) {
-  main.addEventListener("input", rememberDraft);
-  follow();
-} else {
-  listPage().catch(showError);
-}
+loadGames().then(() => {
+  if (tid) {
+    main.addEventListener("input", rememberDraft);
+    follow();
+  } else {
+    listPage().catch(showError);
+  }
+});
