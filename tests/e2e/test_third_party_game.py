@@ -9,7 +9,9 @@ sources). A real ``blink serve`` runs with that folder on its ``PYTHONPATH``, an
 other process here: a fresh interpreter's registry finds the game by its entry point; headless
 Chromium plays it from the lobby against its bot, by clicking its cards; the terminal client
 ``blink highcard play`` plays it with its cards on standard input; ``blink simulate --game
-highcard`` runs; ``from blink.envs import highcard_v0`` passes PettingZoo's ``api_test``.
+highcard`` runs; ``from blink.envs import highcard_v0`` passes PettingZoo's ``api_test``; a
+tournament of it (``POST /api/tournaments`` with its ``game``) is played over WebSockets to
+its champion.
 """
 
 from __future__ import annotations
@@ -21,14 +23,19 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 from axe import describe, violations
 from blinkweb import collect_errors
 from playwright.sync_api import Browser, expect
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -276,4 +283,81 @@ def test_its_pettingzoo_environment_passes_the_api_test(env: dict[str, str]) -> 
     assert done.stdout.splitlines()[-1] == "6 True"
 
 
-# Tournament: added once tournaments take a game
+def _lay_in(server: str, code: str, secret: str, stop: threading.Event) -> None:
+    """A tournament player in match room ``code``: lays its first card on each of its turns,
+    until the room's series is over, the room is closed or ``stop`` is set."""
+    address = server.replace("http", "ws", 1) + f"/ws/{code}"
+    with connect(address, open_timeout=30) as ws:
+        hello = {"type": "hello", "protocol": 1, "room": code, "token": secret}
+        ws.send(json.dumps(hello))
+        seat, sent = None, 0
+        while not stop.is_set():
+            try:
+                m = json.loads(ws.recv(timeout=1))
+            except TimeoutError:
+                continue
+            except ConnectionClosed:
+                return
+            if m["type"] == "welcome":
+                seat = m["seat"]
+            elif m["type"] == "room" and m["room"]["status"] in ("finished", "closed"):
+                return
+            elif m["type"] in ("snapshot", "update"):
+                view = m["view"]
+                if view["current"] == seat and view["hand"]:
+                    sent += 1
+                    ws.send(json.dumps({"type": "lay", "id": f"t{sent}", "card": view["hand"][0]}))
+
+
+def test_a_tournament_of_it_is_played_to_its_champion(server: str) -> None:
+    def post(path: str, body: dict[str, object], status: int = 200) -> dict[str, Any]:
+        r = httpx.post(server + path, json=body, timeout=30)
+        assert r.status_code == status, r.text
+        out: dict[str, Any] = r.json()
+        return out
+
+    players = [post("/api/profiles", {"name": n}, 201) for n in ("Ann", "Bob", "Cy", "Di")]
+    made = post("/api/tournaments", {"name": "Cards", "game": "highcard"}, 201)
+    tid, org = made["id"], made["organiser_secret"]
+    base = f"/api/tournaments/{tid}"
+    for p in players:
+        post(f"{base}/join", {"profile_secret": p["secret"]})
+    post(f"{base}/check-in/open", {"organiser_secret": org})
+    for p in players:
+        post(f"{base}/check-in", {"profile_secret": p["secret"]})
+    assert post(f"{base}/start", {"organiser_secret": org, "seed": 3})["game"] == "highcard"
+    secrets = {p["name"]: p["secret"] for p in players}
+    stop = threading.Event()
+    seats: dict[tuple[str, str], threading.Thread] = {}
+    rooms: set[str] = set()
+    deadline = time.monotonic() + 150
+    try:
+        while True:
+            state = httpx.get(server + base, timeout=30).json()
+            if state["status"] == "finished":
+                break
+            assert time.monotonic() < deadline, state
+            for m in state["tournament"]["matches"]:
+                room = state["rooms"].get(m["id"])
+                if room is None or m["status"] == "decided":
+                    continue
+                for name in m["players"]:
+                    if name in secrets and (room["code"], name) not in seats:
+                        rooms.add(room["code"])
+                        seat = threading.Thread(
+                            target=_lay_in, args=(server, room["code"], secrets[name], stop)
+                        )
+                        seats[room["code"], name] = seat
+                        seat.start()
+            time.sleep(0.2)
+    finally:
+        stop.set()
+        for seat in seats.values():
+            seat.join(30)
+    tournament = state["tournament"]
+    assert tournament["champion"] in secrets
+    games = [g for m in tournament["matches"] for g in m["games"]]
+    assert len(games) >= 4  # two rounds of best-of-three matches
+    for code in rooms:
+        room = httpx.get(f"{server}/api/rooms/{code}", timeout=30).json()
+        assert room["game"] == "highcard" and room["options"]["tournament"] == tid, room

@@ -6,21 +6,17 @@ tournament's page show the game by its title in the reader's language."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 from axe import describe, violations
 from blinkweb import AppThread, collect_errors
+from highcard import HIGH_CARD, HIGH_CARD_GAME
 from playwright.sync_api import Browser, expect
 
 from blink.model.registry import register, unregister
 from blink.server.settings import Settings, sqlite_url
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games"))
-from highcard import HIGH_CARD, HIGH_CARD_GAME
 
 pytestmark = pytest.mark.timeout(170)
 TIMEOUT = 20_000

@@ -9,21 +9,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import sys
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from highcard import HIGH_CARD, HIGH_CARD_GAME, high_card_game
 from srvkit import Client, ServerThread
 from test_bot_play import _bot
 from test_tournaments import profile, state
 
 from blink.cli import botclient
 from blink.model.registry import DEFAULT_GAME, register, unregister
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games"))
-from highcard import HIGH_CARD, HIGH_CARD_GAME, high_card_game
 
 pytestmark = pytest.mark.timeout(180)
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from highcard import HIGH_CARD, HIGH_CARD_GAME
 from typer.testing import CliRunner
 
 from blink.cards import STANDARD_DECK
@@ -22,9 +22,6 @@ from blink.model.registry import DEFAULT_GAME, register, unregister
 from blink.tournament import Entrant, GameError, ResultError, Tournament
 from blink.tournament.organiser import create, load, update
 from blink.tournament.playing import MATCH_PLAYERS, deal_rules
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games"))
-from highcard import HIGH_CARD, HIGH_CARD_GAME
 
 runner = CliRunner()
 
