@@ -79,6 +79,6 @@ def test_the_form_offers_the_games_and_the_pages_name_them(
     listed = page.locator("#tlist li", has_text="Copa clásica").locator(".meta")
     expect(listed).to_contain_text("Blink clásico")
     expect(page.locator("#tlist li", has_text="Card night").locator(".meta")).to_contain_text(
-        "High Card"
+        "Carta alta"  # the game's own Spanish title
     )
     ctx.close()
