@@ -239,9 +239,13 @@ CASES: list[tuple[str, list[str], Callable[[str], None]]] = [
         check_sim,
     ),
     ("bench_push.py", ["--streams", "1", "--rooms", "2"], check_push),
-    ("bench_spectators.py", ["--spectators", "2", "--duration", "4"], check_spectators),
-    ("bench_load.py", ["--games", "2", "--duration", "1", "--warmup", "0.5", "--json"], check_load),
-    ("bench_bot_games.py", ["--games", "2", "--duration", "1", "--warmup", "0.5"], check_load),
+    # The game starts after a 1 s countdown; the players then race for the other 2 s.
+    ("bench_spectators.py", ["--spectators", "2", "--duration", "3"], check_spectators),
+    ("bench_load.py", [
+        "--games", "2", "--duration", "1", "--warmup", "1.5", "--rate", "5", "--json",
+    ], check_load),
+    # Bot games pause 1.5 s between games (0.5 s, then a 1 s countdown): 3 s hold some play.
+    ("bench_bot_games.py", ["--games", "2", "--duration", "3", "--warmup", "0.5"], check_load),
 ]  # fmt: skip
 
 
