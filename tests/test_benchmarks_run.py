@@ -7,11 +7,12 @@ compared with a speed (the machine may be busy): a rate or a time need only be a
 number. A benchmark that breaks (a signature it calls has changed, an import has moved)
 fails here at once instead of on the next measurement.
 
-Left out: the cluster benchmarks (``bench_cluster*.py``, ``bench_failover.py``: PostgreSQL
-and HAProxy clusters), the long studies (``master_study.py``, ``trained_level.py``,
-``masked_ppo.py``, ``lag_study.py``, ``parity_sim.py``, ``master_belief.py``,
-``master_peek_plot.py``) and ``bench_sim.py``'s compile timings (fresh processes compiling
-with an empty cache: close to a minute).
+Left out: the benchmarks of a local cluster of server nodes (``bench_cluster_scale.py``,
+``bench_failover.py``: PostgreSQL, Redis and HAProxy, started afresh for each run), the long
+studies (``master_study.py``, ``trained_level.py``, ``masked_ppo.py``, ``lag_study.py``,
+``parity_sim.py``, ``master_belief.py``, ``master_peek_plot.py``; ``masked_ppo.py`` is run
+through ``bench_factored_actions.py``) and ``bench_sim.py``'s compile timings (fresh processes
+compiling with an empty cache: close to a minute).
 """
 
 from __future__ import annotations
@@ -174,6 +175,13 @@ def check_sim(out: str) -> None:
             assert _figure(row[1]) > 0
 
 
+def check_cluster(out: str) -> None:
+    for way in ("cluster", "local"):
+        (row,) = _lines(out, rf"^{way}\s+fast 4 games, 1 workers: ({NUMBER}) games/s")
+        assert _figure(row[1]) > 0
+    _lines(out, r"^same summary both ways: True$")
+
+
 def check_push(out: str) -> None:
     data = json.loads(out)
     assert (data["streams_per_node"], data["rooms"]) == (1, 2)
@@ -238,6 +246,7 @@ CASES: list[tuple[str, list[str], Callable[[str], None]]] = [
         ],
         check_sim,
     ),
+    ("bench_cluster.py", ["--games", "4", "--repeat", "1", "--workers", "1"], check_cluster),
     ("bench_push.py", ["--streams", "1", "--rooms", "2"], check_push),
     # The game starts after a 1 s countdown; the players then race for the other 2 s.
     ("bench_spectators.py", ["--spectators", "2", "--duration", "3"], check_spectators),
@@ -278,7 +287,6 @@ def test_storage_benchmark_runs_and_prints_its_figures(tmp_path: Path) -> None:
 def test_every_benchmark_script_is_run_or_left_out_on_purpose() -> None:
     run = {script for script, _, _ in CASES} | {"bench_storage.py"}
     left_out = {
-        "bench_cluster.py",
         "bench_cluster_scale.py",
         "bench_failover.py",
         "master_study.py",
