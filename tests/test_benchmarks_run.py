@@ -9,10 +9,10 @@ fails here at once instead of on the next measurement.
 
 Left out: the benchmarks of a local cluster of server nodes (``bench_cluster_scale.py``,
 ``bench_failover.py``: PostgreSQL, Redis and HAProxy, started afresh for each run), the long
-studies (``master_study.py``, ``trained_level.py``, ``masked_ppo.py``, ``lag_study.py``,
-``parity_sim.py``, ``master_belief.py``, ``master_peek_plot.py``; ``masked_ppo.py`` is run
-through ``bench_factored_actions.py``) and ``bench_sim.py``'s compile timings (fresh processes
-compiling with an empty cache: close to a minute).
+studies that take half a minute or more even with the fewest games (``master_study.py``,
+``master_belief.py``; ``master_peek_plot.py`` plots their reports), ``masked_ppo.py`` (the
+trainer ``bench_factored_actions.py`` runs) and ``bench_sim.py``'s compile timings (fresh
+processes compiling with an empty cache: close to a minute).
 """
 
 from __future__ import annotations
@@ -182,6 +182,28 @@ def check_cluster(out: str) -> None:
     _lines(out, r"^same summary both ways: True$")
 
 
+def check_trained_level(out: str) -> None:
+    rows = json.loads(out.splitlines()[-1])
+    assert rows, "no house bot played"
+    for house, row in rows.items():
+        assert row["games"] == 2, house
+        assert 0 <= row["low"] <= row["high"] <= 1, house
+
+
+def check_lag_study(out: str) -> None:
+    rows = _json_lines(out)
+    assert rows, "no lag measured"
+    for row in rows:
+        assert row["games"] == 2
+        assert 0 <= row["lagging_wins"] <= 1
+
+
+def check_parity_sim(out: str) -> None:
+    fast, exact = _lines(out, rf"^fast ({NUMBER}) s, exact ({NUMBER}) s \(wall\)$")[0].groups()
+    assert _figure(fast) >= 0 and _figure(exact) >= 0
+    _lines(out, r"blocker-random: expert:blocker vs expert:random", r"seat 0 wins")
+
+
 def check_push(out: str) -> None:
     data = json.loads(out)
     assert (data["streams_per_node"], data["rooms"]) == (1, 2)
@@ -247,6 +269,9 @@ CASES: list[tuple[str, list[str], Callable[[str], None]]] = [
         check_sim,
     ),
     ("bench_cluster.py", ["--games", "4", "--repeat", "1", "--workers", "1"], check_cluster),
+    ("trained_level.py", ["--games", "2", "--json"], check_trained_level),
+    ("lag_study.py", ["--games", "1"], check_lag_study),
+    ("parity_sim.py", ["--games", "2", "--workers", "1"], check_parity_sim),
     ("bench_push.py", ["--streams", "1", "--rooms", "2"], check_push),
     # The game starts after a 1 s countdown; the players then race for the other 2 s.
     ("bench_spectators.py", ["--spectators", "2", "--duration", "3"], check_spectators),
@@ -290,10 +315,7 @@ def test_every_benchmark_script_is_run_or_left_out_on_purpose() -> None:
         "bench_cluster_scale.py",
         "bench_failover.py",
         "master_study.py",
-        "trained_level.py",
         "masked_ppo.py",
-        "lag_study.py",
-        "parity_sim.py",
         "master_belief.py",
         "master_peek_plot.py",
     }
