@@ -19,8 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
-from blink.games.classic.bots import LEVELS, Bot, BotSpec, PolicyBot
-from blink.games.classic.bots.trained import PolicyWeights, load_weights
+from blink.games.classic.bots import LEVELS, Bot, BotSpec
+from blink.games.classic.bots.trained import PolicyBot, PolicyWeights, load_weights
 from blink.games.classic.engine import ClassicGame
 from blink.games.classic.sim.core import play_game
 from blink.sim.seeds import derive_seed
