@@ -39,6 +39,7 @@ from websockets.sync.client import connect
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
+from installing import install_into  # noqa: E402
 from serve_process import ServeProcess  # noqa: E402
 
 DISTRIBUTION = ROOT / "tests" / "fixtures" / "highcard"
@@ -55,25 +56,7 @@ def env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         DISTRIBUTION, source, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__")
     )
     site = tmp / "site"
-    installed = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--no-deps",
-            "--no-build-isolation",
-            "--no-index",
-            "--target",
-            str(site),
-            str(source),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    assert installed.returncode == 0, installed.stdout + installed.stderr
+    install_into(source, site)
     assert (site / "highcard" / "web" / "main.js").is_file()
     variables = dict(os.environ, CI="true", LANG="C.UTF-8")
     path = [str(site), str(ROOT / "src"), variables.get("PYTHONPATH", "")]

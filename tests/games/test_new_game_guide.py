@@ -37,6 +37,7 @@ from blink.model.table import Table
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
+from installing import install_into  # noqa: E402
 from serve_process import ServeProcess  # noqa: E402
 
 GUIDE = ROOT / "docs" / "new-game.md"
@@ -120,25 +121,7 @@ def test_the_guides_game_is_installed_registered_and_played(tmp_path: Path) -> N
     _files(dist)
     assert (dist / "pyproject.toml").exists() and (dist / "cardsum" / "game.py").exists()
     site = tmp_path / "site"
-    installed = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--no-deps",
-            "--no-build-isolation",
-            "--no-index",
-            "--target",
-            str(site),
-            str(dist),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert installed.returncode == 0, installed.stdout + installed.stderr
+    install_into(dist, site)
     assert list(site.glob("cardsum-1.0.dist-info/entry_points.txt"))
     env = _environment(site, tmp_path / "bin")
     work = tmp_path / "work"

@@ -7,8 +7,6 @@ game, refuses a bot tournament of another one."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -16,7 +14,7 @@ import pytest
 from highcard import HIGH_CARD, HIGH_CARD_GAME, high_card_game
 from srvkit import Client, ServerThread
 from test_bot_play import _bot
-from test_tournaments import profile, state
+from test_tournaments import profile, run_players, state
 
 from blink.cli import botclient
 from blink.model.registry import DEFAULT_GAME, register, unregister
@@ -49,76 +47,20 @@ def _refused(server: ServerThread, path: str, body: Json, status: int, code: str
     return message
 
 
-async def _lay_cards(c: Client) -> None:
-    """A High Card player: lays its first card whenever it is its turn, until its room's
-    series is over (or the tournament closes the room)."""
-    outstanding: str | None = None
-    i = 0
-    while True:
-        while i < len(c.msgs):
-            m = c.msgs[i]
-            i += 1
-            if m["type"] == "room" and m["room"]["status"] in ("finished", "closed"):
-                return
-            if m["type"] in ("ack", "refused", "snapshot", "game_end"):
-                outstanding = None
-        v = c.view
-        if outstanding is None and v is not None and v["current"] == c.seat and v["hand"]:
-            outstanding = c.next_id()
-            await c.send({"type": "lay", "id": outstanding, "card": v["hand"][0]})
-        if c.reader is not None and c.reader.done():
-            return
-        c.changed.clear()
-        if i < len(c.msgs):
-            continue
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(c.changed.wait(), 0.5)
-
-
-async def _player(server: ServerThread, tid: str, name: str, secret: str, rooms: set[str]) -> None:
-    """A player's client: watches the tournament and plays every room opened for them (each
-    room, seen over REST, checked to be a High Card room)."""
-    tasks: dict[str, asyncio.Task[None]] = {}
-
-    async def one(code: str) -> None:
-        c = await Client(f"{name}@{code}").connect(server.ws, room=code, token=secret)
-        try:
-            await _lay_cards(c)
-        finally:
-            await c.close()
-
-    try:
-        while True:
-            s = await state(server, tid)
-            if s["status"] == "finished":
-                return
-            for m in s["tournament"]["matches"]:
-                room = s["rooms"].get(m["id"])
-                if room is None or name not in m["players"] or m["status"] == "decided":
-                    continue
-                code = room["code"]
-                if code not in tasks:
-                    rooms.add(code)
-                    tasks[code] = asyncio.create_task(one(code))
-            for t in tasks.values():
-                if t.done() and t.exception() is not None:
-                    raise t.exception()  # type: ignore[misc]
-            await asyncio.sleep(0.1)
-    finally:
-        for t in tasks.values():
-            t.cancel()
-        for t in tasks.values():
-            with contextlib.suppress(BaseException):
-                await t
+async def _lay_first(c: Client) -> str | None:
+    """A High Card player's move: its first card, when it is its turn."""
+    v = c.view
+    if v is None or v["current"] != c.seat or not v["hand"]:
+        return None
+    sent = c.next_id()
+    await c.send({"type": "lay", "id": sent, "card": v["hand"][0]})
+    return sent
 
 
 async def _play_out(server: ServerThread, tid: str, players: list[Json]) -> set[str]:
-    rooms: set[str] = set()
-    await asyncio.wait_for(
-        asyncio.gather(*(_player(server, tid, p["name"], p["secret"], rooms) for p in players)),
-        150.0,
-    )
-    return rooms
+    """The players play their High Card rooms to the tournament's end; the rooms' codes."""
+    log = await run_players(server, tid, players, move=_lay_first)
+    return {line.rsplit(" ", 1)[1] for line in log}
 
 
 @pytest.mark.parametrize("count", [2, 4])

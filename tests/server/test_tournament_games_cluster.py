@@ -7,16 +7,15 @@ its game and plays it to the champion."""
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
 import pytest
 from rediskit import redis_url
-from srvkit import TIMEOUT, Client, ServerThread, fast_settings
+from srvkit import Client, ServerThread, fast_settings
 from test_leases import db, postgres
-from test_tournament_games import _lay_cards, high_card
-from test_tournaments import profile
+from test_tournament_games import _lay_first, high_card
+from test_tournament_nodes import until
+from test_tournaments import play_room, profile
 
 __all__ = ["db", "high_card", "postgres", "redis_url"]  # the fixtures
 
@@ -38,19 +37,11 @@ def nodes(high_card: None, db: str, redis_url: str) -> Iterator[list[ServerThrea
             s.stop()
 
 
-async def _until(check: Callable[[], Any], timeout: float = TIMEOUT) -> Any:
-    deadline = time.monotonic() + timeout
-    while not (got := check()):
-        assert time.monotonic() < deadline, "timed out"
-        await asyncio.sleep(0.02)
-    return got
-
-
 async def test_the_node_taking_a_tournament_over_keeps_its_game(
     nodes: list[ServerThread],
 ) -> None:
     a, b = nodes
-    await _until(lambda: all(n.app.state.hub.bus.connected for n in nodes))
+    await until(lambda: all(n.app.state.hub.bus.connected for n in nodes))
     players = [profile(a, n) for n in ("Ann", "Bob")]
     r = a.post("/api/tournaments", {"name": "Two nodes", "game": "highcard"})
     assert r.status_code == 201, r.text
@@ -68,11 +59,11 @@ async def test_the_node_taking_a_tournament_over_keeps_its_game(
     for c in clients:
         await c.expect("welcome")
     assert b.get(f"/api/rooms/{code}").json()["game"] == "highcard"
-    await asyncio.wait_for(asyncio.gather(*(_lay_cards(c) for c in clients)), 120)
+    await asyncio.wait_for(asyncio.gather(*(play_room(c, _lay_first) for c in clients)), 120)
     for c in clients:
         await c.close()
     mgr_b = b.app.state.hub.tournaments
-    await _until(lambda: tid in mgr_b.items and mgr_b.items[tid].status == "finished", 60)
+    await until(lambda: tid in mgr_b.items and mgr_b.items[tid].status == "finished", 60)
     got = b.get(f"/api/tournaments/{tid}").json()
     assert got["game"] == "highcard" and got["tournament"]["game"] == "highcard"
     assert got["status"] == "finished" and got["tournament"]["champion"] in ("Ann", "Bob")

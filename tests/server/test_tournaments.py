@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -33,8 +33,26 @@ async def state(server: ServerThread, tid: str) -> Json:
     return body
 
 
-async def play_room(c: Client) -> None:
-    """A simple client bot: the first legal play of each view it gets, a choice when asked;
+Move = Callable[[Client], Awaitable[str | None]]
+"""A client bot's move: sends one action if it has one to make now (its id), else ``None``."""
+
+
+async def classic_move(c: Client) -> str | None:
+    """Classic Blink: the first legal play of the view, or a choice when asked."""
+    v = c.view
+    if v is None:
+        return None
+    legal = c.legal()
+    if legal:
+        card, pile = legal[0]
+        return await c.play(card, pile)
+    if v["phase"] == "choosing" and v["my_choice"] is None and v["hand"]:
+        return await c.choose(v["hand"][-1])
+    return None
+
+
+async def play_room(c: Client, move: Move = classic_move) -> None:
+    """A simple client bot: ``move`` on each view it gets, one action in flight at a time;
     stops when the room's series is over (or the tournament closes the room)."""
     outstanding: str | None = None
     i = 0
@@ -48,14 +66,8 @@ async def play_room(c: Client) -> None:
                 outstanding = None
             if m["type"] in ("snapshot", "game_end"):
                 outstanding = None
-        if outstanding is None and c.view is not None:
-            legal = c.legal()
-            v = c.view
-            if legal:
-                card, pile = legal[0]
-                outstanding = await c.play(card, pile)
-            elif v["phase"] == "choosing" and v["my_choice"] is None and v["hand"]:
-                outstanding = await c.choose(v["hand"][-1])
+        if outstanding is None:
+            outstanding = await move(c)
         if c.reader is not None and c.reader.done():
             return
         c.changed.clear()
@@ -65,46 +77,62 @@ async def play_room(c: Client) -> None:
             await asyncio.wait_for(c.changed.wait(), 0.5)
 
 
-async def player(server: ServerThread, tid: str, name: str, secret: str, log: list[str]) -> None:
-    """A player's client: watches the tournament and plays every room opened for them."""
+async def player(
+    server: ServerThread,
+    tid: str,
+    name: str,
+    secret: str,
+    log: list[str],
+    move: Move = classic_move,
+) -> None:
+    """A player's client: watches the tournament and plays every room opened for them
+    (``log`` gets ``"NAME plays MATCH in CODE"`` for each)."""
     tasks: dict[str, asyncio.Task[None]] = {}
 
     async def one(code: str) -> None:
         c = await Client(f"{name}@{code}").connect(server.ws, room=code, token=secret)
         try:
-            await play_room(c)
+            await play_room(c, move)
         finally:
             await c.close()
 
-    while True:
-        s = await state(server, tid)
-        if s["status"] == "finished":
-            break
-        for m in s["tournament"]["matches"]:
-            room = s["rooms"].get(m["id"])
-            if room is None or name not in m["players"] or m["status"] == "decided":
-                continue
-            code = room["code"]
-            if code not in tasks:
-                log.append(f"{name} plays {m['id']} in {code}")
-                tasks[code] = asyncio.create_task(one(code))
+    try:
+        while True:
+            s = await state(server, tid)
+            if s["status"] == "finished":
+                return
+            for m in s["tournament"]["matches"]:
+                room = s["rooms"].get(m["id"])
+                if room is None or name not in m["players"] or m["status"] == "decided":
+                    continue
+                code = room["code"]
+                if code not in tasks:
+                    log.append(f"{name} plays {m['id']} in {code}")
+                    tasks[code] = asyncio.create_task(one(code))
+            for t in tasks.values():
+                if t.done() and t.exception() is not None:
+                    raise t.exception()  # type: ignore[misc]
+            await asyncio.sleep(0.1)
+    finally:
         for t in tasks.values():
-            if t.done() and t.exception() is not None:
-                raise t.exception()  # type: ignore[misc]
-        await asyncio.sleep(0.1)
-    for t in tasks.values():
-        t.cancel()
-    for t in tasks.values():
-        with contextlib.suppress(BaseException):
-            await t
+            t.cancel()
+        for t in tasks.values():
+            with contextlib.suppress(BaseException):
+                await t
 
 
 async def run_players(
-    server: ServerThread, tid: str, players: list[Json], timeout: float = 150.0
+    server: ServerThread,
+    tid: str,
+    players: list[Json],
+    timeout: float = 150.0,
+    move: Move = classic_move,
 ) -> list[str]:
+    """Every player of ``players`` plays their rooms until the tournament is finished; the
+    players' log (:func:`player`)."""
     log: list[str] = []
     await asyncio.wait_for(
-        asyncio.gather(*(player(server, tid, p["name"], p["secret"], log) for p in players)),
+        asyncio.gather(*(player(server, tid, p["name"], p["secret"], log, move) for p in players)),
         timeout,
     )
     return log
