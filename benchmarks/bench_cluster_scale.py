@@ -25,6 +25,12 @@ Before the load, with the rooms made and nobody playing, it measures each node's
 ``--idle`` seconds: what a node costs whatever its share of the plays (its timers, the leases'
 checks, presence on the bus), shown as a share of each play at the load's rate.
 
+``--per-node`` makes ``--games`` a number per node: N nodes play N times as many games, so
+each node carries the same load whatever the count. A node's CPU per play falls as its load
+rises (a busier loop does more per wake-up), so at the same offered load more nodes cost more
+per play even when the cluster adds nothing; at the same load per node the ratios show what
+the cluster itself adds, which is what a machine with a core per node would see.
+
 ``--code A,B`` runs the nodes of two checkouts in turn (each run's nodes import ``blink``
 from that folder's ``src``), for a change's before and after in the same run.
 
@@ -258,7 +264,8 @@ def run_once(nodes: int, opts: argparse.Namespace, code: str | None = None) -> d
         where = {"host": "127.0.0.1", "port": pg.port, "user": "postgres", "dbname": "blink"}
         with psycopg.connect(**where, password=pg.password, autocommit=True) as conn:
             conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
-        rooms = asyncio.run(bench_load._make_rooms(cluster.port, opts.games))
+        games = opts.games * nodes if opts.per_node else opts.games
+        rooms = asyncio.run(bench_load._make_rooms(cluster.port, games))
         # The nodes' own cost with nobody playing (timers, the leases' checks, presence):
         # what each node costs whatever its share of the plays.
         idle0 = [proc_cpu(n.proc.pid, True) for n in cluster.running]
@@ -345,6 +352,11 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--nodes", default="1,2,3", help="node counts, in turn (1,2,3)")
     ap.add_argument("--games", type=int, default=200, help="two-player games played")
+    ap.add_argument(
+        "--per-node",
+        action="store_true",
+        help="--games is per node: the same load on each node whatever the count",
+    )
     ap.add_argument("--duration", type=float, default=15.0, help="seconds measured")
     ap.add_argument("--warmup", type=float, default=4.0, help="seconds before measuring")
     ap.add_argument("--rate", type=float, default=1.5, help="plays a second per player")
@@ -421,9 +433,11 @@ def main(argv: list[str] | None = None) -> None:
                     progress.advance(task)
     for code, by_count in runs.items():
         Console().print(report(by_count, f"{code}: " if code else ""))
+    per = " per node" if opts.per_node else ""
     print(
-        f"{opts.games} games at {opts.rate:g} plays/s per player, {opts.duration:g} s measured "
-        f"after {opts.warmup:g} s, {opts.repeat} runs per count; {os.cpu_count()} CPUs"
+        f"{opts.games} games{per} at {opts.rate:g} plays/s per player, "
+        f"{opts.duration:g} s measured after {opts.warmup:g} s, {opts.repeat} runs per count; "
+        f"{os.cpu_count()} CPUs"
     )
 
 

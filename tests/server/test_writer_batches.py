@@ -117,3 +117,88 @@ async def test_an_async_batch_is_one_round_trip_and_one_implicit_transaction(
         assert left == []
     finally:
         storage.stop()
+
+
+async def test_a_batch_of_plays_is_one_statement_behind_its_fence(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """A batch of appended actions alone (a game being played: nearly every batch) goes out as
+    one statement and one Sync: its rows as arrays, read through the fence of the rooms it
+    writes. Its rows are stored as given, missing seats and client ids included; when a room's
+    lease moved, the fence refuses the statement and none of its rows is stored."""
+    import psycopg
+
+    from blink.server.lease import PgLeases
+
+    mine, other = PgLeases(pg_url), PgLeases(pg_url)
+    storage = Storage(pg_url, writer="async")
+    storage.start(asyncio.get_running_loop())
+    writer = storage._pg
+    assert writer is not None
+    try:
+        assert mine.acquire("ROOM21") and mine.acquire("ROOM22")
+        conn = await writer._connection()
+        # The statement is prepared by a connection's first batch of its parameters' types (a
+        # round trip of its own); a column of missing values only is an array of NULLs.
+        first = jobs.Fenced(jobs.job_append_action(20, 1, {"type": "play"}, 0, "z"), "ROOM21", 1)
+        nulls = jobs.Fenced(
+            jobs.job_append_action(20, 2, {"type": "stall"}, None, None), "ROOM21", 1
+        )
+        assert await writer.commit([first]) == [None]
+        assert await writer.commit([nulls]) == [None]
+        trace = tmp_path / "libpq.trace"
+        with open(trace, "w") as out:
+            conn.pgconn.trace(out.fileno())
+            conn.pgconn.set_trace_flags(psycopg.pq.Trace.SUPPRESS_TIMESTAMPS)
+            plays = [
+                jobs.Fenced(jobs.job_append_action(21, 1, {"type": "play"}, 0, "a"), "ROOM21", 1),
+                jobs.Fenced(
+                    jobs.job_append_action(22, 1, {"type": "stall"}, None, None), "ROOM22", 1
+                ),
+                jobs.Fenced(jobs.job_append_action(21, 2, {"type": "play"}, 1, None), "ROOM21", 1),
+            ]
+            assert await writer.commit(plays) == [None, None, None]
+            conn.pgconn.untrace()
+        frontend = [
+            f[2]
+            for f in (line.split("\t") for line in trace.read_text().splitlines())
+            if len(f) > 2 and f[0] == "F"
+        ]
+        assert frontend == ["Bind", "Describe", "Execute", "Sync"], frontend
+        with storage.engine.connect() as db:
+            rows = db.execute(
+                select(
+                    actions.c.game_id,
+                    actions.c.seq,
+                    actions.c.action,
+                    actions.c.seat,
+                    actions.c.client_id,
+                )
+                .where(actions.c.game_id >= 20)
+                .order_by(actions.c.game_id, actions.c.seq)
+            ).all()
+        assert [tuple(r) for r in rows] == [
+            (20, 1, '{"type":"play"}', 0, "z"),
+            (20, 2, '{"type":"stall"}', None, None),
+            (21, 1, '{"type":"play"}', 0, "a"),
+            (21, 2, '{"type":"play"}', 1, None),
+            (22, 1, '{"type":"stall"}', None, None),
+        ]
+
+        mine.release("ROOM22")
+        assert other.acquire("ROOM22")  # epoch 2: the writes made under 1 are stale
+        stale = [
+            jobs.Fenced(jobs.job_append_action(21, 3, {"type": "play"}, 0, "c"), "ROOM21", 1),
+            jobs.Fenced(jobs.job_append_action(22, 2, {"type": "play"}, 0, "d"), "ROOM22", 1),
+        ]
+        with pytest.raises(psycopg.Error) as refused:
+            await writer.commit(stale)
+        assert refused.value.sqlstate == jobs.FENCED_SQLSTATE
+        with storage.engine.connect() as db:
+            count = db.execute(select(actions.c.seq).where(actions.c.seq >= 3)).all()
+            later = db.execute(select(actions.c.seq).where(actions.c.game_id == 22)).all()
+        assert count == [] and [r[0] for r in later] == [1]
+    finally:
+        storage.stop()
+        mine.close()
+        other.close()

@@ -14,7 +14,15 @@ committed at the Sync if every one succeeded and rolled back whole otherwise (th
 cost most where batches are small: a cluster's nodes each see a share of the plays
 (docs/performance.md, "Cluster: CPU, bus and database per play"). On a machine shared with much
 other work that measured slower than the thread; on a quiet one, at 1,000 games, its p99 was
-a third to a half of the thread's (docs/performance.md). Only batches of
+a third to a half of the thread's (docs/performance.md).
+
+A batch of plays alone (only :class:`~blink.server.jobs.AppendJob`, fenced or not: nearly
+every batch while games are played) is cheaper still: one prepared statement that inserts its
+rows from one array a column, behind the fence's one row (:data:`FENCED_APPEND_SQL`), with no
+pipeline. psycopg's pipeline sends and polls each statement in Python; at a cluster node's
+share of the plays, where a batch is one or two plays, that was about two fifths of the
+node's own time (docs/performance.md, "The writer: a batch of plays is one statement"). Only
+batches of
 :class:`~blink.server.jobs.AppendJob` and :class:`~blink.server.jobs.SqlJob` (the jobs of a
 game being played) are sent this way; a batch with any other job (a room created, a rating,
 a tournament) is committed by the synchronous path in a worker thread, and batches are
@@ -30,7 +38,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import Dialect
 from sqlalchemy.engine import make_url
@@ -38,7 +46,33 @@ from sqlalchemy.engine import make_url
 from blink.server.jobs import AppendJob, Fenced, SqlJob, unfenced
 from blink.server.pg_liveness import libpq_options
 
-__all__ = ["AsyncPgWriter", "sendable"]
+__all__ = ["APPEND_SQL", "FENCED_APPEND_SQL", "AsyncPgWriter", "sendable", "statements"]
+
+_ROWS = (
+    "unnest(%s::integer[], %s::integer[], %s::text[], %s::integer[], %s::text[])"
+    " AS r(game_id, seq, action, seat, client_id)"
+)
+APPEND_SQL = f"INSERT INTO actions (game_id, seq, action, seat, client_id) SELECT r.* FROM {_ROWS}"
+"""A batch of appended actions in one statement: each column's values as one array."""
+FENCED_APPEND_SQL = (
+    "WITH fence AS MATERIALIZED (SELECT blink_fence(%s::text[], %s::bigint[])) "
+    f"INSERT INTO actions (game_id, seq, action, seat, client_id) SELECT r.* FROM fence, {_ROWS}"
+)
+"""The same behind the fence (``blink_fence``): the rows are read through the fence's one
+row, so the fence runs (and raises when a lease moved) before any row is inserted, in the
+same statement and so the same transaction."""
+
+
+def statements(jobs: list[Callable[..., Any]]) -> int:
+    """How many statements :meth:`AsyncPgWriter.commit` sends for the :func:`sendable`
+    ``jobs``: one for a batch of plays, else one a job and the fence check."""
+    if _plays_only(jobs):
+        return 1
+    return len(jobs) + any(isinstance(job, Fenced) for job in jobs)
+
+
+def _plays_only(jobs: list[Callable[..., Any]]) -> bool:
+    return all(unfenced(job).__class__ is AppendJob for job in jobs)
 
 
 def sendable(jobs: list[Callable[..., Any]]) -> bool:
@@ -76,6 +110,9 @@ class AsyncPgWriter:
         the driver's error (the connection is dropped: the transaction is undone)."""
         try:
             conn = await self._connection()
+            if _plays_only(jobs):
+                await self._append(conn, jobs)
+                return [None] * len(jobs)
             async with conn.pipeline(), conn.cursor() as cur:
                 fences = sorted({(j.code, j.epoch) for j in jobs if isinstance(j, Fenced)})
                 if fences:
@@ -100,6 +137,19 @@ class AsyncPgWriter:
             await self.close()
             raise
         return [None] * len(jobs)
+
+    @staticmethod
+    async def _append(conn: Any, jobs: list[Callable[..., Any]]) -> None:
+        """Commit a batch of appended actions (the batch of a game being played, nearly every
+        one) as one statement: its rows as arrays, behind the fence when it has one."""
+        rows = [cast(AppendJob, unfenced(job)).row for job in jobs]
+        columns = [list(column) for column in zip(*rows, strict=True)]
+        fences = sorted({(j.code, j.epoch) for j in jobs if isinstance(j, Fenced)})
+        if fences:
+            params = ([c for c, _ in fences], [e for _, e in fences], *columns)
+            await conn.execute(FENCED_APPEND_SQL, params, prepare=True)
+        else:
+            await conn.execute(APPEND_SQL, columns, prepare=True)
 
     async def close(self) -> None:
         """Close the connection (an open transaction is undone)."""

@@ -51,7 +51,7 @@ from blink.server.jobs import (
 )
 from blink.server.loaded import LoadedGame, LoadedRoom, LoadedSeat
 from blink.server.pg_liveness import libpq_options
-from blink.server.pg_writer import AsyncPgWriter, sendable
+from blink.server.pg_writer import AsyncPgWriter, sendable, statements
 from blink.server.schema import actions, games, metadata, migrate, rooms, seats
 from blink.server.sqlite_file import DatabaseFile
 from blink.server.storage_reads import Reads
@@ -170,8 +170,9 @@ def resolve_writer(writer: str, url: str) -> str:
 class WriterCounts:
     """What the writer committed, by path (``sync``: the thread, inline or worker-thread
     commit; ``async``: the ``async`` writer's pipeline): transactions, writes (jobs) and
-    statements (a write is one statement, an action row's ``INSERT`` included; a batch with
-    writes of a cluster's rooms adds its fence check). Plain integers, added to once per
+    statements (as sent: the ``async`` writer sends a batch of plays as one; otherwise a write
+    is one statement, an action row's ``INSERT`` included, and a batch with writes of a
+    cluster's rooms adds its fence check). Plain integers, added to once per
     batch; read (any thread) by ``/metrics``."""
 
     def __init__(self) -> None:
@@ -179,14 +180,18 @@ class WriterCounts:
         self.jobs: dict[str, int] = {"sync": 0, "async": 0}
         self.statements: dict[str, int] = {"sync": 0, "async": 0}
 
-    def add(self, path: str, jobs: list[Callable[[Connection], Any]]) -> None:
-        """One transaction of ``jobs`` committed by ``path``."""
+    def add(
+        self, path: str, jobs: list[Callable[[Connection], Any]], statements: int | None = None
+    ) -> None:
+        """One transaction of ``jobs`` committed by ``path``, in ``statements`` statements
+        (``None``: one a job, and the fence check)."""
         if not jobs:
             return
-        fenced = any(isinstance(j, Fenced) for j in jobs)
+        if statements is None:
+            statements = len(jobs) + any(isinstance(j, Fenced) for j in jobs)
         self.commits[path] += 1
         self.jobs[path] += len(jobs)
-        self.statements[path] += len(jobs) + fenced
+        self.statements[path] += statements
 
 
 class Storage(Reads):
@@ -336,7 +341,7 @@ class Storage(Reads):
                     try:
                         started = time.perf_counter()
                         outcome = await pg.commit(jobs), None
-                        self.counts.add("async", jobs)
+                        self.counts.add("async", jobs, statements(jobs))
                         if self.on_commit is not None:
                             self.on_commit(time.perf_counter() - started)
                     except Exception as exc:
