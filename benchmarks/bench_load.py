@@ -368,7 +368,7 @@ def start_server(port: int, db: Path, more: list[str] | None = None) -> subproce
         *SERVER_ARGS,
         *(more or []),
     ]
-    from blink.sim.pool import die_with_parent
+    from blink.children import die_with_parent
 
     parent = os.getpid()  # the server dies with the benchmark, however it ends
     proc = subprocess.Popen(

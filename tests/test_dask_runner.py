@@ -25,11 +25,11 @@ from distributed import Client, LocalCluster
 from typer.testing import CliRunner
 
 from blink import __version__
+from blink.children import die_with_parent
 from blink.cli import app
 from blink.dask_runner import ClusterError, connect, parse_address
 from blink.games.classic.bots import BotSpec
 from blink.games.classic.sim.runner import Job, run
-from blink.sim.pool import die_with_parent
 
 runner = CliRunner()
 

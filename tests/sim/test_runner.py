@@ -172,7 +172,7 @@ def test_workers_die_with_their_parent(tmp_path: Path) -> None:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="parent-death signal: Linux")
 def test_a_worker_whose_parent_is_already_gone_exits_at_once() -> None:
     # In a child process (the request would otherwise apply to the test runner itself).
-    code = "import os, sys\nfrom blink.sim.pool import die_with_parent\n"
+    code = "import os, sys\nfrom blink.children import die_with_parent\n"
     ok = subprocess.run(
         [sys.executable, "-c", code + "print(die_with_parent(os.getppid()))"],
         capture_output=True,

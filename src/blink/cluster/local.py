@@ -13,7 +13,6 @@ as Debian's packages expect (its ``initdb`` refuses root).
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import os
 import pwd
 import secrets
@@ -31,6 +30,7 @@ from typing import IO, Any
 
 import httpx
 
+from blink.children import die_with_parent
 from blink.cluster.haproxy import HaproxyConfig, render
 from blink.server.pg_liveness import server_flags
 from blink.server.settings import Settings
@@ -49,7 +49,6 @@ __all__ = [
     "free_port",
 ]
 
-PR_SET_PDEATHSIG = 1
 START_TIMEOUT = 60.0
 
 
@@ -67,13 +66,6 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
-
-
-def _die_with_parent(sig: int = signal.SIGTERM) -> None:
-    """In the child, before exec: get ``sig`` when the parent dies (set after any user change,
-    which would clear it)."""
-    with contextlib.suppress(Exception):
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0)
 
 
 def find_postgres() -> Path | None:
@@ -174,7 +166,7 @@ class LocalRedis:
             [self.program, str(conf)],
             stdout=self._log,
             stderr=subprocess.STDOUT,
-            preexec_fn=_die_with_parent,
+            preexec_fn=lambda: die_with_parent(sig=signal.SIGTERM),
         )
         hello = f"AUTH {REDIS_USER} {self.password}\r\nPING\r\n".encode()
         deadline = time.monotonic() + START_TIMEOUT
@@ -349,7 +341,7 @@ class LocalPostgres:
                 ],
                 stdout=out,
                 stderr=subprocess.STDOUT,
-                preexec_fn=lambda: _die_with_parent(signal.SIGINT),  # fast shutdown
+                preexec_fn=lambda: die_with_parent(sig=signal.SIGINT),  # fast shutdown
                 **self._as_user(),
             )
         self._create_database(server_log)
@@ -557,7 +549,7 @@ class LocalCluster:
             env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
-            preexec_fn=lambda: _die_with_parent(signal.SIGINT),  # a fast stop: no hand-over
+            preexec_fn=lambda: die_with_parent(sig=signal.SIGINT),  # a fast stop: no hand-over
         ).result()
         node = Node(port, proc, log, place.host)
         _wait_health(f"{node.http}/api/health", proc, f"the node on port {port}", log)
@@ -584,7 +576,7 @@ class LocalCluster:
             [haproxy, "-db", "-f", str(path)],
             stdout=out,
             stderr=subprocess.STDOUT,
-            preexec_fn=_die_with_parent,
+            preexec_fn=lambda: die_with_parent(sig=signal.SIGTERM),
         )
         _wait_health(f"{self.url}/api/health", self.haproxy, "HAProxy", log)
 

@@ -30,7 +30,6 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from blink import __version__
-from blink.model.registry import NoTable, game_names, get_table
 from blink.server import archive, direct, errors, replays, session
 from blink.server import storage as st
 from blink.server.body_limit import BodyLimit
@@ -67,6 +66,7 @@ from blink.server.shared_connections import SharedConnections
 from blink.server.shared_limits import SharedWindows
 from blink.server.sse import Streams
 from blink.server.tournaments.manager import attach as attach_extras
+from blink.server.warmup import BotWarmup
 
 __all__ = [
     "DRAINED",
@@ -122,22 +122,6 @@ def ws_room(path: str) -> str | Literal[False] | None:
     return code.upper()
 
 
-def _warm_bots() -> asyncio.Future[None]:
-    """Every game's :meth:`~blink.model.table.Table.warm_bots`, in a worker thread (the
-    server serves meanwhile; a failure is logged, and the bots load on first use instead)."""
-
-    def warm() -> None:
-        for name in game_names():
-            try:
-                get_table(name).warm_bots()
-            except NoTable:
-                continue  # a game without a live table has no bots to load
-            except Exception:
-                log.exception("the bots of %s could not be loaded ahead", name)
-
-    return asyncio.get_running_loop().run_in_executor(None, warm)
-
-
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Open the database, rebuild the rooms and start the hub's timers; undo it all at the end."""
@@ -178,10 +162,12 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     tuning = _GcTuning(settings.gc_full_interval)
     tuning.start()
     hub.start_sweeper()
-    app.state.bots_warmed = _warm_bots() if settings.warm_bots else None
+    warmup = BotWarmup()
+    app.state.bots_warmed = warmup.start() if settings.warm_bots else None
     try:
         yield
     finally:
+        warmup.stop()
         tuning.stop()
         quickplay.stop()
         hub.stop_sweeper()
