@@ -206,7 +206,13 @@ async function act(path, body, formId = null) {
   try {
     const x = await api("POST", `/api/tournaments/${encodeURIComponent(tid)}/${path}`,
       { organiser_secret: orgSecret(tid), ...body });
-    if (formId) delete drafts[formId];  // sent: the form starts empty again
+    if (formId) {
+      // Sent: the form starts empty again, even when no render follows (a newer version was
+      // pushed while this request was in flight, and drew the draft back in).
+      delete drafts[formId];
+      const form = document.getElementById(formId);
+      if (form) form.reset();
+    }
     if (newer(x)) {
       current = x;
       render(x);
