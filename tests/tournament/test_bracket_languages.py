@@ -17,6 +17,7 @@ from blink.tournament.bracket import (
     LANGS,
     Words,
     final_table,
+    game_title,
     layout,
     png_figure,
     render_html,
@@ -99,6 +100,22 @@ def test_words() -> None:
         Words("fr")
     with pytest.raises(ValueError):
         render_html(played(3, 0), "fr")
+
+
+@pytest.mark.parametrize(
+    ("game", "en", "es"),
+    [("classic", "Classic Blink", "Blink clásico"), ("goblink", "Go Blink", "Go Blink")],
+)
+def test_the_printed_bracket_names_its_game(game: str, en: str, es: str) -> None:
+    """The line under the tournament's name starts with its game's title, in the page's
+    language, on the page and in the picture."""
+    t = Tournament.create([f"P{i}" for i in range(5)], name="Copa", game=game)
+    t.draw(seed=3)
+    for lang, title in (("en", en), ("es", es)):
+        assert f'<p class="meta">{title} · 5 ' in render_html(t, lang)
+        assert game_title(t, lang) == title
+    png = png_figure(t, 40, "es")
+    assert any(x.get_text().startswith(f"{es} · 5 ") for x in png.axes[0].texts)
 
 
 def test_a_spanish_png() -> None:

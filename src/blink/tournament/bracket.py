@@ -16,6 +16,7 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
+from blink.model.registry import game
 from blink.tournament.state import Tournament
 from blink.tournament.values import Match, MatchKind
 
@@ -29,6 +30,7 @@ __all__ = [
     "Layout",
     "Words",
     "final_table",
+    "game_title",
     "layout",
     "png_figure",
     "render_html",
@@ -451,11 +453,16 @@ def _svg(lay: Layout, label: str, scale: float = 36.0) -> str:
     return "\n".join(out)
 
 
-def _summary(t: Tournament, w: Words, rounds: bool, champion: str) -> str:
-    """The line under the title: the field, the byes, the rounds, the draw, the champion
-    (``champion``: the champion's name as it is to be written, empty for none)."""
+def _summary(t: Tournament, w: Words, rounds: bool, champion: str, title: str) -> str:
+    """The line under the title: the game, the field, the byes, the rounds, the draw, the
+    champion (``title``: the game's title and ``champion``: the champion's name, each as it is
+    to be written, ``champion`` empty for none)."""
     p = t.plan
-    parts = [w.count("players", p.players), w.count("byes", p.byes)]
+    parts = [
+        title,
+        w.count("players", p.players),
+        w.count("byes", p.byes),
+    ]
     if rounds:
         parts.append(w.count("rounds", p.rounds))
     parts.append(w("in_final", n=p.finalists))
@@ -464,6 +471,11 @@ def _summary(t: Tournament, w: Words, rounds: bool, champion: str) -> str:
     if champion:
         parts.append(w("champion_is", name=champion))
     return " · ".join(parts)
+
+
+def game_title(t: Tournament, lang: str = "en") -> str:
+    """The title of the game ``t`` is played in, in ``lang`` ("Classic Blink", "Go Blink")."""
+    return game(t.game).title(lang)
 
 
 def render_html(t: Tournament, lang: str = "en") -> str:
@@ -476,7 +488,7 @@ def render_html(t: Tournament, lang: str = "en") -> str:
         f'<html lang="{lang}"><head><meta charset="utf-8">',
         f"<title>{e(t.name)}</title><style>{_CSS}</style></head><body>",
         f"<h1>{e(t.name)}</h1>",
-        f'<p class="meta">{_summary(t, w, True, champion)}</p>',
+        f'<p class="meta">{_summary(t, w, True, champion, e(game_title(t, lang)))}</p>',
     ]
     if t.draw_record is None:
         parts.append(f"<p>{e(w('no_draw'))}</p>")
@@ -603,7 +615,7 @@ def png_figure(t: Tournament, dpi: int = 150, lang: str = "en") -> Figure:
 def _png_title(ax: Axes, t: Tournament, w: Words, pt: float) -> None:
     """The tournament's name and a line on its field, draw and champion."""
     ax.text(0, 0.6, t.name, fontsize=0.55 * pt, fontweight="bold", va="center")
-    sub = _summary(t, w, False, t.champion or "")
+    sub = _summary(t, w, False, t.champion or "", game_title(t, w.lang))
     ax.text(0, 1.35, sub, fontsize=0.3 * pt, color="#333", va="center")
 
 
