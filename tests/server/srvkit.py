@@ -8,6 +8,7 @@ import json
 import socket
 import threading
 import time
+from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 import httpx
@@ -22,6 +23,27 @@ from blink.server.settings import Settings
 from blink.server.transport import Guard
 
 TIMEOUT = 30.0
+
+
+def raise_failed(tasks: Iterable[asyncio.Task[Any]]) -> None:
+    """Raise the exception of the first of ``tasks`` that ended with one."""
+    for t in tasks:
+        if t.done() and not t.cancelled() and (err := t.exception()) is not None:
+            raise err
+
+
+@contextlib.asynccontextmanager
+async def supervised(tasks: dict[Any, asyncio.Task[Any]]) -> AsyncIterator[None]:
+    """A block after which every task in ``tasks`` (as it is then) is cancelled and awaited,
+    whatever it ended with."""
+    try:
+        yield
+    finally:
+        for t in tasks.values():
+            t.cancel()
+        for t in tasks.values():
+            with contextlib.suppress(BaseException):
+                await t
 
 
 def fast_settings(db_url: str, **overrides: Any) -> Settings:

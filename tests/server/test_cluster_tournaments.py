@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 from cluster_helpers import live, local_cluster
-from srvkit import TIMEOUT, Client
+from srvkit import TIMEOUT, Client, raise_failed, supervised
 from ssekit import EventStream
 from test_cluster import NODE_ARGS, request
 from test_tournaments import play_room
@@ -104,7 +104,7 @@ async def play_tournament(
     is played on live node ``i mod n``. Returns the tournament once ``until`` holds."""
     tasks: dict[tuple[str, str], asyncio.Task[None]] = {}
     deadline = time.monotonic() + 300
-    try:
+    async with supervised(tasks):
         while True:
             s = await asyncio.to_thread(state, cluster, tid)
             if until(s):
@@ -126,16 +126,8 @@ async def play_tournament(
                         tasks[key] = asyncio.create_task(
                             play_match(cluster, room["code"], node_for, p["name"], p["secret"], log)
                         )
-            for t in tasks.values():
-                if t.done() and t.exception() is not None:
-                    raise t.exception()  # type: ignore[misc]
+            raise_failed(tasks.values())
             await asyncio.sleep(0.1)
-    finally:
-        for t in tasks.values():
-            t.cancel()
-        for t in tasks.values():
-            with contextlib.suppress(BaseException):
-                await t
 
 
 def check_finished(s: Json) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from srvkit import Client, ServerThread
+from srvkit import Client, ServerThread, raise_failed, supervised
 
 from blink.model.records import SeriesRecord
 from blink.tournament import Tournament, TournamentError
@@ -96,7 +96,7 @@ async def player(
         finally:
             await c.close()
 
-    try:
+    async with supervised(tasks):
         while True:
             s = await state(server, tid)
             if s["status"] == "finished":
@@ -109,16 +109,8 @@ async def player(
                 if code not in tasks:
                     log.append(f"{name} plays {m['id']} in {code}")
                     tasks[code] = asyncio.create_task(one(code))
-            for t in tasks.values():
-                if t.done() and t.exception() is not None:
-                    raise t.exception()  # type: ignore[misc]
+            raise_failed(tasks.values())
             await asyncio.sleep(0.1)
-    finally:
-        for t in tasks.values():
-            t.cancel()
-        for t in tasks.values():
-            with contextlib.suppress(BaseException):
-                await t
 
 
 async def run_players(
