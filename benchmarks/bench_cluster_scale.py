@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import os
@@ -90,6 +91,19 @@ def proc_cpu(pid: int, with_children: bool = False) -> float:
             except psutil.Error:
                 continue
     return seconds
+
+
+def pin(pid: int, cpus: set[int]) -> None:
+    """Keep every thread of process ``pid`` and of its descendants on ``cpus`` (threads and
+    processes started later inherit it from their parent)."""
+    import psutil
+
+    procs = [psutil.Process(pid)]
+    procs += procs[0].children(recursive=True)
+    for proc in procs:
+        for task in Path(f"/proc/{proc.pid}/task").iterdir():
+            with contextlib.suppress(ProcessLookupError, FileNotFoundError):  # a thread ended
+                os.sched_setaffinity(int(task.name), cpus)
 
 
 def scrape(url: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
@@ -264,6 +278,13 @@ def run_once(nodes: int, opts: argparse.Namespace, code: str | None = None) -> d
         where = {"host": "127.0.0.1", "port": pg.port, "user": "postgres", "dbname": "blink"}
         with psycopg.connect(**where, password=pg.password, autocommit=True) as conn:
             conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+        if opts.pinned is not None:
+            for n in cluster.running:
+                pin(n.proc.pid, opts.pinned)
+            rest = set(os.sched_getaffinity(0)) - opts.pinned
+            # This process too: the load generator it starts inherits its CPUs.
+            for pid in (os.getpid(), pg.proc.pid, cluster.redis.proc.pid, cluster.haproxy.pid):
+                pin(pid, rest)
         games = opts.games * nodes if opts.per_node else opts.games
         rooms = asyncio.run(bench_load._make_rooms(cluster.port, games))
         # The nodes' own cost with nobody playing (timers, the leases' checks, presence):
@@ -364,6 +385,14 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument(
         "--idle", type=float, default=3.0, help="seconds the idle nodes' CPU is measured first"
     )
+    ap.add_argument(
+        "--pin-nodes",
+        default="",
+        metavar="CPUS",
+        help="keep the nodes on these CPUs (0 or 0,1) and everything else (PostgreSQL, Redis, "
+        "HAProxy, the load generator) on the others: what a machine with cores of its own for "
+        "the nodes would show",
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true", help="also print each run as a JSON line")
     ap.add_argument(
@@ -391,6 +420,19 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
             problem = "--rate must be positive."
         elif opts.repeat < 1:
             problem = "--repeat must be at least 1."
+    opts.pinned = None
+    if problem is None and opts.pin_nodes:
+        have = os.sched_getaffinity(0)
+        try:
+            opts.pinned = {int(x) for x in opts.pin_nodes.split(",")}
+        except ValueError:
+            problem = f"--pin-nodes takes CPU numbers separated by commas, not {opts.pin_nodes!r}."
+        else:
+            if not opts.pinned < have:
+                problem = (
+                    f"--pin-nodes takes some of this process's CPUs ({sorted(have)}) and must "
+                    "leave at least one for the rest."
+                )
     opts.codes = [c for c in opts.code.split(",") if c] or [None]
     bad = [c for c in opts.codes if c is not None and not (Path(c) / "src" / "blink").is_dir()]
     if problem is None and bad:

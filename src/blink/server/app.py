@@ -14,7 +14,6 @@ then its rooms are handed over to the other nodes). See docs/protocol.md and doc
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -38,6 +37,7 @@ from blink.server.bus import make_bus
 from blink.server.creation_limits import CreationLimiter
 from blink.server.daily import on_game_end as daily_results
 from blink.server.feeds import attach as attach_feeds
+from blink.server.gc_tuning import GcTuning
 from blink.server.headers import SecurityHeaders
 from blink.server.hub import Hub
 from blink.server.lease import LocalLeases, PgLeases
@@ -159,7 +159,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     await attach_feeds(hub)
     quickplay = attach_quickplay(hub, app.state.creation_limiter)
     metrics.watch_queue(lambda: len(quickplay.waiting))
-    tuning = _GcTuning(settings.gc_full_interval)
+    tuning = GcTuning(settings.gc_full_interval)
     tuning.start()
     hub.start_sweeper()
     warmup = BotWarmup()
@@ -326,66 +326,3 @@ def _install_metrics(app: FastAPI, allowed: AddressFilter, node: bool = False) -
             )
         registry: Metrics = request.app.state.metrics
         return Response(registry.render(), media_type=CONTENT_TYPE)
-
-
-class _GcTuning:
-    """Keep Python's garbage collections short and off the hot path.
-
-    Two kinds of pause made the whole p99 tail of the load benchmark:
-
-    - A full (generation 2) collection walks every live object: with 1,000 live games (about
-      300,000 objects) that is a pause of about a quarter of a second, with tens of games a
-      few milliseconds. When started with an interval, what exists after start-up is frozen
-      (never walked again) and the full collection runs every ``interval`` seconds from a loop
-      timer instead of after every ten young collections (``blink serve``: every 10 minutes;
-      only reference cycles wait for it, mostly those of closed connections).
-    - Young collections are triggered by allocations minus deallocations, so while the
-      server frees old objects as fast as it makes new ones (finished plays leaving the resume
-      buffers, say) no collection comes for a long time and the young generation grows to tens
-      of thousands of live objects: one collection then took 50 ms. A loop timer also collects
-      the two young generations every ``YOUNG_TICK`` seconds, so each collection has little to
-      walk (a median of 0.2 ms and at most about 2.5 ms with 1,000 live games, where
-      collecting the middle generation only every eighth tick made pauses of 4-5 ms five
-      times a second, enough to lift the benchmark's p99 from 7-9 ms to 15 ms). The
-      automatic collections stay on as a backstop.
-
-    Without an interval Python's collector is left as it is.
-    """
-
-    YOUNG_TICK = 0.025
-
-    def __init__(self, interval: float | None) -> None:
-        self.interval = interval
-        self.saved = gc.get_threshold()
-        self.timer: asyncio.TimerHandle | None = None
-        self.young: asyncio.TimerHandle | None = None
-
-    def start(self) -> None:
-        if self.interval is None:
-            return
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(self.saved[0], self.saved[1], 1_000_000_000)
-        loop = asyncio.get_running_loop()
-        self.timer = loop.call_later(self.interval, self._full)
-        self.young = loop.call_later(self.YOUNG_TICK, self._young)
-
-    def _full(self) -> None:
-        gc.collect()
-        if self.interval is not None:
-            self.timer = asyncio.get_running_loop().call_later(self.interval, self._full)
-
-    def _young(self) -> None:
-        gc.collect(1)
-        self.young = asyncio.get_running_loop().call_later(self.YOUNG_TICK, self._young)
-
-    def stop(self) -> None:
-        if self.timer is None:
-            return
-        self.timer.cancel()
-        self.timer = None
-        if self.young is not None:
-            self.young.cancel()
-            self.young = None
-        gc.set_threshold(*self.saved)
-        gc.unfreeze()
