@@ -31,6 +31,10 @@ rises (a busier loop does more per wake-up), so at the same offered load more no
 per play even when the cluster adds nothing; at the same load per node the ratios show what
 the cluster itself adds, which is what a machine with a core per node would see.
 
+``--pin-nodes CPUS`` keeps every node on those CPUs and everything else (PostgreSQL, Redis,
+HAProxy, the load generator, this process) on the others: the nodes then share their CPUs
+with each other only, as on a machine with cores set aside for them.
+
 ``--code A,B`` runs the nodes of two checkouts in turn (each run's nodes import ``blink``
 from that folder's ``src``), for a change's before and after in the same run.
 
