@@ -23,7 +23,8 @@ meanwhile (``blink_plays_applied_total``: each is acknowledged after its commit)
 
 Before the load, with the rooms made and nobody playing, it measures each node's CPU for
 ``--idle`` seconds: what a node costs whatever its share of the plays (its timers, the leases'
-checks, presence on the bus), shown as a share of each play at the load's rate.
+checks, presence on the bus), shown as a share of each play at the load's rate. No house bot
+plays, so the nodes start with ``BLINK_WARM_BOTS=0`` (no warming of the bots' searches).
 
 ``--per-node`` makes ``--games`` a number per node: N nodes play N times as many games, so
 each node carries the same load whatever the count. A node's CPU per play falls as its load
@@ -454,6 +455,10 @@ def main(argv: list[str] | None = None) -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     # The nodes' Redis user may also read INFO (commandstats), in these clusters only.
     local.REDIS_RULES += " +info"
+    # No house bot plays here: the nodes skip warming their searches at start (a child
+    # process compiling or loading them, then a thread loading them in the node), which
+    # could still be running when the measurement begins on a busy machine.
+    os.environ["BLINK_WARM_BOTS"] = "0"
     runs: dict[str | None, dict[int, list[dict[str, Any]]]] = {
         c: {n: [] for n in opts.node_counts} for c in opts.codes
     }
