@@ -211,7 +211,7 @@ async function act(path, body, formId = null) {
       // pushed while this request was in flight, and drew the draft back in).
       delete drafts[formId];
       const form = document.getElementById(formId);
-      if (form) form.reset();
+      if (form instanceof HTMLFormElement) form.reset();
     }
     if (newer(x)) {
       current = x;
