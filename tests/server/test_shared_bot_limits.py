@@ -114,6 +114,38 @@ async def test_a_silent_redis_never_holds_a_bot_up(server: RedisServer) -> None:
         await windows.close()
 
 
+async def test_a_bot_faster_than_redis_waits_once_a_chunk_went_on_credit(
+    server: RedisServer,
+) -> None:
+    """While a reservation is on its way, a node lets a chunk of the bot's messages through
+    on credit, then asks the next to wait for it (``owing``): a bot sending faster than the
+    round trips to Redis cannot outrun the cluster's count (two nodes each let a burst
+    through on credit, and 59-63 messages passed a window of 40, before)."""
+    windows = SharedWindows(url_of(server), wait=BOUND)
+    bots = node(windows, "a")
+    try:
+        assert bots.chunk == 2 and bots.owing("bot1") is None
+        assert server.proc is not None
+        os.kill(server.proc.pid, signal.SIGSTOP)  # the reservation gets no answer meanwhile
+        try:
+            sent = 0
+            while bots.owing("bot1") is None:
+                assert bots.hit("bot1")
+                sent += 1
+                await asyncio.sleep(0)  # the reservation starts, and waits for Redis
+                assert sent <= bots.chunk + 1
+            assert sent == bots.chunk + 1 and bots.credits["bot1"].left == -sent
+            owed = bots.owing("bot1")
+            assert owed is not None and not owed.done()
+        finally:
+            os.kill(server.proc.pid, signal.SIGCONT)
+        await asyncio.wait_for(asyncio.shield(owed), BOUND)
+        assert bots.owing("bot1") is None and bots.credits["bot1"].left > bots.low
+        assert windows.fallbacks == 0  # counted in Redis, not by the node alone
+    finally:
+        await windows.close()
+
+
 async def test_a_server_whose_redis_died_still_lets_a_bot_in_and_play(
     server: RedisServer, tmp_path: Path
 ) -> None:

@@ -124,9 +124,13 @@ class Session:
         (:meth:`BotConnections.take_shared`), taken at its ``hello``."""
         self.waiting: list[str | bytes] | None = None
         """The messages that came while the cluster counted the connection of the bot whose
-        seat the ``hello`` took (``None``: none is being counted)."""
+        seat the ``hello`` took, or while the bot's node caught up with its count of the
+        bot's messages (``None``: neither)."""
         self.admitting: asyncio.Task[None] | None = None
         """That count, the ``hello`` waiting on it."""
+        self.resuming: asyncio.Task[None] | None = None
+        """The wait for the bot's node to reserve what it let through on credit, the
+        messages after it held (:meth:`_wait_for`)."""
         self.held: deque[tuple[float, Room, Any]] = deque()
         """A bot account's actions held for its minimum reaction time: when each is due."""
         self.held_ids: set[str] = set()
@@ -254,14 +258,51 @@ class Session:
             self.error("rate_limited", "too many messages")
             self.close(1008, "rate limit")
             return
-        if self.counted is not None and self.bots is not None and not self.bots.hit(self.counted):
-            self.error("bot_rate_limited", "this bot's connections together sent too many messages")
-            self.close(1008, "bot rate limit")
-            return
         if self.waiting is not None:
             self.waiting.append(data)
             return
+        self._count(data)
+
+    def _count(self, data: str | bytes) -> None:
+        """Count one message in its bot's window (a bot account's connection), then
+        :meth:`handle` it; held, with the messages after it, while the bot's node waits for
+        the cluster's count to catch up (:meth:`BotConnections.owing`)."""
+        bots, profile = self.bots, self.counted
+        if profile is not None and bots is not None:
+            owed = bots.owing(profile)
+            if owed is not None:
+                self._wait_for(owed, data)
+                return
+            if not bots.hit(profile):
+                message = "this bot's connections together sent too many messages"
+                self.error("bot_rate_limited", message)
+                self.close(1008, "bot rate limit")
+                return
         self.handle(data)
+
+    def _wait_for(self, owed: asyncio.Task[None], data: str | bytes) -> None:
+        """Hold ``data`` and the messages after it until ``owed`` (a reservation, bounded by
+        the Redis calls' wait) is done, then count and handle them in order."""
+        self.waiting = [data]
+
+        async def resume() -> None:
+            with contextlib.suppress(BaseException):
+                await asyncio.shield(owed)
+            held, self.waiting = self.waiting or [], None
+            self._replay(held)
+
+        self.resuming = asyncio.get_running_loop().create_task(resume())
+
+    def _replay(self, held: list[str | bytes]) -> None:
+        """Count and handle the messages ``held`` while the connection waited, in order; those
+        left when a new wait begins join it."""
+        for i, data in enumerate(held):
+            if self.closing:
+                return
+            if self.waiting is not None:
+                self.waiting.extend(held[i:])
+                return
+            self._count(data)
 
     def handle(self, text: str | bytes) -> None:
         """Decode one message (with the room's action messages once attached) and act on it."""
@@ -481,10 +522,7 @@ class Session:
             if self.closing:
                 return
             self.on_hello(hello)
-            for data in held:
-                if self.closing:
-                    break
-                self.handle(data)
+            self._replay(held)
 
         self.admitting = asyncio.get_running_loop().create_task(admit())
 
@@ -621,6 +659,9 @@ async def serve(
             s.closing = True  # gone: the hello waiting on the count attaches nothing
             with contextlib.suppress(Exception):
                 await s.admitting  # bounded too
+        if s.resuming is not None:
+            s.closing = True  # gone: the messages held for the bot's count go nowhere
+            s.resuming.cancel()
         if s.hold_timer is not None:
             s.hold_timer.cancel()
         if s.counted is not None and bots is not None:

@@ -23,9 +23,12 @@ per-address limits, every call bounded by :data:`blink.server.shared_limits.WAIT
   is taken in part (what is left in the window); when the window is full, the bot's
   messages on this node are refused once its credit is spent, until the oldest entry leaves
   the window. Messages that came while a chunk was on its way (credit below zero) are
-  charged to the next chunk, asked for at once. So the cluster allows one window a bot,
-  give or take what the nodes have reserved and not yet spent (at most a chunk and a
-  quarter on each node where the bot is sending) and what arrives during one round trip.
+  charged to the next chunk, asked for at once; once more than a chunk came that way, the
+  bot's next messages wait for that reservation (:meth:`BotConnections.owing`), so a bot
+  faster than the round trips to Redis cannot outrun the cluster's count. So the cluster
+  allows one window a bot, give or take what the nodes have reserved and not yet spent and
+  what they let through on credit (at most about two chunks on each node where the bot is
+  sending).
 
 When Redis does not answer in time, the node's own count alone decides (a reservation that
 got no answer is granted by the node itself: its own window still holds every message), the
@@ -115,6 +118,17 @@ class BotConnections:
             self._asking.add(task)
             task.add_done_callback(self._asking.discard)
         return True
+
+    def owing(self, profile: str) -> asyncio.Task[None] | None:
+        """The reservation to wait for before counting another message of ``profile``: this
+        node let more than a chunk through on credit while that reservation is on its way
+        (``None``: count it now). A bot sending faster than one chunk per Redis round trip is
+        held back this way, so the cluster's count keeps up with it (else every node could
+        let a whole window through on credit before its debt reached Redis)."""
+        credit = self.credits.get(profile)
+        if credit is None or credit.asking is None or credit.left >= -self.chunk:
+            return None
+        return credit.asking
 
     async def _reserve(self, profile: str, credit: Credit) -> None:
         """Reserve the next chunks of ``profile``'s messages (with those already sent on
