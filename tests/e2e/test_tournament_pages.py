@@ -128,22 +128,31 @@ def test_online_sign_up_and_play_link(server: Server, context: BrowserContext) -
         c.close()
 
 
-def test_a_live_update_keeps_what_the_organiser_is_typing(
-    server: Server, context: BrowserContext
-) -> None:
-    """Another device adds a player while the organiser is typing a name: the page shows the
-    new player (live) and the half-typed name is still there, in focus; once sent, the form is
-    empty again."""
+def organised(
+    server: Server, context: BrowserContext, name: str
+) -> tuple[Page, list[str], str, str]:
+    """A real-cards tournament ``name`` made on the page: the organiser's page (its panel
+    shown), the page's errors as they come, the tournament's id and its organiser secret."""
     org = context.new_page()
     errors = collect_errors(org)
     org.goto(f"{server.url}/tournament.html")
-    org.fill('#create input[name="name"]', "Typing")
+    org.fill('#create input[name="name"]', name)
     org.select_option('#create select[name="kind"]', "cards")
     org.click('#create button[type="submit"]')
     org.wait_for_url("**/tournament.html?id=*", timeout=TIMEOUT)
     tid = org.url.split("id=")[1]
     secret = org.evaluate(f"localStorage.getItem('blink.tournament.org.{tid}')")
     expect(org.locator("#add-player")).to_be_visible(timeout=TIMEOUT)
+    return org, errors, tid, str(secret)
+
+
+def test_a_live_update_keeps_what_the_organiser_is_typing(
+    server: Server, context: BrowserContext
+) -> None:
+    """Another device adds a player while the organiser is typing a name: the page shows the
+    new player (live) and the half-typed name is still there, in focus; once sent, the form is
+    empty again."""
+    org, errors, tid, secret = organised(server, context, "Typing")
     org.fill('#add-player input[name="name"]', "Half typ")
     org.fill('#add-player input[name="rank"]', "2")
     res = org.request.post(
@@ -168,16 +177,7 @@ def test_a_form_sent_while_a_newer_version_arrives_starts_empty(
     """The organiser adds a player; before the answer reaches the page, another device adds one
     more, so the page already holds a newer version than the answer and draws nothing from it.
     The sent name must still leave the form (it stayed, looking unsent, before the fix)."""
-    org = context.new_page()
-    errors = collect_errors(org)
-    org.goto(f"{server.url}/tournament.html")
-    org.fill('#create input[name="name"]', "Crossing")
-    org.select_option('#create select[name="kind"]', "cards")
-    org.click('#create button[type="submit"]')
-    org.wait_for_url("**/tournament.html?id=*", timeout=TIMEOUT)
-    tid = org.url.split("id=")[1]
-    secret = org.evaluate(f"localStorage.getItem('blink.tournament.org.{tid}')")
-    expect(org.locator("#add-player")).to_be_visible(timeout=TIMEOUT)
+    org, errors, tid, secret = organised(server, context, "Crossing")
 
     held: list[tuple[Route, APIResponse]] = []
 

@@ -49,25 +49,24 @@ def make_bot(base: str, owner: str, name: str) -> str:
         return str(made.json()["token"])
 
 
-def open_connections(cluster: LocalCluster) -> list[int]:
-    """Each node's open game WebSockets (its own ``/metrics``)."""
-    counts = []
+def node_metric(cluster: LocalCluster, name: str) -> list[float]:
+    """Each node's value of the metric ``name`` (its own ``/metrics``; -1 when absent)."""
+    values = []
     for n in cluster.running:
         text = httpx.get(f"{n.http}/metrics", timeout=TIMEOUT).text
-        found = re.search(r"^blink_websocket_connections (\S+)$", text, flags=re.M)
-        assert found is not None
-        counts.append(int(float(found[1])))
-    return counts
+        found = re.search(rf"^{name} (\S+)$", text, flags=re.M)
+        values.append(float(found[1]) if found else -1.0)
+    return values
+
+
+def open_connections(cluster: LocalCluster) -> list[int]:
+    """Each node's open game WebSockets."""
+    return [int(v) for v in node_metric(cluster, "blink_websocket_connections")]
 
 
 def node_fallbacks(cluster: LocalCluster) -> list[float]:
     """Each node's calls to Redis that got no answer in time (``blink_limits_fallbacks_total``)."""
-    counts = []
-    for n in cluster.running:
-        text = httpx.get(f"{n.http}/metrics", timeout=TIMEOUT).text
-        found = re.search(r"^blink_limits_fallbacks_total (\S+)$", text, flags=re.M)
-        counts.append(float(found[1]) if found else -1.0)
-    return counts
+    return node_metric(cluster, "blink_limits_fallbacks_total")
 
 
 async def bearer(url: str, token: str) -> BotClient:

@@ -5,11 +5,12 @@ counters in one process see them:
 - the messages of a bot sent on two nodes are allowed once in all (each node reserves them
   from the bot's window in chunks), while another bot has its own window;
 - the bot's connections are capped once in all;
-- when Redis stops answering (frozen with SIGSTOP, or killed), a message is never held up (it
-  is counted at once, the reservation in the background ends within its bound and falls back
-  on the node's own window), a connection is admitted within the bound by the node's own
-  count, and the fallbacks are counted; a real server whose Redis died lets a bot connect,
-  take its seat and play, its own cap still holding.
+- a bot faster than the round trips to Redis waits once a chunk went on credit;
+- when Redis stops answering (frozen with SIGSTOP, or killed), a message is held up at most
+  by the bound (it is counted at once, the reservation in the background ends within its
+  bound and falls back on the node's own window), a connection is admitted within the
+  bound by the node's own count, and the fallbacks are counted; a real server whose Redis
+  died lets a bot connect, take its seat and play, its own cap still holding.
 """
 
 from __future__ import annotations

@@ -286,7 +286,7 @@ class Session:
         self.waiting = [data]
 
         async def resume() -> None:
-            with contextlib.suppress(BaseException):
+            with contextlib.suppress(Exception):  # its failure is the node's to count
                 await asyncio.shield(owed)
             held, self.waiting = self.waiting or [], None
             self._replay(held)
